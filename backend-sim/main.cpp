@@ -1,0 +1,153 @@
+// cardhour-sim: the CardHour Sandbox provider.
+#include "server/SimServer.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QLockFile>
+#include <QSocketNotifier>
+#include <QStandardPaths>
+#include <QTextStream>
+
+#include <csignal>
+#include <cstdio>
+
+#ifdef Q_OS_UNIX
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
+
+using namespace Qt::StringLiterals;
+using cardhour::sim::SimServer;
+
+namespace {
+
+int fail(const QString &message)
+{
+    QTextStream(stderr) << "cardhour-sim: " << message << Qt::endl;
+    return 2;
+}
+
+#ifdef Q_OS_UNIX
+int s_signalFds[2] = {-1, -1};
+void onSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto written = ::write(s_signalFds[0], &byte, 1);
+}
+// SIGINT/SIGTERM end the event loop cleanly (closing the database) instead of killing mid-write.
+void installQuitOnSignals(QCoreApplication &app)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, s_signalFds) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(s_signalFds[1], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [&app] { app.quit(); });
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+}
+#endif
+
+bool parseListen(const QString &text, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = text.lastIndexOf(u':');
+    if (colon <= 0)
+        return false;
+    QString host = text.left(colon);
+    if (host.startsWith(u'[') && host.endsWith(u']'))
+        host = host.mid(1, host.size() - 2);
+    if (host == u"localhost"_s)
+        host = u"127.0.0.1"_s;
+    bool ok = false;
+    const uint value = text.mid(colon + 1).toUInt(&ok);
+    if (!ok || value > 65535 || !address->setAddress(host))
+        return false;
+    *port = static_cast<quint16>(value);
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(u"cardhour-sim"_s);
+    QCoreApplication::setOrganizationName(u"CardHour"_s);
+    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(u"CardHour Sandbox: a simulated GPU-cloud provider on this machine."_s);
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption listenOption(u"listen"_s, u"Address to serve on (default 127.0.0.1:8787; port 0 picks a free one)."_s,
+                                          u"HOST:PORT"_s, u"127.0.0.1:8787"_s);
+    const QCommandLineOption dataOption(u"data"_s, u"Directory for the provider's state (SQLite)."_s, u"DIR"_s);
+    const QCommandLineOption remoteOption(u"allow-remote"_s, u"Allow listening on a non-loopback address."_s);
+    const QCommandLineOption testClockOption(u"test-clock"_s,
+                                             u"Use a clock that only moves through POST /v1/_test/clock/advance (tests)."_s);
+    const QCommandLineOption catalogOption(u"catalog"_s, u"Directory with gpus.json and images.json (default: built in)."_s,
+                                           u"DIR"_s);
+    const QCommandLineOption runtimeOption(u"runtime"_s, u"What runs instances: inprocess (no containers yet)."_s,
+                                           u"NAME"_s, u"inprocess"_s);
+    const QCommandLineOption postingOption(u"posting-interval"_s,
+                                           u"Seconds between ledger postings for running instances (default 60)."_s,
+                                           u"SECONDS"_s, u"60"_s);
+    const QCommandLineOption routesOption(u"print-routes"_s, u"Print the API routes and exit."_s);
+    parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption, runtimeOption,
+                       postingOption, routesOption});
+    parser.process(app);
+
+    if (parser.isSet(routesOption)) {
+        QTextStream out(stdout);
+        for (const QString &line : SimServer::routeTable(parser.isSet(testClockOption)))
+            out << line << '\n';
+        return 0;
+    }
+
+    SimServer::Options options;
+    if (!parseListen(parser.value(listenOption), &options.address, &options.port))
+        return fail(u"--listen wants HOST:PORT, e.g. 127.0.0.1:0 (got \"%1\")"_s.arg(parser.value(listenOption)));
+    if (!options.address.isLoopback() && !parser.isSet(remoteOption))
+        return fail(u"refusing to listen on %1, which is not a loopback address: the sandbox has no TLS. "
+                    "Pass --allow-remote if you really mean it."_s.arg(options.address.toString()));
+    options.dataDir = parser.isSet(dataOption)
+        ? parser.value(dataOption)
+        : QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(u"sandbox"_s);
+    if (parser.isSet(catalogOption))
+        options.catalogDir = parser.value(catalogOption);
+    options.runtime = parser.value(runtimeOption);
+    options.testClock = parser.isSet(testClockOption);
+    bool ok = false;
+    const int postingSeconds = parser.value(postingOption).toInt(&ok);
+    if (!ok || postingSeconds < 1 || postingSeconds > 86400)
+        return fail(u"--posting-interval wants 1 to 86400 seconds"_s);
+    options.postingIntervalMs = postingSeconds * 1000LL;
+
+    if (!QDir().mkpath(options.dataDir))
+        return fail(u"cannot create the data directory %1"_s.arg(options.dataDir));
+    // One provider per data directory: two would race on the same ledger.
+    QLockFile lock(QDir(options.dataDir).filePath(u"cardhour-sim.lock"_s));
+    lock.setStaleLockTime(0);
+    if (!lock.tryLock(0)) {
+        qint64 pid = 0;
+        QString host, appName;
+        lock.getLockInfo(&pid, &host, &appName);
+        return fail(u"another cardhour-sim (pid %1) is using %2"_s.arg(pid).arg(options.dataDir));
+    }
+
+    SimServer server(options);
+    try {
+        server.start();
+    } catch (const std::exception &error) {
+        return fail(QString::fromUtf8(error.what()));
+    }
+#ifdef Q_OS_UNIX
+    installQuitOnSignals(app);
+#endif
+    const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
+        ? u"[%1]"_s.arg(options.address.toString())
+        : options.address.toString();
+    // The first line on stdout, exactly; launchers and tests read it to find the port.
+    std::printf("listening http://%s:%u\n", host.toUtf8().constData(), static_cast<unsigned>(server.port()));
+    std::fflush(stdout);
+    return app.exec();
+}

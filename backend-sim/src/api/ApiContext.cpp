@@ -1,0 +1,104 @@
+#include "ApiContext.h"
+
+#include "core/Clock.h"
+#include "core/Json.h"
+#include "http/Router.h"
+#include "service/Accounts.h"
+#include "service/Idempotency.h"
+#include "service/InstanceService.h"
+#include "store/Database.h"
+
+#include <QDebug>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+http::Response guarded(const std::function<http::Response()> &body)
+{
+    try {
+        return body();
+    } catch (const ApiError &error) {
+        http::Response response = http::Response::error(error.status(), error.code(), error.message());
+        if (error.status() == 401)
+            response.setHeader("WWW-Authenticate", "Bearer realm=\"cardhour\"");
+        return response;
+    } catch (const DbError &error) {
+        qWarning("database error: %s", error.what());
+        return http::Response::error(500, u"internal"_s, u"The provider could not complete the request."_s);
+    }
+}
+} // namespace
+
+QByteArray ApiContext::bearerToken(const http::Request &request)
+{
+    const QByteArray value = request.header("authorization").trimmed();
+    if (value.size() < 7 || value.left(7).toLower() != "bearer ")
+        return {};
+    return value.mid(7).trimmed();
+}
+
+void ApiContext::publicRoute(const QByteArray &method, const QString &pattern, Handler handler)
+{
+    router.add(method, pattern, [handler = std::move(handler)](http::Request &request) {
+        return guarded([&] { return handler(request); });
+    });
+}
+
+void ApiContext::authedRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler)
+{
+    router.add(method, pattern, [this, method, handler = std::move(handler)](http::Request &request) {
+        return guarded([&] {
+            const QByteArray token = bearerToken(request);
+            if (token.isEmpty())
+                throw ApiError(401, u"unauthorized"_s, u"This route needs an Authorization: Bearer token."_s);
+            const std::optional<QString> userId = accounts.authenticate(token);
+            if (!userId)
+                throw ApiError(401, u"unauthorized"_s, u"The token is not valid (expired, revoked or mistyped)."_s);
+            if (method != "GET")
+                instances.tick();
+            return handler(request, *userId);
+        });
+    });
+}
+
+void ApiContext::idempotentRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler)
+{
+    authedRoute(method, pattern, [this, handler = std::move(handler)](http::Request &request, const QString &userId) {
+        const QByteArray key = request.header("idempotency-key");
+        if (!request.hasHeader("idempotency-key"))
+            return handler(request, userId);
+        Idempotency::validateKey(key);
+        const QByteArray hash = Idempotency::requestHash(request.method, request.path, request.body);
+        Transaction tx(db);
+        if (const std::optional<Idempotency::Stored> stored = idempotency.lookup(userId, key, hash)) {
+            http::Response replay;
+            replay.status = stored->status;
+            replay.body = stored->body;
+            replay.setHeader("Content-Type", "application/json; charset=utf-8");
+            replay.setHeader("Idempotent-Replayed", "true");
+            return replay;
+        }
+        http::Response response = handler(request, userId);
+        // Errors are not stored: a retry after a 402 or 409 should be able to succeed.
+        if (response.status < 400) {
+            idempotency.store(userId, key, hash, response.status, response.body, clock.nowMs());
+            tx.commit();
+        }
+        return response;
+    });
+}
+
+void registerAllRoutes(ApiContext &ctx)
+{
+    registerAuthRoutes(ctx);
+    registerCatalogRoutes(ctx);
+    registerKeyRoutes(ctx);
+    registerInstanceRoutes(ctx);
+    registerBillingRoutes(ctx);
+    registerEventRoutes(ctx);
+    registerTestRoutes(ctx);
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "http/HttpMessage.h"
+
+#include <QString>
+
+#include <functional>
+
+namespace cardhour::http {
+class Router;
+}
+
+namespace cardhour::sim {
+
+class Accounts;
+class Catalog;
+class Clock;
+class Database;
+class EventBus;
+class Idempotency;
+class InProcessRuntime;
+class InstanceService;
+class Ledger;
+class ManualClock;
+class SshKeys;
+
+// What route handlers share, plus the wrappers every route goes through: ApiError → error
+// response, DbError → 500, bearer authentication, Idempotency-Key handling.
+struct ApiContext
+{
+    Database &db;
+    Ledger &ledger;
+    Accounts &accounts;
+    SshKeys &keys;
+    InstanceService &instances;
+    EventBus &events;
+    const Catalog &catalog;
+    Idempotency &idempotency;
+    const Clock &clock;
+    ManualClock *testClock = nullptr;        // set only with --test-clock
+    InProcessRuntime *inProcessRuntime = nullptr; // set when that runtime is in use
+    http::Router &router;
+
+    using Handler = std::function<http::Response(http::Request &)>;
+    using AuthedHandler = std::function<http::Response(http::Request &, const QString &userId)>;
+
+    // A route anyone may call.
+    void publicRoute(const QByteArray &method, const QString &pattern, Handler handler);
+    // A route that needs `Authorization: Bearer <token>`; 401 otherwise. Requests other than
+    // GET first bring billing up to the clock, so they act on the current balance.
+    void authedRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler);
+    // Like authedRoute, and honours `Idempotency-Key`: the handler and the record of its
+    // response commit in one transaction; a replay returns the stored response.
+    void idempotentRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler);
+
+    static QByteArray bearerToken(const http::Request &request);
+};
+
+// Route groups, one file each under api/.
+void registerAuthRoutes(ApiContext &ctx);
+void registerCatalogRoutes(ApiContext &ctx);
+void registerKeyRoutes(ApiContext &ctx);
+void registerInstanceRoutes(ApiContext &ctx);
+void registerBillingRoutes(ApiContext &ctx);
+void registerEventRoutes(ApiContext &ctx);
+void registerTestRoutes(ApiContext &ctx); // only with --test-clock
+void registerAllRoutes(ApiContext &ctx);
+
+} // namespace cardhour::sim

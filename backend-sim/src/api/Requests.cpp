@@ -1,0 +1,96 @@
+#include "Requests.h"
+
+#include "core/Json.h"
+
+#include <QJsonArray>
+#include <QUuid>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim::requests {
+
+Credentials parseCredentials(const QByteArray &body)
+{
+    const QJsonObject o = json::parseObject(body);
+    json::rejectUnknownFields(o, {u"email"_s, u"password"_s});
+    Credentials c;
+    c.email = json::requiredString(o, u"email"_s, 254);
+    // Length rules (at least 8) belong to sign-up; log-in only needs a string.
+    const QJsonValue password = o.value(u"password"_s);
+    if (!password.isString())
+        throw ApiError(400, u"invalid_field"_s, u"Field \"password\" must be a string."_s);
+    c.password = password.toString();
+    if (c.password.size() > 1024)
+        throw ApiError(400, u"invalid_field"_s, u"Field \"password\" is longer than 1024 characters."_s);
+    return c;
+}
+
+InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
+{
+    const QJsonObject o = json::parseObject(body);
+    json::rejectUnknownFields(o, {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s, u"ssh_key_ids"_s});
+    InstanceService::CreateRequest r;
+    r.gpuType = json::requiredString(o, u"gpu_type"_s, 64);
+    r.image = json::requiredString(o, u"image"_s, 64);
+    r.gpuCount = static_cast<int>(o.contains(u"gpu_count"_s) ? json::requiredInteger(o, u"gpu_count"_s, 1, 8) : 1);
+    r.sshKeyIds = json::stringList(o, u"ssh_key_ids"_s, 32, 64);
+    r.sshKeyIds.removeDuplicates();
+    const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
+    if (name && name->trimmed().isEmpty())
+        throw ApiError(400, u"invalid_field"_s, u"Field \"name\" must not be empty."_s);
+    r.name = name ? name->trimmed()
+                  : u"%1-%2"_s.arg(r.gpuType, QUuid::createUuid().toString(QUuid::Id128).left(6));
+    return r;
+}
+
+NewSshKey parseNewSshKey(const QByteArray &body)
+{
+    const QJsonObject o = json::parseObject(body);
+    json::rejectUnknownFields(o, {u"name"_s, u"public_key"_s});
+    NewSshKey k;
+    k.publicKey = json::requiredString(o, u"public_key"_s, 16 * 1024);
+    const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
+    k.name = name ? name->trimmed() : QString();
+    return k;
+}
+
+qint64 parseTopup(const QByteArray &body)
+{
+    const QJsonObject o = json::parseObject(body);
+    json::rejectUnknownFields(o, {u"amount_micros"_s});
+    return json::requiredInteger(o, u"amount_micros"_s, kMinTopupMicros, kMaxTopupMicros);
+}
+
+qint64 parseClockAdvance(const QByteArray &body)
+{
+    const QJsonObject o = json::parseObject(body);
+    json::rejectUnknownFields(o, {u"seconds"_s});
+    const QJsonValue v = o.value(u"seconds"_s);
+    const double seconds = v.toDouble(-1);
+    constexpr double kTenYears = 10.0 * 365 * 24 * 3600;
+    if (!v.isDouble() || !std::isfinite(seconds) || seconds < 0 || seconds > kTenYears)
+        throw ApiError(400, u"invalid_field"_s, u"Field \"seconds\" must be a number from 0 to 315360000."_s);
+    return static_cast<qint64>(std::llround(seconds * 1000.0));
+}
+
+Page parsePage(const QString &limit, const QString &before)
+{
+    Page page;
+    if (!limit.isEmpty()) {
+        bool ok = false;
+        page.limit = limit.toInt(&ok);
+        if (!ok || page.limit < 1 || page.limit > 500)
+            throw ApiError(400, u"invalid_query"_s, u"limit must be an integer from 1 to 500."_s);
+    }
+    if (!before.isEmpty()) {
+        bool ok = false;
+        page.before = before.toLongLong(&ok);
+        if (!ok || page.before < 1)
+            throw ApiError(400, u"invalid_query"_s, u"before must be a positive sequence number."_s);
+    }
+    return page;
+}
+
+} // namespace cardhour::sim::requests

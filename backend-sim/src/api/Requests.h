@@ -1,0 +1,44 @@
+#pragma once
+
+#include "service/InstanceService.h"
+
+#include <QByteArray>
+#include <QString>
+
+// Parsing and validation of request bodies: pure functions (no database), so they are
+// unit-tested and fuzzed directly. Each throws ApiError 400 with a message naming the field.
+namespace cardhour::sim::requests {
+
+struct Credentials
+{
+    QString email;
+    QString password;
+};
+Credentials parseCredentials(const QByteArray &body);
+
+InstanceService::CreateRequest parseCreateInstance(const QByteArray &body);
+
+struct NewSshKey
+{
+    QString name;
+    QString publicKey;
+};
+NewSshKey parseNewSshKey(const QByteArray &body);
+
+// Sandbox top-up: 0.01 to 100 000 yuan per payment.
+constexpr qint64 kMinTopupMicros = 10'000;
+constexpr qint64 kMaxTopupMicros = 100'000'000'000;
+qint64 parseTopup(const QByteArray &body);
+
+// Test clock: whole or fractional seconds, 0 to 10 years; returns milliseconds.
+qint64 parseClockAdvance(const QByteArray &body);
+
+// Paging: `limit` 1..500 (default 50), `before` a sequence number (default 0 = newest).
+struct Page
+{
+    int limit = 50;
+    qint64 before = 0;
+};
+Page parsePage(const QString &limit, const QString &before);
+
+} // namespace cardhour::sim::requests

@@ -1,0 +1,164 @@
+#include "Ledger.h"
+
+#include "core/Ids.h"
+#include "core/Json.h"
+#include "store/Database.h"
+
+#include <QHash>
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+QString counterAccount(Ledger::Kind kind)
+{
+    switch (kind) {
+    case Ledger::Kind::TrialCredit: return u"grant:trial"_s;
+    case Ledger::Kind::Topup: return u"payments:sandbox-topup"_s;
+    case Ledger::Kind::Compute: return u"revenue:compute"_s;
+    }
+    return u"unknown"_s;
+}
+
+QVariant optionalInt(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant(QMetaType(QMetaType::LongLong));
+}
+} // namespace
+
+QString Ledger::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::TrialCredit: return u"trial_credit"_s;
+    case Kind::Topup: return u"topup"_s;
+    case Kind::Compute: return u"compute"_s;
+    }
+    return u"unknown"_s;
+}
+
+QString Ledger::userAccount(const QString &userId)
+{
+    return u"user:"_s + userId;
+}
+
+qint64 Ledger::post(const Posting &posting, qint64 nowMs)
+{
+    if (!m_db.inTransaction())
+        throw DbError("Ledger::post outside a transaction");
+    const qint64 before = balance(posting.userId);
+    const qint64 after = before + posting.amountMicros;
+    if (after < 0)
+        throw DbError(u"posting of %1 would take the balance of %2 below zero (%3)"_s
+                          .arg(posting.amountMicros).arg(posting.userId).arg(before)
+                          .toStdString());
+    QSqlQuery insert = m_db.exec(
+        u"INSERT INTO ledger_txns(uuid, user_id, kind, amount_micros, balance_after_micros,"
+        " instance_id, segment_id, period_start, period_end, description, created_at)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?)"_s,
+        {ids::newUuid(), posting.userId, kindName(posting.kind), posting.amountMicros, after,
+         posting.instanceId.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(posting.instanceId),
+         optionalInt(posting.segmentId), optionalInt(posting.periodStartMs),
+         optionalInt(posting.periodEndMs), posting.description, nowMs});
+    const qint64 txnId = insert.lastInsertId().toLongLong();
+    m_db.exec(u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (?,?,?), (?,?,?)"_s,
+              {txnId, userAccount(posting.userId), posting.amountMicros,
+               txnId, counterAccount(posting.kind), -posting.amountMicros});
+    m_db.exec(u"UPDATE users SET balance_micros = ? WHERE id = ?"_s, {after, posting.userId});
+    return after;
+}
+
+qint64 Ledger::balance(const QString &userId)
+{
+    return m_db.scalar(u"SELECT balance_micros FROM users WHERE id = ?"_s, {userId}).toLongLong();
+}
+
+qint64 Ledger::sumOfEntries(const QString &userId)
+{
+    return m_db.scalar(u"SELECT COALESCE(SUM(amount_micros), 0) FROM ledger_entries WHERE account = ?"_s,
+                       {userAccount(userId)})
+        .toLongLong();
+}
+
+QJsonArray Ledger::page(const QString &userId, qint64 beforeSeq, int limit)
+{
+    QSqlQuery q = m_db.exec(
+        u"SELECT t.id, t.uuid, t.kind, t.amount_micros, t.balance_after_micros, t.instance_id,"
+        " t.period_start, t.period_end, t.description, t.created_at, s.rate_micros_per_hour"
+        " FROM ledger_txns t LEFT JOIN segments s ON s.id = t.segment_id"
+        " WHERE t.user_id = ? AND (? = 0 OR t.id < ?) ORDER BY t.id DESC LIMIT ?"_s,
+        {userId, beforeSeq, beforeSeq, limit});
+    QJsonArray postings;
+    while (q.next()) {
+        const qint64 txnId = q.value(0).toLongLong();
+        QJsonArray entries;
+        QSqlQuery e = m_db.exec(u"SELECT account, amount_micros FROM ledger_entries WHERE txn_id = ? ORDER BY id"_s,
+                                {txnId});
+        while (e.next()) {
+            QString account = e.value(0).toString();
+            if (account.startsWith(u"user:"_s))
+                account = u"user"_s; // the caller's own account; its id is theirs to know
+            entries.append(QJsonObject{{u"account"_s, account},
+                                       {u"amount_micros"_s, e.value(1).toLongLong()}});
+        }
+        QJsonObject posting{
+            {u"seq"_s, txnId},
+            {u"id"_s, q.value(1).toString()},
+            {u"kind"_s, q.value(2).toString()},
+            {u"amount_micros"_s, q.value(3).toLongLong()},
+            {u"balance_after_micros"_s, q.value(4).toLongLong()},
+            {u"instance_id"_s, q.value(5).isNull() ? QJsonValue() : QJsonValue(q.value(5).toString())},
+            {u"period_start"_s, q.value(6).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(6).toLongLong()))},
+            {u"period_end"_s, q.value(7).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(7).toLongLong()))},
+            {u"rate_micros_per_hour"_s, q.value(10).isNull() ? QJsonValue() : QJsonValue(q.value(10).toLongLong())},
+            {u"description"_s, q.value(8).toString()},
+            {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
+            {u"entries"_s, entries},
+        };
+        postings.append(posting);
+    }
+    return postings;
+}
+
+QString Ledger::verify()
+{
+    QSqlQuery unbalanced = m_db.exec(
+        u"SELECT txn_id, SUM(amount_micros) FROM ledger_entries GROUP BY txn_id HAVING SUM(amount_micros) != 0 LIMIT 1"_s);
+    if (unbalanced.next())
+        return u"transaction %1 does not balance (sum %2)"_s.arg(unbalanced.value(0).toLongLong())
+            .arg(unbalanced.value(1).toLongLong());
+    QSqlQuery orphan = m_db.exec(
+        u"SELECT t.id FROM ledger_txns t WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.txn_id = t.id) LIMIT 1"_s);
+    if (orphan.next())
+        return u"transaction %1 has no entries"_s.arg(orphan.value(0).toLongLong());
+
+    QSqlQuery users = m_db.exec(u"SELECT id, balance_micros FROM users"_s);
+    while (users.next()) {
+        const QString userId = users.value(0).toString();
+        const qint64 cached = users.value(1).toLongLong();
+        const qint64 sum = sumOfEntries(userId);
+        if (cached != sum)
+            return u"user %1: cached balance %2 != sum of entries %3"_s.arg(userId).arg(cached).arg(sum);
+        qint64 replay = 0;
+        QSqlQuery txns = m_db.exec(
+            u"SELECT t.id, e.amount_micros, t.balance_after_micros FROM ledger_txns t"
+            " JOIN ledger_entries e ON e.txn_id = t.id AND e.account = ?"
+            " WHERE t.user_id = ? ORDER BY t.id"_s,
+            {userAccount(userId), userId});
+        while (txns.next()) {
+            replay += txns.value(1).toLongLong();
+            if (replay != txns.value(2).toLongLong())
+                return u"user %1: replay gives %2 after transaction %3, recorded %4"_s.arg(userId)
+                    .arg(replay).arg(txns.value(0).toLongLong()).arg(txns.value(2).toLongLong());
+            if (replay < 0)
+                return u"user %1: balance below zero after transaction %2"_s.arg(userId)
+                    .arg(txns.value(0).toLongLong());
+        }
+        if (replay != cached)
+            return u"user %1: replayed balance %2 != cached %3"_s.arg(userId).arg(replay).arg(cached);
+    }
+    return {};
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace cardhour::sim {
+
+class Database;
+
+// Double-entry ledger. Every posting is one transaction row plus entries that sum to zero:
+// the user's account ("user:<id>") against a counter account. The user's cached balance
+// (users.balance_micros) is updated in the same SQL transaction, so it always equals the sum
+// of the user's entries.
+class Ledger
+{
+public:
+    enum class Kind { TrialCredit, Topup, Compute };
+
+    struct Posting
+    {
+        Kind kind = Kind::Compute;
+        QString userId;
+        qint64 amountMicros = 0; // as the user's balance sees it: credit > 0, charge < 0
+        QString description;
+        QString instanceId;                 // optional
+        std::optional<qint64> segmentId;
+        std::optional<qint64> periodStartMs;
+        std::optional<qint64> periodEndMs;
+    };
+
+    explicit Ledger(Database &db) : m_db(db) {}
+
+    // Must run inside a Transaction. Refuses (DbError) a posting that would take the balance
+    // below zero: callers cap charges first. Returns the new balance.
+    qint64 post(const Posting &posting, qint64 nowMs);
+
+    qint64 balance(const QString &userId);      // cached
+    qint64 sumOfEntries(const QString &userId); // recomputed from the entries
+
+    // Newest first; `beforeSeq` pages backwards (0 = from the newest). Returns at most `limit`.
+    QJsonArray page(const QString &userId, qint64 beforeSeq, int limit);
+    static QString kindName(Kind kind);
+    static QString userAccount(const QString &userId);
+
+    // Checks every invariant over the whole ledger: each transaction's entries sum to zero,
+    // each user's cached balance equals the sum of their entries, and replaying every user's
+    // postings in order gives each recorded balance_after. Returns a description of the first
+    // violation, or an empty string.
+    QString verify();
+
+private:
+    Database &m_db;
+};
+
+} // namespace cardhour::sim

@@ -1,0 +1,189 @@
+#include "Meter.h"
+
+#include "Ledger.h"
+#include "Pricing.h"
+#include "store/Database.h"
+
+#include <QSqlQuery>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+const QString kSelectOpen =
+    u"SELECT id, instance_id, user_id, rate_micros_per_hour, started_at, charged_micros,"
+    " charged_until, last_seen_at FROM segments WHERE ended_at IS NULL"_s;
+
+Meter::OpenSegment readSegment(const QSqlQuery &q)
+{
+    Meter::OpenSegment s;
+    s.id = q.value(0).toLongLong();
+    s.instanceId = q.value(1).toString();
+    s.userId = q.value(2).toString();
+    s.ratePerHourMicros = q.value(3).toLongLong();
+    s.startedAtMs = q.value(4).toLongLong();
+    s.chargedMicros = q.value(5).toLongLong();
+    s.chargedUntilMs = q.value(6).toLongLong();
+    s.lastSeenAtMs = q.value(7).toLongLong();
+    return s;
+}
+
+QString formatYuan(qint64 micros)
+{
+    return u"%1.%2"_s.arg(micros / pricing::kMicrosPerYuan)
+        .arg(micros % pricing::kMicrosPerYuan, 6, 10, QLatin1Char('0'));
+}
+} // namespace
+
+void Meter::openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
+                        qint64 atMs)
+{
+    if (openSegmentOf(instanceId))
+        throw DbError("instance already has an open billing segment");
+    m_db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
+              " last_seen_at, charged_micros, charged_until) VALUES (?,?,?,?,?,0,?)"_s,
+              {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs});
+}
+
+qint64 Meter::unposted(const OpenSegment &segment, qint64 atMs)
+{
+    const qint64 owed = pricing::segmentCost(std::max<qint64>(0, atMs - segment.startedAtMs),
+                                             segment.ratePerHourMicros);
+    return std::max<qint64>(0, owed - segment.chargedMicros);
+}
+
+qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closing)
+{
+    const qint64 owed = unposted(segment, untilMs);
+    const qint64 balance = m_ledger.balance(segment.userId);
+    const qint64 charge = std::min(owed, balance);
+    if (charge > 0) {
+        const QString name = m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s,
+                                         {segment.instanceId}).toString();
+        const qint64 seconds = (untilMs - segment.chargedUntilMs) / 1000;
+        QString description = u"Compute: %1, %2 s at %3 yuan/h"_s.arg(name).arg(seconds)
+                                  .arg(formatYuan(segment.ratePerHourMicros));
+        if (charge < owed)
+            description += u" (capped at the remaining balance)"_s;
+        Ledger::Posting posting;
+        posting.kind = Ledger::Kind::Compute;
+        posting.userId = segment.userId;
+        posting.amountMicros = -charge;
+        posting.description = description;
+        posting.instanceId = segment.instanceId;
+        posting.segmentId = segment.id;
+        posting.periodStartMs = segment.chargedUntilMs;
+        posting.periodEndMs = untilMs;
+        m_ledger.post(posting, untilMs);
+    }
+    // Record the full amount owed as charged even when capped: the remainder is written off,
+    // never carried as debt, and the next checkpoint must not ask for it again.
+    m_db.exec(u"UPDATE segments SET charged_micros = charged_micros + ?, charged_until = ?,"
+              " last_seen_at = MAX(last_seen_at, ?) WHERE id = ?"_s,
+              {owed, untilMs, untilMs, segment.id});
+    if (closing)
+        m_db.exec(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
+    return charge;
+}
+
+qint64 Meter::closeSegment(const QString &instanceId, qint64 atMs)
+{
+    const std::optional<OpenSegment> segment = openSegmentOf(instanceId);
+    if (!segment)
+        return 0;
+    return postCharge(*segment, std::max(atMs, segment->chargedUntilMs), true);
+}
+
+qint64 Meter::closeSegmentAtLastSeen(const QString &instanceId)
+{
+    const std::optional<OpenSegment> segment = openSegmentOf(instanceId);
+    if (!segment)
+        return 0;
+    return postCharge(*segment, std::max(segment->lastSeenAtMs, segment->chargedUntilMs), true);
+}
+
+QList<Meter::OpenSegment> Meter::openSegments()
+{
+    QList<OpenSegment> result;
+    QSqlQuery q = m_db.exec(kSelectOpen + u" ORDER BY user_id, id"_s);
+    while (q.next())
+        result.append(readSegment(q));
+    return result;
+}
+
+QList<Meter::OpenSegment> Meter::openSegmentsOf(const QString &userId)
+{
+    QList<OpenSegment> result;
+    QSqlQuery q = m_db.exec(kSelectOpen + u" AND user_id = ? ORDER BY id"_s, {userId});
+    while (q.next())
+        result.append(readSegment(q));
+    return result;
+}
+
+std::optional<Meter::OpenSegment> Meter::openSegmentOf(const QString &instanceId)
+{
+    QSqlQuery q = m_db.exec(kSelectOpen + u" AND instance_id = ?"_s, {instanceId});
+    if (q.next())
+        return readSegment(q);
+    return std::nullopt;
+}
+
+std::optional<qint64> Meter::exhaustionTime(const QList<OpenSegment> &segments, qint64 balanceMicros,
+                                            qint64 fromMs, qint64 toMs)
+{
+    if (segments.isEmpty())
+        return std::nullopt;
+    const auto owedAt = [&segments](qint64 t) {
+        qint64 total = 0;
+        for (const OpenSegment &s : segments)
+            total += unposted(s, t);
+        return total;
+    };
+    bool anyCharging = false;
+    for (const OpenSegment &s : segments)
+        anyCharging = anyCharging || s.ratePerHourMicros > 0;
+    if (!anyCharging)
+        return std::nullopt;
+    const qint64 t = pricing::firstTimeReached(
+        fromMs, toMs, [&](qint64 at) { return owedAt(at) >= balanceMicros; });
+    if (t > toMs)
+        return std::nullopt;
+    return t;
+}
+
+std::optional<qint64> Meter::runsOutAt(const QList<OpenSegment> &segments, qint64 balanceMicros,
+                                       qint64 nowMs)
+{
+    constexpr qint64 kHorizonMs = 100LL * 365 * 24 * pricing::kMsPerHour;
+    return exhaustionTime(segments, balanceMicros, nowMs, nowMs + kHorizonMs);
+}
+
+QHash<QString, qint64> Meter::costsOf(const QString &userId, qint64 atMs)
+{
+    QHash<QString, qint64> costs;
+    QSqlQuery q = m_db.exec(u"SELECT instance_id, SUM(charged_micros) FROM segments WHERE user_id = ?"
+                            " GROUP BY instance_id"_s,
+                            {userId});
+    while (q.next())
+        costs.insert(q.value(0).toString(), q.value(1).toLongLong());
+    for (const OpenSegment &s : openSegmentsOf(userId))
+        costs[s.instanceId] += unposted(s, atMs);
+    return costs;
+}
+
+void Meter::accrue(qint64 nowMs)
+{
+    m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND last_seen_at < ?"_s,
+              {nowMs, nowMs});
+    QSqlQuery due = m_db.exec(kSelectOpen + u" AND charged_until <= ?"_s, {nowMs - m_postingIntervalMs});
+    QList<OpenSegment> segments;
+    while (due.next())
+        segments.append(readSegment(due));
+    for (const OpenSegment &segment : segments)
+        postCharge(segment, nowMs, false);
+}
+
+} // namespace cardhour::sim

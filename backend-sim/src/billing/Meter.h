@@ -1,0 +1,77 @@
+#pragma once
+
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace cardhour::sim {
+
+class Database;
+class Ledger;
+
+// Per-second metering of running instances. A segment is one uninterrupted run at a fixed
+// rate; what it owes at time t is always segmentCost(t - start, rate), so checkpoint postings
+// (every postingInterval) and the final posting at close add up exactly to the cost of the
+// whole run. All mutating calls must run inside a Transaction.
+class Meter
+{
+public:
+    struct OpenSegment
+    {
+        qint64 id = 0;
+        QString instanceId;
+        QString userId;
+        qint64 ratePerHourMicros = 0;
+        qint64 startedAtMs = 0;
+        qint64 chargedMicros = 0;  // already posted to the ledger
+        qint64 chargedUntilMs = 0; // end of the last posted period
+        qint64 lastSeenAtMs = 0;
+    };
+
+    Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs = 60'000)
+        : m_db(db), m_ledger(ledger), m_postingIntervalMs(postingIntervalMs)
+    {
+    }
+
+    void openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
+                     qint64 atMs);
+    // Ends the instance's open segment at `atMs` and posts what it still owes, capped at the
+    // user's balance (the balance never goes below zero). Returns the amount posted; 0 when
+    // the instance had no open segment.
+    qint64 closeSegment(const QString &instanceId, qint64 atMs);
+
+    QList<OpenSegment> openSegments();
+    QList<OpenSegment> openSegmentsOf(const QString &userId);
+    std::optional<OpenSegment> openSegmentOf(const QString &instanceId);
+
+    // Owed but not yet posted, at `atMs`.
+    static qint64 unposted(const OpenSegment &segment, qint64 atMs);
+    // The first millisecond in [fromMs, toMs] at which `segments` owe at least `balance`
+    // (i.e. the balance is used up), or nullopt if it lasts beyond toMs.
+    static std::optional<qint64> exhaustionTime(const QList<OpenSegment> &segments,
+                                                qint64 balanceMicros, qint64 fromMs, qint64 toMs);
+    // When the balance runs out at the current rate, if it does within ~100 years.
+    static std::optional<qint64> runsOutAt(const QList<OpenSegment> &segments,
+                                           qint64 balanceMicros, qint64 nowMs);
+
+    // Compute cost (posted + unposted) per instance of a user at `atMs`.
+    QHash<QString, qint64> costsOf(const QString &userId, qint64 atMs);
+
+    // Marks all open segments as seen running at `nowMs` and posts a checkpoint charge for
+    // each whose last posting is at least postingInterval old.
+    void accrue(qint64 nowMs);
+
+    // Ends an open segment after a crash: at its last_seen time, the last moment we know it ran.
+    qint64 closeSegmentAtLastSeen(const QString &instanceId);
+
+private:
+    qint64 postCharge(const OpenSegment &segment, qint64 untilMs, bool closing);
+
+    Database &m_db;
+    Ledger &m_ledger;
+    qint64 m_postingIntervalMs;
+};
+
+} // namespace cardhour::sim

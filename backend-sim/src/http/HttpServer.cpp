@@ -1,0 +1,296 @@
+#include "HttpServer.h"
+
+#include "EventStream.h"
+#include "Router.h"
+
+#include <QDebug>
+#include <QPointer>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <exception>
+#include <memory>
+
+namespace cardhour::http {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr qint64 ReadChunk = 64 * 1024;
+constexpr qint64 SocketReadBuffer = 256 * 1024;
+
+struct Connection
+{
+    explicit Connection(RequestParser::Limits limits) : parser(limits) {}
+
+    RequestParser parser;
+    QByteArray buffer;
+    QTimer *idleTimer = nullptr; // child of the socket
+    bool streaming = false;      // handed to an EventStream: no more requests
+    bool closing = false;        // answered for the last time, waiting for the close
+};
+
+bool sameName(QByteArrayView a, QByteArrayView b)
+{
+    return a.size() == b.size() && a.compare(b, Qt::CaseInsensitive) == 0;
+}
+
+bool hasHeader(const HeaderList &headers, QByteArrayView name)
+{
+    for (const auto &entry : headers) {
+        if (sameName(entry.first, name))
+            return true;
+    }
+    return false;
+}
+
+bool isTokenChar(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return true;
+    return QByteArrayView("!#$%&'*+-.^_`|~").contains(c);
+}
+
+// A header the handler may send: a token name and a value without line breaks or NUL.
+bool isSafeHeader(const QByteArray &name, const QByteArray &value)
+{
+    if (name.isEmpty())
+        return false;
+    for (const char c : name) {
+        if (!isTokenChar(c))
+            return false;
+    }
+    for (const char c : value) {
+        if (c == '\r' || c == '\n' || c == '\0')
+            return false;
+    }
+    return true;
+}
+
+// Appends the handler's headers except the ones in `reserved` (which the server writes).
+void appendHandlerHeaders(QByteArray &out, const HeaderList &headers,
+                          std::initializer_list<QByteArrayView> reserved)
+{
+    for (const auto &[name, value] : headers) {
+        bool skip = false;
+        for (const QByteArrayView r : reserved)
+            skip = skip || sameName(name, r);
+        if (skip)
+            continue;
+        if (!isSafeHeader(name, value)) {
+            qWarning().noquote() << "cardhour-sim: dropping invalid response header"
+                                 << QString::fromLatin1(name);
+            continue;
+        }
+        out += name + ": "_ba + value + "\r\n"_ba;
+    }
+}
+
+QByteArray statusLine(int status)
+{
+    return "HTTP/1.1 "_ba + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n"_ba;
+}
+
+QByteArray serializeResponse(const Response &response, bool keepAlive)
+{
+    // 1xx, 204 and 304 responses have neither a body nor a Content-Length.
+    const bool bodyless = (response.status >= 100 && response.status < 200)
+        || response.status == 204 || response.status == 304;
+    QByteArray out = statusLine(response.status);
+    appendHandlerHeaders(out, response.headers,
+                         {"content-length", "connection", "transfer-encoding"});
+    if (!hasHeader(response.headers, "cache-control"))
+        out += "Cache-Control: no-store\r\n"_ba;
+    if (!hasHeader(response.headers, "server"))
+        out += "Server: cardhour-sim\r\n"_ba;
+    if (!bodyless)
+        out += "Content-Length: "_ba + QByteArray::number(response.body.size()) + "\r\n"_ba;
+    out += keepAlive ? "Connection: keep-alive\r\n"_ba : "Connection: close\r\n"_ba;
+    out += "\r\n"_ba;
+    if (!bodyless)
+        out += response.body;
+    return out;
+}
+
+QByteArray serializeStreamHead(const Response &response)
+{
+    QByteArray out = statusLine(response.status);
+    appendHandlerHeaders(out, response.headers,
+                         {"content-length", "connection", "transfer-encoding", "content-type",
+                          "cache-control", "server"});
+    out += "Content-Type: text/event-stream\r\n"
+           "Cache-Control: no-store\r\n"
+           "Server: cardhour-sim\r\n"
+           "Connection: keep-alive\r\n"
+           "\r\n"_ba;
+    return out;
+}
+
+QString errorCode(int status)
+{
+    switch (status) {
+    case 413: return u"payload_too_large"_s;
+    case 414: return u"uri_too_long"_s;
+    case 431: return u"headers_too_large"_s;
+    case 501: return u"not_implemented"_s;
+    case 505: return u"http_version_not_supported"_s;
+    default: return u"bad_request"_s;
+    }
+}
+
+// Answers every complete request in the connection's buffer, in order. Returns false when
+// the connection takes no further requests (error, close, stream, or the peer left).
+bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
+{
+    for (;;) {
+        const RequestParser::Result result = conn->parser.feed(conn->buffer);
+        if (result == RequestParser::Result::NeedMore)
+            return true;
+        if (result == RequestParser::Result::Error) {
+            const Response response = Response::error(conn->parser.errorStatus(),
+                                                      errorCode(conn->parser.errorStatus()),
+                                                      conn->parser.errorMessage());
+            conn->closing = true;
+            if (socket->state() != QAbstractSocket::ConnectedState)
+                return false;
+            socket->write(serializeResponse(response, false));
+            conn->buffer.clear();
+            conn->idleTimer->stop();
+            socket->disconnectFromHost();
+            return false;
+        }
+
+        Request request = conn->parser.takeRequest();
+        const bool keepAlive = conn->parser.keepAlive();
+        request.peer = socket->peerAddress();
+
+        QPointer<QTcpSocket> guard(socket);
+        Response response = router.dispatch(request);
+        if (guard.isNull() || socket->state() != QAbstractSocket::ConnectedState)
+            return false; // the peer left while the handler ran
+
+        if (response.stream) {
+            socket->write(serializeStreamHead(response));
+            conn->streaming = true;
+            conn->buffer.clear();
+            conn->idleTimer->stop();
+            auto stream = std::make_shared<EventStream>(socket);
+            try {
+                response.stream(std::move(stream));
+            } catch (const std::exception &e) {
+                qWarning().noquote() << "cardhour-sim: event stream setup threw:" << e.what();
+                if (!guard.isNull())
+                    socket->disconnectFromHost();
+            } catch (...) {
+                qWarning().noquote() << "cardhour-sim: event stream setup threw";
+                if (!guard.isNull())
+                    socket->disconnectFromHost();
+            }
+            return false;
+        }
+
+        socket->write(serializeResponse(response, keepAlive));
+        if (!keepAlive) {
+            conn->closing = true;
+            conn->buffer.clear();
+            conn->idleTimer->stop();
+            socket->disconnectFromHost();
+            return false;
+        }
+    }
+}
+
+} // namespace
+
+HttpServer::HttpServer(const Router &router, QObject *parent)
+    : QObject(parent)
+    , m_router(router)
+{
+    connect(&m_server, &QTcpServer::newConnection, this, &HttpServer::onNewConnection);
+}
+
+HttpServer::~HttpServer()
+{
+    m_server.close();
+    // Drop the open connections now, while this object is still whole.
+    const auto sockets = m_server.findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
+    for (QTcpSocket *socket : sockets) {
+        disconnect(socket, nullptr, this, nullptr);
+        socket->abort(); // an EventStream on it sees disconnected() and emits closed()
+        delete socket;
+    }
+    m_openConnections = 0;
+}
+
+bool HttpServer::listen(const QHostAddress &address, quint16 port)
+{
+    return m_server.listen(address, port);
+}
+
+quint16 HttpServer::serverPort() const
+{
+    return m_server.serverPort();
+}
+
+QString HttpServer::errorString() const
+{
+    return m_server.errorString();
+}
+
+int HttpServer::openConnectionCount() const
+{
+    return m_openConnections;
+}
+
+void HttpServer::onNewConnection()
+{
+    while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+        ++m_openConnections;
+        connect(socket, &QObject::destroyed, this, [this] { --m_openConnections; });
+
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        socket->setReadBufferSize(SocketReadBuffer);
+
+        auto conn = std::make_shared<Connection>(m_limits);
+        conn->idleTimer = new QTimer(socket);
+        conn->idleTimer->setSingleShot(true);
+        conn->idleTimer->setInterval(m_idleTimeoutMs);
+        connect(conn->idleTimer, &QTimer::timeout, socket, [socket] {
+            socket->disconnectFromHost();
+        });
+
+        connect(socket, &QAbstractSocket::disconnected, socket, [socket, conn] {
+            conn->closing = true;
+            conn->idleTimer->stop();
+            socket->deleteLater();
+        });
+
+        auto process = [this, socket, conn] {
+            // Read in bounded chunks so the pending buffer stays near the parser's limits.
+            while (socket->bytesAvailable() > 0) {
+                const QByteArray chunk = socket->read(ReadChunk);
+                if (chunk.isEmpty())
+                    break;
+                if (conn->streaming || conn->closing)
+                    continue; // nothing more is parsed on this connection
+                conn->buffer.append(chunk);
+                if (!answerBuffered(m_router, socket, conn.get()))
+                    return;
+            }
+            if (!conn->streaming && !conn->closing)
+                conn->idleTimer->start();
+        };
+        connect(socket, &QIODevice::readyRead, socket, process);
+
+        if (socket->state() != QAbstractSocket::ConnectedState) {
+            socket->deleteLater();
+            continue;
+        }
+        conn->idleTimer->start();
+        if (socket->bytesAvailable() > 0)
+            QMetaObject::invokeMethod(socket, process, Qt::QueuedConnection);
+    }
+}
+
+} // namespace cardhour::http

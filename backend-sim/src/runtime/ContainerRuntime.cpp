@@ -1,0 +1,7 @@
+#include "ContainerRuntime.h"
+
+namespace cardhour::sim {
+
+ContainerRuntime::~ContainerRuntime() = default;
+
+} // namespace cardhour::sim

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+namespace cardhour::sim {
+
+// What an instance needs from a runtime.
+struct InstanceSpec
+{
+    QString instanceId;
+    QString ownerId;
+    QString image;
+    QString gpuType;
+    int gpuCount = 1;
+    QStringList authorizedKeys; // OpenSSH public key lines
+};
+
+struct SshEndpoint
+{
+    QString host;
+    int port = 0;
+    QString user;
+    QString hostKeySha256;
+    bool isValid() const { return port > 0; }
+};
+
+// The seam between the instance state machine and whatever runs instances (podman, Docker,
+// or the in-process runtime used until those land). Calls return at once; results arrive as
+// signals on the same thread, never from inside the call itself.
+class ContainerRuntime : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    ~ContainerRuntime() override;
+
+    virtual QString name() const = 0;
+    // Whether instances survive a restart of the provider (containers do; in-process ones not).
+    virtual bool outlivesProvider() const = 0;
+
+    virtual void create(const InstanceSpec &spec) = 0; // → stageReached…, then ready or failed
+    virtual void start(const InstanceSpec &spec) = 0;  // → ready or failed
+    virtual void stop(const QString &instanceId) = 0;  // → stopped
+    virtual void remove(const QString &instanceId) = 0; // → removed
+    virtual bool isRunning(const QString &instanceId) const = 0;
+
+Q_SIGNALS:
+    // stage: "image", "container", "sshd", "ready"
+    void stageReached(const QString &instanceId, const QString &stage);
+    void ready(const QString &instanceId, const cardhour::sim::SshEndpoint &ssh);
+    void failed(const QString &instanceId, const QString &reason);
+    void stopped(const QString &instanceId);
+    void removed(const QString &instanceId);
+};
+
+} // namespace cardhour::sim

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "ContainerRuntime.h"
+
+#include <QHash>
+#include <QSet>
+
+namespace cardhour::sim {
+
+// Runs no container: it walks instances through the lifecycle on the event loop so the
+// state machine and billing can be exercised before a container runtime exists, and in unit
+// tests. Its instances have no SSH endpoint and die with the provider process. Selected with
+// `cardhour-sim --runtime inprocess`.
+class InProcessRuntime final : public ContainerRuntime
+{
+    Q_OBJECT
+public:
+    explicit InProcessRuntime(QObject *parent = nullptr);
+
+    QString name() const override;
+    bool outlivesProvider() const override { return false; }
+    void create(const InstanceSpec &spec) override;
+    void start(const InstanceSpec &spec) override;
+    void stop(const QString &instanceId) override;
+    void remove(const QString &instanceId) override;
+    bool isRunning(const QString &instanceId) const override;
+
+    // Test hooks: the next create/start fails with `reason`; or holds the instance in its
+    // current stage until release() (to observe creating/starting from outside).
+    void failNext(const QString &reason) { m_failNext = reason; }
+    void setHold(bool hold) { m_hold = hold; }
+    void release();
+
+private:
+    void launch(const QString &instanceId, bool fresh);
+    void finish(const QString &instanceId);
+
+    QSet<QString> m_running;
+    QSet<QString> m_known;
+    QStringList m_held;
+    QString m_failNext;
+    bool m_hold = false;
+};
+
+} // namespace cardhour::sim

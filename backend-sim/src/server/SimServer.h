@@ -1,0 +1,79 @@
+#pragma once
+
+#include <QHostAddress>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+
+namespace cardhour::http {
+class HttpServer;
+class Router;
+} // namespace cardhour::http
+
+namespace cardhour::sim {
+
+class Accounts;
+class Catalog;
+class Clock;
+class ContainerRuntime;
+class Database;
+class EventBus;
+class Idempotency;
+class InstanceService;
+class Ledger;
+class ManualClock;
+class Meter;
+class SshKeys;
+struct ApiContext;
+
+// The whole provider: storage, services, routes and the HTTP listener, wired together.
+class SimServer : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QHostAddress address = QHostAddress::LocalHost;
+        quint16 port = 0;
+        QString dataDir;
+        QString catalogDir = QStringLiteral(":/catalog");
+        QString runtime = QStringLiteral("inprocess");
+        bool testClock = false;
+        qint64 testClockStartMs = 0; // 0: start at the real time
+        qint64 postingIntervalMs = 60'000;
+        int tickIntervalMs = 1000;
+    };
+
+    explicit SimServer(Options options, QObject *parent = nullptr);
+    ~SimServer() override;
+
+    // Opens the data, reconciles, starts listening. Throws std::runtime_error with a message
+    // fit for the user.
+    void start();
+    quint16 port() const;
+    const http::Router &router() const { return *m_router; }
+    // The routes the server would serve with these options, without opening anything.
+    static QStringList routeTable(bool testClock);
+
+private:
+    Options m_options;
+    std::unique_ptr<Clock> m_clock;
+    std::unique_ptr<Database> m_db;
+    std::unique_ptr<Catalog> m_catalog;
+    std::unique_ptr<Ledger> m_ledger;
+    std::unique_ptr<Meter> m_meter;
+    std::unique_ptr<Accounts> m_accounts;
+    std::unique_ptr<SshKeys> m_keys;
+    std::unique_ptr<Idempotency> m_idempotency;
+    std::unique_ptr<EventBus> m_events;
+    std::unique_ptr<ContainerRuntime> m_runtime;
+    std::unique_ptr<InstanceService> m_instances;
+    std::unique_ptr<http::Router> m_router;
+    std::unique_ptr<ApiContext> m_context;
+    std::unique_ptr<http::HttpServer> m_http;
+    QTimer m_ticker;
+};
+
+} // namespace cardhour::sim

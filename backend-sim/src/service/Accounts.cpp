@@ -1,0 +1,138 @@
+#include "Accounts.h"
+
+#include "auth/Tokens.h"
+#include "billing/Ledger.h"
+#include "core/Clock.h"
+#include "core/Ids.h"
+#include "core/Json.h"
+#include "store/Database.h"
+
+#include <QRegularExpression>
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+Accounts::Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher)
+    : m_db(db), m_ledger(ledger), m_clock(clock), m_hasher(hasher), m_throttle(clock)
+{
+}
+
+QString Accounts::normalizeEmail(const QString &email)
+{
+    return email.trimmed().toLower();
+}
+
+bool Accounts::isValidEmail(const QString &email)
+{
+    // Deliberately plain: one @, a dotted domain, no spaces; the full RFC grammar accepts
+    // things no mail server delivers to.
+    static const QRegularExpression pattern(
+        u"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+        "(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"_s);
+    return email.size() <= 254 && pattern.match(email).hasMatch();
+}
+
+Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &password)
+{
+    const QString email = normalizeEmail(rawEmail);
+    if (!isValidEmail(email))
+        throw ApiError(400, u"invalid_email"_s, u"\"%1\" is not a valid e-mail address."_s.arg(email.left(100)));
+    if (password.size() < 8)
+        throw ApiError(400, u"weak_password"_s, u"The password must be at least 8 characters long."_s);
+    if (password.size() > 1024)
+        throw ApiError(400, u"invalid_field"_s, u"The password must be at most 1024 characters long."_s);
+
+    // Hash outside the transaction: it takes tens of milliseconds and holds no lock.
+    const QByteArray hash = m_hasher.hash(password);
+    if (hash.isEmpty())
+        throw DbError("password hashing failed");
+
+    const qint64 now = m_clock.nowMs();
+    const QString userId = ids::newUuid();
+    Transaction tx(m_db);
+    if (m_db.scalar(u"SELECT 1 FROM users WHERE email = ?"_s, {email}).isValid())
+        throw ApiError(409, u"email_taken"_s, u"An account with this e-mail address already exists."_s);
+    m_db.exec(u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES (?,?,?,0,?)"_s,
+              {userId, email, QString::fromLatin1(hash), now});
+    Ledger::Posting trial;
+    trial.kind = Ledger::Kind::TrialCredit;
+    trial.userId = userId;
+    trial.amountMicros = kTrialCreditMicros;
+    trial.description = u"Trial credit for new accounts"_s;
+    m_ledger.post(trial, now);
+    const QString token = issueToken(userId);
+    tx.commit();
+    return {token, userId, email};
+}
+
+Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &password,
+                                  const QString &clientAddress)
+{
+    const QString email = normalizeEmail(rawEmail);
+    const QString emailKey = u"email:"_s + email;
+    const QString addressKey = u"addr:"_s + clientAddress;
+    const qint64 wait = std::max(m_throttle.retryAfterMs(emailKey), m_throttle.retryAfterMs(addressKey));
+    if (wait > 0)
+        throw ApiError(429, u"too_many_attempts"_s,
+                       u"Too many failed log-ins. Try again in %1 s."_s.arg((wait + 999) / 1000));
+
+    QSqlQuery q = m_db.exec(u"SELECT id, password_hash FROM users WHERE email = ?"_s, {email});
+    const bool found = q.next();
+    if (m_dummyHash.isEmpty())
+        m_dummyHash = m_hasher.hash(u"not a password anyone has"_s);
+    const QByteArray stored = found ? q.value(1).toString().toLatin1() : m_dummyHash;
+    const bool ok = m_hasher.verify(password, stored) && found;
+    if (!ok) {
+        m_throttle.recordFailure(emailKey);
+        m_throttle.recordFailure(addressKey);
+        throw ApiError(401, u"invalid_credentials"_s, u"Wrong e-mail address or password."_s);
+    }
+    m_throttle.recordSuccess(emailKey);
+    m_throttle.recordSuccess(addressKey);
+    const QString userId = q.value(0).toString();
+    Transaction tx(m_db);
+    const QString token = issueToken(userId);
+    tx.commit();
+    return {token, userId, email};
+}
+
+QString Accounts::issueToken(const QString &userId)
+{
+    const QByteArray token = tokens::generate();
+    m_db.exec(u"INSERT INTO tokens(hash, user_id, created_at) VALUES (?,?,?)"_s,
+              {QString::fromLatin1(tokens::hashForStorage(token)), userId, m_clock.nowMs()});
+    return QString::fromLatin1(token);
+}
+
+void Accounts::logOut(const QString &token)
+{
+    m_db.exec(u"UPDATE tokens SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL"_s,
+              {m_clock.nowMs(), QString::fromLatin1(tokens::hashForStorage(token.toLatin1()))});
+}
+
+std::optional<QString> Accounts::authenticate(const QByteArray &token)
+{
+    if (token.size() != 43) // 32 bytes in unpadded base64url
+        return std::nullopt;
+    const QByteArray hash = tokens::hashForStorage(token);
+    QSqlQuery q = m_db.exec(u"SELECT hash, user_id FROM tokens WHERE hash = ? AND revoked_at IS NULL"_s,
+                            {QString::fromLatin1(hash)});
+    // The lookup is by hash, so timing says nothing about the token; compare anyway.
+    if (!q.next() || !tokens::constantTimeEquals(q.value(0).toString().toLatin1(), hash))
+        return std::nullopt;
+    return q.value(1).toString();
+}
+
+QJsonObject Accounts::userJson(const QString &userId)
+{
+    QSqlQuery q = m_db.exec(u"SELECT id, email, created_at FROM users WHERE id = ?"_s, {userId});
+    if (!q.next())
+        throw ApiError(401, u"unauthorized"_s, u"The account no longer exists."_s);
+    return {{u"id"_s, q.value(0).toString()},
+            {u"email"_s, q.value(1).toString()},
+            {u"created_at"_s, json::isoTime(q.value(2).toLongLong())}};
+}
+
+} // namespace cardhour::sim

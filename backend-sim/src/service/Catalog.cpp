@@ -1,0 +1,142 @@
+#include "Catalog.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <stdexcept>
+
+using namespace Qt::StringLiterals;
+
+// The built-in catalog lives in a static library; make sure its resources are registered.
+// (Q_INIT_RESOURCE must be used outside any namespace.)
+static void initBuiltInCatalog()
+{
+    Q_INIT_RESOURCE(catalog);
+}
+
+namespace cardhour::sim {
+
+namespace {
+
+[[noreturn]] void fail(const QString &file, const QString &what)
+{
+    throw std::runtime_error(u"catalog %1: %2"_s.arg(file, what).toStdString());
+}
+
+QJsonArray readList(const QString &path, const QString &format, const QString &key)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        fail(path, file.errorString());
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
+    if (error.error != QJsonParseError::NoError)
+        fail(path, u"invalid JSON: %1 at offset %2"_s.arg(error.errorString()).arg(error.offset));
+    if (doc.object().value(u"format"_s).toString() != format)
+        fail(path, u"\"format\" must be \"%1\""_s.arg(format));
+    if (!doc.object().value(key).isArray())
+        fail(path, u"\"%1\" must be an array"_s.arg(key));
+    return doc.object().value(key).toArray();
+}
+
+QString requireId(const QString &path, const QJsonObject &o, QSet<QString> &seen)
+{
+    static const QRegularExpression idPattern(u"^[a-z0-9][a-z0-9-]{0,31}$"_s);
+    const QString id = o.value(u"id"_s).toString();
+    if (!idPattern.match(id).hasMatch())
+        fail(path, u"id \"%1\" must be 1-32 of a-z, 0-9 and -"_s.arg(id));
+    if (seen.contains(id))
+        fail(path, u"id \"%1\" appears twice"_s.arg(id));
+    seen.insert(id);
+    return id;
+}
+
+QString requireText(const QString &path, const QJsonObject &o, const QString &key)
+{
+    const QString text = o.value(key).toString();
+    if (text.trimmed().isEmpty())
+        fail(path, u"\"%1\" of \"%2\" must be a non-empty string"_s.arg(key, o.value(u"id"_s).toString()));
+    return text;
+}
+
+qint64 requireInteger(const QString &path, const QJsonObject &o, const QString &key, qint64 min, qint64 max)
+{
+    const QJsonValue v = o.value(key);
+    const double d = v.toDouble(-1);
+    if (!v.isDouble() || d != static_cast<double>(static_cast<qint64>(d)) || d < static_cast<double>(min)
+        || d > static_cast<double>(max))
+        fail(path, u"\"%1\" of \"%2\" must be an integer in [%3, %4]"_s.arg(key, o.value(u"id"_s).toString())
+                       .arg(min).arg(max));
+    return static_cast<qint64>(d);
+}
+
+} // namespace
+
+Catalog Catalog::load(const QString &directory)
+{
+    initBuiltInCatalog();
+    Catalog catalog;
+    const QString gpuPath = directory + u"/gpus.json"_s;
+    QSet<QString> seen;
+    for (const QJsonValue &value : readList(gpuPath, u"cardhour-gpu-catalog/1"_s, u"gpus"_s)) {
+        const QJsonObject o = value.toObject();
+        GpuType gpu;
+        gpu.id = requireId(gpuPath, o, seen);
+        gpu.name = requireText(gpuPath, o, u"name"_s);
+        gpu.description = o.value(u"description"_s).toString();
+        gpu.vramMib = static_cast<int>(requireInteger(gpuPath, o, u"vram_mib"_s, 1, 1 << 22));
+        // At most 1 000 yuan per card-hour: keeps every cost product far from overflow.
+        gpu.pricePerHourMicros = requireInteger(gpuPath, o, u"price_per_hour_micros"_s, 0, 1'000'000'000);
+        gpu.capacity = static_cast<int>(requireInteger(gpuPath, o, u"capacity"_s, 0, 4096));
+        catalog.m_gpus.append(gpu);
+    }
+    if (catalog.m_gpus.isEmpty())
+        fail(gpuPath, u"lists no GPU types"_s);
+
+    const QString imagePath = directory + u"/images.json"_s;
+    seen.clear();
+    for (const QJsonValue &value : readList(imagePath, u"cardhour-image-catalog/1"_s, u"images"_s)) {
+        const QJsonObject o = value.toObject();
+        ImageEntry image;
+        image.id = requireId(imagePath, o, seen);
+        image.name = requireText(imagePath, o, u"name"_s);
+        image.description = requireText(imagePath, o, u"description"_s);
+        image.os = o.value(u"os"_s).toString();
+        image.sshUser = o.value(u"ssh_user"_s).toString(u"root"_s);
+        image.apps = o.value(u"apps"_s).toArray();
+        catalog.m_images.append(image);
+    }
+    if (catalog.m_images.isEmpty())
+        fail(imagePath, u"lists no images"_s);
+    return catalog;
+}
+
+std::optional<GpuType> Catalog::gpu(const QString &id) const
+{
+    for (const GpuType &gpu : m_gpus) {
+        if (gpu.id == id)
+            return gpu;
+    }
+    return std::nullopt;
+}
+
+std::optional<ImageEntry> Catalog::image(const QString &id) const
+{
+    for (const ImageEntry &image : m_images) {
+        if (image.id == id)
+            return image;
+    }
+    return std::nullopt;
+}
+
+QJsonObject Catalog::toJson(const ImageEntry &image)
+{
+    return {{u"id"_s, image.id},         {u"name"_s, image.name},
+            {u"description"_s, image.description}, {u"os"_s, image.os},
+            {u"ssh_user"_s, image.sshUser}, {u"apps"_s, image.apps}};
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,109 @@
+#include "EventBus.h"
+
+#include "core/Json.h"
+#include "http/EventStream.h"
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+constexpr std::size_t kRingSize = 2048;
+constexpr qint64 kMaxPendingBytes = 4 * 1024 * 1024;
+constexpr int kHeartbeatMs = 15'000;
+} // namespace
+
+EventBus::EventBus(QObject *parent) : QObject(parent)
+{
+    m_heartbeat.setInterval(kHeartbeatMs);
+    connect(&m_heartbeat, &QTimer::timeout, this, [this] {
+        for (const auto &list : std::as_const(m_streams)) {
+            for (const auto &stream : list)
+                stream->comment("keep-alive");
+        }
+        dropClosed();
+    });
+    m_heartbeat.start();
+}
+
+EventBus::~EventBus()
+{
+    closeAll();
+}
+
+qint64 EventBus::publish(const QString &userId, const QString &type, const QJsonObject &data)
+{
+    Event event{m_nextSeq++, userId, type.toUtf8(), json::compact(data)};
+    const auto it = m_streams.constFind(userId);
+    if (it != m_streams.constEnd()) {
+        for (const auto &stream : *it)
+            send(*stream, event);
+    }
+    m_ring.push_back(std::move(event));
+    if (m_ring.size() > kRingSize)
+        m_ring.pop_front();
+    dropClosed();
+    return m_nextSeq - 1;
+}
+
+void EventBus::send(http::EventStream &stream, const Event &event)
+{
+    if (stream.pendingBytes() > kMaxPendingBytes) {
+        stream.close(); // the reader is stuck; it reconnects with Last-Event-ID
+        return;
+    }
+    stream.send(event.type, event.data, event.seq);
+}
+
+void EventBus::subscribe(const QString &userId, std::shared_ptr<http::EventStream> stream,
+                         qint64 lastEventId)
+{
+    stream->send("hello", json::compact(QJsonObject{{u"user_id"_s, userId}}), -1);
+    if (lastEventId >= 0) {
+        for (const Event &event : m_ring) {
+            if (event.seq > lastEventId && event.userId == userId)
+                send(*stream, event);
+        }
+    }
+    m_streams[userId].append(std::move(stream));
+}
+
+bool EventBus::hasSubscribers(const QString &userId) const
+{
+    return m_streams.contains(userId);
+}
+
+QStringList EventBus::subscribedUsers() const
+{
+    return m_streams.keys();
+}
+
+int EventBus::subscriberCount() const
+{
+    int count = 0;
+    for (const auto &list : m_streams)
+        count += list.size();
+    return count;
+}
+
+void EventBus::dropClosed()
+{
+    for (auto it = m_streams.begin(); it != m_streams.end();) {
+        it->removeIf([](const std::shared_ptr<http::EventStream> &s) { return !s->isOpen(); });
+        if (it->isEmpty())
+            it = m_streams.erase(it);
+        else
+            ++it;
+    }
+}
+
+void EventBus::closeAll()
+{
+    for (const auto &list : std::as_const(m_streams)) {
+        for (const auto &stream : list)
+            stream->close();
+    }
+    m_streams.clear();
+}
+
+} // namespace cardhour::sim

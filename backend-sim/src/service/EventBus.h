@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <deque>
+#include <memory>
+
+namespace cardhour::http {
+class EventStream;
+}
+
+namespace cardhour::sim {
+
+// Publishes per-user events (instance changes, billing updates) to open SSE streams.
+// Keeps the last events in a ring so a client that reconnects with Last-Event-ID gets what it
+// missed; streams that fall far behind (a stuck reader) are closed rather than buffered forever.
+class EventBus : public QObject
+{
+    Q_OBJECT
+public:
+    explicit EventBus(QObject *parent = nullptr);
+    ~EventBus() override;
+
+    // Returns the event's sequence number.
+    qint64 publish(const QString &userId, const QString &type, const QJsonObject &data);
+
+    // Attaches a stream for `userId`; replays retained events after `lastEventId` (if >= 0).
+    void subscribe(const QString &userId, std::shared_ptr<http::EventStream> stream,
+                   qint64 lastEventId);
+    bool hasSubscribers(const QString &userId) const;
+    QStringList subscribedUsers() const;
+    int subscriberCount() const;
+    void closeAll();
+
+private:
+    struct Event
+    {
+        qint64 seq;
+        QString userId;
+        QByteArray type;
+        QByteArray data;
+    };
+    void send(http::EventStream &stream, const Event &event);
+    void dropClosed();
+
+    qint64 m_nextSeq = 1;
+    std::deque<Event> m_ring;
+    QHash<QString, QList<std::shared_ptr<http::EventStream>>> m_streams;
+    QTimer m_heartbeat;
+};
+
+} // namespace cardhour::sim

@@ -1,0 +1,525 @@
+#include "InstanceService.h"
+
+#include "Catalog.h"
+#include "EventBus.h"
+#include "SshKeys.h"
+#include "billing/Ledger.h"
+#include "billing/Meter.h"
+#include "billing/Pricing.h"
+#include "core/Clock.h"
+#include "core/Ids.h"
+#include "core/Json.h"
+#include "store/Database.h"
+
+#include <QHash>
+#include <QSqlQuery>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+// States in which an instance holds its GPU cards.
+const QString kHoldingStates = u"('creating','starting','running','stopping')"_s;
+
+const QString kInstanceColumns =
+    u"id, user_id, name, state, state_reason, gpu_type, gpu_count, image, price_per_hour_micros,"
+    " created_at, updated_at, terminated_at, ssh_host, ssh_port, ssh_user, ssh_host_key_sha256"_s;
+
+ApiError notFound()
+{
+    return ApiError(404, u"not_found"_s, u"No instance with this id."_s);
+}
+} // namespace
+
+InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, const Catalog &catalog,
+                                 SshKeys &keys, ContainerRuntime &runtime, EventBus &events,
+                                 const Clock &clock, QObject *parent)
+    : QObject(parent), m_db(db), m_ledger(ledger), m_meter(meter), m_catalog(catalog), m_keys(keys),
+      m_runtime(runtime), m_events(events), m_clock(clock), m_lastTickMs(clock.nowMs())
+{
+    connect(&m_runtime, &ContainerRuntime::stageReached, this, &InstanceService::onStage);
+    connect(&m_runtime, &ContainerRuntime::ready, this, &InstanceService::onReady);
+    connect(&m_runtime, &ContainerRuntime::failed, this, &InstanceService::onFailed);
+    connect(&m_runtime, &ContainerRuntime::stopped, this, &InstanceService::onStopped);
+}
+
+// ---- reading --------------------------------------------------------------------------------
+
+QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowMs)
+{
+    QSqlQuery q = m_db.exec(u"SELECT "_s + kInstanceColumns + u" FROM instances WHERE id = ?"_s, {instanceId});
+    if (!q.next())
+        return {};
+    const QString userId = q.value(1).toString();
+    const QString gpuType = q.value(5).toString();
+    const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
+
+    QJsonArray keyIds;
+    QSqlQuery keys = m_db.exec(u"SELECT key_id FROM instance_ssh_keys WHERE instance_id = ? ORDER BY key_id"_s,
+                               {instanceId});
+    while (keys.next())
+        keyIds.append(keys.value(0).toString());
+
+    const qint64 posted = m_db.scalar(u"SELECT COALESCE(SUM(charged_micros), 0) FROM segments WHERE instance_id = ?"_s,
+                                      {instanceId}).toLongLong();
+    const std::optional<Meter::OpenSegment> open = m_meter.openSegmentOf(instanceId);
+    const qint64 cost = posted + (open ? Meter::unposted(*open, nowMs) : 0);
+
+    QJsonValue ssh;
+    if (!q.value(13).isNull()) {
+        ssh = QJsonObject{{u"host"_s, q.value(12).toString()},
+                          {u"port"_s, q.value(13).toInt()},
+                          {u"user"_s, q.value(14).toString()},
+                          {u"host_key_sha256"_s, q.value(15).toString()}};
+    }
+    return {
+        {u"id"_s, instanceId},
+        {u"name"_s, q.value(2).toString()},
+        {u"state"_s, q.value(3).toString()},
+        {u"state_reason"_s, q.value(4).isNull() ? QJsonValue() : QJsonValue(q.value(4).toString())},
+        {u"gpu_type"_s, gpuType},
+        {u"gpu_name"_s, gpu ? gpu->name : gpuType},
+        {u"gpu_count"_s, q.value(6).toInt()},
+        {u"image"_s, q.value(7).toString()},
+        {u"ssh_key_ids"_s, keyIds},
+        {u"price_per_hour_micros"_s, q.value(8).toLongLong()},
+        {u"cost_micros"_s, cost},
+        {u"running_since"_s, open ? QJsonValue(json::isoTime(open->startedAtMs)) : QJsonValue()},
+        {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
+        {u"updated_at"_s, json::isoTime(q.value(10).toLongLong())},
+        {u"terminated_at"_s, q.value(11).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(11).toLongLong()))},
+        {u"ssh"_s, ssh},
+        {u"runtime"_s, m_runtime.name()},
+    };
+}
+
+QJsonArray InstanceService::list(const QString &userId, bool includeTerminated)
+{
+    const qint64 now = m_clock.nowMs();
+    QJsonArray result;
+    QSqlQuery q = m_db.exec(u"SELECT id FROM instances WHERE user_id = ? AND (? OR state != 'terminated')"
+                            " ORDER BY created_at, id"_s,
+                            {userId, includeTerminated});
+    while (q.next())
+        result.append(instanceJson(q.value(0).toString(), now));
+    return result;
+}
+
+QJsonObject InstanceService::get(const QString &userId, const QString &instanceId)
+{
+    requireState(userId, instanceId);
+    return instanceJson(instanceId, m_clock.nowMs());
+}
+
+QString InstanceService::requireState(const QString &userId, const QString &instanceId)
+{
+    const QVariant state = m_db.scalar(u"SELECT state FROM instances WHERE id = ? AND user_id = ?"_s,
+                                       {instanceId, userId});
+    if (!state.isValid())
+        throw notFound(); // another user's instance is "not found", never "forbidden"
+    return state.toString();
+}
+
+int InstanceService::cardsHeld(const QString &gpuType)
+{
+    return m_db.scalar(u"SELECT COALESCE(SUM(gpu_count), 0) FROM instances WHERE gpu_type = ? AND state IN "_s
+                           + kHoldingStates,
+                       {gpuType})
+        .toInt();
+}
+
+QJsonArray InstanceService::gpuCatalog()
+{
+    QHash<QString, int> held;
+    QSqlQuery q = m_db.exec(u"SELECT gpu_type, SUM(gpu_count) FROM instances WHERE state IN "_s + kHoldingStates
+                            + u" GROUP BY gpu_type"_s);
+    while (q.next())
+        held.insert(q.value(0).toString(), q.value(1).toInt());
+    QJsonArray gpus;
+    for (const GpuType &gpu : m_catalog.gpus()) {
+        gpus.append(QJsonObject{{u"id"_s, gpu.id},
+                                {u"name"_s, gpu.name},
+                                {u"description"_s, gpu.description},
+                                {u"vram_mib"_s, gpu.vramMib},
+                                {u"price_per_hour_micros"_s, gpu.pricePerHourMicros},
+                                {u"capacity"_s, gpu.capacity},
+                                {u"available"_s, std::max(0, gpu.capacity - held.value(gpu.id))},
+                                {u"simulated"_s, true}});
+    }
+    return gpus;
+}
+
+qint64 InstanceService::liveBalance(const QString &userId)
+{
+    const qint64 now = m_clock.nowMs();
+    qint64 owed = 0;
+    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
+        owed += Meter::unposted(s, now);
+    return std::max<qint64>(0, m_ledger.balance(userId) - owed);
+}
+
+qint64 InstanceService::spendRate(const QString &userId)
+{
+    qint64 rate = 0;
+    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
+        rate += s.ratePerHourMicros;
+    return rate;
+}
+
+QJsonObject InstanceService::billingSummary(const QString &userId)
+{
+    const qint64 now = m_clock.nowMs();
+    const QList<Meter::OpenSegment> open = m_meter.openSegmentsOf(userId);
+    const qint64 posted = m_ledger.balance(userId);
+    qint64 owed = 0;
+    qint64 rate = 0;
+    for (const Meter::OpenSegment &s : open) {
+        owed += Meter::unposted(s, now);
+        rate += s.ratePerHourMicros;
+    }
+    const std::optional<qint64> runsOut = Meter::runsOutAt(open, posted, now);
+    const QHash<QString, qint64> costs = m_meter.costsOf(userId, now);
+    QJsonArray perInstance;
+    QSqlQuery q = m_db.exec(u"SELECT id, name, state, price_per_hour_micros FROM instances WHERE user_id = ?"
+                            " ORDER BY created_at, id"_s,
+                            {userId});
+    while (q.next()) {
+        const QString id = q.value(0).toString();
+        const bool running = q.value(2).toString() == u"running"_s;
+        if (!costs.contains(id) && !running)
+            continue;
+        perInstance.append(QJsonObject{{u"instance_id"_s, id},
+                                       {u"name"_s, q.value(1).toString()},
+                                       {u"state"_s, q.value(2).toString()},
+                                       {u"price_per_hour_micros"_s, q.value(3).toLongLong()},
+                                       {u"spend_rate_micros_per_hour"_s, running ? q.value(3).toLongLong() : 0},
+                                       {u"cost_micros"_s, costs.value(id)}});
+    }
+    return {{u"balance_micros"_s, std::max<qint64>(0, posted - owed)},
+            {u"ledger_balance_micros"_s, posted},
+            {u"accrued_micros"_s, std::min(owed, posted)},
+            {u"spend_rate_micros_per_hour"_s, rate},
+            {u"runs_out_at"_s, json::isoTimeOrNull(runsOut)},
+            {u"as_of"_s, json::isoTime(now)},
+            {u"instances"_s, perInstance}};
+}
+
+// ---- transitions ----------------------------------------------------------------------------
+
+bool InstanceService::compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,
+                                     const QString &reason, qint64 nowMs)
+{
+    QStringList quoted;
+    for (const QString &state : from)
+        quoted.append(u'\'' + state + u'\'');
+    QSqlQuery q = m_db.exec(u"UPDATE instances SET state = ?, state_reason = ?, updated_at = ?"
+                            " WHERE id = ? AND state IN ("_s + quoted.join(u',') + u")"_s,
+                            {to, reason.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(reason),
+                             nowMs, instanceId});
+    return q.numRowsAffected() == 1;
+}
+
+QJsonObject InstanceService::create(const QString &userId, const CreateRequest &request)
+{
+    const std::optional<GpuType> gpu = m_catalog.gpu(request.gpuType);
+    if (!gpu)
+        throw ApiError(400, u"unknown_gpu_type"_s, u"Unknown GPU type \"%1\"."_s.arg(request.gpuType.left(64)));
+    if (!m_catalog.image(request.image))
+        throw ApiError(400, u"unknown_image"_s, u"Unknown image \"%1\"."_s.arg(request.image.left(64)));
+    if (request.gpuCount != 1 && request.gpuCount != 2 && request.gpuCount != 4 && request.gpuCount != 8)
+        throw ApiError(400, u"invalid_gpu_count"_s, u"gpu_count must be 1, 2, 4 or 8."_s);
+    const QStringList keyLines = m_keys.publicKeysFor(userId, request.sshKeyIds);
+
+    tick();
+    const qint64 now = m_clock.nowMs();
+    const qint64 price = gpu->pricePerHourMicros * request.gpuCount;
+    Transaction tx(m_db);
+    const qint64 balance = liveBalance(userId);
+    const qint64 minute = pricing::oneMinuteCost(price + spendRate(userId));
+    if (balance < minute)
+        throw ApiError(402, u"insufficient_balance"_s,
+                       u"The balance (%1 micro-yuan) cannot pay one minute of this instance together with "
+                       "the ones already running (%2 micro-yuan). Top up first."_s.arg(balance).arg(minute));
+    const int free = gpu->capacity - cardsHeld(gpu->id);
+    if (free < request.gpuCount)
+        throw ApiError(409, u"not_enough_gpus"_s,
+                       u"Only %1 %2 card(s) are free; %3 requested."_s.arg(std::max(0, free)).arg(gpu->name)
+                           .arg(request.gpuCount));
+
+    const QString id = ids::newUuid();
+    m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
+              " price_per_hour_micros, created_at, updated_at) VALUES (?,?,?,'creating',?,?,?,?,?,?)"_s,
+              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now});
+    for (int i = 0; i < request.sshKeyIds.size(); ++i) {
+        m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
+                  {id, request.sshKeyIds.at(i), keyLines.at(i)});
+    }
+    QJsonObject result = instanceJson(id, now);
+    tx.commit();
+
+    // After the (outermost) commit: if the caller's transaction rolled back, there is no
+    // `creating` row and nothing happens.
+    QTimer::singleShot(0, this, [this, id] {
+        if (m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {id}).toString() == u"creating"_s) {
+            m_runtime.create(specFor(id));
+            notify(id);
+        }
+    });
+    return result;
+}
+
+QJsonObject InstanceService::stop(const QString &userId, const QString &instanceId)
+{
+    tick();
+    const qint64 now = m_clock.nowMs();
+    Transaction tx(m_db);
+    const QString state = requireState(userId, instanceId);
+    if (!compareAndSwap(instanceId, {u"running"_s}, u"stopping"_s, u"stopped_by_user"_s, now))
+        throw ApiError(409, u"illegal_transition"_s,
+                       u"Only a running instance can be stopped; this one is %1."_s.arg(state));
+    m_meter.closeSegment(instanceId, now); // billing stops the moment stop is asked for
+    QJsonObject result = instanceJson(instanceId, now);
+    tx.commit();
+    QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
+    notify(instanceId);
+    publishBilling(userId);
+    return result;
+}
+
+QJsonObject InstanceService::start(const QString &userId, const QString &instanceId)
+{
+    tick();
+    const qint64 now = m_clock.nowMs();
+    Transaction tx(m_db);
+    const QString state = requireState(userId, instanceId);
+    if (state != u"stopped"_s && state != u"failed"_s)
+        throw ApiError(409, u"illegal_transition"_s,
+                       u"Only a stopped or failed instance can be started; this one is %1."_s.arg(state));
+    QSqlQuery q = m_db.exec(u"SELECT gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
+    q.next();
+    const std::optional<GpuType> gpu = m_catalog.gpu(q.value(0).toString());
+    const int count = q.value(1).toInt();
+    if (!gpu)
+        throw ApiError(409, u"gpu_type_retired"_s, u"This instance's GPU type is no longer offered."_s);
+    // The rate of the new run is today's catalog price, fixed for the whole run.
+    const qint64 price = gpu->pricePerHourMicros * count;
+    const qint64 minute = pricing::oneMinuteCost(price + spendRate(userId));
+    if (liveBalance(userId) < minute)
+        throw ApiError(402, u"insufficient_balance"_s,
+                       u"The balance cannot pay one minute of this instance (%1 micro-yuan). Top up first."_s
+                           .arg(minute));
+    const int free = gpu->capacity - cardsHeld(gpu->id);
+    if (free < count)
+        throw ApiError(409, u"not_enough_gpus"_s,
+                       u"Only %1 %2 card(s) are free; this instance needs %3."_s.arg(std::max(0, free))
+                           .arg(gpu->name).arg(count));
+    if (!compareAndSwap(instanceId, {state}, u"starting"_s, {}, now))
+        throw ApiError(409, u"illegal_transition"_s, u"The instance changed state meanwhile; try again."_s);
+    m_db.exec(u"UPDATE instances SET price_per_hour_micros = ? WHERE id = ?"_s, {price, instanceId});
+    QJsonObject result = instanceJson(instanceId, now);
+    tx.commit();
+    QTimer::singleShot(0, this, [this, instanceId] {
+        if (m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {instanceId}).toString() == u"starting"_s)
+            m_runtime.start(specFor(instanceId));
+    });
+    notify(instanceId);
+    return result;
+}
+
+QJsonObject InstanceService::terminate(const QString &userId, const QString &instanceId)
+{
+    tick();
+    const qint64 now = m_clock.nowMs();
+    Transaction tx(m_db);
+    const QString state = requireState(userId, instanceId);
+    if (state == u"terminated"_s
+        || !compareAndSwap(instanceId, {u"creating"_s, u"starting"_s, u"running"_s, u"stopping"_s, u"stopped"_s,
+                                        u"failed"_s},
+                           u"terminated"_s, u"terminated_by_user"_s, now))
+        throw ApiError(409, u"illegal_transition"_s, u"The instance is already terminated."_s);
+    m_db.exec(u"UPDATE instances SET terminated_at = ? WHERE id = ?"_s, {now, instanceId});
+    m_meter.closeSegment(instanceId, now);
+    QJsonObject result = instanceJson(instanceId, now);
+    tx.commit();
+    QTimer::singleShot(0, this, [this, instanceId] { m_runtime.remove(instanceId); });
+    notify(instanceId);
+    publishBilling(userId);
+    return result;
+}
+
+InstanceSpec InstanceService::specFor(const QString &instanceId)
+{
+    InstanceSpec spec;
+    QSqlQuery q = m_db.exec(u"SELECT user_id, image, gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
+    if (!q.next())
+        return spec;
+    spec.instanceId = instanceId;
+    spec.ownerId = q.value(0).toString();
+    spec.image = q.value(1).toString();
+    spec.gpuType = q.value(2).toString();
+    spec.gpuCount = q.value(3).toInt();
+    QSqlQuery keys = m_db.exec(u"SELECT public_key FROM instance_ssh_keys WHERE instance_id = ? ORDER BY key_id"_s,
+                               {instanceId});
+    while (keys.next())
+        spec.authorizedKeys.append(keys.value(0).toString());
+    return spec;
+}
+
+// ---- runtime callbacks ----------------------------------------------------------------------
+
+void InstanceService::onStage(const QString &instanceId, const QString &stage)
+{
+    if (stage != u"container"_s)
+        return;
+    Transaction tx(m_db);
+    const bool moved = compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, m_clock.nowMs());
+    tx.commit();
+    if (moved)
+        notify(instanceId);
+}
+
+void InstanceService::onReady(const QString &instanceId, const SshEndpoint &ssh)
+{
+    tick();
+    const qint64 now = m_clock.nowMs();
+    Transaction tx(m_db);
+    if (!compareAndSwap(instanceId, {u"creating"_s, u"starting"_s}, u"running"_s, {}, now)) {
+        // Terminated (or otherwise moved on) while starting: the runtime keeps nothing running.
+        const QString state = m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {instanceId}).toString();
+        tx.commit();
+        if (state == u"terminated"_s || state.isEmpty())
+            m_runtime.remove(instanceId);
+        return;
+    }
+    QSqlQuery q = m_db.exec(u"SELECT user_id, price_per_hour_micros FROM instances WHERE id = ?"_s, {instanceId});
+    q.next();
+    const QString userId = q.value(0).toString();
+    if (ssh.isValid()) {
+        m_db.exec(u"UPDATE instances SET ssh_host = ?, ssh_port = ?, ssh_user = ?, ssh_host_key_sha256 = ? WHERE id = ?"_s,
+                  {ssh.host, ssh.port, ssh.user, ssh.hostKeySha256, instanceId});
+    }
+    // Billing starts here, at `running`, not while creating or starting.
+    m_meter.openSegment(instanceId, userId, q.value(1).toLongLong(), now);
+    tx.commit();
+    notify(instanceId);
+    publishBilling(userId);
+}
+
+void InstanceService::onFailed(const QString &instanceId, const QString &reason)
+{
+    const qint64 now = m_clock.nowMs();
+    Transaction tx(m_db);
+    const bool moved = compareAndSwap(instanceId, {u"creating"_s, u"starting"_s}, u"failed"_s, reason, now);
+    m_meter.closeSegment(instanceId, now);
+    tx.commit();
+    if (moved)
+        notify(instanceId);
+}
+
+void InstanceService::onStopped(const QString &instanceId)
+{
+    Transaction tx(m_db);
+    // Keeps the reason given when stopping began (user, balance, ...).
+    m_db.exec(u"UPDATE instances SET state = 'stopped', updated_at = ? WHERE id = ? AND state = 'stopping'"_s,
+              {m_clock.nowMs(), instanceId});
+    tx.commit();
+    notify(instanceId);
+}
+
+// ---- time -----------------------------------------------------------------------------------
+
+void InstanceService::stopForExhaustion(const QString &instanceId, qint64 atMs)
+{
+    if (!compareAndSwap(instanceId, {u"running"_s}, u"stopping"_s, u"balance_exhausted"_s, atMs))
+        return;
+    m_meter.closeSegment(instanceId, atMs);
+    QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
+}
+
+void InstanceService::tick()
+{
+    // Inside a caller's transaction a rollback would undo the tick's stops but not its
+    // queued runtime calls; the API layer ticks before it opens one.
+    if (m_db.inTransaction())
+        return;
+    const qint64 now = m_clock.nowMs();
+    const qint64 from = std::min(m_lastTickMs, now);
+    QStringList exhaustedUsers;
+    {
+        Transaction tx(m_db);
+        QHash<QString, QList<Meter::OpenSegment>> byUser;
+        for (const Meter::OpenSegment &s : m_meter.openSegments())
+            byUser[s.userId].append(s);
+        for (auto it = byUser.cbegin(); it != byUser.cend(); ++it) {
+            const std::optional<qint64> at =
+                Meter::exhaustionTime(it.value(), m_ledger.balance(it.key()), from, now);
+            if (!at)
+                continue;
+            for (const Meter::OpenSegment &s : it.value())
+                stopForExhaustion(s.instanceId, *at);
+            exhaustedUsers.append(it.key());
+        }
+        m_meter.accrue(now);
+        tx.commit();
+    }
+    m_lastTickMs = now;
+    for (const QString &userId : std::as_const(exhaustedUsers)) {
+        QSqlQuery q = m_db.exec(u"SELECT id FROM instances WHERE user_id = ? AND state_reason = 'balance_exhausted'"
+                                " AND state = 'stopping'"_s,
+                                {userId});
+        while (q.next())
+            notify(q.value(0).toString());
+    }
+    for (const QString &userId : m_events.subscribedUsers())
+        publishBilling(userId);
+}
+
+void InstanceService::reconcile()
+{
+    const qint64 now = m_clock.nowMs();
+    QStringList changed;
+    Transaction tx(m_db);
+    QSqlQuery q = m_db.exec(u"SELECT id, state FROM instances WHERE state IN "_s + kHoldingStates);
+    while (q.next()) {
+        const QString id = q.value(0).toString();
+        const QString state = q.value(1).toString();
+        if (m_runtime.outlivesProvider() && m_runtime.isRunning(id))
+            continue;
+        if (state == u"running"_s || state == u"stopping"_s) {
+            // Billed up to the last second the provider saw it running, not a second more.
+            m_meter.closeSegmentAtLastSeen(id);
+            compareAndSwap(id, {state}, u"stopped"_s, u"provider_restarted"_s, now);
+        } else {
+            m_meter.closeSegmentAtLastSeen(id);
+            compareAndSwap(id, {state}, u"failed"_s, u"provider_restarted"_s, now);
+        }
+        changed.append(id);
+    }
+    tx.commit();
+    for (const QString &id : std::as_const(changed))
+        notify(id);
+}
+
+// ---- events ---------------------------------------------------------------------------------
+
+void InstanceService::notify(const QString &instanceId)
+{
+    const QJsonObject instance = instanceJson(instanceId, m_clock.nowMs());
+    if (instance.isEmpty())
+        return;
+    const QString userId = m_db.scalar(u"SELECT user_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    m_events.publish(userId, u"instance"_s, instance);
+}
+
+void InstanceService::publishBilling(const QString &userId)
+{
+    if (!m_events.hasSubscribers(userId))
+        return;
+    QJsonObject summary = billingSummary(userId);
+    summary.remove(u"instances"_s);
+    m_events.publish(userId, u"billing"_s, summary);
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,95 @@
+#pragma once
+
+#include "runtime/ContainerRuntime.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+namespace cardhour::sim {
+
+class Catalog;
+class Clock;
+class Database;
+class EventBus;
+class Ledger;
+class Meter;
+class SshKeys;
+
+// The instance state machine: the only place that moves an instance between states, always
+// with a compare-and-swap on the current state, and always together with the billing change
+// (open or close a segment) in the same transaction. Runtime work starts after the commit.
+//
+//   creating → starting → running → stopping → stopped → starting → …
+//   creating/starting → failed;  any but terminated → terminated
+class InstanceService : public QObject
+{
+    Q_OBJECT
+public:
+    struct CreateRequest
+    {
+        QString name;
+        QString gpuType;
+        int gpuCount = 1;
+        QString image;
+        QStringList sshKeyIds;
+    };
+
+    InstanceService(Database &db, Ledger &ledger, Meter &meter, const Catalog &catalog,
+                    SshKeys &keys, ContainerRuntime &runtime, EventBus &events, const Clock &clock,
+                    QObject *parent = nullptr);
+
+    // Validates and records a new instance (state `creating`) inside the caller's transaction
+    // if there is one; the runtime is asked to create it once that commits.
+    QJsonObject create(const QString &userId, const CreateRequest &request);
+    QJsonArray list(const QString &userId, bool includeTerminated);
+    QJsonObject get(const QString &userId, const QString &instanceId);
+    QJsonObject stop(const QString &userId, const QString &instanceId);
+    QJsonObject start(const QString &userId, const QString &instanceId);
+    QJsonObject terminate(const QString &userId, const QString &instanceId);
+
+    QJsonArray gpuCatalog();
+    QJsonObject billingSummary(const QString &userId);
+    // Balance net of what running instances owe but is not posted yet; never below zero.
+    qint64 liveBalance(const QString &userId);
+    qint64 spendRate(const QString &userId);
+
+    // Brings billing up to the clock: stops instances whose owner's balance ran out (at the
+    // exact millisecond it did), posts checkpoint charges, publishes billing updates.
+    void tick();
+    // After a restart: settles instances the runtime no longer has (billing them up to the
+    // last second the provider saw them running).
+    void reconcile();
+
+    QJsonObject instanceJson(const QString &instanceId, qint64 nowMs);
+
+private:
+    void onStage(const QString &instanceId, const QString &stage);
+    void onReady(const QString &instanceId, const SshEndpoint &ssh);
+    void onFailed(const QString &instanceId, const QString &reason);
+    void onStopped(const QString &instanceId);
+
+    // UPDATE … SET state = `to` WHERE id AND state IN (`from`); true if this call won.
+    bool compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,
+                        const QString &reason, qint64 nowMs);
+    QString requireState(const QString &userId, const QString &instanceId);
+    int cardsHeld(const QString &gpuType);
+    InstanceSpec specFor(const QString &instanceId);
+    void notify(const QString &instanceId);
+    void publishBilling(const QString &userId);
+    void stopForExhaustion(const QString &instanceId, qint64 atMs);
+
+    Database &m_db;
+    Ledger &m_ledger;
+    Meter &m_meter;
+    const Catalog &m_catalog;
+    SshKeys &m_keys;
+    ContainerRuntime &m_runtime;
+    EventBus &m_events;
+    const Clock &m_clock;
+    qint64 m_lastTickMs;
+};
+
+} // namespace cardhour::sim

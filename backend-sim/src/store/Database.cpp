@@ -1,0 +1,131 @@
+#include "Database.h"
+
+#include "Migrations.h"
+
+#include <QAtomicInt>
+#include <QSqlError>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+QAtomicInt s_connectionCounter;
+
+void pragma(QSqlDatabase &db, const QString &statement)
+{
+    QSqlQuery query(db);
+    if (!query.exec(statement))
+        throw DbError(u"%1 failed: %2"_s.arg(statement, query.lastError().text()).toStdString());
+}
+} // namespace
+
+Database::~Database()
+{
+    close();
+}
+
+void Database::open(const QString &path)
+{
+    m_connectionName = u"cardhour-%1"_s.arg(s_connectionCounter.fetchAndAddRelaxed(1));
+    m_db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_connectionName);
+    m_db.setDatabaseName(path);
+    m_db.setConnectOptions(u"QSQLITE_BUSY_TIMEOUT=5000"_s);
+    if (!m_db.open())
+        throw DbError(u"cannot open %1: %2"_s.arg(path, m_db.lastError().text()).toStdString());
+    // WAL keeps readers off the writer's back; FULL makes every commit durable across a crash
+    // or power loss, which a ledger needs.
+    pragma(m_db, u"PRAGMA journal_mode=WAL"_s);
+    pragma(m_db, u"PRAGMA synchronous=FULL"_s);
+    pragma(m_db, u"PRAGMA foreign_keys=ON"_s);
+    migrations::apply(*this);
+}
+
+void Database::close()
+{
+    if (m_connectionName.isEmpty())
+        return;
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connectionName);
+    m_connectionName.clear();
+}
+
+QSqlQuery Database::exec(const QString &sql, std::initializer_list<QVariant> bindings)
+{
+    QSqlQuery query(m_db);
+    if (!query.prepare(sql))
+        throw DbError(u"prepare failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
+    for (const QVariant &value : bindings)
+        query.addBindValue(value);
+    if (!query.exec())
+        throw DbError(u"query failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
+    return query;
+}
+
+QVariant Database::scalar(const QString &sql, std::initializer_list<QVariant> bindings)
+{
+    QSqlQuery query = exec(sql, bindings);
+    return query.next() ? query.value(0) : QVariant();
+}
+
+int Database::schemaVersion()
+{
+    return scalar(u"SELECT COALESCE(MAX(version), 0) FROM schema_version"_s).toInt();
+}
+
+void Database::begin()
+{
+    if (m_depth++ == 0) {
+        m_rollbackOnly = false;
+        // IMMEDIATE takes the write lock now, so a transaction never fails half-way on busy.
+        QSqlQuery query(m_db);
+        if (!query.exec(u"BEGIN IMMEDIATE"_s)) {
+            m_depth = 0;
+            throw DbError(u"BEGIN failed: %1"_s.arg(query.lastError().text()).toStdString());
+        }
+    }
+}
+
+void Database::commit()
+{
+    if (--m_depth > 0)
+        return;
+    QSqlQuery query(m_db);
+    if (m_rollbackOnly) {
+        query.exec(u"ROLLBACK"_s);
+        throw DbError("transaction was marked for rollback by a nested transaction");
+    }
+    if (!query.exec(u"COMMIT"_s)) {
+        QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+        throw DbError(u"COMMIT failed: %1"_s.arg(query.lastError().text()).toStdString());
+    }
+}
+
+void Database::rollback()
+{
+    if (--m_depth > 0) {
+        m_rollbackOnly = true;
+        return;
+    }
+    QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+}
+
+Transaction::Transaction(Database &db) : m_db(db)
+{
+    m_db.begin();
+}
+
+Transaction::~Transaction()
+{
+    if (!m_done)
+        m_db.rollback();
+}
+
+void Transaction::commit()
+{
+    m_done = true;
+    m_db.commit();
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,133 @@
+#include "Migrations.h"
+
+#include "Database.h"
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim::migrations {
+
+const QList<Migration> &all()
+{
+    static const QList<Migration> list = {
+        {1, u"accounts, keys, instances, billing segments, double-entry ledger, idempotency"_s,
+         {
+             u"CREATE TABLE users ("
+             " id TEXT PRIMARY KEY,"
+             " email TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+             " password_hash TEXT NOT NULL,"
+             // Cached sum of this user's ledger account; updated in the posting's transaction.
+             " balance_micros INTEGER NOT NULL DEFAULT 0 CHECK (balance_micros >= 0),"
+             " created_at INTEGER NOT NULL)"_s,
+
+             u"CREATE TABLE tokens ("
+             " hash TEXT PRIMARY KEY,"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " created_at INTEGER NOT NULL,"
+             " revoked_at INTEGER)"_s,
+
+             u"CREATE TABLE ssh_keys ("
+             " id TEXT PRIMARY KEY,"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " name TEXT NOT NULL,"
+             " public_key TEXT NOT NULL,"
+             " key_type TEXT NOT NULL,"
+             " bits INTEGER NOT NULL,"
+             " fingerprint TEXT NOT NULL,"
+             " created_at INTEGER NOT NULL,"
+             " UNIQUE (user_id, fingerprint))"_s,
+
+             u"CREATE TABLE instances ("
+             " id TEXT PRIMARY KEY,"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " name TEXT NOT NULL,"
+             " state TEXT NOT NULL CHECK (state IN ('creating','starting','running','stopping',"
+             "   'stopped','terminated','failed')),"
+             " state_reason TEXT,"
+             " gpu_type TEXT NOT NULL,"
+             " gpu_count INTEGER NOT NULL CHECK (gpu_count IN (1,2,4,8)),"
+             " image TEXT NOT NULL,"
+             " price_per_hour_micros INTEGER NOT NULL CHECK (price_per_hour_micros >= 0),"
+             " created_at INTEGER NOT NULL,"
+             " updated_at INTEGER NOT NULL,"
+             " terminated_at INTEGER,"
+             " ssh_host TEXT, ssh_port INTEGER, ssh_user TEXT, ssh_host_key_sha256 TEXT)"_s,
+             u"CREATE INDEX instances_by_user ON instances(user_id, created_at)"_s,
+             u"CREATE INDEX instances_by_state ON instances(state, gpu_type)"_s,
+
+             // The keys an instance was asked for, with the key text copied: deleting a key from
+             // the account does not silently change what a running host trusts.
+             u"CREATE TABLE instance_ssh_keys ("
+             " instance_id TEXT NOT NULL REFERENCES instances(id),"
+             " key_id TEXT NOT NULL,"
+             " public_key TEXT NOT NULL,"
+             " PRIMARY KEY (instance_id, key_id))"_s,
+
+             // One row per uninterrupted run of an instance. The rate is fixed at the start; the
+             // cost is always computed from the whole length, never by adding rounded ticks.
+             u"CREATE TABLE segments ("
+             " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+             " instance_id TEXT NOT NULL REFERENCES instances(id),"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " rate_micros_per_hour INTEGER NOT NULL,"
+             " started_at INTEGER NOT NULL,"
+             " ended_at INTEGER,"
+             " last_seen_at INTEGER NOT NULL,"   // last meter tick that saw it running
+             " charged_micros INTEGER NOT NULL DEFAULT 0,"
+             " charged_until INTEGER NOT NULL)"_s,
+             u"CREATE INDEX segments_by_instance ON segments(instance_id)"_s,
+             u"CREATE INDEX segments_open ON segments(user_id) WHERE ended_at IS NULL"_s,
+
+             u"CREATE TABLE ledger_txns ("
+             " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+             " uuid TEXT NOT NULL UNIQUE,"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " kind TEXT NOT NULL,"
+             " amount_micros INTEGER NOT NULL,"        // signed, as the user's balance sees it
+             " balance_after_micros INTEGER NOT NULL,"
+             " instance_id TEXT,"
+             " segment_id INTEGER,"
+             " period_start INTEGER,"
+             " period_end INTEGER,"
+             " description TEXT NOT NULL,"
+             " created_at INTEGER NOT NULL)"_s,
+             u"CREATE INDEX ledger_txns_by_user ON ledger_txns(user_id, id)"_s,
+             u"CREATE TABLE ledger_entries ("
+             " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+             " txn_id INTEGER NOT NULL REFERENCES ledger_txns(id),"
+             " account TEXT NOT NULL,"
+             " amount_micros INTEGER NOT NULL)"_s,
+             u"CREATE INDEX ledger_entries_by_txn ON ledger_entries(txn_id)"_s,
+             u"CREATE INDEX ledger_entries_by_account ON ledger_entries(account)"_s,
+
+             u"CREATE TABLE idempotency ("
+             " user_id TEXT NOT NULL,"
+             " key TEXT NOT NULL,"
+             " request_hash TEXT NOT NULL,"
+             " status INTEGER NOT NULL,"
+             " response TEXT NOT NULL,"
+             " created_at INTEGER NOT NULL,"
+             " PRIMARY KEY (user_id, key))"_s,
+         }},
+    };
+    return list;
+}
+
+void apply(Database &db)
+{
+    db.exec(u"CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"_s);
+    const int current = db.schemaVersion();
+    for (const Migration &migration : all()) {
+        if (migration.version <= current)
+            continue;
+        Transaction tx(db);
+        for (const QString &statement : migration.statements)
+            db.exec(statement);
+        db.exec(u"INSERT INTO schema_version(version, description, applied_at)"
+                " VALUES (?, ?, datetime('now'))"_s,
+                {migration.version, migration.description});
+        tx.commit();
+    }
+}
+
+} // namespace cardhour::sim::migrations
