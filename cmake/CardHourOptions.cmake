@@ -19,7 +19,7 @@ if(MSVC)
     endif()
 else()
     target_compile_options(cardhour_options INTERFACE
-        -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor -Wcast-align
+        -Wall -Wextra -Wpedantic $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local> -Wnon-virtual-dtor -Wcast-align
         -Woverloaded-virtual -Wformat=2 -Wimplicit-fallthrough)
     if(CARDHOUR_WERROR)
         target_compile_options(cardhour_options INTERFACE -Werror)

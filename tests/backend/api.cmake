@@ -1,1 +1,6 @@
-# tests for backend-sim/src/api
+# HTTP integration tests for backend-sim/src/api: each starts the real cardhour-sim
+# (ctest passes its path in CARDHOUR_SIM_BIN) and talks to it over HTTP.
+cardhour_add_test(tst_api_auth
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_auth.cpp
+    LIBS cardhour_test_support)
+add_dependencies(tst_api_auth cardhour-sim)

@@ -1,6 +1,5 @@
 #include "SshPublicKey.h"
 
-#include <openssl/bn.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>

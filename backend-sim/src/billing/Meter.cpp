@@ -81,9 +81,9 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     }
     // Record the full amount owed as charged even when capped: the remainder is written off,
     // never carried as debt, and the next checkpoint must not ask for it again.
-    m_db.exec(u"UPDATE segments SET charged_micros = charged_micros + ?, charged_until = ?,"
-              " last_seen_at = MAX(last_seen_at, ?) WHERE id = ?"_s,
-              {owed, untilMs, untilMs, segment.id});
+    m_db.exec(u"UPDATE segments SET charged_micros = charged_micros + ?, written_off_micros = written_off_micros + ?,"
+              " charged_until = ?, last_seen_at = MAX(last_seen_at, ?) WHERE id = ?"_s,
+              {owed, owed - charge, untilMs, untilMs, segment.id});
     if (closing)
         m_db.exec(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
     return charge;

@@ -11,6 +11,10 @@
 #include <exception>
 #include <memory>
 
+#if defined(Q_OS_UNIX)
+#include <sys/socket.h>
+#endif
+
 namespace cardhour::http {
 
 using namespace Qt::StringLiterals;
@@ -19,6 +23,7 @@ namespace {
 
 constexpr qint64 ReadChunk = 64 * 1024;
 constexpr qint64 SocketReadBuffer = 256 * 1024;
+constexpr int LingerMs = 2000;
 
 struct Connection
 {
@@ -26,7 +31,8 @@ struct Connection
 
     RequestParser parser;
     QByteArray buffer;
-    QTimer *idleTimer = nullptr; // child of the socket
+    QTimer *idleTimer = nullptr; // child of the socket; also the lingering-close timer
+    int idleTimeoutMs = 60000;
     bool streaming = false;      // handed to an EventStream: no more requests
     bool closing = false;        // answered for the last time, waiting for the close
 };
@@ -139,6 +145,45 @@ QString errorCode(int status)
     }
 }
 
+// Half-closes the connection: the peer reads everything we sent, then end of stream.
+void shutdownWrite(QTcpSocket *socket)
+{
+#if defined(Q_OS_UNIX)
+    const qintptr fd = socket->socketDescriptor();
+    if (fd != -1)
+        ::shutdown(static_cast<int>(fd), SHUT_WR);
+#else
+    Q_UNUSED(socket);
+#endif
+}
+
+// Ends a connection after the last response. Closing a socket while the peer is still sending
+// (the rest of a refused body, pipelined requests) makes the kernel send a reset, which can
+// destroy the response before the peer reads it. So: once the response is flushed, stop
+// sending, keep reading and discarding for a short while, and close when the peer does or
+// the linger time is over.
+void closeGracefully(QTcpSocket *socket, Connection *conn)
+{
+    conn->closing = true;
+    conn->buffer.clear();
+    conn->idleTimer->stop();
+    auto linger = [socket, conn] {
+        shutdownWrite(socket);
+        conn->idleTimer->start(qMin(conn->idleTimeoutMs, LingerMs));
+    };
+    if (socket->bytesToWrite() == 0) {
+        linger();
+        return;
+    }
+    auto flushed = std::make_shared<QMetaObject::Connection>();
+    *flushed = QObject::connect(socket, &QIODevice::bytesWritten, socket, [socket, linger, flushed] {
+        if (socket->bytesToWrite() > 0)
+            return;
+        QObject::disconnect(*flushed);
+        linger();
+    });
+}
+
 // Answers every complete request in the connection's buffer, in order. Returns false when
 // the connection takes no further requests (error, close, stream, or the peer left).
 bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
@@ -155,9 +200,7 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
             if (socket->state() != QAbstractSocket::ConnectedState)
                 return false;
             socket->write(serializeResponse(response, false));
-            conn->buffer.clear();
-            conn->idleTimer->stop();
-            socket->disconnectFromHost();
+            closeGracefully(socket, conn);
             return false;
         }
 
@@ -192,10 +235,7 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 
         socket->write(serializeResponse(response, keepAlive));
         if (!keepAlive) {
-            conn->closing = true;
-            conn->buffer.clear();
-            conn->idleTimer->stop();
-            socket->disconnectFromHost();
+            closeGracefully(socket, conn);
             return false;
         }
     }
@@ -256,6 +296,7 @@ void HttpServer::onNewConnection()
         conn->idleTimer = new QTimer(socket);
         conn->idleTimer->setSingleShot(true);
         conn->idleTimer->setInterval(m_idleTimeoutMs);
+        conn->idleTimeoutMs = m_idleTimeoutMs;
         connect(conn->idleTimer, &QTimer::timeout, socket, [socket] {
             socket->disconnectFromHost();
         });

@@ -72,7 +72,9 @@ const QList<Migration> &all()
              " started_at INTEGER NOT NULL,"
              " ended_at INTEGER,"
              " last_seen_at INTEGER NOT NULL,"   // last meter tick that saw it running
-             " charged_micros INTEGER NOT NULL DEFAULT 0,"
+             " charged_micros INTEGER NOT NULL DEFAULT 0,"   // owed up to charged_until
+             // Part of charged_micros not posted because the balance ran out: never a debt.
+             " written_off_micros INTEGER NOT NULL DEFAULT 0,"
              " charged_until INTEGER NOT NULL)"_s,
              u"CREATE INDEX segments_by_instance ON segments(instance_id)"_s,
              u"CREATE INDEX segments_open ON segments(user_id) WHERE ended_at IS NULL"_s,

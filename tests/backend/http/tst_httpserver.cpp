@@ -4,6 +4,10 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -149,6 +153,7 @@ private Q_SLOTS:
     void cleanup();
 
     void getAndPost();
+    void networkAccessManagerClient();
     void handlerHeadersKept();
     void noContentHasNoLength();
     void notFoundAndMethodNotAllowed();
@@ -250,6 +255,34 @@ void TestHttpServer::getAndPost()
     QCOMPARE(reply->reason, "Created"_ba);
     QCOMPARE(reply->body, body);
     QCOMPARE(reply->header("content-type"), "application/json"_ba);
+}
+
+void TestHttpServer::networkAccessManagerClient()
+{
+    QNetworkAccessManager manager;
+    manager.setProxy(QNetworkProxy::NoProxy); // never an http_proxy from the environment
+    const QString base = u"http://127.0.0.1:%1"_s.arg(m_server->serverPort());
+
+    std::unique_ptr<QNetworkReply> reply(manager.get(QNetworkRequest(QUrl(base + u"/hello"_s))));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), Timeout);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(QJsonDocument::fromJson(reply->readAll()).object().value(u"hello"_s).toString(),
+             u"world"_s);
+
+    QNetworkRequest request(QUrl(base + u"/echo"_s));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, u"application/json"_s);
+    const QByteArray body = "{\"big\":\""_ba + QByteArray(200000, 'q') + "\"}"_ba;
+    reply.reset(manager.post(request, body));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), Timeout);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+    QCOMPARE(reply->readAll(), body);
+
+    reply.reset(manager.deleteResource(QNetworkRequest(QUrl(base + u"/hello"_s))));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), Timeout);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 405);
+    QCOMPARE(reply->rawHeader("Allow"), "GET"_ba);
 }
 
 void TestHttpServer::handlerHeadersKept()
@@ -437,6 +470,17 @@ void TestHttpServer::oversizeBodyGets413()
     QCOMPARE(reply->json().value(u"error"_s).toObject().value(u"code"_s).toString(),
              u"payload_too_large"_s);
     QVERIFY(client.waitForDisconnect());
+
+    // The client keeps uploading a large body: the 413 still arrives intact, then the close.
+    Client uploader;
+    QVERIFY(uploader.connectTo(m_server->serverPort()));
+    uploader.send("POST /echo HTTP/1.1\r\nContent-Length: 4000000\r\n\r\n"_ba
+                  + QByteArray(4000000, 'z'));
+    const std::optional<Reply> refused = uploader.next();
+    QVERIFY(refused);
+    QCOMPARE(refused->status, 413);
+    QCOMPARE(refused->header("connection"), "close"_ba);
+    QVERIFY(uploader.waitForDisconnect());
 
     // At the limit is fine.
     Client ok;

@@ -1,0 +1,223 @@
+#include "ServiceFixture.h"
+
+#include "billing/Pricing.h"
+#include "core/Json.h"
+
+#include <QJsonArray>
+
+using namespace cardhour::sim;
+using namespace cardhour::sim::testing;
+using namespace Qt::StringLiterals;
+
+class TestInstanceService : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void threeSecondsThenStop()
+    {
+        ServiceFixture f;
+        const QString user = f.signUp(u"a@example.com"_s);
+        const QString id = f.createRunning(user);
+        f.advanceSeconds(3);
+        f.service->stop(user, id);
+        f.advanceSeconds(3600); // an hour after stop: nothing more is billed
+        const qint64 expected = 3 * 1'900'000 / 3600; // 1583, floored once over the whole run
+        QCOMPARE(f.cost(user, id), expected);
+        QCOMPARE(f.ledger->balance(user), Accounts::kTrialCreditMicros - expected);
+        QCOMPARE(f.service->liveBalance(user), Accounts::kTrialCreditMicros - expected);
+        QTRY_COMPARE(f.state(user, id), u"stopped"_s);
+        QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
+    }
+
+    void notBilledWhileStarting()
+    {
+        ServiceFixture f;
+        const QString user = f.signUp(u"b@example.com"_s);
+        f.runtime.setHold(true);
+        InstanceService::CreateRequest request;
+        request.name = u"held"_s;
+        request.gpuType = u"rtx4090"_s;
+        request.image = u"base"_s;
+        const QString id = f.service->create(user, request).value(u"id"_s).toString();
+        QTRY_COMPARE(f.state(user, id), u"starting"_s);
+        f.advanceSeconds(3600);
+        QCOMPARE(f.cost(user, id), 0);
+        QCOMPARE(f.ledger->balance(user), Accounts::kTrialCreditMicros);
+        f.runtime.setHold(false);
+        f.runtime.release();
+        QTRY_COMPARE(f.state(user, id), u"running"_s);
+        f.advanceSeconds(60);
+        QCOMPARE(f.cost(user, id), 1'900'000 / 60);
+    }
+
+    void exhaustionStopsAtExactlyZero_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<int>("instances");
+        QTest::newRow("one rtx4090") << u"rtx4090"_s << 1 << 1;
+        QTest::newRow("two rtx4090 x2") << u"rtx4090"_s << 2 << 2;
+        QTest::newRow("h100 x4") << u"h100-80g"_s << 4 << 1;
+        QTest::newRow("three rtx3090") << u"rtx3090"_s << 1 << 3;
+    }
+    void exhaustionStopsAtExactlyZero()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(int, count);
+        QFETCH(int, instances);
+        ServiceFixture f;
+        const QString user = f.signUp(u"c@example.com"_s);
+        QStringList ids;
+        for (int i = 0; i < instances; ++i)
+            ids.append(f.createRunning(user, gpu, count));
+        const qint64 started = f.clock.nowMs();
+        const qint64 rate = f.service->spendRate(user);
+        const std::optional<qint64> predicted =
+            Meter::runsOutAt(f.meter->openSegmentsOf(user), f.ledger->balance(user), f.clock.nowMs());
+        QVERIFY(predicted);
+        // The predicted moment is the first millisecond at which the run costs the balance.
+        const qint64 runMs = *predicted - started;
+        QVERIFY(instances * pricing::segmentCost(runMs, rate / instances) >= Accounts::kTrialCreditMicros
+                || rate % instances != 0);
+
+        f.advanceSeconds(100 * 3600); // far past the end of the money, in one jump
+        QCOMPARE(f.ledger->balance(user), 0);
+        QCOMPARE(f.service->liveBalance(user), 0);
+        for (const QString &id : std::as_const(ids)) {
+            const QJsonObject instance = f.service->get(user, id);
+            QVERIFY(instance.value(u"state"_s).toString() == u"stopping"_s
+                    || instance.value(u"state"_s).toString() == u"stopped"_s);
+            QCOMPARE(instance.value(u"state_reason"_s).toString(), u"balance_exhausted"_s);
+        }
+        // Every segment ended at the predicted millisecond, not at the end of the jump.
+        QCOMPARE(f.db.scalar(u"SELECT COUNT(*) FROM segments WHERE ended_at = ?"_s, {*predicted}).toInt(), instances);
+        qint64 totalCost = 0;
+        for (const QString &id : std::as_const(ids))
+            totalCost += f.cost(user, id);
+        QVERIFY(totalCost >= Accounts::kTrialCreditMicros); // owed; what exceeds the balance is written off
+        QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
+        // No new run can start with nothing left.
+        for (const QString &id : std::as_const(ids))
+            QTRY_COMPARE(f.state(user, id), u"stopped"_s);
+        try {
+            f.service->start(user, ids.first());
+            QFAIL("start with a zero balance must be refused");
+        } catch (const ApiError &error) {
+            QCOMPARE(error.status(), 402);
+        }
+    }
+
+    void compareAndSwapTransitions()
+    {
+        ServiceFixture f;
+        const QString user = f.signUp(u"d@example.com"_s);
+        const QString id = f.createRunning(user);
+        f.service->stop(user, id);
+        try {
+            f.service->stop(user, id); // the second of two stops loses
+            QFAIL("second stop must be refused");
+        } catch (const ApiError &error) {
+            QCOMPARE(error.status(), 409);
+        }
+        QTRY_COMPARE(f.state(user, id), u"stopped"_s);
+        f.service->start(user, id);
+        QTRY_COMPARE(f.state(user, id), u"running"_s);
+        f.service->terminate(user, id);
+        QCOMPARE(f.state(user, id), u"terminated"_s);
+        try {
+            f.service->terminate(user, id);
+            QFAIL("second terminate must be refused");
+        } catch (const ApiError &error) {
+            QCOMPARE(error.status(), 409);
+        }
+    }
+
+    void otherUsersSeeNothing()
+    {
+        ServiceFixture f;
+        const QString alice = f.signUp(u"alice@example.com"_s);
+        const QString bob = f.signUp(u"bob@example.com"_s);
+        const QString id = f.createRunning(alice);
+        QCOMPARE(f.service->list(bob, true).size(), 0);
+        for (const auto &action : {&InstanceService::get, &InstanceService::stop, &InstanceService::start,
+                                   &InstanceService::terminate}) {
+            try {
+                (f.service.get()->*action)(bob, id);
+                QFAIL("another user's instance must be not found");
+            } catch (const ApiError &error) {
+                QCOMPARE(error.status(), 404);
+            }
+        }
+        QCOMPARE(f.state(alice, id), u"running"_s);
+    }
+
+    void capacityIsShared()
+    {
+        ServiceFixture f;
+        const QString alice = f.signUp(u"e@example.com"_s);
+        const QString bob = f.signUp(u"f@example.com"_s);
+        f.createRunning(alice, u"rtx4090"_s, 8);
+        InstanceService::CreateRequest request;
+        request.name = u"one more"_s;
+        request.gpuType = u"rtx4090"_s;
+        request.gpuCount = 1;
+        request.image = u"base"_s;
+        try {
+            f.service->create(bob, request);
+            QFAIL("no card is free");
+        } catch (const ApiError &error) {
+            QCOMPARE(error.status(), 409);
+        }
+        const QJsonArray gpus = f.service->gpuCatalog();
+        for (const QJsonValue &gpu : gpus) {
+            if (gpu.toObject().value(u"id"_s).toString() == u"rtx4090"_s)
+                QCOMPARE(gpu.toObject().value(u"available"_s).toInt(), 0);
+        }
+    }
+
+    void failedLaunchIsNotBilled()
+    {
+        ServiceFixture f;
+        const QString user = f.signUp(u"g@example.com"_s);
+        f.runtime.failNext(u"image pull failed"_s);
+        InstanceService::CreateRequest request;
+        request.name = u"doomed"_s;
+        request.gpuType = u"rtx4090"_s;
+        request.image = u"base"_s;
+        const QString id = f.service->create(user, request).value(u"id"_s).toString();
+        QTRY_COMPARE(f.state(user, id), u"failed"_s);
+        QCOMPARE(f.service->get(user, id).value(u"state_reason"_s).toString(), u"image pull failed"_s);
+        f.advanceSeconds(600);
+        QCOMPARE(f.cost(user, id), 0);
+        QCOMPARE(f.ledger->balance(user), Accounts::kTrialCreditMicros);
+    }
+
+    void restartSettlesAtLastSeen()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"restart.sqlite"_s);
+        QString user;
+        QString id;
+        qint64 lastSeen = 0;
+        {
+            ServiceFixture f(path);
+            user = f.signUp(u"h@example.com"_s);
+            id = f.createRunning(user);
+            f.advanceSeconds(125); // one checkpoint posting at 60 s, another at 120 s
+            lastSeen = f.clock.nowMs();
+            f.clock.advanceMs(40'000); // the provider "dies" here: nobody saw these 40 s
+        }
+        ServiceFixture again(path);
+        again.clock.setMs(lastSeen + 3'600'000);
+        again.service->reconcile();
+        const QJsonObject instance = again.service->get(user, id);
+        QCOMPARE(instance.value(u"state"_s).toString(), u"stopped"_s);
+        QCOMPARE(instance.value(u"state_reason"_s).toString(), u"provider_restarted"_s);
+        QCOMPARE(instance.value(u"cost_micros"_s).toInteger(), pricing::segmentCost(125'000, 1'900'000));
+        QCOMPARE(again.ledger->balance(user), Accounts::kTrialCreditMicros - pricing::segmentCost(125'000, 1'900'000));
+        QVERIFY(again.ledger->verify().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInstanceService)
+#include "tst_instanceservice.moc"
