@@ -4,3 +4,13 @@ cardhour_add_test(tst_api_auth
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_auth.cpp
     LIBS cardhour_test_support)
 add_dependencies(tst_api_auth cardhour-sim)
+
+cardhour_add_test(tst_api_keys
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_keys.cpp
+    LIBS cardhour_test_support)
+add_dependencies(tst_api_keys cardhour-sim)
+
+cardhour_add_test(tst_api_instances
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_instances.cpp
+    LIBS cardhour_test_support)
+add_dependencies(tst_api_instances cardhour-sim)

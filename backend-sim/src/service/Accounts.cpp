@@ -15,7 +15,8 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 Accounts::Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher)
-    : m_db(db), m_ledger(ledger), m_clock(clock), m_hasher(hasher), m_throttle(clock)
+    : m_db(db), m_ledger(ledger), m_clock(clock), m_hasher(hasher), m_emailThrottle(clock),
+      m_addressThrottle(clock, LoginThrottle::Policy{20, 15 * 60 * 1000, 15 * 60 * 1000})
 {
 }
 
@@ -73,7 +74,7 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
     const QString email = normalizeEmail(rawEmail);
     const QString emailKey = u"email:"_s + email;
     const QString addressKey = u"addr:"_s + clientAddress;
-    const qint64 wait = std::max(m_throttle.retryAfterMs(emailKey), m_throttle.retryAfterMs(addressKey));
+    const qint64 wait = std::max(m_emailThrottle.retryAfterMs(emailKey), m_addressThrottle.retryAfterMs(addressKey));
     if (wait > 0)
         throw ApiError(429, u"too_many_attempts"_s,
                        u"Too many failed log-ins. Try again in %1 s."_s.arg((wait + 999) / 1000));
@@ -85,12 +86,11 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
     const QByteArray stored = found ? q.value(1).toString().toLatin1() : m_dummyHash;
     const bool ok = m_hasher.verify(password, stored) && found;
     if (!ok) {
-        m_throttle.recordFailure(emailKey);
-        m_throttle.recordFailure(addressKey);
+        m_emailThrottle.recordFailure(emailKey);
+        m_addressThrottle.recordFailure(addressKey);
         throw ApiError(401, u"invalid_credentials"_s, u"Wrong e-mail address or password."_s);
     }
-    m_throttle.recordSuccess(emailKey);
-    m_throttle.recordSuccess(addressKey);
+    m_emailThrottle.recordSuccess(emailKey);
     const QString userId = q.value(0).toString();
     Transaction tx(m_db);
     const QString token = issueToken(userId);

@@ -47,7 +47,10 @@ private:
     Ledger &m_ledger;
     const Clock &m_clock;
     PasswordHasher m_hasher;
-    LoginThrottle m_throttle;
+    // Per e-mail: 5 failures lock that account's log-in for 15 min. Per client address a
+    // looser limit (20), since on a local sandbox every client is 127.0.0.1.
+    LoginThrottle m_emailThrottle;
+    LoginThrottle m_addressThrottle;
     QByteArray m_dummyHash; // verified against on unknown e-mails so timing does not tell
 };
 

@@ -119,6 +119,9 @@ void apply(Database &db)
     db.exec(u"CREATE TABLE IF NOT EXISTS schema_version ("
             " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"_s);
     const int current = db.schemaVersion();
+    if (current > all().last().version)
+        throw DbError(u"the data was written by a newer cardhour-sim (schema %1, this one knows up to %2);"
+                      " refusing to touch it"_s.arg(current).arg(all().last().version).toStdString());
     for (const Migration &migration : all()) {
         if (migration.version <= current)
             continue;

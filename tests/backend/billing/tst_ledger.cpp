@@ -45,6 +45,18 @@ private Q_SLOTS:
         QCOMPARE(again.scalar(u"SELECT COUNT(*) FROM schema_version"_s).toInt(), migrations::all().size());
     }
 
+    void refusesNewerSchema()
+    {
+        const QString path = m_dir.filePath(u"newer.sqlite"_s);
+        {
+            Database db;
+            db.open(path);
+            db.exec(u"INSERT INTO schema_version(version, description, applied_at) VALUES (9999, 'future', 'x')"_s);
+        }
+        Database db;
+        QVERIFY_THROWS_EXCEPTION(DbError, db.open(path));
+    }
+
     void postingsBalanceAndCache()
     {
         Database db;
