@@ -190,8 +190,11 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 {
     for (;;) {
         const RequestParser::Result result = conn->parser.feed(conn->buffer);
-        if (result == RequestParser::Result::NeedMore)
+        if (result == RequestParser::Result::NeedMore) {
+            if (conn->parser.takeContinueRequest())
+                socket->write("HTTP/1.1 100 Continue\r\n\r\n");
             return true;
+        }
         if (result == RequestParser::Result::Error) {
             const Response response = Response::error(conn->parser.errorStatus(),
                                                       errorCode(conn->parser.errorStatus()),

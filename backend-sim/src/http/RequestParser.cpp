@@ -151,6 +151,8 @@ RequestParser::Result RequestParser::feed(QByteArray &buffer)
                     return Result::Complete;
                 }
                 m_stage = Stage::Body;
+                m_expectContinue = !m_http10
+                    && m_request.header("expect").trimmed().compare("100-continue", Qt::CaseInsensitive) == 0;
                 continue;
             }
             m_headerBytes += lf + 1;
@@ -328,6 +330,7 @@ Request RequestParser::takeRequest()
     m_contentLength = 0;
     m_http10 = false;
     m_complete = false;
+    m_expectContinue = false;
     return request;
 }
 

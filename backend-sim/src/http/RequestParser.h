@@ -5,6 +5,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <utility>
+
 namespace cardhour::http {
 
 // Incremental, allocation-bounded HTTP/1.1 request parser. Pure (no sockets), so it is
@@ -40,6 +42,9 @@ public:
     // Whether the connection stays open after the last completed request
     // (HTTP/1.1 default unless "Connection: close"; HTTP/1.0 only with "keep-alive").
     bool keepAlive() const { return m_keepAlive; }
+    // True once, when the headers of a request with "Expect: 100-continue" are in and its body
+    // is not: the server then sends an interim "100 Continue" so the client sends the body.
+    bool takeContinueRequest() { return std::exchange(m_expectContinue, false); }
 
 private:
     // implementation detail, free to change
@@ -56,6 +61,7 @@ private:
     qsizetype m_contentLength = 0;
     int m_headerCount = 0;
     bool m_complete = false; // a request is ready and not yet taken
+    bool m_expectContinue = false;
     bool m_keepAlive = true;
     bool m_http10 = false;
     int m_errorStatus = 0;

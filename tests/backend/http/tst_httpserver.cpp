@@ -162,6 +162,7 @@ private Q_SLOTS:
     void http10ClosesByDefault();
     void pipelining();
     void requestInPieces();
+    void expectContinue();
     void malformedRequestGets400AndClose();
     void oversizeBodyGets413();
     void oversizeHeadersGet431();
@@ -424,6 +425,24 @@ void TestHttpServer::requestInPieces()
     const std::optional<Reply> reply = client.next();
     QVERIFY(reply);
     QCOMPARE(reply->body, R"({"split":true})"_ba);
+}
+
+void TestHttpServer::expectContinue()
+{
+    // curl sends "Expect: 100-continue" before larger bodies and waits for the interim answer.
+    Client client;
+    QVERIFY(client.connectTo(m_server->serverPort()));
+    const QByteArray body = R"({"waited":false})"_ba;
+    client.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: "_ba
+                + QByteArray::number(body.size()) + "\r\n\r\n"_ba);
+    const std::optional<Reply> interim = client.nextHead();
+    QVERIFY(interim);
+    QCOMPARE(interim->status, 100);
+    client.send(body);
+    const std::optional<Reply> reply = client.next();
+    QVERIFY(reply);
+    QCOMPARE(reply->status, 201);
+    QCOMPARE(reply->body, body);
 }
 
 void TestHttpServer::malformedRequestGets400AndClose()

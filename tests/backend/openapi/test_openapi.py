@@ -1042,6 +1042,16 @@ def run_scenario(c, tmp, server_port):
     R.check(again.headers.get("idempotent-replayed") == "true", "a create replay is marked")
     c.call("POST", "/v1/instances", {"name": "idem2", "gpu_type": cheap, "image": "base"}, token=alice_token,
            headers={"Idempotency-Key": "create-1"}, expect=422, label="key reused")
+    key4 = make_ssh_key(tmp, "key4")
+    k4 = c.call("POST", "/v1/ssh-keys", {"name": "short-lived", "public_key": key4}, token=alice_token,
+                expect=201).json
+    keyed = c.call("POST", "/v1/instances", {"gpu_type": cheap, "image": "base", "ssh_key_ids": [k4["id"], k4["id"]]},
+                   token=alice_token, expect=202).json
+    R.check(keyed and keyed["ssh_key_ids"] == [k4["id"]], "duplicate ssh_key_ids are ignored")
+    c.call("DELETE", f"/v1/ssh-keys/{k4['id']}", token=alice_token, expect=204, label="a key in use")
+    keyed = c.call("GET", f"/v1/instances/{keyed['id']}", token=alice_token, expect=200).json
+    R.check(keyed and keyed["ssh_key_ids"] == [k4["id"]], "an instance keeps the ids of deleted keys")
+    c.call("DELETE", f"/v1/instances/{keyed['id']}", token=alice_token, expect=200)
     if first.json and "id" in first.json:
         wait_state(c, alice_token, first.json["id"], {"running"})
         c.call("DELETE", f"/v1/instances/{first.json['id']}", token=alice_token, expect=200)
