@@ -14,3 +14,13 @@ cardhour_add_test(tst_api_instances
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_instances.cpp
     LIBS cardhour_test_support)
 add_dependencies(tst_api_instances cardhour-sim)
+
+cardhour_add_test(tst_api_billing
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_billing.cpp
+    LIBS cardhour_test_support)
+add_dependencies(tst_api_billing cardhour-sim)
+
+cardhour_add_test(tst_api_durability
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_durability.cpp
+    LIBS cardhour_test_support)
+add_dependencies(tst_api_durability cardhour-sim)

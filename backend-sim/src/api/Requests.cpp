@@ -50,7 +50,14 @@ NewSshKey parseNewSshKey(const QByteArray &body)
     const QJsonObject o = json::parseObject(body);
     json::rejectUnknownFields(o, {u"name"_s, u"public_key"_s});
     NewSshKey k;
-    k.publicKey = json::requiredString(o, u"public_key"_s, 16 * 1024);
+    // Not a requiredString: a pasted .pub line ends in a newline, and a pasted private key or
+    // two keys hold line breaks; the key parser trims the one and explains the others.
+    const QJsonValue publicKey = o.value(u"public_key"_s);
+    if (!publicKey.isString() || publicKey.toString().trimmed().isEmpty())
+        throw ApiError(400, u"invalid_field"_s, u"Field \"public_key\" must be a non-empty string."_s);
+    if (publicKey.toString().size() > 16 * 1024)
+        throw ApiError(400, u"invalid_field"_s, u"Field \"public_key\" is longer than 16384 characters."_s);
+    k.publicKey = publicKey.toString();
     const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
     k.name = name ? name->trimmed() : QString();
     return k;

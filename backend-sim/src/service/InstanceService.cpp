@@ -100,7 +100,7 @@ QJsonArray InstanceService::list(const QString &userId, bool includeTerminated)
     const qint64 now = m_clock.nowMs();
     QJsonArray result;
     QSqlQuery q = m_db.exec(u"SELECT id FROM instances WHERE user_id = ? AND (? OR state != 'terminated')"
-                            " ORDER BY created_at, id"_s,
+                            " ORDER BY created_at, rowid"_s,
                             {userId, includeTerminated});
     while (q.next())
         result.append(instanceJson(q.value(0).toString(), now));
@@ -183,7 +183,7 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
     const QHash<QString, qint64> costs = m_meter.costsOf(userId, now);
     QJsonArray perInstance;
     QSqlQuery q = m_db.exec(u"SELECT id, name, state, price_per_hour_micros FROM instances WHERE user_id = ?"
-                            " ORDER BY created_at, id"_s,
+                            " ORDER BY created_at, rowid"_s,
                             {userId});
     while (q.next()) {
         const QString id = q.value(0).toString();

@@ -51,7 +51,7 @@ QJsonObject SshKeys::add(const QString &userId, const QString &name, const QStri
 QJsonArray SshKeys::list(const QString &userId)
 {
     QJsonArray keys;
-    QSqlQuery q = m_db.exec(u"SELECT "_s + kColumns + u" FROM ssh_keys WHERE user_id = ? ORDER BY created_at, id"_s,
+    QSqlQuery q = m_db.exec(u"SELECT "_s + kColumns + u" FROM ssh_keys WHERE user_id = ? ORDER BY created_at, rowid"_s,
                             {userId});
     while (q.next())
         keys.append(keyJson(q));

@@ -1,6 +1,5 @@
 #include "SimProcess.h"
 
-#include <QCoreApplication>
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QEventLoop>
@@ -10,7 +9,6 @@
 #include <QRegularExpression>
 #include <QTest>
 #include <QTimer>
-#include <QUrlQuery>
 
 using namespace Qt::StringLiterals;
 
@@ -174,6 +172,10 @@ bool SimProcess::start(const QStringList &extraArgs, const QString &dataDir, int
 
 bool SimProcess::restart(int timeoutMs)
 {
+    if (isRunning()) {
+        m_lastError = u"still running: kill() or terminate() it first"_s;
+        return false;
+    }
     m_lastError.clear();
     m_baseUrl.clear();
     m_port = 0;
@@ -488,6 +490,12 @@ QList<Reply> SimProcess::sendConcurrently(const QList<QByteArray> &requests, int
         }
     }
     return replies;
+}
+
+bool SimProcess::loopbackAliasesWork()
+{
+    QTcpSocket probe;
+    return probe.bind(QHostAddress(u"127.0.0.2"_s), 0);
 }
 
 Reply SimProcess::rawFrom(const QHostAddress &source, const QByteArray &request, int timeoutMs)

@@ -146,6 +146,9 @@ public:
     // (any 127.x.y.z works on Linux) so a test can look like another client.
     QList<Reply> sendConcurrently(const QList<QByteArray> &requests, int timeoutMs = 30000,
                                   const QHostAddress &source = {});
+    // Whether this machine lets a socket bind to loopback addresses other than 127.0.0.1
+    // (Linux routes all of 127/8 to lo; macOS, for one, does not by default).
+    static bool loopbackAliasesWork();
     // One raw request from a given local address.
     Reply rawFrom(const QHostAddress &source, const QByteArray &request, int timeoutMs = 30000);
 
