@@ -11,10 +11,19 @@ struct InstanceSpec
 {
     QString instanceId;
     QString ownerId;
-    QString image;
+    QString image;             // catalog image id, e.g. "base"
     QString gpuType;
     int gpuCount = 1;
     QStringList authorizedKeys; // OpenSSH public key lines
+    // Filled by the provider for container runtimes:
+    QString sshDir;            // host directory with ssh_host_ed25519_key(.pub) and authorized_keys,
+                               // mounted read-only at /etc/cardhour/ssh
+    QString hostKeySha256;     // "SHA256:..." of that host key: the only key readiness accepts
+    QString sshUser = QStringLiteral("root");
+    double cpus = 0;           // 0: no limit
+    qint64 memoryMib = 0;      // 0: no limit
+    QList<int> appPorts;       // extra container ports to publish on loopback (one-click apps)
+    QString appToken;          // passed as CARDHOUR_APP_TOKEN
 };
 
 struct SshEndpoint

@@ -25,7 +25,8 @@ const QString kHoldingStates = u"('creating','starting','running','stopping')"_s
 
 const QString kInstanceColumns =
     u"id, user_id, name, state, state_reason, gpu_type, gpu_count, image, price_per_hour_micros,"
-    " created_at, updated_at, terminated_at, ssh_host, ssh_port, ssh_user, ssh_host_key_sha256"_s;
+    " created_at, updated_at, terminated_at, ssh_host, ssh_port, ssh_user, ssh_host_key_sha256,"
+    " launch_seq, launch_requested_at"_s;
 
 ApiError notFound()
 {
@@ -67,6 +68,20 @@ QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowM
     const std::optional<Meter::OpenSegment> open = m_meter.openSegmentOf(instanceId);
     const qint64 cost = posted + (open ? Meter::unposted(*open, nowMs) : 0);
 
+    // The stages of the latest launch, in the order reached, and how long it took to be ready.
+    QJsonArray stages;
+    std::optional<qint64> readyAt;
+    const qint64 requestedAt = q.value(17).toLongLong();
+    QSqlQuery stageRows = m_db.exec(u"SELECT stage, at FROM instance_stages WHERE instance_id = ? AND launch_seq = ?"
+                                    " ORDER BY at, rowid"_s,
+                                    {instanceId, q.value(16).toLongLong()});
+    while (stageRows.next()) {
+        stages.append(QJsonObject{{u"name"_s, stageRows.value(0).toString()},
+                                  {u"at"_s, json::isoTime(stageRows.value(1).toLongLong())}});
+        if (stageRows.value(0).toString() == u"ready"_s)
+            readyAt = stageRows.value(1).toLongLong();
+    }
+
     QJsonValue ssh;
     if (!q.value(13).isNull()) {
         ssh = QJsonObject{{u"host"_s, q.value(12).toString()},
@@ -92,6 +107,9 @@ QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowM
         {u"terminated_at"_s, q.value(11).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(11).toLongLong()))},
         {u"ssh"_s, ssh},
         {u"runtime"_s, m_runtime.name()},
+        {u"launch"_s, QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
+                                  {u"stages"_s, stages},
+                                  {u"ready_ms"_s, readyAt ? QJsonValue(*readyAt - requestedAt) : QJsonValue()}}},
     };
 }
 
@@ -250,8 +268,9 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
 
     const QString id = ids::newUuid();
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
-              " price_per_hour_micros, created_at, updated_at) VALUES (?,?,?,'creating',?,?,?,?,?,?)"_s,
-              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now});
+              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at)"
+              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?)"_s,
+              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now});
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
         m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
                   {id, request.sshKeyIds.at(i), keyLines.at(i)});
@@ -317,7 +336,9 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
                            .arg(gpu->name).arg(count));
     if (!compareAndSwap(instanceId, {state}, u"starting"_s, {}, now))
         throw ApiError(409, u"illegal_transition"_s, u"The instance changed state meanwhile; try again."_s);
-    m_db.exec(u"UPDATE instances SET price_per_hour_micros = ? WHERE id = ?"_s, {price, instanceId});
+    m_db.exec(u"UPDATE instances SET price_per_hour_micros = ?, launch_seq = launch_seq + 1,"
+              " launch_requested_at = ? WHERE id = ?"_s,
+              {price, now, instanceId});
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
     QTimer::singleShot(0, this, [this, instanceId] {
@@ -371,13 +392,15 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
 
 void InstanceService::onStage(const QString &instanceId, const QString &stage)
 {
-    if (stage != u"container"_s)
-        return;
+    const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
-    const bool moved = compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, m_clock.nowMs());
+    m_db.exec(u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
+              " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN ('creating','starting')"_s,
+              {stage, now, instanceId});
+    if (stage == u"container"_s)
+        compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, now);
     tx.commit();
-    if (moved)
-        notify(instanceId);
+    notify(instanceId);
 }
 
 void InstanceService::onReady(const QString &instanceId, const SshEndpoint &ssh)

@@ -110,6 +110,18 @@ const QList<Migration> &all()
              " created_at INTEGER NOT NULL,"
              " PRIMARY KEY (user_id, key))"_s,
          }},
+        {2, u"launch stages with timestamps"_s,
+         {
+             // One launch per create or start; each stage is recorded once when reached.
+             u"ALTER TABLE instances ADD COLUMN launch_seq INTEGER NOT NULL DEFAULT 0"_s,
+             u"ALTER TABLE instances ADD COLUMN launch_requested_at INTEGER"_s,
+             u"CREATE TABLE instance_stages ("
+             " instance_id TEXT NOT NULL REFERENCES instances(id),"
+             " launch_seq INTEGER NOT NULL,"
+             " stage TEXT NOT NULL,"
+             " at INTEGER NOT NULL,"
+             " PRIMARY KEY (instance_id, launch_seq, stage))"_s,
+         }},
     };
     return list;
 }

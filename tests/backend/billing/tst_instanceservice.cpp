@@ -29,6 +29,38 @@ private Q_SLOTS:
         QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
     }
 
+    void launchStagesAreRecorded()
+    {
+        ServiceFixture f;
+        const QString user = f.signUp(u"stages@example.com"_s);
+        f.runtime.setHold(true);
+        InstanceService::CreateRequest request;
+        request.name = u"staged"_s;
+        request.gpuType = u"rtx4090"_s;
+        request.image = u"base"_s;
+        const QString id = f.service->create(user, request).value(u"id"_s).toString();
+        QTRY_COMPARE(f.state(user, id), u"starting"_s);
+        f.clock.advanceMs(1234); // the runtime takes its time before the instance is ready
+        f.runtime.setHold(false);
+        f.runtime.release();
+        QTRY_COMPARE(f.state(user, id), u"running"_s);
+        const QJsonObject launch = f.service->get(user, id).value(u"launch"_s).toObject();
+        QStringList names;
+        for (const QJsonValue &stage : launch.value(u"stages"_s).toArray())
+            names.append(stage.toObject().value(u"name"_s).toString());
+        QCOMPARE(names, (QStringList{u"image"_s, u"container"_s, u"ready"_s})); // no sshd in-process
+        QCOMPARE(launch.value(u"ready_ms"_s).toInteger(), 1234);
+
+        // A start is a new launch with its own stages.
+        f.service->stop(user, id);
+        QTRY_COMPARE(f.state(user, id), u"stopped"_s);
+        f.service->start(user, id);
+        QTRY_COMPARE(f.state(user, id), u"running"_s);
+        const QJsonObject again = f.service->get(user, id).value(u"launch"_s).toObject();
+        QCOMPARE(again.value(u"ready_ms"_s).toInteger(), 0);
+        QCOMPARE(again.value(u"stages"_s).toArray().size(), 2); // container, ready
+    }
+
     void notBilledWhileStarting()
     {
         ServiceFixture f;
