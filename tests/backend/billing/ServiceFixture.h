@@ -53,15 +53,28 @@ struct ServiceFixture
         return service->get(userId, id).value(QStringLiteral("cost_micros")).toInteger();
     }
 
-    // Creates an instance and lets the runtime bring it to `running`.
-    QString createRunning(const QString &userId, const QString &gpu = QStringLiteral("rtx4090"), int count = 1)
+    static InstanceService::CreateRequest request(const QString &name, const QString &gpu = QStringLiteral("rtx4090"),
+                                                  int count = 1)
     {
         InstanceService::CreateRequest request;
-        request.name = QStringLiteral("test");
+        request.name = name;
         request.gpuType = gpu;
         request.gpuCount = count;
         request.image = QStringLiteral("base");
-        const QString id = service->create(userId, request).value(QStringLiteral("id")).toString();
+        return request;
+    }
+
+    // Creates an instance without waiting for it.
+    QString create(const QString &userId, const QString &name)
+    {
+        return service->create(userId, request(name)).value(QStringLiteral("id")).toString();
+    }
+
+    // Creates an instance and lets the runtime bring it to `running`.
+    QString createRunning(const QString &userId, const QString &gpu = QStringLiteral("rtx4090"), int count = 1)
+    {
+        const QString id = service->create(userId, request(QStringLiteral("test"), gpu, count))
+                               .value(QStringLiteral("id")).toString();
         [&] { QTRY_COMPARE(state(userId, id), QStringLiteral("running")); }();
         return id;
     }

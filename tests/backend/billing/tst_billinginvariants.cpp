@@ -100,12 +100,8 @@ private Q_SLOTS:
                 switch (rng.bounded(9)) {
                 case 0:
                 case 1: {
-                    InstanceService::CreateRequest request;
-                    request.name = u"walk"_s;
-                    request.gpuType = gpus.at(rng.bounded(gpus.size()));
-                    request.gpuCount = counts.at(rng.bounded(counts.size()));
-                    request.image = u"base"_s;
-                    f->service->create(user, request);
+                    f->service->create(user, ServiceFixture::request(u"walk"_s, gpus.at(rng.bounded(gpus.size())),
+                                                                     counts.at(rng.bounded(counts.size()))));
                     break;
                 }
                 case 2:

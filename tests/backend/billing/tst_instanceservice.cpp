@@ -34,11 +34,7 @@ private Q_SLOTS:
         ServiceFixture f;
         const QString user = f.signUp(u"stages@example.com"_s);
         f.runtime.setHold(true);
-        InstanceService::CreateRequest request;
-        request.name = u"staged"_s;
-        request.gpuType = u"rtx4090"_s;
-        request.image = u"base"_s;
-        const QString id = f.service->create(user, request).value(u"id"_s).toString();
+        const QString id = f.create(user, u"staged"_s);
         QTRY_COMPARE(f.state(user, id), u"starting"_s);
         f.clock.advanceMs(1234); // the runtime takes its time before the instance is ready
         f.runtime.setHold(false);
@@ -66,11 +62,7 @@ private Q_SLOTS:
         ServiceFixture f;
         const QString user = f.signUp(u"b@example.com"_s);
         f.runtime.setHold(true);
-        InstanceService::CreateRequest request;
-        request.name = u"held"_s;
-        request.gpuType = u"rtx4090"_s;
-        request.image = u"base"_s;
-        const QString id = f.service->create(user, request).value(u"id"_s).toString();
+        const QString id = f.create(user, u"held"_s);
         QTRY_COMPARE(f.state(user, id), u"starting"_s);
         f.advanceSeconds(3600);
         QCOMPARE(f.cost(user, id), 0);
@@ -189,13 +181,8 @@ private Q_SLOTS:
         const QString alice = f.signUp(u"e@example.com"_s);
         const QString bob = f.signUp(u"f@example.com"_s);
         f.createRunning(alice, u"rtx4090"_s, 8);
-        InstanceService::CreateRequest request;
-        request.name = u"one more"_s;
-        request.gpuType = u"rtx4090"_s;
-        request.gpuCount = 1;
-        request.image = u"base"_s;
         try {
-            f.service->create(bob, request);
+            f.service->create(bob, ServiceFixture::request(u"one more"_s));
             QFAIL("no card is free");
         } catch (const ApiError &error) {
             QCOMPARE(error.status(), 409);
@@ -212,11 +199,7 @@ private Q_SLOTS:
         ServiceFixture f;
         const QString user = f.signUp(u"g@example.com"_s);
         f.runtime.failNext(u"image pull failed"_s);
-        InstanceService::CreateRequest request;
-        request.name = u"doomed"_s;
-        request.gpuType = u"rtx4090"_s;
-        request.image = u"base"_s;
-        const QString id = f.service->create(user, request).value(u"id"_s).toString();
+        const QString id = f.create(user, u"doomed"_s);
         QTRY_COMPARE(f.state(user, id), u"failed"_s);
         QCOMPARE(f.service->get(user, id).value(u"state_reason"_s).toString(), u"image pull failed"_s);
         f.advanceSeconds(600);
