@@ -1,4 +1,5 @@
 // cardhour-sim: the CardHour Sandbox provider.
+#include "runtime/ImagesCommand.h"
 #include "server/SimServer.h"
 
 #include <QCommandLineParser>
@@ -74,6 +75,11 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(u"CardHour"_s);
     QCoreApplication::setApplicationVersion(u"0.1.0"_s);
 
+    // Subcommands before the server's options: `cardhour-sim images list|build ...`.
+    const QStringList arguments = QCoreApplication::arguments();
+    if (arguments.size() > 1 && arguments.at(1) == u"images"_s)
+        return cardhour::sim::runImagesCommand(arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"));
+
     QCommandLineParser parser;
     parser.setApplicationDescription(u"CardHour Sandbox: a simulated GPU-cloud provider on this machine."_s);
     parser.addHelpOption();
@@ -86,14 +92,19 @@ int main(int argc, char *argv[])
                                              u"Use a clock that only moves through POST /v1/_test/clock/advance (tests)."_s);
     const QCommandLineOption catalogOption(u"catalog"_s, u"Directory with gpus.json and images.json (default: built in)."_s,
                                            u"DIR"_s);
-    const QCommandLineOption runtimeOption(u"runtime"_s, u"What runs instances: inprocess (no containers yet)."_s,
-                                           u"NAME"_s, u"inprocess"_s);
+    const QCommandLineOption runtimeOption(u"runtime"_s,
+                                           u"What runs instances: podman (real containers), inprocess (no "
+                                           "containers: lifecycle and billing only), or auto (podman if usable)."_s,
+                                           u"NAME"_s, u"auto"_s);
+    const QCommandLineOption containersConfOption(
+        u"containers-conf"_s, u"containers.conf for podman (default: $CONTAINERS_CONF, else podman's own)."_s,
+        u"FILE"_s);
     const QCommandLineOption postingOption(u"posting-interval"_s,
                                            u"Seconds between ledger postings for running instances (default 60)."_s,
                                            u"SECONDS"_s, u"60"_s);
     const QCommandLineOption routesOption(u"print-routes"_s, u"Print the API routes and exit."_s);
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption, runtimeOption,
-                       postingOption, routesOption});
+                       containersConfOption, postingOption, routesOption});
     parser.process(app);
 
     if (parser.isSet(routesOption)) {
@@ -115,6 +126,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(catalogOption))
         options.catalogDir = parser.value(catalogOption);
     options.runtime = parser.value(runtimeOption);
+    options.containersConf = parser.isSet(containersConfOption) ? parser.value(containersConfOption)
+                                                                : qEnvironmentVariable("CONTAINERS_CONF");
     options.testClock = parser.isSet(testClockOption);
     bool ok = false;
     const int postingSeconds = parser.value(postingOption).toInt(&ok);
@@ -146,6 +159,8 @@ int main(int argc, char *argv[])
     const QString host = options.address.protocol() == QAbstractSocket::IPv6Protocol
         ? u"[%1]"_s.arg(options.address.toString())
         : options.address.toString();
+    if (!server.runtimeNote().isEmpty())
+        QTextStream(stderr) << "cardhour-sim: " << server.runtimeNote() << Qt::endl;
     // The first line on stdout, exactly; launchers and tests read it to find the port.
     std::printf("listening http://%s:%u\n", host.toUtf8().constData(), static_cast<unsigned>(server.port()));
     std::fflush(stdout);

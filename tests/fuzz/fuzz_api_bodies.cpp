@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const int which = data[0] % 6;
+    const int which = data[0] % 7;
     const QByteArray body(reinterpret_cast<const char *>(data + 1), static_cast<qsizetype>(size - 1));
     try {
         switch (which) {
@@ -28,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             (void)requests::parsePage(QString::fromUtf8(body.left(half)), QString::fromUtf8(body.mid(half)));
             break;
         }
+        case 6: (void)requests::parseInstanceKey(body); break;
         }
     } catch (const ApiError &error) {
         if (error.status() != 400)

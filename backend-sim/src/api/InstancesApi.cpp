@@ -1,4 +1,5 @@
-// POST/GET /v1/instances, GET/DELETE /v1/instances/{id}, POST /v1/instances/{id}/stop|start
+// POST/GET /v1/instances, GET/DELETE /v1/instances/{id}, POST /v1/instances/{id}/stop|start,
+// POST /v1/instances/{id}/ssh-keys, DELETE /v1/instances/{id}/ssh-keys/{keyId}
 #include "ApiContext.h"
 #include "Requests.h"
 
@@ -31,6 +32,17 @@ void registerInstanceRoutes(ApiContext &ctx)
     ctx.idempotentRoute("POST", u"/v1/instances/{id}/start"_s, [&ctx](http::Request &request, const QString &userId) {
         return http::Response::json(202, ctx.instances.start(userId, request.pathParams.value(u"id"_s)));
     });
+
+    ctx.authedRoute("POST", u"/v1/instances/{id}/ssh-keys"_s, [&ctx](http::Request &request, const QString &userId) {
+        const QString keyId = requests::parseInstanceKey(request.body);
+        return http::Response::json(200, ctx.instances.addKey(userId, request.pathParams.value(u"id"_s), keyId));
+    });
+
+    ctx.authedRoute("DELETE", u"/v1/instances/{id}/ssh-keys/{keyId}"_s,
+                    [&ctx](http::Request &request, const QString &userId) {
+                        return http::Response::json(200, ctx.instances.removeKey(userId, request.pathParams.value(u"id"_s),
+                                                                                 request.pathParams.value(u"keyId"_s)));
+                    });
 
     ctx.authedRoute("DELETE", u"/v1/instances/{id}"_s, [&ctx](http::Request &request, const QString &userId) {
         return http::Response::json(200, ctx.instances.terminate(userId, request.pathParams.value(u"id"_s)));

@@ -63,6 +63,13 @@ NewSshKey parseNewSshKey(const QByteArray &body)
     return k;
 }
 
+QString parseInstanceKey(const QByteArray &body)
+{
+    const QJsonObject o = json::parseObject(body);
+    json::rejectUnknownFields(o, {u"key_id"_s});
+    return json::requiredString(o, u"key_id"_s, 64);
+}
+
 qint64 parseTopup(const QByteArray &body)
 {
     const QJsonObject o = json::parseObject(body);

@@ -25,6 +25,9 @@ struct NewSshKey
 };
 NewSshKey parseNewSshKey(const QByteArray &body);
 
+// {"key_id": "..."}: one of the caller's keys to install on an instance.
+QString parseInstanceKey(const QByteArray &body);
+
 // Sandbox top-up: 0.01 to 100 000 yuan per payment.
 constexpr qint64 kMinTopupMicros = 10'000;
 constexpr qint64 kMaxTopupMicros = 100'000'000'000;

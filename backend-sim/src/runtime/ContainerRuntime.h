@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QHash>
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -32,6 +34,7 @@ struct SshEndpoint
     int port = 0;
     QString user;
     QString hostKeySha256;
+    QString hostKey; // "ssh-ed25519 AAAA...": lets clients pin it in known_hosts
     bool isValid() const { return port > 0; }
 };
 
@@ -54,6 +57,15 @@ public:
     virtual void stop(const QString &instanceId) = 0;  // → stopped
     virtual void remove(const QString &instanceId) = 0; // → removed
     virtual bool isRunning(const QString &instanceId) const = 0;
+    // The containers the runtime manages, as last listed: instance id → running. Runtimes whose
+    // instances die with the provider have nothing to list after a restart.
+    virtual QHash<QString, bool> inventory() const { return {}; }
+    // Replaces the keys a live instance accepts, at once (authorized_keys is rewritten whole).
+    virtual void setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys)
+    {
+        Q_UNUSED(instanceId);
+        Q_UNUSED(publicKeys);
+    }
 
 Q_SIGNALS:
     // stage: "image", "container", "sshd", "ready"

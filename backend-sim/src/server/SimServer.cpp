@@ -7,6 +7,7 @@
 #include "http/HttpServer.h"
 #include "http/Router.h"
 #include "runtime/InProcessRuntime.h"
+#include "runtime/PodmanRuntime.h"
 #include "service/Accounts.h"
 #include "service/Catalog.h"
 #include "service/EventBus.h"
@@ -16,6 +17,8 @@
 #include "store/Database.h"
 
 #include <QDir>
+#include <QFile>
+#include <QUuid>
 
 #include <stdexcept>
 
@@ -23,11 +26,31 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
+namespace {
+// A stable id for this provider's data, put on every container it makes, so that two
+// providers sharing one podman never reconcile each other's containers away.
+QString providerId(const QString &dataDir)
+{
+    QFile file(QDir(dataDir).filePath(u"provider-id"_s));
+    if (file.open(QIODevice::ReadOnly)) {
+        const QString id = QString::fromLatin1(file.readAll()).trimmed();
+        if (!id.isEmpty())
+            return id;
+        file.close();
+    }
+    const QString id = u"cardhour-"_s + QUuid::createUuid().toString(QUuid::Id128).left(16);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(id.toLatin1()) < 0)
+        throw std::runtime_error(u"cannot write %1"_s.arg(file.fileName()).toStdString());
+    return id;
+}
+} // namespace
+
 SimServer::SimServer(Options options, QObject *parent) : QObject(parent), m_options(std::move(options)) {}
 
 SimServer::~SimServer()
 {
     m_ticker.stop();
+    m_reconciler.stop();
     if (m_events)
         m_events->closeAll();
     m_http.reset(); // no more requests before the services go away
@@ -58,16 +81,55 @@ void SimServer::start()
     m_events = std::make_unique<EventBus>();
 
     InProcessRuntime *inProcess = nullptr;
-    if (m_options.runtime == u"inprocess"_s) {
+    PodmanRuntime *podman = nullptr;
+    QString runtimeName = m_options.runtime;
+    if (runtimeName == u"auto"_s) {
+        QString why;
+        if (PodmanRuntime::isUsable(u"podman"_s, m_options.containersConf, &why)) {
+            runtimeName = u"podman"_s;
+        } else {
+            runtimeName = u"inprocess"_s;
+            m_runtimeNote = u"podman is not usable (%1): instances run in-process, without containers"_s.arg(why);
+        }
+    }
+    if (runtimeName == u"inprocess"_s) {
         auto runtime = std::make_unique<InProcessRuntime>();
         inProcess = runtime.get();
         m_runtime = std::move(runtime);
+    } else if (runtimeName == u"podman"_s) {
+        PodmanRuntime::Options podmanOptions;
+        podmanOptions.containersConf = m_options.containersConf;
+        podmanOptions.dataDir = m_options.dataDir;
+        podmanOptions.providerId = providerId(m_options.dataDir);
+        auto runtime = std::make_unique<PodmanRuntime>(podmanOptions);
+        podman = runtime.get();
+        m_runtime = std::move(runtime);
+        // Reconcile only against a listing we got: a runtime that does not answer is not
+        // taken to mean that every container is gone.
+        bool listed = false;
+        for (int attempt = 0; attempt < 3 && !listed; ++attempt)
+            listed = podman->refreshNow(20'000);
+        if (!listed)
+            throw std::runtime_error("podman did not list its containers after 3 tries; not starting, so that "
+                                     "no instance is declared dead by mistake");
     } else {
-        throw std::runtime_error(u"unknown runtime \"%1\" (available: inprocess)"_s.arg(m_options.runtime).toStdString());
+        throw std::runtime_error(u"unknown runtime \"%1\" (available: auto, podman, inprocess)"_s.arg(runtimeName)
+                                     .toStdString());
     }
     m_instances = std::make_unique<InstanceService>(*m_db, *m_ledger, *m_meter, *m_catalog, *m_keys, *m_runtime,
                                                     *m_events, *m_clock);
-    m_instances->reconcile();
+    m_instances->reconcile(true);
+    if (podman) {
+        // Periodically: containers that stopped or vanished behind our back end their instance's
+        // billing at the last second they were seen; orphans are removed.
+        connect(podman, &PodmanRuntime::refreshed, this, [this](const QHash<QString, bool> &, bool ok) {
+            if (ok)
+                m_instances->reconcile(false);
+        });
+        m_reconciler.setInterval(m_options.reconcileIntervalMs);
+        connect(&m_reconciler, &QTimer::timeout, podman, &PodmanRuntime::refresh);
+        m_reconciler.start();
+    }
 
     m_router = std::make_unique<http::Router>();
     m_context = std::unique_ptr<ApiContext>(new ApiContext{
@@ -90,6 +152,11 @@ void SimServer::start()
         }
     });
     m_ticker.start();
+}
+
+QString SimServer::runtimeName() const
+{
+    return m_runtime ? m_runtime->name() : QString();
 }
 
 quint16 SimServer::port() const

@@ -39,7 +39,9 @@ public:
         quint16 port = 0;
         QString dataDir;
         QString catalogDir = QStringLiteral(":/catalog");
-        QString runtime = QStringLiteral("inprocess");
+        QString runtime = QStringLiteral("auto"); // auto | podman | inprocess
+        QString containersConf;                    // podman: CONTAINERS_CONF to use, if any
+        int reconcileIntervalMs = 15'000;
         bool testClock = false;
         qint64 testClockStartMs = 0; // 0: start at the real time
         qint64 postingIntervalMs = 60'000;
@@ -53,12 +55,16 @@ public:
     // fit for the user.
     void start();
     quint16 port() const;
+    QString runtimeName() const;
+    // Set when --runtime auto fell back to the in-process runtime: why podman was not used.
+    QString runtimeNote() const { return m_runtimeNote; }
     const http::Router &router() const { return *m_router; }
     // The routes the server would serve with these options, without opening anything.
     static QStringList routeTable(bool testClock);
 
 private:
     Options m_options;
+    QString m_runtimeNote;
     std::unique_ptr<Clock> m_clock;
     std::unique_ptr<Database> m_db;
     std::unique_ptr<Catalog> m_catalog;
@@ -74,6 +80,7 @@ private:
     std::unique_ptr<ApiContext> m_context;
     std::unique_ptr<http::HttpServer> m_http;
     QTimer m_ticker;
+    QTimer m_reconciler;
 };
 
 } // namespace cardhour::sim

@@ -26,7 +26,7 @@ const QString kHoldingStates = u"('creating','starting','running','stopping')"_s
 const QString kInstanceColumns =
     u"id, user_id, name, state, state_reason, gpu_type, gpu_count, image, price_per_hour_micros,"
     " created_at, updated_at, terminated_at, ssh_host, ssh_port, ssh_user, ssh_host_key_sha256,"
-    " launch_seq, launch_requested_at"_s;
+    " launch_seq, launch_requested_at, ssh_host_key"_s;
 
 ApiError notFound()
 {
@@ -87,7 +87,8 @@ QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowM
         ssh = QJsonObject{{u"host"_s, q.value(12).toString()},
                           {u"port"_s, q.value(13).toInt()},
                           {u"user"_s, q.value(14).toString()},
-                          {u"host_key_sha256"_s, q.value(15).toString()}};
+                          {u"host_key_sha256"_s, q.value(15).toString()},
+                          {u"host_key"_s, q.value(18).isNull() ? QJsonValue() : QJsonValue(q.value(18).toString())}};
     }
     return {
         {u"id"_s, instanceId},
@@ -341,8 +342,15 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
               {price, now, instanceId});
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
-    QTimer::singleShot(0, this, [this, instanceId] {
-        if (m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {instanceId}).toString() == u"starting"_s)
+    // A failed launch may have left no container: it is created anew (its /workspace volume,
+    // if any, is reused); a stopped instance's kept container is started.
+    const bool fresh = state == u"failed"_s;
+    QTimer::singleShot(0, this, [this, instanceId, fresh] {
+        if (m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {instanceId}).toString() != u"starting"_s)
+            return;
+        if (fresh)
+            m_runtime.create(specFor(instanceId));
+        else
             m_runtime.start(specFor(instanceId));
     });
     notify(instanceId);
@@ -367,6 +375,36 @@ QJsonObject InstanceService::terminate(const QString &userId, const QString &ins
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.remove(instanceId); });
     notify(instanceId);
     publishBilling(userId);
+    return result;
+}
+
+QJsonObject InstanceService::addKey(const QString &userId, const QString &instanceId, const QString &keyId)
+{
+    const QStringList lines = m_keys.publicKeysFor(userId, {keyId}); // 400 unless the caller's key
+    Transaction tx(m_db);
+    if (requireState(userId, instanceId) == u"terminated"_s)
+        throw ApiError(409, u"illegal_transition"_s, u"The instance is terminated."_s);
+    m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
+              {instanceId, keyId, lines.first()});
+    QJsonObject result = instanceJson(instanceId, m_clock.nowMs());
+    tx.commit();
+    m_runtime.setAuthorizedKeys(instanceId, specFor(instanceId).authorizedKeys);
+    notify(instanceId);
+    return result;
+}
+
+QJsonObject InstanceService::removeKey(const QString &userId, const QString &instanceId, const QString &keyId)
+{
+    Transaction tx(m_db);
+    if (requireState(userId, instanceId) == u"terminated"_s)
+        throw ApiError(409, u"illegal_transition"_s, u"The instance is terminated."_s);
+    QSqlQuery q = m_db.exec(u"DELETE FROM instance_ssh_keys WHERE instance_id = ? AND key_id = ?"_s, {instanceId, keyId});
+    if (q.numRowsAffected() != 1)
+        throw ApiError(404, u"not_found"_s, u"This key is not installed on the instance."_s);
+    QJsonObject result = instanceJson(instanceId, m_clock.nowMs());
+    tx.commit();
+    m_runtime.setAuthorizedKeys(instanceId, specFor(instanceId).authorizedKeys);
+    notify(instanceId);
     return result;
 }
 
@@ -420,8 +458,10 @@ void InstanceService::onReady(const QString &instanceId, const SshEndpoint &ssh)
     q.next();
     const QString userId = q.value(0).toString();
     if (ssh.isValid()) {
-        m_db.exec(u"UPDATE instances SET ssh_host = ?, ssh_port = ?, ssh_user = ?, ssh_host_key_sha256 = ? WHERE id = ?"_s,
-                  {ssh.host, ssh.port, ssh.user, ssh.hostKeySha256, instanceId});
+        m_db.exec(u"UPDATE instances SET ssh_host = ?, ssh_port = ?, ssh_user = ?, ssh_host_key_sha256 = ?,"
+                  " ssh_host_key = ? WHERE id = ?"_s,
+                  {ssh.host, ssh.port, ssh.user, ssh.hostKeySha256,
+                   ssh.hostKey.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(ssh.hostKey), instanceId});
     }
     // Billing starts here, at `running`, not while creating or starting.
     m_meter.openSegment(instanceId, userId, q.value(1).toLongLong(), now);
@@ -499,28 +539,61 @@ void InstanceService::tick()
         publishBilling(userId);
 }
 
-void InstanceService::reconcile()
+void InstanceService::reconcile(bool atStartup)
 {
     const qint64 now = m_clock.nowMs();
+    const bool durable = m_runtime.outlivesProvider();
+    const QHash<QString, bool> containers = m_runtime.inventory();
     QStringList changed;
+    QStringList toRemove;
+    QStringList toStop;
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(u"SELECT id, state FROM instances WHERE state IN "_s + kHoldingStates);
+    QSqlQuery q = m_db.exec(u"SELECT id, state FROM instances WHERE state != 'terminated'"_s);
     while (q.next()) {
         const QString id = q.value(0).toString();
         const QString state = q.value(1).toString();
-        if (m_runtime.outlivesProvider() && m_runtime.isRunning(id))
-            continue;
-        if (state == u"running"_s || state == u"stopping"_s) {
-            // Billed up to the last second the provider saw it running, not a second more.
-            m_meter.closeSegmentAtLastSeen(id);
-            compareAndSwap(id, {state}, u"stopped"_s, u"provider_restarted"_s, now);
-        } else {
+        const bool exists = containers.contains(id);
+        const bool running = exists && containers.value(id);
+        if (state == u"creating"_s || state == u"starting"_s) {
+            if (!atStartup)
+                continue; // a launch in flight; its own chain reports how it ends
+            // The provider died mid-launch: nothing may be left running unbilled.
+            if (exists)
+                toRemove.append(id);
             m_meter.closeSegmentAtLastSeen(id);
             compareAndSwap(id, {state}, u"failed"_s, u"provider_restarted"_s, now);
+            changed.append(id);
+        } else if (state == u"running"_s || state == u"stopping"_s) {
+            if (running) {
+                if (state == u"stopping"_s)
+                    toStop.append(id); // the stop asked for before the restart, once more
+                continue;
+            }
+            // Billed up to the last second the provider saw it running, not a second more.
+            m_meter.closeSegmentAtLastSeen(id);
+            QString reason = u"provider_restarted"_s;
+            QString to = u"stopped"_s;
+            if (durable && state == u"running"_s) {
+                reason = exists ? u"container_stopped"_s : u"container_gone"_s;
+                to = exists ? u"stopped"_s : u"failed"_s;
+            }
+            compareAndSwap(id, {state}, to, reason, now);
+            changed.append(id);
+        } else if (running) {
+            toStop.append(id); // stopped or failed here, yet its container runs: stop it
         }
-        changed.append(id);
+    }
+    // Labelled containers without a live instance (made by hand, or left by a crash) go.
+    for (auto it = containers.cbegin(); it != containers.cend(); ++it) {
+        const QString state = m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {it.key()}).toString();
+        if (state.isEmpty() || state == u"terminated"_s)
+            toRemove.append(it.key());
     }
     tx.commit();
+    for (const QString &id : std::as_const(toRemove))
+        m_runtime.remove(id);
+    for (const QString &id : std::as_const(toStop))
+        m_runtime.stop(id);
     for (const QString &id : std::as_const(changed))
         notify(id);
 }

@@ -49,6 +49,9 @@ public:
     QJsonObject stop(const QString &userId, const QString &instanceId);
     QJsonObject start(const QString &userId, const QString &instanceId);
     QJsonObject terminate(const QString &userId, const QString &instanceId);
+    // Installs or withdraws one of the caller's keys; a live instance accepts the change at once.
+    QJsonObject addKey(const QString &userId, const QString &instanceId, const QString &keyId);
+    QJsonObject removeKey(const QString &userId, const QString &instanceId, const QString &keyId);
 
     QJsonArray gpuCatalog();
     QJsonObject billingSummary(const QString &userId);
@@ -59,9 +62,11 @@ public:
     // Brings billing up to the clock: stops instances whose owner's balance ran out (at the
     // exact millisecond it did), posts checkpoint charges, publishes billing updates.
     void tick();
-    // After a restart: settles instances the runtime no longer has (billing them up to the
-    // last second the provider saw them running).
-    void reconcile();
+    // Brings the rows in line with what the runtime lists (after a restart, and periodically):
+    // instances whose container stopped or vanished are billed up to the last second the
+    // provider saw them running and marked stopped/failed; launches cut short by a restart
+    // fail; labelled containers without a live instance are removed.
+    void reconcile(bool atStartup = true);
 
     QJsonObject instanceJson(const QString &instanceId, qint64 nowMs);
 

@@ -122,6 +122,10 @@ const QList<Migration> &all()
              " at INTEGER NOT NULL,"
              " PRIMARY KEY (instance_id, launch_seq, stage))"_s,
          }},
+        {3, u"the host's public key next to its fingerprint"_s,
+         {
+             u"ALTER TABLE instances ADD COLUMN ssh_host_key TEXT"_s,
+         }},
     };
     return list;
 }

@@ -44,6 +44,8 @@ const QList<Route> kAuthedRoutes = {
     {"GET", u"/v1/instances/{id}"_s},
     {"POST", u"/v1/instances/{id}/stop"_s},
     {"POST", u"/v1/instances/{id}/start"_s},
+    {"POST", u"/v1/instances/{id}/ssh-keys"_s},
+    {"DELETE", u"/v1/instances/{id}/ssh-keys/{keyId}"_s},
     {"DELETE", u"/v1/instances/{id}"_s},
     {"GET", u"/v1/billing/ledger"_s},
     {"GET", u"/v1/billing/summary"_s},
@@ -199,7 +201,8 @@ void TestApiAuth::refusesNonLoopbackAddress()
     QFETCH(QByteArray, message);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const Finished run = runSim({u"--listen"_s, listen, u"--data"_s, dir.path(), u"--test-clock"_s});
+    const Finished run = runSim({u"--listen"_s, listen, u"--data"_s, dir.path(), u"--test-clock"_s,
+                                     u"--runtime"_s, u"inprocess"_s});
     QVERIFY2(run.finished, "the provider kept running instead of refusing");
     QCOMPARE(run.status, QProcess::NormalExit);
     QVERIFY(run.exitCode != 0);

@@ -208,7 +208,8 @@ void TestApiDurability::secondProviderOnSameDataIsRefused()
     QVERIFY2(first.start({u"--test-clock"_s}), qPrintable(first.lastError()));
     QProcess second;
     second.start(SimProcess::binaryPath(),
-                 {u"--listen"_s, u"127.0.0.1:0"_s, u"--data"_s, first.dataDir(), u"--test-clock"_s});
+                 {u"--listen"_s, u"127.0.0.1:0"_s, u"--data"_s, first.dataDir(), u"--test-clock"_s,
+                  u"--runtime"_s, u"inprocess"_s});
     QVERIFY(second.waitForFinished(30000));
     QVERIFY(second.exitCode() != 0);
     const QByteArray err = second.readAllStandardError();

@@ -380,7 +380,8 @@ class Server:
     def start(self):
         data = os.path.join(self.tmp, "data")
         self.stderr_file = open(self.stderr_path, "wb")
-        self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--data", data, "--test-clock"],
+        self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--data", data, "--test-clock",
+                                      "--runtime", "inprocess"],
                                      stdout=subprocess.PIPE, stderr=self.stderr_file, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         line = b""
@@ -992,6 +993,24 @@ def run_scenario(c, tmp, server_port):
     c.call("POST", f"/v1/instances/{instance_id}/start", token=alice_token,
            headers={"Idempotency-Key": "stop-1"}, expect=422, label="key of a stop reused for a start")
     wait_state(c, alice_token, instance_id, {"running"})
+    R.section = "instance keys"
+    extra = c.call("POST", "/v1/ssh-keys", {"name": "extra", "public_key": make_ssh_key(tmp, "extra")},
+                   token=alice_token, expect=201).json
+    if extra and "id" in extra:
+        added = c.call("POST", f"/v1/instances/{instance_id}/ssh-keys", {"key_id": extra["id"]},
+                       token=alice_token, expect=200).json
+        R.check(added and extra["id"] in added["ssh_key_ids"], "a key added to an instance is listed on it")
+        c.call("POST", f"/v1/instances/{instance_id}/ssh-keys", {"key_id": extra["id"]},
+               token=other_token, expect=400, label="another user's key")
+        c.call("POST", f"/v1/instances/{instance_id}/ssh-keys", {"key_id": 5}, token=alice_token, expect=400,
+               label="key_id not a string")
+        removed = c.call("DELETE", f"/v1/instances/{instance_id}/ssh-keys/{extra['id']}", token=alice_token,
+                         expect=200).json
+        R.check(removed and extra["id"] not in removed["ssh_key_ids"], "a removed key is gone from the instance")
+        c.call("DELETE", f"/v1/instances/{instance_id}/ssh-keys/{extra['id']}", token=alice_token, expect=404,
+               label="not installed")
+        c.call("DELETE", f"/v1/instances/{instance_id}/ssh-keys/{extra['id']}", token=other_token, expect=404,
+               label="another user's instance")
     c.call("POST", "/v1/_test/clock/advance", {"seconds": 90}, expect=200)
     summary = c.call("GET", "/v1/billing/summary", token=alice_token, expect=200).json
     R.check(summary and summary["spend_rate_micros_per_hour"] > 0 and summary["runs_out_at"] is not None

@@ -193,6 +193,9 @@ bool SimProcess::restart(int timeoutMs)
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(program);
     m_arguments = QStringList{u"--listen"_s, u"127.0.0.1:0"_s, u"--data"_s, m_dataDir} + m_extraArgs;
+    // These tests are about the API, not containers: the in-process runtime unless a test asks.
+    if (!m_extraArgs.contains(u"--runtime"_s))
+        m_arguments << u"--runtime"_s << u"inprocess"_s;
     m_process->setArguments(m_arguments);
     // The provider's warnings go straight to the test's stderr: visible, and a full pipe
     // can never block the provider.

@@ -1,0 +1,194 @@
+#pragma once
+
+#include "ContainerRuntime.h"
+#include "InstanceFiles.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QPointer>
+#include <QProcessEnvironment>
+#include <QSet>
+
+#include <functional>
+#include <memory>
+
+namespace cardhour::sim {
+
+class SshProbe;
+
+// Runs instances as real local containers with the podman CLI (rootful or rootless), driven
+// asynchronously through QProcess. Per instance <id>:
+//   container  cardhour-<id>, labelled cardhour.managed=true, cardhour.instance=<id>,
+//              cardhour.owner=<owner>, cardhour.provider=<provider id>. Names are not trusted:
+//              containers are always looked up by those labels.
+//   volume     cardhour-ws-<id> (same labels) at /workspace; kept across stop/start.
+//   ssh dir    spec.sshDir (see InstanceFiles) mounted read-only at /etc/cardhour/ssh.
+//   ports      sshd (22) and every spec.appPorts entry published on a free 127.0.0.1 port,
+//              fixed for the container's life.
+// Readiness is a real SSH handshake that must present spec.hostKeySha256 (SshProbe); a
+// container that exits meanwhile fails at once, with the tail of its log in the reason.
+// create() and start() (re)write <sshDir>/authorized_keys from spec.authorizedKeys: the spec is
+// the truth. Later changes go through InstanceFiles::writeAuthorizedKeys and work at once.
+// Signals: create → stageReached image, container, sshd, ready → ready(endpoint), or failed;
+// start → stageReached container, sshd, ready → ready, or failed ("container is gone" when
+// there is none); stop → stopped; remove (container, volume, and with Options::dataDir the
+// instance files) → removed. Failures of stop/remove come as failed(id, reason).
+//
+// Requests for one instance run one after another; stop() and remove() end a create() or
+// start() still in progress at its next step (that one then emits nothing).
+class PodmanRuntime final : public ContainerRuntime
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QString podman = QStringLiteral("podman");
+        QString containersConf;                                 // sets CONTAINERS_CONF when not empty
+        QString imagePrefix = QStringLiteral("localhost/cardhour/"); // catalog image X → <prefix>X:latest
+        QString providerId = QStringLiteral("cardhour-sim");    // cardhour.provider label value
+        // When set, create()/start() with an empty spec.sshDir make (or reuse) the instance's
+        // files under <dataDir>/instances/<id> themselves (InstanceFiles) and take the host key
+        // fingerprint from there; remove() then deletes that directory too.
+        QString dataDir;
+        int readyDeadlineMs = 60000; // sshd must answer with the right host key within this
+        int stopTimeoutS = 10;       // SIGTERM, then SIGKILL after this
+        int commandTimeoutMs = 120000;
+    };
+
+    struct ContainerInfo
+    {
+        QString containerId;
+        QString instanceId;
+        QString ownerId;
+        QString state;            // podman's: created, running, exited, ...
+        bool running = false;
+        int sshPort = 0;          // host port of container port 22
+        QHash<int, int> ports;    // container port → host port (127.0.0.1)
+    };
+
+    explicit PodmanRuntime(Options options, QObject *parent = nullptr);
+    explicit PodmanRuntime(QObject *parent = nullptr);
+    ~PodmanRuntime() override;
+
+    QString name() const override;
+    bool outlivesProvider() const override { return true; }
+    void create(const InstanceSpec &spec) override;
+    void start(const InstanceSpec &spec) override;
+    void stop(const QString &instanceId) override;
+    void remove(const QString &instanceId) override;
+    bool isRunning(const QString &instanceId) const override; // from the cache (refresh())
+    QHash<QString, bool> inventory() const override
+    {
+        QHash<QString, bool> runningById;
+        for (auto it = m_containers.cbegin(); it != m_containers.cend(); ++it)
+            runningById.insert(it.key(), it->running);
+        return runningById;
+    }
+    // Rewrites the instance's authorized_keys (in the ssh dir of its last create/start, else
+    // <dataDir>/instances/<id>/ssh), which the container mounts: sshd reads it on every log-in,
+    // so the change applies at once, without a restart.
+    void setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys) override;
+
+    // Re-reads this provider's containers (`podman ps -a` by label) into the cache, then
+    // emits refreshed(). refreshNow() does the same blocking, for provider start-up only.
+    void refresh();
+    bool refreshNow(int timeoutMs = 30000);
+    QHash<QString, ContainerInfo> containers() const { return m_containers; } // by instance id
+
+    // Published ports as last seen (create, start, refresh): 0 / empty when unknown.
+    int sshPortOf(const QString &instanceId) const;
+    QHash<int, int> publishedPortsOf(const QString &instanceId) const;
+
+    const Options &options() const { return m_options; }
+    QString imageTag(const QString &imageId) const;
+    bool selinuxEnabled() const { return m_selinux; }
+    // What the constructor's `podman info` said (usable, or why not).
+    bool looksUsable() const { return m_usable; }
+    QString unusableReason() const { return m_unusableReason; }
+    // Whether a request for this instance is queued or in progress (a reconciler should leave
+    // such instances alone: a container being created is not running yet).
+    bool hasPendingWork(const QString &instanceId) const;
+
+    static QString containerName(const QString &instanceId);
+    static QString volumeName(const QString &instanceId);
+
+    // Runs `podman info --format json` (bounded by timeoutMs); false with *why when podman is
+    // missing or does not work.
+    static bool isUsable(const QString &podmanPath, const QString &containersConf, QString *why,
+                         int timeoutMs = 20000);
+
+Q_SIGNALS:
+    // Every instance of this provider that has a container, and whether it runs.
+    void refreshed(const QHash<QString, bool> &runningById, bool ok);
+
+private:
+    enum class OpKind { Create, Start, Stop, Remove };
+    struct Op
+    {
+        OpKind kind;
+        std::function<void(quint64 token)> run;
+    };
+    struct InstanceOps
+    {
+        quint64 epoch = 0; // token of the op in progress; 0 once a newer request superseded it
+        bool busy = false;
+        OpKind current = OpKind::Create;
+        QList<Op> queue;
+        QPointer<SshProbe> probe;
+    };
+    struct ProcResult
+    {
+        bool started = false;
+        bool timedOut = false;
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+        bool ok() const { return started && !timedOut && exitCode == 0; }
+        QString describe(const QString &what) const;
+    };
+    using ProcCallback = std::function<void(const ProcResult &)>;
+    struct Launch; // the state of one create()/start() chain
+
+    void enqueue(const QString &instanceId, OpKind kind, std::function<void(quint64)> run);
+    bool current(const QString &instanceId, quint64 token) const;
+    void endOp(const QString &instanceId);
+
+    void runPodman(const QStringList &args, ProcCallback done, int timeoutMs = 0,
+                   const QProcessEnvironment &extraEnv = {});
+    QStringList labelFilter(const QString &instanceId) const;
+    void findContainer(const QString &instanceId, std::function<void(bool ok, const QString &error,
+                                                                      const QList<ContainerInfo> &found)> done);
+    QList<ContainerInfo> parsePs(const QByteArray &json) const;
+
+    void doCreate(InstanceSpec spec, quint64 token);
+    void doStart(InstanceSpec spec, quint64 token);
+    void doStop(const QString &instanceId, quint64 token);
+    void doRemove(const QString &instanceId, quint64 token);
+    bool resolveSsh(InstanceSpec &spec, QString *error) const;
+    void createContainer(const std::shared_ptr<Launch> &launch, int attempt);
+    void startContainer(const std::shared_ptr<Launch> &launch, int attempt);
+    void waitForSshd(const std::shared_ptr<Launch> &launch);
+    void checkContainer(const std::shared_ptr<Launch> &launch);
+    void failLaunch(const std::shared_ptr<Launch> &launch, const QString &reason, bool stopContainer);
+    void remember(const ContainerInfo &info);
+    void setRunning(const QString &instanceId, bool running);
+    void forget(const QString &instanceId);
+    void applyRefresh(const QList<ContainerInfo> &found, quint64 stampAtStart);
+    QSet<int> reservedPorts() const;
+
+    Options m_options;
+    QProcessEnvironment m_env;
+    bool m_selinux = false;
+    bool m_usable = false;
+    QString m_unusableReason;
+    QHash<QString, InstanceOps> m_ops;
+    QHash<QString, ContainerInfo> m_containers;
+    QHash<QString, QString> m_sshDirs; // instance → ssh dir of its last create/start
+    QHash<QString, quint64> m_touched; // instance → m_stamp of its last local cache update
+    quint64 m_stamp = 0;
+    quint64 m_lastToken = 0;
+    bool m_shuttingDown = false;
+};
+
+} // namespace cardhour::sim

@@ -1,0 +1,467 @@
+// PodmanRuntime with real podman and the real "base" image: launch, log in with OpenSSH
+// (strict host key checking), stop/start with the workspace and host key kept, authorized_keys
+// changes live, remove. Everything made is labelled with a unique cardhour.provider and
+// removed at the end, also when a test fails; the built image is kept for the next run.
+#include "PodmanTestSupport.h"
+#include "runtime/InstanceFiles.h"
+#include "runtime/PodmanRuntime.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour::sim;
+using namespace cardhour::test;
+
+namespace {
+
+constexpr int kFirstReadyTimeoutMs = 120000;
+
+QString readText(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+} // namespace
+
+class TestPodmanRuntime : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void lifecycle();
+    void runtimeMakesInstanceFilesItself();
+    void wrongHostKeyIsNeverReady();
+    void imageNotBuilt();
+    void startWithoutContainer();
+    void removeWhileCreating();
+    void containerThatExitsFailsFast();
+
+private:
+    PodmanRuntime::Options options() const;
+    InstanceSpec specFor(const QString &id, const QStringList &keys);
+    QString newId() const { return u"t"_s + randomSuffix(); }
+    // Waits for ready or failed of `id`; returns the failure reason (empty when ready).
+    QString waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, int timeoutMs, SshEndpoint *endpoint);
+    Run ssh(const SshEndpoint &endpoint, const QString &key, const QString &command);
+    void writeKnownHosts(const SshEndpoint &endpoint, const InstanceFiles &files);
+
+    QTemporaryDir m_data;
+    QString m_provider = u"cardhour-test-"_s + randomSuffix();
+    std::unique_ptr<CleanupGuard> m_cleanup;
+    QString m_clientKey[3];
+    QString m_knownHosts;
+};
+
+void TestPodmanRuntime::initTestCase()
+{
+    QVERIFY(m_data.isValid());
+    qRegisterMetaType<SshEndpoint>();
+    qRegisterMetaType<QHash<QString, bool>>();
+    const ImageCheck image = ensureBaseImage();
+    if (!image.error.isEmpty())
+        QFAIL(qPrintable(image.error));
+    if (!image.skip.isEmpty())
+        QSKIP(qPrintable(image.skip));
+    QString why;
+    QVERIFY2(PodmanRuntime::isUsable(podmanBinary(), containersConf(), &why), qPrintable(why));
+    QVERIFY(!PodmanRuntime::isUsable(u"/nonexistent/podman"_s, {}, &why));
+    QVERIFY(!why.isEmpty());
+    m_cleanup = std::make_unique<CleanupGuard>(m_provider);
+
+    if (QStandardPaths::findExecutable(u"ssh"_s).isEmpty() || QStandardPaths::findExecutable(u"ssh-keygen"_s).isEmpty())
+        QSKIP("OpenSSH client (ssh, ssh-keygen) is not installed");
+    for (int i = 0; i < 3; ++i) {
+        m_clientKey[i] = m_data.filePath(u"client%1"_s.arg(i));
+        const Run made = runProgram(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-C"_s,
+                                                     u"client%1"_s.arg(i), u"-f"_s, m_clientKey[i]});
+        QVERIFY2(made.ok(), qPrintable(made.errTail()));
+    }
+    m_knownHosts = m_data.filePath(u"known_hosts"_s);
+}
+
+void TestPodmanRuntime::cleanupTestCase()
+{
+    m_cleanup.reset(); // removes every container and volume of m_provider
+    const Run left = podman({u"ps"_s, u"-a"_s, u"-q"_s, u"--filter"_s, u"label=cardhour.provider="_s + m_provider});
+    QCOMPARE(left.out.trimmed(), QByteArray());
+}
+
+PodmanRuntime::Options TestPodmanRuntime::options() const
+{
+    PodmanRuntime::Options o;
+    o.podman = podmanBinary();
+    o.containersConf = containersConf();
+    o.providerId = m_provider;
+    return o;
+}
+
+InstanceSpec TestPodmanRuntime::specFor(const QString &id, const QStringList &keys)
+{
+    const InstanceFiles files = InstanceFiles::prepare(m_data.path(), id);
+    InstanceSpec spec;
+    spec.instanceId = id;
+    spec.ownerId = u"owner-1"_s;
+    spec.image = u"base"_s;
+    spec.gpuType = u"rtx4090"_s;
+    spec.sshDir = files.sshDir();
+    spec.hostKeySha256 = files.hostKeySha256();
+    spec.authorizedKeys = keys;
+    return spec;
+}
+
+QString TestPodmanRuntime::waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, int timeoutMs,
+                                     SshEndpoint *endpoint)
+{
+    const bool done = QTest::qWaitFor([&] { return readySpy.count() > 0 || failedSpy.count() > 0; }, timeoutMs);
+    if (!done)
+        return u"neither ready nor failed within %1 s"_s.arg(timeoutMs / 1000);
+    if (failedSpy.count() > 0)
+        return failedSpy.first().at(1).toString();
+    if (endpoint)
+        *endpoint = readySpy.first().at(1).value<SshEndpoint>();
+    return {};
+}
+
+Run TestPodmanRuntime::ssh(const SshEndpoint &endpoint, const QString &key, const QString &command)
+{
+    return runProgram(u"ssh"_s,
+                      {u"-F"_s, u"/dev/null"_s, u"-o"_s, u"StrictHostKeyChecking=yes"_s, u"-o"_s,
+                       u"UserKnownHostsFile="_s + m_knownHosts, u"-o"_s, u"GlobalKnownHostsFile=/dev/null"_s, u"-o"_s,
+                       u"BatchMode=yes"_s, u"-o"_s, u"IdentitiesOnly=yes"_s, u"-o"_s, u"IdentityAgent=none"_s, u"-o"_s,
+                       u"ConnectTimeout=15"_s, u"-o"_s, u"LogLevel=ERROR"_s, u"-i"_s, key, u"-p"_s,
+                       QString::number(endpoint.port), endpoint.user + u'@' + endpoint.host, command},
+                      60000);
+}
+
+void TestPodmanRuntime::writeKnownHosts(const SshEndpoint &endpoint, const InstanceFiles &files)
+{
+    QFile f(m_knownHosts);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(u"[%1]:%2 %3\n"_s.arg(endpoint.host).arg(endpoint.port).arg(files.hostPublicKeyLine()).toUtf8());
+}
+
+void TestPodmanRuntime::lifecycle()
+{
+    const QString id = newId();
+    const InstanceSpec spec = specFor(id, {readText(m_clientKey[0] + u".pub"_s).trimmed()});
+    const InstanceFiles files = InstanceFiles::prepare(m_data.path(), id);
+    InstanceSpec limited = spec;
+    limited.cpus = 1;
+    limited.memoryMib = 512;
+    limited.appPorts = {8888};
+    limited.appToken = u"app-token-123"_s;
+
+    PodmanRuntime runtime(options());
+    QVERIFY2(runtime.looksUsable(), qPrintable(runtime.unusableReason()));
+    QCOMPARE(runtime.name(), u"podman"_s);
+    QVERIFY(runtime.outlivesProvider());
+    QSignalSpy stages(&runtime, &ContainerRuntime::stageReached);
+    QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    QSignalSpy stoppedSpy(&runtime, &ContainerRuntime::stopped);
+    QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
+
+    // ---- create
+    QElapsedTimer clock;
+    clock.start();
+    runtime.create(limited);
+    QCOMPARE(stages.count(), 0); // never from inside the call
+    SshEndpoint endpoint;
+    QString failure = waitReady(readySpy, failedSpy, kFirstReadyTimeoutMs, &endpoint);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const qint64 launchMs = clock.elapsed();
+    qInfo("launch-to-ready (create of %s, image base): %lld ms", qPrintable(id), launchMs);
+    QStringList seen;
+    for (const QList<QVariant> &args : std::as_const(stages)) {
+        QCOMPARE(args.at(0).toString(), id);
+        seen.append(args.at(1).toString());
+    }
+    QCOMPARE(seen, (QStringList{u"image"_s, u"container"_s, u"sshd"_s, u"ready"_s}));
+    QCOMPARE(readySpy.first().at(0).toString(), id);
+    QCOMPARE(endpoint.host, u"127.0.0.1"_s);
+    QVERIFY(endpoint.port > 0);
+    QCOMPARE(endpoint.user, u"root"_s);
+    QCOMPARE(endpoint.hostKeySha256, files.hostKeySha256());
+    QCOMPARE(endpoint.hostKey, files.hostPublicKeyLine());
+    QVERIFY(runtime.isRunning(id));
+    QCOMPARE(runtime.inventory().value(id, false), true);
+    QCOMPARE(runtime.sshPortOf(id), endpoint.port);
+    const int appHostPort = runtime.publishedPortsOf(id).value(8888);
+    QVERIFY(appHostPort > 0 && appHostPort != endpoint.port);
+
+    // Labels, mounts, limits and the app token, as podman reports them.
+    const Run inspect = podman({u"inspect"_s, u"--type"_s, u"container"_s, PodmanRuntime::containerName(id)});
+    QVERIFY2(inspect.ok(), qPrintable(inspect.errTail()));
+    const QJsonObject container = QJsonDocument::fromJson(inspect.out).array().first().toObject();
+    const QJsonObject labels = container.value(u"Config"_s).toObject().value(u"Labels"_s).toObject();
+    QCOMPARE(labels.value(u"cardhour.managed"_s).toString(), u"true"_s);
+    QCOMPARE(labels.value(u"cardhour.instance"_s).toString(), id);
+    QCOMPARE(labels.value(u"cardhour.owner"_s).toString(), u"owner-1"_s);
+    QCOMPARE(labels.value(u"cardhour.provider"_s).toString(), m_provider);
+    const QJsonObject hostConfig = container.value(u"HostConfig"_s).toObject();
+    QCOMPARE(hostConfig.value(u"Memory"_s).toInteger(), 512LL * 1024 * 1024);
+    QCOMPARE(hostConfig.value(u"NanoCpus"_s).toInteger(), 1000000000LL);
+    const QJsonArray env = container.value(u"Config"_s).toObject().value(u"Env"_s).toArray();
+    QVERIFY(env.contains(u"CARDHOUR_APP_TOKEN=app-token-123"_s));
+    QVERIFY(!container.value(u"Args"_s).toVariant().toStringList().join(u' ').contains(u"app-token-123"_s));
+
+    // ---- log in with OpenSSH, strict host key checking against the provider-made key
+    writeKnownHosts(endpoint, files);
+    Run r = ssh(endpoint, m_clientKey[0], u"echo persisted > /workspace/persist.txt && hostname && ulimit -n"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errTail()));
+    qInfo("in the container: %s", qPrintable(QString::fromUtf8(r.out).simplified()));
+    r = ssh(endpoint, m_clientKey[1], u"true"_s);
+    QVERIFY2(!r.ok(), "a key that is not in authorized_keys must not log in");
+
+    // ---- stop: not running, the container kept
+    runtime.stop(id);
+    QTRY_COMPARE_WITH_TIMEOUT(stoppedSpy.count(), 1, 60000);
+    QCOMPARE(stoppedSpy.first().at(0).toString(), id);
+    QVERIFY(!runtime.isRunning(id));
+    QVERIFY(runtime.inventory().contains(id));
+    QVERIFY(!runtime.inventory().value(id));
+    const Run running = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.State.Running}}"_s,
+                                PodmanRuntime::containerName(id)});
+    QVERIFY2(running.ok(), qPrintable(running.errTail()));
+    QCOMPARE(running.out.trimmed(), "false"_ba);
+    QVERIFY(failedSpy.isEmpty());
+
+    // ---- start: same port, same host key (StrictHostKeyChecking), workspace kept
+    readySpy.clear();
+    stages.clear();
+    clock.restart();
+    runtime.start(spec);
+    failure = waitReady(readySpy, failedSpy, 60000, &endpoint);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    qInfo("launch-to-ready (start after stop): %lld ms", clock.elapsed());
+    QCOMPARE(endpoint.port, runtime.sshPortOf(id));
+    QCOMPARE(endpoint.hostKeySha256, files.hostKeySha256());
+    r = ssh(endpoint, m_clientKey[0], u"cat /workspace/persist.txt"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errTail()));
+    QCOMPARE(r.out.trimmed(), "persisted"_ba);
+
+    // ---- authorized_keys rewritten: effective at once, no restart
+    runtime.setAuthorizedKeys(id, {readText(m_clientKey[1] + u".pub"_s).trimmed()});
+    r = ssh(endpoint, m_clientKey[1], u"true"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errTail()));
+    QVERIFY(!ssh(endpoint, m_clientKey[0], u"true"_s).ok());
+
+    // ---- a restarted provider finds the container and its ports by label
+    {
+        PodmanRuntime restarted(options());
+        QVERIFY(!restarted.isRunning(id));
+        QSignalSpy refreshed(&restarted, &PodmanRuntime::refreshed);
+        QVERIFY(restarted.refreshNow(30000));
+        QCOMPARE(refreshed.count(), 1);
+        QVERIFY(refreshed.first().at(1).toBool());
+        using RunningById = QHash<QString, bool>;
+        QVERIFY(refreshed.first().at(0).value<RunningById>().value(id));
+        QVERIFY(restarted.isRunning(id));
+        QCOMPARE(restarted.sshPortOf(id), endpoint.port);
+        QCOMPARE(restarted.publishedPortsOf(id).value(8888), appHostPort);
+
+        restarted.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(refreshed.count(), 2, 30000);
+        QVERIFY(refreshed.last().at(1).toBool());
+        QVERIFY(restarted.containers().contains(id));
+
+        // start() of a running container: ready on the remembered port.
+        QSignalSpy ready2(&restarted, &ContainerRuntime::ready);
+        QSignalSpy failed2(&restarted, &ContainerRuntime::failed);
+        InstanceSpec withKey1 = spec; // the spec is the truth for authorized_keys
+        restarted.start(withKey1);
+        SshEndpoint again;
+        failure = waitReady(ready2, failed2, 60000, &again);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        QCOMPARE(again.port, endpoint.port);
+        QVERIFY(ssh(endpoint, m_clientKey[0], u"true"_s).ok());
+    }
+
+    // ---- remove: container and volume gone
+    runtime.remove(id);
+    QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
+    QVERIFY(failedSpy.isEmpty());
+    QVERIFY(!runtime.isRunning(id));
+    QVERIFY(!runtime.inventory().contains(id));
+    QCOMPARE(podman({u"container"_s, u"exists"_s, PodmanRuntime::containerName(id)}).exitCode, 1);
+    QCOMPARE(podman({u"volume"_s, u"exists"_s, PodmanRuntime::volumeName(id)}).exitCode, 1);
+    // The runtime was given the ssh dir, so the files are the provider's to delete.
+    QVERIFY(QFileInfo::exists(files.hostKeyPath()));
+}
+
+void TestPodmanRuntime::runtimeMakesInstanceFilesItself()
+{
+    QTemporaryDir data;
+    PodmanRuntime::Options o = options();
+    o.dataDir = data.path();
+    PodmanRuntime runtime(o);
+    QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
+
+    const QString id = newId();
+    InstanceSpec spec;
+    spec.instanceId = id;
+    spec.ownerId = u"owner-2"_s;
+    spec.image = u"base"_s;
+    spec.authorizedKeys = {readText(m_clientKey[2] + u".pub"_s).trimmed()};
+    runtime.create(spec);
+    SshEndpoint endpoint;
+    const QString failure = waitReady(readySpy, failedSpy, kFirstReadyTimeoutMs, &endpoint);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const InstanceFiles files = InstanceFiles::prepare(data.path(), id);
+    QCOMPARE(endpoint.hostKeySha256, files.hostKeySha256());
+    writeKnownHosts(endpoint, files);
+    const Run r = ssh(endpoint, m_clientKey[2], u"true"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errTail()));
+
+    runtime.remove(id);
+    QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
+    QVERIFY(!QFileInfo::exists(files.instanceDir()));
+}
+
+void TestPodmanRuntime::wrongHostKeyIsNeverReady()
+{
+    PodmanRuntime runtime(options());
+    QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
+    const QString id = newId();
+    InstanceSpec spec = specFor(id, {});
+    spec.hostKeySha256 = InstanceFiles::prepare(m_data.path(), id + u"-other"_s).hostKeySha256();
+    QElapsedTimer clock;
+    clock.start();
+    runtime.create(spec);
+    QTRY_COMPARE_WITH_TIMEOUT(failedSpy.count(), 1, kFirstReadyTimeoutMs);
+    QVERIFY(clock.elapsed() < 55000); // at once, not at the 60 s deadline
+    const QString reason = failedSpy.first().at(1).toString();
+    QVERIFY2(reason.contains(u"host key"_s) && reason.contains(spec.hostKeySha256), qPrintable(reason));
+    QCOMPARE(readySpy.count(), 0);
+    // Not left running while failed.
+    QVERIFY(!runtime.isRunning(id));
+    const Run running = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.State.Running}}"_s,
+                                PodmanRuntime::containerName(id)});
+    QCOMPARE(running.out.trimmed(), "false"_ba);
+    runtime.remove(id);
+    QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
+}
+
+void TestPodmanRuntime::imageNotBuilt()
+{
+    PodmanRuntime runtime(options());
+    QSignalSpy stages(&runtime, &ContainerRuntime::stageReached);
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    const QString id = newId();
+    InstanceSpec spec = specFor(id, {});
+    spec.image = u"no-such-image-"_s + randomSuffix();
+    runtime.create(spec);
+    QTRY_COMPARE_WITH_TIMEOUT(failedSpy.count(), 1, 30000);
+    QCOMPARE(failedSpy.first().at(1).toString(),
+             u"image %1 is not built: run cardhour-sim images build %1"_s.arg(spec.image));
+    QCOMPARE(stages.count(), 1);
+    QCOMPARE(stages.first().at(1).toString(), u"image"_s);
+    QCOMPARE(podman({u"volume"_s, u"exists"_s, PodmanRuntime::volumeName(id)}).exitCode, 1);
+}
+
+void TestPodmanRuntime::startWithoutContainer()
+{
+    PodmanRuntime runtime(options());
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    QSignalSpy stoppedSpy(&runtime, &ContainerRuntime::stopped);
+    QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
+    const QString id = newId();
+    runtime.start(specFor(id, {}));
+    QTRY_COMPARE_WITH_TIMEOUT(failedSpy.count(), 1, 30000);
+    QCOMPARE(failedSpy.first().at(1).toString(), u"container is gone"_s);
+    // stop and remove of nothing succeed.
+    runtime.stop(id);
+    runtime.remove(id);
+    QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 30000);
+    QCOMPARE(stoppedSpy.count(), 1);
+    QCOMPARE(failedSpy.count(), 1);
+}
+
+void TestPodmanRuntime::removeWhileCreating()
+{
+    PodmanRuntime runtime(options());
+    QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
+    QSignalSpy stages(&runtime, &ContainerRuntime::stageReached);
+
+    // Removed right away, and removed once podman has started the container.
+    const QString early = newId();
+    runtime.create(specFor(early, {}));
+    runtime.remove(early);
+    const QString late = newId();
+    connect(&runtime, &ContainerRuntime::stageReached, this,
+            [&runtime, late](const QString &instanceId, const QString &stage) {
+                if (instanceId == late && stage == u"container"_s)
+                    runtime.remove(late);
+            });
+    runtime.create(specFor(late, {}));
+    // And while the sshd probe runs (it is cancelled).
+    const QString probing = newId();
+    connect(&runtime, &ContainerRuntime::stageReached, this,
+            [&runtime, probing](const QString &instanceId, const QString &stage) {
+                if (instanceId == probing && stage == u"sshd"_s)
+                    QTimer::singleShot(0, &runtime, [&runtime, probing] { runtime.remove(probing); });
+            });
+    InstanceSpec slow = specFor(probing, {});
+    // A host key sshd accepts but the probe does not: the probe would retry until removed.
+    slow.hostKeySha256 = InstanceFiles::prepare(m_data.path(), probing + u"-other"_s).hostKeySha256();
+    runtime.create(slow);
+
+    QTRY_VERIFY_WITH_TIMEOUT(removedSpy.count() + failedSpy.count() >= 3, kFirstReadyTimeoutMs);
+    QTest::qWait(1500); // a stray watchdog or probe would report by now
+    QVERIFY2(failedSpy.isEmpty(), qPrintable(failedSpy.value(0).value(1).toString()));
+    QCOMPARE(removedSpy.count(), 3);
+    QCOMPARE(readySpy.count(), 0);
+    for (const QString &id : {early, late, probing}) {
+        QCOMPARE(podman({u"container"_s, u"exists"_s, PodmanRuntime::containerName(id)}).exitCode, 1);
+        QCOMPARE(podman({u"volume"_s, u"exists"_s, PodmanRuntime::volumeName(id)}).exitCode, 1);
+        QVERIFY(!runtime.hasPendingWork(id));
+    }
+}
+
+void TestPodmanRuntime::containerThatExitsFailsFast()
+{
+    PodmanRuntime runtime(options());
+    QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
+    const QString id = newId();
+    const InstanceSpec spec = specFor(id, {});
+    // sshd cannot load this host key and exits at once.
+    QFile key(spec.sshDir + u"/ssh_host_ed25519_key"_s);
+    QVERIFY(key.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    key.write("not a key\n");
+    key.close();
+    QElapsedTimer clock;
+    clock.start();
+    runtime.create(spec);
+    QTRY_COMPARE_WITH_TIMEOUT(failedSpy.count(), 1, kFirstReadyTimeoutMs);
+    const QString reason = failedSpy.first().at(1).toString();
+    qInfo("failed after %lld ms: %s", clock.elapsed(), qPrintable(reason));
+    QVERIFY2(clock.elapsed() < 20000, "not at the probe's 60 s deadline");
+    QVERIFY2(reason.contains(u"exited"_s), qPrintable(reason));
+    QCOMPARE(readySpy.count(), 0);
+    QVERIFY(!runtime.isRunning(id));
+    runtime.remove(id);
+    QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
+}
+
+QTEST_GUILESS_MAIN(TestPodmanRuntime)
+#include "tst_podmanruntime.moc"
