@@ -108,10 +108,27 @@ QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowM
         {u"terminated_at"_s, q.value(11).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(11).toLongLong()))},
         {u"ssh"_s, ssh},
         {u"runtime"_s, m_runtime.name()},
+        {u"retention"_s, retentionJson()},
         {u"launch"_s, QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
                                   {u"stages"_s, stages},
                                   {u"ready_ms"_s, readyAt ? QJsonValue(*readyAt - requestedAt) : QJsonValue()}}},
     };
+}
+
+QJsonObject InstanceService::retentionJson() const
+{
+    // What stop and terminate do to the instance's data and bill, stated up front so that a
+    // client can show it before the user confirms. Runtimes without containers keep nothing.
+    const bool containers = m_runtime.outlivesProvider();
+    const QJsonArray kept = containers ? QJsonArray{u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s,
+                                                    u"ssh_port"_s}
+                                       : QJsonArray{};
+    return {{u"stop_keeps"_s, kept},
+            {u"stop_releases"_s, QJsonArray{u"gpu_cards"_s}},
+            {u"terminate_deletes"_s, kept},
+            {u"billed_while_running"_s, QJsonArray{u"compute"_s}},
+            {u"billed_while_stopped"_s, QJsonArray{}},
+            {u"storage_price_per_gib_hour_micros"_s, 0}};
 }
 
 QJsonArray InstanceService::list(const QString &userId, bool includeTerminated)

@@ -69,6 +69,7 @@ public:
     void reconcile(bool atStartup = true);
 
     QJsonObject instanceJson(const QString &instanceId, qint64 nowMs);
+    QJsonObject retentionJson() const;
 
 private:
     void onStage(const QString &instanceId, const QString &stage);

@@ -365,6 +365,12 @@ void TestApiPodman::lifecycleOverSsh()
     QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
     QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
              QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    // Before any stop, the API says what a stop keeps and what a terminate deletes.
+    const QJsonObject retention = inst.value(u"retention"_s).toObject();
+    QVERIFY(retention.value(u"stop_keeps"_s).toArray().contains(u"workspace_volume"_s));
+    QVERIFY(retention.value(u"stop_keeps"_s).toArray().contains(u"container_disk"_s));
+    QVERIFY(retention.value(u"terminate_deletes"_s).toArray().contains(u"workspace_volume"_s));
+    QVERIFY(retention.value(u"billed_while_stopped"_s).toArray().isEmpty());
 
     // Launch stages, in order, and a measured time to ready.
     const QJsonObject launch = inst.value(u"launch"_s).toObject();

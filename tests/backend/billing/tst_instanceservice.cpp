@@ -46,6 +46,10 @@ private Q_SLOTS:
             names.append(stage.toObject().value(u"name"_s).toString());
         QCOMPARE(names, (QStringList{u"image"_s, u"container"_s, u"ready"_s})); // no sshd in-process
         QCOMPARE(launch.value(u"ready_ms"_s).toInteger(), 1234);
+        // Without containers nothing survives a stop, and the API says so.
+        const QJsonObject retention = f.service->get(user, id).value(u"retention"_s).toObject();
+        QVERIFY(retention.value(u"stop_keeps"_s).toArray().isEmpty());
+        QCOMPARE(retention.value(u"stop_releases"_s).toArray(), QJsonArray{u"gpu_cards"_s});
 
         // A start is a new launch with its own stages.
         f.service->stop(user, id);
