@@ -91,6 +91,10 @@ Catalog Catalog::load(const QString &directory)
         // At most 1 000 yuan per card-hour: keeps every cost product far from overflow.
         gpu.pricePerHourMicros = requireInteger(gpuPath, o, u"price_per_hour_micros"_s, 0, 1'000'000'000);
         gpu.capacity = static_cast<int>(requireInteger(gpuPath, o, u"capacity"_s, 0, 4096));
+        if (o.contains(u"cpus_per_card"_s))
+            gpu.cpusPerCard = static_cast<double>(requireInteger(gpuPath, o, u"cpus_per_card"_s, 1, 256));
+        if (o.contains(u"memory_mib_per_card"_s))
+            gpu.memoryMibPerCard = requireInteger(gpuPath, o, u"memory_mib_per_card"_s, 256, 4 << 20);
         catalog.m_gpus.append(gpu);
     }
     if (catalog.m_gpus.isEmpty())

@@ -17,6 +17,8 @@ struct GpuType
     int vramMib = 0;
     qint64 pricePerHourMicros = 0; // per card
     int capacity = 0;              // cards this sandbox lends at once
+    double cpusPerCard = 8;        // what a host of this type gives per card (before scaling
+    qint64 memoryMibPerCard = 32768; // to the machine the sandbox runs on)
 };
 
 struct ImageEntry

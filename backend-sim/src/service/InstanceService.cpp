@@ -13,13 +13,29 @@
 
 #include <QHash>
 #include <QSqlQuery>
+#include <QThread>
 #include <QTimer>
+
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
 namespace {
+qint64 hostMemoryMib()
+{
+#ifdef Q_OS_UNIX
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0)
+        return static_cast<qint64>(pages) * pageSize / (1024 * 1024);
+#endif
+    return 0;
+}
+
 // States in which an instance holds its GPU cards.
 const QString kHoldingStates = u"('creating','starting','running','stopping')"_s;
 
@@ -109,6 +125,10 @@ QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowM
         {u"ssh"_s, ssh},
         {u"runtime"_s, m_runtime.name()},
         {u"retention"_s, retentionJson()},
+        {u"resources"_s, [&] {
+             const Resources r = resourcesFor(gpuType, q.value(6).toInt());
+             return QJsonObject{{u"cpus"_s, r.cpus}, {u"memory_mib"_s, r.memoryMib}};
+         }()},
         {u"launch"_s, QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
                                   {u"stages"_s, stages},
                                   {u"ready_ms"_s, readyAt ? QJsonValue(*readyAt - requestedAt) : QJsonValue()}}},
@@ -182,6 +202,8 @@ QJsonArray InstanceService::gpuCatalog()
                                 {u"price_per_hour_micros"_s, gpu.pricePerHourMicros},
                                 {u"capacity"_s, gpu.capacity},
                                 {u"available"_s, std::max(0, gpu.capacity - held.value(gpu.id))},
+                                {u"cpus_per_card"_s, gpu.cpusPerCard},
+                                {u"memory_mib_per_card"_s, gpu.memoryMibPerCard},
                                 {u"simulated"_s, true}});
     }
     return gpus;
@@ -425,6 +447,25 @@ QJsonObject InstanceService::removeKey(const QString &userId, const QString &ins
     return result;
 }
 
+InstanceService::Resources InstanceService::resourcesFor(const QString &gpuType, int gpuCount) const
+{
+    // The catalog's host spec per card, scaled to this machine: never more CPUs than it has,
+    // never more than three quarters of its memory.
+    Resources resources;
+    const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
+    if (!gpu)
+        return resources;
+    resources.cpus = gpu->cpusPerCard * gpuCount;
+    resources.memoryMib = gpu->memoryMibPerCard * gpuCount;
+    const int cores = QThread::idealThreadCount();
+    if (cores > 0)
+        resources.cpus = std::min(resources.cpus, static_cast<double>(cores));
+    const qint64 hostMib = hostMemoryMib();
+    if (hostMib > 0)
+        resources.memoryMib = std::min(resources.memoryMib, hostMib * 3 / 4);
+    return resources;
+}
+
 InstanceSpec InstanceService::specFor(const QString &instanceId)
 {
     InstanceSpec spec;
@@ -436,6 +477,9 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     spec.image = q.value(1).toString();
     spec.gpuType = q.value(2).toString();
     spec.gpuCount = q.value(3).toInt();
+    const Resources resources = resourcesFor(spec.gpuType, spec.gpuCount);
+    spec.cpus = resources.cpus;
+    spec.memoryMib = resources.memoryMib;
     QSqlQuery keys = m_db.exec(u"SELECT public_key FROM instance_ssh_keys WHERE instance_id = ? ORDER BY key_id"_s,
                                {instanceId});
     while (keys.next())

@@ -71,6 +71,14 @@ public:
     QJsonObject instanceJson(const QString &instanceId, qint64 nowMs);
     QJsonObject retentionJson() const;
 
+    struct Resources
+    {
+        double cpus = 0;
+        qint64 memoryMib = 0;
+    };
+    // CPU and memory limits of an instance: the GPU type's host spec, scaled to this machine.
+    Resources resourcesFor(const QString &gpuType, int gpuCount) const;
+
 private:
     void onStage(const QString &instanceId, const QString &stage);
     void onReady(const QString &instanceId, const SshEndpoint &ssh);

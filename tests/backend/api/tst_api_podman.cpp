@@ -371,6 +371,16 @@ void TestApiPodman::lifecycleOverSsh()
     QVERIFY(retention.value(u"stop_keeps"_s).toArray().contains(u"container_disk"_s));
     QVERIFY(retention.value(u"terminate_deletes"_s).toArray().contains(u"workspace_volume"_s));
     QVERIFY(retention.value(u"billed_while_stopped"_s).toArray().isEmpty());
+    // The container runs with the CPU and memory limits the API states.
+    const QJsonObject resources = inst.value(u"resources"_s).toObject();
+    QVERIFY(resources.value(u"cpus"_s).toDouble() > 0);
+    const Cmd limits = podman({u"inspect"_s, u"--format"_s, u"{{.HostConfig.NanoCpus}} {{.HostConfig.Memory}}"_s,
+                               instanceContainer(id)});
+    QVERIFY2(limits.ok(), limits.err.constData());
+    const QList<QByteArray> limitFields = limits.out.trimmed().split(' ');
+    QCOMPARE(limitFields.size(), 2);
+    QCOMPARE(limitFields.at(0).toLongLong(), qRound64(resources.value(u"cpus"_s).toDouble() * 1e9));
+    QCOMPARE(limitFields.at(1).toLongLong(), resources.value(u"memory_mib"_s).toInteger() * 1024 * 1024);
 
     // Launch stages, in order, and a measured time to ready.
     const QJsonObject launch = inst.value(u"launch"_s).toObject();

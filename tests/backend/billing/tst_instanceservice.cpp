@@ -4,6 +4,7 @@
 #include "core/Json.h"
 
 #include <QJsonArray>
+#include <QThread>
 
 using namespace cardhour::sim;
 using namespace cardhour::sim::testing;
@@ -59,6 +60,18 @@ private Q_SLOTS:
         const QJsonObject again = f.service->get(user, id).value(u"launch"_s).toObject();
         QCOMPARE(again.value(u"ready_ms"_s).toInteger(), 0);
         QCOMPARE(again.value(u"stages"_s).toArray().size(), 2); // container, ready
+    }
+
+    void resourcesFollowTheCatalogScaledToTheHost()
+    {
+        ServiceFixture f;
+        const GpuType gpu = *f.catalog.gpu(u"rtx4090"_s);
+        const InstanceService::Resources two = f.service->resourcesFor(u"rtx4090"_s, 2);
+        QCOMPARE(two.cpus, std::min(2 * gpu.cpusPerCard, static_cast<double>(QThread::idealThreadCount())));
+        QVERIFY(two.memoryMib > 0 && two.memoryMib <= 2 * gpu.memoryMibPerCard);
+        const InstanceService::Resources one = f.service->resourcesFor(u"rtx4090"_s, 1);
+        QVERIFY(one.cpus <= two.cpus && one.memoryMib <= two.memoryMib);
+        QCOMPARE(f.service->resourcesFor(u"no-such-gpu"_s, 1).cpus, 0.0);
     }
 
     void notBilledWhileStarting()
