@@ -60,6 +60,12 @@ public:
     // The containers the runtime manages, as last listed: instance id → running. Runtimes whose
     // instances die with the provider have nothing to list after a restart.
     virtual QHash<QString, bool> inventory() const { return {}; }
+    // Container port → loopback host port of an instance's published app ports.
+    virtual QHash<int, int> publishedPorts(const QString &instanceId) const
+    {
+        Q_UNUSED(instanceId);
+        return {};
+    }
     // Replaces the keys a live instance accepts, at once (authorized_keys is rewritten whole).
     virtual void setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys)
     {

@@ -78,6 +78,7 @@ public:
     void stop(const QString &instanceId) override;
     void remove(const QString &instanceId) override;
     bool isRunning(const QString &instanceId) const override; // from the cache (refresh())
+    QHash<int, int> publishedPorts(const QString &instanceId) const override { return publishedPortsOf(instanceId); }
     QHash<QString, bool> inventory() const override
     {
         QHash<QString, bool> runningById;

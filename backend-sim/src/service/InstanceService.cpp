@@ -5,6 +5,7 @@
 #include "SshKeys.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
+#include "auth/Tokens.h"
 #include "billing/Pricing.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
@@ -42,7 +43,7 @@ const QString kHoldingStates = u"('creating','starting','running','stopping')"_s
 const QString kInstanceColumns =
     u"id, user_id, name, state, state_reason, gpu_type, gpu_count, image, price_per_hour_micros,"
     " created_at, updated_at, terminated_at, ssh_host, ssh_port, ssh_user, ssh_host_key_sha256,"
-    " launch_seq, launch_requested_at, ssh_host_key"_s;
+    " launch_seq, launch_requested_at, ssh_host_key, app_token"_s;
 
 ApiError notFound()
 {
@@ -124,6 +125,8 @@ QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowM
         {u"terminated_at"_s, q.value(11).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(11).toLongLong()))},
         {u"ssh"_s, ssh},
         {u"runtime"_s, m_runtime.name()},
+        {u"apps"_s, appsJson(q.value(7).toString(), instanceId, q.value(19).toString(),
+                             q.value(3).toString() == u"running"_s)},
         {u"retention"_s, retentionJson()},
         {u"resources"_s, [&] {
              const Resources r = resourcesFor(gpuType, q.value(6).toInt());
@@ -133,6 +136,32 @@ QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowM
                                   {u"stages"_s, stages},
                                   {u"ready_ms"_s, readyAt ? QJsonValue(*readyAt - requestedAt) : QJsonValue()}}},
     };
+}
+
+QJsonArray InstanceService::appsJson(const QString &imageId, const QString &instanceId, const QString &token,
+                                     bool running) const
+{
+    // The image's one-click apps, each with the loopback port it is published on and its URL
+    // (token included) while the instance runs; the URL is the owner's secret, like the host.
+    QJsonArray apps;
+    const std::optional<ImageEntry> image = m_catalog.image(imageId);
+    if (!image)
+        return apps;
+    const QHash<int, int> published = m_runtime.publishedPorts(instanceId);
+    for (const QJsonValue &value : image->apps) {
+        const QJsonObject app = value.toObject();
+        const int port = app.value(u"port"_s).toInt();
+        const int hostPort = published.value(port);
+        QJsonValue url;
+        if (running && hostPort > 0)
+            url = u"%1://127.0.0.1:%2/?token=%3"_s.arg(app.value(u"protocol"_s).toString(u"http"_s)).arg(hostPort)
+                      .arg(token);
+        apps.append(QJsonObject{{u"name"_s, app.value(u"name"_s).toString()},
+                                {u"port"_s, port},
+                                {u"host_port"_s, hostPort > 0 ? QJsonValue(hostPort) : QJsonValue()},
+                                {u"url"_s, url}});
+    }
+    return apps;
 }
 
 QJsonObject InstanceService::retentionJson() const
@@ -307,10 +336,12 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
                            .arg(request.gpuCount));
 
     const QString id = ids::newUuid();
+    // One-click apps (a notebook server, say) are reached with this token; it is the owner's.
+    const QString appToken = QString::fromLatin1(tokens::randomBytes(24).toHex());
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
-              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at)"
-              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?)"_s,
-              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now});
+              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token)"
+              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?)"_s,
+              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now, appToken});
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
         m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
                   {id, request.sshKeyIds.at(i), keyLines.at(i)});
@@ -477,6 +508,12 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     spec.image = q.value(1).toString();
     spec.gpuType = q.value(2).toString();
     spec.gpuCount = q.value(3).toInt();
+    if (const std::optional<ImageEntry> image = m_catalog.image(spec.image)) {
+        for (const QJsonValue &app : image->apps)
+            spec.appPorts.append(app.toObject().value(u"port"_s).toInt());
+        spec.sshUser = image->sshUser;
+    }
+    spec.appToken = m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}).toString();
     const Resources resources = resourcesFor(spec.gpuType, spec.gpuCount);
     spec.cpus = resources.cpus;
     spec.memoryMib = resources.memoryMib;

@@ -70,6 +70,7 @@ public:
 
     QJsonObject instanceJson(const QString &instanceId, qint64 nowMs);
     QJsonObject retentionJson() const;
+    QJsonArray appsJson(const QString &imageId, const QString &instanceId, const QString &token, bool running) const;
 
     struct Resources
     {

@@ -126,6 +126,10 @@ const QList<Migration> &all()
          {
              u"ALTER TABLE instances ADD COLUMN ssh_host_key TEXT"_s,
          }},
+        {4, u"a secret token for the instance's one-click app"_s,
+         {
+             u"ALTER TABLE instances ADD COLUMN app_token TEXT"_s,
+         }},
     };
     return list;
 }

@@ -134,6 +134,7 @@ private Q_SLOTS:
     void lifecycleOverSsh();
     void keysSeparateUsersAndApplyAtOnce();
     void balanceExhaustionStopsTheContainer();
+    void oneClickJupyterAnswersHttp();
     void reconcileRemovesForeignLabelledContainer();
     void reconcileNoticesRemovedContainer();
     void killDuringCreateLeavesNothingRunning_data();
@@ -508,6 +509,43 @@ void TestApiPodman::keysSeparateUsersAndApplyAtOnce()
 }
 
 // ---- 3. running out of money stops the real container --------------------------------------------
+
+void TestApiPodman::oneClickJupyterAnswersHttp()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"notebook@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const Reply r = sim->authedPost(token, u"/v1/instances"_s,
+                                    QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"jupyter"_s}});
+    QVERIFY2(r.status == 202, r.describe().constData());
+    const QString id = r.value(u"id"_s).toString();
+    m_instanceIds.append(id);
+    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    const QJsonArray apps = inst.value(u"apps"_s).toArray();
+    QCOMPARE(apps.size(), 1);
+    const QJsonObject app = apps.at(0).toObject();
+    QCOMPARE(app.value(u"port"_s).toInt(), 8888);
+    const QString url = app.value(u"url"_s).toString();
+    QVERIFY2(url.startsWith(u"http://127.0.0.1:"_s) && url.contains(u"token="_s), qPrintable(url));
+
+    // The notebook server starts next to sshd; give it time, then it answers with the token
+    // and refuses without it.
+    Cmd withToken;
+    QTRY_VERIFY_WITH_TIMEOUT((withToken = run(u"curl"_s, {u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
+                                                          url.section(u'?', 0, 0) + u"api/status?"_s
+                                                              + url.section(u'?', 1)},
+                                              10'000))
+                                 .out.trimmed() == "200",
+                             60'000);
+    const Cmd withoutToken = run(u"curl"_s, {u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
+                                             url.section(u'?', 0, 0) + u"api/status"_s},
+                                 10'000);
+    QCOMPARE(withoutToken.out.trimmed(), "403"_ba);
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+}
 
 void TestApiPodman::balanceExhaustionStopsTheContainer()
 {
