@@ -1,4 +1,5 @@
 // cardhour-sim: the CardHour Sandbox provider.
+#include "runtime/DoctorCommand.h"
 #include "runtime/ImagesCommand.h"
 #include "server/SimServer.h"
 
@@ -75,10 +76,13 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(u"CardHour"_s);
     QCoreApplication::setApplicationVersion(u"0.1.0"_s);
 
-    // Subcommands before the server's options: `cardhour-sim images list|build ...`.
+    // Subcommands before the server's options: `cardhour-sim images list|build ...`,
+    // `cardhour-sim doctor [--fix FILE] [--json]`.
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() > 1 && arguments.at(1) == u"images"_s)
         return cardhour::sim::runImagesCommand(arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"));
+    if (arguments.size() > 1 && arguments.at(1) == u"doctor"_s)
+        return cardhour::sim::runDoctorCommand(arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(u"CardHour Sandbox: a simulated GPU-cloud provider on this machine."_s);
