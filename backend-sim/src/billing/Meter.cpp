@@ -174,10 +174,18 @@ QHash<QString, qint64> Meter::costsOf(const QString &userId, qint64 atMs)
     return costs;
 }
 
-void Meter::accrue(qint64 nowMs)
+void Meter::markSeen(const QStringList &instanceIds, qint64 atMs)
 {
-    m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND last_seen_at < ?"_s,
-              {nowMs, nowMs});
+    for (const QString &instanceId : instanceIds)
+        m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE instance_id = ? AND ended_at IS NULL AND last_seen_at < ?"_s,
+                  {atMs, instanceId, atMs});
+}
+
+void Meter::accrue(qint64 nowMs, bool markSeen)
+{
+    if (markSeen)
+        m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND last_seen_at < ?"_s,
+                  {nowMs, nowMs});
     QSqlQuery due = m_db.exec(kSelectOpen + u" AND charged_until <= ?"_s, {nowMs - m_postingIntervalMs});
     QList<OpenSegment> segments;
     while (due.next())

@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -59,9 +60,13 @@ public:
     // Compute cost (posted + unposted) per instance of a user at `atMs`.
     QHash<QString, qint64> costsOf(const QString &userId, qint64 atMs);
 
-    // Marks all open segments as seen running at `nowMs` and posts a checkpoint charge for
-    // each whose last posting is at least postingInterval old.
-    void accrue(qint64 nowMs);
+    // Posts a checkpoint charge for each open segment whose last posting is at least
+    // postingInterval old. With `markSeen`, also records every open segment as seen running at
+    // `nowMs` (for runtimes whose instances cannot outlive the provider, being up is being
+    // seen; container runtimes mark what a listing confirmed with markSeen() instead).
+    void accrue(qint64 nowMs, bool markSeen = true);
+    // Records that these instances' open segments were confirmed running at `atMs`.
+    void markSeen(const QStringList &instanceIds, qint64 atMs);
 
     // Ends an open segment after a crash: at its last_seen time, the last moment we know it ran.
     qint64 closeSegmentAtLastSeen(const QString &instanceId);

@@ -622,7 +622,9 @@ void InstanceService::tick()
                 stopForExhaustion(s.instanceId, *at);
             exhaustedUsers.append(it.key());
         }
-        m_meter.accrue(now);
+        // A container may die while the provider is not looking: only a runtime listing
+        // (reconcile) says it was alive. Without containers, a live provider is the evidence.
+        m_meter.accrue(now, !m_runtime.outlivesProvider());
         tx.commit();
     }
     m_lastTickMs = now;
@@ -645,6 +647,7 @@ void InstanceService::reconcile(bool atStartup)
     QStringList changed;
     QStringList toRemove;
     QStringList toStop;
+    QStringList seenRunning;
     Transaction tx(m_db);
     QSqlQuery q = m_db.exec(u"SELECT id, state FROM instances WHERE state != 'terminated'"_s);
     while (q.next()) {
@@ -665,6 +668,8 @@ void InstanceService::reconcile(bool atStartup)
             if (running) {
                 if (state == u"stopping"_s)
                     toStop.append(id); // the stop asked for before the restart, once more
+                else
+                    seenRunning.append(id);
                 continue;
             }
             // Billed up to the last second the provider saw it running, not a second more.
@@ -681,6 +686,8 @@ void InstanceService::reconcile(bool atStartup)
             toStop.append(id); // stopped or failed here, yet its container runs: stop it
         }
     }
+    if (durable)
+        m_meter.markSeen(seenRunning, now);
     // Labelled containers without a live instance (made by hand, or left by a crash) go.
     for (auto it = containers.cbegin(); it != containers.cend(); ++it) {
         const QString state = m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {it.key()}).toString();

@@ -641,6 +641,9 @@ void TestApiPodman::reconcileNoticesRemovedContainer()
     QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
              QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
 
+    // What it has cost up to now, as the provider shows it live; once the provider notices the
+    // container is gone, billing ends at the last listing that saw it running, before this.
+    const qint64 costAtRemoval = instance(*sim, token, id).value(u"cost_micros"_s).toInteger(-1);
     const Cmd rm = podman({u"rm"_s, u"-f"_s, u"-t"_s, u"0"_s, instanceContainer(id)});
     QVERIFY2(rm.ok(), qPrintable(rm.describe()));
     QElapsedTimer timer;
@@ -652,6 +655,8 @@ void TestApiPodman::reconcileNoticesRemovedContainer()
     qInfo("container_gone noticed after %lld ms", static_cast<long long>(timer.elapsed()));
     const qint64 cost = inst.value(u"cost_micros"_s).toInteger(-1);
     QVERIFY(cost >= 0);
+    QVERIFY2(cost <= costAtRemoval, qPrintable(u"billed %1 after the container vanished, %2 before"_s.arg(cost)
+                                                   .arg(costAtRemoval)));
     QTest::qWait(2'000);
     QCOMPARE(instance(*sim, token, id).value(u"cost_micros"_s).toInteger(-1), cost);
 }
