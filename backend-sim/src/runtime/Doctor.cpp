@@ -362,6 +362,13 @@ QList<DoctorCheck> Doctor::run()
     else
         checks.append(check(u"crun"_s, S::Skipped, u"not installed"_s));
 
+    // ---- slirp4netns: instances' network (see PodmanRuntime::Options::network) ----
+    if (const QString slirp = findProgram(u"slirp4netns"_s); !slirp.isEmpty())
+        checks.append(check(u"slirp4netns"_s, S::Ok, u"%1 (%2)"_s.arg(slirp, runtimeVersion(slirp))));
+    else
+        checks.append(check(u"slirp4netns"_s, S::Problem, u"not installed: instances cannot get a network"_s,
+                            u"apt-get install slirp4netns"_s));
+
     // ---- debootstrap ----
     if (const QString debootstrap = findProgram(u"debootstrap"_s); !debootstrap.isEmpty())
         checks.append(check(u"debootstrap"_s, S::Ok, debootstrap));

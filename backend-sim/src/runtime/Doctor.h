@@ -31,6 +31,7 @@ struct DoctorCheck
 //                     with recommendedContainersConf() (runc, low ulimits) when runc exists
 //   rlimits           hard RLIMIT_NOFILE/RLIMIT_NPROC of this process vs 4096
 //   runc, crun        the OCI runtimes installed
+//   slirp4netns       the user-mode network instances run with
 //   debootstrap       needed to build the images without a registry
 //   images            which catalog images are present in podman's store
 //   gpu               nvidia-smi, if there is one

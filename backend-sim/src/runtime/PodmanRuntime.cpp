@@ -192,6 +192,7 @@ struct PodmanRuntime::Launch
     InstanceSpec spec;
     quint64 token = 0;
     bool fresh = true; // create (true) or start (false)
+    bool createdVolume = false; // by this launch (not kept from an earlier one)
     QString containerId;
     int sshPort = 0;
     QHash<int, int> ports;
@@ -657,73 +658,75 @@ void PodmanRuntime::doCreate(InstanceSpec spec, quint64 token)
         return;
     }
     m_sshDirs.insert(id, launch->spec.sshDir);
-    const QString image = launch->spec.image;
-    runPodman({u"image"_s, u"exists"_s, imageTag(image)}, [this, launch, image](const ProcResult &r) {
-        const QString instanceId = launch->id();
-        if (!current(instanceId, launch->token))
-            return endOp(instanceId);
-        if (r.started && !r.timedOut && r.exitCode == 1)
-            return failLaunch(launch, u"image %1 is not built: run cardhour-sim images build %1"_s.arg(image), false);
-        if (!r.ok())
-            return failLaunch(launch, r.describe(u"podman image exists"_s), false);
+    // The quick path: two podman calls (volume create, run). What it does not expect (an earlier
+    // container of this instance, a volume or port already taken) sends it down the slow path.
+    if (m_containers.contains(id))
+        return clearLeftovers(launch);
+    createVolume(launch);
+}
 
-        // Leftovers of an earlier attempt for this instance go first.
-        findContainer(instanceId, [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
-            const QString iid = launch->id();
-            if (!current(iid, launch->token))
-                return endOp(iid);
-            if (!ok)
-                return failLaunch(launch, findError, false);
-            auto ensureVolume = [this, launch] {
-                const QString vid = launch->id();
-                runPodman({u"volume"_s, u"ls"_s, u"--filter"_s, u"label="_s + kInstance + u'=' + vid, u"--format"_s,
-                           u"json"_s},
-                          [this, launch](const ProcResult &ls) {
-                              const QString lid = launch->id();
-                              if (!current(lid, launch->token))
-                                  return endOp(lid);
-                              if (!ls.ok())
-                                  return failLaunch(launch, ls.describe(u"podman volume ls"_s), false);
-                              const QJsonArray volumes = QJsonDocument::fromJson(ls.out).array();
-                              for (const QJsonValue &v : volumes) {
-                                  const QJsonObject obj = v.toObject();
-                                  if (obj.value(u"Name"_s).toString() == volumeName(lid)
-                                      && obj.value(u"Labels"_s).toObject().value(kProvider).toString()
-                                             == m_options.providerId)
-                                      return createContainer(launch, 1); // reused
-                              }
-                              QStringList args{u"volume"_s, u"create"_s};
-                              args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + lid
-                                   << u"--label"_s << kOwner + u'=' + launch->spec.ownerId << u"--label"_s
-                                   << kProvider + u'=' + m_options.providerId << volumeName(lid);
-                              runPodman(args, [this, launch](const ProcResult &vc) {
-                                  const QString cid = launch->id();
-                                  if (!current(cid, launch->token))
-                                      return endOp(cid);
-                                  if (!vc.ok())
-                                      return failLaunch(launch, vc.describe(u"podman volume create"_s), false);
-                                  createContainer(launch, 1);
-                              });
-                          });
-            };
-            if (found.isEmpty())
-                return ensureVolume();
-            QStringList args{u"rm"_s, u"-f"_s, u"-t"_s, u"0"_s};
-            for (const ContainerInfo &info : found)
-                args.append(info.containerId);
-            runPodman(args, [this, launch, ensureVolume](const ProcResult &rm) {
-                const QString rid = launch->id();
-                if (!current(rid, launch->token))
-                    return endOp(rid);
-                if (!rm.ok())
-                    return failLaunch(launch, rm.describe(u"podman rm (an earlier container)"_s), false);
-                ensureVolume();
-            });
+void PodmanRuntime::clearLeftovers(const std::shared_ptr<Launch> &launch)
+{
+    findContainer(launch->id(), [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
+        const QString id = launch->id();
+        if (!current(id, launch->token))
+            return endOp(id);
+        if (!ok)
+            return failLaunch(launch, findError, false);
+        if (found.isEmpty()) {
+            forget(id);
+            return createVolume(launch);
+        }
+        QStringList args{u"rm"_s, u"-f"_s, u"-t"_s, u"0"_s};
+        for (const ContainerInfo &info : found)
+            args.append(info.containerId);
+        runPodman(args, [this, launch](const ProcResult &rm) {
+            const QString rid = launch->id();
+            if (!current(rid, launch->token))
+                return endOp(rid);
+            if (!rm.ok())
+                return failLaunch(launch, rm.describe(u"podman rm (an earlier container)"_s), false);
+            forget(rid);
+            createVolume(launch);
         });
     });
 }
 
-void PodmanRuntime::createContainer(const std::shared_ptr<Launch> &launch, int attempt)
+void PodmanRuntime::createVolume(const std::shared_ptr<Launch> &launch)
+{
+    const QString id = launch->id();
+    QStringList args{u"volume"_s, u"create"_s};
+    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id << u"--label"_s
+         << kOwner + u'=' + launch->spec.ownerId << u"--label"_s << kProvider + u'=' + m_options.providerId
+         << volumeName(id);
+    runPodman(args, [this, launch](const ProcResult &vc) {
+        const QString vid = launch->id();
+        if (!current(vid, launch->token))
+            return endOp(vid);
+        if (vc.ok()) {
+            launch->createdVolume = true;
+            return runContainer(launch, 1);
+        }
+        if (!vc.started || vc.timedOut || !QString::fromUtf8(vc.err).contains(u"already exists"_s))
+            return failLaunch(launch, vc.describe(u"podman volume create"_s), false);
+        // Kept from an earlier launch of this instance (reused), or a name someone else took.
+        runPodman({u"volume"_s, u"inspect"_s, volumeName(vid)}, [this, launch](const ProcResult &vi) {
+            const QString iid = launch->id();
+            if (!current(iid, launch->token))
+                return endOp(iid);
+            if (!vi.ok())
+                return failLaunch(launch, vi.describe(u"podman volume inspect"_s), false);
+            const QJsonObject labels =
+                QJsonDocument::fromJson(vi.out).array().first().toObject().value(u"Labels"_s).toObject();
+            if (labels.value(kInstance).toString() != iid || labels.value(kProvider).toString() != m_options.providerId)
+                return failLaunch(launch, u"volume %1 exists and does not belong to this instance"_s.arg(volumeName(iid)),
+                                  false);
+            runContainer(launch, 1);
+        });
+    });
+}
+
+void PodmanRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt)
 {
     const InstanceSpec &spec = launch->spec;
     const QString id = spec.instanceId;
@@ -734,10 +737,13 @@ void PodmanRuntime::createContainer(const std::shared_ptr<Launch> &launch, int a
     launch->ports.clear();
     launch->ports.insert(kSshPort, launch->sshPort);
 
-    QStringList args{u"create"_s, u"--name"_s, containerName(id)};
+    // `run -d` is create + start in one podman process: each process costs ~0.1-0.3 s here.
+    QStringList args{u"run"_s, u"-d"_s, u"--name"_s, containerName(id)};
     args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id << u"--label"_s
          << kOwner + u'=' + spec.ownerId << u"--label"_s << kProvider + u'=' + m_options.providerId;
     args << u"--hostname"_s << hostnameFor(id) << u"--pull=never"_s;
+    if (!m_options.network.isEmpty())
+        args << u"--network"_s << m_options.network;
     args << u"-p"_s << u"%1:%2:%3"_s.arg(kLoopback).arg(launch->sshPort).arg(kSshPort);
     for (int i = 0; i < spec.appPorts.size(); ++i) {
         const int appPort = spec.appPorts.at(i);
@@ -766,49 +772,88 @@ void PodmanRuntime::createContainer(const std::shared_ptr<Launch> &launch, int a
             const QString iid = launch->id();
             if (!current(iid, launch->token))
                 return endOp(iid);
-            if (!r.ok())
-                return failLaunch(launch, r.describe(u"podman create"_s), false);
-            const QList<QByteArray> lines = r.out.trimmed().split('\n');
-            launch->containerId = QString::fromLatin1(lines.last().trimmed());
-            if (launch->containerId.isEmpty())
-                return failLaunch(launch, u"podman create printed no container id"_s, false);
-            ContainerInfo info;
-            info.containerId = launch->containerId;
-            info.instanceId = iid;
-            info.ownerId = launch->spec.ownerId;
-            info.state = u"created"_s;
-            info.sshPort = launch->sshPort;
-            info.ports = launch->ports;
-            remember(info);
-            startContainer(launch, attempt);
+            if (r.ok()) {
+                const QList<QByteArray> lines = r.out.trimmed().split('\n');
+                launch->containerId = QString::fromLatin1(lines.last().trimmed());
+                if (launch->containerId.isEmpty())
+                    return failLaunch(launch, u"podman run printed no container id"_s, false);
+                ContainerInfo info;
+                info.containerId = launch->containerId;
+                info.instanceId = iid;
+                info.ownerId = launch->spec.ownerId;
+                info.state = u"running"_s;
+                info.running = true;
+                info.sshPort = launch->sshPort;
+                info.ports = launch->ports;
+                remember(info);
+                Q_EMIT stageReached(iid, u"container"_s);
+                return waitForSshd(launch);
+            }
+            const QString err = QString::fromUtf8(r.err);
+            const bool ran = r.started && !r.timedOut;
+            if (ran && (err.contains(u"image not known"_s) || err.contains(u"no such image"_s, Qt::CaseInsensitive))) {
+                const QString reason =
+                    u"image %1 is not built: run cardhour-sim images build %1"_s.arg(launch->spec.image);
+                if (!launch->createdVolume)
+                    return failLaunch(launch, reason, false);
+                // Nothing of a launch that never had an image is left behind.
+                return runPodman({u"volume"_s, u"rm"_s, volumeName(iid)}, [this, launch, reason](const ProcResult &) {
+                    failLaunch(launch, reason, false);
+                });
+            }
+            const bool portTaken = ran && err.contains(u"address already in use"_s, Qt::CaseInsensitive);
+            const bool nameTaken = ran && err.contains(u"name"_s) && err.contains(u"already in use"_s);
+            if ((portTaken || nameTaken) && attempt < 3) {
+                // A port taken between choosing and binding it leaves a created container behind;
+                // a name taken is a container of an earlier attempt. Either way: clear, run again.
+                qCInfo(lcPodman) << "instance" << iid << (portTaken ? ": port taken meanwhile" : ": name in use")
+                                 << ", running the container again";
+                findContainer(iid, [this, launch, attempt](bool ok, const QString &findError,
+                                                           const QList<ContainerInfo> &found) {
+                    const QString fid = launch->id();
+                    if (!current(fid, launch->token))
+                        return endOp(fid);
+                    if (!ok)
+                        return failLaunch(launch, findError, false);
+                    QStringList rmArgs{u"rm"_s, u"-f"_s, u"-t"_s, u"0"_s};
+                    for (const ContainerInfo &info : found)
+                        rmArgs.append(info.containerId);
+                    if (found.isEmpty())
+                        rmArgs.append(containerName(fid)); // not ours by label: podman refuses if it runs
+                    runPodman(rmArgs, [this, launch, attempt](const ProcResult &rm) {
+                        const QString rid = launch->id();
+                        if (!current(rid, launch->token))
+                            return endOp(rid);
+                        if (!rm.ok())
+                            return failLaunch(launch, rm.describe(u"podman rm"_s), false);
+                        forget(rid);
+                        runContainer(launch, attempt + 1);
+                    });
+                });
+                return;
+            }
+            QString reason = r.describe(u"podman run"_s);
+            if (portTaken)
+                reason = u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort).arg(reason);
+            failLaunch(launch, reason, false);
         },
         0, extra);
 }
 
-void PodmanRuntime::startContainer(const std::shared_ptr<Launch> &launch, int attempt)
+void PodmanRuntime::startContainer(const std::shared_ptr<Launch> &launch)
 {
-    runPodman({u"start"_s, launch->containerId}, [this, launch, attempt](const ProcResult &r) {
+    runPodman({u"start"_s, launch->containerId}, [this, launch](const ProcResult &r) {
         const QString id = launch->id();
         if (!current(id, launch->token))
             return endOp(id);
         if (!r.ok()) {
-            const bool portTaken = QString::fromUtf8(r.err).contains(u"address already in use"_s, Qt::CaseInsensitive);
-            if (launch->fresh && portTaken && attempt < 3) {
-                // Someone took the port between choosing and binding it: a new container, new ports.
-                qCInfo(lcPodman) << "instance" << id << ": port taken meanwhile, creating the container again";
-                runPodman({u"rm"_s, u"-f"_s, u"-t"_s, u"0"_s, launch->containerId},
-                          [this, launch, attempt](const ProcResult &rm) {
-                              const QString rid = launch->id();
-                              if (!current(rid, launch->token))
-                                  return endOp(rid);
-                              if (!rm.ok())
-                                  return failLaunch(launch, rm.describe(u"podman rm"_s), false);
-                              createContainer(launch, attempt + 1);
-                          });
-                return;
+            const QString err = QString::fromUtf8(r.err);
+            if (r.started && !r.timedOut && err.contains(u"no such container"_s, Qt::CaseInsensitive)) {
+                forget(id);
+                return failLaunch(launch, u"container is gone"_s, false);
             }
             QString reason = r.describe(u"podman start"_s);
-            if (portTaken)
+            if (err.contains(u"address already in use"_s, Qt::CaseInsensitive))
                 reason = u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort).arg(reason);
             return failLaunch(launch, reason, false);
         }
@@ -929,6 +974,15 @@ void PodmanRuntime::doStart(InstanceSpec spec, quint64 token)
     if (!resolveSsh(launch->spec, &error))
         return failLaunch(launch, error, false);
     m_sshDirs.insert(id, launch->spec.sshDir);
+    // Known from the last listing (ids and port bindings do not change while a container
+    // exists): start it straight away; `podman start` itself says if it has gone since.
+    const ContainerInfo known = m_containers.value(id);
+    if (!known.containerId.isEmpty() && known.sshPort > 0) {
+        launch->containerId = known.containerId;
+        launch->sshPort = known.sshPort;
+        launch->ports = known.ports;
+        return startContainer(launch);
+    }
     findContainer(id, [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
         const QString iid = launch->id();
         if (!current(iid, launch->token))
@@ -947,7 +1001,7 @@ void PodmanRuntime::doStart(InstanceSpec spec, quint64 token)
         launch->ports = info.ports;
         remember(info);
         if (launch->sshPort > 0)
-            return startContainer(launch, 1);
+            return startContainer(launch);
         // Not in the listing: the bindings made at create time are in the container's config.
         runPodman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s, launch->containerId},
                   [this, launch, info](const ProcResult &r) {
@@ -964,7 +1018,7 @@ void PodmanRuntime::doStart(InstanceSpec spec, quint64 token)
                       launch->sshPort = updated.sshPort;
                       launch->ports = updated.ports;
                       remember(updated);
-                      startContainer(launch, 1);
+                      startContainer(launch);
                   });
     });
 }
