@@ -97,8 +97,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption catalogOption(u"catalog"_s, u"Directory with gpus.json and images.json (default: built in)."_s,
                                            u"DIR"_s);
     const QCommandLineOption runtimeOption(u"runtime"_s,
-                                           u"What runs instances: podman (real containers), inprocess (no "
-                                           "containers: lifecycle and billing only), or auto (podman if usable)."_s,
+                                           u"What runs instances: podman or docker (real containers; docker "
+                                           "talks to $DOCKER_HOST), inprocess (no containers: lifecycle and billing "
+                                           "only), or auto (podman if usable, else docker, else inprocess)."_s,
                                            u"NAME"_s, u"auto"_s);
     const QCommandLineOption containersConfOption(
         u"containers-conf"_s, u"containers.conf for podman (default: $CONTAINERS_CONF, else podman's own)."_s,

@@ -7,10 +7,10 @@ set_tests_properties(podman_base_image PROPERTIES
     SKIP_RETURN_CODE 77
     TIMEOUT 1800
     LABELS "podman")
-set_tests_properties(tst_imagebuilder tst_sshprobe tst_podmanruntime PROPERTIES
+set_tests_properties(tst_imagebuilder tst_sshprobe tst_podmanruntime tst_dockerruntime PROPERTIES
     FIXTURES_REQUIRED podman_base_image
     RUN_SERIAL ON)
 if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST podman_base_image tst_imagebuilder tst_sshprobe tst_podmanruntime APPEND PROPERTY
+    set_property(TEST podman_base_image tst_imagebuilder tst_sshprobe tst_podmanruntime tst_dockerruntime APPEND PROPERTY
         ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()

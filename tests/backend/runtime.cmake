@@ -1,5 +1,5 @@
-# tests for backend-sim/src/runtime: instance files, the SSH readiness probe and the podman
-# runtime. The last two need podman (and build localhost/cardhour/base:latest the first time,
+# tests for backend-sim/src/runtime: instance files, the SSH readiness probe, the engine
+# dialects and the container runtime. The probe and the runtime tests need podman (and build localhost/cardhour/base:latest the first time,
 # which takes minutes); they skip only when podman is missing or cannot run a container.
 # Run them with CONTAINERS_CONF set where podman needs a containers.conf (e.g. runc, ulimits).
 cardhour_add_test(tst_instancefiles
@@ -12,12 +12,22 @@ cardhour_add_test(tst_sshprobe
     LIBS cardhour_sim_lib)
 target_compile_definitions(tst_sshprobe PRIVATE CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 
-cardhour_add_test(tst_podmanruntime
-    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_podmanruntime.cpp
-            ${CMAKE_CURRENT_SOURCE_DIR}/runtime/PodmanTestSupport.h
+cardhour_add_test(tst_clidialect
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_clidialect.cpp
     LIBS cardhour_sim_lib)
-target_compile_definitions(tst_podmanruntime PRIVATE CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+
+# One test source, two engines: the podman CLI, and the docker CLI against podman's
+# Docker-compatible API service (started by the test).
+foreach(engine IN ITEMS podman docker)
+    cardhour_add_test(tst_${engine}runtime
+        SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_cliruntime.cpp
+                ${CMAKE_CURRENT_SOURCE_DIR}/runtime/PodmanTestSupport.h
+        LIBS cardhour_sim_lib)
+    target_compile_definitions(tst_${engine}runtime PRIVATE
+        CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}" CARDHOUR_TEST_ENGINE="${engine}")
+endforeach()
 
 # The first run builds the base image (minutes); later runs take well under three minutes.
-# RUN_SERIAL: both start containers and pick loopback ports.
-set_tests_properties(tst_sshprobe tst_podmanruntime PROPERTIES TIMEOUT 2400 RUN_SERIAL ON LABELS "podman")
+# RUN_SERIAL: they start containers and pick loopback ports.
+set_tests_properties(tst_sshprobe tst_podmanruntime tst_dockerruntime PROPERTIES
+    TIMEOUT 2400 RUN_SERIAL ON LABELS "podman")

@@ -362,7 +362,7 @@ QList<DoctorCheck> Doctor::run()
     else
         checks.append(check(u"crun"_s, S::Skipped, u"not installed"_s));
 
-    // ---- slirp4netns: instances' network (see PodmanRuntime::Options::network) ----
+    // ---- slirp4netns: instances' network (see CliRuntime::Options::network) ----
     if (const QString slirp = findProgram(u"slirp4netns"_s); !slirp.isEmpty())
         checks.append(check(u"slirp4netns"_s, S::Ok, u"%1 (%2)"_s.arg(slirp, runtimeVersion(slirp))));
     else

@@ -7,7 +7,7 @@
 #include "http/HttpServer.h"
 #include "http/Router.h"
 #include "runtime/InProcessRuntime.h"
-#include "runtime/PodmanRuntime.h"
+#include "runtime/CliRuntime.h"
 #include "service/Accounts.h"
 #include "service/Catalog.h"
 #include "service/EventBus.h"
@@ -81,53 +81,64 @@ void SimServer::start()
     m_events = std::make_unique<EventBus>();
 
     InProcessRuntime *inProcess = nullptr;
-    PodmanRuntime *podman = nullptr;
+    CliRuntime *containers = nullptr;
     QString runtimeName = m_options.runtime;
+    CliRuntime::Options cliOptions;
+    cliOptions.containersConf = m_options.containersConf;
+    cliOptions.dataDir = m_options.dataDir;
     if (runtimeName == u"auto"_s) {
-        QString why;
-        if (PodmanRuntime::isUsable(u"podman"_s, m_options.containersConf, &why)) {
+        QString whyNotPodman;
+        QString whyNotDocker;
+        CliRuntime::Options podmanProbe = cliOptions;
+        CliRuntime::Options dockerProbe = cliOptions;
+        dockerProbe.engine = cli::Engine::Docker;
+        const bool podman = CliRuntime::isUsable(podmanProbe, &whyNotPodman);
+        const bool docker = !podman && CliRuntime::isUsable(dockerProbe, &whyNotDocker);
+        if (podman) {
             runtimeName = u"podman"_s;
+        } else if (docker) {
+            runtimeName = u"docker"_s;
+            m_runtimeNote = u"podman is not usable (%1): instances run with docker"_s.arg(whyNotPodman);
         } else {
             runtimeName = u"inprocess"_s;
-            m_runtimeNote = u"podman is not usable (%1): instances run in-process, without containers"_s.arg(why);
+            m_runtimeNote = u"neither podman (%1) nor docker (%2) is usable: instances run in-process, without "
+                            "containers"_s.arg(whyNotPodman, whyNotDocker);
         }
     }
     if (runtimeName == u"inprocess"_s) {
         auto runtime = std::make_unique<InProcessRuntime>();
         inProcess = runtime.get();
         m_runtime = std::move(runtime);
-    } else if (runtimeName == u"podman"_s) {
-        PodmanRuntime::Options podmanOptions;
-        podmanOptions.containersConf = m_options.containersConf;
-        podmanOptions.dataDir = m_options.dataDir;
-        podmanOptions.providerId = providerId(m_options.dataDir);
-        auto runtime = std::make_unique<PodmanRuntime>(podmanOptions);
-        podman = runtime.get();
+    } else if (runtimeName == u"podman"_s || runtimeName == u"docker"_s) {
+        cliOptions.engine = runtimeName == u"docker"_s ? cli::Engine::Docker : cli::Engine::Podman;
+        cliOptions.providerId = providerId(m_options.dataDir);
+        auto runtime = std::make_unique<CliRuntime>(cliOptions);
+        containers = runtime.get();
         m_runtime = std::move(runtime);
         // Reconcile only against a listing we got: a runtime that does not answer is not
         // taken to mean that every container is gone.
         bool listed = false;
         for (int attempt = 0; attempt < 3 && !listed; ++attempt)
-            listed = podman->refreshNow(20'000);
+            listed = containers->refreshNow(20'000);
         if (!listed)
-            throw std::runtime_error("podman did not list its containers after 3 tries; not starting, so that "
-                                     "no instance is declared dead by mistake");
+            throw std::runtime_error(u"%1 did not list its containers after 3 tries; not starting, so that no "
+                                     "instance is declared dead by mistake"_s.arg(runtimeName).toStdString());
     } else {
-        throw std::runtime_error(u"unknown runtime \"%1\" (available: auto, podman, inprocess)"_s.arg(runtimeName)
-                                     .toStdString());
+        throw std::runtime_error(
+            u"unknown runtime \"%1\" (available: auto, podman, docker, inprocess)"_s.arg(runtimeName).toStdString());
     }
     m_instances = std::make_unique<InstanceService>(*m_db, *m_ledger, *m_meter, *m_catalog, *m_keys, *m_runtime,
                                                     *m_events, *m_clock);
     m_instances->reconcile(true);
-    if (podman) {
+    if (containers) {
         // Periodically: containers that stopped or vanished behind our back end their instance's
         // billing at the last second they were seen; orphans are removed.
-        connect(podman, &PodmanRuntime::refreshed, this, [this](const QHash<QString, bool> &, bool ok) {
+        connect(containers, &CliRuntime::refreshed, this, [this](const QHash<QString, bool> &, bool ok) {
             if (ok)
                 m_instances->reconcile(false);
         });
         m_reconciler.setInterval(m_options.reconcileIntervalMs);
-        connect(&m_reconciler, &QTimer::timeout, podman, &PodmanRuntime::refresh);
+        connect(&m_reconciler, &QTimer::timeout, containers, &CliRuntime::refresh);
         m_reconciler.start();
     }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CliDialect.h"
 #include "ContainerRuntime.h"
 #include "InstanceFiles.h"
 
@@ -17,8 +18,10 @@ namespace cardhour::sim {
 
 class SshProbe;
 
-// Runs instances as real local containers with the podman CLI (rootful or rootless), driven
-// asynchronously through QProcess. Per instance <id>:
+// Runs instances as real local containers through a container engine's CLI, driven
+// asynchronously through QProcess: podman (rootful or rootless) or docker (the docker CLI,
+// against any Docker-compatible engine: Docker Engine, or podman's API service). What differs
+// between the two is in CliDialect. Per instance <id>:
 //   container  cardhour-<id>, labelled cardhour.managed=true, cardhour.instance=<id>,
 //              cardhour.owner=<owner>, cardhour.provider=<provider id>. Names are not trusted:
 //              containers are always looked up by those labels.
@@ -37,14 +40,16 @@ class SshProbe;
 //
 // Requests for one instance run one after another; stop() and remove() end a create() or
 // start() still in progress at its next step (that one then emits nothing).
-class PodmanRuntime final : public ContainerRuntime
+class CliRuntime final : public ContainerRuntime
 {
     Q_OBJECT
 public:
     struct Options
     {
-        QString podman = QStringLiteral("podman");
+        cli::Engine engine = cli::Engine::Podman;
+        QString program;                                        // empty: "podman" or "docker"
         QString containersConf;                                 // sets CONTAINERS_CONF when not empty
+        QString dockerHost;                                     // sets DOCKER_HOST when not empty
         QString imagePrefix = QStringLiteral("localhost/cardhour/"); // catalog image X → <prefix>X:latest
         QString providerId = QStringLiteral("cardhour-sim");    // cardhour.provider label value
         // When set, create()/start() with an empty spec.sshDir make (or reuse) the instance's
@@ -54,26 +59,18 @@ public:
         int readyDeadlineMs = 60000; // sshd must answer with the right host key within this
         int stopTimeoutS = 10;       // SIGTERM, then SIGKILL after this
         int commandTimeoutMs = 120000;
-        // podman's --network for instances. slirp4netns (user-mode networking, as rootless podman
-        // uses) starts a container ~1 s faster here than the CNI bridge of rootful podman, and
-        // keeps the host's loopback out of reach. Empty: podman's default.
-        QString network = QStringLiteral("slirp4netns");
+        // --network for instances; "auto": slirp4netns for podman (user-mode networking, as
+        // rootless podman uses: it starts a container ~1 s faster here than rootful podman's CNI
+        // bridge, and keeps the host's loopback out of reach), the engine's default for docker.
+        // Empty: the engine's default.
+        QString network = QStringLiteral("auto");
     };
 
-    struct ContainerInfo
-    {
-        QString containerId;
-        QString instanceId;
-        QString ownerId;
-        QString state;            // podman's: created, running, exited, ...
-        bool running = false;
-        int sshPort = 0;          // host port of container port 22
-        QHash<int, int> ports;    // container port → host port (127.0.0.1)
-    };
+    using ContainerInfo = cli::ContainerInfo;
 
-    explicit PodmanRuntime(Options options, QObject *parent = nullptr);
-    explicit PodmanRuntime(QObject *parent = nullptr);
-    ~PodmanRuntime() override;
+    explicit CliRuntime(Options options, QObject *parent = nullptr);
+    explicit CliRuntime(QObject *parent = nullptr);
+    ~CliRuntime() override;
 
     QString name() const override;
     bool outlivesProvider() const override { return true; }
@@ -118,10 +115,9 @@ public:
     static QString containerName(const QString &instanceId);
     static QString volumeName(const QString &instanceId);
 
-    // Runs `podman info --format json` (bounded by timeoutMs); false with *why when podman is
-    // missing or does not work.
-    static bool isUsable(const QString &podmanPath, const QString &containersConf, QString *why,
-                         int timeoutMs = 20000);
+    // Runs `<engine> info` (bounded by timeoutMs); false with *why when the engine is missing or
+    // does not work. Options: engine, program, containersConf, dockerHost.
+    static bool isUsable(const Options &options, QString *why, int timeoutMs = 20000);
 
 Q_SIGNALS:
     // Every instance of this provider that has a container, and whether it runs.
@@ -159,12 +155,13 @@ private:
     bool current(const QString &instanceId, quint64 token) const;
     void endOp(const QString &instanceId);
 
-    void runPodman(const QStringList &args, ProcCallback done, int timeoutMs = 0,
+    void runCli(const QStringList &args, ProcCallback done, int timeoutMs = 0,
                    const QProcessEnvironment &extraEnv = {});
     QStringList labelFilter(const QString &instanceId) const;
     void findContainer(const QString &instanceId, std::function<void(bool ok, const QString &error,
                                                                       const QList<ContainerInfo> &found)> done);
-    QList<ContainerInfo> parsePs(const QByteArray &json) const;
+    QString program() const;
+    QString what(const QString &verb) const; // "podman run", "docker rm", ... for messages
 
     void doCreate(InstanceSpec spec, quint64 token);
     void doStart(InstanceSpec spec, quint64 token);

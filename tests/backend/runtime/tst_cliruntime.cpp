@@ -1,13 +1,17 @@
-// PodmanRuntime with real podman and the real "base" image: launch, log in with OpenSSH
-// (strict host key checking), stop/start with the workspace and host key kept, authorized_keys
-// changes live, remove. Everything made is labelled with a unique cardhour.provider and
-// removed at the end, also when a test fails; the built image is kept for the next run.
+// CliRuntime with a real engine and the real "base" image: launch, log in with OpenSSH (strict
+// host key checking), stop/start with the workspace and host key kept, authorized_keys changes
+// live, remove. Built twice (CARDHOUR_TEST_ENGINE): tst_podmanruntime drives the podman CLI;
+// tst_dockerruntime drives the docker CLI against podman's Docker-compatible API service, which
+// the test starts on a socket of its own (no Docker Engine runs here; the docker CLI is real).
+// What the engine did is checked with podman itself. Everything made is labelled with a unique
+// cardhour.provider and removed at the end, also when a test fails; the image is kept.
 #include "PodmanTestSupport.h"
 #include "runtime/InstanceFiles.h"
-#include "runtime/PodmanRuntime.h"
+#include "runtime/CliRuntime.h"
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -24,6 +28,9 @@ namespace {
 
 constexpr int kFirstReadyTimeoutMs = 120000;
 
+const cli::Engine kEngine =
+    QLatin1StringView(CARDHOUR_TEST_ENGINE) == QLatin1StringView("docker") ? cli::Engine::Docker : cli::Engine::Podman;
+
 QString readText(const QString &path)
 {
     QFile f(path);
@@ -32,7 +39,7 @@ QString readText(const QString &path)
 
 } // namespace
 
-class TestPodmanRuntime : public QObject
+class TestCliRuntime : public QObject
 {
     Q_OBJECT
 
@@ -49,13 +56,18 @@ private Q_SLOTS:
     void containerThatExitsFailsFast();
 
 private:
-    PodmanRuntime::Options options() const;
+    CliRuntime::Options options() const;
     InstanceSpec specFor(const QString &id, const QStringList &keys);
     QString newId() const { return u"t"_s + randomSuffix(); }
     // Waits for ready or failed of `id`; returns the failure reason (empty when ready).
     QString waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, int timeoutMs, SshEndpoint *endpoint);
     Run ssh(const SshEndpoint &endpoint, const QString &key, const QString &command);
     void writeKnownHosts(const SshEndpoint &endpoint, const InstanceFiles &files);
+
+    // docker: podman's API service on m_dockerHost, for the docker CLI to talk to.
+    bool startDockerApi();
+    std::unique_ptr<QProcess> m_dockerApi;
+    QString m_dockerHost;
 
     QTemporaryDir m_data;
     QString m_provider = u"cardhour-test-"_s + randomSuffix();
@@ -64,7 +76,7 @@ private:
     QString m_knownHosts;
 };
 
-void TestPodmanRuntime::initTestCase()
+void TestCliRuntime::initTestCase()
 {
     QVERIFY(m_data.isValid());
     qRegisterMetaType<SshEndpoint>();
@@ -74,9 +86,16 @@ void TestPodmanRuntime::initTestCase()
         QFAIL(qPrintable(image.error));
     if (!image.skip.isEmpty())
         QSKIP(qPrintable(image.skip));
+    if (kEngine == cli::Engine::Docker) {
+        if (QStandardPaths::findExecutable(u"docker"_s).isEmpty())
+            QSKIP("the docker CLI is not installed");
+        QVERIFY(startDockerApi());
+    }
     QString why;
-    QVERIFY2(PodmanRuntime::isUsable(podmanBinary(), containersConf(), &why), qPrintable(why));
-    QVERIFY(!PodmanRuntime::isUsable(u"/nonexistent/podman"_s, {}, &why));
+    QVERIFY2(CliRuntime::isUsable(options(), &why), qPrintable(why));
+    CliRuntime::Options missing = options();
+    missing.program = u"/nonexistent/"_s + cli::engineName(kEngine);
+    QVERIFY(!CliRuntime::isUsable(missing, &why));
     QVERIFY(!why.isEmpty());
     m_cleanup = std::make_unique<CleanupGuard>(m_provider);
 
@@ -91,23 +110,65 @@ void TestPodmanRuntime::initTestCase()
     m_knownHosts = m_data.filePath(u"known_hosts"_s);
 }
 
-void TestPodmanRuntime::cleanupTestCase()
+void TestCliRuntime::cleanupTestCase()
 {
     m_cleanup.reset(); // removes every container and volume of m_provider
     const Run left = podman({u"ps"_s, u"-a"_s, u"-q"_s, u"--filter"_s, u"label=cardhour.provider="_s + m_provider});
+    if (m_dockerApi) {
+        m_dockerApi->terminate();
+        if (!m_dockerApi->waitForFinished(10000))
+            m_dockerApi->kill();
+    }
     QCOMPARE(left.out.trimmed(), QByteArray());
 }
 
-PodmanRuntime::Options TestPodmanRuntime::options() const
+bool TestCliRuntime::startDockerApi()
 {
-    PodmanRuntime::Options o;
-    o.podman = podmanBinary();
+    const QString socket = m_data.filePath(u"docker.sock"_s);
+    m_dockerHost = u"unix://"_s + socket;
+    m_dockerApi = std::make_unique<QProcess>();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!containersConf().isEmpty())
+        env.insert(u"CONTAINERS_CONF"_s, containersConf());
+    m_dockerApi->setProcessEnvironment(env);
+    m_dockerApi->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_dockerApi->start(podmanBinary(), {u"system"_s, u"service"_s, u"--time=0"_s, m_dockerHost});
+    if (!m_dockerApi->waitForStarted(10000)) {
+        qWarning("podman system service did not start: %s", qPrintable(m_dockerApi->errorString()));
+        return false;
+    }
+    // Ready when the docker CLI gets an answer through the socket.
+    QElapsedTimer waited;
+    waited.start();
+    while (waited.elapsed() < 30000) {
+        QProcess probe;
+        QProcessEnvironment probeEnv = env;
+        probeEnv.insert(u"DOCKER_HOST"_s, m_dockerHost);
+        probe.setProcessEnvironment(probeEnv);
+        probe.start(u"docker"_s, {u"version"_s, u"--format"_s, u"{{.Server.Version}}"_s});
+        if (probe.waitForFinished(10000) && probe.exitCode() == 0) {
+            qInfo("docker CLI talks to podman %s's Docker-compatible API at %s",
+                  qPrintable(QString::fromUtf8(probe.readAllStandardOutput()).trimmed()), qPrintable(m_dockerHost));
+            return true;
+        }
+        QTest::qWait(200);
+    }
+    qWarning("the docker CLI got no answer from podman's API service at %s", qPrintable(m_dockerHost));
+    return false;
+}
+
+CliRuntime::Options TestCliRuntime::options() const
+{
+    CliRuntime::Options o;
+    o.engine = kEngine;
+    o.program = kEngine == cli::Engine::Podman ? podmanBinary() : u"docker"_s;
+    o.dockerHost = m_dockerHost;
     o.containersConf = containersConf();
     o.providerId = m_provider;
     return o;
 }
 
-InstanceSpec TestPodmanRuntime::specFor(const QString &id, const QStringList &keys)
+InstanceSpec TestCliRuntime::specFor(const QString &id, const QStringList &keys)
 {
     const InstanceFiles files = InstanceFiles::prepare(m_data.path(), id);
     InstanceSpec spec;
@@ -121,7 +182,7 @@ InstanceSpec TestPodmanRuntime::specFor(const QString &id, const QStringList &ke
     return spec;
 }
 
-QString TestPodmanRuntime::waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, int timeoutMs,
+QString TestCliRuntime::waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, int timeoutMs,
                                      SshEndpoint *endpoint)
 {
     const bool done = QTest::qWaitFor([&] { return readySpy.count() > 0 || failedSpy.count() > 0; }, timeoutMs);
@@ -134,7 +195,7 @@ QString TestPodmanRuntime::waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy
     return {};
 }
 
-Run TestPodmanRuntime::ssh(const SshEndpoint &endpoint, const QString &key, const QString &command)
+Run TestCliRuntime::ssh(const SshEndpoint &endpoint, const QString &key, const QString &command)
 {
     return runProgram(u"ssh"_s,
                       {u"-F"_s, u"/dev/null"_s, u"-o"_s, u"StrictHostKeyChecking=yes"_s, u"-o"_s,
@@ -145,14 +206,14 @@ Run TestPodmanRuntime::ssh(const SshEndpoint &endpoint, const QString &key, cons
                       60000);
 }
 
-void TestPodmanRuntime::writeKnownHosts(const SshEndpoint &endpoint, const InstanceFiles &files)
+void TestCliRuntime::writeKnownHosts(const SshEndpoint &endpoint, const InstanceFiles &files)
 {
     QFile f(m_knownHosts);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(u"[%1]:%2 %3\n"_s.arg(endpoint.host).arg(endpoint.port).arg(files.hostPublicKeyLine()).toUtf8());
 }
 
-void TestPodmanRuntime::lifecycle()
+void TestCliRuntime::lifecycle()
 {
     const QString id = newId();
     const InstanceSpec spec = specFor(id, {readText(m_clientKey[0] + u".pub"_s).trimmed()});
@@ -163,9 +224,9 @@ void TestPodmanRuntime::lifecycle()
     limited.appPorts = {8888};
     limited.appToken = u"app-token-123"_s;
 
-    PodmanRuntime runtime(options());
+    CliRuntime runtime(options());
     QVERIFY2(runtime.looksUsable(), qPrintable(runtime.unusableReason()));
-    QCOMPARE(runtime.name(), u"podman"_s);
+    QCOMPARE(runtime.name(), cli::engineName(kEngine));
     QVERIFY(runtime.outlivesProvider());
     QSignalSpy stages(&runtime, &ContainerRuntime::stageReached);
     QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
@@ -202,7 +263,7 @@ void TestPodmanRuntime::lifecycle()
     QVERIFY(appHostPort > 0 && appHostPort != endpoint.port);
 
     // Labels, mounts, limits and the app token, as podman reports them.
-    const Run inspect = podman({u"inspect"_s, u"--type"_s, u"container"_s, PodmanRuntime::containerName(id)});
+    const Run inspect = podman({u"inspect"_s, u"--type"_s, u"container"_s, CliRuntime::containerName(id)});
     QVERIFY2(inspect.ok(), qPrintable(inspect.errTail()));
     const QJsonObject container = QJsonDocument::fromJson(inspect.out).array().first().toObject();
     const QJsonObject labels = container.value(u"Config"_s).toObject().value(u"Labels"_s).toObject();
@@ -233,7 +294,7 @@ void TestPodmanRuntime::lifecycle()
     QVERIFY(runtime.inventory().contains(id));
     QVERIFY(!runtime.inventory().value(id));
     const Run running = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.State.Running}}"_s,
-                                PodmanRuntime::containerName(id)});
+                                CliRuntime::containerName(id)});
     QVERIFY2(running.ok(), qPrintable(running.errTail()));
     QCOMPARE(running.out.trimmed(), "false"_ba);
     QVERIFY(failedSpy.isEmpty());
@@ -260,9 +321,9 @@ void TestPodmanRuntime::lifecycle()
 
     // ---- a restarted provider finds the container and its ports by label
     {
-        PodmanRuntime restarted(options());
+        CliRuntime restarted(options());
         QVERIFY(!restarted.isRunning(id));
-        QSignalSpy refreshed(&restarted, &PodmanRuntime::refreshed);
+        QSignalSpy refreshed(&restarted, &CliRuntime::refreshed);
         QVERIFY(restarted.refreshNow(30000));
         QCOMPARE(refreshed.count(), 1);
         QVERIFY(refreshed.first().at(1).toBool());
@@ -295,18 +356,18 @@ void TestPodmanRuntime::lifecycle()
     QVERIFY(failedSpy.isEmpty());
     QVERIFY(!runtime.isRunning(id));
     QVERIFY(!runtime.inventory().contains(id));
-    QCOMPARE(podman({u"container"_s, u"exists"_s, PodmanRuntime::containerName(id)}).exitCode, 1);
-    QCOMPARE(podman({u"volume"_s, u"exists"_s, PodmanRuntime::volumeName(id)}).exitCode, 1);
+    QCOMPARE(podman({u"container"_s, u"exists"_s, CliRuntime::containerName(id)}).exitCode, 1);
+    QCOMPARE(podman({u"volume"_s, u"exists"_s, CliRuntime::volumeName(id)}).exitCode, 1);
     // The runtime was given the ssh dir, so the files are the provider's to delete.
     QVERIFY(QFileInfo::exists(files.hostKeyPath()));
 }
 
-void TestPodmanRuntime::runtimeMakesInstanceFilesItself()
+void TestCliRuntime::runtimeMakesInstanceFilesItself()
 {
     QTemporaryDir data;
-    PodmanRuntime::Options o = options();
+    CliRuntime::Options o = options();
     o.dataDir = data.path();
-    PodmanRuntime runtime(o);
+    CliRuntime runtime(o);
     QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
     QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
     QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
@@ -332,9 +393,9 @@ void TestPodmanRuntime::runtimeMakesInstanceFilesItself()
     QVERIFY(!QFileInfo::exists(files.instanceDir()));
 }
 
-void TestPodmanRuntime::wrongHostKeyIsNeverReady()
+void TestCliRuntime::wrongHostKeyIsNeverReady()
 {
-    PodmanRuntime runtime(options());
+    CliRuntime runtime(options());
     QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
     QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
     QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
@@ -352,15 +413,15 @@ void TestPodmanRuntime::wrongHostKeyIsNeverReady()
     // Not left running while failed.
     QVERIFY(!runtime.isRunning(id));
     const Run running = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.State.Running}}"_s,
-                                PodmanRuntime::containerName(id)});
+                                CliRuntime::containerName(id)});
     QCOMPARE(running.out.trimmed(), "false"_ba);
     runtime.remove(id);
     QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
 }
 
-void TestPodmanRuntime::imageNotBuilt()
+void TestCliRuntime::imageNotBuilt()
 {
-    PodmanRuntime runtime(options());
+    CliRuntime runtime(options());
     QSignalSpy stages(&runtime, &ContainerRuntime::stageReached);
     QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
     const QString id = newId();
@@ -372,12 +433,12 @@ void TestPodmanRuntime::imageNotBuilt()
              u"image %1 is not built: run cardhour-sim images build %1"_s.arg(spec.image));
     QCOMPARE(stages.count(), 1);
     QCOMPARE(stages.first().at(1).toString(), u"image"_s);
-    QCOMPARE(podman({u"volume"_s, u"exists"_s, PodmanRuntime::volumeName(id)}).exitCode, 1);
+    QCOMPARE(podman({u"volume"_s, u"exists"_s, CliRuntime::volumeName(id)}).exitCode, 1);
 }
 
-void TestPodmanRuntime::startWithoutContainer()
+void TestCliRuntime::startWithoutContainer()
 {
-    PodmanRuntime runtime(options());
+    CliRuntime runtime(options());
     QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
     QSignalSpy stoppedSpy(&runtime, &ContainerRuntime::stopped);
     QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
@@ -393,9 +454,9 @@ void TestPodmanRuntime::startWithoutContainer()
     QCOMPARE(failedSpy.count(), 1);
 }
 
-void TestPodmanRuntime::removeWhileCreating()
+void TestCliRuntime::removeWhileCreating()
 {
-    PodmanRuntime runtime(options());
+    CliRuntime runtime(options());
     QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
     QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
     QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
@@ -430,15 +491,15 @@ void TestPodmanRuntime::removeWhileCreating()
     QCOMPARE(removedSpy.count(), 3);
     QCOMPARE(readySpy.count(), 0);
     for (const QString &id : {early, late, probing}) {
-        QCOMPARE(podman({u"container"_s, u"exists"_s, PodmanRuntime::containerName(id)}).exitCode, 1);
-        QCOMPARE(podman({u"volume"_s, u"exists"_s, PodmanRuntime::volumeName(id)}).exitCode, 1);
+        QCOMPARE(podman({u"container"_s, u"exists"_s, CliRuntime::containerName(id)}).exitCode, 1);
+        QCOMPARE(podman({u"volume"_s, u"exists"_s, CliRuntime::volumeName(id)}).exitCode, 1);
         QVERIFY(!runtime.hasPendingWork(id));
     }
 }
 
-void TestPodmanRuntime::containerThatExitsFailsFast()
+void TestCliRuntime::containerThatExitsFailsFast()
 {
-    PodmanRuntime runtime(options());
+    CliRuntime runtime(options());
     QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
     QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
     QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
@@ -463,5 +524,5 @@ void TestPodmanRuntime::containerThatExitsFailsFast()
     QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
 }
 
-QTEST_GUILESS_MAIN(TestPodmanRuntime)
-#include "tst_podmanruntime.moc"
+QTEST_GUILESS_MAIN(TestCliRuntime)
+#include "tst_cliruntime.moc"

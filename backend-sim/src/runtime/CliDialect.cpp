@@ -1,0 +1,202 @@
+#include "CliDialect.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim::cli {
+
+namespace {
+
+int jsonInt(const QJsonValue &value)
+{
+    return value.isString() ? value.toString().toInt() : value.toInt();
+}
+
+// A JSON array, or JSON objects one per line (docker's --format json), as a list of objects.
+QList<QJsonObject> objectsOf(const QByteArray &output)
+{
+    QList<QJsonObject> objects;
+    const QByteArray trimmed = output.trimmed();
+    if (trimmed.startsWith('[')) {
+        const QJsonArray all = QJsonDocument::fromJson(trimmed).array();
+        for (const QJsonValue &value : all) {
+            if (value.isObject())
+                objects.append(value.toObject());
+        }
+        return objects;
+    }
+    const QList<QByteArray> lines = trimmed.split('\n');
+    for (const QByteArray &line : lines) {
+        const QJsonDocument doc = QJsonDocument::fromJson(line.trimmed());
+        if (doc.isObject())
+            objects.append(doc.object());
+    }
+    return objects;
+}
+
+} // namespace
+
+QString engineName(Engine engine)
+{
+    return engine == Engine::Docker ? u"docker"_s : u"podman"_s;
+}
+
+QHash<QString, QString> parseLabels(const QJsonValue &value)
+{
+    QHash<QString, QString> labels;
+    if (value.isObject()) {
+        const QJsonObject obj = value.toObject();
+        for (auto it = obj.begin(); it != obj.end(); ++it)
+            labels.insert(it.key(), it.value().toString());
+        return labels;
+    }
+    // Docker joins them with commas and does not escape: a value with a comma is cut there,
+    // which CardHour's own labels (ids) never have.
+    const QStringList pairs = value.toString().split(u',', Qt::SkipEmptyParts);
+    for (const QString &pair : pairs) {
+        const qsizetype eq = pair.indexOf(u'=');
+        if (eq > 0)
+            labels.insert(pair.left(eq).trimmed(), pair.mid(eq + 1));
+    }
+    return labels;
+}
+
+QHash<int, int> parsePorts(const QJsonValue &value)
+{
+    QHash<int, int> ports;
+    if (value.isArray()) {
+        const QJsonArray all = value.toArray();
+        for (const QJsonValue &entry : all) {
+            const QJsonObject p = entry.toObject();
+            if (p.value(u"protocol"_s).toString(u"tcp"_s) != u"tcp"_s)
+                continue;
+            // podman 4: host_port/container_port; podman 3: hostPort/containerPort.
+            const int host = jsonInt(p.contains(u"host_port"_s) ? p.value(u"host_port"_s) : p.value(u"hostPort"_s));
+            const int container =
+                jsonInt(p.contains(u"container_port"_s) ? p.value(u"container_port"_s) : p.value(u"containerPort"_s));
+            const int range = std::max(1, jsonInt(p.value(u"range"_s)));
+            if (host <= 0 || container <= 0)
+                continue;
+            for (int i = 0; i < range; ++i)
+                ports.insert(container + i, host + i);
+        }
+        return ports;
+    }
+    // "127.0.0.1:40022->22/tcp, 127.0.0.1:40023-40024->8888-8889/tcp, 9000/tcp"
+    static const QRegularExpression binding(uR"((?:^|[\s,])[^\s,]*:(\d+)(?:-(\d+))?->(\d+)(?:-(\d+))?/tcp)"_s);
+    auto matches = binding.globalMatch(value.toString());
+    while (matches.hasNext()) {
+        const QRegularExpressionMatch m = matches.next();
+        const int hostFirst = m.captured(1).toInt();
+        const int hostLast = m.captured(2).isEmpty() ? hostFirst : m.captured(2).toInt();
+        const int containerFirst = m.captured(3).toInt();
+        const int containerLast = m.captured(4).isEmpty() ? containerFirst : m.captured(4).toInt();
+        const int count = std::min(hostLast - hostFirst, containerLast - containerFirst) + 1;
+        if (hostFirst <= 0 || containerFirst <= 0 || count <= 0 || count > 65535)
+            continue;
+        for (int i = 0; i < count; ++i)
+            ports.insert(containerFirst + i, hostFirst + i);
+    }
+    return ports;
+}
+
+QList<ContainerInfo> parseContainerList(const QByteArray &output, const QString &providerId)
+{
+    QList<ContainerInfo> found;
+    const QList<QJsonObject> objects = objectsOf(output);
+    for (const QJsonObject &obj : objects) {
+        const QHash<QString, QString> labels = parseLabels(obj.value(u"Labels"_s));
+        // Both engines AND label filters for containers; checked again anyway.
+        if (labels.value(kManagedLabel) != u"true"_s || labels.value(kProviderLabel) != providerId)
+            continue;
+        ContainerInfo info;
+        info.containerId = obj.contains(u"Id"_s) ? obj.value(u"Id"_s).toString() : obj.value(u"ID"_s).toString();
+        info.instanceId = labels.value(kInstanceLabel);
+        info.ownerId = labels.value(kOwnerLabel);
+        info.state = obj.value(u"State"_s).toString().toLower();
+        info.running = info.state == u"running"_s;
+        info.ports = parsePorts(obj.value(u"Ports"_s));
+        info.sshPort = info.ports.value(22);
+        if (!info.instanceId.isEmpty() && !info.containerId.isEmpty())
+            found.append(info);
+    }
+    return found;
+}
+
+QList<VolumeInfo> parseVolumeList(const QByteArray &output)
+{
+    QList<VolumeInfo> volumes;
+    const QList<QJsonObject> objects = objectsOf(output);
+    for (const QJsonObject &obj : objects)
+        volumes.append(VolumeInfo{obj.value(u"Name"_s).toString(), parseLabels(obj.value(u"Labels"_s))});
+    return volumes;
+}
+
+QHash<int, int> portsFromInspect(const QByteArray &output)
+{
+    QHash<int, int> ports;
+    const QList<QJsonObject> all = objectsOf(output);
+    if (all.isEmpty())
+        return ports;
+    const QJsonObject bindings =
+        all.first().value(u"HostConfig"_s).toObject().value(u"PortBindings"_s).toObject();
+    for (auto it = bindings.begin(); it != bindings.end(); ++it) {
+        const QStringList key = it.key().split(u'/');
+        if (key.size() > 1 && key.at(1) != u"tcp"_s)
+            continue;
+        const int container = key.first().toInt();
+        const QJsonArray hosts = it.value().toArray();
+        if (container > 0 && !hosts.isEmpty())
+            ports.insert(container, jsonInt(hosts.first().toObject().value(u"HostPort"_s)));
+    }
+    return ports;
+}
+
+Failure classify(const QString &err)
+{
+    // podman (CLI and its Docker-compatible API) and Docker Engine phrase these differently.
+    if (err.contains(u"image not known"_s) || err.contains(u"no such image"_s, Qt::CaseInsensitive)
+        || err.contains(u"unable to find image"_s, Qt::CaseInsensitive))
+        return Failure::ImageMissing;
+    if (err.contains(u"address already in use"_s, Qt::CaseInsensitive)
+        || err.contains(u"port is already allocated"_s, Qt::CaseInsensitive))
+        return Failure::PortInUse;
+    if (err.contains(u"name"_s, Qt::CaseInsensitive) && err.contains(u"already in use"_s, Qt::CaseInsensitive))
+        return Failure::NameInUse;
+    if (err.contains(u"no such container"_s, Qt::CaseInsensitive))
+        return Failure::NoSuchContainer;
+    if (err.contains(u"volume"_s, Qt::CaseInsensitive) && err.contains(u"already exists"_s, Qt::CaseInsensitive))
+        return Failure::VolumeExists;
+    return Failure::Other;
+}
+
+QStringList forceRemoveArgs(Engine engine, const QStringList &containers)
+{
+    QStringList args{u"rm"_s, u"-f"_s};
+    if (engine == Engine::Podman)
+        args << u"-t"_s << u"0"_s;
+    return args + containers;
+}
+
+QStringList infoArgs(Engine engine)
+{
+    if (engine == Engine::Docker)
+        return {u"info"_s, u"--format"_s, u"{{json .}}"_s};
+    return {u"info"_s, u"--format"_s, u"json"_s};
+}
+
+QString tail(const QByteArray &bytes, int chars)
+{
+    QString text = QString::fromUtf8(bytes).remove(u'\r').trimmed();
+    if (text.size() > chars)
+        text = u"…"_s + text.right(chars);
+    return text.replace(u'\n', u" | "_s);
+}
+
+} // namespace cardhour::sim::cli

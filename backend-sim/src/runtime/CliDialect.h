@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QByteArray>
+#include <QHash>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace cardhour::sim::cli {
+
+// The container engines CliRuntime drives. Their CLIs share the verbs CardHour needs (run,
+// start, stop, rm, ps, volume, inspect, logs) and differ in output formats and a few flags;
+// everything that differs lives here, as pure functions, so that it is tested without an engine.
+enum class Engine { Podman, Docker };
+
+QString engineName(Engine engine); // "podman", "docker"
+
+// The labels every object of CardHour carries; names are never trusted, these are.
+inline const QString kManagedLabel = QStringLiteral("cardhour.managed");
+inline const QString kInstanceLabel = QStringLiteral("cardhour.instance");
+inline const QString kOwnerLabel = QStringLiteral("cardhour.owner");
+inline const QString kProviderLabel = QStringLiteral("cardhour.provider");
+
+struct ContainerInfo
+{
+    QString containerId;
+    QString instanceId;
+    QString ownerId;
+    QString state;          // the engine's: created, running, exited, ...
+    bool running = false;
+    int sshPort = 0;        // host port of container port 22
+    QHash<int, int> ports;  // container port → host port (127.0.0.1)
+};
+
+struct VolumeInfo
+{
+    QString name;
+    QHash<QString, QString> labels;
+};
+
+// Labels as either engine prints them: a JSON object (podman) or "k=v,k=v" (docker ps/volume ls).
+QHash<QString, QString> parseLabels(const QJsonValue &value);
+// Published TCP ports: podman's array of {host_port, container_port, range, protocol} (or
+// podman 3's camelCase) or docker's "127.0.0.1:40022->22/tcp, ..." (ranges too).
+QHash<int, int> parsePorts(const QJsonValue &value);
+// `ps -a --format json`: podman prints one JSON array, docker one object per line. Only
+// CardHour's containers of `providerId` with an instance label are returned.
+QList<ContainerInfo> parseContainerList(const QByteArray &output, const QString &providerId);
+// `volume ls --format json` / `volume inspect`: same two shapes.
+QList<VolumeInfo> parseVolumeList(const QByteArray &output);
+// `inspect --type container --format json` (both print an array): HostConfig.PortBindings,
+// which are kept while a container is stopped.
+QHash<int, int> portsFromInspect(const QByteArray &output);
+
+// What a failed command's stderr says, in the words of either engine.
+enum class Failure { Other, ImageMissing, NameInUse, PortInUse, NoSuchContainer, VolumeExists };
+Failure classify(const QString &stderrText);
+
+// `rm` of containers without waiting for a stop (docker's rm -f kills at once; podman's needs -t 0).
+QStringList forceRemoveArgs(Engine engine, const QStringList &containers);
+// `info` as one JSON object.
+QStringList infoArgs(Engine engine);
+
+// The last `chars` characters of a command's output, whitespace tidied, for error messages.
+QString tail(const QByteArray &bytes, int chars = 700);
+
+} // namespace cardhour::sim::cli

@@ -1,0 +1,564 @@
+#include "CliRuntime.h"
+
+#include "CliRuntimePrivate.h"
+#include "InstanceFiles.h"
+#include "SshProbe.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpServer>
+#include <QTimer>
+
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+// create() and start(): from a spec to a container whose sshd presents the expected host key.
+
+namespace cardhour::sim {
+
+using namespace clidetail;
+
+namespace {
+
+// "ssh-ed25519 AAAA..." of the instance's host key, from the .pub file beside it.
+QString hostKeyLine(const QString &sshDir)
+{
+    QFile file(sshDir + QStringLiteral("/ssh_host_ed25519_key.pub"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QList<QByteArray> fields = file.readAll().trimmed().split(' ');
+    return fields.size() >= 2 ? QString::fromLatin1(fields.at(0) + ' ' + fields.at(1)) : QString();
+}
+// Reserves `count` distinct free loopback ports (bound together, then released), none of them
+// in `avoid`. Empty on failure.
+QList<int> freeLoopbackPorts(int count, const QSet<int> &avoid)
+{
+    std::vector<std::unique_ptr<QTcpServer>> servers;
+    QList<int> ports;
+    for (int tries = 0; ports.size() < count && tries < count + 64; ++tries) {
+        auto server = std::make_unique<QTcpServer>();
+        if (!server->listen(QHostAddress::LocalHost, 0))
+            return {};
+        const int port = server->serverPort();
+        servers.push_back(std::move(server)); // held until all are chosen, so they differ
+        if (!avoid.contains(port))
+            ports.append(port);
+    }
+    return ports.size() == count ? ports : QList<int>{};
+}
+
+QString hostnameFor(const QString &instanceId)
+{
+    QString shortId;
+    for (const QChar c : instanceId) {
+        if (shortId.size() == 8)
+            break;
+        if (c.isLetterOrNumber() && c.unicode() < 128)
+            shortId.append(c.toLower());
+    }
+    return u"cardhour-"_s + (shortId.isEmpty() ? u"instance"_s : shortId);
+}
+
+} // namespace
+
+struct CliRuntime::Launch
+{
+    InstanceSpec spec;
+    quint64 token = 0;
+    bool fresh = true; // create (true) or start (false)
+    QString containerId;
+    int sshPort = 0;
+    QHash<int, int> ports;
+    QElapsedTimer clock;
+    bool probing = false;       // the sshd probe runs (and the watchdog with it)
+    bool checking = false;      // a watchdog `inspect` is under way
+    QPointer<QTimer> watchdog;  // notices a container that exits before sshd answers
+    QString id() const { return spec.instanceId; }
+    void stopWatchdog()
+    {
+        probing = false;
+        if (watchdog) {
+            watchdog->stop();
+            watchdog->deleteLater();
+        }
+    }
+};
+
+// ---- create / start -------------------------------------------------------------------------
+
+void CliRuntime::create(const InstanceSpec &spec)
+{
+    enqueue(spec.instanceId, OpKind::Create, [this, spec](quint64 token) { doCreate(spec, token); });
+}
+
+void CliRuntime::start(const InstanceSpec &spec)
+{
+    enqueue(spec.instanceId, OpKind::Start, [this, spec](quint64 token) { doStart(spec, token); });
+}
+
+void CliRuntime::setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys)
+{
+    QString sshDir = m_sshDirs.value(instanceId);
+    if (sshDir.isEmpty() && !m_options.dataDir.isEmpty() && InstanceFiles::isSafeId(instanceId))
+        sshDir = InstanceFiles::instanceDirFor(m_options.dataDir, instanceId) + u"/ssh"_s;
+    if (sshDir.isEmpty() || !QFileInfo(sshDir).isDir()) {
+        qCWarning(lcCli) << "no ssh directory for instance" << instanceId << ": authorized_keys not written";
+        return;
+    }
+    try {
+        InstanceFiles::writeAuthorizedKeysTo(sshDir, publicKeys);
+    } catch (const std::exception &error) {
+        qCWarning(lcCli) << "cannot rewrite authorized_keys of" << instanceId << ":" << error.what();
+    }
+}
+
+bool CliRuntime::resolveSsh(InstanceSpec &spec, QString *error) const
+{
+    try {
+        if (spec.sshDir.isEmpty()) {
+            if (m_options.dataDir.isEmpty()) {
+                *error = u"no SSH directory for the instance (InstanceSpec::sshDir)"_s;
+                return false;
+            }
+            const InstanceFiles files = InstanceFiles::prepare(m_options.dataDir, spec.instanceId);
+            spec.sshDir = files.sshDir();
+            if (spec.hostKeySha256.isEmpty())
+                spec.hostKeySha256 = files.hostKeySha256();
+        }
+        spec.sshDir = QFileInfo(spec.sshDir).absoluteFilePath();
+        if (!QFileInfo(spec.sshDir).isDir()) {
+            *error = u"the SSH directory %1 does not exist"_s.arg(spec.sshDir);
+            return false;
+        }
+        if (!QFileInfo::exists(spec.sshDir + u"/ssh_host_ed25519_key"_s)) {
+            *error = u"no host key in %1"_s.arg(spec.sshDir);
+            return false;
+        }
+        if (!spec.hostKeySha256.startsWith(u"SHA256:"_s)) {
+            *error = u"no host key fingerprint for the instance"_s;
+            return false;
+        }
+        InstanceFiles::writeAuthorizedKeysTo(spec.sshDir, spec.authorizedKeys);
+    } catch (const std::exception &e) {
+        *error = u"instance files: %1"_s.arg(QString::fromUtf8(e.what()));
+        return false;
+    }
+    return true;
+}
+
+void CliRuntime::failLaunch(const std::shared_ptr<Launch> &launch, const QString &reason, bool stopContainer)
+{
+    const QString id = launch->id();
+    if (!current(id, launch->token)) {
+        endOp(id);
+        return;
+    }
+    qCWarning(lcCli).noquote() << "instance" << id << "failed:" << reason;
+    if (!stopContainer || launch->containerId.isEmpty()) {
+        Q_EMIT failed(id, reason);
+        endOp(id);
+        return;
+    }
+    // Not left running (and using resources) while the instance is `failed`.
+    runCli({u"stop"_s, u"-t"_s, u"2"_s, launch->containerId}, [this, launch, reason](const ProcResult &) {
+        const QString instanceId = launch->id();
+        setRunning(instanceId, false);
+        if (current(instanceId, launch->token))
+            Q_EMIT failed(instanceId, reason);
+        endOp(instanceId);
+    });
+}
+
+void CliRuntime::doCreate(InstanceSpec spec, quint64 token)
+{
+    auto launch = std::make_shared<Launch>();
+    launch->clock.start();
+    launch->token = token;
+    launch->fresh = true;
+    const QString id = spec.instanceId;
+    launch->spec = std::move(spec);
+    Q_EMIT stageReached(id, u"image"_s);
+    if (!InstanceFiles::isSafeId(id)) {
+        failLaunch(launch, u"invalid instance id"_s, false);
+        return;
+    }
+    QString error;
+    if (!resolveSsh(launch->spec, &error)) {
+        failLaunch(launch, error, false);
+        return;
+    }
+    m_sshDirs.insert(id, launch->spec.sshDir);
+    // The quick path: two engine calls (volume create, run). What it does not expect (an earlier
+    // container of this instance, a volume or port already taken) sends it down the slow path.
+    if (m_containers.contains(id))
+        return clearLeftovers(launch);
+    createVolume(launch);
+}
+
+void CliRuntime::clearLeftovers(const std::shared_ptr<Launch> &launch)
+{
+    findContainer(launch->id(), [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
+        const QString id = launch->id();
+        if (!current(id, launch->token))
+            return endOp(id);
+        if (!ok)
+            return failLaunch(launch, findError, false);
+        if (found.isEmpty()) {
+            forget(id);
+            return createVolume(launch);
+        }
+        QStringList args;
+        for (const ContainerInfo &info : found)
+            args.append(info.containerId);
+        runCli(cli::forceRemoveArgs(m_options.engine, args), [this, launch](const ProcResult &rm) {
+            const QString rid = launch->id();
+            if (!current(rid, launch->token))
+                return endOp(rid);
+            if (!rm.ok())
+                return failLaunch(launch, rm.describe(what(u"rm (an earlier container)"_s)), false);
+            forget(rid);
+            createVolume(launch);
+        });
+    });
+}
+
+void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
+{
+    const QString id = launch->id();
+    QStringList args{u"volume"_s, u"create"_s};
+    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id << u"--label"_s
+         << kOwner + u'=' + launch->spec.ownerId << u"--label"_s << kProvider + u'=' + m_options.providerId
+         << volumeName(id);
+    runCli(args, [this, launch](const ProcResult &vc) {
+        const QString vid = launch->id();
+        if (!current(vid, launch->token))
+            return endOp(vid);
+        const bool exists = vc.started && !vc.timedOut
+            && cli::classify(QString::fromUtf8(vc.err)) == cli::Failure::VolumeExists;
+        if (!vc.ok() && !exists)
+            return failLaunch(launch, vc.describe(what(u"volume create"_s)), false);
+        if (vc.ok() && m_options.engine == cli::Engine::Podman)
+            return runContainer(launch, 1); // podman refuses an existing name: this one is new
+        // Kept from an earlier attempt of this instance (reused), or a name someone else took.
+        // (docker's `volume create` succeeds for an existing volume and keeps its labels.)
+        runCli({u"volume"_s, u"inspect"_s, volumeName(vid)}, [this, launch](const ProcResult &vi) {
+            const QString iid = launch->id();
+            if (!current(iid, launch->token))
+                return endOp(iid);
+            if (!vi.ok())
+                return failLaunch(launch, vi.describe(what(u"volume inspect"_s)), false);
+            const QList<cli::VolumeInfo> volumes = cli::parseVolumeList(vi.out);
+            const QHash<QString, QString> labels = volumes.isEmpty() ? QHash<QString, QString>{} : volumes.first().labels;
+            if (labels.value(kInstance) != iid || labels.value(kProvider) != m_options.providerId)
+                return failLaunch(launch, u"volume %1 exists and does not belong to this instance"_s.arg(volumeName(iid)),
+                                  false);
+            runContainer(launch, 1);
+        });
+    });
+}
+
+void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt)
+{
+    const InstanceSpec &spec = launch->spec;
+    const QString id = spec.instanceId;
+    const QList<int> hostPorts = freeLoopbackPorts(1 + int(spec.appPorts.size()), reservedPorts());
+    if (hostPorts.isEmpty())
+        return failLaunch(launch, u"no free port on 127.0.0.1"_s, false);
+    launch->sshPort = hostPorts.first();
+    launch->ports.clear();
+    launch->ports.insert(kSshPort, launch->sshPort);
+
+    // `run -d` is create + start in one process: each podman process costs ~0.1-0.3 s here.
+    QStringList args{u"run"_s, u"-d"_s, u"--name"_s, containerName(id)};
+    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id << u"--label"_s
+         << kOwner + u'=' + spec.ownerId << u"--label"_s << kProvider + u'=' + m_options.providerId;
+    args << u"--hostname"_s << hostnameFor(id) << u"--pull=never"_s;
+    if (!m_options.network.isEmpty())
+        args << u"--network"_s << m_options.network;
+    args << u"-p"_s << u"%1:%2:%3"_s.arg(kLoopback).arg(launch->sshPort).arg(kSshPort);
+    for (int i = 0; i < spec.appPorts.size(); ++i) {
+        const int appPort = spec.appPorts.at(i);
+        if (appPort <= 0 || appPort > 65535 || launch->ports.contains(appPort))
+            continue;
+        launch->ports.insert(appPort, hostPorts.at(i + 1));
+        args << u"-p"_s << u"%1:%2:%3"_s.arg(kLoopback).arg(hostPorts.at(i + 1)).arg(appPort);
+    }
+    args << u"-v"_s << volumeName(id) + u":/workspace"_s;
+    args << u"-v"_s << spec.sshDir + u":/etc/cardhour/ssh:ro"_s + (m_selinux ? u",z"_s : QString());
+    if (spec.cpus > 0)
+        args << u"--cpus"_s << QString::number(spec.cpus, 'g', 6);
+    if (spec.memoryMib > 0)
+        args << u"--memory"_s << QString::number(spec.memoryMib) + u'm';
+    QProcessEnvironment extra;
+    if (!spec.appToken.isEmpty()) {
+        // By name only: the value comes from the CLI's environment, not its command line.
+        args << u"-e"_s << u"CARDHOUR_APP_TOKEN"_s;
+        extra.insert(u"CARDHOUR_APP_TOKEN"_s, spec.appToken);
+    }
+    args << u"--stop-timeout"_s << QString::number(m_options.stopTimeoutS) << imageTag(spec.image);
+
+    runCli(
+        args,
+        [this, launch, attempt](const ProcResult &r) {
+            const QString iid = launch->id();
+            if (!current(iid, launch->token))
+                return endOp(iid);
+            if (r.ok()) {
+                const QList<QByteArray> lines = r.out.trimmed().split('\n');
+                launch->containerId = QString::fromLatin1(lines.last().trimmed());
+                if (launch->containerId.isEmpty())
+                    return failLaunch(launch, what(u"run printed no container id"_s), false);
+                ContainerInfo info;
+                info.containerId = launch->containerId;
+                info.instanceId = iid;
+                info.ownerId = launch->spec.ownerId;
+                info.state = u"running"_s;
+                info.running = true;
+                info.sshPort = launch->sshPort;
+                info.ports = launch->ports;
+                remember(info);
+                Q_EMIT stageReached(iid, u"container"_s);
+                return waitForSshd(launch);
+            }
+            const bool ran = r.started && !r.timedOut;
+            const cli::Failure failure = ran ? cli::classify(QString::fromUtf8(r.err)) : cli::Failure::Other;
+            if (failure == cli::Failure::ImageMissing) {
+                const QString reason =
+                    u"image %1 is not built: run cardhour-sim images build %1"_s.arg(launch->spec.image);
+                // Nothing of a launch that never had an image is left behind. The volume is this
+                // instance's (checked above) and no container of it ever ran: it holds no data.
+                return runCli({u"volume"_s, u"rm"_s, volumeName(iid)}, [this, launch, reason](const ProcResult &) {
+                    failLaunch(launch, reason, false);
+                });
+            }
+            const bool portTaken = failure == cli::Failure::PortInUse;
+            const bool nameTaken = failure == cli::Failure::NameInUse;
+            if ((portTaken || nameTaken) && attempt < 3) {
+                // A port taken between choosing and binding it leaves a created container behind;
+                // a name taken is a container of an earlier attempt. Either way: clear, run again.
+                qCInfo(lcCli) << "instance" << iid << (portTaken ? ": port taken meanwhile" : ": name in use")
+                                 << ", running the container again";
+                findContainer(iid, [this, launch, attempt](bool ok, const QString &findError,
+                                                           const QList<ContainerInfo> &found) {
+                    const QString fid = launch->id();
+                    if (!current(fid, launch->token))
+                        return endOp(fid);
+                    if (!ok)
+                        return failLaunch(launch, findError, false);
+                    QStringList rmArgs;
+                    for (const ContainerInfo &info : found)
+                        rmArgs.append(info.containerId);
+                    if (found.isEmpty()) // names are not trusted: what is not ours by label stays
+                        return failLaunch(launch,
+                                          u"the container name %1 is taken by a container that is not this "
+                                          "instance's"_s.arg(containerName(fid)),
+                                          false);
+                    runCli(cli::forceRemoveArgs(m_options.engine, rmArgs), [this, launch, attempt](const ProcResult &rm) {
+                        const QString rid = launch->id();
+                        if (!current(rid, launch->token))
+                            return endOp(rid);
+                        if (!rm.ok())
+                            return failLaunch(launch, rm.describe(what(u"rm"_s)), false);
+                        forget(rid);
+                        runContainer(launch, attempt + 1);
+                    });
+                });
+                return;
+            }
+            QString reason = r.describe(what(u"run"_s));
+            if (portTaken)
+                reason = u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort).arg(reason);
+            failLaunch(launch, reason, false);
+        },
+        0, extra);
+}
+
+void CliRuntime::startContainer(const std::shared_ptr<Launch> &launch)
+{
+    runCli({u"start"_s, launch->containerId}, [this, launch](const ProcResult &r) {
+        const QString id = launch->id();
+        if (!current(id, launch->token))
+            return endOp(id);
+        if (!r.ok()) {
+            const QString err = QString::fromUtf8(r.err);
+            const cli::Failure failure = r.started && !r.timedOut ? cli::classify(err) : cli::Failure::Other;
+            if (failure == cli::Failure::NoSuchContainer) {
+                forget(id);
+                return failLaunch(launch, u"container is gone"_s, false);
+            }
+            QString reason = r.describe(what(u"start"_s));
+            if (failure == cli::Failure::PortInUse)
+                reason = u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort).arg(reason);
+            return failLaunch(launch, reason, false);
+        }
+        setRunning(id, true);
+        Q_EMIT stageReached(id, u"container"_s);
+        waitForSshd(launch);
+    });
+}
+
+void CliRuntime::waitForSshd(const std::shared_ptr<Launch> &launch)
+{
+    const QString id = launch->id();
+    if (!current(id, launch->token))
+        return endOp(id);
+    Q_EMIT stageReached(id, u"sshd"_s);
+    if (!current(id, launch->token)) // a slot asked for stop/remove (no probe yet to cancel)
+        return endOp(id);
+    SshProbe *probe = SshProbe::probeUntilReady(
+        kLoopback, launch->sshPort, launch->spec.hostKeySha256, m_options.readyDeadlineMs, this,
+        [this, launch](const SshProbe::Result &result) {
+            const QString iid = launch->id();
+            launch->stopWatchdog();
+            auto it = m_ops.find(iid);
+            if (it != m_ops.end())
+                it->probe = nullptr;
+            if (!current(iid, launch->token))
+                return endOp(iid);
+            if (result.isReady()) {
+                qCInfo(lcCli).noquote()
+                    << u"instance %1 ready on %2:%3 after %4 ms (%5; sshd answered after %6 ms, %7 probes)"_s
+                           .arg(iid, kLoopback)
+                           .arg(launch->sshPort)
+                           .arg(launch->clock.elapsed())
+                           .arg(launch->fresh ? u"create"_s : u"start"_s)
+                           .arg(result.elapsedMs)
+                           .arg(result.attempts);
+                Q_EMIT stageReached(iid, u"ready"_s);
+                if (current(iid, launch->token))
+                    Q_EMIT ready(iid, SshEndpoint{kLoopback, launch->sshPort, launch->spec.sshUser,
+                                                  launch->spec.hostKeySha256, hostKeyLine(launch->spec.sshDir)});
+                return endOp(iid);
+            }
+            // Why: the container's own log says more than "not listening" does.
+            const QString reason = u"sshd did not become ready: %1"_s.arg(result.message);
+            runCli({u"logs"_s, u"--tail"_s, u"15"_s, launch->containerId},
+                      [this, launch, reason](const ProcResult &logs) {
+                          const QString log = cli::tail(logs.out + logs.err, 500);
+                          failLaunch(launch, log.isEmpty() ? reason : reason + u"; container log: "_s + log, true);
+                      });
+        });
+    m_ops[id].probe = probe;
+
+    // A container that exits (a broken image, an unusable host key) fails at once, not at the
+    // probe's deadline.
+    launch->probing = true;
+    auto *watchdog = new QTimer(this);
+    watchdog->setInterval(1000);
+    launch->watchdog = watchdog;
+    connect(watchdog, &QTimer::timeout, this, [this, launch] { checkContainer(launch); });
+    watchdog->start();
+}
+
+void CliRuntime::checkContainer(const std::shared_ptr<Launch> &launch)
+{
+    if (!launch->probing || !current(launch->id(), launch->token)) {
+        launch->stopWatchdog(); // the op ended, or was ended by a newer request
+        return;
+    }
+    if (launch->checking)
+        return;
+    launch->checking = true;
+    runCli({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.State.Running}} {{.State.ExitCode}}"_s,
+               launch->containerId},
+              [this, launch](const ProcResult &r) {
+                  launch->checking = false;
+                  const QString id = launch->id();
+                  if (!launch->probing || !current(id, launch->token))
+                      return;
+                  QString reason;
+                  if (r.ok()) {
+                      const QStringList fields = QString::fromUtf8(r.out).simplified().split(u' ');
+                      if (fields.value(0) != u"false"_s)
+                          return; // still running: the probe carries on
+                      reason = u"the container exited (code %1) before sshd was ready"_s.arg(fields.value(1));
+                  } else if (r.started && !r.timedOut
+                             && QString::fromUtf8(r.err).contains(u"no such"_s, Qt::CaseInsensitive)) {
+                      reason = u"the container disappeared before sshd was ready"_s;
+                  } else {
+                      return; // engine hiccup: ask again at the next tick
+                  }
+                  launch->stopWatchdog();
+                  auto it = m_ops.find(id);
+                  if (it != m_ops.end() && it->probe) {
+                      it->probe->cancel();
+                      it->probe = nullptr;
+                  }
+                  setRunning(id, false);
+                  runCli({u"logs"_s, u"--tail"_s, u"15"_s, launch->containerId},
+                            [this, launch, reason](const ProcResult &logs) {
+                                const QString log = cli::tail(logs.out + logs.err, 500);
+                                failLaunch(launch, log.isEmpty() ? reason : reason + u"; container log: "_s + log,
+                                           false);
+                            });
+              });
+}
+
+void CliRuntime::doStart(InstanceSpec spec, quint64 token)
+{
+    auto launch = std::make_shared<Launch>();
+    launch->clock.start();
+    launch->token = token;
+    launch->fresh = false;
+    const QString id = spec.instanceId;
+    launch->spec = std::move(spec);
+    QString error;
+    if (!InstanceFiles::isSafeId(id))
+        return failLaunch(launch, u"invalid instance id"_s, false);
+    if (!resolveSsh(launch->spec, &error))
+        return failLaunch(launch, error, false);
+    m_sshDirs.insert(id, launch->spec.sshDir);
+    // Known from the last listing (ids and port bindings do not change while a container
+    // exists): start it straight away; `start` itself says if it has gone since.
+    const ContainerInfo known = m_containers.value(id);
+    if (!known.containerId.isEmpty() && known.sshPort > 0) {
+        launch->containerId = known.containerId;
+        launch->sshPort = known.sshPort;
+        launch->ports = known.ports;
+        return startContainer(launch);
+    }
+    findContainer(id, [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
+        const QString iid = launch->id();
+        if (!current(iid, launch->token))
+            return endOp(iid);
+        if (!ok)
+            return failLaunch(launch, findError, false);
+        if (found.isEmpty()) {
+            forget(iid);
+            return failLaunch(launch, u"container is gone"_s, false);
+        }
+        if (found.size() > 1)
+            qCWarning(lcCli) << "instance" << iid << "has" << found.size() << "containers; starting the first";
+        const ContainerInfo info = found.first();
+        launch->containerId = info.containerId;
+        launch->sshPort = info.sshPort;
+        launch->ports = info.ports;
+        remember(info);
+        if (launch->sshPort > 0)
+            return startContainer(launch);
+        // Not in the listing: the bindings made at create time are in the container's config.
+        runCli({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s, launch->containerId},
+                  [this, launch, info](const ProcResult &r) {
+                      const QString rid = launch->id();
+                      if (!current(rid, launch->token))
+                          return endOp(rid);
+                      if (!r.ok())
+                          return failLaunch(launch, r.describe(what(u"inspect"_s)), false);
+                      ContainerInfo updated = info;
+                      updated.ports = cli::portsFromInspect(r.out);
+                      updated.sshPort = updated.ports.value(kSshPort);
+                      if (updated.sshPort <= 0)
+                          return failLaunch(launch, u"the container publishes no SSH port"_s, false);
+                      launch->sshPort = updated.sshPort;
+                      launch->ports = updated.ports;
+                      remember(updated);
+                      startContainer(launch);
+                  });
+    });
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,220 @@
+// CliDialect: what podman and docker print, parsed the same. The samples are real output of
+// podman 4.3 (`ps -a --format json`) and of the docker 28 CLI (`ps -a --format json`), with ids
+// shortened.
+#include "runtime/CliDialect.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour::sim;
+
+class TestCliDialect : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void containerList_data();
+    void containerList();
+    void labels_data();
+    void labels();
+    void ports_data();
+    void ports();
+    void volumes();
+    void portsFromInspect();
+    void classify_data();
+    void classify();
+    void engineArgs();
+};
+
+namespace {
+
+const QByteArray kPodmanPs = R"([
+  {"AutoRemove":false,"Command":["/usr/local/sbin/cardhour-entrypoint"],"Created":1764515888,
+   "Id":"535765c5306a","Image":"localhost/cardhour/base:latest",
+   "Labels":{"cardhour.instance":"i-1","cardhour.managed":"true","cardhour.owner":"u-1",
+             "cardhour.provider":"prov","cardhour.image":"base"},
+   "Names":["cardhour-i-1"],
+   "Ports":[{"host_ip":"127.0.0.1","container_port":22,"host_port":40022,"range":1,"protocol":"tcp"},
+            {"host_ip":"127.0.0.1","container_port":8888,"host_port":40023,"range":1,"protocol":"tcp"}],
+   "State":"running","Status":"Up 3 seconds"},
+  {"Id":"99aa","Labels":{"cardhour.instance":"i-2","cardhour.managed":"true","cardhour.provider":"prov"},
+   "Ports":[{"hostPort":41000,"containerPort":22,"protocol":"tcp"}],"State":"exited"},
+  {"Id":"other","Labels":{"cardhour.instance":"i-3","cardhour.managed":"true","cardhour.provider":"someone-else"},
+   "State":"running"},
+  {"Id":"unlabelled","Labels":null,"State":"running"}
+])";
+
+const QByteArray kDockerPs =
+    R"({"Command":"\"/usr/local/sbin/cardhour-entrypoint\"","ID":"8990324b7523","Image":"localhost/cardhour/base:latest","Labels":"cardhour.image=base,cardhour.instance=i-1,cardhour.managed=true,cardhour.owner=u-1,cardhour.provider=prov","Names":"cardhour-i-1","Ports":"127.0.0.1:40022-\u003e22/tcp, 127.0.0.1:40023-\u003e8888/tcp","State":"running","Status":"Up Less than a second"})"
+    "\n"
+    R"({"ID":"99aa","Labels":"cardhour.instance=i-2,cardhour.managed=true,cardhour.provider=prov","Ports":"127.0.0.1:41000-\u003e22/tcp","State":"exited"})"
+    "\n"
+    R"({"ID":"other","Labels":"cardhour.instance=i-3,cardhour.managed=true,cardhour.provider=someone-else","State":"running"})"
+    "\n";
+
+} // namespace
+
+void TestCliDialect::containerList_data()
+{
+    QTest::addColumn<QByteArray>("output");
+    QTest::newRow("podman") << kPodmanPs;
+    QTest::newRow("docker") << kDockerPs;
+}
+
+void TestCliDialect::containerList()
+{
+    QFETCH(QByteArray, output);
+    const QList<cli::ContainerInfo> found = cli::parseContainerList(output, u"prov"_s);
+    QCOMPARE(found.size(), 2); // another provider's and unlabelled containers are not ours
+    const cli::ContainerInfo &first = found.at(0);
+    QCOMPARE(first.instanceId, u"i-1"_s);
+    QCOMPARE(first.ownerId, u"u-1"_s);
+    QVERIFY(!first.containerId.isEmpty());
+    QVERIFY(first.running);
+    QCOMPARE(first.sshPort, 40022);
+    QCOMPARE(first.ports.value(8888), 40023);
+    QCOMPARE(first.ports.size(), 2);
+    const cli::ContainerInfo &second = found.at(1);
+    QCOMPARE(second.instanceId, u"i-2"_s);
+    QVERIFY(!second.running);
+    QCOMPARE(second.state, u"exited"_s);
+    QCOMPARE(second.sshPort, 41000);
+    QVERIFY(cli::parseContainerList("", u"prov"_s).isEmpty());
+    QVERIFY(cli::parseContainerList("[]", u"prov"_s).isEmpty());
+    QVERIFY(cli::parseContainerList("not json at all\n{", u"prov"_s).isEmpty());
+}
+
+void TestCliDialect::labels_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    QTest::newRow("object") << R"({"L":{"a":"1","cardhour.instance":"x"}})"_ba << u"cardhour.instance"_s << u"x"_s;
+    QTest::newRow("string") << R"({"L":"a=1,cardhour.instance=x"})"_ba << u"cardhour.instance"_s << u"x"_s;
+    QTest::newRow("value with =") << R"({"L":"a=b=c"})"_ba << u"a"_s << u"b=c"_s;
+    QTest::newRow("empty value") << R"({"L":"a=,b=2"})"_ba << u"b"_s << u"2"_s;
+    QTest::newRow("null") << R"({"L":null})"_ba << u"a"_s << QString();
+}
+
+void TestCliDialect::labels()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    const QHash<QString, QString> labels = cli::parseLabels(QJsonDocument::fromJson(json).object().value(u"L"_s));
+    QCOMPARE(labels.value(key), value);
+}
+
+void TestCliDialect::ports_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QList<int>>("expected"); // container, host, container, host, ...
+    QTest::newRow("podman array") << R"({"P":[{"host_port":40022,"container_port":22,"protocol":"tcp"}]})"_ba
+                                  << QList<int>{22, 40022};
+    QTest::newRow("podman range") << R"({"P":[{"host_port":40000,"container_port":8000,"range":3}]})"_ba
+                                  << QList<int>{8000, 40000, 8001, 40001, 8002, 40002};
+    QTest::newRow("podman udp skipped") << R"({"P":[{"host_port":5353,"container_port":53,"protocol":"udp"}]})"_ba
+                                        << QList<int>{};
+    QTest::newRow("docker one") << R"({"P":"127.0.0.1:40022->22/tcp"})"_ba << QList<int>{22, 40022};
+    QTest::newRow("docker two") << R"({"P":"127.0.0.1:40022->22/tcp, 127.0.0.1:40023->8888/tcp"})"_ba
+                                << QList<int>{22, 40022, 8888, 40023};
+    QTest::newRow("docker range") << R"({"P":"0.0.0.0:40000-40001->8000-8001/tcp"})"_ba
+                                  << QList<int>{8000, 40000, 8001, 40001};
+    QTest::newRow("docker ipv6") << R"({"P":"[::1]:40022->22/tcp"})"_ba << QList<int>{22, 40022};
+    QTest::newRow("docker unpublished") << R"({"P":"22/tcp"})"_ba << QList<int>{};
+    QTest::newRow("docker udp") << R"({"P":"127.0.0.1:5353->53/udp"})"_ba << QList<int>{};
+    QTest::newRow("empty") << R"({"P":""})"_ba << QList<int>{};
+}
+
+void TestCliDialect::ports()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QList<int>, expected);
+    const QHash<int, int> ports = cli::parsePorts(QJsonDocument::fromJson(json).object().value(u"P"_s));
+    QCOMPARE(ports.size(), expected.size() / 2);
+    for (int i = 0; i + 1 < expected.size(); i += 2)
+        QCOMPARE(ports.value(expected.at(i)), expected.at(i + 1));
+}
+
+void TestCliDialect::volumes()
+{
+    const QByteArray podman = R"([{"Name":"cardhour-ws-i-1","Labels":{"cardhour.instance":"i-1"}}])";
+    const QByteArray docker = R"({"Driver":"local","Labels":"cardhour.instance=i-1,cardhour.x=1","Name":"cardhour-ws-i-1"})"
+                              "\n";
+    for (const QByteArray &output : {podman, docker}) {
+        const QList<cli::VolumeInfo> volumes = cli::parseVolumeList(output);
+        QCOMPARE(volumes.size(), 1);
+        QCOMPARE(volumes.first().name, u"cardhour-ws-i-1"_s);
+        QCOMPARE(volumes.first().labels.value(u"cardhour.instance"_s), u"i-1"_s);
+    }
+}
+
+void TestCliDialect::portsFromInspect()
+{
+    const QByteArray inspect = R"([{"HostConfig":{"PortBindings":{
+        "22/tcp":[{"HostIp":"127.0.0.1","HostPort":"40022"}],
+        "8888/tcp":[{"HostIp":"127.0.0.1","HostPort":"40023"}],
+        "53/udp":[{"HostIp":"127.0.0.1","HostPort":"5353"}]}}}])";
+    const QHash<int, int> ports = cli::portsFromInspect(inspect);
+    QCOMPARE(ports.size(), 2);
+    QCOMPARE(ports.value(22), 40022);
+    QCOMPARE(ports.value(8888), 40023);
+    QVERIFY(cli::portsFromInspect("[]").isEmpty());
+}
+
+void TestCliDialect::classify_data()
+{
+    QTest::addColumn<QString>("err");
+    QTest::addColumn<int>("failure");
+    using F = cli::Failure;
+    QTest::newRow("podman image") << u"Error: localhost/cardhour/nope:latest: image not known"_s << int(F::ImageMissing);
+    QTest::newRow("docker image")
+        << u"docker: Error response from daemon: No such image: localhost/cardhour/nope:latest"_s << int(F::ImageMissing);
+    QTest::newRow("podman name")
+        << u"Error: creating container storage: the container name \"zz1\" is already in use by 5357. You have to "
+           "remove that container to be able to reuse that name: that name is already in use"_s
+        << int(F::NameInUse);
+    QTest::newRow("docker name")
+        << u"docker: Error response from daemon: Conflict. The container name \"/dk1\" is already in use by container "
+           "\"0ffe\". You have to remove (or rename) that container to be able to reuse that name."_s
+        << int(F::NameInUse);
+    QTest::newRow("podman port")
+        << u"Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:41022: bind: address already in use"_s
+        << int(F::PortInUse);
+    QTest::newRow("rootless port") << u"Error: rootlessport listen tcp 127.0.0.1:45123: bind: address already in use"_s
+                                   << int(F::PortInUse);
+    QTest::newRow("docker port")
+        << u"docker: Error response from daemon: driver failed programming external connectivity on endpoint x: "
+           "Bind for 127.0.0.1:40022 failed: port is already allocated."_s
+        << int(F::PortInUse);
+    QTest::newRow("podman no container") << u"Error: no container with name or ID \"x\" found: no such container"_s
+                                         << int(F::NoSuchContainer);
+    QTest::newRow("docker no container") << u"Error response from daemon: No such container: x"_s
+                                         << int(F::NoSuchContainer);
+    QTest::newRow("podman volume") << u"Error: volume with name zzv already exists: volume already exists"_s
+                                   << int(F::VolumeExists);
+    QTest::newRow("other") << u"Error: OCI runtime error: runc create failed"_s << int(F::Other);
+    QTest::newRow("empty") << QString() << int(F::Other);
+}
+
+void TestCliDialect::classify()
+{
+    QFETCH(QString, err);
+    QFETCH(int, failure);
+    QCOMPARE(int(cli::classify(err)), failure);
+}
+
+void TestCliDialect::engineArgs()
+{
+    QCOMPARE(cli::forceRemoveArgs(cli::Engine::Podman, {u"a"_s, u"b"_s}),
+             (QStringList{u"rm"_s, u"-f"_s, u"-t"_s, u"0"_s, u"a"_s, u"b"_s}));
+    QCOMPARE(cli::forceRemoveArgs(cli::Engine::Docker, {u"a"_s}), (QStringList{u"rm"_s, u"-f"_s, u"a"_s}));
+    QCOMPARE(cli::infoArgs(cli::Engine::Docker).last(), u"{{json .}}"_s);
+    QCOMPARE(cli::infoArgs(cli::Engine::Podman).last(), u"json"_s);
+    QCOMPARE(cli::engineName(cli::Engine::Docker), u"docker"_s);
+}
+
+QTEST_GUILESS_MAIN(TestCliDialect)
+#include "tst_clidialect.moc"
