@@ -271,8 +271,24 @@ QList<DoctorCheck> Doctor::run()
             const QJsonObject security = host.value(u"security"_s).toObject();
             if (security.contains(u"rootless"_s))
                 rootless = security.value(u"rootless"_s).toBool();
-            checks.append(check(u"rootless"_s, S::Ok,
-                                rootless ? u"rootless (uid %1)"_s.arg(::geteuid()) : u"rootful (running as root)"_s));
+            const QString mode = rootless ? u"rootless (uid %1)"_s.arg(::geteuid()) : u"rootful (running as root)"_s;
+            const QString graphDriver =
+                doc.object().value(u"store"_s).toObject().value(u"graphDriverName"_s).toString();
+            if (rootless && !QFileInfo(u"/dev/net/tun"_s).isWritable())
+                // slirp4netns opens it as the user: some hosts leave it 0600 root.
+                checks.append(check(u"rootless"_s, S::Problem,
+                                    mode + u": /dev/net/tun is not usable by this user, so instances get no network"_s,
+                                    u"chmod 0666 /dev/net/tun (it is 0666 on most distributions), or run as root"_s));
+            else if (rootless && cgroupVersion == u"v1"_s)
+                checks.append(check(u"rootless"_s, S::Warning,
+                                    mode + u" on cgroup v1: podman ignores CPU and memory limits"_s,
+                                    u"boot with cgroup v2 (systemd.unified_cgroup_hierarchy=1) for per-instance limits"_s));
+            else if (rootless && graphDriver == u"vfs"_s)
+                checks.append(check(u"rootless"_s, S::Warning,
+                                    mode + u" with the vfs storage driver: every container copies its whole image"_s,
+                                    u"apt-get install fuse-overlayfs, then podman system reset (removes images)"_s));
+            else
+                checks.append(check(u"rootless"_s, S::Ok, mode));
         }
     }
 
