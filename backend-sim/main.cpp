@@ -169,5 +169,8 @@ int main(int argc, char *argv[])
     // The first line on stdout, exactly; launchers and tests read it to find the port.
     std::printf("listening http://%s:%u\n", host.toUtf8().constData(), static_cast<unsigned>(server.port()));
     std::fflush(stdout);
-    return app.exec();
+    const int code = app.exec();
+    // A terminate or stop asked for just before the signal still reaches its container.
+    server.finishPendingWork(15000);
+    return code;
 }

@@ -1,8 +1,14 @@
 # End-to-end tests of cardhour-sim with the podman runtime: real containers with sshd, reached
 # with the real ssh client. Needs the base image (fixture podman_base_image); runs alone.
+add_library(cardhour_podman_api_test STATIC
+    ${CMAKE_CURRENT_SOURCE_DIR}/api/PodmanApiTest.h ${CMAKE_CURRENT_SOURCE_DIR}/api/PodmanApiTest.cpp)
+target_link_libraries(cardhour_podman_api_test PUBLIC cardhour_test_support Qt6::Test)
+target_include_directories(cardhour_podman_api_test PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/api)
+target_link_libraries(cardhour_podman_api_test PRIVATE cardhour_options)
+
 cardhour_add_test(tst_api_podman
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_podman.cpp
-    LIBS cardhour_test_support)
+    LIBS cardhour_podman_api_test)
 add_dependencies(tst_api_podman cardhour-sim)
 set_tests_properties(tst_api_podman PROPERTIES
     TIMEOUT 900
@@ -11,5 +17,20 @@ set_tests_properties(tst_api_podman PROPERTIES
     FIXTURES_REQUIRED podman_base_image)
 if(CARDHOUR_TEST_CONTAINERS_CONF)
     set_property(TEST tst_api_podman APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+endif()
+
+# Simulated GPUs with real containers: nvidia-smi in the box, utilisation that follows real load.
+cardhour_add_test(tst_api_gpus
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_gpus.cpp
+    LIBS cardhour_podman_api_test)
+add_dependencies(tst_api_gpus cardhour-sim)
+set_tests_properties(tst_api_gpus PROPERTIES
+    TIMEOUT 600
+    LABELS "podman"
+    RUN_SERIAL ON
+    FIXTURES_REQUIRED podman_base_image)
+if(CARDHOUR_TEST_CONTAINERS_CONF)
+    set_property(TEST tst_api_gpus APPEND PROPERTY
         ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()

@@ -98,6 +98,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerInstanceRoutes(ctx);
     registerBillingRoutes(ctx);
     registerEventRoutes(ctx);
+    registerMetricsRoutes(ctx);
     registerTestRoutes(ctx);
 }
 

@@ -23,6 +23,7 @@ class InstanceService;
 class Ledger;
 class ManualClock;
 class SshKeys;
+class Telemetry;
 
 // What route handlers share, plus the wrappers every route goes through: ApiError → error
 // response, DbError → 500, bearer authentication, Idempotency-Key handling.
@@ -40,6 +41,7 @@ struct ApiContext
     ManualClock *testClock = nullptr;        // set only with --test-clock
     InProcessRuntime *inProcessRuntime = nullptr; // set when that runtime is in use
     http::Router &router;
+    Telemetry *telemetry = nullptr;             // samples running instances (GPU metrics)
 
     using Handler = std::function<http::Response(http::Request &)>;
     using AuthedHandler = std::function<http::Response(http::Request &, const QString &userId)>;
@@ -63,6 +65,7 @@ void registerKeyRoutes(ApiContext &ctx);
 void registerInstanceRoutes(ApiContext &ctx);
 void registerBillingRoutes(ApiContext &ctx);
 void registerEventRoutes(ApiContext &ctx);
+void registerMetricsRoutes(ApiContext &ctx);
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

@@ -191,6 +191,70 @@ QStringList infoArgs(Engine engine)
     return {u"info"_s, u"--format"_s, u"json"_s};
 }
 
+QStringList statsArgs(Engine engine)
+{
+    if (engine == Engine::Podman)
+        return {u"stats"_s, u"--no-stream"_s, u"--no-reset"_s, u"--format"_s,
+                u"{{.ContainerID}} {{.ContainerStats.CPUNano}} {{.ContainerStats.MemUsage}} "
+                "{{.ContainerStats.MemLimit}}"_s};
+    return {u"stats"_s, u"--no-stream"_s, u"--format"_s, u"{{.ID}}\t{{.CPUPerc}}\t{{.MemUsage}}"_s};
+}
+
+qint64 parseSize(const QString &text)
+{
+    static const QRegularExpression size(uR"(^\s*([0-9]+(?:\.[0-9]+)?)\s*([kKMGTP]?)(i?)B\s*$)"_s);
+    const QRegularExpressionMatch m = size.match(text);
+    if (!m.hasMatch())
+        return -1;
+    const double number = m.captured(1).toDouble();
+    const double base = m.captured(3).isEmpty() ? 1000.0 : 1024.0;
+    const QString prefix = m.captured(2).toUpper();
+    const int power = prefix.isEmpty() ? 0 : int(QStringView(u"KMGTP").indexOf(prefix)) + 1;
+    double factor = 1;
+    for (int i = 0; i < power; ++i)
+        factor *= base;
+    return qint64(number * factor + 0.5);
+}
+
+QHash<QString, StatsLine> parseStats(Engine engine, const QByteArray &output)
+{
+    QHash<QString, StatsLine> stats;
+    const QList<QByteArray> lines = output.split('\n');
+    for (const QByteArray &raw : lines) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        if (line.isEmpty())
+            continue;
+        StatsLine s;
+        if (engine == Engine::Podman) {
+            const QStringList f = line.split(u' ', Qt::SkipEmptyParts);
+            bool ok1 = false, ok2 = false, ok3 = false;
+            if (f.size() != 4)
+                continue;
+            s.cpuNanos = f.at(1).toLongLong(&ok1);
+            s.memoryBytes = f.at(2).toLongLong(&ok2);
+            s.memoryLimitBytes = f.at(3).toLongLong(&ok3);
+            if (ok1 && ok2 && ok3)
+                stats.insert(f.at(0), s);
+            continue;
+        }
+        const QStringList f = line.split(u'\t');
+        if (f.size() != 3)
+            continue;
+        QString percent = f.at(1).trimmed();
+        percent.chop(percent.endsWith(u'%') ? 1 : 0);
+        bool ok = false;
+        s.cpuPercent = percent.toDouble(&ok);
+        const QStringList mem = f.at(2).split(u'/');
+        if (!ok || mem.size() != 2)
+            continue;
+        s.memoryBytes = parseSize(mem.at(0));
+        s.memoryLimitBytes = parseSize(mem.at(1));
+        if (s.memoryBytes >= 0 && s.memoryLimitBytes >= 0)
+            stats.insert(f.at(0).trimmed(), s);
+    }
+    return stats;
+}
+
 QString tail(const QByteArray &bytes, int chars)
 {
     QString text = QString::fromUtf8(bytes).remove(u'\r').trimmed();

@@ -53,6 +53,21 @@ QList<VolumeInfo> parseVolumeList(const QByteArray &output);
 // which are kept while a container is stopped.
 QHash<int, int> portsFromInspect(const QByteArray &output);
 
+// `stats --no-stream` for all running containers, in numbers: container id → (cpu nanoseconds
+// or -1, memory bytes, memory limit bytes). podman prints raw counters with statsFormat();
+// docker only percentages and "1.2GiB / 2GiB", from which CPU time cannot be had (-1).
+struct StatsLine
+{
+    qint64 cpuNanos = -1;
+    double cpuPercent = -1;
+    qint64 memoryBytes = 0;
+    qint64 memoryLimitBytes = 0;
+};
+QStringList statsArgs(Engine engine);
+QHash<QString, StatsLine> parseStats(Engine engine, const QByteArray &output);
+// "1.5GiB", "300MB", "12kB", "0B" → bytes; -1 when it is not a size.
+qint64 parseSize(const QString &text);
+
 // What a failed command's stderr says, in the words of either engine.
 enum class Failure { Other, ImageMissing, NameInUse, PortInUse, NoSuchContainer, VolumeExists };
 Failure classify(const QString &stderrText);

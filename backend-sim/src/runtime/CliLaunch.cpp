@@ -4,6 +4,7 @@
 #include "InstanceFiles.h"
 #include "SshProbe.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -289,6 +290,12 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     }
     args << u"-v"_s << volumeName(id) + u":/workspace"_s;
     args << u"-v"_s << spec.sshDir + u":/etc/cardhour/ssh:ro"_s + (m_selinux ? u",z"_s : QString());
+    // Simulated GPUs: the provider's live numbers for the box's nvidia-smi (Telemetry).
+    const QString gpuDir = spec.gpuStatusDir.isEmpty() && !m_options.dataDir.isEmpty()
+        ? InstanceFiles::instanceDirFor(m_options.dataDir, id) + u"/gpu"_s
+        : spec.gpuStatusDir;
+    if (!gpuDir.isEmpty() && QDir().mkpath(gpuDir))
+        args << u"-v"_s << gpuDir + u":/run/cardhour/gpu:ro"_s + (m_selinux ? u",z"_s : QString());
     if (spec.cpus > 0)
         args << u"--cpus"_s << QString::number(spec.cpus, 'g', 6);
     if (spec.memoryMib > 0)

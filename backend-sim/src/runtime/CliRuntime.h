@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CgroupStats.h"
 #include "CliDialect.h"
 #include "ContainerRuntime.h"
 #include "InstanceFiles.h"
@@ -87,6 +88,10 @@ public:
             runningById.insert(it.key(), it->running);
         return runningById;
     }
+    // Reads each running container's cgroup (CgroupStats); containers whose cgroup is not on
+    // this host are measured with one `stats --no-stream` call for all of them.
+    void sampleUsage() override;
+
     // Rewrites the instance's authorized_keys (in the ssh dir of its last create/start, else
     // <dataDir>/instances/<id>/ssh), which the container mounts: sshd reads it on every log-in,
     // so the change applies at once, without a restart.
@@ -111,6 +116,7 @@ public:
     // Whether a request for this instance is queued or in progress (a reconciler should leave
     // such instances alone: a container being created is not running yet).
     bool hasPendingWork(const QString &instanceId) const;
+    bool hasPendingWork() const { return !m_ops.isEmpty(); }
 
     static QString containerName(const QString &instanceId);
     static QString volumeName(const QString &instanceId);
@@ -193,6 +199,8 @@ private:
     quint64 m_stamp = 0;
     quint64 m_lastToken = 0;
     bool m_shuttingDown = false;
+    CgroupStats m_cgroups;
+    bool m_statsInFlight = false;
 };
 
 } // namespace cardhour::sim

@@ -132,3 +132,48 @@ void CliRuntime::refresh()
 
 
 } // namespace cardhour::sim
+
+namespace cardhour::sim {
+
+void CliRuntime::sampleUsage()
+{
+    QHash<QString, ResourceUsage> usage;
+    QHash<QString, QString> unmeasured; // container id → instance id
+    for (auto it = m_containers.cbegin(); it != m_containers.cend(); ++it) {
+        if (!it->running)
+            continue;
+        const std::optional<CgroupStats::Reading> reading = m_cgroups.read(it->containerId);
+        if (!reading) {
+            unmeasured.insert(it->containerId, it.key());
+            continue;
+        }
+        usage.insert(it.key(), ResourceUsage{reading->cpuNanos, -1, reading->memoryBytes, reading->memoryLimitBytes});
+    }
+    if (unmeasured.isEmpty() || m_statsInFlight) {
+        Q_EMIT usageSampled(usage);
+        return;
+    }
+    // Cgroups out of reach (a remote engine, rootless without delegation): one call for all.
+    m_statsInFlight = true;
+    runCli(cli::statsArgs(m_options.engine), [this, usage, unmeasured](const ProcResult &r) mutable {
+        m_statsInFlight = false;
+        if (r.ok()) {
+            const QHash<QString, cli::StatsLine> stats = cli::parseStats(m_options.engine, r.out);
+            for (auto it = stats.cbegin(); it != stats.cend(); ++it) {
+                // docker prints short ids, podman long ones; the cache has what ps printed.
+                for (auto u = unmeasured.cbegin(); u != unmeasured.cend(); ++u) {
+                    if (u.key().startsWith(it.key()) || it.key().startsWith(u.key())) {
+                        usage.insert(u.value(), ResourceUsage{it->cpuNanos, it->cpuPercent, it->memoryBytes,
+                                                              it->memoryLimitBytes});
+                        break;
+                    }
+                }
+            }
+        } else {
+            qCDebug(lcCli).noquote() << r.describe(what(u"stats"_s));
+        }
+        Q_EMIT usageSampled(usage);
+    }, 10000);
+}
+
+} // namespace cardhour::sim

@@ -26,6 +26,8 @@ struct InstanceSpec
     qint64 memoryMib = 0;      // 0: no limit
     QList<int> appPorts;       // extra container ports to publish on loopback (one-click apps)
     QString appToken;          // passed as CARDHOUR_APP_TOKEN
+    QString gpuStatusDir;      // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
+                               // empty: <dataDir>/instances/<id>/gpu where the runtime has a dataDir
 };
 
 struct SshEndpoint
@@ -36,6 +38,15 @@ struct SshEndpoint
     QString hostKeySha256;
     QString hostKey; // "ssh-ed25519 AAAA...": lets clients pin it in known_hosts
     bool isValid() const { return port > 0; }
+};
+
+// What a running instance uses now, as the runtime measures it (cgroup counters).
+struct ResourceUsage
+{
+    qint64 cpuNanos = -1;          // CPU time used since its container started; -1: unknown
+    double cpuPercent = -1;        // when CPU time is unknown: the engine's own recent CPU %
+    qint64 memoryBytes = 0;        // in use, without reclaimable page cache
+    qint64 memoryLimitBytes = 0;   // 0: no limit
 };
 
 // The seam between the instance state machine and whatever runs instances (podman, Docker,
@@ -73,7 +84,12 @@ public:
         Q_UNUSED(publicKeys);
     }
 
+    // Measures every running instance at once (one pass, not one call per instance) →
+    // usageSampled. Runtimes without containers measure nothing (an empty sample).
+    virtual void sampleUsage() { Q_EMIT usageSampled({}); }
+
 Q_SIGNALS:
+    void usageSampled(const QHash<QString, cardhour::sim::ResourceUsage> &byInstance);
     // stage: "image", "container", "sshd", "ready"
     void stageReached(const QString &instanceId, const QString &stage);
     void ready(const QString &instanceId, const cardhour::sim::SshEndpoint &ssh);

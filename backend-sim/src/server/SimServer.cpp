@@ -4,6 +4,7 @@
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
+#include "gpu/Telemetry.h"
 #include "http/HttpServer.h"
 #include "http/Router.h"
 #include "runtime/InProcessRuntime.h"
@@ -16,7 +17,9 @@
 #include "service/SshKeys.h"
 #include "store/Database.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QUuid>
 
@@ -142,10 +145,23 @@ void SimServer::start()
         m_reconciler.start();
     }
 
+    Telemetry::Options telemetryOptions;
+    if (containers)
+        telemetryOptions.dataDir = m_options.dataDir; // status files for the containers' nvidia-smi
+    m_telemetry = std::make_unique<Telemetry>(
+        *m_db, *m_catalog, *m_runtime, *m_events, *m_clock,
+        [this](const QString &gpuType, int gpuCount) {
+            const InstanceService::Resources r = m_instances->resourcesFor(gpuType, gpuCount);
+            return QPair<double, qint64>(r.cpus, r.memoryMib);
+        },
+        telemetryOptions);
+    m_telemetry->start();
+
     m_router = std::make_unique<http::Router>();
     m_context = std::unique_ptr<ApiContext>(new ApiContext{
         *m_db, *m_ledger, *m_accounts, *m_keys, *m_instances, *m_events, *m_catalog, *m_idempotency, *m_clock,
-        m_options.testClock ? static_cast<ManualClock *>(m_clock.get()) : nullptr, inProcess, *m_router});
+        m_options.testClock ? static_cast<ManualClock *>(m_clock.get()) : nullptr, inProcess, *m_router,
+        m_telemetry.get()});
     registerAllRoutes(*m_context);
 
     m_http = std::make_unique<http::HttpServer>(*m_router);
@@ -168,6 +184,21 @@ void SimServer::start()
 QString SimServer::runtimeName() const
 {
     return m_runtime ? m_runtime->name() : QString();
+}
+
+void SimServer::finishPendingWork(int timeoutMs)
+{
+    auto *containers = qobject_cast<CliRuntime *>(m_runtime.get());
+    if (!containers || !containers->hasPendingWork())
+        return;
+    m_ticker.stop();
+    m_reconciler.stop();
+    if (m_telemetry)
+        m_telemetry->stop();
+    QElapsedTimer waited;
+    waited.start();
+    while (containers->hasPendingWork() && waited.elapsed() < timeoutMs)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
 }
 
 quint16 SimServer::port() const

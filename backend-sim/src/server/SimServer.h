@@ -26,6 +26,7 @@ class Ledger;
 class ManualClock;
 class Meter;
 class SshKeys;
+class Telemetry;
 struct ApiContext;
 
 // The whole provider: storage, services, routes and the HTTP listener, wired together.
@@ -55,6 +56,9 @@ public:
     // fit for the user.
     void start();
     quint16 port() const;
+    // Stops the timers and runs the event loop until the runtime has no container work
+    // left (removals after terminate, stops) or timeoutMs passed. For a clean shutdown.
+    void finishPendingWork(int timeoutMs);
     QString runtimeName() const;
     // Set when --runtime auto fell back to the in-process runtime: why podman was not used.
     QString runtimeNote() const { return m_runtimeNote; }
@@ -76,6 +80,7 @@ private:
     std::unique_ptr<EventBus> m_events;
     std::unique_ptr<ContainerRuntime> m_runtime;
     std::unique_ptr<InstanceService> m_instances;
+    std::unique_ptr<Telemetry> m_telemetry;
     std::unique_ptr<http::Router> m_router;
     std::unique_ptr<ApiContext> m_context;
     std::unique_ptr<http::HttpServer> m_http;

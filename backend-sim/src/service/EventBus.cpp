@@ -46,6 +46,17 @@ qint64 EventBus::publish(const QString &userId, const QString &type, const QJson
     return m_nextSeq - 1;
 }
 
+void EventBus::publishLive(const QString &userId, const QString &type, const QJsonObject &data)
+{
+    const auto it = m_streams.constFind(userId);
+    if (it == m_streams.constEnd())
+        return;
+    const Event event{-1, userId, type.toUtf8(), json::compact(data)};
+    for (const auto &stream : *it)
+        send(*stream, event);
+    dropClosed();
+}
+
 void EventBus::send(http::EventStream &stream, const Event &event)
 {
     if (stream.pendingBytes() > kMaxPendingBytes) {

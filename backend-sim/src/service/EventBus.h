@@ -30,6 +30,10 @@ public:
     // Returns the event's sequence number.
     qint64 publish(const QString &userId, const QString &type, const QJsonObject &data);
 
+    // Sends to the user's open streams now, without an id and without keeping it for replay:
+    // for live numbers (metrics at 1 Hz) that a reconnecting client does not need again and
+    // that would otherwise push the events it does need out of the ring.
+    void publishLive(const QString &userId, const QString &type, const QJsonObject &data);
     // Attaches a stream for `userId`; replays retained events after `lastEventId` (if >= 0).
     void subscribe(const QString &userId, std::shared_ptr<http::EventStream> stream,
                    qint64 lastEventId);

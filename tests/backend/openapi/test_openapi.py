@@ -972,6 +972,23 @@ def run_scenario(c, tmp, server_port):
         R.check(running["running_since"] is not None, "a running instance has running_since")
     listed = c.call("GET", "/v1/instances", token=alice_token, expect=200).json
     R.check(isinstance(listed, list) and any(i["id"] == instance_id for i in listed), "the list has the instance")
+    # Telemetry: a sample a second while running (the in-process runtime measures no load).
+    deadline = time.monotonic() + 10
+    metrics = None
+    while time.monotonic() < deadline:
+        metrics = c.call("GET", f"/v1/instances/{instance_id}/metrics?since=2000-01-01T00:00:00Z", token=alice_token,
+                         expect=200).json
+        if metrics and metrics["samples"]:
+            break
+        time.sleep(0.2)
+    R.check(bool(metrics and metrics["samples"]), "a running instance has metrics samples")
+    if metrics and metrics["samples"]:
+        R.check(metrics["simulated"] is True, "sandbox cards are marked simulated")
+        R.check(len(metrics["samples"][-1]["gpus"]) == running["gpu_count"] if running else True,
+                "one GPU sample per card")
+    c.call("GET", f"/v1/instances/{instance_id}/metrics?step=60", token=alice_token, expect=200, label="step 60")
+    for query in ("step=0", "step=3601", "step=x", "since=yesterday"):
+        c.call("GET", f"/v1/instances/{instance_id}/metrics?{query}", token=alice_token, expect=400, label=query)
     c.call("POST", f"/v1/instances/{instance_id}/start", token=alice_token, expect=409, label="start running")
     stopping = c.call("POST", f"/v1/instances/{instance_id}/stop", token=alice_token,
                       headers={"Idempotency-Key": "stop-1"}, expect=202).json
@@ -1026,10 +1043,10 @@ def run_scenario(c, tmp, server_port):
     for flag in ("true", "1"):
         listed = c.call("GET", f"/v1/instances?include_terminated={flag}", token=alice_token, expect=200).json or []
         R.check(any(i["id"] == instance_id for i in listed), f"include_terminated={flag} lists terminated ones")
-    for method, suffix in (("GET", ""), ("DELETE", ""), ("POST", "/stop"), ("POST", "/start")):
+    for method, suffix in (("GET", ""), ("DELETE", ""), ("POST", "/stop"), ("POST", "/start"), ("GET", "/metrics")):
         c.call(method, f"/v1/instances/{fake_uuid}{suffix}", token=alice_token, expect=404, label="unknown id")
     bob_token, _ = signup(c, "bob@example.com")
-    for method, suffix in (("GET", ""), ("DELETE", ""), ("POST", "/stop"), ("POST", "/start")):
+    for method, suffix in (("GET", ""), ("DELETE", ""), ("POST", "/stop"), ("POST", "/start"), ("GET", "/metrics")):
         c.call(method, f"/v1/instances/{instance_id}{suffix}", token=bob_token, expect=404,
                label="another user's instance")
     c.call("DELETE", f"/v1/ssh-keys/{k1['id']}", token=bob_token, expect=404, label="another user's key")

@@ -26,6 +26,9 @@ private Q_SLOTS:
     void classify_data();
     void classify();
     void engineArgs();
+    void sizes_data();
+    void sizes();
+    void stats();
 };
 
 namespace {
@@ -214,6 +217,46 @@ void TestCliDialect::engineArgs()
     QCOMPARE(cli::infoArgs(cli::Engine::Docker).last(), u"{{json .}}"_s);
     QCOMPARE(cli::infoArgs(cli::Engine::Podman).last(), u"json"_s);
     QCOMPARE(cli::engineName(cli::Engine::Docker), u"docker"_s);
+}
+
+void TestCliDialect::sizes_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<qint64>("bytes");
+    QTest::newRow("bytes") << u"0B"_s << 0LL;
+    QTest::newRow("kB") << u"593.9kB"_s << 593900LL;
+    QTest::newRow("KiB") << u"921.6KiB"_s << 943718LL;
+    QTest::newRow("MB") << u"1.712MB"_s << 1712000LL;
+    QTest::newRow("GiB") << u" 2GiB "_s << 2147483648LL;
+    QTest::newRow("not a size") << u"--"_s << -1LL;
+    QTest::newRow("no unit") << u"12"_s << -1LL;
+}
+
+void TestCliDialect::sizes()
+{
+    QFETCH(QString, text);
+    QFETCH(qint64, bytes);
+    QCOMPARE(cli::parseSize(text), bytes);
+}
+
+void TestCliDialect::stats()
+{
+    // podman, with statsArgs()'s format: raw counters.
+    const QByteArray podman = "23499f9f3303 263468963 1712128 18956156928\n"
+                              "8f8911853595 9438577085 921600 1073741824\n"
+                              "garbage line\n";
+    const QHash<QString, cli::StatsLine> p = cli::parseStats(cli::Engine::Podman, podman);
+    QCOMPARE(p.size(), 2);
+    QCOMPARE(p.value(u"8f8911853595"_s).cpuNanos, 9438577085LL);
+    QCOMPARE(p.value(u"8f8911853595"_s).memoryBytes, 921600LL);
+    QCOMPARE(p.value(u"8f8911853595"_s).memoryLimitBytes, 1073741824LL);
+    // docker: percentages and sizes for people.
+    const QByteArray docker = "8990324b7523\t83.28%\t921.6KiB / 1GiB\n6d06e089e0c9\t--\t-- / --\n";
+    const QHash<QString, cli::StatsLine> d = cli::parseStats(cli::Engine::Docker, docker);
+    QCOMPARE(d.size(), 1);
+    QCOMPARE(d.value(u"8990324b7523"_s).cpuNanos, -1LL);
+    QCOMPARE(d.value(u"8990324b7523"_s).cpuPercent, 83.28);
+    QCOMPARE(d.value(u"8990324b7523"_s).memoryLimitBytes, 1073741824LL);
 }
 
 QTEST_GUILESS_MAIN(TestCliDialect)

@@ -1,0 +1,280 @@
+#include "Telemetry.h"
+
+#include "core/Clock.h"
+#include "core/Json.h"
+#include "service/Catalog.h"
+#include "service/EventBus.h"
+#include "store/Database.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QSqlQuery>
+
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+
+const QString kDriverVersion = u"550.54.15"_s;
+const QString kCudaVersion = u"12.4"_s;
+
+double rounded(double value, int decimals)
+{
+    const double factor = std::pow(10.0, decimals);
+    return std::round(value * factor) / factor;
+}
+
+} // namespace
+
+Telemetry::Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &runtime, EventBus &events, Clock &clock,
+                     ResourcesFn resources, Options options, QObject *parent)
+    : QObject(parent), m_db(db), m_catalog(catalog), m_runtime(runtime), m_events(events), m_clock(clock),
+      m_resources(std::move(resources)), m_options(std::move(options))
+{
+    m_monotonic.start();
+    m_timer.setInterval(m_options.intervalMs);
+    connect(&m_timer, &QTimer::timeout, this, &Telemetry::sampleNow);
+    connect(&m_runtime, &ContainerRuntime::usageSampled, this, &Telemetry::onUsage);
+}
+
+void Telemetry::start()
+{
+    m_timer.start();
+}
+
+void Telemetry::stop()
+{
+    m_timer.stop();
+}
+
+void Telemetry::sampleNow()
+{
+    m_runtime.sampleUsage();
+}
+
+QString Telemetry::cardUuid(const QString &instanceId, int index)
+{
+    const QByteArray hash =
+        QCryptographicHash::hash((instanceId + u'/' + QString::number(index)).toUtf8(), QCryptographicHash::Sha256)
+            .toHex();
+    return u"GPU-sim-%1-%2-%3-%4-%5"_s.arg(QString::fromLatin1(hash.mid(0, 8)), QString::fromLatin1(hash.mid(8, 4)),
+                                           QString::fromLatin1(hash.mid(12, 4)), QString::fromLatin1(hash.mid(16, 4)),
+                                           QString::fromLatin1(hash.mid(20, 12)));
+}
+
+QString Telemetry::statusDirFor(const QString &dataDir, const QString &instanceId)
+{
+    return dataDir + u"/instances/"_s + instanceId + u"/gpu"_s;
+}
+
+void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
+{
+    const qint64 nowMs = m_clock.nowMs();
+    const qint64 nowNs = m_monotonic.nsecsElapsed();
+    QSqlQuery q = m_db.exec(u"SELECT id, user_id, gpu_type, gpu_count FROM instances WHERE state = 'running'"_s);
+    QSet<QString> running;
+    while (q.next()) {
+        const QString id = q.value(0).toString();
+        running.insert(id);
+        InstanceTrack &track = m_tracks[id];
+        track.userId = q.value(1).toString();
+        track.gpuType = q.value(2).toString();
+        track.gpuCount = std::max(1, q.value(3).toInt());
+        const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
+        SimulatedGpu::Spec spec;
+        spec.vramMib = gpu ? gpu->vramMib : spec.vramMib;
+        spec.powerLimitW = m_options.powerLimitW;
+        while (track.cards.size() < track.gpuCount)
+            track.cards.append(SimulatedGpu::idle(spec));
+
+        const auto [cpus, memoryMib] = m_resources(track.gpuType, track.gpuCount);
+        Sample sample;
+        sample.atMs = nowMs;
+        SimulatedGpu::Load load;
+        const auto measured = usage.constFind(id);
+        const double seconds = track.lastSampleNs > 0 ? (nowNs - track.lastSampleNs) / 1e9 : 0.0;
+        if (measured != usage.constEnd()) {
+            double cores = -1;
+            if (measured->cpuNanos >= 0 && track.lastCpuNanos >= 0 && seconds > 0)
+                cores = std::max<qint64>(0, measured->cpuNanos - track.lastCpuNanos) / 1e9 / seconds;
+            else if (measured->cpuNanos < 0 && measured->cpuPercent >= 0)
+                cores = measured->cpuPercent / 100.0;
+            track.lastCpuNanos = measured->cpuNanos;
+            if (cores >= 0) {
+                sample.cpuPercent = float(rounded(cores * 100.0, 1));
+                load.cpuShare = cpus > 0 ? cores / cpus : cores;
+            }
+            sample.memoryMib = float(rounded(measured->memoryBytes / 1048576.0, 1));
+            const double limitMib = memoryMib > 0 ? double(memoryMib)
+                                                  : measured->memoryLimitBytes / 1048576.0;
+            load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
+        }
+        track.lastSampleNs = nowNs;
+        for (SimulatedGpu &card : track.cards) {
+            card = SimulatedGpu::step(card, spec, load, seconds);
+            sample.cards.append(CardSample{float(card.utilizationPct), float(card.memoryUsedMib),
+                                           float(rounded(card.temperatureC, 1)), float(rounded(card.powerW, 1))});
+        }
+        track.history.push_back(sample);
+        while (int(track.history.size()) > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
+            track.history.pop_front();
+
+        if (!m_options.dataDir.isEmpty())
+            writeStatus(id, track, spec.vramMib);
+        QJsonObject event = sampleJson(sample, spec.vramMib);
+        event.insert(u"instance_id"_s, id);
+        m_events.publishLive(track.userId, u"metrics"_s, event);
+        Q_EMIT sampled(id, sample);
+    }
+    // Instances that stopped keep their history (charts of the last hour); their load state
+    // starts over when they run again.
+    for (auto it = m_tracks.begin(); it != m_tracks.end(); ++it) {
+        if (!running.contains(it.key())) {
+            it->lastCpuNanos = -1;
+            it->lastSampleNs = 0;
+            it->cards.clear();
+        }
+    }
+}
+
+void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &track, int vramMib) const
+{
+    QJsonArray gpus;
+    for (int i = 0; i < track.cards.size(); ++i) {
+        const SimulatedGpu &card = track.cards.at(i);
+        gpus.append(QJsonObject{
+            {u"index"_s, i},
+            {u"name"_s, m_catalog.gpu(track.gpuType) ? m_catalog.gpu(track.gpuType)->name : track.gpuType},
+            {u"uuid"_s, cardUuid(instanceId, i)},
+            {u"bus_id"_s, u"00000000:%1:00.0"_s.arg(i + 1, 2, 16, QChar(u'0')).toUpper()},
+            {u"memory_total_mib"_s, vramMib},
+            {u"memory_used_mib"_s, card.memoryUsedMib},
+            {u"utilization_gpu"_s, card.utilizationPct},
+            {u"utilization_memory"_s, card.memoryUtilizationPct},
+            {u"temperature_c"_s, rounded(card.temperatureC, 1)},
+            {u"power_draw_w"_s, rounded(card.powerW, 2)},
+            {u"power_limit_w"_s, m_options.powerLimitW},
+            {u"fan_speed_pct"_s, card.fanPct},
+            {u"pstate"_s, card.pstate()}});
+    }
+    const QJsonObject status{{u"format"_s, u"cardhour-gpu-status/1"_s},
+                             {u"simulated"_s, true},
+                             {u"updated_at_unix"_s, double(m_clock.nowMs()) / 1000.0},
+                             {u"driver_version"_s, kDriverVersion},
+                             {u"cuda_version"_s, kCudaVersion},
+                             {u"gpus"_s, gpus}};
+    const QString dir = statusDirFor(m_options.dataDir, instanceId);
+    if (!QDir().mkpath(dir))
+        return;
+    // Written beside and renamed over: nvidia-smi never reads half a file.
+    QSaveFile file(dir + u"/status.json"_s);
+    if (!file.open(QIODevice::WriteOnly))
+        return;
+    file.write(QJsonDocument(status).toJson(QJsonDocument::Compact));
+    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                        | QFileDevice::ReadOther);
+    file.commit();
+}
+
+QList<Telemetry::Sample> Telemetry::samples(const QString &instanceId, qint64 sinceMs, int stepSeconds) const
+{
+    QList<Sample> result;
+    const auto it = m_tracks.constFind(instanceId);
+    if (it == m_tracks.constEnd())
+        return result;
+    if (stepSeconds <= 1) { // as sampled (and as pushed on the event stream)
+        for (const Sample &s : it->history) {
+            if (s.atMs >= sinceMs)
+                result.append(s);
+        }
+        return result;
+    }
+    const qint64 stepMs = stepSeconds * 1000LL;
+    Sample bucket;
+    int count = 0, cpuCount = 0, memCount = 0;
+    auto flush = [&] {
+        if (count == 0)
+            return;
+        for (CardSample &card : bucket.cards) {
+            card.utilizationPct = std::round(card.utilizationPct / count);
+            card.memoryUsedMib = std::round(card.memoryUsedMib / count);
+            card.temperatureC = float(rounded(card.temperatureC / count, 1));
+            card.powerW = float(rounded(card.powerW / count, 1));
+        }
+        bucket.cpuPercent = cpuCount ? float(rounded(bucket.cpuPercent / cpuCount, 1)) : -1;
+        bucket.memoryMib = memCount ? float(rounded(bucket.memoryMib / memCount, 1)) : -1;
+        result.append(bucket);
+        count = cpuCount = memCount = 0;
+    };
+    for (const Sample &s : it->history) {
+        if (s.atMs < sinceMs)
+            continue;
+        const qint64 start = s.atMs - s.atMs % stepMs;
+        if (count > 0 && (bucket.atMs != start || bucket.cards.size() != s.cards.size()))
+            flush();
+        if (count == 0) {
+            bucket = Sample{start, 0, 0, QList<CardSample>(s.cards.size())};
+        }
+        ++count;
+        if (s.cpuPercent >= 0) {
+            bucket.cpuPercent += s.cpuPercent;
+            ++cpuCount;
+        }
+        if (s.memoryMib >= 0) {
+            bucket.memoryMib += s.memoryMib;
+            ++memCount;
+        }
+        for (int i = 0; i < s.cards.size(); ++i) {
+            bucket.cards[i].utilizationPct += s.cards.at(i).utilizationPct;
+            bucket.cards[i].memoryUsedMib += s.cards.at(i).memoryUsedMib;
+            bucket.cards[i].temperatureC += s.cards.at(i).temperatureC;
+            bucket.cards[i].powerW += s.cards.at(i).powerW;
+        }
+    }
+    flush();
+    return result;
+}
+
+QJsonObject Telemetry::sampleJson(const Sample &sample, int vramMib)
+{
+    QJsonArray gpus;
+    for (int i = 0; i < sample.cards.size(); ++i) {
+        const CardSample &card = sample.cards.at(i);
+        gpus.append(QJsonObject{{u"index"_s, i},
+                                {u"utilization_pct"_s, card.utilizationPct},
+                                {u"memory_used_mib"_s, card.memoryUsedMib},
+                                {u"memory_total_mib"_s, vramMib},
+                                {u"temperature_c"_s, card.temperatureC},
+                                {u"power_w"_s, card.powerW}});
+    }
+    return {{u"at"_s, json::isoTime(sample.atMs)},
+            {u"cpu_percent"_s, sample.cpuPercent >= 0 ? QJsonValue(sample.cpuPercent) : QJsonValue()},
+            {u"memory_mib"_s, sample.memoryMib >= 0 ? QJsonValue(sample.memoryMib) : QJsonValue()},
+            {u"gpus"_s, gpus}};
+}
+
+QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, int stepSeconds) const
+{
+    const auto it = m_tracks.constFind(instanceId);
+    int vramMib = 0;
+    if (it != m_tracks.constEnd()) {
+        if (const std::optional<GpuType> gpu = m_catalog.gpu(it->gpuType))
+            vramMib = gpu->vramMib;
+    }
+    QJsonArray out;
+    const QList<Sample> list = samples(instanceId, sinceMs, stepSeconds);
+    for (const Sample &s : list)
+        out.append(sampleJson(s, vramMib));
+    return {{u"instance_id"_s, instanceId},
+            {u"step_seconds"_s, std::max(1, stepSeconds)},
+            {u"simulated"_s, true},
+            {u"samples"_s, out}};
+}
+
+} // namespace cardhour::sim

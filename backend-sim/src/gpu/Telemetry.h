@@ -1,0 +1,104 @@
+#pragma once
+
+#include "SimulatedGpu.h"
+#include "runtime/ContainerRuntime.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <deque>
+#include <functional>
+
+namespace cardhour::sim {
+
+class Catalog;
+class Clock;
+class Database;
+class EventBus;
+
+// Samples every running instance once a second: one runtime pass for all of them
+// (ContainerRuntime::sampleUsage), then per instance its CPU and memory and, per simulated card,
+// utilisation, VRAM, temperature and power (SimulatedGpu, driven by that real load). Keeps the
+// last hour per instance at 1 s in memory, serves it (metricsJson), pushes each sample to the
+// owner's event stream ("metrics", not replayed), and writes each instance's cards to
+// <dataDir>/instances/<id>/gpu/status.json, which the container sees read-only at
+// /run/cardhour/gpu for its nvidia-smi.
+class Telemetry : public QObject
+{
+    Q_OBJECT
+public:
+    struct CardSample
+    {
+        float utilizationPct = 0;
+        float memoryUsedMib = 0;
+        float temperatureC = 0;
+        float powerW = 0;
+    };
+    struct Sample
+    {
+        qint64 atMs = 0;          // provider clock
+        float cpuPercent = -1;    // of one core (200 = two cores busy); -1: unknown
+        float memoryMib = -1;     // -1: unknown
+        QList<CardSample> cards;
+    };
+    struct Options
+    {
+        int intervalMs = 1000;
+        int historySeconds = 3600;
+        QString dataDir;          // empty: no status files
+        double powerLimitW = 450; // per card, until the catalog states it per type
+    };
+    // (cpus, memory MiB) an instance of this type and card count is given.
+    using ResourcesFn = std::function<QPair<double, qint64>(const QString &gpuType, int gpuCount)>;
+
+    Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &runtime, EventBus &events, Clock &clock,
+              ResourcesFn resources, Options options, QObject *parent = nullptr);
+
+    void start();
+    void stop();
+    // One sampling pass now (tests; the timer calls it every interval).
+    void sampleNow();
+
+    // Samples of an instance since sinceMs, averaged over buckets of stepSeconds (>= 1).
+    QList<Sample> samples(const QString &instanceId, qint64 sinceMs, int stepSeconds) const;
+    QJsonObject metricsJson(const QString &instanceId, qint64 sinceMs, int stepSeconds) const;
+    static QJsonObject sampleJson(const Sample &sample, int vramMib);
+    // Stable per instance and card: "GPU-sim-…", so that nothing mistakes it for a real card.
+    static QString cardUuid(const QString &instanceId, int index);
+    static QString statusDirFor(const QString &dataDir, const QString &instanceId);
+
+Q_SIGNALS:
+    void sampled(const QString &instanceId, const cardhour::sim::Telemetry::Sample &sample);
+
+private:
+    struct InstanceTrack
+    {
+        QString userId;
+        QString gpuType;
+        int gpuCount = 0;
+        qint64 lastCpuNanos = -1;
+        qint64 lastSampleNs = 0;
+        QList<SimulatedGpu> cards;
+        std::deque<Sample> history;
+    };
+    void onUsage(const QHash<QString, ResourceUsage> &usage);
+    void writeStatus(const QString &instanceId, const InstanceTrack &track, int vramMib) const;
+
+    Database &m_db;
+    const Catalog &m_catalog;
+    ContainerRuntime &m_runtime;
+    EventBus &m_events;
+    Clock &m_clock;
+    ResourcesFn m_resources;
+    Options m_options;
+    QTimer m_timer;
+    QElapsedTimer m_monotonic;
+    QHash<QString, InstanceTrack> m_tracks;
+};
+
+} // namespace cardhour::sim

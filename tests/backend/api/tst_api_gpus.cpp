@@ -1,0 +1,124 @@
+// Simulated GPUs end to end, with real containers: a 2-card instance's nvidia-smi prints two
+// cards of its type, real CPU work in the box raises the reported utilisation and it falls
+// when the work stops, and the metrics endpoint and the event stream carry the same numbers.
+#include "PodmanApiTest.h"
+
+#include <QJsonArray>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour::test;
+
+class TestApiGpus : public PodmanApiTest
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { initPodmanTest(); }
+    void cleanup() { cleanupPodmanTest(); }
+    void cleanupTestCase() { cleanupPodmanTest(); }
+
+    void simulatedCardsFollowRealLoad();
+
+private:
+    // The newest sample of the instance's metrics (empty when none yet).
+    QJsonObject latestSample(SimProcess &sim, const QString &token, const QString &id);
+};
+
+QJsonObject TestApiGpus::latestSample(SimProcess &sim, const QString &token, const QString &id)
+{
+    const Reply r = sim.authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z"_s.arg(id));
+    const QJsonArray samples = r.value(u"samples"_s).toArray();
+    return samples.isEmpty() ? QJsonObject() : samples.last().toObject();
+}
+
+namespace {
+double meanUtilization(const QJsonObject &sample)
+{
+    const QJsonArray gpus = sample.value(u"gpus"_s).toArray();
+    double sum = 0;
+    for (const QJsonValue &gpu : gpus)
+        sum += gpu.toObject().value(u"utilization_pct"_s).toDouble();
+    return gpus.isEmpty() ? -1 : sum / gpus.size();
+}
+} // namespace
+
+void TestApiGpus::simulatedCardsFollowRealLoad()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"gpus@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair key = makeKey(u"gpus"_s);
+    const QString keyId = addKey(*sim, token, key);
+    QVERIFY(!keyId.isEmpty());
+    SseClient events;
+    QVERIFY(events.open(sim->port(), token));
+    const QString id = create(*sim, token, {keyId}, QJsonObject{{u"gpu_count"_s, 2}});
+    QVERIFY(!id.isEmpty());
+    const QJsonObject running = waitFor(*sim, token, id, u"running"_s);
+    QCOMPARE(running.value(u"state"_s).toString(), u"running"_s);
+    const QString knownHosts = knownHostsFor(running);
+
+    // ---- nvidia-smi inside: two cards of the type rented, marked simulated
+    Cmd list = ssh(running, knownHosts, key, u"nvidia-smi -L"_s);
+    QVERIFY2(list.ok(), qPrintable(list.describe()));
+    const QStringList lines = QString::fromUtf8(list.out).trimmed().split(u'\n');
+    QCOMPARE(lines.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+        QVERIFY2(lines.at(i).startsWith(u"GPU %1: NVIDIA GeForce RTX 4090 (UUID: GPU-sim-"_s.arg(i)),
+                 qPrintable(lines.at(i)));
+    }
+    const Cmd table = ssh(running, knownHosts, key, u"nvidia-smi"_s);
+    QVERIFY2(table.ok(), qPrintable(table.describe()));
+    QVERIFY2(table.out.contains("SIMULATED") && table.out.contains("24564MiB"), table.out.constData());
+
+    // ---- idle first: two readings are needed for CPU %, and nothing runs
+    QTRY_VERIFY_WITH_TIMEOUT(latestSample(*sim, token, id).value(u"cpu_percent"_s).isDouble(), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) < 30, 15000);
+
+    // ---- real work in the box: busy loops on every CPU it has, for at most a minute
+    const Cmd burn = ssh(running, knownHosts, key,
+                         u"for i in $(seq $(( $(nproc) * 2 ))); do setsid timeout 60 sh -c 'while :; do :; done' "
+                         "</dev/null >/dev/null 2>&1 & done; echo started"_s);
+    QVERIFY2(burn.ok(), qPrintable(burn.describe()));
+    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) >= 60, 20000);
+    const QJsonObject busy = latestSample(*sim, token, id);
+    QCOMPARE(busy.value(u"gpus"_s).toArray().size(), 2);
+    QVERIFY(busy.value(u"cpu_percent"_s).toDouble() > 50);
+    const Cmd query = ssh(running, knownHosts, key,
+                          u"nvidia-smi --query-gpu=index,utilization.gpu,memory.total --format=csv,noheader,nounits"_s);
+    QVERIFY2(query.ok(), qPrintable(query.describe()));
+    const QStringList rows = QString::fromUtf8(query.out).trimmed().split(u'\n');
+    QCOMPARE(rows.size(), 2);
+    QVERIFY2(rows.first().split(u',').value(1).trimmed().toInt() >= 50, qPrintable(rows.first()));
+    QCOMPARE(rows.first().split(u',').value(2).trimmed(), u"24564"_s);
+
+    // ---- the event stream carries the very samples the endpoint serves
+    QTRY_VERIFY_WITH_TIMEOUT(!events.eventsOfType("metrics").isEmpty(), 10000);
+    const QJsonObject pushed = events.eventsOfType("metrics").last().json();
+    QCOMPARE(pushed.value(u"instance_id"_s).toString(), id);
+    const QJsonArray served =
+        sim->authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z"_s.arg(id)).value(u"samples"_s)
+            .toArray();
+    bool found = false;
+    for (const QJsonValue &v : served) {
+        const QJsonObject s = v.toObject();
+        if (s.value(u"at"_s) == pushed.value(u"at"_s)) {
+            found = true;
+            QCOMPARE(s.value(u"gpus"_s), pushed.value(u"gpus"_s));
+            QCOMPARE(s.value(u"cpu_percent"_s), pushed.value(u"cpu_percent"_s));
+        }
+    }
+    QVERIFY2(found, "the pushed sample is in the endpoint's history");
+
+    // ---- the work stops: utilisation falls
+    const Cmd stop = ssh(running, knownHosts, key, u"pkill -f 'while :; do :; done'; echo stopped"_s);
+    QVERIFY2(stop.ok(), qPrintable(stop.describe()));
+    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) < 30, 20000);
+
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 202);
+    QCOMPARE(waitFor(*sim, token, id, u"terminated"_s).value(u"state"_s).toString(), u"terminated"_s);
+}
+
+QTEST_GUILESS_MAIN(TestApiGpus)
+#include "tst_api_gpus.moc"
