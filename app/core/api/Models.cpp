@@ -1,7 +1,5 @@
 #include "api/Models.h"
 
-#include <QTimeZone>
-
 #include <limits>
 
 using namespace Qt::StringLiterals;
@@ -83,7 +81,7 @@ QDateTime parseTime(const QJsonValue &value)
     QDateTime t = QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
     if (!t.isValid())
         return {};
-    return t.toTimeZone(QTimeZone::utc());
+    return t.toUTC();
 }
 
 Health Health::fromJson(const QJsonObject &o)
