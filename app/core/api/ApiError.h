@@ -10,7 +10,8 @@ namespace cardhour::core {
 // place that turns failures into words (userMessage()) and one switch for what to do next.
 struct ApiError
 {
-    Q_DECLARE_TR_FUNCTIONS(ApiError)
+    // The full name, as for QObject classes, so lupdate and the runtime agree on the context.
+    Q_DECLARE_TR_FUNCTIONS(cardhour::core::ApiError)
 public:
     enum class Kind {
         None,        // no error
@@ -18,7 +19,7 @@ public:
         Timeout,     // no complete response within the client's timeout
         Http,        // the provider answered with a status of 400 or above
         InvalidJson, // a successful status, but a body that is not the JSON the API promises
-        Cancelled,   // aborted by the caller (or its client was destroyed)
+        Cancelled,   // aborted by the caller (ApiReply::abort)
     };
 
     Kind kind = Kind::None;

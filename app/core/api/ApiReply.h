@@ -20,7 +20,8 @@ class ProviderClient;
 // One call in flight to the provider. ProviderClient makes it; it finishes exactly once,
 // always asynchronously (never inside the call that made it), with either a value (ok()) or
 // an error(). It deletes itself (deleteLater) after finished() has been delivered, so read it
-// in the slot and do not keep the pointer.
+// in the slot and do not keep the pointer. Destroying the ProviderClient destroys its replies
+// still in flight without a finished().
 //
 //   auto *reply = client->me();
 //   reply->onFinished(this, [this](const Reply<Account> &r) {

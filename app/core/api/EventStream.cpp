@@ -222,7 +222,7 @@ void EventStream::lose(const QString &reason)
         return;
     }
     scheduleReconnect();
-    // Failed attempts are reported too (wasConnected false), so the banner can say why.
+    // Reported for failed attempts too, not only for lost streams: the banner can say why.
     Q_EMIT disconnected(reason);
 }
 

@@ -116,7 +116,14 @@ bool ProviderClient::isLoopback(const QUrl &url)
 
 ProviderClient::ProviderClient(QObject *parent) : QObject(parent), m_nam(new QNetworkAccessManager(this)) {}
 
-ProviderClient::~ProviderClient() = default;
+ProviderClient::~ProviderClient()
+{
+    // Replies in flight go first, each aborting its request, so that no network reply can
+    // report back into a half-destroyed client.
+    const QList<ApiReply *> replies = findChildren<ApiReply *>(Qt::FindDirectChildrenOnly);
+    for (ApiReply *reply : replies)
+        delete reply;
+}
 
 void ProviderClient::setBaseUrl(const QUrl &url)
 {
@@ -193,13 +200,13 @@ void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl
     // The token this request carried: a 401 to an older token must not end a newer session.
     const QString tokenSent = auth == Auth::Bearer ? m_token : QString();
     connect(network, &QNetworkReply::finished, reply, [this, reply, tokenSent] {
-        onNetworkFinished(reply, tokenSent.isEmpty() ? Auth::None : Auth::Bearer);
+        onNetworkFinished(reply);
         if (reply->error().isUnauthorized() && !tokenSent.isEmpty() && tokenSent == m_token)
             Q_EMIT sessionExpired();
     });
 }
 
-void ProviderClient::onNetworkFinished(ApiReply *reply, Auth)
+void ProviderClient::onNetworkFinished(ApiReply *reply)
 {
     QNetworkReply *network = reply->m_network;
     if (!network)

@@ -91,7 +91,7 @@ private:
                    const QUrlQuery &query = {});
     void start(ApiReply *reply, const QByteArray &method, const QUrl &url, const QByteArray &body,
                Auth auth);
-    void onNetworkFinished(ApiReply *reply, Auth auth);
+    void onNetworkFinished(ApiReply *reply);
 
     QNetworkAccessManager *m_nam = nullptr;
     QUrl m_baseUrl;
