@@ -44,7 +44,6 @@ private:
     bool m_lastWasCr = false;
     bool m_bomChecked = false;
     QByteArray m_data;
-    bool m_hasData = false;
     QString m_type;
     bool m_eventHasId = false;
     QByteArray m_lastEventId;
