@@ -1,0 +1,117 @@
+#include "api/ApiError.h"
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::core {
+
+ApiError ApiError::network(const QString &detail)
+{
+    ApiError e;
+    e.kind = Kind::Network;
+    e.detail = detail;
+    return e;
+}
+
+ApiError ApiError::timeout(int timeoutMs)
+{
+    ApiError e;
+    e.kind = Kind::Timeout;
+    e.detail = u"no complete response within %1 ms"_s.arg(timeoutMs);
+    return e;
+}
+
+ApiError ApiError::http(int status, const QString &code, const QString &message)
+{
+    ApiError e;
+    e.kind = Kind::Http;
+    e.httpStatus = status;
+    e.code = code;
+    e.message = message;
+    return e;
+}
+
+ApiError ApiError::invalidJson(int status, const QString &detail)
+{
+    ApiError e;
+    e.kind = Kind::InvalidJson;
+    e.httpStatus = status;
+    e.detail = detail;
+    return e;
+}
+
+ApiError ApiError::cancelled()
+{
+    ApiError e;
+    e.kind = Kind::Cancelled;
+    return e;
+}
+
+QString ApiError::userMessage() const
+{
+    switch (kind) {
+    case Kind::None:
+        return {};
+    case Kind::Network:
+        return tr("The provider cannot be reached (%1).").arg(detail);
+    case Kind::Timeout:
+        return tr("The provider did not answer in time.");
+    case Kind::InvalidJson:
+        return tr("The provider sent an answer this version of CardHour does not understand.");
+    case Kind::Cancelled:
+        return tr("The request was cancelled.");
+    case Kind::Http:
+        break;
+    }
+    // Codes the user can act on get a sentence that says what to do; the provider's own
+    // message (English) is the fallback for everything else, so nothing is ever hidden.
+    struct Known
+    {
+        QLatin1StringView code;
+        const char *text;
+    };
+    static constexpr Known known[] = {
+        {"invalid_credentials"_L1, QT_TR_NOOP("Wrong e-mail address or password.")},
+        {"email_taken"_L1, QT_TR_NOOP("An account with this e-mail address already exists.")},
+        {"weak_password"_L1, QT_TR_NOOP("The password must have at least 8 characters.")},
+        {"invalid_email"_L1, QT_TR_NOOP("This is not a valid e-mail address.")},
+        {"too_many_attempts"_L1, QT_TR_NOOP("Too many failed log-ins. Please wait and try again.")},
+        {"unauthorized"_L1, QT_TR_NOOP("Your session has expired. Please log in again.")},
+        {"insufficient_balance"_L1,
+         QT_TR_NOOP("The balance is too low to run this instance for a minute. Top up first.")},
+        {"not_enough_gpus"_L1, QT_TR_NOOP("Not enough GPUs of this type are free right now.")},
+        {"illegal_transition"_L1, QT_TR_NOOP("The instance cannot do that in its current state.")},
+        {"not_found"_L1, QT_TR_NOOP("It no longer exists.")},
+        {"duplicate_ssh_key"_L1, QT_TR_NOOP("This SSH key is already on your account.")},
+        {"invalid_ssh_key"_L1, QT_TR_NOOP("This is not a usable OpenSSH public key.")},
+        {"balance_limit"_L1, QT_TR_NOOP("A balance may not exceed 1,000,000 yuan.")},
+        {"gpu_type_retired"_L1, QT_TR_NOOP("This GPU type is no longer offered.")},
+    };
+    for (const Known &entry : known) {
+        if (code == entry.code)
+            return tr(entry.text);
+    }
+    if (!message.isEmpty())
+        return tr("The provider refused the request: %1").arg(message);
+    return tr("The provider answered with HTTP status %1.").arg(httpStatus);
+}
+
+QString ApiError::describe() const
+{
+    switch (kind) {
+    case Kind::None:
+        return u"no error"_s;
+    case Kind::Network:
+        return u"network: "_s + detail;
+    case Kind::Timeout:
+        return u"timeout: "_s + detail;
+    case Kind::InvalidJson:
+        return u"invalid JSON (HTTP %1): %2"_s.arg(httpStatus).arg(detail);
+    case Kind::Cancelled:
+        return u"cancelled"_s;
+    case Kind::Http:
+        break;
+    }
+    return u"HTTP %1 %2: %3"_s.arg(httpStatus).arg(code, message);
+}
+
+} // namespace cardhour::core

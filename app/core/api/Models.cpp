@@ -1,0 +1,360 @@
+#include "api/Models.h"
+
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::core {
+
+namespace {
+
+// Readers that accept what they can and fall back to a default otherwise: a provider that
+// sends a number as a string, or null for a value we consider required, costs that one field,
+// not the whole response.
+QString str(const QJsonObject &o, QLatin1StringView key)
+{
+    const QJsonValue v = o.value(key);
+    if (v.isString())
+        return v.toString();
+    if (v.isDouble())
+        return QString::number(v.toInteger());
+    return {};
+}
+
+qint64 int64(const QJsonObject &o, QLatin1StringView key, qint64 fallback = 0)
+{
+    const QJsonValue v = o.value(key);
+    if (v.isDouble())
+        return v.toInteger(fallback);
+    if (v.isString()) {
+        bool ok = false;
+        const qint64 n = v.toString().toLongLong(&ok);
+        return ok ? n : fallback;
+    }
+    return fallback;
+}
+
+int int32(const QJsonObject &o, QLatin1StringView key, int fallback = 0)
+{
+    const qint64 n = int64(o, key, fallback);
+    return n < std::numeric_limits<int>::min() || n > std::numeric_limits<int>::max() ? fallback : int(n);
+}
+
+std::optional<qint64> optInt64(const QJsonObject &o, QLatin1StringView key)
+{
+    const QJsonValue v = o.value(key);
+    if (!v.isDouble() && !v.isString())
+        return std::nullopt;
+    return int64(o, key);
+}
+
+QStringList strings(const QJsonValue &value)
+{
+    QStringList out;
+    const QJsonArray array = value.toArray();
+    for (const QJsonValue &v : array) {
+        if (v.isString())
+            out.append(v.toString());
+    }
+    return out;
+}
+
+template <typename T>
+QList<T> listOf(const QJsonValue &value)
+{
+    QList<T> out;
+    const QJsonArray array = value.toArray();
+    out.reserve(array.size());
+    for (const QJsonValue &v : array) {
+        if (v.isObject())
+            out.append(T::fromJson(v.toObject()));
+    }
+    return out;
+}
+
+} // namespace
+
+QDateTime parseTime(const QJsonValue &value)
+{
+    if (!value.isString())
+        return {};
+    QDateTime t = QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
+    if (!t.isValid())
+        return {};
+    return t.toUTC();
+}
+
+Health Health::fromJson(const QJsonObject &o)
+{
+    Health h;
+    h.status = str(o, "status"_L1);
+    h.service = str(o, "service"_L1);
+    h.version = str(o, "version"_L1);
+    h.testClock = o.value("test_clock"_L1).toBool();
+    h.time = parseTime(o.value("time"_L1));
+    return h;
+}
+
+SessionUser SessionUser::fromJson(const QJsonObject &o)
+{
+    return {str(o, "id"_L1), str(o, "email"_L1)};
+}
+
+AuthSession AuthSession::fromJson(const QJsonObject &o)
+{
+    AuthSession s;
+    s.token = str(o, "token"_L1);
+    s.tokenType = str(o, "token_type"_L1);
+    s.user = SessionUser::fromJson(o.value("user"_L1).toObject());
+    s.balanceMicros = int64(o, "balance_micros"_L1);
+    return s;
+}
+
+Account Account::fromJson(const QJsonObject &o)
+{
+    Account a;
+    a.id = str(o, "id"_L1);
+    a.email = str(o, "email"_L1);
+    a.createdAt = parseTime(o.value("created_at"_L1));
+    a.balanceMicros = int64(o, "balance_micros"_L1);
+    a.spendRateMicrosPerHour = int64(o, "spend_rate_micros_per_hour"_L1);
+    return a;
+}
+
+GpuType GpuType::fromJson(const QJsonObject &o)
+{
+    GpuType g;
+    g.id = str(o, "id"_L1);
+    g.name = str(o, "name"_L1);
+    g.description = str(o, "description"_L1);
+    g.vramMib = int32(o, "vram_mib"_L1);
+    g.pricePerHourMicros = int64(o, "price_per_hour_micros"_L1);
+    g.capacity = int32(o, "capacity"_L1);
+    g.available = int32(o, "available"_L1);
+    g.simulated = o.value("simulated"_L1).toBool();
+    g.cpusPerCard = o.value("cpus_per_card"_L1).toDouble();
+    g.memoryMibPerCard = int32(o, "memory_mib_per_card"_L1);
+    return g;
+}
+
+ImageApp ImageApp::fromJson(const QJsonObject &o)
+{
+    return {str(o, "name"_L1), int32(o, "port"_L1), str(o, "protocol"_L1)};
+}
+
+Image Image::fromJson(const QJsonObject &o)
+{
+    Image i;
+    i.id = str(o, "id"_L1);
+    i.name = str(o, "name"_L1);
+    i.description = str(o, "description"_L1);
+    i.os = str(o, "os"_L1);
+    i.sshUser = str(o, "ssh_user"_L1);
+    i.apps = listOf<ImageApp>(o.value("apps"_L1));
+    return i;
+}
+
+SshKey SshKey::fromJson(const QJsonObject &o)
+{
+    SshKey k;
+    k.id = str(o, "id"_L1);
+    k.name = str(o, "name"_L1);
+    k.publicKey = str(o, "public_key"_L1);
+    k.type = str(o, "type"_L1);
+    k.bits = int32(o, "bits"_L1);
+    k.fingerprintSha256 = str(o, "fingerprint_sha256"_L1);
+    k.createdAt = parseTime(o.value("created_at"_L1));
+    return k;
+}
+
+namespace {
+struct StateName
+{
+    InstanceState state;
+    QLatin1StringView name;
+};
+constexpr StateName kStateNames[] = {
+    {InstanceState::Creating, "creating"_L1}, {InstanceState::Starting, "starting"_L1},
+    {InstanceState::Running, "running"_L1},   {InstanceState::Stopping, "stopping"_L1},
+    {InstanceState::Stopped, "stopped"_L1},   {InstanceState::Terminated, "terminated"_L1},
+    {InstanceState::Failed, "failed"_L1},
+};
+} // namespace
+
+InstanceState instanceStateFromString(const QString &text)
+{
+    for (const StateName &entry : kStateNames) {
+        if (text == entry.name)
+            return entry.state;
+    }
+    return InstanceState::Unknown;
+}
+
+QString instanceStateToString(InstanceState state)
+{
+    for (const StateName &entry : kStateNames) {
+        if (entry.state == state)
+            return QString(entry.name);
+    }
+    return {};
+}
+
+Launch Launch::fromJson(const QJsonObject &o)
+{
+    Launch l;
+    l.requestedAt = parseTime(o.value("requested_at"_L1));
+    const QJsonArray stages = o.value("stages"_L1).toArray();
+    for (const QJsonValue &v : stages) {
+        const QJsonObject s = v.toObject();
+        l.stages.append({str(s, "name"_L1), parseTime(s.value("at"_L1))});
+    }
+    l.readyMs = optInt64(o, "ready_ms"_L1);
+    return l;
+}
+
+bool Launch::reached(const QString &stage) const
+{
+    for (const LaunchStage &s : stages) {
+        if (s.name == stage)
+            return true;
+    }
+    return false;
+}
+
+SshEndpoint SshEndpoint::fromJson(const QJsonObject &o)
+{
+    SshEndpoint e;
+    e.host = str(o, "host"_L1);
+    e.port = int32(o, "port"_L1);
+    e.user = str(o, "user"_L1);
+    e.hostKeySha256 = str(o, "host_key_sha256"_L1);
+    e.hostKey = str(o, "host_key"_L1);
+    return e;
+}
+
+Retention Retention::fromJson(const QJsonObject &o)
+{
+    Retention r;
+    r.stopKeeps = strings(o.value("stop_keeps"_L1));
+    r.stopReleases = strings(o.value("stop_releases"_L1));
+    r.terminateDeletes = strings(o.value("terminate_deletes"_L1));
+    r.billedWhileRunning = strings(o.value("billed_while_running"_L1));
+    r.billedWhileStopped = strings(o.value("billed_while_stopped"_L1));
+    r.storagePricePerGibHourMicros = int64(o, "storage_price_per_gib_hour_micros"_L1);
+    return r;
+}
+
+InstanceApp InstanceApp::fromJson(const QJsonObject &o)
+{
+    InstanceApp a;
+    a.name = str(o, "name"_L1);
+    a.port = int32(o, "port"_L1);
+    if (const std::optional<qint64> hostPort = optInt64(o, "host_port"_L1))
+        a.hostPort = int(*hostPort);
+    a.url = str(o, "url"_L1);
+    return a;
+}
+
+Instance Instance::fromJson(const QJsonObject &o)
+{
+    Instance i;
+    i.id = str(o, "id"_L1);
+    i.name = str(o, "name"_L1);
+    i.stateText = str(o, "state"_L1);
+    i.state = instanceStateFromString(i.stateText);
+    i.stateReason = str(o, "state_reason"_L1);
+    i.gpuType = str(o, "gpu_type"_L1);
+    i.gpuName = str(o, "gpu_name"_L1);
+    i.gpuCount = int32(o, "gpu_count"_L1);
+    i.image = str(o, "image"_L1);
+    i.sshKeyIds = strings(o.value("ssh_key_ids"_L1));
+    i.pricePerHourMicros = int64(o, "price_per_hour_micros"_L1);
+    i.costMicros = int64(o, "cost_micros"_L1);
+    i.runningSince = parseTime(o.value("running_since"_L1));
+    i.createdAt = parseTime(o.value("created_at"_L1));
+    i.updatedAt = parseTime(o.value("updated_at"_L1));
+    i.terminatedAt = parseTime(o.value("terminated_at"_L1));
+    if (const QJsonValue ssh = o.value("ssh"_L1); ssh.isObject())
+        i.ssh = SshEndpoint::fromJson(ssh.toObject());
+    i.runtime = str(o, "runtime"_L1);
+    i.launch = Launch::fromJson(o.value("launch"_L1).toObject());
+    i.retention = Retention::fromJson(o.value("retention"_L1).toObject());
+    i.apps = listOf<InstanceApp>(o.value("apps"_L1));
+    const QJsonObject resources = o.value("resources"_L1).toObject();
+    i.cpus = resources.value("cpus"_L1).toDouble();
+    i.memoryMib = int64(resources, "memory_mib"_L1);
+    return i;
+}
+
+BillingInstance BillingInstance::fromJson(const QJsonObject &o)
+{
+    BillingInstance b;
+    b.instanceId = str(o, "instance_id"_L1);
+    b.name = str(o, "name"_L1);
+    b.state = instanceStateFromString(str(o, "state"_L1));
+    b.pricePerHourMicros = int64(o, "price_per_hour_micros"_L1);
+    b.spendRateMicrosPerHour = int64(o, "spend_rate_micros_per_hour"_L1);
+    b.costMicros = int64(o, "cost_micros"_L1);
+    return b;
+}
+
+BillingSummary BillingSummary::fromJson(const QJsonObject &o)
+{
+    BillingSummary s;
+    s.balanceMicros = int64(o, "balance_micros"_L1);
+    s.ledgerBalanceMicros = int64(o, "ledger_balance_micros"_L1);
+    s.accruedMicros = int64(o, "accrued_micros"_L1);
+    s.spendRateMicrosPerHour = int64(o, "spend_rate_micros_per_hour"_L1);
+    s.runsOutAt = parseTime(o.value("runs_out_at"_L1));
+    s.asOf = parseTime(o.value("as_of"_L1));
+    s.instances = listOf<BillingInstance>(o.value("instances"_L1));
+    return s;
+}
+
+LedgerEntry LedgerEntry::fromJson(const QJsonObject &o)
+{
+    return {str(o, "account"_L1), int64(o, "amount_micros"_L1)};
+}
+
+Posting Posting::fromJson(const QJsonObject &o)
+{
+    Posting p;
+    p.seq = int64(o, "seq"_L1);
+    p.id = str(o, "id"_L1);
+    p.kind = str(o, "kind"_L1);
+    p.amountMicros = int64(o, "amount_micros"_L1);
+    p.balanceAfterMicros = int64(o, "balance_after_micros"_L1);
+    p.instanceId = str(o, "instance_id"_L1);
+    p.periodStart = parseTime(o.value("period_start"_L1));
+    p.periodEnd = parseTime(o.value("period_end"_L1));
+    p.rateMicrosPerHour = optInt64(o, "rate_micros_per_hour"_L1);
+    p.description = str(o, "description"_L1);
+    p.createdAt = parseTime(o.value("created_at"_L1));
+    p.entries = listOf<LedgerEntry>(o.value("entries"_L1));
+    return p;
+}
+
+LedgerPage LedgerPage::fromJson(const QJsonObject &o)
+{
+    LedgerPage page;
+    page.postings = listOf<Posting>(o.value("postings"_L1));
+    page.nextBefore = optInt64(o, "next_before"_L1);
+    page.balanceMicros = int64(o, "balance_micros"_L1);
+    return page;
+}
+
+TopupResult TopupResult::fromJson(const QJsonObject &o)
+{
+    return {Posting::fromJson(o.value("posting"_L1).toObject()), int64(o, "balance_micros"_L1)};
+}
+
+QJsonObject NewInstance::toJson() const
+{
+    QJsonObject o{{u"gpu_type"_s, gpuType}, {u"gpu_count"_s, gpuCount}, {u"image"_s, image}};
+    if (!name.isEmpty())
+        o.insert(u"name"_s, name);
+    o.insert(u"ssh_key_ids"_s, QJsonArray::fromStringList(sshKeyIds));
+    return o;
+}
+
+} // namespace cardhour::core

@@ -1,0 +1,296 @@
+#pragma once
+
+// Typed views of the provider's JSON (backend-sim/api/openapi.yaml, "components/schemas").
+//
+// Parsing is lenient on purpose: members the client does not know are ignored and missing
+// members keep their defaults, so a newer provider that adds fields does not break an older
+// client. Only the overall shape is checked (an object where an object belongs); see
+// ProviderClient for what counts as an invalid response.
+//
+// Money is qint64 micro-yuan (fields ending in `Micros`); times are UTC QDateTimes (invalid
+// where the provider sent null).
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace cardhour::core {
+
+// Parses "2026-11-30T12:00:00.000Z" (and other ISO 8601 forms) to a UTC QDateTime; invalid for
+// null, missing or malformed values.
+QDateTime parseTime(const QJsonValue &value);
+
+// GET /v1/health
+struct Health
+{
+    QString status;
+    QString service;
+    QString version;
+    bool testClock = false;
+    QDateTime time;
+
+    static Health fromJson(const QJsonObject &o);
+};
+
+struct SessionUser
+{
+    QString id;
+    QString email;
+
+    static SessionUser fromJson(const QJsonObject &o);
+};
+
+// The answer to sign-up and log-in.
+struct AuthSession
+{
+    QString token;
+    QString tokenType;
+    SessionUser user;
+    qint64 balanceMicros = 0;
+
+    static AuthSession fromJson(const QJsonObject &o);
+};
+
+// GET /v1/me
+struct Account
+{
+    QString id;
+    QString email;
+    QDateTime createdAt;
+    qint64 balanceMicros = 0;
+    qint64 spendRateMicrosPerHour = 0;
+
+    static Account fromJson(const QJsonObject &o);
+};
+
+struct GpuType
+{
+    QString id;
+    QString name;
+    QString description;
+    int vramMib = 0;
+    qint64 pricePerHourMicros = 0; // one card, one hour
+    int capacity = 0;
+    int available = 0;
+    bool simulated = false;
+    double cpusPerCard = 0;
+    int memoryMibPerCard = 0;
+
+    static GpuType fromJson(const QJsonObject &o);
+};
+
+struct ImageApp
+{
+    QString name;
+    int port = 0;
+    QString protocol;
+
+    static ImageApp fromJson(const QJsonObject &o);
+};
+
+struct Image
+{
+    QString id;
+    QString name;
+    QString description;
+    QString os;
+    QString sshUser;
+    QList<ImageApp> apps;
+
+    static Image fromJson(const QJsonObject &o);
+};
+
+struct SshKey
+{
+    QString id;
+    QString name;
+    QString publicKey;
+    QString type;
+    int bits = 0;
+    QString fingerprintSha256;
+    QDateTime createdAt;
+
+    static SshKey fromJson(const QJsonObject &o);
+};
+
+// The life cycle the provider drives; `Unknown` is a state this client does not know yet.
+enum class InstanceState { Unknown, Creating, Starting, Running, Stopping, Stopped, Terminated, Failed };
+
+InstanceState instanceStateFromString(const QString &text);
+QString instanceStateToString(InstanceState state); // the API word ("running"), empty for Unknown
+
+struct LaunchStage
+{
+    QString name; // image, container, sshd, ready (a runtime reports only the stages it has)
+    QDateTime at;
+};
+
+// The latest launch (create, or start of a stopped instance) and its measured time to ready.
+struct Launch
+{
+    QDateTime requestedAt;
+    QList<LaunchStage> stages;
+    std::optional<qint64> readyMs; // unset until ready
+
+    static Launch fromJson(const QJsonObject &o);
+    bool reached(const QString &stage) const;
+};
+
+// How to reach an instance over SSH. `host_key` lets a client pin the key it will see.
+struct SshEndpoint
+{
+    QString host;
+    int port = 0;
+    QString user;
+    QString hostKeySha256;
+    QString hostKey; // empty where the runtime does not report it
+
+    static SshEndpoint fromJson(const QJsonObject &o);
+};
+
+// What stop and terminate do, stated before the user asks for them.
+struct Retention
+{
+    QStringList stopKeeps;        // workspace_volume, container_disk, host_key, ssh_port
+    QStringList stopReleases;     // gpu_cards
+    QStringList terminateDeletes; // as stopKeeps
+    QStringList billedWhileRunning; // compute, storage
+    QStringList billedWhileStopped;
+    qint64 storagePricePerGibHourMicros = 0;
+
+    static Retention fromJson(const QJsonObject &o);
+};
+
+struct InstanceApp
+{
+    QString name;
+    int port = 0;                  // inside the instance
+    std::optional<int> hostPort;   // on the sandbox's loopback; unset without a container
+    QString url;                   // token included; empty unless running with a container
+
+    static InstanceApp fromJson(const QJsonObject &o);
+};
+
+struct Instance
+{
+    QString id;
+    QString name;
+    InstanceState state = InstanceState::Unknown;
+    QString stateText; // the provider's word, kept for states this client does not know
+    QString stateReason; // stopped_by_user, balance_exhausted, ..., or a failure message
+    QString gpuType;
+    QString gpuName;
+    int gpuCount = 0;
+    QString image;
+    QStringList sshKeyIds;
+    qint64 pricePerHourMicros = 0; // the current (or last) run, all cards together
+    qint64 costMicros = 0;         // everything it has cost, posted or not
+    QDateTime runningSince;        // invalid when not billed now
+    QDateTime createdAt;
+    QDateTime updatedAt;
+    QDateTime terminatedAt;
+    std::optional<SshEndpoint> ssh;
+    QString runtime;
+    Launch launch;
+    Retention retention;
+    QList<InstanceApp> apps;
+    double cpus = 0;
+    qint64 memoryMib = 0;
+
+    static Instance fromJson(const QJsonObject &o);
+    bool isBilled() const { return state == InstanceState::Running; }
+};
+
+struct BillingInstance
+{
+    QString instanceId;
+    QString name;
+    InstanceState state = InstanceState::Unknown;
+    qint64 pricePerHourMicros = 0;
+    qint64 spendRateMicrosPerHour = 0;
+    qint64 costMicros = 0;
+
+    static BillingInstance fromJson(const QJsonObject &o);
+};
+
+// GET /v1/billing/summary, and the SSE `billing` event (which has no `instances`).
+struct BillingSummary
+{
+    qint64 balanceMicros = 0;       // live: ledger balance less accrued costs
+    qint64 ledgerBalanceMicros = 0; // posted
+    qint64 accruedMicros = 0;       // owed by running instances, not posted yet
+    qint64 spendRateMicrosPerHour = 0;
+    QDateTime runsOutAt; // provider's clock; invalid when nothing runs
+    QDateTime asOf;      // provider's clock
+    QList<BillingInstance> instances;
+
+    static BillingSummary fromJson(const QJsonObject &o);
+};
+
+// One double entry of a posting. `account` is "user" for the caller's own account.
+struct LedgerEntry
+{
+    QString account;
+    qint64 amountMicros = 0;
+
+    static LedgerEntry fromJson(const QJsonObject &o);
+};
+
+// One ledger transaction (trial_credit, topup, compute).
+struct Posting
+{
+    qint64 seq = 0;
+    QString id;
+    QString kind;
+    qint64 amountMicros = 0; // change to the caller's balance (negative for compute)
+    qint64 balanceAfterMicros = 0;
+    QString instanceId;      // compute postings only
+    QDateTime periodStart;   // compute postings only
+    QDateTime periodEnd;
+    std::optional<qint64> rateMicrosPerHour;
+    QString description;
+    QDateTime createdAt;
+    QList<LedgerEntry> entries;
+
+    static Posting fromJson(const QJsonObject &o);
+};
+
+struct LedgerPage
+{
+    QList<Posting> postings;      // newest first
+    std::optional<qint64> nextBefore; // pass as `before` for the next (older) page; unset on the last
+    qint64 balanceMicros = 0;     // posted balance
+
+    static LedgerPage fromJson(const QJsonObject &o);
+};
+
+struct TopupResult
+{
+    Posting posting;
+    qint64 balanceMicros = 0; // live balance after the top-up
+
+    static TopupResult fromJson(const QJsonObject &o);
+};
+
+// What POST /v1/instances asks for.
+struct NewInstance
+{
+    QString name; // empty: the provider picks one
+    QString gpuType;
+    int gpuCount = 1;
+    QString image;
+    QStringList sshKeyIds;
+
+    QJsonObject toJson() const;
+};
+
+} // namespace cardhour::core
+
+Q_DECLARE_METATYPE(cardhour::core::Instance)
+Q_DECLARE_METATYPE(cardhour::core::BillingSummary)

@@ -1,0 +1,392 @@
+#include "api/ProviderClient.h"
+
+#include <QHostAddress>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+#include <QUuid>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::core {
+
+// ---- ApiReply -------------------------------------------------------------------------------
+
+ApiReply::ApiReply(QObject *parent) : QObject(parent) {}
+
+ApiReply::~ApiReply()
+{
+    // Destroyed while in flight (its client went away): drop the request too.
+    if (m_network && !m_network->isFinished()) {
+        m_network->disconnect(this);
+        m_network->abort();
+    }
+}
+
+void ApiReply::abort()
+{
+    if (m_finished)
+        return;
+    m_cancelled = true;
+    if (m_network && !m_network->isFinished())
+        m_network->abort(); // finished() runs the usual path, which sees m_cancelled
+    else
+        finishWith(ApiError::cancelled());
+}
+
+void ApiReply::finishWith(const ApiError &error)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_error = error;
+    if (m_timer)
+        m_timer->stop();
+    if (m_network)
+        m_network->deleteLater();
+    Q_EMIT finished();
+    deleteLater();
+}
+
+// ---- parsers ---------------------------------------------------------------------------------
+
+namespace {
+
+template <typename T>
+std::optional<T> objectOf(const QJsonDocument &doc, QString *problem)
+{
+    if (!doc.isObject()) {
+        *problem = u"expected a JSON object"_s;
+        return std::nullopt;
+    }
+    return T::fromJson(doc.object());
+}
+
+template <typename T>
+std::optional<QList<T>> arrayOf(const QJsonDocument &doc, QString *problem)
+{
+    if (!doc.isArray()) {
+        *problem = u"expected a JSON array"_s;
+        return std::nullopt;
+    }
+    QList<T> out;
+    const QJsonArray array = doc.array();
+    for (const QJsonValue &v : array) {
+        if (!v.isObject()) {
+            *problem = u"expected an array of objects"_s;
+            return std::nullopt;
+        }
+        out.append(T::fromJson(v.toObject()));
+    }
+    return out;
+}
+
+std::optional<NoContent> nothing(const QJsonDocument &, QString *)
+{
+    return NoContent{};
+}
+
+QString pathSegment(const QString &id)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(id));
+}
+
+QJsonDocument credentials(const QString &email, const QString &password)
+{
+    return QJsonDocument(QJsonObject{{u"email"_s, email}, {u"password"_s, password}});
+}
+
+} // namespace
+
+bool ProviderClient::isLoopback(const QUrl &url)
+{
+    const QString host = url.host();
+    if (host == u"localhost"_s)
+        return true;
+    const QHostAddress address(host);
+    return !address.isNull() && address.isLoopback();
+}
+
+// ---- ProviderClient --------------------------------------------------------------------------
+
+ProviderClient::ProviderClient(QObject *parent) : QObject(parent), m_nam(new QNetworkAccessManager(this)) {}
+
+ProviderClient::~ProviderClient()
+{
+    // Replies in flight go first, each aborting its request, so that no network reply can
+    // report back into a half-destroyed client.
+    const QList<ApiReply *> replies = findChildren<ApiReply *>(Qt::FindDirectChildrenOnly);
+    for (ApiReply *reply : replies)
+        delete reply;
+}
+
+void ProviderClient::setBaseUrl(const QUrl &url)
+{
+    m_baseUrl = url;
+    // A proxy from the environment must never see the local sandbox (or its token).
+    m_nam->setProxy(isLoopback(url) ? QNetworkProxy(QNetworkProxy::NoProxy) : QNetworkProxy());
+}
+
+void ProviderClient::setToken(const QString &token)
+{
+    m_token = token;
+}
+
+QUrl ProviderClient::endpoint(const QUrl &base, const QString &path, const QUrlQuery &query)
+{
+    QUrl url = base;
+    QString prefix = base.path();
+    while (prefix.endsWith(u'/'))
+        prefix.chop(1);
+    url.setPath(prefix + path);
+    url.setQuery(query);
+    url.setFragment({});
+    return url;
+}
+
+QString ProviderClient::newIdempotencyKey()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+template <typename T>
+Reply<T> *ProviderClient::call(const QByteArray &method, const QString &path, const QJsonDocument &body,
+                               Auth auth, const QString &idempotencyKey, typename Reply<T>::Parser parser,
+                               const QUrlQuery &query)
+{
+    auto *reply = new Reply<T>(std::move(parser), this);
+    reply->m_idempotencyKey = idempotencyKey;
+    const QByteArray payload = body.isNull() ? QByteArray() : body.toJson(QJsonDocument::Compact);
+    start(reply, method, endpoint(m_baseUrl, path, query), payload, auth);
+    return reply;
+}
+
+void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl &url, const QByteArray &body,
+                           Auth auth)
+{
+    if (!m_baseUrl.isValid() || m_baseUrl.isRelative()) {
+        // Finish on the next turn of the event loop: callers connect after the call returns.
+        QTimer::singleShot(0, reply, [reply] { reply->finishWith(ApiError::network(u"no provider address is set"_s)); });
+        return;
+    }
+    QNetworkRequest request(url);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    request.setRawHeader("Accept"_ba, "application/json"_ba);
+    request.setRawHeader("User-Agent"_ba, "CardHour/0.1"_ba);
+    if (!body.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json"_ba);
+    if (auth == Auth::Bearer && !m_token.isEmpty())
+        request.setRawHeader("Authorization"_ba, "Bearer "_ba + m_token.toUtf8());
+    if (!reply->m_idempotencyKey.isEmpty())
+        request.setRawHeader("Idempotency-Key"_ba, reply->m_idempotencyKey.toUtf8());
+
+    QNetworkReply *network = m_nam->sendCustomRequest(request, method, body);
+    reply->m_network = network;
+    reply->m_timer = new QTimer(reply);
+    reply->m_timer->setSingleShot(true);
+    connect(reply->m_timer, &QTimer::timeout, reply, [reply] {
+        reply->m_timedOut = true;
+        if (reply->m_network)
+            reply->m_network->abort();
+    });
+    reply->m_timer->start(m_timeoutMs);
+    // The token this request carried: a 401 to an older token must not end a newer session.
+    const QString tokenSent = auth == Auth::Bearer ? m_token : QString();
+    connect(network, &QNetworkReply::finished, reply, [this, reply, tokenSent] {
+        onNetworkFinished(reply);
+        if (reply->error().isUnauthorized() && !tokenSent.isEmpty() && tokenSent == m_token)
+            Q_EMIT sessionExpired();
+    });
+}
+
+void ProviderClient::onNetworkFinished(ApiReply *reply)
+{
+    QNetworkReply *network = reply->m_network;
+    if (!network)
+        return;
+    if (reply->m_cancelled) {
+        reply->finishWith(ApiError::cancelled());
+        return;
+    }
+    if (reply->m_timedOut) {
+        reply->finishWith(ApiError::timeout(m_timeoutMs));
+        return;
+    }
+    const int status = network->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    reply->m_httpStatus = status;
+    if (status == 0) {
+        reply->finishWith(ApiError::network(network->errorString()));
+        return;
+    }
+    reply->m_replayed = network->rawHeader("Idempotent-Replayed"_ba) == "true";
+    const QByteArray data = network->readAll();
+    QJsonParseError parseError{};
+    const QJsonDocument doc = data.isEmpty() ? QJsonDocument() : QJsonDocument::fromJson(data, &parseError);
+
+    if (status >= 400) {
+        // `{"error":{"code","message"}}`; a proxy or a crashed provider may send anything else,
+        // which still is an HTTP error (with the reason phrase as the message).
+        const QJsonObject error = doc.object().value("error"_L1).toObject();
+        QString message = error.value("message"_L1).toString();
+        if (message.isEmpty())
+            message = network->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
+        reply->finishWith(ApiError::http(status, error.value("code"_L1).toString(), message));
+        return;
+    }
+    if (status == 204) {
+        QString problem;
+        reply->finishWith(reply->parseBody(QJsonDocument(), &problem) ? ApiError()
+                                                                       : ApiError::invalidJson(status, problem));
+        return;
+    }
+    if (parseError.error != QJsonParseError::NoError || doc.isNull()) {
+        reply->finishWith(ApiError::invalidJson(
+            status, data.isEmpty() ? u"empty body"_s : parseError.errorString()));
+        return;
+    }
+    QString problem;
+    if (!reply->parseBody(doc, &problem)) {
+        reply->finishWith(ApiError::invalidJson(status, problem));
+        return;
+    }
+    reply->finishWith(ApiError());
+}
+
+// ---- routes ----------------------------------------------------------------------------------
+
+Reply<Health> *ProviderClient::health()
+{
+    return call<Health>("GET", u"/v1/health"_s, {}, Auth::None, {}, objectOf<Health>);
+}
+
+Reply<AuthSession> *ProviderClient::signUp(const QString &email, const QString &password)
+{
+    return call<AuthSession>("POST", u"/v1/auth/signup"_s, credentials(email, password), Auth::None, {},
+                             objectOf<AuthSession>);
+}
+
+Reply<AuthSession> *ProviderClient::logIn(const QString &email, const QString &password)
+{
+    return call<AuthSession>("POST", u"/v1/auth/login"_s, credentials(email, password), Auth::None, {},
+                             objectOf<AuthSession>);
+}
+
+Reply<NoContent> *ProviderClient::logOut()
+{
+    return call<NoContent>("POST", u"/v1/auth/logout"_s, {}, Auth::Bearer, {}, nothing);
+}
+
+Reply<Account> *ProviderClient::me()
+{
+    return call<Account>("GET", u"/v1/me"_s, {}, Auth::Bearer, {}, objectOf<Account>);
+}
+
+Reply<QList<GpuType>> *ProviderClient::gpuTypes()
+{
+    return call<QList<GpuType>>("GET", u"/v1/catalog/gpus"_s, {}, Auth::Bearer, {}, arrayOf<GpuType>);
+}
+
+Reply<QList<Image>> *ProviderClient::images()
+{
+    return call<QList<Image>>("GET", u"/v1/catalog/images"_s, {}, Auth::Bearer, {}, arrayOf<Image>);
+}
+
+Reply<QList<SshKey>> *ProviderClient::sshKeys()
+{
+    return call<QList<SshKey>>("GET", u"/v1/ssh-keys"_s, {}, Auth::Bearer, {}, arrayOf<SshKey>);
+}
+
+Reply<SshKey> *ProviderClient::addSshKey(const QString &name, const QString &publicKey, const QString &idempotencyKey)
+{
+    QJsonObject body{{u"public_key"_s, publicKey}};
+    if (!name.isEmpty())
+        body.insert(u"name"_s, name);
+    return call<SshKey>("POST", u"/v1/ssh-keys"_s, QJsonDocument(body), Auth::Bearer,
+                        idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<SshKey>);
+}
+
+Reply<NoContent> *ProviderClient::deleteSshKey(const QString &keyId)
+{
+    return call<NoContent>("DELETE", u"/v1/ssh-keys/"_s + pathSegment(keyId), {}, Auth::Bearer, {}, nothing);
+}
+
+Reply<QList<Instance>> *ProviderClient::instances(bool includeTerminated)
+{
+    QUrlQuery query;
+    if (includeTerminated)
+        query.addQueryItem(u"include_terminated"_s, u"true"_s);
+    return call<QList<Instance>>("GET", u"/v1/instances"_s, {}, Auth::Bearer, {}, arrayOf<Instance>, query);
+}
+
+Reply<Instance> *ProviderClient::instance(const QString &id)
+{
+    return call<Instance>("GET", u"/v1/instances/"_s + pathSegment(id), {}, Auth::Bearer, {}, objectOf<Instance>);
+}
+
+Reply<Instance> *ProviderClient::createInstance(const NewInstance &request, const QString &idempotencyKey)
+{
+    return call<Instance>("POST", u"/v1/instances"_s, QJsonDocument(request.toJson()), Auth::Bearer,
+                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
+}
+
+Reply<Instance> *ProviderClient::stopInstance(const QString &id, const QString &idempotencyKey)
+{
+    return call<Instance>("POST", u"/v1/instances/%1/stop"_s.arg(pathSegment(id)), {}, Auth::Bearer,
+                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
+}
+
+Reply<Instance> *ProviderClient::startInstance(const QString &id, const QString &idempotencyKey)
+{
+    return call<Instance>("POST", u"/v1/instances/%1/start"_s.arg(pathSegment(id)), {}, Auth::Bearer,
+                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
+}
+
+Reply<Instance> *ProviderClient::terminateInstance(const QString &id)
+{
+    return call<Instance>("DELETE", u"/v1/instances/"_s + pathSegment(id), {}, Auth::Bearer, {},
+                          objectOf<Instance>);
+}
+
+Reply<Instance> *ProviderClient::addInstanceKey(const QString &instanceId, const QString &keyId)
+{
+    return call<Instance>("POST", u"/v1/instances/%1/ssh-keys"_s.arg(pathSegment(instanceId)),
+                          QJsonDocument(QJsonObject{{u"key_id"_s, keyId}}), Auth::Bearer, {}, objectOf<Instance>);
+}
+
+Reply<Instance> *ProviderClient::removeInstanceKey(const QString &instanceId, const QString &keyId)
+{
+    return call<Instance>("DELETE",
+                          u"/v1/instances/%1/ssh-keys/%2"_s.arg(pathSegment(instanceId), pathSegment(keyId)), {},
+                          Auth::Bearer, {}, objectOf<Instance>);
+}
+
+Reply<BillingSummary> *ProviderClient::billingSummary()
+{
+    return call<BillingSummary>("GET", u"/v1/billing/summary"_s, {}, Auth::Bearer, {}, objectOf<BillingSummary>);
+}
+
+Reply<LedgerPage> *ProviderClient::ledger(int limit, qint64 before)
+{
+    QUrlQuery query;
+    query.addQueryItem(u"limit"_s, QString::number(limit));
+    if (before > 0)
+        query.addQueryItem(u"before"_s, QString::number(before));
+    return call<LedgerPage>("GET", u"/v1/billing/ledger"_s, {}, Auth::Bearer, {}, objectOf<LedgerPage>, query);
+}
+
+Reply<TopupResult> *ProviderClient::topUp(qint64 amountMicros, const QString &idempotencyKey)
+{
+    return call<TopupResult>("POST", u"/v1/billing/topup"_s,
+                             QJsonDocument(QJsonObject{{u"amount_micros"_s, amountMicros}}), Auth::Bearer,
+                             idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
+                             objectOf<TopupResult>);
+}
+
+} // namespace cardhour::core

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "api/ApiReply.h"
+#include "api/Models.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QUrl>
+#include <QUrlQuery>
+
+class QNetworkAccessManager;
+
+namespace cardhour::core {
+
+// The provider's REST API (backend-sim/api/openapi.yaml), asynchronously, over one
+// QNetworkAccessManager. Every call returns a Reply<T> (see ApiReply.h) and never blocks.
+//
+// Calls that create something or move money (add key, create/stop/start instance, top-up)
+// carry an Idempotency-Key: a fresh UUID unless the caller passes one. To retry such a call
+// after a network error without doing it twice, pass the failed reply's idempotencyKey().
+//
+// A 401 on a call that carried the token emits sessionExpired() (besides failing the call):
+// the token was revoked or the provider forgot it, and the UI should ask to log in again.
+class ProviderClient : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ProviderClient(QObject *parent = nullptr);
+    ~ProviderClient() override;
+
+    // Where the provider is, e.g. http://127.0.0.1:8787 (a path prefix is kept).
+    void setBaseUrl(const QUrl &url);
+    QUrl baseUrl() const { return m_baseUrl; }
+    // The bearer token for authenticated calls; empty: none (those calls then get a 401).
+    void setToken(const QString &token);
+    QString token() const { return m_token; }
+    // How long a call may take before it fails with Kind::Timeout (default 30 s).
+    void setTimeoutMs(int ms) { m_timeoutMs = ms; }
+    int timeoutMs() const { return m_timeoutMs; }
+
+    // ---- meta and accounts -------------------------------------------------------------------
+    Reply<Health> *health();
+    Reply<AuthSession> *signUp(const QString &email, const QString &password);
+    Reply<AuthSession> *logIn(const QString &email, const QString &password);
+    Reply<NoContent> *logOut(); // revokes the token this client holds
+    Reply<Account> *me();
+
+    // ---- catalog and keys ----------------------------------------------------------------------
+    Reply<QList<GpuType>> *gpuTypes();
+    Reply<QList<Image>> *images();
+    Reply<QList<SshKey>> *sshKeys();
+    Reply<SshKey> *addSshKey(const QString &name, const QString &publicKey, const QString &idempotencyKey = {});
+    Reply<NoContent> *deleteSshKey(const QString &keyId);
+
+    // ---- instances -------------------------------------------------------------------------------
+    Reply<QList<Instance>> *instances(bool includeTerminated = false);
+    Reply<Instance> *instance(const QString &id);
+    Reply<Instance> *createInstance(const NewInstance &request, const QString &idempotencyKey = {});
+    Reply<Instance> *stopInstance(const QString &id, const QString &idempotencyKey = {});
+    Reply<Instance> *startInstance(const QString &id, const QString &idempotencyKey = {});
+    // DELETE /v1/instances/{id}: terminate for good (the disk is discarded).
+    Reply<Instance> *terminateInstance(const QString &id);
+    Reply<Instance> *addInstanceKey(const QString &instanceId, const QString &keyId);
+    Reply<Instance> *removeInstanceKey(const QString &instanceId, const QString &keyId);
+
+    // ---- billing -----------------------------------------------------------------------------------
+    Reply<BillingSummary> *billingSummary();
+    // One page, newest first; `before` = the previous page's nextBefore (0: from the newest).
+    Reply<LedgerPage> *ledger(int limit = 50, qint64 before = 0);
+    Reply<TopupResult> *topUp(qint64 amountMicros, const QString &idempotencyKey = {});
+
+    // ---- shared with EventStream -------------------------------------------------------------------
+    // `base` + `path` (path starting with "/v1/"), keeping a path prefix of `base`.
+    static QUrl endpoint(const QUrl &base, const QString &path, const QUrlQuery &query = {});
+    // A fresh Idempotency-Key (a UUID without braces).
+    static QString newIdempotencyKey();
+    // Whether `url` points at this machine (then no proxy may see the traffic).
+    static bool isLoopback(const QUrl &url);
+
+Q_SIGNALS:
+    // A call that carried the token got 401: the session is over.
+    void sessionExpired();
+
+private:
+    enum class Auth { None, Bearer };
+
+    template <typename T>
+    Reply<T> *call(const QByteArray &method, const QString &path, const QJsonDocument &body, Auth auth,
+                   const QString &idempotencyKey, typename Reply<T>::Parser parser,
+                   const QUrlQuery &query = {});
+    void start(ApiReply *reply, const QByteArray &method, const QUrl &url, const QByteArray &body,
+               Auth auth);
+    void onNetworkFinished(ApiReply *reply);
+
+    QNetworkAccessManager *m_nam = nullptr;
+    QUrl m_baseUrl;
+    QString m_token;
+    int m_timeoutMs = 30000;
+};
+
+} // namespace cardhour::core
