@@ -5,3 +5,6 @@ cardhour_add_test(tst_simulatedgpu
 cardhour_add_test(tst_cgroupstats
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_cgroupstats.cpp
     LIBS cardhour_sim_lib)
+cardhour_add_test(tst_nvidiagpus
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_nvidiagpus.cpp
+    LIBS cardhour_sim_lib)
