@@ -246,16 +246,17 @@ QJsonObject Telemetry::sampleJson(const Sample &sample, int vramMib)
     QJsonArray gpus;
     for (int i = 0; i < sample.cards.size(); ++i) {
         const CardSample &card = sample.cards.at(i);
+        // Kept as float in memory; one decimal is all they carry.
         gpus.append(QJsonObject{{u"index"_s, i},
-                                {u"utilization_pct"_s, card.utilizationPct},
-                                {u"memory_used_mib"_s, card.memoryUsedMib},
+                                {u"utilization_pct"_s, rounded(card.utilizationPct, 1)},
+                                {u"memory_used_mib"_s, rounded(card.memoryUsedMib, 1)},
                                 {u"memory_total_mib"_s, vramMib},
-                                {u"temperature_c"_s, card.temperatureC},
-                                {u"power_w"_s, card.powerW}});
+                                {u"temperature_c"_s, rounded(card.temperatureC, 1)},
+                                {u"power_w"_s, rounded(card.powerW, 1)}});
     }
     return {{u"at"_s, json::isoTime(sample.atMs)},
-            {u"cpu_percent"_s, sample.cpuPercent >= 0 ? QJsonValue(sample.cpuPercent) : QJsonValue()},
-            {u"memory_mib"_s, sample.memoryMib >= 0 ? QJsonValue(sample.memoryMib) : QJsonValue()},
+            {u"cpu_percent"_s, sample.cpuPercent >= 0 ? QJsonValue(rounded(sample.cpuPercent, 1)) : QJsonValue()},
+            {u"memory_mib"_s, sample.memoryMib >= 0 ? QJsonValue(rounded(sample.memoryMib, 1)) : QJsonValue()},
             {u"gpus"_s, gpus}};
 }
 

@@ -5,6 +5,9 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 using namespace cardhour::test;
 
@@ -74,23 +77,31 @@ void TestApiGpus::simulatedCardsFollowRealLoad()
 
     // ---- idle first: two readings are needed for CPU %, and nothing runs
     QTRY_VERIFY_WITH_TIMEOUT(latestSample(*sim, token, id).value(u"cpu_percent"_s).isDouble(), 15000);
-    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) < 30, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) < 20, 15000);
 
     // ---- real work in the box: busy loops on every CPU it has, for at most a minute
     const Cmd burn = ssh(running, knownHosts, key,
                          u"for i in $(seq $(( $(nproc) * 2 ))); do setsid timeout 60 sh -c 'while :; do :; done' "
                          "</dev/null >/dev/null 2>&1 & done; echo started"_s);
     QVERIFY2(burn.ok(), qPrintable(burn.describe()));
-    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) >= 60, 20000);
+    // The box may share the machine with other work, so "busy" is judged against what the box
+    // itself used: utilisation = CPU used / the box's CPU limit, and clearly above idle.
+    const double cpus = running.value(u"resources"_s).toObject().value(u"cpus"_s).toDouble();
+    QVERIFY(cpus > 0);
+    const double idle = meanUtilization(latestSample(*sim, token, id));
+    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) >= idle + 15, 20000);
     const QJsonObject busy = latestSample(*sim, token, id);
     QCOMPARE(busy.value(u"gpus"_s).toArray().size(), 2);
-    QVERIFY(busy.value(u"cpu_percent"_s).toDouble() > 50);
+    const double expected = std::min(100.0, busy.value(u"cpu_percent"_s).toDouble() / cpus);
+    QVERIFY2(std::abs(meanUtilization(busy) - expected) <= 2,
+             qPrintable(u"utilisation %1 for %2 % CPU of %3 cores"_s.arg(meanUtilization(busy))
+                            .arg(busy.value(u"cpu_percent"_s).toDouble()).arg(cpus)));
     const Cmd query = ssh(running, knownHosts, key,
                           u"nvidia-smi --query-gpu=index,utilization.gpu,memory.total --format=csv,noheader,nounits"_s);
     QVERIFY2(query.ok(), qPrintable(query.describe()));
     const QStringList rows = QString::fromUtf8(query.out).trimmed().split(u'\n');
     QCOMPARE(rows.size(), 2);
-    QVERIFY2(rows.first().split(u',').value(1).trimmed().toInt() >= 50, qPrintable(rows.first()));
+    QVERIFY2(rows.first().split(u',').value(1).trimmed().toInt() >= idle + 10, qPrintable(rows.first()));
     QCOMPARE(rows.first().split(u',').value(2).trimmed(), u"24564"_s);
 
     // ---- the event stream carries the very samples the endpoint serves
@@ -112,11 +123,11 @@ void TestApiGpus::simulatedCardsFollowRealLoad()
     QVERIFY2(found, "the pushed sample is in the endpoint's history");
 
     // ---- the work stops: utilisation falls
-    const Cmd stop = ssh(running, knownHosts, key, u"pkill -f 'while :; do :; done'; echo stopped"_s);
+    const Cmd stop = ssh(running, knownHosts, key, u"pkill -x timeout; echo stopped"_s);
     QVERIFY2(stop.ok(), qPrintable(stop.describe()));
-    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) < 30, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) <= idle + 5, 20000);
 
-    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 202);
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
     QCOMPARE(waitFor(*sim, token, id, u"terminated"_s).value(u"state"_s).toString(), u"terminated"_s);
 }
 
