@@ -1,5 +1,6 @@
 // cardhour-sim: the CardHour Sandbox provider.
 #include "runtime/DoctorCommand.h"
+#include "service/DatasetsCommand.h"
 #include "runtime/ImagesCommand.h"
 #include "server/SimServer.h"
 
@@ -67,6 +68,11 @@ bool parseListen(const QString &text, QHostAddress *address, quint16 *port)
     return true;
 }
 
+QString defaultDataDir()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(u"sandbox"_s);
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -77,12 +83,14 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(u"0.1.0"_s);
 
     // Subcommands before the server's options: `cardhour-sim images list|build ...`,
-    // `cardhour-sim doctor [--fix FILE] [--json]`.
+    // `cardhour-sim doctor [--fix FILE] [--json]`, `cardhour-sim datasets list|add|remove ...`.
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() > 1 && arguments.at(1) == u"images"_s)
         return cardhour::sim::runImagesCommand(arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"));
     if (arguments.size() > 1 && arguments.at(1) == u"doctor"_s)
         return cardhour::sim::runDoctorCommand(arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"));
+    if (arguments.size() > 1 && arguments.at(1) == u"datasets"_s)
+        return cardhour::sim::runDatasetsCommand(arguments.mid(2), defaultDataDir());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(u"CardHour Sandbox: a simulated GPU-cloud provider on this machine."_s);
@@ -125,9 +133,7 @@ int main(int argc, char *argv[])
     if (!options.address.isLoopback() && !parser.isSet(remoteOption))
         return fail(u"refusing to listen on %1, which is not a loopback address: the sandbox has no TLS. "
                     "Pass --allow-remote if you really mean it."_s.arg(options.address.toString()));
-    options.dataDir = parser.isSet(dataOption)
-        ? parser.value(dataOption)
-        : QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(u"sandbox"_s);
+    options.dataDir = parser.isSet(dataOption) ? parser.value(dataOption) : defaultDataDir();
     if (parser.isSet(catalogOption))
         options.catalogDir = parser.value(catalogOption);
     options.runtime = parser.value(runtimeOption);
