@@ -99,6 +99,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerBillingRoutes(ctx);
     registerEventRoutes(ctx);
     registerMetricsRoutes(ctx);
+    registerDatasetRoutes(ctx);
     registerTestRoutes(ctx);
 }
 

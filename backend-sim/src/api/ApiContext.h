@@ -16,6 +16,7 @@ class Accounts;
 class Catalog;
 class Clock;
 class Database;
+class Datasets;
 class EventBus;
 class Idempotency;
 class InProcessRuntime;
@@ -42,6 +43,7 @@ struct ApiContext
     InProcessRuntime *inProcessRuntime = nullptr; // set when that runtime is in use
     http::Router &router;
     Telemetry *telemetry = nullptr;             // samples running instances (GPU metrics)
+    Datasets *datasets = nullptr;               // shared read-only folders
 
     using Handler = std::function<http::Response(http::Request &)>;
     using AuthedHandler = std::function<http::Response(http::Request &, const QString &userId)>;
@@ -66,6 +68,7 @@ void registerInstanceRoutes(ApiContext &ctx);
 void registerBillingRoutes(ApiContext &ctx);
 void registerEventRoutes(ApiContext &ctx);
 void registerMetricsRoutes(ApiContext &ctx);
+void registerDatasetRoutes(ApiContext &ctx);
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

@@ -11,6 +11,7 @@
 #include "runtime/CliRuntime.h"
 #include "service/Accounts.h"
 #include "service/Catalog.h"
+#include "service/Datasets.h"
 #include "service/EventBus.h"
 #include "service/Idempotency.h"
 #include "service/InstanceService.h"
@@ -162,6 +163,8 @@ void SimServer::start()
         *m_db, *m_ledger, *m_accounts, *m_keys, *m_instances, *m_events, *m_catalog, *m_idempotency, *m_clock,
         m_options.testClock ? static_cast<ManualClock *>(m_clock.get()) : nullptr, inProcess, *m_router,
         m_telemetry.get()});
+    m_datasets = std::make_unique<Datasets>(m_options.dataDir);
+    m_context->datasets = m_datasets.get();
     registerAllRoutes(*m_context);
 
     m_http = std::make_unique<http::HttpServer>(*m_router);

@@ -19,6 +19,7 @@ class Catalog;
 class Clock;
 class ContainerRuntime;
 class Database;
+class Datasets;
 class EventBus;
 class Idempotency;
 class InstanceService;
@@ -81,6 +82,7 @@ private:
     std::unique_ptr<ContainerRuntime> m_runtime;
     std::unique_ptr<InstanceService> m_instances;
     std::unique_ptr<Telemetry> m_telemetry;
+    std::unique_ptr<Datasets> m_datasets;
     std::unique_ptr<http::Router> m_router;
     std::unique_ptr<ApiContext> m_context;
     std::unique_ptr<http::HttpServer> m_http;

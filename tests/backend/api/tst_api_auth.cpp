@@ -43,6 +43,7 @@ const QList<Route> kAuthedRoutes = {
     {"GET", u"/v1/instances"_s},
     {"GET", u"/v1/instances/{id}"_s},
     {"GET", u"/v1/instances/{id}/metrics"_s},
+    {"GET", u"/v1/datasets"_s},
     {"POST", u"/v1/instances/{id}/stop"_s},
     {"POST", u"/v1/instances/{id}/start"_s},
     {"POST", u"/v1/instances/{id}/ssh-keys"_s},

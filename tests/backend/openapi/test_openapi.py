@@ -379,6 +379,13 @@ class Server:
 
     def start(self):
         data = os.path.join(self.tmp, "data")
+        # A shared dataset, so that GET /v1/datasets has something to describe.
+        dataset = os.path.join(self.tmp, "dataset")
+        os.makedirs(dataset, exist_ok=True)
+        with open(os.path.join(dataset, "train.csv"), "w") as f:
+            f.write("x,y\n1,2\n")
+        subprocess.run([self.binary, "datasets", "add", "demo", dataset, "--data", data], check=True,
+                       stdout=subprocess.DEVNULL)
         self.stderr_file = open(self.stderr_path, "wb")
         self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--data", data, "--test-clock",
                                       "--runtime", "inprocess"],
@@ -767,6 +774,11 @@ def run_scenario(c, tmp, server_port):
     R.section = "catalog"
     gpus = c.call("GET", "/v1/catalog/gpus", token=alice_token, expect=200).json or []
     images = c.call("GET", "/v1/catalog/images", token=alice_token, expect=200).json or []
+    datasets = c.call("GET", "/v1/datasets", token=alice_token, expect=200).json
+    R.check(isinstance(datasets, list) and len(datasets) == 1 and datasets[0]["name"] == "demo"
+            and datasets[0]["size_bytes"] == 8 and datasets[0]["mount_path"] == "/datasets/demo",
+            "the registered dataset is listed with its size")
+    c.call("GET", "/v1/datasets", expect=401, label="no token")
     gpu_ids = {g["id"] for g in gpus if isinstance(g, dict) and "id" in g}
     R.check({"rtx3090", "a100-80g"} <= gpu_ids, f"the catalog offers rtx3090 and a100-80g ({sorted(gpu_ids)})")
     R.check(any(i.get("id") == "base" for i in images if isinstance(i, dict)), "the catalog offers image base")
