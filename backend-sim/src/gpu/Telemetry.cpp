@@ -121,6 +121,9 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
             sample.cards.append(CardSample{float(card.utilizationPct), float(card.memoryUsedMib),
                                            float(rounded(card.temperatureC, 1)), float(rounded(card.powerW, 1))});
         }
+        // A minute that ended goes to SQLite as its average: history beyond the last hour.
+        if (!track.history.empty() && track.history.back().atMs / 60000 != nowMs / 60000)
+            persistMinute(id, track.history.back().atMs - track.history.back().atMs % 60000);
         track.history.push_back(sample);
         while (int(track.history.size()) > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
             track.history.pop_front();
@@ -260,17 +263,72 @@ QJsonObject Telemetry::sampleJson(const Sample &sample, int vramMib)
             {u"gpus"_s, gpus}};
 }
 
+void Telemetry::persistMinute(const QString &instanceId, qint64 minuteMs)
+{
+    const QList<Sample> minute = samples(instanceId, minuteMs, 60);
+    if (minute.isEmpty() || minute.first().atMs != minuteMs)
+        return;
+    const Sample &avg = minute.first();
+    QJsonArray gpus;
+    for (const CardSample &card : avg.cards)
+        gpus.append(QJsonArray{card.utilizationPct, card.memoryUsedMib, card.temperatureC, card.powerW});
+    try {
+        m_db.exec(u"INSERT OR REPLACE INTO telemetry_minutes (instance_id, minute_ms, cpu_percent, memory_mib, gpus)"
+                  " VALUES (?, ?, ?, ?, ?)"_s,
+                  {instanceId, minuteMs, avg.cpuPercent >= 0 ? QVariant(avg.cpuPercent) : QVariant(),
+                   avg.memoryMib >= 0 ? QVariant(avg.memoryMib) : QVariant(),
+                   QString::fromUtf8(QJsonDocument(gpus).toJson(QJsonDocument::Compact))});
+        // Kept for the retention period, then dropped (checked once an hour, cheaply by index).
+        if (minuteMs % 3'600'000 == 0)
+            m_db.exec(u"DELETE FROM telemetry_minutes WHERE minute_ms < ?"_s,
+                      {minuteMs - qint64(m_options.retentionDays) * 86'400'000});
+    } catch (const std::exception &error) {
+        qWarning("telemetry: could not keep the minute of %s: %s", qPrintable(instanceId), error.what());
+    }
+}
+
+QList<Telemetry::Sample> Telemetry::storedMinutes(const QString &instanceId, qint64 sinceMs, qint64 untilMs) const
+{
+    QList<Sample> out;
+    QSqlQuery q = m_db.exec(u"SELECT minute_ms, cpu_percent, memory_mib, gpus FROM telemetry_minutes"
+                            " WHERE instance_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms"_s,
+                            {instanceId, sinceMs - sinceMs % 60000, untilMs});
+    while (q.next()) {
+        Sample sample;
+        sample.atMs = q.value(0).toLongLong();
+        sample.cpuPercent = q.value(1).isNull() ? -1.0f : q.value(1).toFloat();
+        sample.memoryMib = q.value(2).isNull() ? -1.0f : q.value(2).toFloat();
+        const QJsonArray gpus = QJsonDocument::fromJson(q.value(3).toString().toUtf8()).array();
+        for (const QJsonValue &g : gpus) {
+            const QJsonArray v = g.toArray();
+            sample.cards.append(CardSample{float(v.at(0).toDouble()), float(v.at(1).toDouble()),
+                                           float(v.at(2).toDouble()), float(v.at(3).toDouble())});
+        }
+        out.append(sample);
+    }
+    return out;
+}
+
 QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, int stepSeconds) const
 {
     const auto it = m_tracks.constFind(instanceId);
-    int vramMib = 0;
-    if (it != m_tracks.constEnd()) {
-        if (const std::optional<GpuType> gpu = m_catalog.gpu(it->gpuType))
-            vramMib = gpu->vramMib;
-    }
+    // Not tracked since this provider started (stopped before it): the type from its row.
+    const QString gpuType = it != m_tracks.constEnd()
+        ? it->gpuType
+        : m_db.scalar(u"SELECT gpu_type FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
+    const int vramMib = gpu ? gpu->vramMib : 0;
     QJsonArray out;
-    const QList<Sample> list = samples(instanceId, sinceMs, stepSeconds);
-    for (const Sample &s : list)
+    const QList<Sample> recent = samples(instanceId, sinceMs, stepSeconds);
+    // Older than what memory holds: the stored minute averages (a step of at least a minute).
+    const qint64 memoryFrom = it != m_tracks.constEnd() && !it->history.empty() ? it->history.front().atMs
+                                                                                   : m_clock.nowMs();
+    if (sinceMs < memoryFrom) {
+        const QList<Sample> older = storedMinutes(instanceId, sinceMs, memoryFrom - memoryFrom % 60000);
+        for (const Sample &s : older)
+            out.append(sampleJson(s, vramMib));
+    }
+    for (const Sample &s : recent)
         out.append(sampleJson(s, vramMib));
     return {{u"instance_id"_s, instanceId},
             {u"step_seconds"_s, std::max(1, stepSeconds)},

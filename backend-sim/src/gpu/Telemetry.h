@@ -24,7 +24,8 @@ class EventBus;
 // Samples every running instance once a second: one runtime pass for all of them
 // (ContainerRuntime::sampleUsage), then per instance its CPU and memory and, per simulated card,
 // utilisation, VRAM, temperature and power (SimulatedGpu, driven by that real load). Keeps the
-// last hour per instance at 1 s in memory, serves it (metricsJson), pushes each sample to the
+// last hour per instance at 1 s in memory and every minute's average in SQLite
+// (telemetry_minutes, kept retentionDays), serves both (metricsJson), pushes each sample to the
 // owner's event stream ("metrics", not replayed), and writes each instance's cards to
 // <dataDir>/instances/<id>/gpu/status.json, which the container sees read-only at
 // /run/cardhour/gpu for its nvidia-smi.
@@ -52,6 +53,7 @@ public:
         int historySeconds = 3600;
         QString dataDir;          // empty: no status files
         double powerLimitW = 450; // per card, until the catalog states it per type
+        int retentionDays = 30;   // minute averages kept in SQLite
     };
     // (cpus, memory MiB) an instance of this type and card count is given.
     using ResourcesFn = std::function<QPair<double, qint64>(const QString &gpuType, int gpuCount)>;
@@ -88,6 +90,8 @@ private:
     };
     void onUsage(const QHash<QString, ResourceUsage> &usage);
     void writeStatus(const QString &instanceId, const InstanceTrack &track, int vramMib) const;
+    void persistMinute(const QString &instanceId, qint64 minuteMs);
+    QList<Sample> storedMinutes(const QString &instanceId, qint64 sinceMs, qint64 untilMs) const;
 
     Database &m_db;
     const Catalog &m_catalog;
