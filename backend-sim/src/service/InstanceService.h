@@ -24,6 +24,8 @@ class SshKeys;
 //
 //   creating → starting → running → stopping → stopped → starting → …
 //   creating/starting → failed;  any but terminated → terminated
+//
+// Transitions are in InstanceService.cpp, the JSON views in InstanceViews.cpp.
 class InstanceService : public QObject
 {
     Q_OBJECT
@@ -90,6 +92,10 @@ private:
     bool compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,
                         const QString &reason, qint64 nowMs);
     QString requireState(const QString &userId, const QString &instanceId);
+    static const QString &holdingStatesSql();
+    // The instances of `userId` (or only `instanceId` of them) as the API shows them, with a
+    // fixed handful of queries whatever their number.
+    QJsonArray instancesJson(const QString &userId, const QString &instanceId, bool includeTerminated, qint64 nowMs);
     int cardsHeld(const QString &gpuType);
     InstanceSpec specFor(const QString &instanceId);
     void notify(const QString &instanceId);

@@ -30,6 +30,32 @@ private Q_SLOTS:
         QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
     }
 
+    void listMatchesGet()
+    {
+        // list() loads every instance's details in a few queries; each must be what get() says.
+        ServiceFixture f;
+        const QString user = f.signUp(u"list@example.com"_s);
+        const QString other = f.signUp(u"other@example.com"_s);
+        f.createRunning(other);
+        const QString running = f.createRunning(user);
+        const QString stopped = f.createRunning(user, u"l40s"_s);
+        f.advanceSeconds(90);
+        f.service->stop(user, stopped);
+        const QString gone = f.createRunning(user, u"rtx3090"_s);
+        f.service->terminate(user, gone);
+        f.advanceSeconds(125);
+        const QJsonArray all = f.service->list(user, true);
+        QCOMPARE(all.size(), 3);
+        for (const QJsonValue &value : all)
+            QCOMPARE(value.toObject(), f.service->get(user, value.toObject().value(u"id"_s).toString()));
+        const QJsonArray live = f.service->list(user, false);
+        QCOMPARE(live.size(), 2);
+        QCOMPARE(live.at(0).toObject().value(u"id"_s).toString(), running);
+        QCOMPARE(live.at(1).toObject().value(u"id"_s).toString(), stopped);
+        QVERIFY(!live.at(0).toObject().value(u"running_since"_s).isNull());
+        QVERIFY(live.at(1).toObject().value(u"running_since"_s).isNull());
+    }
+
     void launchStagesAreRecorded()
     {
         ServiceFixture f;
