@@ -127,9 +127,10 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     // One-click apps (a notebook server, say) are reached with this token; it is the owner's.
     const QString appToken = QString::fromLatin1(tokens::randomBytes(24).toHex());
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
-              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token)"
-              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?)"_s,
-              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now, appToken});
+              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token, disk_gib)"
+              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?)"_s,
+              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now, appToken,
+               gpu->diskGib});
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
         m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
                   {id, request.sshKeyIds.at(i), keyLines.at(i)});
@@ -157,7 +158,8 @@ QJsonObject InstanceService::stop(const QString &userId, const QString &instance
     if (!compareAndSwap(instanceId, {u"running"_s}, u"stopping"_s, u"stopped_by_user"_s, now))
         throw ApiError(409, u"illegal_transition"_s,
                        u"Only a running instance can be stopped; this one is %1."_s.arg(state));
-    m_meter.closeSegment(instanceId, now); // billing stops the moment stop is asked for
+    m_meter.closeSegment(instanceId, now); // compute stops the moment stop is asked for
+    openStorage(instanceId, userId, now);  // and the kept disk is billed from then on
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
@@ -181,6 +183,9 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
     const int count = q.value(1).toInt();
     if (!gpu)
         throw ApiError(409, u"gpu_type_retired"_s, u"This instance's GPU type is no longer offered."_s);
+    // Storage billing ends at the start request (a refused start rolls this back), so the
+    // balance below is what is left once the disk is paid for.
+    m_meter.closeSegment(instanceId, now, Meter::Kind::Storage);
     // The rate of the new run is today's catalog price, fixed for the whole run.
     const qint64 price = gpu->pricePerHourMicros * count;
     const qint64 minute = pricing::oneMinuteCost(price + spendRate(userId));
@@ -227,7 +232,8 @@ QJsonObject InstanceService::terminate(const QString &userId, const QString &ins
                            u"terminated"_s, u"terminated_by_user"_s, now))
         throw ApiError(409, u"illegal_transition"_s, u"The instance is already terminated."_s);
     m_db.exec(u"UPDATE instances SET terminated_at = ? WHERE id = ?"_s, {now, instanceId});
-    m_meter.closeSegment(instanceId, now);
+    m_meter.closeSegment(instanceId, now);                       // a run,
+    m_meter.closeSegment(instanceId, now, Meter::Kind::Storage); // or a stopped instance's disk
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.remove(instanceId); });
@@ -387,6 +393,40 @@ void InstanceService::stopForExhaustion(const QString &instanceId, qint64 atMs)
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
 }
 
+void InstanceService::openStorage(const QString &instanceId, const QString &userId, qint64 atMs)
+{
+    // Only a stopped (or stopping) instance's disk is billed, at the rate of the moment it
+    // opens; a free disk needs no segment, and an empty balance pauses the fee rather than
+    // making a debt. Nothing is deleted either way.
+    QSqlQuery q = m_db.exec(u"SELECT gpu_type, disk_gib FROM instances WHERE id = ? AND state IN ('stopping','stopped')"_s,
+                            {instanceId});
+    if (!q.next())
+        return;
+    const qint64 rate = m_catalog.storageRatePerHourMicros(diskGibOf(q.value(0).toString(), q.value(1)));
+    if (rate <= 0 || m_ledger.balance(userId) <= 0 || !m_meter.openSegmentsOfInstance(instanceId).isEmpty())
+        return;
+    m_meter.openSegment(instanceId, userId, rate, atMs, Meter::Kind::Storage);
+}
+
+void InstanceService::resumeStorageBilling(const QString &userId)
+{
+    if (m_catalog.storagePricePerGibHourMicros() <= 0)
+        return;
+    // Stopped instances whose storage is not billed: the balance ran out and has been topped
+    // up since (or they were stopped before the fee existed). Billed again from now on.
+    const qint64 now = m_clock.nowMs();
+    QSqlQuery q = m_db.exec(u"SELECT i.id, i.user_id FROM instances i JOIN users u ON u.id = i.user_id"
+                            " WHERE i.state IN ('stopping','stopped') AND u.balance_micros > 0"
+                            " AND (COALESCE(?, '') = '' OR i.user_id = ?)"
+                            " AND NOT EXISTS (SELECT 1 FROM segments s WHERE s.instance_id = i.id AND s.ended_at IS NULL)"_s,
+                            {userId, userId});
+    QList<std::pair<QString, QString>> due;
+    while (q.next())
+        due.append({q.value(0).toString(), q.value(1).toString()});
+    for (const auto &[instanceId, owner] : std::as_const(due))
+        openStorage(instanceId, owner, now);
+}
+
 void InstanceService::tick()
 {
     // Inside a caller's transaction a rollback would undo the tick's stops but not its
@@ -395,7 +435,7 @@ void InstanceService::tick()
         return;
     const qint64 now = m_clock.nowMs();
     const qint64 from = std::min(m_lastTickMs, now);
-    QStringList exhaustedUsers;
+    QStringList exhausted; // instances whose billing the balance ended
     {
         Transaction tx(m_db);
         QHash<QString, QList<Meter::OpenSegment>> byUser;
@@ -406,23 +446,24 @@ void InstanceService::tick()
                 Meter::exhaustionTime(it.value(), m_ledger.balance(it.key()), from, now);
             if (!at)
                 continue;
-            for (const Meter::OpenSegment &s : it.value())
-                stopForExhaustion(s.instanceId, *at);
-            exhaustedUsers.append(it.key());
+            // Runs stop; a stopped instance's disk stays as it is, its fee ends at zero.
+            for (const Meter::OpenSegment &s : it.value()) {
+                if (s.kind == Meter::Kind::Storage)
+                    m_meter.closeSegment(s.instanceId, *at, Meter::Kind::Storage);
+                else
+                    stopForExhaustion(s.instanceId, *at);
+                exhausted.append(s.instanceId);
+            }
         }
         // A container may die while the provider is not looking: only a runtime listing
         // (reconcile) says it was alive. Without containers, a live provider is the evidence.
         m_meter.accrue(now, !m_runtime.outlivesProvider());
+        resumeStorageBilling();
         tx.commit();
     }
     m_lastTickMs = now;
-    for (const QString &userId : std::as_const(exhaustedUsers)) {
-        QSqlQuery q = m_db.exec(u"SELECT id FROM instances WHERE user_id = ? AND state_reason = 'balance_exhausted'"
-                                " AND state = 'stopping'"_s,
-                                {userId});
-        while (q.next())
-            notify(q.value(0).toString());
-    }
+    for (const QString &instanceId : std::as_const(exhausted))
+        notify(instanceId);
     for (const QString &userId : m_events.subscribedUsers())
         publishBilling(userId);
 }
@@ -437,7 +478,7 @@ void InstanceService::reconcile(bool atStartup)
     QStringList toStop;
     QStringList seenRunning;
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(u"SELECT id, state FROM instances WHERE state != 'terminated'"_s);
+    QSqlQuery q = m_db.exec(u"SELECT id, state, user_id FROM instances WHERE state != 'terminated'"_s);
     while (q.next()) {
         const QString id = q.value(0).toString();
         const QString state = q.value(1).toString();
@@ -461,6 +502,8 @@ void InstanceService::reconcile(bool atStartup)
                 continue;
             }
             // Billed up to the last second the provider saw it running, not a second more.
+            const std::optional<Meter::OpenSegment> run = m_meter.openSegmentOf(id);
+            const qint64 runEnd = run ? std::max(run->lastSeenAtMs, run->chargedUntilMs) : now;
             m_meter.closeSegmentAtLastSeen(id);
             QString reason = u"provider_restarted"_s;
             QString to = u"stopped"_s;
@@ -468,7 +511,10 @@ void InstanceService::reconcile(bool atStartup)
                 reason = exists ? u"container_stopped"_s : u"container_gone"_s;
                 to = exists ? u"stopped"_s : u"failed"_s;
             }
-            compareAndSwap(id, {state}, to, reason, now);
+            // The disk is billed from when the provider learns of the stop (the time it was
+            // down is billed for neither), and never before the run's end (a clock set back).
+            if (compareAndSwap(id, {state}, to, reason, now) && to == u"stopped"_s)
+                openStorage(id, q.value(2).toString(), std::max(now, runEnd));
             changed.append(id);
         } else if (running) {
             toStop.append(id); // stopped or failed here, yet its container runs: stop it

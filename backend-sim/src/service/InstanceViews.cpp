@@ -20,7 +20,7 @@ namespace {
 const QString kInstanceColumns =
     u"i.id, i.user_id, i.name, i.state, i.state_reason, i.gpu_type, i.gpu_count, i.image, i.price_per_hour_micros,"
     " i.created_at, i.updated_at, i.terminated_at, i.ssh_host, i.ssh_port, i.ssh_user, i.ssh_host_key_sha256,"
-    " i.launch_seq, i.launch_requested_at, i.ssh_host_key, i.app_token"_s;
+    " i.launch_seq, i.launch_requested_at, i.ssh_host_key, i.app_token, i.disk_gib"_s;
 
 // The instances a view shows: one user's, or just one of them (an empty or null id: all),
 // with or without the terminated ones. Every query of a view binds {userId, instanceId,
@@ -38,6 +38,15 @@ QJsonValue nullableTime(const QVariant &value)
     return value.isNull() ? QJsonValue() : QJsonValue(json::isoTime(value.toLongLong()));
 }
 } // namespace
+
+qint64 InstanceService::diskGibOf(const QString &gpuType, const QVariant &recorded) const
+{
+    if (!recorded.isNull())
+        return recorded.toLongLong();
+    // Made before disk sizes were recorded (schema 4): the catalog's size for its type.
+    const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
+    return gpu ? gpu->diskGib : 0;
+}
 
 QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowMs)
 {
@@ -106,6 +115,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
         const std::optional<Meter::OpenSegment> segment =
             open.contains(id) ? std::optional(open.value(id)) : std::nullopt;
         const bool computing = segment && segment->kind == Meter::Kind::Compute;
+        const bool storing = segment && segment->kind == Meter::Kind::Storage;
         const qint64 requestedAt = q.value(17).toLongLong();
         const std::optional<qint64> ready = readyAt.contains(id) ? std::optional(readyAt.value(id)) : std::nullopt;
         const Resources resources = resourcesFor(gpuType, q.value(6).toInt());
@@ -129,7 +139,10 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"image"_s, q.value(7).toString()},
             {u"ssh_key_ids"_s, keyIds.value(id)},
             {u"price_per_hour_micros"_s, q.value(8).toLongLong()},
+            // Compute only: it does not move while the instance is stopped.
             {u"cost_micros"_s, costs.value(id).computeMicros},
+            {u"storage_cost_micros"_s, costs.value(id).storageMicros},
+            {u"storage_rate_micros_per_hour"_s, storing ? segment->ratePerHourMicros : 0},
             {u"running_since"_s, computing ? QJsonValue(json::isoTime(segment->startedAtMs)) : QJsonValue()},
             {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
             {u"updated_at"_s, json::isoTime(q.value(10).toLongLong())},
@@ -137,7 +150,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"ssh"_s, ssh},
             {u"runtime"_s, m_runtime.name()},
             {u"apps"_s, appsJson(q.value(7).toString(), id, q.value(19).toString(), state == u"running"_s)},
-            {u"retention"_s, retentionJson()},
+            {u"retention"_s, retentionJson(diskGibOf(gpuType, q.value(20)))},
             {u"resources"_s, QJsonObject{{u"cpus"_s, resources.cpus}, {u"memory_mib"_s, resources.memoryMib}}},
             {u"launch"_s, QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
                                       {u"stages"_s, stages.value(id)},
@@ -173,20 +186,29 @@ QJsonArray InstanceService::appsJson(const QString &imageId, const QString &inst
     return apps;
 }
 
-QJsonObject InstanceService::retentionJson() const
+QJsonObject InstanceService::retentionJson(qint64 diskGib) const
 {
     // What stop and terminate do to the instance's data and bill, stated up front so that a
-    // client can show it before the user confirms. Runtimes without containers keep nothing.
+    // client can show it before the user confirms. Runtimes without containers keep no files,
+    // but bill the disk the catalog gives as a provider would (it is simulated, like the GPUs).
     const bool containers = m_runtime.outlivesProvider();
     const QJsonArray kept = containers ? QJsonArray{u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s,
                                                     u"ssh_port"_s}
                                        : QJsonArray{};
+    const qint64 storageRate = m_catalog.storageRatePerHourMicros(diskGib);
     return {{u"stop_keeps"_s, kept},
             {u"stop_releases"_s, QJsonArray{u"gpu_cards"_s}},
             {u"terminate_deletes"_s, kept},
             {u"billed_while_running"_s, QJsonArray{u"compute"_s}},
-            {u"billed_while_stopped"_s, QJsonArray{}},
-            {u"storage_price_per_gib_hour_micros"_s, 0}};
+            // From the stop request until a start request or terminate.
+            {u"billed_while_stopped"_s, storageRate > 0 ? QJsonArray{u"storage"_s} : QJsonArray{}},
+            // A failed launch is the provider's or the image's fault: nothing is billed.
+            {u"billed_while_failed"_s, QJsonArray{}},
+            {u"storage_gib"_s, diskGib},
+            {u"storage_price_per_gib_hour_micros"_s, m_catalog.storagePricePerGibHourMicros()},
+            {u"storage_rate_micros_per_hour_when_stopped"_s, storageRate},
+            // An empty balance pauses the storage fee (never a debt); nothing is deleted.
+            {u"deleted_when_balance_runs_out"_s, false}};
 }
 
 QJsonArray InstanceService::gpuCatalog()
@@ -208,6 +230,9 @@ QJsonArray InstanceService::gpuCatalog()
             {u"available"_s, std::max(0, gpu.capacity - held.value(gpu.id))},
             {u"cpus_per_card"_s, gpu.cpusPerCard},
             {u"memory_mib_per_card"_s, gpu.memoryMibPerCard},
+            {u"disk_gib"_s, gpu.diskGib},
+            {u"storage_price_per_gib_hour_micros"_s, m_catalog.storagePricePerGibHourMicros()},
+            {u"storage_rate_micros_per_hour_when_stopped"_s, m_catalog.storageRatePerHourMicros(gpu.diskGib)},
             {u"simulated"_s, true}});
     }
     return gpus;
@@ -236,13 +261,28 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
     const QList<Meter::OpenSegment> open = m_meter.openSegmentsOf(userId);
     const qint64 posted = m_ledger.balance(userId);
     qint64 owed = 0;
-    qint64 rate = 0;
+    qint64 computeRate = 0;
+    qint64 storageRate = 0;
+    QHash<QString, qint64> storageRates;
     for (const Meter::OpenSegment &s : open) {
         owed += Meter::unposted(s, now);
-        rate += s.ratePerHourMicros;
+        if (s.kind == Meter::Kind::Storage) {
+            storageRate += s.ratePerHourMicros;
+            storageRates.insert(s.instanceId, s.ratePerHourMicros);
+        } else {
+            computeRate += s.ratePerHourMicros;
+        }
     }
+    // Storage segments count like runs: the balance runs out at their rate too.
     const std::optional<qint64> runsOut = Meter::runsOutAt(open, posted, now);
-    const QHash<QString, qint64> costs = m_meter.costsOf(userId, now);
+    QHash<QString, Meter::Costs> costs = m_meter.postedByInstance(userId);
+    Meter::addUnposted(costs, open, now);
+    qint64 computeTotal = 0;
+    qint64 storageTotal = 0;
+    for (const Meter::Costs &c : std::as_const(costs)) {
+        computeTotal += c.computeMicros;
+        storageTotal += c.storageMicros;
+    }
     QJsonArray perInstance;
     QSqlQuery q = m_db.exec(u"SELECT id, name, state, price_per_hour_micros FROM instances WHERE user_id = ?"
                             " ORDER BY created_at, rowid"_s,
@@ -252,17 +292,24 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
         const bool running = q.value(2).toString() == u"running"_s;
         if (!costs.contains(id) && !running)
             continue;
+        const qint64 computeNow = running ? q.value(3).toLongLong() : 0;
         perInstance.append(QJsonObject{{u"instance_id"_s, id},
                                        {u"name"_s, q.value(1).toString()},
                                        {u"state"_s, q.value(2).toString()},
                                        {u"price_per_hour_micros"_s, q.value(3).toLongLong()},
-                                       {u"spend_rate_micros_per_hour"_s, running ? q.value(3).toLongLong() : 0},
-                                       {u"cost_micros"_s, costs.value(id)}});
+                                       {u"spend_rate_micros_per_hour"_s, computeNow + storageRates.value(id)},
+                                       {u"storage_rate_micros_per_hour"_s, storageRates.value(id)},
+                                       {u"cost_micros"_s, costs.value(id).computeMicros},
+                                       {u"storage_cost_micros"_s, costs.value(id).storageMicros}});
     }
     return {{u"balance_micros"_s, std::max<qint64>(0, posted - owed)},
             {u"ledger_balance_micros"_s, posted},
             {u"accrued_micros"_s, std::min(owed, posted)},
-            {u"spend_rate_micros_per_hour"_s, rate},
+            {u"spend_rate_micros_per_hour"_s, computeRate + storageRate},
+            {u"compute_spend_rate_micros_per_hour"_s, computeRate},
+            {u"storage_spend_rate_micros_per_hour"_s, storageRate},
+            {u"compute_cost_micros"_s, computeTotal},
+            {u"storage_cost_micros"_s, storageTotal},
             {u"runs_out_at"_s, json::isoTimeOrNull(runsOut)},
             {u"as_of"_s, json::isoTime(now)},
             {u"instances"_s, perInstance}};

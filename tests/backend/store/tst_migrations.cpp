@@ -78,6 +78,20 @@ private Q_SLOTS:
                                                     " started_at, last_seen_at, charged_until)"
                                                     " VALUES ('stopped', 'u', 1, 0, 0, 0)"_s));
         f.db.exec(u"DELETE FROM segments WHERE kind = 'storage'"_s);
+
+        // An instance stopped before the fee existed has the catalog's disk, and its disk is
+        // billed from the first tick after the upgrade, not for the time before.
+        const QJsonObject before = f.service->get(u"u"_s, u"stopped"_s);
+        QCOMPARE(before.value(u"retention"_s).toObject().value(u"storage_gib"_s).toInteger(), 50);
+        QCOMPARE(before.value(u"cost_micros"_s).toInteger(), 1583);
+        QCOMPARE(before.value(u"storage_cost_micros"_s).toInteger(), 0);
+        f.service->tick();
+        f.advanceSeconds(3600);
+        const QJsonObject after = f.service->get(u"u"_s, u"stopped"_s);
+        QCOMPARE(after.value(u"cost_micros"_s).toInteger(), 1583);
+        QCOMPARE(after.value(u"storage_cost_micros"_s).toInteger(), 50 * 200);
+        QCOMPARE(f.ledger->balance(u"u"_s), 10'000'000 - 1583 - 50 * 200);
+        QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
     }
 };
 
