@@ -398,7 +398,8 @@ void InstanceService::openStorage(const QString &instanceId, const QString &user
     // Only a stopped (or stopping) instance's disk is billed, at the rate of the moment it
     // opens; a free disk needs no segment, and an empty balance pauses the fee rather than
     // making a debt. Nothing is deleted either way.
-    QSqlQuery q = m_db.exec(u"SELECT gpu_type, disk_gib FROM instances WHERE id = ? AND state IN ('stopping','stopped')"_s,
+    QSqlQuery q = m_db.exec(u"SELECT gpu_type, disk_gib FROM instances"
+                            " WHERE id = ? AND state IN ('stopping','stopped')"_s,
                             {instanceId});
     if (!q.next())
         return;
@@ -418,7 +419,8 @@ void InstanceService::resumeStorageBilling(const QString &userId)
     QSqlQuery q = m_db.exec(u"SELECT i.id, i.user_id FROM instances i JOIN users u ON u.id = i.user_id"
                             " WHERE i.state IN ('stopping','stopped') AND u.balance_micros > 0"
                             " AND (COALESCE(?, '') = '' OR i.user_id = ?)"
-                            " AND NOT EXISTS (SELECT 1 FROM segments s WHERE s.instance_id = i.id AND s.ended_at IS NULL)"_s,
+                            " AND NOT EXISTS (SELECT 1 FROM segments s"
+                            "   WHERE s.instance_id = i.id AND s.ended_at IS NULL)"_s,
                             {userId, userId});
     QList<std::pair<QString, QString>> due;
     while (q.next())

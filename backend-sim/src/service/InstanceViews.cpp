@@ -112,12 +112,13 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
         const QString gpuType = q.value(5).toString();
         const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
         const QString state = q.value(3).toString();
-        const std::optional<Meter::OpenSegment> segment =
-            open.contains(id) ? std::optional(open.value(id)) : std::nullopt;
+        const auto openIt = open.constFind(id);
+        const Meter::OpenSegment *segment = openIt != open.cend() ? &openIt.value() : nullptr;
         const bool computing = segment && segment->kind == Meter::Kind::Compute;
         const bool storing = segment && segment->kind == Meter::Kind::Storage;
         const qint64 requestedAt = q.value(17).toLongLong();
-        const std::optional<qint64> ready = readyAt.contains(id) ? std::optional(readyAt.value(id)) : std::nullopt;
+        const auto readyIt = readyAt.constFind(id);
+        const QJsonValue readyMs = readyIt != readyAt.cend() ? QJsonValue(readyIt.value() - requestedAt) : QJsonValue();
         const Resources resources = resourcesFor(gpuType, q.value(6).toInt());
 
         QJsonValue ssh;
@@ -154,7 +155,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"resources"_s, QJsonObject{{u"cpus"_s, resources.cpus}, {u"memory_mib"_s, resources.memoryMib}}},
             {u"launch"_s, QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
                                       {u"stages"_s, stages.value(id)},
-                                      {u"ready_ms"_s, ready ? QJsonValue(*ready - requestedAt) : QJsonValue()}}},
+                                      {u"ready_ms"_s, readyMs}}},
         });
     }
     return result;

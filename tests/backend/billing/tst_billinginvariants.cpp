@@ -40,7 +40,8 @@ private:
                         .arg(owed);
             }
             // Storage postings go to the storage revenue account, compute to compute.
-            const int misfiled = f.db.scalar(u"SELECT COUNT(*) FROM ledger_txns t JOIN ledger_entries e ON e.txn_id = t.id"
+            const int misfiled = f.db.scalar(u"SELECT COUNT(*) FROM ledger_txns t"
+                                             " JOIN ledger_entries e ON e.txn_id = t.id"
                                              " WHERE t.user_id = ? AND e.account LIKE 'revenue:%'"
                                              " AND e.account != 'revenue:' || t.kind"_s, {user}).toInt();
             if (misfiled != 0)
