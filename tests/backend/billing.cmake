@@ -9,3 +9,4 @@ cardhour_add_test(tst_billinginvariants
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/billing/tst_billinginvariants.cpp
             ${CMAKE_CURRENT_SOURCE_DIR}/billing/ServiceFixture.h
     LIBS cardhour_sim_lib)
+cardhour_add_test(tst_meter SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/billing/tst_meter.cpp LIBS cardhour_sim_lib)

@@ -51,6 +51,8 @@ void registerBillingRoutes(ApiContext &ctx)
         posting.amountMicros = amount;
         posting.description = u"Sandbox top-up (simulated payment)"_s;
         ctx.ledger.post(posting, ctx.clock.nowMs());
+        // A stopped instance whose storage fee the empty balance paused is billed again from now.
+        ctx.instances.resumeStorageBilling(userId);
         const QJsonObject newest = ctx.ledger.page(userId, 0, 1).at(0).toObject();
         tx.commit();
         return http::Response::json(201, QJsonObject{{u"posting"_s, newest},

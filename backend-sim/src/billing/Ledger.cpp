@@ -18,6 +18,7 @@ QString counterAccount(Ledger::Kind kind)
     case Ledger::Kind::TrialCredit: return u"grant:trial"_s;
     case Ledger::Kind::Topup: return u"payments:sandbox-topup"_s;
     case Ledger::Kind::Compute: return u"revenue:compute"_s;
+    case Ledger::Kind::Storage: return u"revenue:storage"_s;
     }
     return u"unknown"_s;
 }
@@ -34,6 +35,7 @@ QString Ledger::kindName(Kind kind)
     case Kind::TrialCredit: return u"trial_credit"_s;
     case Kind::Topup: return u"topup"_s;
     case Kind::Compute: return u"compute"_s;
+    case Kind::Storage: return u"storage"_s;
     }
     return u"unknown"_s;
 }

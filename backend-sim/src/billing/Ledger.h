@@ -17,7 +17,9 @@ class Database;
 class Ledger
 {
 public:
-    enum class Kind { TrialCredit, Topup, Compute };
+    // Compute: a run of an instance; Storage: its disk while it is stopped. Each has its own
+    // revenue account, so the ledger shows the two apart.
+    enum class Kind { TrialCredit, Topup, Compute, Storage };
 
     struct Posting
     {

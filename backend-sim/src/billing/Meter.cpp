@@ -15,7 +15,7 @@ namespace cardhour::sim {
 namespace {
 const QString kSelectOpen =
     u"SELECT id, instance_id, user_id, rate_micros_per_hour, started_at, charged_micros,"
-    " charged_until, last_seen_at FROM segments WHERE ended_at IS NULL"_s;
+    " charged_until, last_seen_at, kind FROM segments WHERE ended_at IS NULL"_s;
 
 Meter::OpenSegment readSegment(const QSqlQuery &q)
 {
@@ -28,6 +28,7 @@ Meter::OpenSegment readSegment(const QSqlQuery &q)
     s.chargedMicros = q.value(5).toLongLong();
     s.chargedUntilMs = q.value(6).toLongLong();
     s.lastSeenAtMs = q.value(7).toLongLong();
+    s.kind = q.value(8).toString() == u"storage"_s ? Meter::Kind::Storage : Meter::Kind::Compute;
     return s;
 }
 
@@ -38,14 +39,19 @@ QString formatYuan(qint64 micros)
 }
 } // namespace
 
-void Meter::openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
-                        qint64 atMs)
+QString Meter::kindName(Kind kind)
 {
-    if (openSegmentOf(instanceId))
+    return kind == Kind::Storage ? u"storage"_s : u"compute"_s;
+}
+
+void Meter::openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
+                        qint64 atMs, Kind kind)
+{
+    if (!openSegmentsOfInstance(instanceId).isEmpty())
         throw DbError("instance already has an open billing segment");
     m_db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
-              " last_seen_at, charged_micros, charged_until) VALUES (?,?,?,?,?,0,?)"_s,
-              {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs});
+              " last_seen_at, charged_micros, charged_until, kind) VALUES (?,?,?,?,?,0,?,?)"_s,
+              {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, kindName(kind)});
 }
 
 qint64 Meter::unposted(const OpenSegment &segment, qint64 atMs)
@@ -64,12 +70,13 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
         const QString name = m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s,
                                          {segment.instanceId}).toString();
         const qint64 seconds = (untilMs - segment.chargedUntilMs) / 1000;
-        QString description = u"Compute: %1, %2 s at %3 yuan/h"_s.arg(name).arg(seconds)
-                                  .arg(formatYuan(segment.ratePerHourMicros));
+        const bool storage = segment.kind == Kind::Storage;
+        QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(storage ? u"Storage while stopped"_s : u"Compute"_s)
+                                  .arg(name).arg(seconds).arg(formatYuan(segment.ratePerHourMicros));
         if (charge < owed)
             description += u" (capped at the remaining balance)"_s;
         Ledger::Posting posting;
-        posting.kind = Ledger::Kind::Compute;
+        posting.kind = storage ? Ledger::Kind::Storage : Ledger::Kind::Compute;
         posting.userId = segment.userId;
         posting.amountMicros = -charge;
         posting.description = description;
@@ -89,9 +96,9 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     return charge;
 }
 
-qint64 Meter::closeSegment(const QString &instanceId, qint64 atMs)
+qint64 Meter::closeSegment(const QString &instanceId, qint64 atMs, Kind kind)
 {
-    const std::optional<OpenSegment> segment = openSegmentOf(instanceId);
+    const std::optional<OpenSegment> segment = openSegmentOf(instanceId, kind);
     if (!segment)
         return 0;
     return postCharge(*segment, std::max(atMs, segment->chargedUntilMs), true);
@@ -99,7 +106,7 @@ qint64 Meter::closeSegment(const QString &instanceId, qint64 atMs)
 
 qint64 Meter::closeSegmentAtLastSeen(const QString &instanceId)
 {
-    const std::optional<OpenSegment> segment = openSegmentOf(instanceId);
+    const std::optional<OpenSegment> segment = openSegmentOf(instanceId, Kind::Compute);
     if (!segment)
         return 0;
     return postCharge(*segment, std::max(segment->lastSeenAtMs, segment->chargedUntilMs), true);
@@ -123,9 +130,18 @@ QList<Meter::OpenSegment> Meter::openSegmentsOf(const QString &userId)
     return result;
 }
 
-std::optional<Meter::OpenSegment> Meter::openSegmentOf(const QString &instanceId)
+QList<Meter::OpenSegment> Meter::openSegmentsOfInstance(const QString &instanceId)
 {
-    QSqlQuery q = m_db.exec(kSelectOpen + u" AND instance_id = ?"_s, {instanceId});
+    QList<OpenSegment> result;
+    QSqlQuery q = m_db.exec(kSelectOpen + u" AND instance_id = ? ORDER BY id"_s, {instanceId});
+    while (q.next())
+        result.append(readSegment(q));
+    return result;
+}
+
+std::optional<Meter::OpenSegment> Meter::openSegmentOf(const QString &instanceId, Kind kind)
+{
+    QSqlQuery q = m_db.exec(kSelectOpen + u" AND instance_id = ? AND kind = ?"_s, {instanceId, kindName(kind)});
     if (q.next())
         return readSegment(q);
     return std::nullopt;
@@ -163,28 +179,58 @@ std::optional<qint64> Meter::runsOutAt(const QList<OpenSegment> &segments, qint6
 
 QHash<QString, qint64> Meter::costsOf(const QString &userId, qint64 atMs)
 {
-    QHash<QString, qint64> costs;
-    QSqlQuery q = m_db.exec(u"SELECT instance_id, SUM(charged_micros) FROM segments WHERE user_id = ?"
-                            " GROUP BY instance_id"_s,
-                            {userId});
-    while (q.next())
-        costs.insert(q.value(0).toString(), q.value(1).toLongLong());
-    for (const OpenSegment &s : openSegmentsOf(userId))
-        costs[s.instanceId] += unposted(s, atMs);
+    QHash<QString, qint64> compute;
+    const QHash<QString, Costs> costs = costsByInstance(userId, atMs);
+    for (auto it = costs.cbegin(); it != costs.cend(); ++it)
+        compute.insert(it.key(), it.value().computeMicros);
+    return compute;
+}
+
+QHash<QString, Meter::Costs> Meter::costsByInstance(const QString &userId, qint64 atMs)
+{
+    QHash<QString, Costs> costs = postedByInstance(userId);
+    addUnposted(costs, openSegmentsOf(userId), atMs);
     return costs;
+}
+
+QHash<QString, Meter::Costs> Meter::postedByInstance(const QString &userId, const QString &instanceId)
+{
+    QHash<QString, Costs> costs;
+    QSqlQuery q = instanceId.isEmpty()
+        ? m_db.exec(u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE user_id = ?"
+                    " GROUP BY instance_id, kind"_s,
+                    {userId})
+        : m_db.exec(u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE instance_id = ?"
+                    " GROUP BY instance_id, kind"_s,
+                    {instanceId});
+    while (q.next()) {
+        Costs &c = costs[q.value(0).toString()];
+        (q.value(1).toString() == u"storage"_s ? c.storageMicros : c.computeMicros) += q.value(2).toLongLong();
+    }
+    return costs;
+}
+
+void Meter::addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &segments, qint64 atMs)
+{
+    for (const OpenSegment &s : segments) {
+        Costs &c = costs[s.instanceId];
+        (s.kind == Kind::Storage ? c.storageMicros : c.computeMicros) += unposted(s, atMs);
+    }
 }
 
 void Meter::markSeen(const QStringList &instanceIds, qint64 atMs)
 {
     for (const QString &instanceId : instanceIds)
-        m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE instance_id = ? AND ended_at IS NULL AND last_seen_at < ?"_s,
+        m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE instance_id = ? AND ended_at IS NULL"
+                  " AND kind = 'compute' AND last_seen_at < ?"_s,
                   {atMs, instanceId, atMs});
 }
 
 void Meter::accrue(qint64 nowMs, bool markSeen)
 {
     if (markSeen)
-        m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND last_seen_at < ?"_s,
+        m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND kind = 'compute'"
+                  " AND last_seen_at < ?"_s,
                   {nowMs, nowMs});
     QSqlQuery due = m_db.exec(kSelectOpen + u" AND charged_until <= ?"_s, {nowMs - m_postingIntervalMs});
     QList<OpenSegment> segments;

@@ -12,16 +12,21 @@ namespace cardhour::sim {
 class Database;
 class Ledger;
 
-// Per-second metering of running instances. A segment is one uninterrupted run at a fixed
-// rate; what it owes at time t is always segmentCost(t - start, rate), so checkpoint postings
-// (every postingInterval) and the final posting at close add up exactly to the cost of the
-// whole run. All mutating calls must run inside a Transaction.
+// Per-second metering of instances. A segment is one uninterrupted period at a fixed rate,
+// of one kind: `compute` while an instance runs, `storage` for its disk while it is stopped.
+// What it owes at time t is always segmentCost(t - start, rate), so checkpoint postings (every
+// postingInterval) and the final posting at close add up exactly to the cost of the whole
+// period. An instance has at most one open segment. All mutating calls must run inside a
+// Transaction.
 class Meter
 {
 public:
+    enum class Kind { Compute, Storage };
+
     struct OpenSegment
     {
         qint64 id = 0;
+        Kind kind = Kind::Compute;
         QString instanceId;
         QString userId;
         qint64 ratePerHourMicros = 0;
@@ -36,16 +41,29 @@ public:
     {
     }
 
-    void openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
-                     qint64 atMs);
-    // Ends the instance's open segment at `atMs` and posts what it still owes, capped at the
-    // user's balance (the balance never goes below zero). Returns the amount posted; 0 when
-    // the instance had no open segment.
-    qint64 closeSegment(const QString &instanceId, qint64 atMs);
+    // Lifetime cost of an instance, posted and unposted, apart by kind.
+    struct Costs
+    {
+        qint64 computeMicros = 0;
+        qint64 storageMicros = 0;
+    };
 
+    static QString kindName(Kind kind);
+
+    // Opens a segment at the given rate, fixed for its whole length. Throws DbError if the
+    // instance already has an open segment (of either kind).
+    void openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
+                     qint64 atMs, Kind kind = Kind::Compute);
+    // Ends the instance's open segment of `kind` at `atMs` and posts what it still owes,
+    // capped at the user's balance (the balance never goes below zero). Returns the amount
+    // posted; 0 when the instance had no open segment of that kind.
+    qint64 closeSegment(const QString &instanceId, qint64 atMs, Kind kind = Kind::Compute);
+
+    // Open segments of every kind.
     QList<OpenSegment> openSegments();
     QList<OpenSegment> openSegmentsOf(const QString &userId);
-    std::optional<OpenSegment> openSegmentOf(const QString &instanceId);
+    QList<OpenSegment> openSegmentsOfInstance(const QString &instanceId);
+    std::optional<OpenSegment> openSegmentOf(const QString &instanceId, Kind kind = Kind::Compute);
 
     // Owed but not yet posted, at `atMs`.
     static qint64 unposted(const OpenSegment &segment, qint64 atMs);
@@ -59,16 +77,24 @@ public:
 
     // Compute cost (posted + unposted) per instance of a user at `atMs`.
     QHash<QString, qint64> costsOf(const QString &userId, qint64 atMs);
+    // Compute and storage cost (posted + unposted) per instance of a user at `atMs`.
+    QHash<QString, Costs> costsByInstance(const QString &userId, qint64 atMs);
+    // What has been posted (charged, written-off part included) per instance and kind: of
+    // every instance of `userId`, or of the one instance `instanceId` when it is given.
+    QHash<QString, Costs> postedByInstance(const QString &userId, const QString &instanceId = {});
+    // Adds what `segments` owe unposted at `atMs` to `costs`.
+    static void addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &segments, qint64 atMs);
 
-    // Posts a checkpoint charge for each open segment whose last posting is at least
-    // postingInterval old. With `markSeen`, also records every open segment as seen running at
-    // `nowMs` (for runtimes whose instances cannot outlive the provider, being up is being
-    // seen; container runtimes mark what a listing confirmed with markSeen() instead).
+    // Posts a checkpoint charge for each open segment (either kind) whose last posting is at
+    // least postingInterval old. With `markSeen`, also records every open compute segment as
+    // seen running at `nowMs` (for runtimes whose instances cannot outlive the provider, being
+    // up is being seen; container runtimes mark what a listing confirmed with markSeen()).
     void accrue(qint64 nowMs, bool markSeen = true);
-    // Records that these instances' open segments were confirmed running at `atMs`.
+    // Records that these instances' open compute segments were confirmed running at `atMs`.
     void markSeen(const QStringList &instanceIds, qint64 atMs);
 
-    // Ends an open segment after a crash: at its last_seen time, the last moment we know it ran.
+    // Ends an open compute segment after a crash: at its last_seen time, the last moment we
+    // know it ran. (A stopped instance's disk needs no sighting: its storage runs on.)
     qint64 closeSegmentAtLastSeen(const QString &instanceId);
 
 private:

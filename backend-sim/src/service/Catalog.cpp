@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <cmath>
 #include <stdexcept>
 
 using namespace Qt::StringLiterals;
@@ -26,7 +27,8 @@ namespace {
     throw std::runtime_error(u"catalog %1: %2"_s.arg(file, what).toStdString());
 }
 
-QJsonArray readList(const QString &path, const QString &format, const QString &key)
+// The whole document, checked for its format and for an array under `key`.
+QJsonObject readDocument(const QString &path, const QString &format, const QString &key)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -39,7 +41,7 @@ QJsonArray readList(const QString &path, const QString &format, const QString &k
         fail(path, u"\"format\" must be \"%1\""_s.arg(format));
     if (!doc.object().value(key).isArray())
         fail(path, u"\"%1\" must be an array"_s.arg(key));
-    return doc.object().value(key).toArray();
+    return doc.object();
 }
 
 QString requireId(const QString &path, const QJsonObject &o, QSet<QString> &seen)
@@ -66,10 +68,12 @@ qint64 requireInteger(const QString &path, const QJsonObject &o, const QString &
 {
     const QJsonValue v = o.value(key);
     const double d = v.toDouble(-1);
-    if (!v.isDouble() || d != static_cast<double>(static_cast<qint64>(d)) || d < static_cast<double>(min)
-        || d > static_cast<double>(max))
-        fail(path, u"\"%1\" of \"%2\" must be an integer in [%3, %4]"_s.arg(key, o.value(u"id"_s).toString())
-                       .arg(min).arg(max));
+    // The range first: converting a double beyond qint64 to an integer is undefined.
+    if (!v.isDouble() || d < static_cast<double>(min) || d > static_cast<double>(max) || d != std::floor(d)) {
+        const QString owner = o.value(u"id"_s).toString();
+        fail(path, u"\"%1\"%2 must be an integer in [%3, %4]"_s
+                       .arg(key, owner.isEmpty() ? QString() : u" of \"%1\""_s.arg(owner)).arg(min).arg(max));
+    }
     return static_cast<qint64>(d);
 }
 
@@ -80,8 +84,13 @@ Catalog Catalog::load(const QString &directory)
     initBuiltInCatalog();
     Catalog catalog;
     const QString gpuPath = directory + u"/gpus.json"_s;
+    const QJsonObject gpuDocument = readDocument(gpuPath, u"cardhour-gpu-catalog/1"_s, u"gpus"_s);
+    // At most 0.01 yuan per GiB-hour and 64 TiB per instance: a stopped instance's rate stays
+    // below 10^9 micro-yuan per hour, like a card's price. Zero is a free disk.
+    catalog.m_storagePricePerGibHourMicros =
+        requireInteger(gpuPath, gpuDocument, u"storage_price_per_gib_hour_micros"_s, 0, 10'000);
     QSet<QString> seen;
-    for (const QJsonValue &value : readList(gpuPath, u"cardhour-gpu-catalog/1"_s, u"gpus"_s)) {
+    for (const QJsonValue &value : gpuDocument.value(u"gpus"_s).toArray()) {
         const QJsonObject o = value.toObject();
         GpuType gpu;
         gpu.id = requireId(gpuPath, o, seen);
@@ -95,6 +104,7 @@ Catalog Catalog::load(const QString &directory)
             gpu.cpusPerCard = static_cast<double>(requireInteger(gpuPath, o, u"cpus_per_card"_s, 1, 256));
         if (o.contains(u"memory_mib_per_card"_s))
             gpu.memoryMibPerCard = requireInteger(gpuPath, o, u"memory_mib_per_card"_s, 256, 4 << 20);
+        gpu.diskGib = requireInteger(gpuPath, o, u"disk_gib"_s, 1, 65'536);
         catalog.m_gpus.append(gpu);
     }
     if (catalog.m_gpus.isEmpty())
@@ -102,7 +112,8 @@ Catalog Catalog::load(const QString &directory)
 
     const QString imagePath = directory + u"/images.json"_s;
     seen.clear();
-    for (const QJsonValue &value : readList(imagePath, u"cardhour-image-catalog/1"_s, u"images"_s)) {
+    for (const QJsonValue &value :
+         readDocument(imagePath, u"cardhour-image-catalog/1"_s, u"images"_s).value(u"images"_s).toArray()) {
         const QJsonObject o = value.toObject();
         ImageEntry image;
         image.id = requireId(imagePath, o, seen);

@@ -19,6 +19,7 @@ struct GpuType
     int capacity = 0;              // cards this sandbox lends at once
     double cpusPerCard = 8;        // what a host of this type gives per card (before scaling
     qint64 memoryMibPerCard = 32768; // to the machine the sandbox runs on)
+    qint64 diskGib = 0;            // the disk an instance of this type is given (all cards together)
 };
 
 struct ImageEntry
@@ -43,12 +44,17 @@ public:
     const QList<ImageEntry> &images() const { return m_images; }
     std::optional<GpuType> gpu(const QString &id) const;
     std::optional<ImageEntry> image(const QString &id) const;
+    // One price for all storage, per GiB-hour (may be zero): what a stopped instance's disk
+    // costs. storageRatePerHour() is that price times `diskGib`.
+    qint64 storagePricePerGibHourMicros() const { return m_storagePricePerGibHourMicros; }
+    qint64 storageRatePerHourMicros(qint64 diskGib) const { return diskGib * m_storagePricePerGibHourMicros; }
 
     static QJsonObject toJson(const ImageEntry &image);
 
 private:
     QList<GpuType> m_gpus;
     QList<ImageEntry> m_images;
+    qint64 m_storagePricePerGibHourMicros = 0;
 };
 
 } // namespace cardhour::sim

@@ -37,14 +37,6 @@ qint64 hostMemoryMib()
     return 0;
 }
 
-// States in which an instance holds its GPU cards.
-const QString kHoldingStates = u"('creating','starting','running','stopping')"_s;
-
-const QString kInstanceColumns =
-    u"id, user_id, name, state, state_reason, gpu_type, gpu_count, image, price_per_hour_micros,"
-    " created_at, updated_at, terminated_at, ssh_host, ssh_port, ssh_user, ssh_host_key_sha256,"
-    " launch_seq, launch_requested_at, ssh_host_key, app_token"_s;
-
 ApiError notFound()
 {
     return ApiError(404, u"not_found"_s, u"No instance with this id."_s);
@@ -63,139 +55,13 @@ InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, con
     connect(&m_runtime, &ContainerRuntime::stopped, this, &InstanceService::onStopped);
 }
 
-// ---- reading --------------------------------------------------------------------------------
+// ---- reading (the JSON views are in InstanceViews.cpp) --------------------------------------
 
-QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowMs)
+const QString &InstanceService::holdingStatesSql()
 {
-    QSqlQuery q = m_db.exec(u"SELECT "_s + kInstanceColumns + u" FROM instances WHERE id = ?"_s, {instanceId});
-    if (!q.next())
-        return {};
-    const QString userId = q.value(1).toString();
-    const QString gpuType = q.value(5).toString();
-    const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
-
-    QJsonArray keyIds;
-    QSqlQuery keys = m_db.exec(u"SELECT key_id FROM instance_ssh_keys WHERE instance_id = ? ORDER BY key_id"_s,
-                               {instanceId});
-    while (keys.next())
-        keyIds.append(keys.value(0).toString());
-
-    const qint64 posted = m_db.scalar(u"SELECT COALESCE(SUM(charged_micros), 0) FROM segments WHERE instance_id = ?"_s,
-                                      {instanceId}).toLongLong();
-    const std::optional<Meter::OpenSegment> open = m_meter.openSegmentOf(instanceId);
-    const qint64 cost = posted + (open ? Meter::unposted(*open, nowMs) : 0);
-
-    // The stages of the latest launch, in the order reached, and how long it took to be ready.
-    QJsonArray stages;
-    std::optional<qint64> readyAt;
-    const qint64 requestedAt = q.value(17).toLongLong();
-    QSqlQuery stageRows = m_db.exec(u"SELECT stage, at FROM instance_stages WHERE instance_id = ? AND launch_seq = ?"
-                                    " ORDER BY at, rowid"_s,
-                                    {instanceId, q.value(16).toLongLong()});
-    while (stageRows.next()) {
-        stages.append(QJsonObject{{u"name"_s, stageRows.value(0).toString()},
-                                  {u"at"_s, json::isoTime(stageRows.value(1).toLongLong())}});
-        if (stageRows.value(0).toString() == u"ready"_s)
-            readyAt = stageRows.value(1).toLongLong();
-    }
-
-    QJsonValue ssh;
-    if (!q.value(13).isNull()) {
-        ssh = QJsonObject{{u"host"_s, q.value(12).toString()},
-                          {u"port"_s, q.value(13).toInt()},
-                          {u"user"_s, q.value(14).toString()},
-                          {u"host_key_sha256"_s, q.value(15).toString()},
-                          {u"host_key"_s, q.value(18).isNull() ? QJsonValue() : QJsonValue(q.value(18).toString())}};
-    }
-    return {
-        {u"id"_s, instanceId},
-        {u"name"_s, q.value(2).toString()},
-        {u"state"_s, q.value(3).toString()},
-        {u"state_reason"_s, q.value(4).isNull() ? QJsonValue() : QJsonValue(q.value(4).toString())},
-        {u"gpu_type"_s, gpuType},
-        {u"gpu_name"_s, gpu ? gpu->name : gpuType},
-        {u"gpu_count"_s, q.value(6).toInt()},
-        {u"image"_s, q.value(7).toString()},
-        {u"ssh_key_ids"_s, keyIds},
-        {u"price_per_hour_micros"_s, q.value(8).toLongLong()},
-        {u"cost_micros"_s, cost},
-        {u"running_since"_s, open ? QJsonValue(json::isoTime(open->startedAtMs)) : QJsonValue()},
-        {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
-        {u"updated_at"_s, json::isoTime(q.value(10).toLongLong())},
-        {u"terminated_at"_s, q.value(11).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(11).toLongLong()))},
-        {u"ssh"_s, ssh},
-        {u"runtime"_s, m_runtime.name()},
-        {u"apps"_s, appsJson(q.value(7).toString(), instanceId, q.value(19).toString(),
-                             q.value(3).toString() == u"running"_s)},
-        {u"retention"_s, retentionJson()},
-        {u"resources"_s, [&] {
-             const Resources r = resourcesFor(gpuType, q.value(6).toInt());
-             return QJsonObject{{u"cpus"_s, r.cpus}, {u"memory_mib"_s, r.memoryMib}};
-         }()},
-        {u"launch"_s, QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
-                                  {u"stages"_s, stages},
-                                  {u"ready_ms"_s, readyAt ? QJsonValue(*readyAt - requestedAt) : QJsonValue()}}},
-    };
-}
-
-QJsonArray InstanceService::appsJson(const QString &imageId, const QString &instanceId, const QString &token,
-                                     bool running) const
-{
-    // The image's one-click apps, each with the loopback port it is published on and its URL
-    // (token included) while the instance runs; the URL is the owner's secret, like the host.
-    QJsonArray apps;
-    const std::optional<ImageEntry> image = m_catalog.image(imageId);
-    if (!image)
-        return apps;
-    const QHash<int, int> published = m_runtime.publishedPorts(instanceId);
-    for (const QJsonValue &value : image->apps) {
-        const QJsonObject app = value.toObject();
-        const int port = app.value(u"port"_s).toInt();
-        const int hostPort = published.value(port);
-        QJsonValue url;
-        if (running && hostPort > 0)
-            url = u"%1://127.0.0.1:%2/?token=%3"_s.arg(app.value(u"protocol"_s).toString(u"http"_s)).arg(hostPort)
-                      .arg(token);
-        apps.append(QJsonObject{{u"name"_s, app.value(u"name"_s).toString()},
-                                {u"port"_s, port},
-                                {u"host_port"_s, hostPort > 0 ? QJsonValue(hostPort) : QJsonValue()},
-                                {u"url"_s, url}});
-    }
-    return apps;
-}
-
-QJsonObject InstanceService::retentionJson() const
-{
-    // What stop and terminate do to the instance's data and bill, stated up front so that a
-    // client can show it before the user confirms. Runtimes without containers keep nothing.
-    const bool containers = m_runtime.outlivesProvider();
-    const QJsonArray kept = containers ? QJsonArray{u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s,
-                                                    u"ssh_port"_s}
-                                       : QJsonArray{};
-    return {{u"stop_keeps"_s, kept},
-            {u"stop_releases"_s, QJsonArray{u"gpu_cards"_s}},
-            {u"terminate_deletes"_s, kept},
-            {u"billed_while_running"_s, QJsonArray{u"compute"_s}},
-            {u"billed_while_stopped"_s, QJsonArray{}},
-            {u"storage_price_per_gib_hour_micros"_s, 0}};
-}
-
-QJsonArray InstanceService::list(const QString &userId, bool includeTerminated)
-{
-    const qint64 now = m_clock.nowMs();
-    QJsonArray result;
-    QSqlQuery q = m_db.exec(u"SELECT id FROM instances WHERE user_id = ? AND (? OR state != 'terminated')"
-                            " ORDER BY created_at, rowid"_s,
-                            {userId, includeTerminated});
-    while (q.next())
-        result.append(instanceJson(q.value(0).toString(), now));
-    return result;
-}
-
-QJsonObject InstanceService::get(const QString &userId, const QString &instanceId)
-{
-    requireState(userId, instanceId);
-    return instanceJson(instanceId, m_clock.nowMs());
+    // States in which an instance holds its GPU cards.
+    static const QString states = u"('creating','starting','running','stopping')"_s;
+    return states;
 }
 
 QString InstanceService::requireState(const QString &userId, const QString &instanceId)
@@ -210,87 +76,9 @@ QString InstanceService::requireState(const QString &userId, const QString &inst
 int InstanceService::cardsHeld(const QString &gpuType)
 {
     return m_db.scalar(u"SELECT COALESCE(SUM(gpu_count), 0) FROM instances WHERE gpu_type = ? AND state IN "_s
-                           + kHoldingStates,
+                           + holdingStatesSql(),
                        {gpuType})
         .toInt();
-}
-
-QJsonArray InstanceService::gpuCatalog()
-{
-    QHash<QString, int> held;
-    QSqlQuery q = m_db.exec(u"SELECT gpu_type, SUM(gpu_count) FROM instances WHERE state IN "_s + kHoldingStates
-                            + u" GROUP BY gpu_type"_s);
-    while (q.next())
-        held.insert(q.value(0).toString(), q.value(1).toInt());
-    QJsonArray gpus;
-    for (const GpuType &gpu : m_catalog.gpus()) {
-        gpus.append(QJsonObject{{u"id"_s, gpu.id},
-                                {u"name"_s, gpu.name},
-                                {u"description"_s, gpu.description},
-                                {u"vram_mib"_s, gpu.vramMib},
-                                {u"price_per_hour_micros"_s, gpu.pricePerHourMicros},
-                                {u"capacity"_s, gpu.capacity},
-                                {u"available"_s, std::max(0, gpu.capacity - held.value(gpu.id))},
-                                {u"cpus_per_card"_s, gpu.cpusPerCard},
-                                {u"memory_mib_per_card"_s, gpu.memoryMibPerCard},
-                                {u"simulated"_s, true}});
-    }
-    return gpus;
-}
-
-qint64 InstanceService::liveBalance(const QString &userId)
-{
-    const qint64 now = m_clock.nowMs();
-    qint64 owed = 0;
-    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
-        owed += Meter::unposted(s, now);
-    return std::max<qint64>(0, m_ledger.balance(userId) - owed);
-}
-
-qint64 InstanceService::spendRate(const QString &userId)
-{
-    qint64 rate = 0;
-    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
-        rate += s.ratePerHourMicros;
-    return rate;
-}
-
-QJsonObject InstanceService::billingSummary(const QString &userId)
-{
-    const qint64 now = m_clock.nowMs();
-    const QList<Meter::OpenSegment> open = m_meter.openSegmentsOf(userId);
-    const qint64 posted = m_ledger.balance(userId);
-    qint64 owed = 0;
-    qint64 rate = 0;
-    for (const Meter::OpenSegment &s : open) {
-        owed += Meter::unposted(s, now);
-        rate += s.ratePerHourMicros;
-    }
-    const std::optional<qint64> runsOut = Meter::runsOutAt(open, posted, now);
-    const QHash<QString, qint64> costs = m_meter.costsOf(userId, now);
-    QJsonArray perInstance;
-    QSqlQuery q = m_db.exec(u"SELECT id, name, state, price_per_hour_micros FROM instances WHERE user_id = ?"
-                            " ORDER BY created_at, rowid"_s,
-                            {userId});
-    while (q.next()) {
-        const QString id = q.value(0).toString();
-        const bool running = q.value(2).toString() == u"running"_s;
-        if (!costs.contains(id) && !running)
-            continue;
-        perInstance.append(QJsonObject{{u"instance_id"_s, id},
-                                       {u"name"_s, q.value(1).toString()},
-                                       {u"state"_s, q.value(2).toString()},
-                                       {u"price_per_hour_micros"_s, q.value(3).toLongLong()},
-                                       {u"spend_rate_micros_per_hour"_s, running ? q.value(3).toLongLong() : 0},
-                                       {u"cost_micros"_s, costs.value(id)}});
-    }
-    return {{u"balance_micros"_s, std::max<qint64>(0, posted - owed)},
-            {u"ledger_balance_micros"_s, posted},
-            {u"accrued_micros"_s, std::min(owed, posted)},
-            {u"spend_rate_micros_per_hour"_s, rate},
-            {u"runs_out_at"_s, json::isoTimeOrNull(runsOut)},
-            {u"as_of"_s, json::isoTime(now)},
-            {u"instances"_s, perInstance}};
 }
 
 // ---- transitions ----------------------------------------------------------------------------
@@ -339,9 +127,10 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     // One-click apps (a notebook server, say) are reached with this token; it is the owner's.
     const QString appToken = QString::fromLatin1(tokens::randomBytes(24).toHex());
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
-              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token)"
-              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?)"_s,
-              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now, appToken});
+              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token, disk_gib)"
+              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?)"_s,
+              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now, appToken,
+               gpu->diskGib});
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
         m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
                   {id, request.sshKeyIds.at(i), keyLines.at(i)});
@@ -369,7 +158,8 @@ QJsonObject InstanceService::stop(const QString &userId, const QString &instance
     if (!compareAndSwap(instanceId, {u"running"_s}, u"stopping"_s, u"stopped_by_user"_s, now))
         throw ApiError(409, u"illegal_transition"_s,
                        u"Only a running instance can be stopped; this one is %1."_s.arg(state));
-    m_meter.closeSegment(instanceId, now); // billing stops the moment stop is asked for
+    m_meter.closeSegment(instanceId, now); // compute stops the moment stop is asked for
+    openStorage(instanceId, userId, now);  // and the kept disk is billed from then on
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
@@ -393,6 +183,9 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
     const int count = q.value(1).toInt();
     if (!gpu)
         throw ApiError(409, u"gpu_type_retired"_s, u"This instance's GPU type is no longer offered."_s);
+    // Storage billing ends at the start request (a refused start rolls this back), so the
+    // balance below is what is left once the disk is paid for.
+    m_meter.closeSegment(instanceId, now, Meter::Kind::Storage);
     // The rate of the new run is today's catalog price, fixed for the whole run.
     const qint64 price = gpu->pricePerHourMicros * count;
     const qint64 minute = pricing::oneMinuteCost(price + spendRate(userId));
@@ -439,7 +232,8 @@ QJsonObject InstanceService::terminate(const QString &userId, const QString &ins
                            u"terminated"_s, u"terminated_by_user"_s, now))
         throw ApiError(409, u"illegal_transition"_s, u"The instance is already terminated."_s);
     m_db.exec(u"UPDATE instances SET terminated_at = ? WHERE id = ?"_s, {now, instanceId});
-    m_meter.closeSegment(instanceId, now);
+    m_meter.closeSegment(instanceId, now);                       // a run,
+    m_meter.closeSegment(instanceId, now, Meter::Kind::Storage); // or a stopped instance's disk
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.remove(instanceId); });
@@ -599,6 +393,42 @@ void InstanceService::stopForExhaustion(const QString &instanceId, qint64 atMs)
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
 }
 
+void InstanceService::openStorage(const QString &instanceId, const QString &userId, qint64 atMs)
+{
+    // Only a stopped (or stopping) instance's disk is billed, at the rate of the moment it
+    // opens; a free disk needs no segment, and an empty balance pauses the fee rather than
+    // making a debt. Nothing is deleted either way.
+    QSqlQuery q = m_db.exec(u"SELECT gpu_type, disk_gib FROM instances"
+                            " WHERE id = ? AND state IN ('stopping','stopped')"_s,
+                            {instanceId});
+    if (!q.next())
+        return;
+    const qint64 rate = m_catalog.storageRatePerHourMicros(diskGibOf(q.value(0).toString(), q.value(1)));
+    if (rate <= 0 || m_ledger.balance(userId) <= 0 || !m_meter.openSegmentsOfInstance(instanceId).isEmpty())
+        return;
+    m_meter.openSegment(instanceId, userId, rate, atMs, Meter::Kind::Storage);
+}
+
+void InstanceService::resumeStorageBilling(const QString &userId)
+{
+    if (m_catalog.storagePricePerGibHourMicros() <= 0)
+        return;
+    // Stopped instances whose storage is not billed: the balance ran out and has been topped
+    // up since (or they were stopped before the fee existed). Billed again from now on.
+    const qint64 now = m_clock.nowMs();
+    QSqlQuery q = m_db.exec(u"SELECT i.id, i.user_id FROM instances i JOIN users u ON u.id = i.user_id"
+                            " WHERE i.state IN ('stopping','stopped') AND u.balance_micros > 0"
+                            " AND (COALESCE(?, '') = '' OR i.user_id = ?)"
+                            " AND NOT EXISTS (SELECT 1 FROM segments s"
+                            "   WHERE s.instance_id = i.id AND s.ended_at IS NULL)"_s,
+                            {userId, userId});
+    QList<std::pair<QString, QString>> due;
+    while (q.next())
+        due.append({q.value(0).toString(), q.value(1).toString()});
+    for (const auto &[instanceId, owner] : std::as_const(due))
+        openStorage(instanceId, owner, now);
+}
+
 void InstanceService::tick()
 {
     // Inside a caller's transaction a rollback would undo the tick's stops but not its
@@ -607,7 +437,7 @@ void InstanceService::tick()
         return;
     const qint64 now = m_clock.nowMs();
     const qint64 from = std::min(m_lastTickMs, now);
-    QStringList exhaustedUsers;
+    QStringList exhausted; // instances whose billing the balance ended
     {
         Transaction tx(m_db);
         QHash<QString, QList<Meter::OpenSegment>> byUser;
@@ -618,23 +448,24 @@ void InstanceService::tick()
                 Meter::exhaustionTime(it.value(), m_ledger.balance(it.key()), from, now);
             if (!at)
                 continue;
-            for (const Meter::OpenSegment &s : it.value())
-                stopForExhaustion(s.instanceId, *at);
-            exhaustedUsers.append(it.key());
+            // Runs stop; a stopped instance's disk stays as it is, its fee ends at zero.
+            for (const Meter::OpenSegment &s : it.value()) {
+                if (s.kind == Meter::Kind::Storage)
+                    m_meter.closeSegment(s.instanceId, *at, Meter::Kind::Storage);
+                else
+                    stopForExhaustion(s.instanceId, *at);
+                exhausted.append(s.instanceId);
+            }
         }
         // A container may die while the provider is not looking: only a runtime listing
         // (reconcile) says it was alive. Without containers, a live provider is the evidence.
         m_meter.accrue(now, !m_runtime.outlivesProvider());
+        resumeStorageBilling();
         tx.commit();
     }
     m_lastTickMs = now;
-    for (const QString &userId : std::as_const(exhaustedUsers)) {
-        QSqlQuery q = m_db.exec(u"SELECT id FROM instances WHERE user_id = ? AND state_reason = 'balance_exhausted'"
-                                " AND state = 'stopping'"_s,
-                                {userId});
-        while (q.next())
-            notify(q.value(0).toString());
-    }
+    for (const QString &instanceId : std::as_const(exhausted))
+        notify(instanceId);
     for (const QString &userId : m_events.subscribedUsers())
         publishBilling(userId);
 }
@@ -649,7 +480,7 @@ void InstanceService::reconcile(bool atStartup)
     QStringList toStop;
     QStringList seenRunning;
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(u"SELECT id, state FROM instances WHERE state != 'terminated'"_s);
+    QSqlQuery q = m_db.exec(u"SELECT id, state, user_id FROM instances WHERE state != 'terminated'"_s);
     while (q.next()) {
         const QString id = q.value(0).toString();
         const QString state = q.value(1).toString();
@@ -673,6 +504,8 @@ void InstanceService::reconcile(bool atStartup)
                 continue;
             }
             // Billed up to the last second the provider saw it running, not a second more.
+            const std::optional<Meter::OpenSegment> run = m_meter.openSegmentOf(id);
+            const qint64 runEnd = run ? std::max(run->lastSeenAtMs, run->chargedUntilMs) : now;
             m_meter.closeSegmentAtLastSeen(id);
             QString reason = u"provider_restarted"_s;
             QString to = u"stopped"_s;
@@ -680,7 +513,10 @@ void InstanceService::reconcile(bool atStartup)
                 reason = exists ? u"container_stopped"_s : u"container_gone"_s;
                 to = exists ? u"stopped"_s : u"failed"_s;
             }
-            compareAndSwap(id, {state}, to, reason, now);
+            // The disk is billed from when the provider learns of the stop (the time it was
+            // down is billed for neither), and never before the run's end (a clock set back).
+            if (compareAndSwap(id, {state}, to, reason, now) && to == u"stopped"_s)
+                openStorage(id, q.value(2).toString(), std::max(now, runEnd));
             changed.append(id);
         } else if (running) {
             toStop.append(id); // stopped or failed here, yet its container runs: stop it

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QVariant>
 
 namespace cardhour::sim {
 
@@ -24,6 +25,11 @@ class SshKeys;
 //
 //   creating → starting → running → stopping → stopped → starting → …
 //   creating/starting → failed;  any but terminated → terminated
+//
+// Billing: a compute segment while `running`; a storage segment (the catalog's disk size ×
+// storage price) from a stop request until a start request or terminate, paused while the
+// owner's balance is zero. Creating, starting and failed instances cost nothing.
+// Transitions are in InstanceService.cpp, the JSON views in InstanceViews.cpp.
 class InstanceService : public QObject
 {
     Q_OBJECT
@@ -60,8 +66,14 @@ public:
     qint64 spendRate(const QString &userId);
 
     // Brings billing up to the clock: stops instances whose owner's balance ran out (at the
-    // exact millisecond it did), posts checkpoint charges, publishes billing updates.
+    // exact millisecond it did) and ends their stopped instances' storage fee there, posts
+    // checkpoint charges, resumes storage billing where a balance is positive again,
+    // publishes billing updates.
     void tick();
+    // Opens storage segments, from now, for the stopped instances (of `userId`, or of everyone)
+    // whose disk is not billed because their owner's balance ran out. Joins the caller's
+    // transaction: a top-up calls it so the fee resumes at the top-up's moment.
+    void resumeStorageBilling(const QString &userId = {});
     // Brings the rows in line with what the runtime lists (after a restart, and periodically):
     // instances whose container stopped or vanished are billed up to the last second the
     // provider saw them running and marked stopped/failed; launches cut short by a restart
@@ -69,7 +81,9 @@ public:
     void reconcile(bool atStartup = true);
 
     QJsonObject instanceJson(const QString &instanceId, qint64 nowMs);
-    QJsonObject retentionJson() const;
+    // What stop and terminate keep and delete, and what is billed in which state, for an
+    // instance given `diskGib` of disk.
+    QJsonObject retentionJson(qint64 diskGib) const;
     QJsonArray appsJson(const QString &imageId, const QString &instanceId, const QString &token, bool running) const;
 
     struct Resources
@@ -90,6 +104,15 @@ private:
     bool compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,
                         const QString &reason, qint64 nowMs);
     QString requireState(const QString &userId, const QString &instanceId);
+    static const QString &holdingStatesSql();
+    // The instances of `userId` (or only `instanceId` of them) as the API shows them, with a
+    // fixed handful of queries whatever their number.
+    QJsonArray instancesJson(const QString &userId, const QString &instanceId, bool includeTerminated, qint64 nowMs);
+    // The disk an instance was given: `recorded` (instances.disk_gib), else its type's size.
+    qint64 diskGibOf(const QString &gpuType, const QVariant &recorded) const;
+    // Opens the storage segment of a stopped instance at `atMs`, unless its disk is free, the
+    // balance is zero or a segment is open already.
+    void openStorage(const QString &instanceId, const QString &userId, qint64 atMs);
     int cardsHeld(const QString &gpuType);
     InstanceSpec specFor(const QString &instanceId);
     void notify(const QString &instanceId);

@@ -130,6 +130,17 @@ const QList<Migration> &all()
          {
              u"ALTER TABLE instances ADD COLUMN app_token TEXT"_s,
          }},
+        {5, u"storage billed while stopped: segment kinds, the disk an instance was given"_s,
+         {
+             // Existing segments are all runs: compute. A storage segment is a stopped
+             // instance's disk, billed at the rate recorded when it opened.
+             u"ALTER TABLE segments ADD COLUMN kind TEXT NOT NULL DEFAULT 'compute'"
+             " CHECK (kind IN ('compute','storage'))"_s,
+             // An instance is billed for one thing at a time: its run or its disk.
+             u"CREATE UNIQUE INDEX segments_one_open_per_instance ON segments(instance_id) WHERE ended_at IS NULL"_s,
+             // GiB of disk given at create; NULL for instances made before: the catalog's size.
+             u"ALTER TABLE instances ADD COLUMN disk_gib INTEGER CHECK (disk_gib IS NULL OR disk_gib > 0)"_s,
+         }},
     };
     return list;
 }

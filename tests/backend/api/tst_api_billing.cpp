@@ -16,6 +16,16 @@ namespace {
 constexpr qint64 kTrialCredit = 10'000'000;
 constexpr qint64 kMsPerHour = 3'600'000;
 
+// What a stopped instance's disk costs per hour: the built-in catalog's disk of its GPU type
+// (per instance, whatever the card count) at 200 micro-yuan per GiB-hour.
+qint64 storageRate(const QString &gpuType)
+{
+    const qint64 gib = gpuType.startsWith(u"rtx"_s) && gpuType != u"rtx6000ada"_s ? 50
+        : gpuType == u"a100-80g"_s || gpuType == u"h100-80g"_s                     ? 200
+                                                                                    : 100;
+    return gib * 200;
+}
+
 // The cost of one uninterrupted run: floor(ms × rate / 1 h), from the whole length.
 qint64 cost(qint64 ms, qint64 ratePerHour)
 {
@@ -201,11 +211,16 @@ void TestApiBilling::exactCostOfARun()
     const Reply stop = m_sim->authedPost(m_token, u"/v1/instances/%1/stop"_s.arg(id));
     QVERIFY2(stop.status == 202, stop.describe().constData());
     QCOMPARE(stop.value(u"cost_micros"_s).toInteger(), expected);
-    // Billing ended at the stop request: an hour later nothing more is owed.
+    QCOMPARE(stop.value(u"storage_rate_micros_per_hour"_s).toInteger(), storageRate(gpu));
+    // Compute ended at the stop request: an hour later no more compute is owed, only an hour
+    // of the kept disk, billed apart.
     QVERIFY(m_sim->advance(3600));
+    const qint64 storage = storageRate(gpu);
     QCOMPARE(instance(id).value(u"state"_s).toString(), u"stopped"_s);
     QCOMPARE(instance(id).value(u"cost_micros"_s).toInteger(), expected);
-    QCOMPARE(balance(), kTrialCredit - expected);
+    QCOMPARE(instance(id).value(u"storage_cost_micros"_s).toInteger(), storage);
+    QCOMPARE(balance(), kTrialCredit - expected - storage);
+    QCOMPARE(m_sim->authedDelete(m_token, u"/v1/instances/"_s + id).status, 200); // ends the storage fee
 
     const QJsonArray postings = m_sim->allPostings(m_token);
     const QList<QJsonObject> compute = postingsOfKind(postings, u"compute"_s);
@@ -221,11 +236,14 @@ void TestApiBilling::exactCostOfARun()
         QCOMPARE(compute.first().value(u"period_end"_s).toString(), iso(start + elapsed));
         QCOMPARE(compute.last().value(u"period_start"_s).toString(), iso(start));
     }
+    QCOMPARE(sumOf(postingsOfKind(postings, u"storage"_s)), -storage);
     const Reply ledger = m_sim->authedGet(m_token, u"/v1/billing/ledger"_s);
-    QCOMPARE(ledger.value(u"balance_micros"_s).toInteger(), kTrialCredit - expected);
+    QCOMPARE(ledger.value(u"balance_micros"_s).toInteger(), kTrialCredit - expected - storage);
     const Reply summary = m_sim->authedGet(m_token, u"/v1/billing/summary"_s);
-    QCOMPARE(summary.value(u"balance_micros"_s).toInteger(), kTrialCredit - expected);
-    QCOMPARE(summary.value(u"ledger_balance_micros"_s).toInteger(), kTrialCredit - expected);
+    QCOMPARE(summary.value(u"balance_micros"_s).toInteger(), kTrialCredit - expected - storage);
+    QCOMPARE(summary.value(u"ledger_balance_micros"_s).toInteger(), kTrialCredit - expected - storage);
+    QCOMPARE(summary.value(u"compute_cost_micros"_s).toInteger(), expected);
+    QCOMPARE(summary.value(u"storage_cost_micros"_s).toInteger(), storage);
     QCOMPARE(summary.value(u"accrued_micros"_s).toInteger(), 0);
     QCOMPARE(summary.value(u"spend_rate_micros_per_hour"_s).toInteger(), 0);
     QVERIFY(summary.value(u"runs_out_at"_s).isNull());
@@ -697,18 +715,28 @@ void TestApiBilling::summaryOfTwoRunningInstances()
     QCOMPARE(entry(b).value(u"price_per_hour_micros"_s).toInteger(), 7'200'000);
     QCOMPARE(m_sim->authedGet(m_token, u"/v1/me"_s).value(u"spend_rate_micros_per_hour"_s).toInteger(), 9'100'000);
 
-    // Stop one: its cost stays in the summary, its rate leaves it.
+    // Stop one: its compute cost stays in the summary, its compute rate leaves it, and its
+    // disk (100 GiB for an L40S host) is billed apart while it is stopped.
     QCOMPARE(m_sim->authedPost(m_token, u"/v1/instances/%1/stop"_s.arg(b)).status, 202);
     QCOMPARE(m_sim->waitForState(m_token, b, u"stopped"_s).value(u"state"_s).toString(), u"stopped"_s);
     QVERIFY(m_sim->advance(60));
+    const qint64 storageB = cost(60'000, 20'000);
     summary = m_sim->authedGet(m_token, u"/v1/billing/summary"_s);
-    QCOMPARE(summary.value(u"spend_rate_micros_per_hour"_s).toInteger(), 1'900'000);
+    QCOMPARE(summary.value(u"spend_rate_micros_per_hour"_s).toInteger(), 1'900'000 + 20'000);
+    QCOMPARE(summary.value(u"compute_spend_rate_micros_per_hour"_s).toInteger(), 1'900'000);
+    QCOMPARE(summary.value(u"storage_spend_rate_micros_per_hour"_s).toInteger(), 20'000);
     QCOMPARE(summary.value(u"instances"_s).toArray().size(), 2);
     QCOMPARE(entry(a).value(u"cost_micros"_s).toInteger(), cost(660'000, 1'900'000));
+    QCOMPARE(entry(a).value(u"storage_cost_micros"_s).toInteger(), 0);
     QCOMPARE(entry(b).value(u"cost_micros"_s).toInteger(), costB);
-    QCOMPARE(entry(b).value(u"spend_rate_micros_per_hour"_s).toInteger(), 0);
+    QCOMPARE(entry(b).value(u"storage_cost_micros"_s).toInteger(), storageB);
+    QCOMPARE(entry(b).value(u"spend_rate_micros_per_hour"_s).toInteger(), 20'000);
+    QCOMPARE(entry(b).value(u"storage_rate_micros_per_hour"_s).toInteger(), 20'000);
     QCOMPARE(entry(b).value(u"state"_s).toString(), u"stopped"_s);
-    QCOMPARE(summary.value(u"balance_micros"_s).toInteger(), kTrialCredit - cost(660'000, 1'900'000) - costB);
+    QCOMPARE(summary.value(u"compute_cost_micros"_s).toInteger(), cost(660'000, 1'900'000) + costB);
+    QCOMPARE(summary.value(u"storage_cost_micros"_s).toInteger(), storageB);
+    QCOMPARE(summary.value(u"balance_micros"_s).toInteger(),
+             kTrialCredit - cost(660'000, 1'900'000) - costB - storageB);
 }
 
 // ---- events ---------------------------------------------------------------------------------

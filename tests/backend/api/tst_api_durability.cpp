@@ -43,6 +43,16 @@ QHash<qint64, QJsonObject> bySeq(const QJsonArray &postings)
     return map;
 }
 
+qint64 sumOfKind(const QJsonArray &postings, const QString &kind)
+{
+    qint64 sum = 0;
+    for (const QJsonValue &p : postings) {
+        if (p.toObject().value(u"kind"_s).toString() == kind)
+            sum += p.toObject().value(u"amount_micros"_s).toInteger();
+    }
+    return sum;
+}
+
 qint64 sumOfAmounts(const QJsonArray &postings)
 {
     qint64 sum = 0;
@@ -182,9 +192,24 @@ void TestApiDurability::restartKeepsEverything()
         QCOMPARE(o.value(u"cost_micros"_s).toInteger(), expected);
         QVERIFY(o.value(u"running_since"_s).isNull());
     }
+    // The stopped instance's disk (50 GiB, 10 000 micro-yuan/h) is billed from its stop: the
+    // checkpoint at 150 s is posted and kept. The instances the restart stopped are billed for
+    // their disks from the end of their runs. (The restarted provider's test clock starts
+    // again at the real time, so what accrues after the restart is read back, not assumed.)
+    const qint64 storageOfStopped = stopped.value(u"storage_cost_micros"_s).toInteger();
+    QVERIFY(storageOfStopped >= cost(150'000, 10'000));
+    QVERIFY(-sumOfKind(sim.allPostings(a.token), u"storage"_s) >= cost(150'000, 10'000));
+    qint64 storageOfRestarted[2] = {0, 0};
+    int n = 0;
+    for (const auto &[user, id, rate] : {std::tuple{a, runningA, 10'000}, std::tuple{b, runningB, 20'000}}) {
+        const QJsonObject o = sim.authedGet(user.token, u"/v1/instances/"_s + id).object();
+        QCOMPARE(o.value(u"storage_rate_micros_per_hour"_s).toInteger(), rate);
+        storageOfRestarted[n++] = o.value(u"storage_cost_micros"_s).toInteger();
+    }
     QCOMPARE(sim.authedGet(a.token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(),
-             kTrialCredit + 3'000'000 - stoppedCost - costA);
-    QCOMPARE(sim.authedGet(b.token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(), kTrialCredit - costB);
+             kTrialCredit + 3'000'000 - stoppedCost - costA - storageOfStopped - storageOfRestarted[0]);
+    QCOMPARE(sim.authedGet(b.token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(),
+             kTrialCredit - costB - storageOfRestarted[1]);
     // Cards of the lost runs are free again.
     const QJsonArray gpus = sim.authedGet(a.token, u"/v1/catalog/gpus"_s).array();
     for (const QJsonValue &g : gpus)

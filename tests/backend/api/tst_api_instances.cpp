@@ -473,6 +473,10 @@ void TestApiInstances::insufficientBalance()
     QVERIFY2(again.status == 402, again.describe().constData());
     QCOMPARE(again.errorCode(), u"insufficient_balance"_s);
     QCOMPARE(available(u"h100-80g"_s), 8);
+    // The stopped H100's disk is billed too (40 000 micro-yuan/h): terminated, it costs nothing
+    // more (no time passed since the stop, so its storage cost is 0).
+    const Reply terminated = m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + big);
+    QCOMPARE(terminated.value(u"storage_cost_micros"_s).toInteger(), 0);
 
     // One minute of 8 × A100 (60 yuan/h) is exactly the 1 yuan left: allowed.
     const QString exact = m_sim->createRunning(m_tokenA, spec(u"a100-80g"_s, 8));
@@ -481,7 +485,7 @@ void TestApiInstances::insufficientBalance()
     const Reply small = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx3090"_s, 1));
     QVERIFY2(small.status == 402, small.describe().constData());
     QCOMPARE(small.errorCode(), u"insufficient_balance"_s);
-    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances"_s).array().size(), 2);
+    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances"_s).array().size(), 1);
     QCOMPARE(m_sim->authedPost(m_tokenA, u"/v1/instances/%1/stop"_s.arg(exact)).status, 202);
 }
 

@@ -14,6 +14,8 @@
 #include "service/SshKeys.h"
 #include "store/Database.h"
 
+#include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -26,8 +28,10 @@ constexpr qint64 kStartMs = 1'790'000'000'000; // a fixed moment in 2026
 
 struct ServiceFixture
 {
-    explicit ServiceFixture(const QString &path = {}, qint64 postingIntervalMs = 60'000)
-        : clock(kStartMs), catalog(Catalog::load())
+    // `catalogDir`: a catalog of its own (see writeCatalog), else the built-in one.
+    explicit ServiceFixture(const QString &path = {}, qint64 postingIntervalMs = 60'000,
+                            const QString &catalogDir = {})
+        : clock(kStartMs), catalog(catalogDir.isEmpty() ? Catalog::load() : Catalog::load(catalogDir))
     {
         db.open(path.isEmpty() ? dir.filePath(QStringLiteral("sim.sqlite")) : path);
         ledger = std::make_unique<Ledger>(db);
@@ -36,6 +40,29 @@ struct ServiceFixture
         accounts = std::make_unique<Accounts>(db, *ledger, clock, PasswordHasher({1u << 10, 8, 1}));
         keys = std::make_unique<SshKeys>(db, clock);
         service = std::make_unique<InstanceService>(db, *ledger, *meter, catalog, *keys, runtime, events, clock);
+    }
+
+    // Writes the built-in catalog into `dir` with another storage price; returns `dir`.
+    static QString writeCatalog(const QString &dir, qint64 storagePricePerGibHourMicros)
+    {
+        Catalog::load(); // registers the built-in resources
+        for (const QString &name : {QStringLiteral("gpus.json"), QStringLiteral("images.json")}) {
+            QFile in(QStringLiteral(":/catalog/") + name);
+            if (!in.open(QIODevice::ReadOnly))
+                qFatal("cannot read the built-in catalog");
+            QJsonObject document = QJsonDocument::fromJson(in.readAll()).object();
+            if (name == QStringLiteral("gpus.json"))
+                document.insert(QStringLiteral("storage_price_per_gib_hour_micros"), storagePricePerGibHourMicros);
+            QFile out(dir + u'/' + name);
+            if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(document).toJson()) < 0)
+                qFatal("cannot write a test catalog");
+        }
+        return dir;
+    }
+
+    qint64 storageCost(const QString &userId, const QString &id)
+    {
+        return service->get(userId, id).value(QStringLiteral("storage_cost_micros")).toInteger();
     }
 
     QString signUp(const QString &email)

@@ -84,6 +84,46 @@ private Q_SLOTS:
         QCOMPARE(older.at(0).toObject().value(u"kind"_s).toString(), u"trial_credit"_s);
     }
 
+    void kindsPostToTheirOwnAccounts_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("counter");
+        QTest::addColumn<qint64>("amount");
+        QTest::newRow("trial credit") << int(Ledger::Kind::TrialCredit) << u"trial_credit"_s << u"grant:trial"_s
+                                      << qint64(10'000'000);
+        QTest::newRow("top-up") << int(Ledger::Kind::Topup) << u"topup"_s << u"payments:sandbox-topup"_s
+                                << qint64(5'000'000);
+        QTest::newRow("compute") << int(Ledger::Kind::Compute) << u"compute"_s << u"revenue:compute"_s
+                                 << qint64(-1583);
+        QTest::newRow("storage") << int(Ledger::Kind::Storage) << u"storage"_s << u"revenue:storage"_s
+                                 << qint64(-10'000);
+    }
+    void kindsPostToTheirOwnAccounts()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, name);
+        QFETCH(QString, counter);
+        QFETCH(qint64, amount);
+        Database db;
+        db.open(m_dir.filePath(u"kind-%1.sqlite"_s.arg(name)));
+        Ledger ledger(db);
+        Transaction tx(db);
+        addUser(db, u"k"_s);
+        ledger.post(posting(Ledger::Kind::TrialCredit, u"k"_s, 20'000'000), 1);
+        ledger.post(posting(static_cast<Ledger::Kind>(kind), u"k"_s, amount), 2);
+        tx.commit();
+        QCOMPARE(Ledger::kindName(static_cast<Ledger::Kind>(kind)), name);
+        const QJsonObject newest = ledger.page(u"k"_s, 0, 1).at(0).toObject();
+        QCOMPARE(newest.value(u"kind"_s).toString(), name);
+        const QJsonArray entries = newest.value(u"entries"_s).toArray();
+        QCOMPARE(entries.size(), 2);
+        QCOMPARE(entries.at(0).toObject().value(u"account"_s).toString(), u"user"_s);
+        QCOMPARE(entries.at(1).toObject().value(u"account"_s).toString(), counter);
+        QCOMPARE(entries.at(1).toObject().value(u"amount_micros"_s).toInteger(), -amount);
+        QVERIFY2(ledger.verify().isEmpty(), qPrintable(ledger.verify()));
+    }
+
     void refusesNegativeBalanceAndOutsideTransaction()
     {
         Database db;

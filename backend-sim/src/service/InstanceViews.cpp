@@ -1,0 +1,319 @@
+// InstanceService's read side: the JSON an API client sees for instances, the GPU catalog and
+// the bill. Nothing here changes state; InstanceService.cpp has the transitions.
+#include "InstanceService.h"
+
+#include "Catalog.h"
+#include "billing/Ledger.h"
+#include "billing/Meter.h"
+#include "core/Clock.h"
+#include "core/Json.h"
+#include "store/Database.h"
+
+#include <QHash>
+#include <QSqlQuery>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+const QString kInstanceColumns =
+    u"i.id, i.user_id, i.name, i.state, i.state_reason, i.gpu_type, i.gpu_count, i.image, i.price_per_hour_micros,"
+    " i.created_at, i.updated_at, i.terminated_at, i.ssh_host, i.ssh_port, i.ssh_user, i.ssh_host_key_sha256,"
+    " i.launch_seq, i.launch_requested_at, i.ssh_host_key, i.app_token, i.disk_gib"_s;
+
+// The instances a view shows: one user's, or just one of them (an empty or null id: all),
+// with or without the terminated ones. Every query of a view binds {userId, instanceId,
+// instanceId, includeTerminated} to it, so a list costs the same few queries however long.
+const QString kViewFilter =
+    u" i.user_id = ? AND (COALESCE(?, '') = '' OR i.id = ?) AND (? OR i.state != 'terminated')"_s;
+
+QJsonValue nullableText(const QVariant &value)
+{
+    return value.isNull() ? QJsonValue() : QJsonValue(value.toString());
+}
+
+QJsonValue nullableTime(const QVariant &value)
+{
+    return value.isNull() ? QJsonValue() : QJsonValue(json::isoTime(value.toLongLong()));
+}
+} // namespace
+
+qint64 InstanceService::diskGibOf(const QString &gpuType, const QVariant &recorded) const
+{
+    if (!recorded.isNull())
+        return recorded.toLongLong();
+    // Made before disk sizes were recorded (schema 4): the catalog's size for its type.
+    const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
+    return gpu ? gpu->diskGib : 0;
+}
+
+QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowMs)
+{
+    const QString userId = m_db.scalar(u"SELECT user_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    if (userId.isEmpty())
+        return {};
+    const QJsonArray one = instancesJson(userId, instanceId, true, nowMs);
+    return one.isEmpty() ? QJsonObject() : one.first().toObject();
+}
+
+QJsonArray InstanceService::list(const QString &userId, bool includeTerminated)
+{
+    return instancesJson(userId, {}, includeTerminated, m_clock.nowMs());
+}
+
+QJsonObject InstanceService::get(const QString &userId, const QString &instanceId)
+{
+    requireState(userId, instanceId);
+    return instanceJson(instanceId, m_clock.nowMs());
+}
+
+QJsonArray InstanceService::instancesJson(const QString &userId, const QString &instanceId, bool includeTerminated,
+                                          qint64 nowMs)
+{
+    const auto select = [&](const QString &sql) {
+        return m_db.exec(sql, {userId, instanceId, instanceId, includeTerminated});
+    };
+    // Each kind of detail in one query for all the instances shown.
+    QHash<QString, QJsonArray> keyIds;
+    QSqlQuery keys = select(u"SELECT k.instance_id, k.key_id FROM instance_ssh_keys k"
+                            " JOIN instances i ON i.id = k.instance_id WHERE"_s
+                            + kViewFilter + u" ORDER BY k.instance_id, k.key_id"_s);
+    while (keys.next())
+        keyIds[keys.value(0).toString()].append(keys.value(1).toString());
+
+    // The stages of each instance's latest launch, in the order reached.
+    QHash<QString, QJsonArray> stages;
+    QHash<QString, qint64> readyAt;
+    QSqlQuery stageRows = select(u"SELECT s.instance_id, s.stage, s.at FROM instance_stages s"
+                                 " JOIN instances i ON i.id = s.instance_id AND s.launch_seq = i.launch_seq WHERE"_s
+                                 + kViewFilter + u" ORDER BY s.instance_id, s.at, s.rowid"_s);
+    while (stageRows.next()) {
+        const QString id = stageRows.value(0).toString();
+        stages[id].append(QJsonObject{{u"name"_s, stageRows.value(1).toString()},
+                                      {u"at"_s, json::isoTime(stageRows.value(2).toLongLong())}});
+        if (stageRows.value(1).toString() == u"ready"_s)
+            readyAt.insert(id, stageRows.value(2).toLongLong());
+    }
+
+    QHash<QString, Meter::Costs> costs = m_meter.postedByInstance(userId, instanceId);
+    const QList<Meter::OpenSegment> openList =
+        instanceId.isEmpty() ? m_meter.openSegmentsOf(userId) : m_meter.openSegmentsOfInstance(instanceId);
+    Meter::addUnposted(costs, openList, nowMs);
+    QHash<QString, Meter::OpenSegment> open;
+    for (const Meter::OpenSegment &s : openList)
+        open.insert(s.instanceId, s);
+
+    QJsonArray result;
+    QSqlQuery q = select(u"SELECT "_s + kInstanceColumns + u" FROM instances i WHERE"_s + kViewFilter
+                         + u" ORDER BY i.created_at, i.rowid"_s);
+    while (q.next()) {
+        const QString id = q.value(0).toString();
+        const QString gpuType = q.value(5).toString();
+        const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
+        const QString state = q.value(3).toString();
+        const auto openIt = open.constFind(id);
+        const Meter::OpenSegment *segment = openIt != open.cend() ? &openIt.value() : nullptr;
+        const bool computing = segment && segment->kind == Meter::Kind::Compute;
+        const bool storing = segment && segment->kind == Meter::Kind::Storage;
+        const qint64 requestedAt = q.value(17).toLongLong();
+        const auto readyIt = readyAt.constFind(id);
+        const QJsonValue readyMs = readyIt != readyAt.cend() ? QJsonValue(readyIt.value() - requestedAt) : QJsonValue();
+        const Resources resources = resourcesFor(gpuType, q.value(6).toInt());
+
+        QJsonValue ssh;
+        if (!q.value(13).isNull()) {
+            ssh = QJsonObject{{u"host"_s, q.value(12).toString()},
+                              {u"port"_s, q.value(13).toInt()},
+                              {u"user"_s, q.value(14).toString()},
+                              {u"host_key_sha256"_s, q.value(15).toString()},
+                              {u"host_key"_s, nullableText(q.value(18))}};
+        }
+        result.append(QJsonObject{
+            {u"id"_s, id},
+            {u"name"_s, q.value(2).toString()},
+            {u"state"_s, state},
+            {u"state_reason"_s, nullableText(q.value(4))},
+            {u"gpu_type"_s, gpuType},
+            {u"gpu_name"_s, gpu ? gpu->name : gpuType},
+            {u"gpu_count"_s, q.value(6).toInt()},
+            {u"image"_s, q.value(7).toString()},
+            {u"ssh_key_ids"_s, keyIds.value(id)},
+            {u"price_per_hour_micros"_s, q.value(8).toLongLong()},
+            // Compute only: it does not move while the instance is stopped.
+            {u"cost_micros"_s, costs.value(id).computeMicros},
+            {u"storage_cost_micros"_s, costs.value(id).storageMicros},
+            {u"storage_rate_micros_per_hour"_s, storing ? segment->ratePerHourMicros : 0},
+            {u"running_since"_s, computing ? QJsonValue(json::isoTime(segment->startedAtMs)) : QJsonValue()},
+            {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
+            {u"updated_at"_s, json::isoTime(q.value(10).toLongLong())},
+            {u"terminated_at"_s, nullableTime(q.value(11))},
+            {u"ssh"_s, ssh},
+            {u"runtime"_s, m_runtime.name()},
+            {u"apps"_s, appsJson(q.value(7).toString(), id, q.value(19).toString(), state == u"running"_s)},
+            {u"retention"_s, retentionJson(diskGibOf(gpuType, q.value(20)))},
+            {u"resources"_s, QJsonObject{{u"cpus"_s, resources.cpus}, {u"memory_mib"_s, resources.memoryMib}}},
+            {u"launch"_s, QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
+                                      {u"stages"_s, stages.value(id)},
+                                      {u"ready_ms"_s, readyMs}}},
+        });
+    }
+    return result;
+}
+
+QJsonArray InstanceService::appsJson(const QString &imageId, const QString &instanceId, const QString &token,
+                                     bool running) const
+{
+    // The image's one-click apps, each with the loopback port it is published on and its URL
+    // (token included) while the instance runs; the URL is the owner's secret, like the host.
+    QJsonArray apps;
+    const std::optional<ImageEntry> image = m_catalog.image(imageId);
+    if (!image)
+        return apps;
+    const QHash<int, int> published = m_runtime.publishedPorts(instanceId);
+    for (const QJsonValue &value : image->apps) {
+        const QJsonObject app = value.toObject();
+        const int port = app.value(u"port"_s).toInt();
+        const int hostPort = published.value(port);
+        QJsonValue url;
+        if (running && hostPort > 0)
+            url = u"%1://127.0.0.1:%2/?token=%3"_s.arg(app.value(u"protocol"_s).toString(u"http"_s)).arg(hostPort)
+                      .arg(token);
+        apps.append(QJsonObject{{u"name"_s, app.value(u"name"_s).toString()},
+                                {u"port"_s, port},
+                                {u"host_port"_s, hostPort > 0 ? QJsonValue(hostPort) : QJsonValue()},
+                                {u"url"_s, url}});
+    }
+    return apps;
+}
+
+QJsonObject InstanceService::retentionJson(qint64 diskGib) const
+{
+    // What stop and terminate do to the instance's data and bill, stated up front so that a
+    // client can show it before the user confirms. Runtimes without containers keep no files,
+    // but bill the disk the catalog gives as a provider would (it is simulated, like the GPUs).
+    const bool containers = m_runtime.outlivesProvider();
+    const QJsonArray kept = containers ? QJsonArray{u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s,
+                                                    u"ssh_port"_s}
+                                       : QJsonArray{};
+    const qint64 storageRate = m_catalog.storageRatePerHourMicros(diskGib);
+    return {{u"stop_keeps"_s, kept},
+            {u"stop_releases"_s, QJsonArray{u"gpu_cards"_s}},
+            {u"terminate_deletes"_s, kept},
+            {u"billed_while_running"_s, QJsonArray{u"compute"_s}},
+            // From the stop request until a start request or terminate.
+            {u"billed_while_stopped"_s, storageRate > 0 ? QJsonArray{u"storage"_s} : QJsonArray{}},
+            // A failed launch is the provider's or the image's fault: nothing is billed.
+            {u"billed_while_failed"_s, QJsonArray{}},
+            {u"storage_gib"_s, diskGib},
+            {u"storage_price_per_gib_hour_micros"_s, m_catalog.storagePricePerGibHourMicros()},
+            {u"storage_rate_micros_per_hour_when_stopped"_s, storageRate},
+            // An empty balance pauses the storage fee (never a debt); nothing is deleted.
+            {u"deleted_when_balance_runs_out"_s, false}};
+}
+
+QJsonArray InstanceService::gpuCatalog()
+{
+    QHash<QString, int> held;
+    QSqlQuery q = m_db.exec(u"SELECT gpu_type, SUM(gpu_count) FROM instances WHERE state IN "_s + holdingStatesSql()
+                            + u" GROUP BY gpu_type"_s);
+    while (q.next())
+        held.insert(q.value(0).toString(), q.value(1).toInt());
+    QJsonArray gpus;
+    for (const GpuType &gpu : m_catalog.gpus()) {
+        gpus.append(QJsonObject{
+            {u"id"_s, gpu.id},
+            {u"name"_s, gpu.name},
+            {u"description"_s, gpu.description},
+            {u"vram_mib"_s, gpu.vramMib},
+            {u"price_per_hour_micros"_s, gpu.pricePerHourMicros},
+            {u"capacity"_s, gpu.capacity},
+            {u"available"_s, std::max(0, gpu.capacity - held.value(gpu.id))},
+            {u"cpus_per_card"_s, gpu.cpusPerCard},
+            {u"memory_mib_per_card"_s, gpu.memoryMibPerCard},
+            {u"disk_gib"_s, gpu.diskGib},
+            {u"storage_price_per_gib_hour_micros"_s, m_catalog.storagePricePerGibHourMicros()},
+            {u"storage_rate_micros_per_hour_when_stopped"_s, m_catalog.storageRatePerHourMicros(gpu.diskGib)},
+            {u"simulated"_s, true}});
+    }
+    return gpus;
+}
+
+qint64 InstanceService::liveBalance(const QString &userId)
+{
+    const qint64 now = m_clock.nowMs();
+    qint64 owed = 0;
+    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
+        owed += Meter::unposted(s, now);
+    return std::max<qint64>(0, m_ledger.balance(userId) - owed);
+}
+
+qint64 InstanceService::spendRate(const QString &userId)
+{
+    qint64 rate = 0;
+    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
+        rate += s.ratePerHourMicros;
+    return rate;
+}
+
+QJsonObject InstanceService::billingSummary(const QString &userId)
+{
+    const qint64 now = m_clock.nowMs();
+    const QList<Meter::OpenSegment> open = m_meter.openSegmentsOf(userId);
+    const qint64 posted = m_ledger.balance(userId);
+    qint64 owed = 0;
+    qint64 computeRate = 0;
+    qint64 storageRate = 0;
+    QHash<QString, qint64> storageRates;
+    for (const Meter::OpenSegment &s : open) {
+        owed += Meter::unposted(s, now);
+        if (s.kind == Meter::Kind::Storage) {
+            storageRate += s.ratePerHourMicros;
+            storageRates.insert(s.instanceId, s.ratePerHourMicros);
+        } else {
+            computeRate += s.ratePerHourMicros;
+        }
+    }
+    // Storage segments count like runs: the balance runs out at their rate too.
+    const std::optional<qint64> runsOut = Meter::runsOutAt(open, posted, now);
+    QHash<QString, Meter::Costs> costs = m_meter.postedByInstance(userId);
+    Meter::addUnposted(costs, open, now);
+    qint64 computeTotal = 0;
+    qint64 storageTotal = 0;
+    for (const Meter::Costs &c : std::as_const(costs)) {
+        computeTotal += c.computeMicros;
+        storageTotal += c.storageMicros;
+    }
+    QJsonArray perInstance;
+    QSqlQuery q = m_db.exec(u"SELECT id, name, state, price_per_hour_micros FROM instances WHERE user_id = ?"
+                            " ORDER BY created_at, rowid"_s,
+                            {userId});
+    while (q.next()) {
+        const QString id = q.value(0).toString();
+        const bool running = q.value(2).toString() == u"running"_s;
+        if (!costs.contains(id) && !running)
+            continue;
+        const qint64 computeNow = running ? q.value(3).toLongLong() : 0;
+        perInstance.append(QJsonObject{{u"instance_id"_s, id},
+                                       {u"name"_s, q.value(1).toString()},
+                                       {u"state"_s, q.value(2).toString()},
+                                       {u"price_per_hour_micros"_s, q.value(3).toLongLong()},
+                                       {u"spend_rate_micros_per_hour"_s, computeNow + storageRates.value(id)},
+                                       {u"storage_rate_micros_per_hour"_s, storageRates.value(id)},
+                                       {u"cost_micros"_s, costs.value(id).computeMicros},
+                                       {u"storage_cost_micros"_s, costs.value(id).storageMicros}});
+    }
+    return {{u"balance_micros"_s, std::max<qint64>(0, posted - owed)},
+            {u"ledger_balance_micros"_s, posted},
+            {u"accrued_micros"_s, std::min(owed, posted)},
+            {u"spend_rate_micros_per_hour"_s, computeRate + storageRate},
+            {u"compute_spend_rate_micros_per_hour"_s, computeRate},
+            {u"storage_spend_rate_micros_per_hour"_s, storageRate},
+            {u"compute_cost_micros"_s, computeTotal},
+            {u"storage_cost_micros"_s, storageTotal},
+            {u"runs_out_at"_s, json::isoTimeOrNull(runsOut)},
+            {u"as_of"_s, json::isoTime(now)},
+            {u"instances"_s, perInstance}};
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,226 @@
+// The meter on its own, over a real SQLite file: compute and storage segments, their exact
+// cost, checkpoint postings, and the balance running out at an exact millisecond.
+#include "billing/Ledger.h"
+#include "billing/Meter.h"
+#include "billing/Pricing.h"
+#include "store/Database.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace cardhour::sim;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr qint64 kT0 = 1'790'000'000'000;
+
+struct Books
+{
+    explicit Books(qint64 postingIntervalMs = 60'000)
+    {
+        db.open(dir.filePath(u"meter.sqlite"_s));
+        ledger = std::make_unique<Ledger>(db);
+        meter = std::make_unique<Meter>(db, *ledger, postingIntervalMs);
+    }
+
+    // A user with `balance` and an instance of theirs.
+    void addUser(const QString &userId, qint64 balance)
+    {
+        Transaction tx(db);
+        db.exec(u"INSERT INTO users(id, email, password_hash, created_at) VALUES (?,?,'x',0)"_s,
+                {userId, userId + u"@example.com"_s});
+        Ledger::Posting credit;
+        credit.kind = Ledger::Kind::TrialCredit;
+        credit.userId = userId;
+        credit.amountMicros = balance;
+        credit.description = u"credit"_s;
+        ledger->post(credit, kT0);
+        tx.commit();
+    }
+    void addInstance(const QString &instanceId, const QString &userId)
+    {
+        db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
+                " created_at, updated_at) VALUES (?,?,?,'stopped','rtx4090',1,'base',0,0,0)"_s,
+                {instanceId, userId, instanceId});
+    }
+    void open(const QString &instanceId, const QString &userId, qint64 rate, Meter::Kind kind, qint64 atMs = kT0)
+    {
+        Transaction tx(db);
+        meter->openSegment(instanceId, userId, rate, atMs, kind);
+        tx.commit();
+    }
+    void accrue(qint64 atMs)
+    {
+        Transaction tx(db);
+        meter->accrue(atMs);
+        tx.commit();
+    }
+    qint64 close(const QString &instanceId, qint64 atMs, Meter::Kind kind)
+    {
+        Transaction tx(db);
+        const qint64 posted = meter->closeSegment(instanceId, atMs, kind);
+        tx.commit();
+        return posted;
+    }
+    qint64 postedOfKind(const QString &kind)
+    {
+        return -db.scalar(u"SELECT COALESCE(SUM(amount_micros), 0) FROM ledger_txns WHERE kind = ?"_s, {kind})
+                    .toLongLong();
+    }
+
+    QTemporaryDir dir;
+    Database db;
+    std::unique_ptr<Ledger> ledger;
+    std::unique_ptr<Meter> meter;
+};
+} // namespace
+
+class TestMeter : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void storageCheckpointsAddUpToTheWhole_data()
+    {
+        QTest::addColumn<qint64>("rate");       // micro-yuan per hour
+        QTest::addColumn<qint64>("intervalMs"); // posting interval
+        QTest::addColumn<qint64>("stepMs");     // how often the meter ticks
+        QTest::addColumn<qint64>("lengthMs");   // how long the instance stays stopped
+        QTest::newRow("50 GiB, 1 min postings") << qint64(10'000) << qint64(60'000) << qint64(1'000)
+                                                << qint64(3'600'000);
+        QTest::newRow("200 GiB, odd ticks") << qint64(40'000) << qint64(60'000) << qint64(7'777)
+                                            << qint64(5'432'109);
+        QTest::newRow("1 GiB at 1 micro") << qint64(1) << qint64(30'000) << qint64(999) << qint64(7'300'001);
+        QTest::newRow("dear disk, long stop") << qint64(655'360'000) << qint64(60'000) << qint64(59'999)
+                                              << qint64(9 * 3'600'000 + 1);
+    }
+    void storageCheckpointsAddUpToTheWhole()
+    {
+        QFETCH(qint64, rate);
+        QFETCH(qint64, intervalMs);
+        QFETCH(qint64, stepMs);
+        QFETCH(qint64, lengthMs);
+        Books b(intervalMs);
+        b.addUser(u"u"_s, 1'000'000'000'000);
+        b.addInstance(u"i"_s, u"u"_s);
+        b.open(u"i"_s, u"u"_s, rate, Meter::Kind::Storage);
+        for (qint64 t = kT0 + stepMs; t < kT0 + lengthMs; t += stepMs)
+            b.accrue(t);
+        const int checkpoints = b.db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage'"_s).toInt();
+        b.close(u"i"_s, kT0 + lengthMs, Meter::Kind::Storage);
+        const qint64 whole = pricing::segmentCost(lengthMs, rate);
+        QCOMPARE(b.postedOfKind(u"storage"_s), whole); // never a sum of rounded ticks
+        QCOMPARE(b.postedOfKind(u"compute"_s), 0);
+        QVERIFY(checkpoints >= 2); // the whole was paid in instalments
+        QCOMPARE(b.db.scalar(u"SELECT charged_micros FROM segments"_s).toLongLong(), whole);
+        QCOMPARE(b.db.scalar(u"SELECT COUNT(*) FROM ledger_entries WHERE account = 'revenue:storage'"_s).toInt(),
+                 b.db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage'"_s).toInt());
+        QCOMPARE(b.db.scalar(u"SELECT COUNT(*) FROM ledger_entries WHERE account = 'revenue:compute'"_s).toInt(), 0);
+        QVERIFY2(b.ledger->verify().isEmpty(), qPrintable(b.ledger->verify()));
+        // The ledger page shows the storage rate and period of each posting.
+        const QJsonObject newest = b.ledger->page(u"u"_s, 0, 1).at(0).toObject();
+        if (whole > 0) {
+            QCOMPARE(newest.value(u"kind"_s).toString(), u"storage"_s);
+            QCOMPARE(newest.value(u"rate_micros_per_hour"_s).toInteger(), rate);
+            QVERIFY(newest.value(u"description"_s).toString().startsWith(u"Storage while stopped: i,"_s));
+        }
+    }
+
+    void storageExhaustionIsExact_data()
+    {
+        QTest::addColumn<qint64>("balance");
+        QTest::addColumn<qint64>("rate");
+        QTest::newRow("10 yuan at 50 GiB") << qint64(10'000'000) << qint64(10'000);
+        QTest::newRow("1 micro at 200 GiB") << qint64(1) << qint64(40'000);
+        QTest::newRow("faster than a micro per ms") << qint64(9'999'999) << qint64(655'360'000);
+    }
+    void storageExhaustionIsExact()
+    {
+        QFETCH(qint64, balance);
+        QFETCH(qint64, rate);
+        Books b(1'000);
+        b.addUser(u"u"_s, balance);
+        b.addInstance(u"i"_s, u"u"_s);
+        b.open(u"i"_s, u"u"_s, rate, Meter::Kind::Storage);
+        const std::optional<qint64> at = Meter::runsOutAt(b.meter->openSegmentsOf(u"u"_s), balance, kT0);
+        QVERIFY(at);
+        // The first millisecond at which the whole stop costs the whole balance.
+        QVERIFY(pricing::segmentCost(*at - kT0, rate) >= balance);
+        QVERIFY(pricing::segmentCost(*at - kT0 - 1, rate) < balance);
+        // A checkpoint halfway changes nothing: what is posted and what is not count alike.
+        const qint64 halfway = kT0 + (*at - kT0) / 2;
+        if (halfway - kT0 >= 1'000)
+            b.accrue(halfway);
+        const QList<Meter::OpenSegment> open = b.meter->openSegmentsOf(u"u"_s);
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(open.first().kind, Meter::Kind::Storage);
+        const qint64 left = b.ledger->balance(u"u"_s);
+        QVERIFY(!Meter::exhaustionTime(open, left, kT0, *at - 1));
+        QCOMPARE(Meter::exhaustionTime(open, left, kT0, *at).value_or(-1), *at);
+
+        b.close(u"i"_s, *at, Meter::Kind::Storage);
+        QCOMPARE(b.ledger->balance(u"u"_s), 0); // capped: never below zero
+        const qint64 owed = pricing::segmentCost(*at - kT0, rate);
+        QCOMPARE(b.db.scalar(u"SELECT charged_micros FROM segments"_s).toLongLong(), owed);
+        QCOMPARE(b.db.scalar(u"SELECT written_off_micros FROM segments"_s).toLongLong(), owed - balance);
+        QVERIFY(owed - balance <= rate / pricing::kMsPerHour + 1); // at most one millisecond's worth
+        QVERIFY2(b.ledger->verify().isEmpty(), qPrintable(b.ledger->verify()));
+    }
+
+    void kindsAreKeptApart()
+    {
+        Books b;
+        b.addUser(u"u"_s, 100'000'000);
+        b.addInstance(u"running"_s, u"u"_s);
+        b.addInstance(u"stopped"_s, u"u"_s);
+        b.open(u"running"_s, u"u"_s, 1'900'000, Meter::Kind::Compute);
+        b.open(u"stopped"_s, u"u"_s, 10'000, Meter::Kind::Storage);
+        // One open segment per instance, whatever its kind.
+        {
+            Transaction tx(b.db);
+            QVERIFY_THROWS_EXCEPTION(DbError, b.meter->openSegment(u"stopped"_s, u"u"_s, 1, kT0, Meter::Kind::Compute));
+        }
+        b.accrue(kT0 + 120'000);
+        const qint64 at = kT0 + 150'000;
+        const QHash<QString, Meter::Costs> costs = b.meter->costsByInstance(u"u"_s, at);
+        QCOMPARE(costs.value(u"running"_s).computeMicros, pricing::segmentCost(150'000, 1'900'000));
+        QCOMPARE(costs.value(u"running"_s).storageMicros, 0);
+        QCOMPARE(costs.value(u"stopped"_s).computeMicros, 0);
+        QCOMPARE(costs.value(u"stopped"_s).storageMicros, pricing::segmentCost(150'000, 10'000));
+        // costsOf is compute, as it always was.
+        const QHash<QString, qint64> compute = b.meter->costsOf(u"u"_s, at);
+        QCOMPARE(compute.value(u"running"_s), pricing::segmentCost(150'000, 1'900'000));
+        QCOMPARE(compute.value(u"stopped"_s), 0);
+        // Closing one kind leaves the other alone.
+        QCOMPARE(b.close(u"stopped"_s, at, Meter::Kind::Compute), 0);
+        QVERIFY(b.meter->openSegmentOf(u"stopped"_s, Meter::Kind::Storage));
+        QVERIFY(!b.meter->openSegmentOf(u"stopped"_s, Meter::Kind::Compute));
+        QCOMPARE(b.meter->openSegmentsOfInstance(u"running"_s).size(), 1);
+        QCOMPARE(b.postedOfKind(u"compute"_s), pricing::segmentCost(120'000, 1'900'000));
+        QCOMPARE(b.postedOfKind(u"storage"_s), pricing::segmentCost(120'000, 10'000));
+    }
+
+    void sightingsAreForRunsOnly()
+    {
+        // A crash ends a run at its last sighting; a stopped instance's disk needs none.
+        Books b;
+        b.addUser(u"u"_s, 100'000'000);
+        b.addInstance(u"running"_s, u"u"_s);
+        b.addInstance(u"stopped"_s, u"u"_s);
+        b.open(u"running"_s, u"u"_s, 3'600'000, Meter::Kind::Compute);
+        b.open(u"stopped"_s, u"u"_s, 3'600'000, Meter::Kind::Storage);
+        {
+            Transaction tx(b.db);
+            b.meter->markSeen({u"running"_s, u"stopped"_s}, kT0 + 5'000);
+            QCOMPARE(b.meter->closeSegmentAtLastSeen(u"running"_s), 5'000);
+            QCOMPARE(b.meter->closeSegmentAtLastSeen(u"stopped"_s), 0);
+            tx.commit();
+        }
+        QVERIFY(b.meter->openSegmentOf(u"stopped"_s, Meter::Kind::Storage));
+        QCOMPARE(b.meter->openSegmentOf(u"stopped"_s, Meter::Kind::Storage)->lastSeenAtMs, kT0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMeter)
+#include "tst_meter.moc"

@@ -1,0 +1,99 @@
+// Migrations over a database written by an older cardhour-sim: the schema moves, the data stays.
+#include "../billing/ServiceFixture.h"
+
+#include "store/Migrations.h"
+
+#include <QSqlDatabase>
+#include <QSqlError>
+
+using namespace cardhour::sim;
+using namespace cardhour::sim::testing;
+using namespace Qt::StringLiterals;
+
+namespace {
+// Writes `path` as cardhour-sim at schema `version` would have, then closes it.
+void createAtVersion(const QString &path, int version, const QStringList &data)
+{
+    const QString connection = u"old-schema"_s;
+    {
+        QSqlDatabase raw = QSqlDatabase::addDatabase(u"QSQLITE"_s, connection);
+        raw.setDatabaseName(path);
+        QVERIFY(raw.open());
+        QSqlQuery q(raw);
+        QVERIFY(q.exec(u"CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL,"
+                       " applied_at TEXT NOT NULL)"_s));
+        for (const migrations::Migration &migration : migrations::all()) {
+            if (migration.version > version)
+                break;
+            for (const QString &statement : migration.statements)
+                QVERIFY2(q.exec(statement), qPrintable(q.lastError().text()));
+            QVERIFY(q.exec(u"INSERT INTO schema_version VALUES (%1, 'old', 'then')"_s.arg(migration.version)));
+        }
+        for (const QString &statement : data)
+            QVERIFY2(q.exec(statement), qPrintable(statement + u": "_s + q.lastError().text()));
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(connection);
+}
+} // namespace
+
+class TestMigrations : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void version5AddsStorageBilling()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"v4.sqlite"_s);
+        const qint64 t = kStartMs - 3'600'000;
+        createAtVersion(path, 4, {
+            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 9998417, 0)"_s,
+            u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros, balance_after_micros, description, created_at)"
+            " VALUES (1, 'a', 'u', 'trial_credit', 10000000, 10000000, 'credit', 0),"
+            " (2, 'b', 'u', 'compute', -1583, 9998417, 'run', %1)"_s.arg(t),
+            u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (1, 'user:u', 10000000),"
+            " (1, 'grant:trial', -10000000), (2, 'user:u', -1583), (2, 'revenue:compute', 1583)"_s,
+            u"INSERT INTO instances(id, user_id, name, state, state_reason, gpu_type, gpu_count, image,"
+            " price_per_hour_micros, created_at, updated_at) VALUES"
+            " ('stopped', 'u', 'old', 'stopped', 'stopped_by_user', 'rtx4090', 1, 'base', 1900000, 0, %1)"_s.arg(t),
+            u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, ended_at, last_seen_at,"
+            " charged_micros, charged_until) VALUES ('stopped', 'u', 1900000, %1, %2, %2, 1583, %2)"_s.arg(t - 3000).arg(t),
+        });
+        if (QTest::currentTestFailed())
+            return;
+
+        ServiceFixture f(path); // opens the file: migration 5 runs
+        QCOMPARE(f.db.schemaVersion(), migrations::all().last().version);
+        QCOMPARE(f.db.scalar(u"SELECT kind FROM segments"_s).toString(), u"compute"_s);
+        QCOMPARE(f.db.scalar(u"SELECT charged_micros FROM segments"_s).toLongLong(), 1583);
+        QVERIFY(f.db.scalar(u"SELECT disk_gib FROM instances WHERE id = 'stopped'"_s).isNull());
+        QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
+        // The new constraints hold: one kind or the other, one open segment per instance.
+        QVERIFY_THROWS_EXCEPTION(DbError, f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
+                                                    " started_at, last_seen_at, charged_until, kind)"
+                                                    " VALUES ('stopped', 'u', 1, 0, 0, 0, 'disk')"_s));
+        f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, last_seen_at,"
+                  " charged_until, kind) VALUES ('stopped', 'u', 1, 0, 0, 0, 'storage')"_s);
+        QVERIFY_THROWS_EXCEPTION(DbError, f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
+                                                    " started_at, last_seen_at, charged_until)"
+                                                    " VALUES ('stopped', 'u', 1, 0, 0, 0)"_s));
+        f.db.exec(u"DELETE FROM segments WHERE kind = 'storage'"_s);
+
+        // An instance stopped before the fee existed has the catalog's disk, and its disk is
+        // billed from the first tick after the upgrade, not for the time before.
+        const QJsonObject before = f.service->get(u"u"_s, u"stopped"_s);
+        QCOMPARE(before.value(u"retention"_s).toObject().value(u"storage_gib"_s).toInteger(), 50);
+        QCOMPARE(before.value(u"cost_micros"_s).toInteger(), 1583);
+        QCOMPARE(before.value(u"storage_cost_micros"_s).toInteger(), 0);
+        f.service->tick();
+        f.advanceSeconds(3600);
+        const QJsonObject after = f.service->get(u"u"_s, u"stopped"_s);
+        QCOMPARE(after.value(u"cost_micros"_s).toInteger(), 1583);
+        QCOMPARE(after.value(u"storage_cost_micros"_s).toInteger(), 50 * 200);
+        QCOMPARE(f.ledger->balance(u"u"_s), 10'000'000 - 1583 - 50 * 200);
+        QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMigrations)
+#include "tst_migrations.moc"
