@@ -30,13 +30,16 @@ Credentials parseCredentials(const QByteArray &body)
 InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
 {
     const QJsonObject o = json::parseObject(body);
-    json::rejectUnknownFields(o, {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s, u"ssh_key_ids"_s});
+    json::rejectUnknownFields(o, {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s, u"ssh_key_ids"_s,
+                                  u"datasets"_s});
     InstanceService::CreateRequest r;
     r.gpuType = json::requiredString(o, u"gpu_type"_s, 64);
     r.image = json::requiredString(o, u"image"_s, 64);
     r.gpuCount = static_cast<int>(o.contains(u"gpu_count"_s) ? json::requiredInteger(o, u"gpu_count"_s, 1, 8) : 1);
     r.sshKeyIds = json::stringList(o, u"ssh_key_ids"_s, 32, 64);
     r.sshKeyIds.removeDuplicates();
+    r.datasets = json::stringList(o, u"datasets"_s, 16, 64);
+    r.datasets.removeDuplicates();
     const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
     if (name && name->trimmed().isEmpty())
         throw ApiError(400, u"invalid_field"_s, u"Field \"name\" must not be empty."_s);

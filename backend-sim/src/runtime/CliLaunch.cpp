@@ -290,6 +290,8 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     }
     args << u"-v"_s << volumeName(id) + u":/workspace"_s;
     args << u"-v"_s << spec.sshDir + u":/etc/cardhour/ssh:ro"_s + (m_selinux ? u",z"_s : QString());
+    for (const auto &[name, folder] : spec.datasets)
+        args << u"-v"_s << folder + u":/datasets/"_s + name + u":ro"_s + (m_selinux ? u",z"_s : QString());
     // Simulated GPUs: the provider's live numbers for the box's nvidia-smi (Telemetry).
     const QString gpuDir = spec.gpuStatusDir.isEmpty() && !m_options.dataDir.isEmpty()
         ? InstanceFiles::instanceDirFor(m_options.dataDir, id) + u"/gpu"_s

@@ -26,6 +26,7 @@ struct InstanceSpec
     qint64 memoryMib = 0;      // 0: no limit
     QList<int> appPorts;       // extra container ports to publish on loopback (one-click apps)
     QString appToken;          // passed as CARDHOUR_APP_TOKEN
+    QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
     QString gpuStatusDir;      // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
                                // empty: <dataDir>/instances/<id>/gpu where the runtime has a dataDir
 };

@@ -133,6 +133,8 @@ void SimServer::start()
     }
     m_instances = std::make_unique<InstanceService>(*m_db, *m_ledger, *m_meter, *m_catalog, *m_keys, *m_runtime,
                                                     *m_events, *m_clock);
+    m_datasets = std::make_unique<Datasets>(m_options.dataDir);
+    m_instances->setDatasets(m_datasets.get());
     m_instances->reconcile(true);
     if (containers) {
         // Periodically: containers that stopped or vanished behind our back end their instance's
@@ -163,7 +165,6 @@ void SimServer::start()
         *m_db, *m_ledger, *m_accounts, *m_keys, *m_instances, *m_events, *m_catalog, *m_idempotency, *m_clock,
         m_options.testClock ? static_cast<ManualClock *>(m_clock.get()) : nullptr, inProcess, *m_router,
         m_telemetry.get()});
-    m_datasets = std::make_unique<Datasets>(m_options.dataDir);
     m_context->datasets = m_datasets.get();
     registerAllRoutes(*m_context);
 

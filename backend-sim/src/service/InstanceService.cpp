@@ -1,6 +1,7 @@
 #include "InstanceService.h"
 
 #include "Catalog.h"
+#include "Datasets.h"
 #include "EventBus.h"
 #include "SshKeys.h"
 #include "billing/Ledger.h"
@@ -106,6 +107,13 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     if (request.gpuCount != 1 && request.gpuCount != 2 && request.gpuCount != 4 && request.gpuCount != 8)
         throw ApiError(400, u"invalid_gpu_count"_s, u"gpu_count must be 1, 2, 4 or 8."_s);
     const QStringList keyLines = m_keys.publicKeysFor(userId, request.sshKeyIds);
+    QStringList datasetPaths;
+    for (const QString &name : request.datasets) {
+        const std::optional<Datasets::Dataset> dataset = m_datasets ? m_datasets->find(name) : std::nullopt;
+        if (!dataset)
+            throw ApiError(400, u"unknown_dataset"_s, u"Unknown dataset \"%1\"."_s.arg(name.left(64)));
+        datasetPaths.append(dataset->path);
+    }
 
     tick();
     const qint64 now = m_clock.nowMs();
@@ -135,6 +143,9 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
         m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
                   {id, request.sshKeyIds.at(i), keyLines.at(i)});
     }
+    for (int i = 0; i < request.datasets.size(); ++i)
+        m_db.exec(u"INSERT INTO instance_datasets(instance_id, name, path) VALUES (?,?,?)"_s,
+                  {id, request.datasets.at(i), datasetPaths.at(i)});
     QJsonObject result = instanceJson(id, now);
     tx.commit();
 
@@ -315,6 +326,10 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
                                {instanceId});
     while (keys.next())
         spec.authorizedKeys.append(keys.value(0).toString());
+    QSqlQuery datasets = m_db.exec(u"SELECT name, path FROM instance_datasets WHERE instance_id = ? ORDER BY name"_s,
+                                   {instanceId});
+    while (datasets.next())
+        spec.datasets.append({datasets.value(0).toString(), datasets.value(1).toString()});
     return spec;
 }
 

@@ -12,6 +12,7 @@
 namespace cardhour::sim {
 
 class Catalog;
+class Datasets;
 class Clock;
 class Database;
 class EventBus;
@@ -41,11 +42,15 @@ public:
         int gpuCount = 1;
         QString image;
         QStringList sshKeyIds;
+        QStringList datasets; // names of shared datasets to mount read-only
     };
 
     InstanceService(Database &db, Ledger &ledger, Meter &meter, const Catalog &catalog,
                     SshKeys &keys, ContainerRuntime &runtime, EventBus &events, const Clock &clock,
                     QObject *parent = nullptr);
+
+    // Where create() looks datasets up; without one, asking for a dataset is refused.
+    void setDatasets(const Datasets *datasets) { m_datasets = datasets; }
 
     // Validates and records a new instance (state `creating`) inside the caller's transaction
     // if there is one; the runtime is asked to create it once that commits.
@@ -128,6 +133,7 @@ private:
     EventBus &m_events;
     const Clock &m_clock;
     qint64 m_lastTickMs;
+    const Datasets *m_datasets = nullptr;
 };
 
 } // namespace cardhour::sim

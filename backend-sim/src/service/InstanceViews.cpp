@@ -81,6 +81,12 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
                             + kViewFilter + u" ORDER BY k.instance_id, k.key_id"_s);
     while (keys.next())
         keyIds[keys.value(0).toString()].append(keys.value(1).toString());
+    QHash<QString, QJsonArray> datasets;
+    QSqlQuery datasetRows = select(u"SELECT d.instance_id, d.name FROM instance_datasets d"
+                                   " JOIN instances i ON i.id = d.instance_id WHERE"_s
+                                   + kViewFilter + u" ORDER BY d.instance_id, d.name"_s);
+    while (datasetRows.next())
+        datasets[datasetRows.value(0).toString()].append(datasetRows.value(1).toString());
 
     // The stages of each instance's latest launch, in the order reached.
     QHash<QString, QJsonArray> stages;
@@ -139,6 +145,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"gpu_count"_s, q.value(6).toInt()},
             {u"image"_s, q.value(7).toString()},
             {u"ssh_key_ids"_s, keyIds.value(id)},
+            {u"datasets"_s, datasets.value(id)}, // mounted read-only at /datasets/NAME
             {u"price_per_hour_micros"_s, q.value(8).toLongLong()},
             // Compute only: it does not move while the instance is stopped.
             {u"cost_micros"_s, costs.value(id).computeMicros},

@@ -141,6 +141,26 @@ const QList<Migration> &all()
              // GiB of disk given at create; NULL for instances made before: the catalog's size.
              u"ALTER TABLE instances ADD COLUMN disk_gib INTEGER CHECK (disk_gib IS NULL OR disk_gib > 0)"_s,
          }},
+        {6, u"telemetry history by the minute; the shared datasets an instance mounts"_s,
+         {
+             // One row per instance and minute: the minute's averages. gpus is a JSON array of
+             // [utilization %, VRAM used MiB, temperature C, power W] per card.
+             u"CREATE TABLE telemetry_minutes ("
+             " instance_id TEXT NOT NULL,"
+             " minute_ms INTEGER NOT NULL,"
+             " cpu_percent REAL,"
+             " memory_mib REAL,"
+             " gpus TEXT NOT NULL,"
+             " PRIMARY KEY (instance_id, minute_ms))"_s,
+             u"CREATE INDEX telemetry_minutes_by_time ON telemetry_minutes(minute_ms)"_s,
+             // The folder is recorded at create: a dataset registered again elsewhere later does
+             // not move under a running instance.
+             u"CREATE TABLE instance_datasets ("
+             " instance_id TEXT NOT NULL REFERENCES instances(id),"
+             " name TEXT NOT NULL,"
+             " path TEXT NOT NULL,"
+             " PRIMARY KEY (instance_id, name))"_s,
+         }},
     };
     return list;
 }

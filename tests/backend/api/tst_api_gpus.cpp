@@ -1,8 +1,11 @@
-// Simulated GPUs end to end, with real containers: a 2-card instance's nvidia-smi prints two
-// cards of its type, real CPU work in the box raises the reported utilisation and it falls
-// when the work stops, and the metrics endpoint and the event stream carry the same numbers.
+// Simulated GPUs and shared datasets end to end, with real containers: a 2-card instance's
+// nvidia-smi prints two cards of its type, real CPU work in the box raises the reported
+// utilisation and it falls when the work stops, the metrics endpoint and the event stream carry
+// the same numbers; a dataset is seen read-only by two instances at once.
 #include "PodmanApiTest.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -21,6 +24,7 @@ private Q_SLOTS:
     void cleanupTestCase() { cleanupPodmanTest(); }
 
     void simulatedCardsFollowRealLoad();
+    void datasetSharedReadOnly();
 
 private:
     // The newest sample of the instance's metrics (empty when none yet).
@@ -129,6 +133,53 @@ void TestApiGpus::simulatedCardsFollowRealLoad()
 
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
     QCOMPARE(waitFor(*sim, token, id, u"terminated"_s).value(u"state"_s).toString(), u"terminated"_s);
+}
+
+void TestApiGpus::datasetSharedReadOnly()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    // The operator registers a folder while the provider runs.
+    const QString folder = m_dir->filePath(u"dataset-demo"_s);
+    QVERIFY(QDir().mkpath(folder));
+    QFile data(folder + u"/train.csv"_s);
+    QVERIFY(data.open(QIODevice::WriteOnly));
+    data.write("x,y\n1,2\n3,4\n");
+    data.close();
+    const Cmd added = run(SimProcess::binaryPath(), {u"datasets"_s, u"add"_s, u"demo"_s, folder, u"--data"_s,
+                                                     sim->dataDir()});
+    QVERIFY2(added.ok(), qPrintable(added.describe()));
+
+    const QString token = sim->signUp(u"datasets@example.com"_s);
+    const KeyPair key = makeKey(u"datasets"_s);
+    const QString keyId = addKey(*sim, token, key);
+    const QJsonArray listed = sim->authedGet(token, u"/v1/datasets"_s).array();
+    QCOMPARE(listed.size(), 1);
+    QCOMPARE(listed.first().toObject().value(u"size_bytes"_s).toInteger(), 12);
+
+    const QJsonObject withDataset{{u"datasets"_s, QJsonArray{u"demo"_s}}};
+    const QString a = create(*sim, token, {keyId}, withDataset);
+    const QString b = create(*sim, token, {keyId}, withDataset);
+    QVERIFY(!a.isEmpty() && !b.isEmpty());
+    for (const QString &id : {a, b}) {
+        const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+        QCOMPARE(inst.value(u"state"_s).toString(), u"running"_s);
+        QCOMPARE(inst.value(u"datasets"_s).toArray(), QJsonArray{u"demo"_s});
+        const QString knownHosts = knownHostsFor(inst);
+        const Cmd read = ssh(inst, knownHosts, key, u"cat /datasets/demo/train.csv"_s);
+        QVERIFY2(read.ok(), qPrintable(read.describe()));
+        QCOMPARE(read.out, "x,y\n1,2\n3,4\n"_ba);
+        const Cmd write = ssh(inst, knownHosts, key, u"touch /datasets/demo/mine 2>&1; echo rc=$?"_s);
+        QVERIFY2(write.out.contains("Read-only file system") && !write.out.contains("rc=0"), write.out.constData());
+    }
+    QVERIFY(!QFile::exists(folder + u"/mine"_s));
+    // Unknown datasets are refused before anything is made.
+    const Reply refused = sim->authedPost(token, u"/v1/instances"_s,
+                                          QJsonObject{{u"gpu_type"_s, u"rtx4090"_s},
+                                                      {u"image"_s, u"base"_s},
+                                                      {u"datasets"_s, QJsonArray{u"nope"_s}}});
+    QCOMPARE(refused.status, 400);
+    QCOMPARE(refused.errorCode(), u"unknown_dataset"_s);
 }
 
 QTEST_GUILESS_MAIN(TestApiGpus)

@@ -1066,13 +1066,14 @@ def run_scenario(c, tmp, server_port):
                        ({"gpu_type": cheap, "image": "no-such-image"}, "unknown_image"),
                        ({"gpu_type": cheap, "image": "base", "gpu_count": 3}, "invalid_gpu_count"),
                        ({"gpu_type": cheap, "image": "base", "ssh_key_ids": [fake_uuid]}, "unknown_ssh_key"),
-                       ({"gpu_type": cheap, "image": "base", "ssh_key_ids": [k1["id"]]}, "unknown_ssh_key")):
+                       ({"gpu_type": cheap, "image": "base", "ssh_key_ids": [k1["id"]]}, "unknown_ssh_key"),
+                       ({"gpu_type": cheap, "image": "base", "datasets": ["no-such-dataset"]}, "unknown_dataset")):
         token = bob_token if code == "unknown_ssh_key" else alice_token
         reply = c.call("POST", "/v1/instances", body, token=token, expect=400, label=code)
         R.check(reply.code == code, f"create {body}: code {reply.code!r}, expected {code}")
     probes += probe_request_body(c, "POST", "/v1/instances",
                                  {"name": "probe", "gpu_type": cheap, "image": "base", "gpu_count": 1,
-                                  "ssh_key_ids": [k1["id"]]}, token=alice_token)
+                                  "ssh_key_ids": [k1["id"]], "datasets": ["demo"]}, token=alice_token)
     name = c.spec.request_schema("POST", "/v1/instances")["properties"]["name"]
     long_name = c.call("POST", "/v1/instances", {"name": "n" * name["maxLength"], "gpu_type": cheap,
                                                  "image": "base", "gpu_count": 2}, token=alice_token,

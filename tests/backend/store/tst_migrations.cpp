@@ -93,6 +93,30 @@ private Q_SLOTS:
         QCOMPARE(f.ledger->balance(u"u"_s), 10'000'000 - 1583 - 50 * 200);
         QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
     }
+
+    void version6AddsTelemetryAndDatasets()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"v5.sqlite"_s);
+        createAtVersion(path, 5, {
+            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
+            u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
+            " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 2, 'base', 3800000, 0, 0)"_s,
+        });
+        Database db;
+        db.open(path);
+        QCOMPARE(db.schemaVersion(), 6);
+        // The instance is still there, and the new tables take rows tied to it.
+        QCOMPARE(db.scalar(u"SELECT name FROM instances WHERE id = 'i'"_s).toString(), u"kept"_s);
+        db.exec(u"INSERT INTO telemetry_minutes(instance_id, minute_ms, cpu_percent, memory_mib, gpus)"
+                " VALUES ('i', 60000, 150.5, 1024, '[[75,100,60,300],[70,90,58,290]]')"_s);
+        db.exec(u"INSERT INTO instance_datasets(instance_id, name, path) VALUES ('i', 'demo', '/srv/demo')"_s);
+        QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM telemetry_minutes"_s).toInt(), 1);
+        QCOMPARE(db.scalar(u"SELECT path FROM instance_datasets WHERE instance_id = 'i'"_s).toString(), u"/srv/demo"_s);
+        // A dataset is named once per instance.
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_datasets(instance_id, name, path)"
+                                                  " VALUES ('i', 'demo', '/elsewhere')"_s));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMigrations)
