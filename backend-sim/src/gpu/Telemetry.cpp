@@ -14,6 +14,7 @@
 #include <QSqlQuery>
 
 #include <cmath>
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -321,10 +322,12 @@ QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, in
     QJsonArray out;
     const QList<Sample> recent = samples(instanceId, sinceMs, stepSeconds);
     // Older than what memory holds: the stored minute averages (a step of at least a minute).
-    const qint64 memoryFrom = it != m_tracks.constEnd() && !it->history.empty() ? it->history.front().atMs
-                                                                                   : m_clock.nowMs();
+    // (Nothing in memory, e.g. after a restart: every stored minute from sinceMs on.)
+    const qint64 memoryFrom = it != m_tracks.constEnd() && !it->history.empty()
+        ? it->history.front().atMs - it->history.front().atMs % 60000
+        : std::numeric_limits<qint64>::max();
     if (sinceMs < memoryFrom) {
-        const QList<Sample> older = storedMinutes(instanceId, sinceMs, memoryFrom - memoryFrom % 60000);
+        const QList<Sample> older = storedMinutes(instanceId, sinceMs, memoryFrom);
         for (const Sample &s : older)
             out.append(sampleJson(s, vramMib));
     }
