@@ -488,6 +488,10 @@
         <source>Billing ends for good; the cost so far stays on your bill.</source>
         <translation>计费永久结束；已产生的费用保留在账单中。</translation>
     </message>
+    <message>
+        <source>The provider promises to keep no data across a stop.</source>
+        <translation>服务商不承诺在停止后保留任何数据。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::InstanceTableModel</name>
@@ -534,19 +538,6 @@
         <source>Loading the catalog…</source>
         <translation>正在加载目录…</translation>
     </message>
-    <message numerus="yes">
-        <source>%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   %n free</source>
-        <extracomment>GPU card in the launch dialog: name, memory, price, free cards</extracomment>
-        <translation><numerusform>%1   ·   %2 GiB 显存   ·   每卡时 %3   ·   空闲 %n 张</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n card(s)</source>
-        <translation><numerusform>%n 张卡</numerusform></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n card(s) (not enough free)</source>
-        <translation><numerusform>%n 张卡（空闲不足）</numerusform></translation>
-    </message>
     <message>
         <source>&lt;b&gt;Cost:&lt;/b&gt; %1 per hour, %2 per day. Billed per second while it runs; nothing while stopped.</source>
         <translation>&lt;b&gt;费用：&lt;/b&gt;每小时 %1，每天 %2。运行时按秒计费；停止后不计费。</translation>
@@ -570,6 +561,15 @@
     <message>
         <source>Not launched: %1 Choose fewer cards or another GPU type.</source>
         <translation>未启动：%1 请选择更少的卡数或其他 GPU 型号。</translation>
+    </message>
+    <message>
+        <source>%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   free: %4</source>
+        <extracomment>GPU card in the launch dialog: name, memory, price, free cards</extracomment>
+        <translation>%1   ·   %2 GiB 显存   ·   每卡时 %3   ·   空闲：%4</translation>
+    </message>
+    <message>
+        <source>%1 (not enough free)</source>
+        <translation>%1（空闲不足）</translation>
     </message>
 </context>
 <context>
@@ -716,6 +716,49 @@
     <message>
         <source>Copied: %1</source>
         <translation>已复制：%1</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>GPU &amp;chart</source>
+        <translation>GPU 图表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>CardHour — balance %1, spending %2</source>
+        <translation>CardHour — 余额 %1，消费速度 %2</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::MetricsChart</name>
+    <message>
+        <source>Last 5 min</source>
+        <translation>最近 5 分钟</translation>
+    </message>
+    <message>
+        <source>Last 15 min</source>
+        <translation>最近 15 分钟</translation>
+    </message>
+    <message>
+        <source>Last 60 min</source>
+        <translation>最近 60 分钟</translation>
+    </message>
+    <message>
+        <source>GPU utilisation</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>Select an instance to see its GPUs.</source>
+        <translation>选择一个实例以查看其 GPU。</translation>
+    </message>
+    <message>
+        <source>Measured while the instance runs.</source>
+        <translation>实例运行时才有测量数据。</translation>
     </message>
 </context>
 <context>

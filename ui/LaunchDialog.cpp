@@ -83,11 +83,10 @@ void LaunchDialog::fillGpus()
     int firstFree = -1;
     for (const GpuType &gpu : std::as_const(m_gpus)) {
         //: GPU card in the launch dialog: name, memory, price, free cards
-        auto *item = new QListWidgetItem(tr("%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   %n free", nullptr,
-                                            gpu.available)
-                                             .arg(gpu.name)
-                                             .arg(gpu.vramMib / 1024)
-                                             .arg(Format::money(gpu.pricePerHourMicros)),
+        auto *item = new QListWidgetItem(tr("%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   free: %4")
+                                             .arg(gpu.name, QString::number((gpu.vramMib + 512) / 1024),
+                                                  Format::money(gpu.pricePerHourMicros),
+                                                  QString::number(gpu.available)),
                                          m_ui->gpuList);
         item->setData(IdRole, gpu.id);
         item->setToolTip(gpu.description);
@@ -137,9 +136,7 @@ void LaunchDialog::fillCounts()
     for (int count : {1, 2, 4, 8}) {
         // Counts above what is free stay visible but say why they cannot be had.
         const bool possible = !gpu || count <= gpu->available;
-        m_ui->countCombo->addItem(possible ? tr("%n card(s)", nullptr, count)
-                                           : tr("%n card(s) (not enough free)", nullptr, count),
-                                  count);
+        m_ui->countCombo->addItem(possible ? QString::number(count) : tr("%1 (not enough free)").arg(count), count);
     }
     const int index = m_ui->countCombo->findData(previous > 0 ? previous : 1);
     m_ui->countCombo->setCurrentIndex(qMax(0, index));
