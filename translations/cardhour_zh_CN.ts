@@ -729,6 +729,10 @@
         <source>CardHour — balance %1, spending %2</source>
         <translation>CardHour — 余额 %1，消费速度 %2</translation>
     </message>
+    <message>
+        <source>&amp;Connect to…</source>
+        <translation>连接到(&amp;C)…</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::MetricsChart</name>

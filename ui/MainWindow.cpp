@@ -196,10 +196,18 @@ void MainWindow::buildMenus()
     m_refreshAction = makeAction(u"refreshAction"_s, &MainWindow::reloadAll);
     m_refreshAction->setShortcut(QKeySequence::Refresh);
     m_logOutAction = makeAction(u"logOutAction"_s, [this] { m_session->logOut(); });
+    m_connectAction = makeAction(u"connectAction"_s, [this] {
+        // Back to the connect step; the session stays until another provider is chosen.
+        m_events->stop();
+        m_banner->hide();
+        m_connectPage->setBusy(false, {});
+        m_stack->setCurrentWidget(m_connectPage);
+    });
     m_quitAction = makeAction(u"quitAction"_s, &QWidget::close);
     m_quitAction->setShortcut(QKeySequence::Quit);
 
     m_fileMenu = menuBar()->addMenu(QString());
+    m_fileMenu->addAction(m_connectAction);
     m_fileMenu->addAction(m_refreshAction);
     m_fileMenu->addAction(m_logOutAction);
     m_fileMenu->addSeparator();
@@ -255,6 +263,7 @@ void MainWindow::retranslate()
     m_terminateAction->setText(tr("&Terminate…"));
     m_sshAction->setText(tr("Copy SSH &command"));
     m_refreshAction->setText(tr("&Reload"));
+    m_connectAction->setText(tr("&Connect to…"));
     m_logOutAction->setText(tr("Log &out"));
     m_quitAction->setText(tr("&Quit"));
     m_userLabel->setText(m_session->isLoggedIn() ? tr("Logged in as %1").arg(m_session->user().email) : QString());
@@ -310,6 +319,7 @@ void MainWindow::useProvider(const QUrl &url, const QString &providerKey)
     m_session->setProvider(url, providerKey);
     m_events->setBaseUrl(url);
     m_stack->setCurrentWidget(m_dashboard);
+    updateActions();
     statusBar()->showMessage(tr("Connected to %1").arg(url.toDisplayString()), 5000);
     if (m_session->isLoggedIn())
         onLoggedIn(); // the same provider again (a restarted sandbox): carry on
@@ -429,7 +439,8 @@ void MainWindow::updateActions()
     const bool loggedIn = m_session->isLoggedIn();
     const Instance *instance = m_model->instance(selectedInstanceId());
     m_launchAction->setEnabled(loggedIn);
-    m_refreshAction->setEnabled(loggedIn);
+    // Reload also brings back the log-in prompt after it was dismissed.
+    m_refreshAction->setEnabled(m_stack->currentWidget() == m_dashboard);
     m_logOutAction->setEnabled(loggedIn);
     m_stopAction->setEnabled(loggedIn && instance && InstanceActions::allowed(Action::Stop, *instance));
     m_startAction->setEnabled(loggedIn && instance && InstanceActions::allowed(Action::Start, *instance));

@@ -135,6 +135,7 @@ private:
     QAction *m_terminateAction = nullptr;
     QAction *m_sshAction = nullptr;
     QAction *m_refreshAction = nullptr;
+    QAction *m_connectAction = nullptr;
     QAction *m_logOutAction = nullptr;
     QAction *m_quitAction = nullptr;
     QActionGroup *m_languageGroup = nullptr;

@@ -157,7 +157,8 @@ void MetricsChart::addSample(const MetricsSample &sample)
 
 void MetricsChart::append(const MetricsSample &sample)
 {
-    if (!sample.at.isValid())
+    // Points stay in time order (trim() drops from the front): older than the range is not shown.
+    if (!sample.at.isValid() || sample.at < QDateTime::currentDateTimeUtc().addSecs(-60LL * rangeMinutes()))
         return;
     const qreal x = qreal(sample.at.toMSecsSinceEpoch());
     for (const GpuSample &gpu : sample.gpus)
