@@ -260,6 +260,13 @@ void TestMainWindow::fullLoop()
     QCOMPARE(m_sim.port(), m_port);
     QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 20000);
     QVERIFY(window.session()->isLoggedIn());
+
+    // ---- the token is revoked elsewhere: the next call gets 401 and log-in is asked for -----------
+    QCOMPARE(m_sim.authedPost(token, u"/v1/auth/logout"_s).status, 204);
+    window.findChild<QAction *>(u"refreshAction"_s)->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)), 20000);
+    QVERIFY(!window.session()->isLoggedIn());
+    QCOMPARE(login->email(), u"gui@example.com"_s);
 }
 
 void TestMainWindow::sandboxConnectStep()
