@@ -22,21 +22,27 @@ int main(int argc, char *argv[])
 
     cardhour::ui::Translations translations;
     QSettings settings;
-    translations.setLanguage(settings.value(u"language"_s, cardhour::ui::Translations::systemDefault()).toString());
-    QObject::connect(&translations, &cardhour::ui::Translations::languageChanged, &app,
-                     [](const QString &language) { QSettings().setValue(u"language"_s, language); });
+    translations.setLanguage(
+        settings.value(u"language"_s, cardhour::ui::Translations::systemDefault()).toString());
+    QObject::connect(
+        &translations, &cardhour::ui::Translations::languageChanged, &app,
+        [](const QString &language) { QSettings().setValue(u"language"_s, language); });
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "CardHour: rent GPU hosts by the card-hour."));
+    parser.setApplicationDescription(
+        QApplication::translate("main", "CardHour: rent GPU hosts by the card-hour."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption providerOption(
-        u"provider"_s, QApplication::translate("main", "Connect to the provider at URL (also CARDHOUR_PROVIDER_URL)."),
+        u"provider"_s,
+        QApplication::translate("main",
+                                "Connect to the provider at URL (also CARDHOUR_PROVIDER_URL)."),
         u"url"_s);
-    const QCommandLineOption sandboxOption(u"sandbox"_s,
-                                           QApplication::translate("main", "Start or attach to the local sandbox at once."));
-    const QCommandLineOption simOption(u"sim"_s, QApplication::translate("main", "The cardhour-sim executable."),
-                                       u"path"_s);
+    const QCommandLineOption sandboxOption(
+        u"sandbox"_s,
+        QApplication::translate("main", "Start or attach to the local sandbox at once."));
+    const QCommandLineOption simOption(
+        u"sim"_s, QApplication::translate("main", "The cardhour-sim executable."), u"path"_s);
     parser.addOptions({providerOption, sandboxOption, simOption});
     parser.process(app);
 
@@ -44,7 +50,8 @@ int main(int argc, char *argv[])
     options.sandboxExecutable = parser.value(simOption);
 #ifdef CARDHOUR_BUILD_SIM_PATH
     // Run from the build tree: the sandbox is wherever the build put it.
-    if (options.sandboxExecutable.isEmpty() && !QFileInfo::exists(cardhour::core::SandboxLauncher::defaultExecutable())
+    if (options.sandboxExecutable.isEmpty()
+        && !QFileInfo::exists(cardhour::core::SandboxLauncher::defaultExecutable())
         && QFileInfo::exists(QString::fromUtf8(CARDHOUR_BUILD_SIM_PATH)))
         options.sandboxExecutable = QString::fromUtf8(CARDHOUR_BUILD_SIM_PATH);
 #endif

@@ -13,8 +13,8 @@ using namespace Qt::StringLiterals;
 namespace cardhour::ui {
 
 BillPanel::BillPanel(core::BillTicker *ticker, QWidget *parent)
-    : QFrame(parent), m_ticker(ticker), m_balanceTitle(new QLabel(this)), m_balance(new QLabel(this)),
-      m_rate(new QLabel(this)), m_runsOut(new QLabel(this))
+    : QFrame(parent), m_ticker(ticker), m_balanceTitle(new QLabel(this)),
+      m_balance(new QLabel(this)), m_rate(new QLabel(this)), m_runsOut(new QLabel(this))
 {
     setObjectName(u"billPanel"_s);
     m_balance->setObjectName(u"balanceLabel"_s);
@@ -54,12 +54,14 @@ void BillPanel::refresh()
     }
     m_balance->setText(Format::money(m_ticker->balanceMicros(), 4));
     const qint64 rate = m_ticker->spendRateMicrosPerHour();
-    m_rate->setText(rate > 0 ? tr("Spending %1").arg(Format::ratePerHour(rate)) : tr("Nothing is billed now"));
+    m_rate->setText(rate > 0 ? tr("Spending %1").arg(Format::ratePerHour(rate))
+                             : tr("Nothing is billed now"));
     const QDateTime runsOut = m_ticker->runsOutAt();
     if (rate > 0 && runsOut.isValid()) {
-        m_runsOut->setText(tr("Runs out in %1 (at %2)")
-                               .arg(Format::duration(m_ticker->msLeft()),
-                                    QLocale().toString(runsOut.toLocalTime(), QLocale::ShortFormat)));
+        m_runsOut->setText(
+            tr("Runs out in %1 (at %2)")
+                .arg(Format::duration(m_ticker->msLeft()),
+                     QLocale().toString(runsOut.toLocalTime(), QLocale::ShortFormat)));
     } else {
         m_runsOut->clear();
     }

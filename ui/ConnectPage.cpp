@@ -8,7 +8,8 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-ConnectPage::ConnectPage(QWidget *parent) : QWidget(parent), m_ui(std::make_unique<Ui::ConnectPage>())
+ConnectPage::ConnectPage(QWidget *parent)
+    : QWidget(parent), m_ui(std::make_unique<Ui::ConnectPage>())
 {
     m_ui->setupUi(this);
     connect(m_ui->urlRadio, &QRadioButton::toggled, m_ui->urlEdit, &QLineEdit::setEnabled);
@@ -32,7 +33,8 @@ void ConnectPage::validate()
     QString problem;
     if (m_ui->urlRadio->isChecked()) {
         const QUrl url = enteredUrl();
-        if (!url.isValid() || (url.scheme() != u"http"_s && url.scheme() != u"https"_s) || url.host().isEmpty())
+        if (!url.isValid() || (url.scheme() != u"http"_s && url.scheme() != u"https"_s)
+            || url.host().isEmpty())
             problem = tr("Enter an http:// or https:// address.");
     }
     m_ui->urlHint->setText(problem);

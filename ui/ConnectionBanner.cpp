@@ -18,7 +18,8 @@ ConnectionBanner::ConnectionBanner(QWidget *parent)
     m_label->setWordWrap(true);
     setAutoFillBackground(true);
     // A warning colour that reads on light and dark themes alike.
-    setStyleSheet(u"#connectionBanner { background: #8a5a00; } #connectionBanner QLabel { color: white; }"_s);
+    setStyleSheet(
+        u"#connectionBanner { background: #8a5a00; } #connectionBanner QLabel { color: white; }"_s);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
     layout->addWidget(m_label, 1);
@@ -45,7 +46,8 @@ void ConnectionBanner::changeEvent(QEvent *event)
 void ConnectionBanner::retranslate()
 {
     m_retry->setText(tr("Retry"));
-    const QString head = tr("The provider cannot be reached; reconnecting. What you see may be out of date.");
+    const QString head =
+        tr("The provider cannot be reached; reconnecting. What you see may be out of date.");
     m_label->setText(m_reason.isEmpty() ? head : head + u' ' + tr("(%1)").arg(m_reason));
 }
 

@@ -26,9 +26,10 @@ QString listOf(const QStringList &items)
 
 QString shellQuote(const QString &text)
 {
-    static const QString safe = u"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@"_s;
-    const bool plain = !text.isEmpty() && std::all_of(text.cbegin(), text.cend(),
-                                                      [](QChar c) { return safe.contains(c); });
+    static const QString safe =
+        u"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@"_s;
+    const bool plain = !text.isEmpty()
+        && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return safe.contains(c); });
     if (plain)
         return text;
     QString quoted = text;
@@ -43,11 +44,12 @@ bool InstanceActions::allowed(Action action, const Instance &instance)
     switch (action) {
     case Action::Stop:
         return instance.state == InstanceState::Running || instance.state == InstanceState::Starting
-               || instance.state == InstanceState::Creating;
+            || instance.state == InstanceState::Creating;
     case Action::Start:
         return instance.state == InstanceState::Stopped;
     case Action::Terminate:
-        return instance.state != InstanceState::Terminated && instance.state != InstanceState::Unknown;
+        return instance.state != InstanceState::Terminated
+            && instance.state != InstanceState::Unknown;
     }
     return false;
 }
@@ -91,8 +93,10 @@ QString InstanceActions::preview(Action action, const Instance &instance)
         else
             lines << tr("The provider promises to keep no data across a stop.");
         if (!r.stopReleases.isEmpty())
-            lines << tr("Released: %1 (a later start needs free cards again).").arg(listOf(r.stopReleases));
-        lines << tr("Billing of %1 stops the moment you stop.").arg(Format::ratePerHour(instance.pricePerHourMicros));
+            lines << tr("Released: %1 (a later start needs free cards again).")
+                         .arg(listOf(r.stopReleases));
+        lines << tr("Billing of %1 stops the moment you stop.")
+                     .arg(Format::ratePerHour(instance.pricePerHourMicros));
         if (r.billedWhileStopped.isEmpty())
             lines << tr("Nothing is billed while it is stopped.");
         else

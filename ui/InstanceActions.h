@@ -14,7 +14,11 @@ class InstanceActions
 {
     Q_DECLARE_TR_FUNCTIONS(cardhour::ui::InstanceActions)
 public:
-    enum class Action { Stop, Start, Terminate };
+    enum class Action {
+        Stop,
+        Start,
+        Terminate
+    };
 
     static bool allowed(Action action, const core::Instance &instance);
     // The confirmation's question and the preview of what happens to data and billing.

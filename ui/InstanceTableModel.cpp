@@ -33,7 +33,8 @@ int InstanceTableModel::columnCount(const QModelIndex &parent) const
 QString InstanceTableModel::stateText(const Instance &instance)
 {
     const QString state = Format::state(instance.state, instance.stateText);
-    const bool launching = instance.state == InstanceState::Creating || instance.state == InstanceState::Starting;
+    const bool launching =
+        instance.state == InstanceState::Creating || instance.state == InstanceState::Starting;
     if (launching) {
         QStringList stages;
         for (const core::LaunchStage &stage : instance.launch.stages)
@@ -69,12 +70,14 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
         return instance.id;
     if (role == StateRole)
         return instanceStateToString(instance.state);
-    if (role == Qt::TextAlignmentRole && (index.column() == PriceColumn || index.column() == CostColumn))
+    if (role == Qt::TextAlignmentRole
+        && (index.column() == PriceColumn || index.column() == CostColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && index.column() == StateColumn) {
         QStringList lines;
         for (const core::LaunchStage &stage : instance.launch.stages)
-            lines << u"%1  %2"_s.arg(Format::stage(stage.name), stage.at.toLocalTime().toString(u"HH:mm:ss.zzz"_s));
+            lines << u"%1  %2"_s.arg(Format::stage(stage.name),
+                                     stage.at.toLocalTime().toString(u"HH:mm:ss.zzz"_s));
         return lines.join(u'\n');
     }
     if (role != Qt::DisplayRole)
@@ -85,7 +88,8 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
     case StateColumn:
         return stateText(instance);
     case GpuColumn:
-        return tr("%1 × %2").arg(instance.gpuName.isEmpty() ? instance.gpuType : instance.gpuName)
+        return tr("%1 × %2")
+            .arg(instance.gpuName.isEmpty() ? instance.gpuType : instance.gpuName)
             .arg(instance.gpuCount);
     case PriceColumn:
         return Format::ratePerHour(instance.pricePerHourMicros);

@@ -18,8 +18,18 @@ class InstanceTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { NameColumn, StateColumn, GpuColumn, PriceColumn, CostColumn, ColumnCount };
-    enum Role { IdRole = Qt::UserRole + 1, StateRole };
+    enum Column {
+        NameColumn,
+        StateColumn,
+        GpuColumn,
+        PriceColumn,
+        CostColumn,
+        ColumnCount
+    };
+    enum Role {
+        IdRole = Qt::UserRole + 1,
+        StateRole
+    };
 
     // `clock` must outlive the model; nullptr: the system clock.
     explicit InstanceTableModel(const core::Clock *clock = nullptr, QObject *parent = nullptr);
@@ -27,7 +37,8 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
     // Replaces every row (terminated instances are left out).
     void setInstances(const QList<core::Instance> &instances);

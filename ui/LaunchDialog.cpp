@@ -21,7 +21,8 @@ constexpr qint64 msPerDay = 24LL * 3600 * 1000;
 } // namespace
 
 LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, QWidget *parent)
-    : QDialog(parent), m_ui(std::make_unique<Ui::LaunchDialog>()), m_client(client), m_ticker(ticker)
+    : QDialog(parent), m_ui(std::make_unique<Ui::LaunchDialog>()), m_client(client),
+      m_ticker(ticker)
 {
     m_ui->setupUi(this);
     setObjectName(u"launchDialog"_s);
@@ -83,11 +84,11 @@ void LaunchDialog::fillGpus()
     int firstFree = -1;
     for (const GpuType &gpu : std::as_const(m_gpus)) {
         //: GPU card in the launch dialog: name, memory, price, free cards
-        auto *item = new QListWidgetItem(tr("%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   free: %4")
-                                             .arg(gpu.name, QString::number((gpu.vramMib + 512) / 1024),
-                                                  Format::money(gpu.pricePerHourMicros),
-                                                  QString::number(gpu.available)),
-                                         m_ui->gpuList);
+        auto *item = new QListWidgetItem(
+            tr("%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   free: %4")
+                .arg(gpu.name, QString::number((gpu.vramMib + 512) / 1024),
+                     Format::money(gpu.pricePerHourMicros), QString::number(gpu.available)),
+            m_ui->gpuList);
         item->setData(IdRole, gpu.id);
         item->setToolTip(gpu.description);
         if (gpu.available <= 0)
@@ -96,7 +97,8 @@ void LaunchDialog::fillGpus()
             firstFree = m_ui->gpuList->count() - 1;
     }
     const QListWidgetItem *keep = m_ui->gpuList->item(previous);
-    m_ui->gpuList->setCurrentRow(keep && (keep->flags() & Qt::ItemIsEnabled) ? previous : qMax(0, firstFree));
+    m_ui->gpuList->setCurrentRow(keep && (keep->flags() & Qt::ItemIsEnabled) ? previous
+                                                                             : qMax(0, firstFree));
 }
 
 void LaunchDialog::fillImages()
@@ -117,7 +119,8 @@ void LaunchDialog::fillKeys()
 {
     m_ui->keyList->clear();
     for (const SshKey &key : std::as_const(m_keys)) {
-        auto *item = new QListWidgetItem(u"%1   %2"_s.arg(key.name, key.fingerprintSha256), m_ui->keyList);
+        auto *item =
+            new QListWidgetItem(u"%1   %2"_s.arg(key.name, key.fingerprintSha256), m_ui->keyList);
         item->setData(IdRole, key.id);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         // Every key by default: an instance nobody can log in to is rarely what is wanted.
@@ -136,7 +139,8 @@ void LaunchDialog::fillCounts()
     for (int count : {1, 2, 4, 8}) {
         // Counts above what is free stay visible but say why they cannot be had.
         const bool possible = !gpu || count <= gpu->available;
-        m_ui->countCombo->addItem(possible ? QString::number(count) : tr("%1 (not enough free)").arg(count), count);
+        m_ui->countCombo->addItem(
+            possible ? QString::number(count) : tr("%1 (not enough free)").arg(count), count);
     }
     const int index = m_ui->countCombo->findData(previous > 0 ? previous : 1);
     m_ui->countCombo->setCurrentIndex(qMax(0, index));
@@ -186,17 +190,19 @@ void LaunchDialog::updateCost()
         validate();
         return;
     }
-    QString text = tr("<b>Cost:</b> %1 per hour, %2 per day. Billed per second while it runs; nothing "
-                      "while stopped.")
-                       .arg(Format::money(perHour), Format::money(BillTicker::costOf(msPerDay, perHour)));
+    QString text =
+        tr("<b>Cost:</b> %1 per hour, %2 per day. Billed per second while it runs; nothing "
+           "while stopped.")
+            .arg(Format::money(perHour), Format::money(BillTicker::costOf(msPerDay, perHour)));
     if (m_ticker && m_ticker->hasData()) {
         // What already runs keeps running: the balance lasts at the combined rate.
         const qint64 rate = m_ticker->spendRateMicrosPerHour() + perHour;
         const qint64 balance = m_ticker->balanceMicros();
         text += u"<br>"_s
-                + tr("Your balance of %1 lasts %2 at %3 (with what already runs).")
-                      .arg(Format::money(balance), Format::duration(BillTicker::msToSpend(balance, rate)),
-                           Format::ratePerHour(rate));
+            + tr("Your balance of %1 lasts %2 at %3 (with what already runs).")
+                  .arg(Format::money(balance),
+                       Format::duration(BillTicker::msToSpend(balance, rate)),
+                       Format::ratePerHour(rate));
     }
     m_ui->costLabel->setText(text);
     validate();
@@ -225,33 +231,34 @@ void LaunchDialog::onAccept()
     m_busy = true;
     validate();
     m_ui->errorLabel->setText(tr("Asking the provider…"));
-    m_client->createInstance(r, m_idempotencyKey)->onFinished(this, [this](const Reply<Instance> &reply) {
-        m_busy = false;
-        if (reply.ok()) {
-            m_idempotencyKey.clear();
-            Q_EMIT launched(reply.value());
-            accept();
-            return;
-        }
-        const ApiError &error = reply.error();
-        QString text = error.userMessage();
-        if (error.kind == ApiError::Kind::Http && error.httpStatus == 402)
-            text = tr("Not launched: your balance does not cover this instance. %1").arg(text);
-        else if (error.kind == ApiError::Kind::Http && error.httpStatus == 409)
-            text = tr("Not launched: %1 Choose fewer cards or another GPU type.").arg(text);
-        if (!error.isUnreachable())
-            m_idempotencyKey.clear(); // a definite answer: a new attempt is a new request
-        m_ui->errorLabel->setText(text);
-        // The free counts have changed, most likely: show the provider's current ones.
-        if (error.httpStatus == 409)
-            m_client->gpuTypes()->onFinished(this, [this](const Reply<QList<GpuType>> &gpus) {
-                if (gpus.ok()) {
-                    m_gpus = gpus.value();
-                    fillGpus();
-                }
-            });
-        validate();
-    });
+    m_client->createInstance(r, m_idempotencyKey)
+        ->onFinished(this, [this](const Reply<Instance> &reply) {
+            m_busy = false;
+            if (reply.ok()) {
+                m_idempotencyKey.clear();
+                Q_EMIT launched(reply.value());
+                accept();
+                return;
+            }
+            const ApiError &error = reply.error();
+            QString text = error.userMessage();
+            if (error.kind == ApiError::Kind::Http && error.httpStatus == 402)
+                text = tr("Not launched: your balance does not cover this instance. %1").arg(text);
+            else if (error.kind == ApiError::Kind::Http && error.httpStatus == 409)
+                text = tr("Not launched: %1 Choose fewer cards or another GPU type.").arg(text);
+            if (!error.isUnreachable())
+                m_idempotencyKey.clear(); // a definite answer: a new attempt is a new request
+            m_ui->errorLabel->setText(text);
+            // The free counts have changed, most likely: show the provider's current ones.
+            if (error.httpStatus == 409)
+                m_client->gpuTypes()->onFinished(this, [this](const Reply<QList<GpuType>> &gpus) {
+                    if (gpus.ok()) {
+                        m_gpus = gpus.value();
+                        fillGpus();
+                    }
+                });
+            validate();
+        });
 }
 
 void LaunchDialog::changeEvent(QEvent *event)

@@ -29,7 +29,8 @@ class LaunchDialog : public QDialog
     Q_OBJECT
 public:
     // Neither is owned; both must outlive the dialog.
-    LaunchDialog(core::ProviderClient *client, const core::BillTicker *ticker, QWidget *parent = nullptr);
+    LaunchDialog(core::ProviderClient *client, const core::BillTicker *ticker,
+                 QWidget *parent = nullptr);
     ~LaunchDialog() override;
 
     // Fetches GPU types, images and keys (the dialog is usable once they arrived).

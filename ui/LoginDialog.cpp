@@ -14,7 +14,8 @@ namespace {
 constexpr int minPasswordLength = 8; // the provider's rule (weak_password below it)
 }
 
-LoginDialog::LoginDialog(QWidget *parent) : QDialog(parent), m_ui(std::make_unique<Ui::LoginDialog>())
+LoginDialog::LoginDialog(QWidget *parent)
+    : QDialog(parent), m_ui(std::make_unique<Ui::LoginDialog>())
 {
     m_ui->setupUi(this);
     setObjectName(u"loginDialog"_s);
@@ -72,7 +73,7 @@ void LoginDialog::validate()
         hint = tr("The password needs at least %n characters.", nullptr, minPasswordLength);
     m_ui->hintLabel->setText(hint);
     const bool complete = emailShape.match(email()).hasMatch() && !password().isEmpty()
-                          && (!isSignUp() || password().size() >= minPasswordLength);
+        && (!isSignUp() || password().size() >= minPasswordLength);
     QPushButton *ok = m_ui->buttonBox->button(QDialogButtonBox::Ok);
     ok->setEnabled(complete && !m_busy);
     ok->setText(isSignUp() ? tr("Sign up") : tr("Log in"));

@@ -3,11 +3,11 @@
 #include "BillPanel.h"
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
+#include "Format.h"
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
 #include "LoginDialog.h"
 #include "MetricsChart.h"
-#include "Format.h"
 #include "Translations.h"
 #include "api/EventStream.h"
 #include "api/ProviderClient.h"
@@ -25,9 +25,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStandardPaths>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QSystemTrayIcon>
@@ -42,8 +42,9 @@ namespace cardhour::ui {
 using namespace cardhour::core;
 
 MainWindow::MainWindow(const Options &options, Translations *translations, QWidget *parent)
-    : QMainWindow(parent), m_options(options), m_translations(translations), m_client(new ProviderClient(this)),
-      m_events(new EventStream(this)), m_secrets(new SecretStore(options.keychainService, this)),
+    : QMainWindow(parent), m_options(options), m_translations(translations),
+      m_client(new ProviderClient(this)), m_events(new EventStream(this)),
+      m_secrets(new SecretStore(options.keychainService, this)),
       m_session(new Session(m_client, m_secrets, this)), m_launcher(new SandboxLauncher(this)),
       m_ticker(new BillTicker(nullptr, this)), m_model(new InstanceTableModel(nullptr, this))
 {
@@ -67,10 +68,11 @@ MainWindow::MainWindow(const Options &options, Translations *translations, QWidg
             [this](const QString &message) { m_connectPage->setBusy(true, message); });
     connect(m_launcher, &SandboxLauncher::ready, this,
             [this](const QUrl &url) { useProvider(url, m_launcher->providerKey()); });
-    connect(m_launcher, &SandboxLauncher::failed, this, [this](const QString &reason, const QString &tail) {
-        m_stack->setCurrentWidget(m_connectPage);
-        m_connectPage->setProblem(tail.isEmpty() ? reason : reason + u"\n\n"_s + tail);
-    });
+    connect(m_launcher, &SandboxLauncher::failed, this,
+            [this](const QString &reason, const QString &tail) {
+                m_stack->setCurrentWidget(m_connectPage);
+                m_connectPage->setProblem(tail.isEmpty() ? reason : reason + u"\n\n"_s + tail);
+            });
     connect(m_launcher, &SandboxLauncher::exitedUnexpectedly, this,
             [this](const QString &reason) { m_banner->showProblem(reason); });
 
@@ -156,8 +158,9 @@ void MainWindow::buildUi()
 
     // The balance and spend rate in the tray, where the desktop has one.
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        m_tray = new QSystemTrayIcon(windowIcon().isNull() ? style()->standardIcon(QStyle::SP_ComputerIcon) : windowIcon(),
-                                     this);
+        m_tray = new QSystemTrayIcon(
+            windowIcon().isNull() ? style()->standardIcon(QStyle::SP_ComputerIcon) : windowIcon(),
+            this);
         connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
             showNormal();
             raise();
@@ -172,8 +175,10 @@ void MainWindow::buildUi()
     m_userLabel->setObjectName(u"userLabel"_s);
     statusBar()->addPermanentWidget(m_userLabel);
 
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateActions);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateChart);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::updateActions);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::updateChart);
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     connect(m_table, &QTableView::doubleClicked, this, &MainWindow::copySshCommand);
 }
@@ -213,8 +218,8 @@ void MainWindow::buildMenus()
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quitAction);
     m_instanceMenu = menuBar()->addMenu(QString());
-    const QList<QAction *> instanceActions{m_launchAction, m_stopAction, m_startAction, m_terminateAction,
-                                           m_sshAction};
+    const QList<QAction *> instanceActions{m_launchAction, m_stopAction, m_startAction,
+                                           m_terminateAction, m_sshAction};
     m_instanceMenu->addActions(instanceActions);
     m_table->addActions({m_stopAction, m_startAction, m_terminateAction, m_sshAction});
 
@@ -233,7 +238,8 @@ void MainWindow::buildMenus()
         action->setObjectName(u"language_"_s + language);
         action->setCheckable(true);
         action->setData(language);
-        action->setChecked(m_translations ? m_translations->current() == language : language == u"en"_s);
+        action->setChecked(m_translations ? m_translations->current() == language
+                                          : language == u"en"_s);
         action->setEnabled(m_translations != nullptr);
         m_languageGroup->addAction(action);
     }
@@ -250,7 +256,8 @@ void MainWindow::buildMenus()
 
 void MainWindow::retranslate()
 {
-    setWindowTitle(m_session->isLoggedIn() ? tr("CardHour — %1").arg(m_session->user().email) : tr("CardHour"));
+    setWindowTitle(m_session->isLoggedIn() ? tr("CardHour — %1").arg(m_session->user().email)
+                                           : tr("CardHour"));
     m_fileMenu->setTitle(tr("&File"));
     m_instanceMenu->setTitle(tr("&Instances"));
     m_languageMenu->setTitle(tr("&Language"));
@@ -266,7 +273,8 @@ void MainWindow::retranslate()
     m_connectAction->setText(tr("&Connect to…"));
     m_logOutAction->setText(tr("Log &out"));
     m_quitAction->setText(tr("&Quit"));
-    m_userLabel->setText(m_session->isLoggedIn() ? tr("Logged in as %1").arg(m_session->user().email) : QString());
+    m_userLabel->setText(
+        m_session->isLoggedIn() ? tr("Logged in as %1").arg(m_session->user().email) : QString());
     m_model->retranslate();
 }
 
@@ -327,7 +335,8 @@ void MainWindow::useProvider(const QUrl &url, const QString &providerKey)
         m_session->restore();
 }
 
-// ---- the session ----------------------------------------------------------------------------------
+// ---- the session
+// ----------------------------------------------------------------------------------
 
 void MainWindow::showLogin(const QString &note)
 {
@@ -419,7 +428,8 @@ void MainWindow::reloadAll()
     });
 }
 
-// ---- instances --------------------------------------------------------------------------------------
+// ---- instances
+// --------------------------------------------------------------------------------------
 
 QString MainWindow::selectedInstanceId() const
 {
@@ -442,9 +452,12 @@ void MainWindow::updateActions()
     // Reload also brings back the log-in prompt after it was dismissed.
     m_refreshAction->setEnabled(m_stack->currentWidget() == m_dashboard);
     m_logOutAction->setEnabled(loggedIn);
-    m_stopAction->setEnabled(loggedIn && instance && InstanceActions::allowed(Action::Stop, *instance));
-    m_startAction->setEnabled(loggedIn && instance && InstanceActions::allowed(Action::Start, *instance));
-    m_terminateAction->setEnabled(loggedIn && instance && InstanceActions::allowed(Action::Terminate, *instance));
+    m_stopAction->setEnabled(loggedIn && instance
+                             && InstanceActions::allowed(Action::Stop, *instance));
+    m_startAction->setEnabled(loggedIn && instance
+                              && InstanceActions::allowed(Action::Start, *instance));
+    m_terminateAction->setEnabled(loggedIn && instance
+                                  && InstanceActions::allowed(Action::Terminate, *instance));
     m_sshAction->setEnabled(loggedIn && instance && instance->ssh && instance->ssh->port > 0
                             && instance->state == InstanceState::Running);
 }
@@ -471,23 +484,26 @@ void MainWindow::confirm(Action action)
     const Instance *instance = m_model->instance(selectedInstanceId());
     if (!instance || !InstanceActions::allowed(action, *instance))
         return;
-    auto *box = new QMessageBox(action == Action::Terminate ? QMessageBox::Warning : QMessageBox::Question,
-                                InstanceActions::buttonText(action), InstanceActions::question(action, *instance),
-                                QMessageBox::Cancel, this);
+    auto *box =
+        new QMessageBox(action == Action::Terminate ? QMessageBox::Warning : QMessageBox::Question,
+                        InstanceActions::buttonText(action),
+                        InstanceActions::question(action, *instance), QMessageBox::Cancel, this);
     box->setObjectName(u"confirmDialog"_s);
     box->setInformativeText(InstanceActions::preview(action, *instance));
     box->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton *yes = box->addButton(InstanceActions::buttonText(action), QMessageBox::AcceptRole);
     yes->setObjectName(u"confirmButton"_s);
     // Terminate cannot be undone: Enter alone must not do it.
-    box->setDefaultButton(action == Action::Terminate ? QMessageBox::Cancel : QMessageBox::NoButton);
+    box->setDefaultButton(action == Action::Terminate ? QMessageBox::Cancel
+                                                      : QMessageBox::NoButton);
     if (action != Action::Terminate)
         box->setDefaultButton(yes);
     const QString id = instance->id;
-    connect(box, &QMessageBox::buttonClicked, this, [this, yes, action, id](QAbstractButton *button) {
-        if (button == yes)
-            perform(action, id);
-    });
+    connect(box, &QMessageBox::buttonClicked, this,
+            [this, yes, action, id](QAbstractButton *button) {
+                if (button == yes)
+                    perform(action, id);
+            });
     box->open();
 }
 

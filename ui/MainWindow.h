@@ -48,19 +48,20 @@ class MainWindow : public QMainWindow
 public:
     struct Options
     {
-        QString sandboxExecutable;      // empty: cardhour-sim next to the client
-        QString sandboxDataDir;         // empty: the default data directory
-        QStringList sandboxArguments;   // e.g. --runtime inprocess
-        bool sandboxAttach = true;      // may attach to a sandbox that already runs
+        QString sandboxExecutable; // empty: cardhour-sim next to the client
+        QString sandboxDataDir; // empty: the default data directory
+        QStringList sandboxArguments; // e.g. --runtime inprocess
+        bool sandboxAttach = true; // may attach to a sandbox that already runs
         QString keychainService = QStringLiteral("CardHour");
         int keychainTimeoutMs = 15000;
-        QString knownHostsFile;         // empty: <app data>/known_hosts
-        int reconnectMinMs = 1000;      // EventStream's reconnect delays
+        QString knownHostsFile; // empty: <app data>/known_hosts
+        int reconnectMinMs = 1000; // EventStream's reconnect delays
         int reconnectMaxMs = 30000;
     };
 
     // `translations` (not owned; may be null) drives the Language menu.
-    explicit MainWindow(const Options &options, Translations *translations = nullptr, QWidget *parent = nullptr);
+    explicit MainWindow(const Options &options, Translations *translations = nullptr,
+                        QWidget *parent = nullptr);
     ~MainWindow() override;
 
     // Skips the connect step (e.g. CARDHOUR_PROVIDER_URL from scripts/run).

@@ -10,8 +10,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 using namespace Qt::StringLiterals;
 
@@ -29,8 +29,8 @@ int stepFor(int minutes)
 
 MetricsChart::MetricsChart(ProviderClient *client, QWidget *parent)
     : QWidget(parent), m_client(client), m_range(new QComboBox(this)), m_note(new QLabel(this)),
-      m_chart(new QChart), m_view(new QChartView(m_chart, this)), m_timeAxis(new QDateTimeAxis(m_chart)),
-      m_valueAxis(new QValueAxis(m_chart))
+      m_chart(new QChart), m_view(new QChartView(m_chart, this)),
+      m_timeAxis(new QDateTimeAxis(m_chart)), m_valueAxis(new QValueAxis(m_chart))
 {
     setObjectName(u"metricsChart"_s);
     m_range->setObjectName(u"metricsRange"_s);
@@ -158,7 +158,8 @@ void MetricsChart::addSample(const MetricsSample &sample)
 void MetricsChart::append(const MetricsSample &sample)
 {
     // Points stay in time order (trim() drops from the front): older than the range is not shown.
-    if (!sample.at.isValid() || sample.at < QDateTime::currentDateTimeUtc().addSecs(-60LL * rangeMinutes()))
+    if (!sample.at.isValid()
+        || sample.at < QDateTime::currentDateTimeUtc().addSecs(-60LL * rangeMinutes()))
         return;
     const qreal x = qreal(sample.at.toMSecsSinceEpoch());
     for (const GpuSample &gpu : sample.gpus)

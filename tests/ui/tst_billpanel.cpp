@@ -23,13 +23,16 @@ private Q_SLOTS:
         QVERIFY(ticker.update(10'000'000, 0));
         panel.refresh();
         QCOMPARE(panel.balanceText(), u"¥10.0000"_s);
-        QCOMPARE(panel.findChild<QLabel *>(u"spendRateLabel"_s)->text(), u"Nothing is billed now"_s);
+        QCOMPARE(panel.findChild<QLabel *>(u"spendRateLabel"_s)->text(),
+                 u"Nothing is billed now"_s);
         QVERIFY(panel.findChild<QLabel *>(u"runsOutLabel"_s)->text().isEmpty());
 
         QVERIFY(ticker.update(10'000'000, 3'600'000)); // ¥3.60/h: ¥0.001 a second
         panel.refresh();
         QCOMPARE(panel.findChild<QLabel *>(u"spendRateLabel"_s)->text(), u"Spending ¥3.60/h"_s);
-        QVERIFY2(panel.findChild<QLabel *>(u"runsOutLabel"_s)->text().startsWith(u"Runs out in 2 h 46 min"_s),
+        QVERIFY2(panel.findChild<QLabel *>(u"runsOutLabel"_s)
+                     ->text()
+                     .startsWith(u"Runs out in 2 h 46 min"_s),
                  qPrintable(panel.findChild<QLabel *>(u"runsOutLabel"_s)->text()));
         clock.advanceMs(5000);
         ticker.tick(); // balanceChanged -> refresh

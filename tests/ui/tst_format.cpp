@@ -21,7 +21,8 @@ private Q_SLOTS:
         QTest::newRow("four") << qint64(9'999'472) << 4 << u"¥9.9994"_s;
         QTest::newRow("whole") << qint64(12'000'000) << 0 << u"¥12"_s;
         QTest::newRow("negative") << qint64(-1'500'000) << 2 << u"−¥1.50"_s;
-        QTest::newRow("min") << std::numeric_limits<qint64>::min() << 6 << u"−¥9223372036854.775808"_s;
+        QTest::newRow("min") << std::numeric_limits<qint64>::min() << 6
+                             << u"−¥9223372036854.775808"_s;
     }
     void money()
     {

@@ -19,7 +19,8 @@ core::Instance running()
     i.name = u"train-1"_s;
     i.state = core::InstanceState::Running;
     i.pricePerHourMicros = 1'900'000;
-    i.retention.stopKeeps = {u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s, u"ssh_port"_s};
+    i.retention.stopKeeps = {u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s,
+                             u"ssh_port"_s};
     i.retention.stopReleases = {u"gpu_cards"_s};
     i.retention.terminateDeletes = i.retention.stopKeeps;
     i.retention.billedWhileRunning = {u"compute"_s};
@@ -27,7 +28,8 @@ core::Instance running()
     ssh.host = u"127.0.0.1"_s;
     ssh.port = 40022;
     ssh.user = u"root"_s;
-    ssh.hostKey = u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
+    ssh.hostKey =
+        u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
     i.ssh = ssh;
     return i;
 }
@@ -67,7 +69,8 @@ private Q_SLOTS:
         i.retention.billedWhileStopped = {u"storage"_s};
         QVERIFY(!ui::InstanceActions::preview(Action::Stop, i).contains(u"/workspace is kept"_s));
         QVERIFY(ui::InstanceActions::preview(Action::Stop, i).contains(u"keep no data"_s));
-        QVERIFY(ui::InstanceActions::preview(Action::Stop, i).contains(u"Still billed while stopped: storage."_s));
+        QVERIFY(ui::InstanceActions::preview(Action::Stop, i)
+                    .contains(u"Still billed while stopped: storage."_s));
         QVERIFY(!ui::InstanceActions::preview(Action::Terminate, i).contains(u"/workspace"_s));
     }
 
@@ -76,8 +79,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString file = dir.filePath(u"known_hosts"_s);
         const core::Instance i = running();
-        QCOMPARE(ui::InstanceActions::sshCommand(i, file),
-                 u"ssh -p 40022 -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%1 root@127.0.0.1"_s.arg(file));
+        QCOMPARE(
+            ui::InstanceActions::sshCommand(i, file),
+            u"ssh -p 40022 -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%1 root@127.0.0.1"_s
+                .arg(file));
         // Written once per host and port, replaced when the port is reused.
         QVERIFY(!ui::InstanceActions::sshCommand(i, file).isEmpty());
         QFile f(file);
@@ -90,8 +95,9 @@ private Q_SLOTS:
     {
         core::Instance i = running();
         i.ssh->hostKey.clear();
-        QCOMPARE(ui::InstanceActions::sshCommand(i, u"/tmp/a b/known_hosts"_s),
-                 u"ssh -p 40022 -o StrictHostKeyChecking=accept-new -o 'UserKnownHostsFile=/tmp/a b/known_hosts' root@127.0.0.1"_s);
+        QCOMPARE(
+            ui::InstanceActions::sshCommand(i, u"/tmp/a b/known_hosts"_s),
+            u"ssh -p 40022 -o StrictHostKeyChecking=accept-new -o 'UserKnownHostsFile=/tmp/a b/known_hosts' root@127.0.0.1"_s);
         i.ssh.reset();
         QVERIFY(ui::InstanceActions::sshCommand(i, {}).isEmpty());
     }

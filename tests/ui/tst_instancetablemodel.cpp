@@ -35,8 +35,10 @@ private Q_SLOTS:
     {
         core::ManualClock clock;
         Model model(&clock);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setInstances({make(u"a"_s, core::InstanceState::Running), make(u"t"_s, core::InstanceState::Terminated)});
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setInstances({make(u"a"_s, core::InstanceState::Running),
+                            make(u"t"_s, core::InstanceState::Terminated)});
         QCOMPARE(model.rowCount(), 1); // terminated ones are left out
         model.upsert(make(u"b"_s, core::InstanceState::Creating));
         QCOMPARE(model.rowCount(), 2);
@@ -63,7 +65,8 @@ private Q_SLOTS:
     {
         core::ManualClock clock;
         Model model(&clock);
-        model.setInstances({make(u"a"_s, core::InstanceState::Running), make(u"s"_s, core::InstanceState::Stopped)});
+        model.setInstances({make(u"a"_s, core::InstanceState::Running),
+                            make(u"s"_s, core::InstanceState::Stopped)});
         QCOMPARE(model.costNowMicros(0), 1'000'000);
         clock.advanceMs(3'600'000 / 2);
         QCOMPARE(model.costNowMicros(0), 1'000'000 + 1'900'000);

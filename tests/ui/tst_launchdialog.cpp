@@ -60,24 +60,30 @@ private Q_SLOTS:
         QCOMPARE(dialog.request().gpuCount, 8);
         QCOMPARE(dialog.pricePerHourMicros(), 8 * 15'000'000LL);
         const QString cost = dialog.findChild<QLabel *>(u"costLabel"_s)->text();
-        QVERIFY2(cost.contains(u"¥120.00 per hour"_s) && cost.contains(u"¥2880.00 per day"_s), qPrintable(cost));
+        QVERIFY2(cost.contains(u"¥120.00 per hour"_s) && cost.contains(u"¥2880.00 per day"_s),
+                 qPrintable(cost));
         QVERIFY2(cost.contains(u"lasts 5 min"_s), qPrintable(cost));
 
         // Spend the trial credit elsewhere, then ask: 402, said in words, dialog still open.
-        const QString id = m_sim.createRunning(token, {{u"gpu_type"_s, u"h100-80g"_s}, {u"gpu_count"_s, 8},
-                                                      {u"image"_s, u"base"_s}, {u"name"_s, u"hog"_s}});
+        const QString id = m_sim.createRunning(token,
+                                               {{u"gpu_type"_s, u"h100-80g"_s},
+                                                {u"gpu_count"_s, 8},
+                                                {u"image"_s, u"base"_s},
+                                                {u"name"_s, u"hog"_s}});
         QVERIFY2(!id.isEmpty(), qPrintable(m_sim.lastError()));
         QVERIFY(m_sim.advance(3600));
         m_sim.waitForState(token, id, u"stopped"_s);
         gpuList->setCurrentRow(0);
         count->setCurrentIndex(count->findData(1));
         QSignalSpy launched(&dialog, &ui::LaunchDialog::launched);
-        auto *launch = dialog.findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
+        auto *launch =
+            dialog.findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
         QVERIFY(launch->isEnabled());
         QTest::mouseClick(launch, Qt::LeftButton);
         auto *error = dialog.findChild<QLabel *>(u"errorLabel"_s);
-        QTRY_VERIFY2(error->text().startsWith(u"Not launched: your balance does not cover this instance."_s),
-                     qPrintable(error->text()));
+        QTRY_VERIFY2(
+            error->text().startsWith(u"Not launched: your balance does not cover this instance."_s),
+            qPrintable(error->text()));
         QVERIFY(dialog.isVisible());
         QCOMPARE(launched.size(), 0);
         QVERIFY(launch->isEnabled()); // the user may change the choice and try again

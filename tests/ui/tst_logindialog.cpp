@@ -27,7 +27,8 @@ private Q_SLOTS:
         QTest::newRow("empty") << QString() << QString() << false << false << false;
         QTest::newRow("log in") << u"a@example.com"_s << u"x"_s << false << true << false;
         QTest::newRow("not an address") << u"a@b"_s << u"long enough"_s << false << false << true;
-        QTest::newRow("short password for sign-up") << u"a@example.com"_s << u"short"_s << true << false << true;
+        QTest::newRow("short password for sign-up")
+            << u"a@example.com"_s << u"short"_s << true << false << true;
         QTest::newRow("sign up") << u"a@example.com"_s << u"long enough"_s << true << true << false;
     }
     void validation()
@@ -42,7 +43,8 @@ private Q_SLOTS:
         QTest::keyClicks(dialog.findChild<QLineEdit *>(u"emailEdit"_s), email);
         QTest::keyClicks(dialog.findChild<QLineEdit *>(u"passwordEdit"_s), password);
         dialog.setSignUp(signUp);
-        auto *ok = dialog.findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
+        auto *ok =
+            dialog.findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
         QCOMPARE(ok->isEnabled(), okEnabled);
         QCOMPARE(!dialog.findChild<QLabel *>(u"hintLabel"_s)->text().isEmpty(), hint);
         QCOMPARE(ok->text(), signUp ? u"Sign up"_s : u"Log in"_s);
@@ -55,7 +57,8 @@ private Q_SLOTS:
         QSignalSpy submitted(&dialog, &LoginDialog::submitted);
         dialog.setEmail(u"a@example.com"_s);
         QTest::keyClicks(dialog.findChild<QLineEdit *>(u"passwordEdit"_s), u"secret"_s);
-        auto *ok = dialog.findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
+        auto *ok =
+            dialog.findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
         QTest::mouseClick(ok, Qt::LeftButton);
         QCOMPARE(submitted.size(), 1);
         QCOMPARE(submitted.first().at(0).toString(), u"a@example.com"_s);
@@ -67,7 +70,8 @@ private Q_SLOTS:
         dialog.showError(u"Wrong e-mail address or password."_s);
         QVERIFY(dialog.isVisible());
         QVERIFY(ok->isEnabled());
-        QCOMPARE(dialog.findChild<QLabel *>(u"errorLabel"_s)->text(), u"Wrong e-mail address or password."_s);
+        QCOMPARE(dialog.findChild<QLabel *>(u"errorLabel"_s)->text(),
+                 u"Wrong e-mail address or password."_s);
     }
 };
 

@@ -51,7 +51,8 @@ private Q_SLOTS:
 private:
     ui::MainWindow::Options options() const;
     void shoot(QWidget *widget, const QString &name);
-    void confirmAction(ui::MainWindow &window, const char *actionName, const QString &expectedPreview);
+    void confirmAction(ui::MainWindow &window, const char *actionName,
+                       const QString &expectedPreview);
     QString stateOf(ui::MainWindow &window, const QString &name) const;
 
     SimProcess m_sim;
@@ -70,7 +71,7 @@ quint16 freePort()
     return server.serverPort();
 }
 
-template <typename T>
+template<typename T>
 T *visibleChild(QWidget *root, const QString &name)
 {
     const QList<T *> all = root->findChildren<T *>(name);
@@ -89,7 +90,8 @@ void TestMainWindow::initTestCase()
     QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
     m_port = freePort();
     QVERIFY(m_port != 0);
-    QVERIFY2(m_sim.start({u"--listen"_s, u"127.0.0.1:%1"_s.arg(m_port)}), qPrintable(m_sim.lastError()));
+    QVERIFY2(m_sim.start({u"--listen"_s, u"127.0.0.1:%1"_s.arg(m_port)}),
+             qPrintable(m_sim.lastError()));
     QCOMPARE(m_sim.port(), m_port);
 }
 
@@ -131,7 +133,8 @@ QString TestMainWindow::stateOf(ui::MainWindow &window, const QString &name) con
     return u"(absent)"_s;
 }
 
-void TestMainWindow::confirmAction(ui::MainWindow &window, const char *actionName, const QString &expectedPreview)
+void TestMainWindow::confirmAction(ui::MainWindow &window, const char *actionName,
+                                   const QString &expectedPreview)
 {
     auto *action = window.findChild<QAction *>(QString::fromLatin1(actionName));
     QVERIFY(action);
@@ -163,9 +166,11 @@ void TestMainWindow::fullLoop()
     shoot(&window, u"01-connect"_s);
     QTest::mouseClick(page->findChild<QPushButton *>(u"connectButton"_s), Qt::LeftButton);
 
-    // ---- sign up -----------------------------------------------------------------------------------
+    // ---- sign up
+    // -----------------------------------------------------------------------------------
     ui::LoginDialog *login = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
+                             20000);
     auto *ok = login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
     QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"not-an-address"_s);
     QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
@@ -186,11 +191,13 @@ void TestMainWindow::fullLoop()
     QTRY_COMPARE(bill->balanceText(), u"¥10.0000"_s);
 
     // A key to install, added through the API (the client has no key manager yet).
-    const auto key = m_sim.authedPost(token, u"/v1/ssh-keys"_s,
-                                      {{u"name"_s, u"laptop"_s}, {u"public_key"_s, test::testPublicKey()}});
+    const auto key =
+        m_sim.authedPost(token, u"/v1/ssh-keys"_s,
+                         {{u"name"_s, u"laptop"_s}, {u"public_key"_s, test::testPublicKey()}});
     QCOMPARE(key.status, 201);
 
-    // ---- launch through the dialog ------------------------------------------------------------------
+    // ---- launch through the dialog
+    // ------------------------------------------------------------------
     window.findChild<QAction *>(u"launchAction"_s)->trigger();
     ui::LaunchDialog *launch = nullptr;
     QTRY_VERIFY((launch = visibleChild<ui::LaunchDialog>(&window, u"launchDialog"_s)));
@@ -205,12 +212,14 @@ void TestMainWindow::fullLoop()
     QCOMPARE(launch->request().gpuCount, 1);
     QCOMPARE(launch->request().sshKeyIds.size(), 1);
     shoot(launch, u"03-launch"_s);
-    auto *launchButton = launch->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
+    auto *launchButton =
+        launch->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
     QVERIFY(launchButton->isEnabled());
     QTest::mouseClick(launchButton, Qt::LeftButton);
     QTRY_VERIFY(!visibleChild<ui::LaunchDialog>(&window, u"launchDialog"_s));
 
-    // ---- it runs, and the bill moves ------------------------------------------------------------------
+    // ---- it runs, and the bill moves
+    // ------------------------------------------------------------------
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"running"_s, 20000);
     window.selectInstance(window.instanceModel()->instanceAt(0)->id);
     QTRY_VERIFY(bill->balanceText() != u"¥10.0000"_s);
@@ -228,13 +237,14 @@ void TestMainWindow::fullLoop()
         QVERIFY2(command.contains(u"StrictHostKeyChecking="_s), qPrintable(command));
     }
 
-    // ---- stop, start, terminate, each confirmed with what happens to the data ------------------------
-    // The previews say what the provider's `retention` says; the in-process runtime has no
-    // volume to keep, so it promises only what happens to billing (tst_instanceactions checks
-    // the /workspace wording for runtimes that keep one).
+    // ---- stop, start, terminate, each confirmed with what happens to the data
+    // ------------------------ The previews say what the provider's `retention` says; the
+    // in-process runtime has no volume to keep, so it promises only what happens to billing
+    // (tst_instanceactions checks the /workspace wording for runtimes that keep one).
     const core::Retention retention = window.instanceModel()->instanceAt(0)->retention;
     const bool keepsWorkspace = retention.stopKeeps.contains(u"workspace_volume"_s);
-    confirmAction(window, "stopAction", keepsWorkspace ? u"/workspace is kept"_s : u"stops the moment you stop"_s);
+    confirmAction(window, "stopAction",
+                  keepsWorkspace ? u"/workspace is kept"_s : u"stops the moment you stop"_s);
     if (QTest::currentTestFailed())
         return;
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"stopped"_s, 20000);
@@ -244,13 +254,15 @@ void TestMainWindow::fullLoop()
         return;
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"running"_s, 20000);
     confirmAction(window, "terminateAction",
-                  retention.terminateDeletes.contains(u"workspace_volume"_s) ? u"deletes /workspace"_s
-                                                                             : u"Billing ends for good"_s);
+                  retention.terminateDeletes.contains(u"workspace_volume"_s)
+                      ? u"deletes /workspace"_s
+                      : u"Billing ends for good"_s);
     if (QTest::currentTestFailed())
         return;
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"(absent)"_s, 20000);
 
-    // ---- the provider goes away and comes back --------------------------------------------------------
+    // ---- the provider goes away and comes back
+    // --------------------------------------------------------
     auto *banner = window.findChild<ui::ConnectionBanner *>(u"connectionBanner"_s);
     QVERIFY(!banner->isVisible());
     m_sim.kill();
@@ -261,10 +273,12 @@ void TestMainWindow::fullLoop()
     QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 20000);
     QVERIFY(window.session()->isLoggedIn());
 
-    // ---- the token is revoked elsewhere: the next call gets 401 and log-in is asked for -----------
+    // ---- the token is revoked elsewhere: the next call gets 401 and log-in is asked for
+    // -----------
     QCOMPARE(m_sim.authedPost(token, u"/v1/auth/logout"_s).status, 204);
     window.findChild<QAction *>(u"refreshAction"_s)->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
+                             20000);
     QVERIFY(!window.session()->isLoggedIn());
     QCOMPARE(login->email(), u"gui@example.com"_s);
 }

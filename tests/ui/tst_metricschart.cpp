@@ -32,7 +32,8 @@ class TestMetricsChart : public QObject
 private Q_SLOTS:
     void plotsLiveSamplesOnlyWhenVisible()
     {
-        core::ProviderClient client; // no provider: the history fetch fails, live samples still count
+        core::ProviderClient
+            client; // no provider: the history fetch fails, live samples still count
         client.setBaseUrl(QUrl(u"http://127.0.0.1:9"_s));
         ui::MetricsChart chart(&client);
         chart.setInstance(u"i-1"_s, true);

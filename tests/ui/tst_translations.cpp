@@ -34,7 +34,8 @@ private Q_SLOTS:
         QCOMPARE(changed.size(), 1);
         QTRY_COMPARE(retry->text(), u"重试"_s);
         // The core's sentences (ApiError, in namespace cardhour::core) come from the same file.
-        QCOMPARE(core::ApiError::http(401, u"invalid_credentials"_s, {}).userMessage(), u"邮箱地址或密码错误。"_s);
+        QCOMPARE(core::ApiError::http(401, u"invalid_credentials"_s, {}).userMessage(),
+                 u"邮箱地址或密码错误。"_s);
 
         QVERIFY(translations.setLanguage(u"en"_s));
         QTRY_COMPARE(retry->text(), u"Retry"_s);
