@@ -65,12 +65,15 @@ Q_SIGNALS:
     void connected();
     // The stream was lost (or could not be opened); a reconnect follows unless stopped.
     void disconnected(const QString &reason);
-    // Every event, as received (hello, instance, billing, and types this client does not know).
+    // Every event, as received (hello, instance, billing, metrics, and types this client does not know).
     void eventReceived(const cardhour::core::SseEvent &event);
     void hello(const QString &userId);
     void instanceChanged(const cardhour::core::Instance &instance);
     // The SSE `billing` event: a summary without `instances`.
     void billingChanged(const cardhour::core::BillingSummary &summary);
+    // The SSE `metrics` event: one telemetry sample of a running instance (sample.instanceId).
+    // These carry no id and are not replayed after a reconnect.
+    void metricsReceived(const cardhour::core::MetricsSample &sample);
     // The provider refused the token (401); the stream stays stopped.
     void sessionExpired();
 

@@ -48,6 +48,18 @@ std::optional<qint64> optInt64(const QJsonObject &o, QLatin1StringView key)
     return int64(o, key);
 }
 
+double number(const QJsonObject &o, QLatin1StringView key, double fallback = 0)
+{
+    const QJsonValue v = o.value(key);
+    return v.isDouble() ? v.toDouble() : fallback;
+}
+
+std::optional<double> optNumber(const QJsonObject &o, QLatin1StringView key)
+{
+    const QJsonValue v = o.value(key);
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
 QStringList strings(const QJsonValue &value)
 {
     QStringList out;
@@ -355,6 +367,43 @@ QJsonObject NewInstance::toJson() const
         o.insert(u"name"_s, name);
     o.insert(u"ssh_key_ids"_s, QJsonArray::fromStringList(sshKeyIds));
     return o;
+}
+
+GpuSample GpuSample::fromJson(const QJsonObject &o)
+{
+    GpuSample g;
+    g.index = int32(o, "index"_L1);
+    g.utilizationPct = number(o, "utilization_pct"_L1);
+    g.memoryUsedMib = number(o, "memory_used_mib"_L1);
+    g.memoryTotalMib = int64(o, "memory_total_mib"_L1);
+    g.temperatureC = number(o, "temperature_c"_L1);
+    g.powerW = number(o, "power_w"_L1);
+    return g;
+}
+
+MetricsSample MetricsSample::fromJson(const QJsonObject &o)
+{
+    MetricsSample m;
+    m.instanceId = str(o, "instance_id"_L1);
+    m.at = parseTime(o.value("at"_L1));
+    m.cpuPercent = optNumber(o, "cpu_percent"_L1);
+    m.memoryMib = optNumber(o, "memory_mib"_L1);
+    const QJsonArray gpus = o.value("gpus"_L1).toArray();
+    for (const QJsonValue &v : gpus)
+        m.gpus.append(GpuSample::fromJson(v.toObject()));
+    return m;
+}
+
+InstanceMetrics InstanceMetrics::fromJson(const QJsonObject &o)
+{
+    InstanceMetrics m;
+    m.instanceId = str(o, "instance_id"_L1);
+    m.stepSeconds = qMax(1, int32(o, "step_seconds"_L1, 1));
+    m.simulated = o.value("simulated"_L1).toBool();
+    const QJsonArray samples = o.value("samples"_L1).toArray();
+    for (const QJsonValue &v : samples)
+        m.samples.append(MetricsSample::fromJson(v.toObject()));
+    return m;
 }
 
 } // namespace cardhour::core

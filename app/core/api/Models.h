@@ -278,6 +278,43 @@ struct TopupResult
     static TopupResult fromJson(const QJsonObject &o);
 };
 
+// One card in a telemetry sample (simulated cards follow the container's real load).
+struct GpuSample
+{
+    int index = 0;
+    double utilizationPct = 0;
+    double memoryUsedMib = 0;
+    qint64 memoryTotalMib = 0;
+    double temperatureC = 0;
+    double powerW = 0;
+
+    static GpuSample fromJson(const QJsonObject &o);
+};
+
+// One telemetry sample of an instance: an element of GET /v1/instances/{id}/metrics `samples`,
+// and the body of the SSE `metrics` event (which adds `instance_id`).
+struct MetricsSample
+{
+    QString instanceId; // only in the SSE event
+    QDateTime at;
+    std::optional<double> cpuPercent; // of one core (200 = two cores busy); unset until known
+    std::optional<double> memoryMib;
+    QList<GpuSample> gpus;
+
+    static MetricsSample fromJson(const QJsonObject &o);
+};
+
+// GET /v1/instances/{id}/metrics: samples oldest first, averaged per `stepSeconds`.
+struct InstanceMetrics
+{
+    QString instanceId;
+    int stepSeconds = 1;
+    bool simulated = false;
+    QList<MetricsSample> samples;
+
+    static InstanceMetrics fromJson(const QJsonObject &o);
+};
+
 // What POST /v1/instances asks for.
 struct NewInstance
 {
@@ -294,3 +331,4 @@ struct NewInstance
 
 Q_DECLARE_METATYPE(cardhour::core::Instance)
 Q_DECLARE_METATYPE(cardhour::core::BillingSummary)
+Q_DECLARE_METATYPE(cardhour::core::MetricsSample)

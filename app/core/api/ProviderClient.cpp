@@ -367,6 +367,16 @@ Reply<Instance> *ProviderClient::removeInstanceKey(const QString &instanceId, co
                           Auth::Bearer, {}, objectOf<Instance>);
 }
 
+Reply<InstanceMetrics> *ProviderClient::metrics(const QString &instanceId, const QDateTime &since, int stepSeconds)
+{
+    QUrlQuery query;
+    if (since.isValid())
+        query.addQueryItem(u"since"_s, since.toUTC().toString(Qt::ISODateWithMs));
+    query.addQueryItem(u"step"_s, QString::number(qBound(1, stepSeconds, 3600)));
+    return call<InstanceMetrics>("GET", u"/v1/instances/%1/metrics"_s.arg(pathSegment(instanceId)), {}, Auth::Bearer,
+                                 {}, objectOf<InstanceMetrics>, query);
+}
+
 Reply<BillingSummary> *ProviderClient::billingSummary()
 {
     return call<BillingSummary>("GET", u"/v1/billing/summary"_s, {}, Auth::Bearer, {}, objectOf<BillingSummary>);

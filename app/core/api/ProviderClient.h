@@ -63,6 +63,9 @@ public:
     Reply<Instance> *terminateInstance(const QString &id);
     Reply<Instance> *addInstanceKey(const QString &instanceId, const QString &keyId);
     Reply<Instance> *removeInstanceKey(const QString &instanceId, const QString &keyId);
+    // GET /v1/instances/{id}/metrics: samples since `since` (invalid: the provider's default,
+    // five minutes), averaged per `stepSeconds` (1 to 3600).
+    Reply<InstanceMetrics> *metrics(const QString &instanceId, const QDateTime &since = {}, int stepSeconds = 1);
 
     // ---- billing -----------------------------------------------------------------------------------
     Reply<BillingSummary> *billingSummary();

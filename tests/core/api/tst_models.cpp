@@ -24,6 +24,7 @@ private Q_SLOTS:
     void times();
     void billingSummary();
     void ledgerPage();
+    void metrics();
     void newInstanceJson();
     void errorMessages_data();
     void errorMessages();
@@ -178,6 +179,38 @@ void TestModels::billingSummary()
     QCOMPARE(idle.balanceMicros, 5);
     QVERIFY(!idle.runsOutAt.isValid());
     QVERIFY(idle.instances.isEmpty());
+}
+
+void TestModels::metrics()
+{
+    // GET /v1/instances/{id}/metrics
+    const InstanceMetrics m = InstanceMetrics::fromJson(object(R"({
+        "instance_id": "i", "step_seconds": 5, "simulated": true,
+        "samples": [{"at": "2026-11-30T12:00:00.000Z", "cpu_percent": null, "memory_mib": null, "gpus": []},
+                    {"at": "2026-11-30T12:00:05.000Z", "cpu_percent": 150.5, "memory_mib": 2048,
+                     "gpus": [{"index": 0, "utilization_pct": 75.2, "memory_used_mib": 1024.5,
+                               "memory_total_mib": 24564, "temperature_c": 61.5, "power_w": 310}]}]
+    })"_ba));
+    QCOMPARE(m.instanceId, u"i"_s);
+    QCOMPARE(m.stepSeconds, 5);
+    QVERIFY(m.simulated);
+    QCOMPARE(m.samples.size(), 2);
+    QVERIFY(!m.samples.first().cpuPercent.has_value()); // null until two readings exist
+    const MetricsSample &s = m.samples.last();
+    QCOMPARE(s.at.toMSecsSinceEpoch() - m.samples.first().at.toMSecsSinceEpoch(), 5000);
+    QCOMPARE(s.cpuPercent.value_or(-1), 150.5);
+    QCOMPARE(s.memoryMib.value_or(-1), 2048.0);
+    QCOMPARE(s.gpus.size(), 1);
+    QCOMPARE(s.gpus.first().utilizationPct, 75.2);
+    QCOMPARE(s.gpus.first().memoryTotalMib, 24564);
+    QCOMPARE(s.gpus.first().powerW, 310.0);
+
+    // The SSE `metrics` event: one sample with the instance's id.
+    const MetricsSample live = MetricsSample::fromJson(object(R"({"instance_id": "j", "at": "2026-11-30T12:00:06.000Z",
+        "cpu_percent": 12, "memory_mib": 100, "gpus": [{"index": 1, "utilization_pct": 3}]})"_ba));
+    QCOMPARE(live.instanceId, u"j"_s);
+    QCOMPARE(live.gpus.first().index, 1);
+    QCOMPARE(live.gpus.first().temperatureC, 0.0); // missing: the default
 }
 
 void TestModels::ledgerPage()

@@ -250,6 +250,14 @@ void TestProviderClient::instanceLifecycle()
     QVERIFY(!running->ssh.has_value()); // the in-process runtime has no endpoint
     QVERIFY(running->retention.billedWhileRunning.contains(u"compute"_s));
 
+    // Telemetry: the in-process runtime measures nothing, but the route answers in shape.
+    const auto metrics = await(client.metrics(id, running->runningSince, 5));
+    QVERIFY2(metrics.ok, metrics.why());
+    QCOMPARE(metrics.value->instanceId, id);
+    QCOMPARE(metrics.value->stepSeconds, 5);
+    const auto noMetrics = await(client.metrics(u"no-such-instance"_s));
+    QCOMPARE(noMetrics.status, 404);
+
     const auto listed = await(client.instances());
     QVERIFY2(listed.ok, listed.why());
     QCOMPARE(listed.value->size(), 1);

@@ -1,0 +1,69 @@
+// The CardHour desktop client: the widgets of ui/ over the core of app/core. This file only reads
+// the command line and settings and opens the main window; everything else lives in the libraries
+// the tests link.
+#include "MainWindow.h"
+#include "Translations.h"
+#include "sandbox/SandboxLauncher.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QSettings>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(u"CardHour"_s);
+    QApplication::setApplicationName(u"CardHour"_s);
+    QApplication::setApplicationVersion(u"0.1.0"_s);
+
+    cardhour::ui::Translations translations;
+    QSettings settings;
+    translations.setLanguage(
+        settings.value(u"language"_s, cardhour::ui::Translations::systemDefault()).toString());
+    QObject::connect(
+        &translations, &cardhour::ui::Translations::languageChanged, &app,
+        [](const QString &language) { QSettings().setValue(u"language"_s, language); });
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QApplication::translate("main", "CardHour: rent GPU hosts by the card-hour."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption providerOption(
+        u"provider"_s,
+        QApplication::translate("main",
+                                "Connect to the provider at URL (also CARDHOUR_PROVIDER_URL)."),
+        u"url"_s);
+    const QCommandLineOption sandboxOption(
+        u"sandbox"_s,
+        QApplication::translate("main", "Start or attach to the local sandbox at once."));
+    const QCommandLineOption simOption(
+        u"sim"_s, QApplication::translate("main", "The cardhour-sim executable."), u"path"_s);
+    parser.addOptions({providerOption, sandboxOption, simOption});
+    parser.process(app);
+
+    cardhour::ui::MainWindow::Options options;
+    options.sandboxExecutable = parser.value(simOption);
+#ifdef CARDHOUR_BUILD_SIM_PATH
+    // Run from the build tree: the sandbox is wherever the build put it.
+    if (options.sandboxExecutable.isEmpty()
+        && !QFileInfo::exists(cardhour::core::SandboxLauncher::defaultExecutable())
+        && QFileInfo::exists(QString::fromUtf8(CARDHOUR_BUILD_SIM_PATH)))
+        options.sandboxExecutable = QString::fromUtf8(CARDHOUR_BUILD_SIM_PATH);
+#endif
+    cardhour::ui::MainWindow window(options, &translations);
+    window.show();
+
+    QString provider = parser.value(providerOption);
+    if (provider.isEmpty())
+        provider = qEnvironmentVariable("CARDHOUR_PROVIDER_URL");
+    if (!provider.isEmpty())
+        window.connectToUrl(QUrl::fromUserInput(provider));
+    else if (parser.isSet(sandboxOption))
+        window.connectToSandbox();
+    return QApplication::exec();
+}

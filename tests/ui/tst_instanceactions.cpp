@@ -1,0 +1,107 @@
+// InstanceActions: the confirmations say what the provider's `retention` says, and the SSH
+// command checks the host key the provider reported.
+#include "InstanceActions.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour;
+using Action = ui::InstanceActions::Action;
+
+namespace {
+
+core::Instance running()
+{
+    core::Instance i;
+    i.id = u"i-1"_s;
+    i.name = u"train-1"_s;
+    i.state = core::InstanceState::Running;
+    i.pricePerHourMicros = 1'900'000;
+    i.retention.stopKeeps = {u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s,
+                             u"ssh_port"_s};
+    i.retention.stopReleases = {u"gpu_cards"_s};
+    i.retention.terminateDeletes = i.retention.stopKeeps;
+    i.retention.billedWhileRunning = {u"compute"_s};
+    core::SshEndpoint ssh;
+    ssh.host = u"127.0.0.1"_s;
+    ssh.port = 40022;
+    ssh.user = u"root"_s;
+    ssh.hostKey =
+        u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
+    i.ssh = ssh;
+    return i;
+}
+
+} // namespace
+
+class TestInstanceActions : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void allowed()
+    {
+        core::Instance i = running();
+        QVERIFY(ui::InstanceActions::allowed(Action::Stop, i));
+        QVERIFY(!ui::InstanceActions::allowed(Action::Start, i));
+        QVERIFY(ui::InstanceActions::allowed(Action::Terminate, i));
+        i.state = core::InstanceState::Stopped;
+        QVERIFY(!ui::InstanceActions::allowed(Action::Stop, i));
+        QVERIFY(ui::InstanceActions::allowed(Action::Start, i));
+        i.state = core::InstanceState::Terminated;
+        QVERIFY(!ui::InstanceActions::allowed(Action::Terminate, i));
+    }
+
+    void previewsFollowRetention()
+    {
+        core::Instance i = running();
+        const QString stop = ui::InstanceActions::preview(Action::Stop, i);
+        QVERIFY2(stop.contains(u"/workspace is kept."_s), qPrintable(stop));
+        QVERIFY2(stop.contains(u"Nothing is billed while it is stopped."_s), qPrintable(stop));
+        QVERIFY2(stop.contains(u"¥1.90/h"_s), qPrintable(stop));
+        const QString terminate = ui::InstanceActions::preview(Action::Terminate, i);
+        QVERIFY2(terminate.contains(u"Terminate deletes /workspace"_s), qPrintable(terminate));
+
+        // What the provider does not promise is not promised.
+        i.retention.stopKeeps.clear();
+        i.retention.terminateDeletes.clear();
+        i.retention.billedWhileStopped = {u"storage"_s};
+        QVERIFY(!ui::InstanceActions::preview(Action::Stop, i).contains(u"/workspace is kept"_s));
+        QVERIFY(ui::InstanceActions::preview(Action::Stop, i).contains(u"keep no data"_s));
+        QVERIFY(ui::InstanceActions::preview(Action::Stop, i)
+                    .contains(u"Still billed while stopped: storage."_s));
+        QVERIFY(!ui::InstanceActions::preview(Action::Terminate, i).contains(u"/workspace"_s));
+    }
+
+    void sshCommandPinsTheHostKey()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(u"known_hosts"_s);
+        const core::Instance i = running();
+        QCOMPARE(
+            ui::InstanceActions::sshCommand(i, file),
+            u"ssh -p 40022 -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%1 root@127.0.0.1"_s
+                .arg(file));
+        // Written once per host and port, replaced when the port is reused.
+        QVERIFY(!ui::InstanceActions::sshCommand(i, file).isEmpty());
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QCOMPARE(text, u"[127.0.0.1]:40022 %1\n"_s.arg(i.ssh->hostKey));
+    }
+
+    void sshCommandWithoutKey()
+    {
+        core::Instance i = running();
+        i.ssh->hostKey.clear();
+        QCOMPARE(
+            ui::InstanceActions::sshCommand(i, u"/tmp/a b/known_hosts"_s),
+            u"ssh -p 40022 -o StrictHostKeyChecking=accept-new -o 'UserKnownHostsFile=/tmp/a b/known_hosts' root@127.0.0.1"_s);
+        i.ssh.reset();
+        QVERIFY(ui::InstanceActions::sshCommand(i, {}).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInstanceActions)
+#include "tst_instanceactions.moc"

@@ -1,0 +1,324 @@
+// The real main window against a real cardhour-sim (in-process runtime: the whole lifecycle and
+// billing, no containers): connect, sign up, launch through the dialog, watch it run and the
+// balance move, stop, start, terminate, lose the provider and get it back; and the language
+// switch. Each screen checked is saved as a PNG under <build>/screenshots.
+#include "BillPanel.h"
+#include "ConnectPage.h"
+#include "ConnectionBanner.h"
+#include "CoreTestSupport.h"
+#include "InstanceTableModel.h"
+#include "LaunchDialog.h"
+#include "LoginDialog.h"
+#include "MainWindow.h"
+#include "SimProcess.h"
+#include "Translations.h"
+#include "api/ProviderClient.h"
+#include "session/Session.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QTableView>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour;
+using cardhour::test::SimProcess;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void fullLoop();
+    void sandboxConnectStep();
+    void switchesLanguage();
+
+private:
+    ui::MainWindow::Options options() const;
+    void shoot(QWidget *widget, const QString &name);
+    void confirmAction(ui::MainWindow &window, const char *actionName,
+                       const QString &expectedPreview);
+    QString stateOf(ui::MainWindow &window, const QString &name) const;
+
+    SimProcess m_sim;
+    quint16 m_port = 0;
+    QTemporaryDir m_scratch;
+};
+
+namespace {
+
+// A free port, so the provider can be restarted where the client expects it.
+quint16 freePort()
+{
+    QTcpServer server;
+    if (!server.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return server.serverPort();
+}
+
+template<typename T>
+T *visibleChild(QWidget *root, const QString &name)
+{
+    const QList<T *> all = root->findChildren<T *>(name);
+    for (T *child : all) {
+        if (child->isVisible())
+            return child;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+void TestMainWindow::initTestCase()
+{
+    QVERIFY(m_scratch.isValid());
+    QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
+    m_port = freePort();
+    QVERIFY(m_port != 0);
+    QVERIFY2(m_sim.start({u"--listen"_s, u"127.0.0.1:%1"_s.arg(m_port)}),
+             qPrintable(m_sim.lastError()));
+    QCOMPARE(m_sim.port(), m_port);
+}
+
+void TestMainWindow::cleanupTestCase()
+{
+    m_sim.kill();
+}
+
+ui::MainWindow::Options TestMainWindow::options() const
+{
+    ui::MainWindow::Options o;
+    // A keychain service of this run only, short waits where there is no keychain at all.
+    o.keychainService = u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid());
+    o.keychainTimeoutMs = 3000;
+    o.knownHostsFile = m_scratch.filePath(u"known_hosts"_s);
+    o.reconnectMinMs = 100;
+    o.reconnectMaxMs = 500;
+    o.sandboxExecutable = SimProcess::binaryPath();
+    o.sandboxDataDir = m_scratch.filePath(u"sandbox"_s);
+    o.sandboxArguments = {u"--runtime"_s, u"inprocess"_s};
+    o.sandboxAttach = false;
+    return o;
+}
+
+void TestMainWindow::shoot(QWidget *widget, const QString &name)
+{
+    QCoreApplication::processEvents();
+    const QString path = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u'/' + name + u".png"_s;
+    QVERIFY2(widget->grab().save(path), qPrintable(path));
+}
+
+QString TestMainWindow::stateOf(ui::MainWindow &window, const QString &name) const
+{
+    ui::InstanceTableModel *model = window.instanceModel();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->instanceAt(row)->name == name)
+            return model->index(row, 0).data(ui::InstanceTableModel::StateRole).toString();
+    }
+    return u"(absent)"_s;
+}
+
+void TestMainWindow::confirmAction(ui::MainWindow &window, const char *actionName,
+                                   const QString &expectedPreview)
+{
+    auto *action = window.findChild<QAction *>(QString::fromLatin1(actionName));
+    QVERIFY(action);
+    QTRY_VERIFY(action->isEnabled());
+    action->trigger();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = visibleChild<QMessageBox>(&window, u"confirmDialog"_s)));
+    QVERIFY2(box->informativeText().contains(expectedPreview), qPrintable(box->informativeText()));
+    shoot(box, u"confirm-"_s + QString::fromLatin1(actionName));
+    auto *yes = box->findChild<QPushButton *>(u"confirmButton"_s);
+    QVERIFY(yes);
+    QTest::mouseClick(yes, Qt::LeftButton);
+    QTRY_VERIFY(!visibleChild<QMessageBox>(&window, u"confirmDialog"_s));
+}
+
+void TestMainWindow::fullLoop()
+{
+    ui::MainWindow window(options());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    // ---- connect to the provider by URL ------------------------------------------------------
+    auto *page = window.findChild<ui::ConnectPage *>(u"connectPage"_s);
+    QVERIFY(page && page->isVisible());
+    QTest::mouseClick(page->findChild<QRadioButton *>(u"urlRadio"_s), Qt::LeftButton);
+    auto *urlEdit = page->findChild<QLineEdit *>(u"urlEdit"_s);
+    QVERIFY(urlEdit->isEnabled());
+    QTest::keyClicks(urlEdit, m_sim.baseUrl().toString());
+    shoot(&window, u"01-connect"_s);
+    QTest::mouseClick(page->findChild<QPushButton *>(u"connectButton"_s), Qt::LeftButton);
+
+    // ---- sign up
+    // -----------------------------------------------------------------------------------
+    ui::LoginDialog *login = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
+                             20000);
+    auto *ok = login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
+    QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"not-an-address"_s);
+    QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
+    QVERIFY(!ok->isEnabled()); // inline validation: no round trip for an obvious mistake
+    QVERIFY(!login->findChild<QLabel *>(u"hintLabel"_s)->text().isEmpty());
+    login->findChild<QLineEdit *>(u"emailEdit"_s)->clear();
+    QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"gui@example.com"_s);
+    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
+    QVERIFY(ok->isEnabled());
+    shoot(login, u"02-signup"_s);
+    QTest::mouseClick(ok, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
+    QTRY_VERIFY(!visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s));
+    const QString token = window.session()->token();
+
+    // The balance arrives (10 yuan of trial credit).
+    auto *bill = window.findChild<ui::BillPanel *>(u"billPanel"_s);
+    QTRY_COMPARE(bill->balanceText(), u"¥10.0000"_s);
+
+    // A key to install, added through the API (the client has no key manager yet).
+    const auto key =
+        m_sim.authedPost(token, u"/v1/ssh-keys"_s,
+                         {{u"name"_s, u"laptop"_s}, {u"public_key"_s, test::testPublicKey()}});
+    QCOMPARE(key.status, 201);
+
+    // ---- launch through the dialog
+    // ------------------------------------------------------------------
+    window.findChild<QAction *>(u"launchAction"_s)->trigger();
+    ui::LaunchDialog *launch = nullptr;
+    QTRY_VERIFY((launch = visibleChild<ui::LaunchDialog>(&window, u"launchDialog"_s)));
+    auto *gpuList = launch->findChild<QListWidget *>(u"gpuList"_s);
+    auto *keyList = launch->findChild<QListWidget *>(u"keyList"_s);
+    QTRY_VERIFY(gpuList->count() > 0);
+    QTRY_VERIFY(launch->findChild<QListWidget *>(u"imageList"_s)->count() > 0);
+    QTRY_COMPARE(keyList->count(), 1);
+    QCOMPARE(keyList->item(0)->checkState(), Qt::Checked);
+    QVERIFY(launch->findChild<QLabel *>(u"costLabel"_s)->text().contains(u"¥"_s));
+    QTest::keyClicks(launch->findChild<QLineEdit *>(u"nameEdit"_s), u"train-1"_s);
+    QCOMPARE(launch->request().gpuCount, 1);
+    QCOMPARE(launch->request().sshKeyIds.size(), 1);
+    shoot(launch, u"03-launch"_s);
+    auto *launchButton =
+        launch->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
+    QVERIFY(launchButton->isEnabled());
+    QTest::mouseClick(launchButton, Qt::LeftButton);
+    QTRY_VERIFY(!visibleChild<ui::LaunchDialog>(&window, u"launchDialog"_s));
+
+    // ---- it runs, and the bill moves
+    // ------------------------------------------------------------------
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"running"_s, 20000);
+    window.selectInstance(window.instanceModel()->instanceAt(0)->id);
+    QTRY_VERIFY(bill->balanceText() != u"¥10.0000"_s);
+    const QString before = bill->balanceText();
+    QTRY_VERIFY_WITH_TIMEOUT(bill->balanceText() != before, 5000); // ticks between provider updates
+    QVERIFY(!window.findChild<QLabel *>(u"spendRateLabel"_s)->text().isEmpty());
+    shoot(&window, u"04-running"_s);
+
+    auto *copySsh = window.findChild<QAction *>(u"copySshAction"_s);
+    if (window.instanceModel()->instanceAt(0)->ssh) {
+        QTRY_VERIFY(copySsh->isEnabled());
+        copySsh->trigger();
+        const QString command = QGuiApplication::clipboard()->text();
+        QVERIFY2(command.startsWith(u"ssh -p "_s), qPrintable(command));
+        QVERIFY2(command.contains(u"StrictHostKeyChecking="_s), qPrintable(command));
+    }
+
+    // ---- stop, start, terminate, each confirmed with what happens to the data
+    // ------------------------ The previews say what the provider's `retention` says; the
+    // in-process runtime has no volume to keep, so it promises only what happens to billing
+    // (tst_instanceactions checks the /workspace wording for runtimes that keep one).
+    const core::Retention retention = window.instanceModel()->instanceAt(0)->retention;
+    const bool keepsWorkspace = retention.stopKeeps.contains(u"workspace_volume"_s);
+    confirmAction(window, "stopAction",
+                  keepsWorkspace ? u"/workspace is kept"_s : u"stops the moment you stop"_s);
+    if (QTest::currentTestFailed())
+        return;
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"stopped"_s, 20000);
+    shoot(&window, u"05-stopped"_s);
+    confirmAction(window, "startAction", u"Billing starts again"_s);
+    if (QTest::currentTestFailed())
+        return;
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"running"_s, 20000);
+    confirmAction(window, "terminateAction",
+                  retention.terminateDeletes.contains(u"workspace_volume"_s)
+                      ? u"deletes /workspace"_s
+                      : u"Billing ends for good"_s);
+    if (QTest::currentTestFailed())
+        return;
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"(absent)"_s, 20000);
+
+    // ---- the provider goes away and comes back
+    // --------------------------------------------------------
+    auto *banner = window.findChild<ui::ConnectionBanner *>(u"connectionBanner"_s);
+    QVERIFY(!banner->isVisible());
+    m_sim.kill();
+    QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
+    shoot(&window, u"06-provider-lost"_s);
+    QVERIFY2(m_sim.restart(), qPrintable(m_sim.lastError()));
+    QCOMPARE(m_sim.port(), m_port);
+    QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 20000);
+    QVERIFY(window.session()->isLoggedIn());
+
+    // ---- the token is revoked elsewhere: the next call gets 401 and log-in is asked for
+    // -----------
+    QCOMPARE(m_sim.authedPost(token, u"/v1/auth/logout"_s).status, 204);
+    window.findChild<QAction *>(u"refreshAction"_s)->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
+                             20000);
+    QVERIFY(!window.session()->isLoggedIn());
+    QCOMPARE(login->email(), u"gui@example.com"_s);
+}
+
+void TestMainWindow::sandboxConnectStep()
+{
+    // "Local sandbox": the launcher starts a cardhour-sim of its own, then log-in is asked for.
+    ui::MainWindow window(options());
+    window.show();
+    auto *page = window.findChild<ui::ConnectPage *>(u"connectPage"_s);
+    QVERIFY(page->findChild<QRadioButton *>(u"sandboxRadio"_s)->isChecked());
+    QTest::mouseClick(page->findChild<QPushButton *>(u"connectButton"_s), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s), 30000);
+    QVERIFY(window.session()->providerUrl().isValid());
+    QVERIFY(window.session()->providerKey().startsWith(u"cardhour-sandbox:"_s));
+}
+
+void TestMainWindow::switchesLanguage()
+{
+    ui::Translations translations;
+    ui::MainWindow window(options(), &translations);
+    window.show();
+    auto *connectButton = window.findChild<QPushButton *>(u"connectButton"_s);
+    auto *launchAction = window.findChild<QAction *>(u"launchAction"_s);
+    QCOMPARE(connectButton->text(), u"Connect"_s);
+    QCOMPARE(launchAction->text(), u"&Launch…"_s);
+    const QString header = window.instanceModel()->headerData(0, Qt::Horizontal).toString();
+    QCOMPARE(header, u"Name"_s);
+
+    window.findChild<QAction *>(u"language_zh_CN"_s)->trigger();
+    QCOMPARE(translations.current(), u"zh_CN"_s);
+    QTRY_COMPARE(connectButton->text(), u"连接"_s);
+    QTRY_COMPARE(launchAction->text(), u"启动实例(&L)…"_s);
+    QCOMPARE(window.instanceModel()->headerData(0, Qt::Horizontal).toString(), u"名称"_s);
+    shoot(&window, u"07-zh_CN"_s);
+
+    window.findChild<QAction *>(u"language_en"_s)->trigger();
+    QTRY_COMPARE(connectButton->text(), u"Connect"_s);
+    QTRY_COMPARE(launchAction->text(), u"&Launch…"_s);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,787 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ConnectPage</name>
+    <message>
+        <source>Where are your GPUs?</source>
+        <translation>您的 GPU 在哪里？</translation>
+    </message>
+    <message>
+        <source>Connect to a provider</source>
+        <translation>连接到服务商</translation>
+    </message>
+    <message>
+        <source>Local sandbox (CardHour Sandbox on this computer; no money involved)</source>
+        <translation>本地沙盒（本机上的 CardHour Sandbox，不产生真实费用）</translation>
+    </message>
+    <message>
+        <source>Provider at</source>
+        <translation>服务商地址</translation>
+    </message>
+    <message>
+        <source>http://127.0.0.1:8787</source>
+        <translation>http://127.0.0.1:8787</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+</context>
+<context>
+    <name>LaunchDialog</name>
+    <message>
+        <source>Launch an instance</source>
+        <translation>启动实例</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;1. GPU&lt;/b&gt;</source>
+        <translation>&lt;b&gt;1. GPU&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Cards:</source>
+        <translation>卡数：</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;2. System image&lt;/b&gt;</source>
+        <translation>&lt;b&gt;2. 系统镜像&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;3. SSH keys to install&lt;/b&gt;</source>
+        <translation>&lt;b&gt;3. 要安装的 SSH 密钥&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>You have no SSH keys yet, so you will not be able to log in to this instance. For now, keys are added with the provider's API: POST /v1/ssh-keys {name, public_key} (see README.md).</source>
+        <translation>您还没有 SSH 密钥，因此将无法登录此实例。目前请通过服务商的 API 添加密钥：POST /v1/ssh-keys {name, public_key}（参见 README.md）。</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>optional; the provider picks one</source>
+        <translation>可选；留空则由服务商命名</translation>
+    </message>
+</context>
+<context>
+    <name>LoginDialog</name>
+    <message>
+        <source>Log in to CardHour</source>
+        <translation>登录 CardHour</translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation>邮箱：</translation>
+    </message>
+    <message>
+        <source>you@example.com</source>
+        <translation>you@example.com</translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>密码：</translation>
+    </message>
+    <message>
+        <source>Create a new account (new accounts get 10 yuan of trial credit)</source>
+        <translation>创建新账户（新账户赠送 10 元试用额度）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::ApiError</name>
+    <message>
+        <source>The provider cannot be reached (%1).</source>
+        <translation>无法连接到服务商（%1）。</translation>
+    </message>
+    <message>
+        <source>The provider did not answer in time.</source>
+        <translation>服务商未能及时响应。</translation>
+    </message>
+    <message>
+        <source>The provider sent an answer this version of CardHour does not understand.</source>
+        <translation>服务商返回了此版本 CardHour 无法理解的响应。</translation>
+    </message>
+    <message>
+        <source>The request was cancelled.</source>
+        <translation>请求已取消。</translation>
+    </message>
+    <message>
+        <source>Wrong e-mail address or password.</source>
+        <translation>邮箱地址或密码错误。</translation>
+    </message>
+    <message>
+        <source>An account with this e-mail address already exists.</source>
+        <translation>使用此邮箱地址的账户已存在。</translation>
+    </message>
+    <message>
+        <source>The password must have at least 8 characters.</source>
+        <translation>密码至少需要 8 个字符。</translation>
+    </message>
+    <message>
+        <source>This is not a valid e-mail address.</source>
+        <translation>这不是有效的邮箱地址。</translation>
+    </message>
+    <message>
+        <source>Too many failed log-ins. Please wait and try again.</source>
+        <translation>登录失败次数过多，请稍后再试。</translation>
+    </message>
+    <message>
+        <source>Your session has expired. Please log in again.</source>
+        <translation>您的会话已过期，请重新登录。</translation>
+    </message>
+    <message>
+        <source>The balance is too low to run this instance for a minute. Top up first.</source>
+        <translation>余额不足以运行此实例一分钟，请先充值。</translation>
+    </message>
+    <message>
+        <source>Not enough GPUs of this type are free right now.</source>
+        <translation>此型号的空闲 GPU 目前不足。</translation>
+    </message>
+    <message>
+        <source>The instance cannot do that in its current state.</source>
+        <translation>实例在当前状态下无法执行此操作。</translation>
+    </message>
+    <message>
+        <source>It no longer exists.</source>
+        <translation>它已不存在。</translation>
+    </message>
+    <message>
+        <source>This SSH key is already on your account.</source>
+        <translation>此 SSH 密钥已在您的账户中。</translation>
+    </message>
+    <message>
+        <source>This is not a usable OpenSSH public key.</source>
+        <translation>这不是可用的 OpenSSH 公钥。</translation>
+    </message>
+    <message>
+        <source>A balance may not exceed 1,000,000 yuan.</source>
+        <translation>余额不能超过 1,000,000 元。</translation>
+    </message>
+    <message>
+        <source>This GPU type is no longer offered.</source>
+        <translation>此 GPU 型号已不再提供。</translation>
+    </message>
+    <message>
+        <source>The provider refused the request: %1</source>
+        <translation>服务商拒绝了请求：%1</translation>
+    </message>
+    <message>
+        <source>The provider answered with HTTP status %1.</source>
+        <translation>服务商返回了 HTTP 状态码 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::EventStream</name>
+    <message>
+        <source>The event stream went silent.</source>
+        <translation>事件流没有响应。</translation>
+    </message>
+    <message>
+        <source>The event stream was closed.</source>
+        <translation>事件流已关闭。</translation>
+    </message>
+    <message>
+        <source>The provider refused the event stream (HTTP %1 %2).</source>
+        <translation>服务商拒绝了事件流（HTTP %1 %2）。</translation>
+    </message>
+    <message>
+        <source>The provider closed the event stream.</source>
+        <translation>服务商关闭了事件流。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SandboxLauncher</name>
+    <message numerus="yes">
+        <source>The sandbox did not become ready within %n second(s).</source>
+        <translation><numerusform>沙盒未在 %n 秒内就绪。</numerusform></translation>
+    </message>
+    <message>
+        <source>Looking for a running sandbox…</source>
+        <translation>正在查找运行中的沙盒…</translation>
+    </message>
+    <message>
+        <source>Another CardHour Sandbox is using %1 but does not answer. Stop it, or choose another data directory.</source>
+        <translation>另一个 CardHour Sandbox 正在使用 %1 但没有响应。请停止它，或选择其他数据目录。</translation>
+    </message>
+    <message>
+        <source>The sandbox program was not found at %1.</source>
+        <translation>在 %1 找不到沙盒程序。</translation>
+    </message>
+    <message>
+        <source>The sandbox's data directory %1 cannot be created.</source>
+        <translation>无法创建沙盒的数据目录 %1。</translation>
+    </message>
+    <message>
+        <source>Starting the sandbox…</source>
+        <translation>正在启动沙盒…</translation>
+    </message>
+    <message>
+        <source>The sandbox printed something unexpected instead of its address.</source>
+        <translation>沙盒输出了意外的内容，而不是它的地址。</translation>
+    </message>
+    <message>
+        <source>The sandbox printed something unexpected instead of its address: %1</source>
+        <translation>沙盒输出了意外的内容，而不是它的地址：%1</translation>
+    </message>
+    <message>
+        <source>Waiting for the sandbox to answer…</source>
+        <translation>正在等待沙盒响应…</translation>
+    </message>
+    <message>
+        <source>The sandbox started but does not answer at %1: %2</source>
+        <translation>沙盒已启动，但在 %1 没有响应：%2</translation>
+    </message>
+    <message>
+        <source>it crashed or was killed</source>
+        <translation>它崩溃了或被终止</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>The sandbox stopped while starting (%1).</source>
+        <translation>沙盒在启动过程中停止了（%1）。</translation>
+    </message>
+    <message>
+        <source>The sandbox stopped unexpectedly (%1).</source>
+        <translation>沙盒意外停止（%1）。</translation>
+    </message>
+    <message>
+        <source>The sandbox program could not be started: %1</source>
+        <translation>无法启动沙盒程序：%1</translation>
+    </message>
+    <message>
+        <source>Stopping the sandbox…</source>
+        <translation>正在停止沙盒…</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SecretStore</name>
+    <message>
+        <source>The system keychain did not answer.</source>
+        <translation>系统钥匙串没有响应。</translation>
+    </message>
+    <message>
+        <source>Access to the system keychain was denied (%1).</source>
+        <translation>访问系统钥匙串被拒绝（%1）。</translation>
+    </message>
+    <message>
+        <source>No system keychain is available (%1).</source>
+        <translation>没有可用的系统钥匙串（%1）。</translation>
+    </message>
+    <message>
+        <source>The system keychain failed (%1).</source>
+        <translation>系统钥匙串出错（%1）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::BillPanel</name>
+    <message>
+        <source>Balance:</source>
+        <translation>余额：</translation>
+    </message>
+    <message>
+        <source>Spending %1</source>
+        <translation>消费速度 %1</translation>
+    </message>
+    <message>
+        <source>Nothing is billed now</source>
+        <translation>当前没有计费项目</translation>
+    </message>
+    <message>
+        <source>Runs out in %1 (at %2)</source>
+        <translation>%1 后用完（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::ConnectPage</name>
+    <message>
+        <source>Enter an http:// or https:// address.</source>
+        <translation>请输入 http:// 或 https:// 地址。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::ConnectionBanner</name>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>The provider cannot be reached; reconnecting. What you see may be out of date.</source>
+        <translation>无法连接到服务商，正在重新连接。当前显示的内容可能已过时。</translation>
+    </message>
+    <message>
+        <source>(%1)</source>
+        <translation>（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::Format</name>
+    <message>
+        <source>%1/h</source>
+        <translation>%1/小时</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation><numerusform>%n 秒</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <translation><numerusform>%n 分钟</numerusform></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Creating</source>
+        <translation>创建中</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>启动中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>停止中</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Terminated</source>
+        <translation>已销毁</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>镜像</translation>
+    </message>
+    <message>
+        <source>container</source>
+        <translation>容器</translation>
+    </message>
+    <message>
+        <source>sshd</source>
+        <translation>sshd</translation>
+    </message>
+    <message>
+        <source>SSH ready</source>
+        <translation>SSH 就绪</translation>
+    </message>
+    <message>
+        <source>/workspace</source>
+        <translation>/workspace</translation>
+    </message>
+    <message>
+        <source>the container's own disk</source>
+        <translation>容器自身的磁盘</translation>
+    </message>
+    <message>
+        <source>the SSH host key</source>
+        <translation>SSH 主机密钥</translation>
+    </message>
+    <message>
+        <source>the SSH port</source>
+        <translation>SSH 端口</translation>
+    </message>
+    <message>
+        <source>the GPU cards</source>
+        <translation>GPU 卡</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>storage</source>
+        <translation>存储</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::InstanceActions</name>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Stop “%1”?</source>
+        <translation>停止“%1”？</translation>
+    </message>
+    <message>
+        <source>Start “%1” again?</source>
+        <translation>重新启动“%1”？</translation>
+    </message>
+    <message>
+        <source>Terminate “%1” for good?</source>
+        <translation>永久销毁“%1”？</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>Terminate</source>
+        <translation>销毁</translation>
+    </message>
+    <message>
+        <source>/workspace is kept.</source>
+        <translation>/workspace 会保留。</translation>
+    </message>
+    <message>
+        <source>Kept while stopped: %1.</source>
+        <translation>停止期间保留：%1。</translation>
+    </message>
+    <message>
+        <source>Released: %1 (a later start needs free cards again).</source>
+        <translation>释放：%1（之后再启动需要重新有空闲卡）。</translation>
+    </message>
+    <message>
+        <source>Billing of %1 stops the moment you stop.</source>
+        <translation>停止的那一刻起，%1 的计费即停止。</translation>
+    </message>
+    <message>
+        <source>Nothing is billed while it is stopped.</source>
+        <translation>停止期间不产生任何费用。</translation>
+    </message>
+    <message>
+        <source>Still billed while stopped: %1.</source>
+        <translation>停止期间仍计费：%1。</translation>
+    </message>
+    <message>
+        <source>Billing starts again at %1 once it is running.</source>
+        <translation>运行后重新按 %1 计费。</translation>
+    </message>
+    <message>
+        <source>/workspace is as you left it.</source>
+        <translation>/workspace 保持您离开时的样子。</translation>
+    </message>
+    <message>
+        <source>Terminate deletes /workspace: its data cannot be recovered.</source>
+        <translation>销毁会删除 /workspace：其中的数据无法恢复。</translation>
+    </message>
+    <message>
+        <source>Deleted: %1.</source>
+        <translation>删除：%1。</translation>
+    </message>
+    <message>
+        <source>Billing ends for good; the cost so far stays on your bill.</source>
+        <translation>计费永久结束；已产生的费用保留在账单中。</translation>
+    </message>
+    <message>
+        <source>The provider promises to keep no data across a stop.</source>
+        <translation>服务商不承诺在停止后保留任何数据。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::InstanceTableModel</name>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1 · SSH ready in %2</source>
+        <translation>%1 · SSH 就绪用时 %2</translation>
+    </message>
+    <message>
+        <source>%1 · balance ran out</source>
+        <translation>%1 · 余额已用完</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Cost so far</source>
+        <translation>累计费用</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::LaunchDialog</name>
+    <message>
+        <source>Loading the catalog…</source>
+        <translation>正在加载目录…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cost:&lt;/b&gt; %1 per hour, %2 per day. Billed per second while it runs; nothing while stopped.</source>
+        <translation>&lt;b&gt;费用：&lt;/b&gt;每小时 %1，每天 %2。运行时按秒计费；停止后不计费。</translation>
+    </message>
+    <message>
+        <source>Your balance of %1 lasts %2 at %3 (with what already runs).</source>
+        <translation>按 %3 计算（含已在运行的实例），您的余额 %1 可用 %2。</translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>Asking the provider…</source>
+        <translation>正在请求服务商…</translation>
+    </message>
+    <message>
+        <source>Not launched: your balance does not cover this instance. %1</source>
+        <translation>未启动：您的余额不足以支付此实例。%1</translation>
+    </message>
+    <message>
+        <source>Not launched: %1 Choose fewer cards or another GPU type.</source>
+        <translation>未启动：%1 请选择更少的卡数或其他 GPU 型号。</translation>
+    </message>
+    <message>
+        <source>%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   free: %4</source>
+        <extracomment>GPU card in the launch dialog: name, memory, price, free cards</extracomment>
+        <translation>%1   ·   %2 GiB 显存   ·   每卡时 %3   ·   空闲：%4</translation>
+    </message>
+    <message>
+        <source>%1 (not enough free)</source>
+        <translation>%1（空闲不足）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::LoginDialog</name>
+    <message>
+        <source>Provider: %1</source>
+        <translation>服务商：%1</translation>
+    </message>
+    <message>
+        <source>This does not look like an e-mail address.</source>
+        <translation>这看起来不像邮箱地址。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The password needs at least %n characters.</source>
+        <translation><numerusform>密码至少需要 %n 个字符。</numerusform></translation>
+    </message>
+    <message>
+        <source>Sign up</source>
+        <translation>注册</translation>
+    </message>
+    <message>
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Sign up to CardHour</source>
+        <translation>注册 CardHour</translation>
+    </message>
+    <message>
+        <source>Log in to CardHour</source>
+        <translation>登录 CardHour</translation>
+    </message>
+    <message>
+        <source>Asking the provider…</source>
+        <translation>正在请求服务商…</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::MainWindow</name>
+    <message>
+        <source>You stay logged in for this session only: %1</source>
+        <translation>仅在本次会话中保持登录：%1</translation>
+    </message>
+    <message>
+        <source>The balance has run out: the provider stops your instances.</source>
+        <translation>余额已用完：服务商将停止您的实例。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>This translation could not be loaded.</source>
+        <translation>无法加载此翻译。</translation>
+    </message>
+    <message>
+        <source>CardHour — %1</source>
+        <translation>CardHour — %1</translation>
+    </message>
+    <message>
+        <source>CardHour</source>
+        <translation>CardHour</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Instances</source>
+        <translation>实例(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Launch…</source>
+        <translation>启动实例(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Rent a new GPU host</source>
+        <translation>租用新的 GPU 主机</translation>
+    </message>
+    <message>
+        <source>S&amp;top…</source>
+        <translation>停止(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Start…</source>
+        <translation>启动(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Terminate…</source>
+        <translation>销毁(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Copy SSH &amp;command</source>
+        <translation>复制 SSH 命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Log &amp;out</source>
+        <translation>退出登录(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Logged in as %1</source>
+        <translation>已登录：%1</translation>
+    </message>
+    <message>
+        <source>Starting CardHour Sandbox…</source>
+        <translation>正在启动 CardHour Sandbox…</translation>
+    </message>
+    <message>
+        <source>Asking %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Connected to %1</source>
+        <translation>已连接到 %1</translation>
+    </message>
+    <message>
+        <source>Not logged in. Use File → Reload to log in.</source>
+        <translation>未登录。请使用“文件 → 刷新”登录。</translation>
+    </message>
+    <message>
+        <source>Your session has ended. Please log in again.</source>
+        <translation>您的会话已结束，请重新登录。</translation>
+    </message>
+    <message>
+        <source>Launching %1…</source>
+        <translation>正在启动 %1…</translation>
+    </message>
+    <message>
+        <source>This instance has no SSH address yet.</source>
+        <translation>此实例还没有 SSH 地址。</translation>
+    </message>
+    <message>
+        <source>Copied: %1</source>
+        <translation>已复制：%1</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>GPU &amp;chart</source>
+        <translation>GPU 图表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>CardHour — balance %1, spending %2</source>
+        <translation>CardHour — 余额 %1，消费速度 %2</translation>
+    </message>
+    <message>
+        <source>&amp;Connect to…</source>
+        <translation>连接到(&amp;C)…</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::MetricsChart</name>
+    <message>
+        <source>Last 5 min</source>
+        <translation>最近 5 分钟</translation>
+    </message>
+    <message>
+        <source>Last 15 min</source>
+        <translation>最近 15 分钟</translation>
+    </message>
+    <message>
+        <source>Last 60 min</source>
+        <translation>最近 60 分钟</translation>
+    </message>
+    <message>
+        <source>GPU utilisation</source>
+        <translation>GPU 利用率</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
+    </message>
+    <message>
+        <source>Select an instance to see its GPUs.</source>
+        <translation>选择一个实例以查看其 GPU。</translation>
+    </message>
+    <message>
+        <source>Measured while the instance runs.</source>
+        <translation>实例运行时才有测量数据。</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>CardHour: rent GPU hosts by the card-hour.</source>
+        <translation>CardHour：按卡时租用 GPU 主机。</translation>
+    </message>
+    <message>
+        <source>Connect to the provider at URL (also CARDHOUR_PROVIDER_URL).</source>
+        <translation>连接到 URL 处的服务商（也可用 CARDHOUR_PROVIDER_URL）。</translation>
+    </message>
+    <message>
+        <source>Start or attach to the local sandbox at once.</source>
+        <translation>立即启动或连接本地沙盒。</translation>
+    </message>
+    <message>
+        <source>The cardhour-sim executable.</source>
+        <translation>cardhour-sim 可执行文件。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,206 @@
+#include "InstanceTableModel.h"
+
+#include "Format.h"
+#include "billing/BillTicker.h"
+
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+using core::Instance;
+using core::InstanceState;
+
+InstanceTableModel::InstanceTableModel(const core::Clock *clock, QObject *parent)
+    : QAbstractTableModel(parent), m_clock(clock ? clock : core::SystemClock::instance()),
+      m_timer(new QTimer(this))
+{
+    m_timer->setInterval(1000);
+    connect(m_timer, &QTimer::timeout, this, &InstanceTableModel::tick);
+}
+
+int InstanceTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int InstanceTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString InstanceTableModel::stateText(const Instance &instance)
+{
+    const QString state = Format::state(instance.state, instance.stateText);
+    const bool launching =
+        instance.state == InstanceState::Creating || instance.state == InstanceState::Starting;
+    if (launching) {
+        QStringList stages;
+        for (const core::LaunchStage &stage : instance.launch.stages)
+            stages << Format::stage(stage.name) + u" ✓"_s;
+        stages << u"…"_s;
+        return tr("%1 · %2").arg(state, stages.join(u' '));
+    }
+    if (instance.state == InstanceState::Running && instance.launch.readyMs)
+        return tr("%1 · SSH ready in %2").arg(state, Format::seconds(*instance.launch.readyMs));
+    if (instance.state == InstanceState::Failed && !instance.stateReason.isEmpty())
+        return tr("%1 · %2").arg(state, instance.stateReason);
+    if (instance.state == InstanceState::Stopped && instance.stateReason == u"balance_exhausted"_s)
+        return tr("%1 · balance ran out").arg(state);
+    return state;
+}
+
+qint64 InstanceTableModel::costNowMicros(int row) const
+{
+    const Row &r = m_rows.at(row);
+    qint64 cost = r.instance.costMicros;
+    if (r.instance.isBilled())
+        cost += core::BillTicker::costOf(qMax<qint64>(0, m_clock->nowMs() - r.receivedMs),
+                                         r.instance.pricePerHourMicros);
+    return cost;
+}
+
+QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_rows.size())
+        return {};
+    const Instance &instance = m_rows.at(index.row()).instance;
+    if (role == IdRole)
+        return instance.id;
+    if (role == StateRole)
+        return instanceStateToString(instance.state);
+    if (role == Qt::TextAlignmentRole
+        && (index.column() == PriceColumn || index.column() == CostColumn))
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == StateColumn) {
+        QStringList lines;
+        for (const core::LaunchStage &stage : instance.launch.stages)
+            lines << u"%1  %2"_s.arg(Format::stage(stage.name),
+                                     stage.at.toLocalTime().toString(u"HH:mm:ss.zzz"_s));
+        return lines.join(u'\n');
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case NameColumn:
+        return instance.name;
+    case StateColumn:
+        return stateText(instance);
+    case GpuColumn:
+        return tr("%1 × %2")
+            .arg(instance.gpuName.isEmpty() ? instance.gpuType : instance.gpuName)
+            .arg(instance.gpuCount);
+    case PriceColumn:
+        return Format::ratePerHour(instance.pricePerHourMicros);
+    case CostColumn:
+        return Format::money(costNowMicros(index.row()), 4);
+    default:
+        return {};
+    }
+}
+
+QVariant InstanceTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn:
+        return tr("Name");
+    case StateColumn:
+        return tr("State");
+    case GpuColumn:
+        return tr("GPU");
+    case PriceColumn:
+        return tr("Price");
+    case CostColumn:
+        return tr("Cost so far");
+    default:
+        return {};
+    }
+}
+
+void InstanceTableModel::setInstances(const QList<Instance> &instances)
+{
+    beginResetModel();
+    m_rows.clear();
+    const qint64 now = m_clock->nowMs();
+    for (const Instance &instance : instances) {
+        if (instance.state != InstanceState::Terminated)
+            m_rows.append({instance, now});
+    }
+    endResetModel();
+    updateTimer();
+}
+
+void InstanceTableModel::upsert(const Instance &instance)
+{
+    const int row = rowOf(instance.id);
+    if (instance.state == InstanceState::Terminated) {
+        if (row >= 0) {
+            beginRemoveRows({}, row, row);
+            m_rows.removeAt(row);
+            endRemoveRows();
+        }
+    } else if (row >= 0) {
+        m_rows[row] = {instance, m_clock->nowMs()};
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    } else {
+        beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
+        m_rows.append({instance, m_clock->nowMs()});
+        endInsertRows();
+    }
+    updateTimer();
+}
+
+void InstanceTableModel::clear()
+{
+    setInstances({});
+}
+
+int InstanceTableModel::rowOf(const QString &id) const
+{
+    for (int row = 0; row < m_rows.size(); ++row) {
+        if (m_rows.at(row).instance.id == id)
+            return row;
+    }
+    return -1;
+}
+
+const Instance *InstanceTableModel::instanceAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? &m_rows.at(row).instance : nullptr;
+}
+
+const Instance *InstanceTableModel::instance(const QString &id) const
+{
+    return instanceAt(rowOf(id));
+}
+
+void InstanceTableModel::tick()
+{
+    for (int row = 0; row < m_rows.size(); ++row) {
+        if (m_rows.at(row).instance.isBilled())
+            Q_EMIT dataChanged(index(row, CostColumn), index(row, CostColumn), {Qt::DisplayRole});
+    }
+}
+
+void InstanceTableModel::retranslate()
+{
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1));
+}
+
+void InstanceTableModel::updateTimer()
+{
+    // The timer runs only while something is billed: an idle table costs nothing.
+    const bool anyBilled = std::any_of(m_rows.cbegin(), m_rows.cend(),
+                                       [](const Row &r) { return r.instance.isBilled(); });
+    if (anyBilled && !m_timer->isActive())
+        m_timer->start();
+    else if (!anyBilled)
+        m_timer->stop();
+}
+
+} // namespace cardhour::ui

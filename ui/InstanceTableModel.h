@@ -1,0 +1,80 @@
+#pragma once
+
+#include "api/Models.h"
+#include "billing/Clock.h"
+
+#include <QAbstractTableModel>
+#include <QList>
+
+class QTimer;
+
+namespace cardhour::ui {
+
+// The user's instances as a table. It holds no state of its own beyond what the provider said:
+// setInstances() from GET /v1/instances (after every EventStream connected()), upsert() from each
+// `instance` event. Between events the cost of a running instance is carried forward locally
+// from the provider's figure at the instance's price, once a second, so the bill visibly moves.
+class InstanceTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        NameColumn,
+        StateColumn,
+        GpuColumn,
+        PriceColumn,
+        CostColumn,
+        ColumnCount
+    };
+    enum Role {
+        IdRole = Qt::UserRole + 1,
+        StateRole
+    };
+
+    // `clock` must outlive the model; nullptr: the system clock.
+    explicit InstanceTableModel(const core::Clock *clock = nullptr, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    // Replaces every row (terminated instances are left out).
+    void setInstances(const QList<core::Instance> &instances);
+    // Adds or updates one row; a terminated instance's row goes away.
+    void upsert(const core::Instance &instance);
+    void clear();
+
+    int rowOf(const QString &id) const;
+    const core::Instance *instanceAt(int row) const;
+    const core::Instance *instance(const QString &id) const;
+    // The cost so far, with the running time since the provider's figure added locally.
+    qint64 costNowMicros(int row) const;
+
+    // "Starting · image ✓ container ✓ sshd …", "Running · SSH ready in 3.2 s": the state with
+    // the launch stages reached so far (the honest readiness display).
+    static QString stateText(const core::Instance &instance);
+
+public Q_SLOTS:
+    // Moves the cost column of running instances (a timer calls this every second).
+    void tick();
+
+    // Headers and state words are translated when asked for: after a language switch the
+    // views only need to ask again.
+    void retranslate();
+
+private:
+    struct Row
+    {
+        core::Instance instance;
+        qint64 receivedMs = 0; // when the provider's figure arrived, on our clock
+    };
+    void updateTimer();
+
+    const core::Clock *m_clock;
+    QList<Row> m_rows;
+    QTimer *m_timer = nullptr;
+};
+
+} // namespace cardhour::ui

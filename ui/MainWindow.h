@@ -1,0 +1,148 @@
+#pragma once
+
+#include "InstanceActions.h"
+#include "api/ApiError.h"
+#include "api/Models.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+#include <QUrl>
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QMenu;
+class QStackedWidget;
+class QSystemTrayIcon;
+class QTableView;
+
+namespace cardhour::core {
+class BillTicker;
+class EventStream;
+class ProviderClient;
+class SandboxLauncher;
+class SecretStore;
+class Session;
+} // namespace cardhour::core
+
+namespace cardhour::ui {
+
+class BillPanel;
+class ConnectPage;
+class ConnectionBanner;
+class InstanceTableModel;
+class LaunchDialog;
+class LoginDialog;
+class MetricsChart;
+class Translations;
+
+// The client's one window: the connect step (local sandbox or a provider URL), then log-in,
+// then the instances with their actions, the bill, and a banner while the provider is out of
+// reach. It keeps no provider state of its own: lists are reloaded after every EventStream
+// connected(), and events update them in between. Nothing here waits: every provider call is
+// a Reply answered later, and every dialog is opened with open(), never exec().
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QString sandboxExecutable; // empty: cardhour-sim next to the client
+        QString sandboxDataDir; // empty: the default data directory
+        QStringList sandboxArguments; // e.g. --runtime inprocess
+        bool sandboxAttach = true; // may attach to a sandbox that already runs
+        QString keychainService = QStringLiteral("CardHour");
+        int keychainTimeoutMs = 15000;
+        QString knownHostsFile; // empty: <app data>/known_hosts
+        int reconnectMinMs = 1000; // EventStream's reconnect delays
+        int reconnectMaxMs = 30000;
+    };
+
+    // `translations` (not owned; may be null) drives the Language menu.
+    explicit MainWindow(const Options &options, Translations *translations = nullptr,
+                        QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Skips the connect step (e.g. CARDHOUR_PROVIDER_URL from scripts/run).
+    void connectToUrl(const QUrl &url);
+    void connectToSandbox();
+
+    // For tests and diagnostics.
+    core::ProviderClient *client() const { return m_client; }
+    core::EventStream *events() const { return m_events; }
+    core::Session *session() const { return m_session; }
+    InstanceTableModel *instanceModel() const { return m_model; }
+    QString selectedInstanceId() const;
+    void selectInstance(const QString &id);
+    QString knownHostsFile() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    using Action = InstanceActions::Action;
+
+    void buildUi();
+    void buildMenus();
+    void retranslate();
+    void useProvider(const QUrl &url, const QString &providerKey);
+    void showLogin(const QString &note = {});
+    void onLoggedIn();
+    void onSessionFailed(const core::ApiError &error);
+    void onSessionExpired();
+    void onLoggedOut();
+    void reloadAll();
+    void updateActions();
+    void openLaunchDialog();
+    void confirm(Action action);
+    void perform(Action action, const QString &instanceId);
+    void copySshCommand();
+    void showError(const QString &title, const QString &message);
+    void retry();
+    void updateChart();
+    void updateTray();
+
+    Options m_options;
+    Translations *m_translations;
+    core::ProviderClient *m_client;
+    core::EventStream *m_events;
+    core::SecretStore *m_secrets;
+    core::Session *m_session;
+    core::SandboxLauncher *m_launcher;
+    core::BillTicker *m_ticker;
+    InstanceTableModel *m_model;
+
+    QStackedWidget *m_stack = nullptr;
+    ConnectPage *m_connectPage = nullptr;
+    QWidget *m_dashboard = nullptr;
+    ConnectionBanner *m_banner = nullptr;
+    BillPanel *m_billPanel = nullptr;
+    QTableView *m_table = nullptr;
+    MetricsChart *m_chart = nullptr;
+    QSystemTrayIcon *m_tray = nullptr;
+    QLabel *m_userLabel = nullptr;
+    QPointer<LoginDialog> m_loginDialog;
+    QPointer<LaunchDialog> m_launchDialog;
+
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_instanceMenu = nullptr;
+    QMenu *m_languageMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QAction *m_chartAction = nullptr;
+    QAction *m_launchAction = nullptr;
+    QAction *m_stopAction = nullptr;
+    QAction *m_startAction = nullptr;
+    QAction *m_terminateAction = nullptr;
+    QAction *m_sshAction = nullptr;
+    QAction *m_refreshAction = nullptr;
+    QAction *m_connectAction = nullptr;
+    QAction *m_logOutAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QActionGroup *m_languageGroup = nullptr;
+
+    bool m_usingSandbox = false;
+    QString m_lastEmail;
+};
+
+} // namespace cardhour::ui

@@ -1,0 +1,184 @@
+#include "MetricsChart.h"
+
+#include "api/ProviderClient.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTimeAxis>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+using namespace cardhour::core;
+
+namespace {
+// Seconds per plotted point for each range: at most ~300 points whatever the range.
+int stepFor(int minutes)
+{
+    return minutes <= 5 ? 1 : minutes <= 15 ? 3 : 12;
+}
+} // namespace
+
+MetricsChart::MetricsChart(ProviderClient *client, QWidget *parent)
+    : QWidget(parent), m_client(client), m_range(new QComboBox(this)), m_note(new QLabel(this)),
+      m_chart(new QChart), m_view(new QChartView(m_chart, this)),
+      m_timeAxis(new QDateTimeAxis(m_chart)), m_valueAxis(new QValueAxis(m_chart))
+{
+    setObjectName(u"metricsChart"_s);
+    m_range->setObjectName(u"metricsRange"_s);
+    for (int minutes : {5, 15, 60})
+        m_range->addItem(QString(), minutes);
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_timeAxis->setFormat(u"HH:mm"_s);
+    m_valueAxis->setRange(0, 100);
+    m_valueAxis->setLabelFormat(u"%d%%"_s);
+    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(180);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_note, 1);
+    top->addWidget(m_range);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(m_view, 1);
+    connect(m_range, &QComboBox::currentIndexChanged, this, &MetricsChart::reload);
+    retranslate();
+}
+
+int MetricsChart::rangeMinutes() const
+{
+    return m_range->currentData().toInt();
+}
+
+int MetricsChart::pointCount(int index) const
+{
+    const QLineSeries *series = m_series.value(index);
+    return series ? int(series->count()) : 0;
+}
+
+void MetricsChart::setInstance(const QString &instanceId, bool running)
+{
+    const bool changed = instanceId != m_instanceId || running != m_running;
+    m_instanceId = instanceId;
+    m_running = running;
+    if (changed)
+        reload();
+}
+
+void MetricsChart::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    reload(); // samples that came while hidden were not kept
+}
+
+void MetricsChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+void MetricsChart::retranslate()
+{
+    m_range->setItemText(0, tr("Last 5 min"));
+    m_range->setItemText(1, tr("Last 15 min"));
+    m_range->setItemText(2, tr("Last 60 min"));
+    m_chart->setTitle(tr("GPU utilisation"));
+    for (auto it = m_series.cbegin(); it != m_series.cend(); ++it)
+        it.value()->setName(tr("GPU %1").arg(it.key()));
+    if (m_instanceId.isEmpty())
+        m_note->setText(tr("Select an instance to see its GPUs."));
+    else if (!m_running)
+        m_note->setText(tr("Measured while the instance runs."));
+    else
+        m_note->clear();
+}
+
+void MetricsChart::clearSeries()
+{
+    m_chart->removeAllSeries(); // deletes them
+    m_series.clear();
+}
+
+QLineSeries *MetricsChart::seriesFor(int index)
+{
+    if (QLineSeries *series = m_series.value(index))
+        return series;
+    auto *series = new QLineSeries;
+    series->setName(tr("GPU %1").arg(index));
+    m_chart->addSeries(series);
+    series->attachAxis(m_timeAxis);
+    series->attachAxis(m_valueAxis);
+    m_series.insert(index, series);
+    return series;
+}
+
+void MetricsChart::reload()
+{
+    ++m_generation;
+    clearSeries();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    m_timeAxis->setRange(now.addSecs(-60LL * rangeMinutes()).toLocalTime(), now.toLocalTime());
+    retranslate();
+    if (!isVisible() || m_instanceId.isEmpty())
+        return;
+    const quint64 generation = m_generation;
+    const int step = stepFor(rangeMinutes());
+    m_client->metrics(m_instanceId, now.addSecs(-60LL * rangeMinutes()), step)
+        ->onFinished(this, [this, generation](const Reply<InstanceMetrics> &reply) {
+            if (generation != m_generation || !reply.ok())
+                return;
+            for (const MetricsSample &sample : reply.value().samples)
+                append(sample);
+            trim();
+        });
+}
+
+void MetricsChart::addSample(const MetricsSample &sample)
+{
+    // Hidden: nothing to draw, nothing kept (the history is fetched again on show).
+    if (!isVisible() || sample.instanceId != m_instanceId)
+        return;
+    append(sample);
+    trim();
+}
+
+void MetricsChart::append(const MetricsSample &sample)
+{
+    // Points stay in time order (trim() drops from the front): older than the range is not shown.
+    if (!sample.at.isValid()
+        || sample.at < QDateTime::currentDateTimeUtc().addSecs(-60LL * rangeMinutes()))
+        return;
+    const qreal x = qreal(sample.at.toMSecsSinceEpoch());
+    for (const GpuSample &gpu : sample.gpus)
+        seriesFor(gpu.index)->append(x, gpu.utilizationPct);
+}
+
+void MetricsChart::trim()
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime from = now.addSecs(-60LL * rangeMinutes());
+    m_timeAxis->setRange(from.toLocalTime(), now.toLocalTime());
+    const qreal oldest = qreal(from.toMSecsSinceEpoch());
+    for (QLineSeries *series : std::as_const(m_series)) {
+        int drop = 0;
+        while (drop < series->count() && series->at(drop).x() < oldest)
+            ++drop;
+        if (drop > 0)
+            series->removePoints(0, drop);
+    }
+}
+
+} // namespace cardhour::ui
