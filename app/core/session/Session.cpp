@@ -29,6 +29,12 @@ void Session::setProvider(const QUrl &url, const QString &providerKey)
     m_client->setBaseUrl(url);
     if (url == m_url && key == m_key)
         return;
+    if (key == m_key && !m_key.isEmpty()) {
+        // The same provider at a new address (a restarted sandbox gets a new port): the
+        // account and its token are still good there.
+        m_url = url;
+        return;
+    }
     ++m_generation;
     m_url = url;
     m_key = key;

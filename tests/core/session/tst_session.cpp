@@ -85,6 +85,7 @@ private Q_SLOTS:
     void restoreWithRevokedToken();
     void restoreWhileProviderDown();
     void keychainUnavailable();
+    void sameProviderAtNewAddressKeepsSession();
 
 private:
     QString newAccount();
@@ -302,6 +303,34 @@ void TestSession::keychainUnavailable()
     QCOMPARE(lines.value(0), u"LoggedIn"_s);
     QCOMPARE(lines.value(1), u"memory"_s);
     QVERIFY2(!lines.value(2).trimmed().isEmpty(), qPrintable(lines.join(u" | "_s)));
+}
+
+void TestSession::sameProviderAtNewAddressKeepsSession()
+{
+    const QString email = newAccount();
+    QVERIFY(!email.isEmpty());
+    Wiring w;
+    const QString key = u"cardhour-sandbox:/tmp/same-sandbox"_s;
+    w.session.setProvider(m_sim.baseUrl(), key);
+    QSignalSpy loggedIn(&w.session, &Session::loggedIn);
+    w.session.logIn(email, kPassword);
+    QTRY_COMPARE(loggedIn.count(), 1);
+    const QString token = w.session.token();
+    QSignalSpy loggedOut(&w.session, &Session::loggedOut);
+
+    // The sandbox came back on another port: still logged in, same token, the new address used.
+    QUrl moved = m_sim.baseUrl();
+    moved.setPort(moved.port() + 1);
+    w.session.setProvider(moved, key);
+    QCOMPARE(w.session.state(), Session::State::LoggedIn);
+    QCOMPARE(w.session.token(), token);
+    QCOMPARE(w.client.baseUrl(), moved);
+    QCOMPARE(loggedOut.count(), 0);
+
+    // Another provider is another account.
+    w.session.setProvider(moved, u"https://elsewhere.example"_s);
+    QCOMPARE(w.session.state(), Session::State::LoggedOut);
+    QCOMPARE(loggedOut.count(), 1);
 }
 
 int main(int argc, char *argv[])
