@@ -21,7 +21,7 @@ void registerMetricsRoutes(ApiContext &ctx)
 {
     ctx.authedRoute("GET", u"/v1/instances/{id}/metrics"_s, [&ctx](http::Request &request, const QString &userId) {
         const QString id = request.pathParams.value(u"id"_s);
-        ctx.instances.get(userId, id); // throws "not found" for another user's instance
+        ctx.instances.requireState(userId, id); // another user's instance is "not found"
         qint64 sinceMs = ctx.clock.nowMs() - kDefaultWindowSeconds * 1000LL;
         const QString since = request.query.queryItemValue(u"since"_s, QUrl::FullyDecoded);
         if (!since.isEmpty()) {

@@ -99,6 +99,9 @@ public:
     // CPU and memory limits of an instance: the GPU type's host spec, scaled to this machine.
     Resources resourcesFor(const QString &gpuType, int gpuCount) const;
 
+    // The instance's state, if it is the user's; ApiError 404 otherwise (never 403).
+    QString requireState(const QString &userId, const QString &instanceId);
+
 private:
     void onStage(const QString &instanceId, const QString &stage);
     void onReady(const QString &instanceId, const SshEndpoint &ssh);
@@ -108,7 +111,6 @@ private:
     // UPDATE … SET state = `to` WHERE id AND state IN (`from`); true if this call won.
     bool compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,
                         const QString &reason, qint64 nowMs);
-    QString requireState(const QString &userId, const QString &instanceId);
     static const QString &holdingStatesSql();
     // The instances of `userId` (or only `instanceId` of them) as the API shows them, with a
     // fixed handful of queries whatever their number.
