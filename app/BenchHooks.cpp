@@ -1,11 +1,14 @@
 #include "BenchHooks.h"
 
 #include "InstanceTableModel.h"
+#include "api/EventStream.h"
 #include "session/Session.h"
 
 #include <QFile>
+#include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -53,6 +56,15 @@ void installBenchLogin(ui::MainWindow *window)
     };
     QObject::connect(model, &QAbstractItemModel::modelReset, window, showFirst);
     QObject::connect(model, &QAbstractItemModel::rowsInserted, window, showFirst);
+    // So that the bench can check that the samples it means to load the client with arrive.
+    auto received = std::make_shared<qint64>(0);
+    QObject::connect(window->events(), &core::EventStream::metricsReceived, window, [received] { ++*received; });
+    auto *report = new QTimer(window);
+    QObject::connect(report, &QTimer::timeout, window, [received] {
+        std::printf("cardhour-bench metrics_received=%lld\n", static_cast<long long>(*received));
+        std::fflush(stdout);
+    });
+    report->start(1000);
 }
 
 } // namespace cardhour::app

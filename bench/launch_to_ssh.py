@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from common import Sim, free_port, median, percentile  # noqa: E402
 
@@ -79,6 +80,10 @@ def cardhour_launch(api, key_id, image, key, work):
     with open(known_hosts, "w") as f:
         f.write(f"[127.0.0.1]:{ssh['port']} {ssh['host_key']}\n")
     t_ssh = ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts)
+    # What one ssh command costs by itself (process, handshake, command), for scale.
+    t_again = time.monotonic()
+    ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts)
+    ssh_command_ms = (time.monotonic() - t_again) * 1000.0
     # Moments on the provider's clock (ms since the epoch); the client's SSH success moved onto it.
     moments = {"requested": iso_ms(inst["launch"]["requested_at"])}
     for stage in inst["launch"]["stages"]:
@@ -94,7 +99,7 @@ def cardhour_launch(api, key_id, image, key, work):
         if a in moments and b in moments:
             steps[name] = max(0.0, moments[b] - moments[a])
     return {"id": iid, "to_running_s": t_running - t0, "to_ssh_s": t_ssh - t0,
-            "reported_ready_ms": inst["launch"].get("ready_ms"), "steps_ms": steps}
+            "reported_ready_ms": inst["launch"].get("ready_ms"), "steps_ms": steps, "ssh_command_ms": ssh_command_ms}
 
 
 def floor_launch(podman, tag, ssh_dir, key, work, env):
@@ -151,7 +156,8 @@ def run(sim_exe, runs, warmup=1, image="base", podman="podman", log=print):
                 continue
             row = {"run": i - warmup + 1, "id": ours["id"], "floor_to_ssh_s": floor["to_ssh_s"],
                    "cardhour_to_running_s": ours["to_running_s"], "cardhour_to_ssh_s": ours["to_ssh_s"],
-                   "cardhour_reported_ready_ms": ours["reported_ready_ms"], "steps_ms": ours["steps_ms"]}
+                   "cardhour_reported_ready_ms": ours["reported_ready_ms"], "steps_ms": ours["steps_ms"],
+                   "ssh_command_ms": ours["ssh_command_ms"]}
             rows.append(row)
             log(f"  launch {row['run']}/{runs}: floor {floor['to_ssh_s']:.3f} s, CardHour {ours['to_ssh_s']:.3f} s")
     finally:

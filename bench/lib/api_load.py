@@ -61,10 +61,10 @@ def run(sim_exe, floor_exe, catalog_src, instances, seconds, connection_counts=(
         floor_port = int(line.strip().rsplit(":", 1)[1])
         for path in paths:
             size = os.path.getsize(os.path.join(work, path.strip("/").replace("/", "_") + ".json"))
+            # A short warm-up of each, then per connection count floor and provider back to back.
+            wrk(f"http://127.0.0.1:{floor_port}{path}", 16, 1)
+            wrk(f"http://127.0.0.1:{sim.port}{path}", 16, 1, token)
             for c in connection_counts:
-                # A short warm-up of each, then floor and provider back to back.
-                wrk(f"http://127.0.0.1:{floor_port}{path}", c, 1)
-                wrk(f"http://127.0.0.1:{sim.port}{path}", c, 1, token)
                 f = wrk(f"http://127.0.0.1:{floor_port}{path}", c, seconds)
                 p = wrk(f"http://127.0.0.1:{sim.port}{path}", c, seconds, token)
                 if p["non_2xx"] or p["socket_errors"] or f["non_2xx"] or f["socket_errors"]:

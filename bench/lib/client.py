@@ -107,9 +107,13 @@ def under_load(client_exe, floor_exe, sim_exe, catalog_src, instances, seconds, 
             c0, f0, t0 = c1, f1, t1
         if client.poll() is not None:
             raise RuntimeError("the client exited during the measurement")
+        time.sleep(1.2)  # one more count line after the window
+        received = [int(line.split("=")[1]) for line in lines if line.startswith("cardhour-bench metrics_received=")]
+        if not received or received[-1] == 0:
+            raise RuntimeError("the client received no metric samples: the load was not there")
         shown_line = next(line for line in lines if line.startswith("cardhour-bench instances_shown="))
         return {"instances": instances, "seconds": seconds, "interval_s": interval_s,
-                "listed": int(shown_line.strip().split("=")[1]),
+                "listed": int(shown_line.strip().split("=")[1]), "metrics_received": received[-1],
                 "client_cpu_pct": client_pct, "floor_cpu_pct": floor_pct,
                 "client_rss_mib": proc_status(client.pid, "VmRSS") / 1024.0,
                 "client_hwm_mib": proc_status(client.pid, "VmHWM") / 1024.0,

@@ -58,7 +58,8 @@ def rows_of(results):
                          "< 10 %"))
         rows.append(_row("3 client under load", f"peak RSS (VmHWM) ({what})", "MiB", [load["client_hwm_mib"]],
                          "minimal Qt window, idle, same seconds", [load["floor_hwm_mib"]], "< 150 MB",
-                         note=f"RSS at the end {load['client_rss_mib']:.1f} MiB"))
+                         note=f"RSS at the end {load['client_rss_mib']:.1f} MiB; the client listed "
+                              f"{load['listed']} instances and received {load['metrics_received']} samples"))
     api = results.get("api")
     if isinstance(api, dict):
         rows.append(_failed("4 provider API", api["error"]))
@@ -98,7 +99,7 @@ def rows_of(results):
         rows.append(_row("6 density", "memory per instance (container cgroup, provider telemetry)", "MiB",
                          [dens["instance_mib"]], "bare container of the same image (podman stats)",
                          [dens["floor_container_mib"]],
-                         note=f"MemAvailable drop per instance {dens['instance_avail_delta_mib']:.1f} MiB, per bare "
+                         note=f"noisy on a shared machine: MemAvailable drop per instance {dens['instance_avail_delta_mib']:.1f} MiB, per bare "
                               f"container {dens['floor_avail_delta_mib']:.1f} MiB"))
     return rows
 
@@ -149,7 +150,7 @@ def write(results, info, out_dir):
           f"({', '.join(f'{k} {v:.0f} s' for k, v in info['timings'].items())})",
           "- Commands: " + "; ".join(f"`{c}`" for c in info["commands"]),
           "", "## Results", "",
-          "| Benchmark | Measure | CardHour median | p95 | Floor | Floor median | Ratio | Goal | n | Note |",
+          "| Benchmark | Measure | CardHour median | CardHour p95 | Floor | Floor median | Ratio | Goal | n | Note |",
           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if r["measure"] == "FAILED":
@@ -172,6 +173,10 @@ def write(results, info, out_dir):
                "|---|---|---|---|"]
         for _, label, m, p in steps:
             md.append(f"| {label} | {m:.0f} ms | {p:.0f} ms | {100 * m / total:.0f} % |")
+        ssh_alone = [r["ssh_command_ms"] for r in launch if "ssh_command_ms" in r]
+        if ssh_alone:
+            md.append(f"| (for scale: one more `ssh … true` to the ready instance: spawn, handshake, command) | "
+                      f"{median(ssh_alone):.0f} ms | {percentile(ssh_alone, 95):.0f} ms | |")
         logged = [r["log_sshd_answered_ms"] for r in launch if "log_sshd_answered_ms" in r]
         probes = [r["log_probes"] for r in launch if "log_probes" in r]
         md += ["", f"Median total {total:.0f} ms. **Slowest step: {slowest[1]}**, median {slowest[2]:.0f} ms "
@@ -196,7 +201,7 @@ def write(results, info, out_dir):
            "idle, measured over the same seconds.",
            f"4. **Provider API**: wrk (`--latency`, 2 threads) against `GET /v1/instances` "
            f"({plan['api_instances']} instances) and `GET /v1/me` on an in-process sandbox, {plan['api_seconds']} s "
-           "per point after a 1 s warm-up. Floor: `cardhour-bench-http-floor`, the provider's HTTP stack "
+           "per point after a 1 s warm-up per path. Floor: `cardhour-bench-http-floor`, the provider's HTTP stack "
            "(backend-sim/src/http) serving the same bytes as a constant. wrk shares the 2 cores with the server.",
            f"5. **Metering + telemetry tick** (`cardhour-bench-tick`, {plan['tick_ticks']} ticks after a warm-up): "
            "`InstanceService::tick` (billing) plus `Telemetry::sampleNow` (simulated cards, history, events) on a "
