@@ -48,7 +48,6 @@ def run(sim_exe, catalog_src, limit, floor_count, min_free_mib=2048, podman="pod
     with open(os.path.join(ssh_dir, "ssh_host_ed25519_key.pub")) as f:
         host_key = " ".join(f.read().split()[:2])
     floor_names = []
-    before = mem_available_kib()
     try:
         for i in range(floor_count):
             port = free_port()
@@ -66,7 +65,6 @@ def run(sim_exe, catalog_src, limit, floor_count, min_free_mib=2048, podman="pod
         floor_mem = _container_memory_mib(podman, floor_names, env)
         result["floor_count"] = floor_count
         result["floor_container_mib"] = median(floor_mem) if floor_mem else None
-        result["floor_avail_delta_mib"] = (before - mem_available_kib()) / 1024.0 / floor_count
     finally:
         if floor_names:
             subprocess.run([podman, "rm", "-f", "-t", "0"] + floor_names, env=env, stdout=subprocess.DEVNULL,
@@ -80,7 +78,6 @@ def run(sim_exe, catalog_src, limit, floor_count, min_free_mib=2048, podman="pod
         api.sign_up("density@example.com", topup=100_000_000_000)
         with open(key + ".pub") as f:
             key_id = api.call("POST", "/v1/ssh-keys", {"name": "bench", "public_key": f.read().strip()})["id"]
-        before = mem_available_kib()
         reachable = 0
         while reachable < limit:
             if mem_available_kib() / 1024 < min_free_mib:
@@ -119,7 +116,6 @@ def run(sim_exe, catalog_src, limit, floor_count, min_free_mib=2048, podman="pod
             if values:
                 per_instance.append(values[-1])
         result["instance_mib"] = median(per_instance) if per_instance else None
-        result["instance_avail_delta_mib"] = (before - mem_available_kib()) / 1024.0 / max(1, len(listed))
         log(f"  {len(listed)} running, {result['ssh_reachable']} reachable over SSH, "
             f"{result['instance_mib']} MiB each (provider telemetry)")
     finally:

@@ -68,6 +68,8 @@ def rows_of(results):
             p, f = r["provider"], r["floor"]
             label = f"GET {r['path']}, {r['connections']} connection(s)"
             note = f"{r['body_bytes']} B body"
+            if p["socket_errors"] or p["non_2xx"]:
+                note += f"; provider: {p['socket_errors']} socket errors (wrk times out at 2 s), {p['non_2xx']} non-2xx"
             rows.append(_row("4 provider API", label + ": requests/s", "req/s", [p["rps"]],
                              "same HTTP stack, constant body", [f["rps"]], note=note))
             rows.append(_row("4 provider API", label + ": p50 latency", "ms", [p["p50_ms"]],
@@ -84,8 +86,9 @@ def rows_of(results):
             linear = base["total"]["median_us"] * scale / 1000
             row = _row("5 metering + telemetry tick", f"billing + telemetry tick, {r['instances']} instances", "ms",
                        [r["total"]["median_us"] / 1000], f"{base['instances']}-instance tick × {scale:g} (linear)",
-                       [linear], "", note=f"p95 {r['total']['p95_us'] / 1000:.2f} ms; once-a-minute posting tick "
-                                          f"{r['posting_tick_us'] / 1000:.2f} ms")
+                       [linear], "", note=f"billing {r['billing']['median_us'] / 1000:.1f} ms + telemetry "
+                                          f"{r['telemetry']['median_us'] / 1000:.1f} ms; the once-a-minute "
+                                          f"posting tick {r['posting_tick_us'] / 1000:.0f} ms")
             row["cardhour_p95"] = r["total"]["p95_us"] / 1000
             row["samples"] = r["ticks"]
             rows.append(row)
@@ -99,8 +102,8 @@ def rows_of(results):
         rows.append(_row("6 density", "memory per instance (container cgroup, provider telemetry)", "MiB",
                          [dens["instance_mib"]], "bare container of the same image (podman stats)",
                          [dens["floor_container_mib"]],
-                         note=f"noisy on a shared machine: MemAvailable drop per instance {dens['instance_avail_delta_mib']:.1f} MiB, per bare "
-                              f"container {dens['floor_avail_delta_mib']:.1f} MiB"))
+                         note="inside the container's cgroup; conmon and the engine's bookkeeping outside it are "
+                              "not counted (the machine's free memory moves too much with the other builds here)"))
     return rows
 
 
@@ -156,8 +159,9 @@ def write(results, info, out_dir):
         if r["measure"] == "FAILED":
             md.append(f"| {r['benchmark']} | **failed** | | | | | | | | {r['note']} |")
             continue
+        p95 = _fmt(r["cardhour_p95"]) if r["samples"] > 1 else "–"
         md.append(f"| {r['benchmark']} | {r['measure']} | {_fmt(r['cardhour_median'])} {r['unit']} | "
-                  f"{_fmt(r['cardhour_p95'])} | {r['floor'] or '–'} | {_fmt(r['floor_median'])} | "
+                  f"{p95} | {r['floor'] or '–'} | {_fmt(r['floor_median'])} | "
                   f"{_fmt(r['ratio'])}{'×' if r['ratio'] == r['ratio'] else ''} | {r['goal']} | {r['samples']} | "
                   f"{r['note']} |")
     md += ["", "Ratio = CardHour median / floor median (for requests/s below 1 means slower than the floor; "
