@@ -9,7 +9,9 @@
 // real SQLite file (WAL, synchronous=FULL), with a manual clock moved 1 s per tick.
 //
 //   cardhour-bench-tick --instances N [--ticks T] [--users U] [--dir DIR]
-// prints one line of JSON: medians, p95 and the checkpoint-posting tick, in microseconds.
+// prints one line of JSON: median, p95 and slowest tick, and the checkpoint-posting tick, in
+// microseconds. The ticks span a minute boundary, where telemetry stores every instance's minute
+// average: that tick is the slowest of the telemetry passes.
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
@@ -52,7 +54,9 @@ double percentile(QList<double> values, double p)
 
 QJsonObject stats(const QList<double> &micros)
 {
-    return {{u"median_us"_s, percentile(micros, 50)}, {u"p95_us"_s, percentile(micros, 95)}};
+    return {{u"median_us"_s, percentile(micros, 50)},
+            {u"p95_us"_s, percentile(micros, 95)},
+            {u"max_us"_s, percentile(micros, 100)}};
 }
 
 } // namespace
@@ -82,7 +86,10 @@ int main(int argc, char *argv[])
     try {
         Database db;
         db.open(QDir(dir).filePath(u"tick-bench.sqlite"_s));
-        ManualClock clock(SystemClock().nowMs());
+        // Five seconds before a minute ends: the timed ticks cross a minute boundary, where
+        // telemetry stores every instance's minute average, as the provider does once a minute.
+        const qint64 nowMs = SystemClock().nowMs();
+        ManualClock clock(nowMs - nowMs % 60'000 + 55'000);
         const Catalog catalog = Catalog::load();
         Ledger ledger(db);
         Meter meter(db, ledger); // checkpoint postings every 60 s, as the provider's default

@@ -87,8 +87,10 @@ def rows_of(results):
             row = _row("5 metering + telemetry tick", f"billing + telemetry tick, {r['instances']} instances", "ms",
                        [r["total"]["median_us"] / 1000], f"{base['instances']}-instance tick × {scale:g} (linear)",
                        [linear], "", note=f"billing {r['billing']['median_us'] / 1000:.1f} ms + telemetry "
-                                          f"{r['telemetry']['median_us'] / 1000:.1f} ms; the once-a-minute "
-                                          f"posting tick {r['posting_tick_us'] / 1000:.0f} ms")
+                                          f"{r['telemetry']['median_us'] / 1000:.1f} ms; slowest telemetry pass "
+                                          f"{r['telemetry'].get('max_us', 0) / 1000:.0f} ms (the ticks cross a minute "
+                                          f"boundary, where minute averages are stored); the once-a-minute checkpoint-posting tick "
+                                          f"{r['posting_tick_us'] / 1000:.0f} ms")
             row["cardhour_p95"] = r["total"]["p95_us"] / 1000
             row["samples"] = r["ticks"]
             rows.append(row)
@@ -185,6 +187,10 @@ def write(results, info, out_dir):
         probes = [r["log_probes"] for r in launch if "log_probes" in r]
         md += ["", f"Median total {total:.0f} ms. **Slowest step: {slowest[1]}**, median {slowest[2]:.0f} ms "
                f"({100 * slowest[2] / total:.0f} % of the total)."]
+        after_ready = next((s for s in steps if s[0] == "ready_to_client_ssh"), None)
+        if ssh_alone and after_ready and median(ssh_alone) >= 0.8 * after_ready[2]:
+            md.append(f"The step after `ready` is the ssh client itself: one more command to the same ready instance "
+                      f"takes as long ({median(ssh_alone):.0f} ms), and the floor pays it too.")
         if logged:
             md.append(f"The provider's log agrees: sshd answered its probe a median {median(logged):.0f} ms after "
                       f"the probe began ({median(probes):.0f} probes).")
