@@ -117,7 +117,7 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                         return fail(ex.describe(what(u"volume export"_s)));
                     QFile::remove(target);
                     if (!QFile::rename(target + u".part"_s, target))
-                        return fail(u"cannot move the /workspace target into place at %1"_s.arg(target));
+                        return fail(u"cannot move the /workspace archive into place at %1"_s.arg(target));
                     job->sizes.workspaceBytes = QFileInfo(target).size();
                     auto measure = [this, job, fail] {
                         // The disk's share: what the commit added over the catalog image.
@@ -130,7 +130,6 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                                        return fail(inspect.describe(what(u"image inspect"_s)));
                                    const qint64 base = lines.size() > 1 ? lines.at(1).trimmed().toLongLong() : 0;
                                    job->sizes.diskBytes = std::max<qint64>(0, total - base);
-                                   job->sizes.paused = job->paused;
                                    Q_EMIT snapshotTaken(job->spec.snapshotId, job->sizes);
                                    endOp(job->spec.instanceId);
                                });
@@ -166,6 +165,7 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
         // rootless host), the copies are taken live.
         runCli({u"pause"_s, job->containerId}, [this, job, commit](const ProcResult &p) {
             job->paused = p.ok();
+            job->sizes.paused = p.ok();
             if (!p.ok())
                 qCWarning(lcCli).noquote() << "snapshot of a running instance without pausing it:"
                                            << p.describe(what(u"pause"_s));
