@@ -112,6 +112,7 @@ void SimServer::start()
     }
     if (runtimeName == u"inprocess"_s) {
         auto runtime = std::make_unique<InProcessRuntime>();
+        runtime->setDataDir(m_options.dataDir); // its instances' stand-in files, for snapshots
         inProcess = runtime.get();
         m_runtime = std::move(runtime);
     } else if (runtimeName == u"podman"_s || runtimeName == u"docker"_s) {
