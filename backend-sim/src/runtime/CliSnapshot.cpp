@@ -31,17 +31,12 @@ struct SnapshotJob
     bool paused = false;
     SnapshotSizes sizes;
 };
-
-QString lowerSafe(const QString &id)
-{
-    return id.toLower();
-}
 } // namespace
 
 QString CliRuntime::snapshotImage(const QString &snapshotId)
 {
     // Image names must be lower case; snapshot ids are UUIDs.
-    return u"localhost/cardhour-snapshot/"_s + lowerSafe(snapshotId) + u":latest"_s;
+    return u"localhost/cardhour-snapshot/"_s + snapshotId.toLower() + u":latest"_s;
 }
 
 QString CliRuntime::snapshotArchive(const QString &dataDir, const QString &snapshotId)

@@ -191,7 +191,6 @@ QJsonObject SnapshotService::remove(const QString &userId, const QString &snapsh
 
 void SnapshotService::reconcile()
 {
-    const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
     QStringList stale;
     QSqlQuery creating = m_db.exec(u"SELECT id FROM snapshots WHERE state = 'creating'"_s);
@@ -204,7 +203,6 @@ void SnapshotService::reconcile()
     while (deleted.next())
         toRemove.append(deleted.value(0).toString());
     tx.commit();
-    Q_UNUSED(now);
     for (const QString &id : std::as_const(toRemove))
         m_runtime.removeSnapshot(id);
     for (const QString &id : std::as_const(stale))
