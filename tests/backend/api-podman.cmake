@@ -34,3 +34,18 @@ if(CARDHOUR_TEST_CONTAINERS_CONF)
     set_property(TEST tst_api_gpus APPEND PROPERTY
         ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()
+
+# Snapshots with real containers: disk and /workspace restored as they were, fee while kept.
+cardhour_add_test(tst_api_snapshots
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_snapshots.cpp
+    LIBS cardhour_podman_api_test)
+add_dependencies(tst_api_snapshots cardhour-sim)
+set_tests_properties(tst_api_snapshots PROPERTIES
+    TIMEOUT 600
+    LABELS "podman"
+    RUN_SERIAL ON
+    FIXTURES_REQUIRED podman_base_image)
+if(CARDHOUR_TEST_CONTAINERS_CONF)
+    set_property(TEST tst_api_snapshots APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+endif()

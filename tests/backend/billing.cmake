@@ -10,3 +10,6 @@ cardhour_add_test(tst_billinginvariants
             ${CMAKE_CURRENT_SOURCE_DIR}/billing/ServiceFixture.h
     LIBS cardhour_sim_lib)
 cardhour_add_test(tst_meter SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/billing/tst_meter.cpp LIBS cardhour_sim_lib)
+cardhour_add_test(tst_snapshotservice
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/billing/tst_snapshotservice.cpp
+    LIBS cardhour_sim_lib)

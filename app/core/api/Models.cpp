@@ -295,7 +295,41 @@ Instance Instance::fromJson(const QJsonObject &o)
     const QJsonObject resources = o.value("resources"_L1).toObject();
     i.cpus = resources.value("cpus"_L1).toDouble();
     i.memoryMib = int64(resources, "memory_mib"_L1);
+    i.snapshotId = str(o, "snapshot_id"_L1);
     return i;
+}
+
+Snapshot Snapshot::fromJson(const QJsonObject &o)
+{
+    Snapshot s;
+    s.id = str(o, "id"_L1);
+    s.name = str(o, "name"_L1);
+    s.state = str(o, "state"_L1);
+    s.stateReason = str(o, "state_reason"_L1);
+    s.instanceId = str(o, "instance_id"_L1);
+    s.image = str(o, "image"_L1);
+    s.gpuType = str(o, "gpu_type"_L1);
+    s.gpuCount = int32(o, "gpu_count"_L1);
+    s.sizeBytes = optInt64(o, "size_bytes"_L1);
+    s.diskBytes = optInt64(o, "disk_bytes"_L1);
+    s.workspaceBytes = optInt64(o, "workspace_bytes"_L1);
+    s.storageRateMicrosPerHour = int64(o, "storage_rate_micros_per_hour"_L1);
+    s.storageCostMicros = int64(o, "storage_cost_micros"_L1);
+    s.createdAt = parseTime(o.value("created_at"_L1));
+    s.readyAt = parseTime(o.value("ready_at"_L1));
+    return s;
+}
+
+QJsonObject SnapshotRestore::toJson() const
+{
+    QJsonObject o{{u"snapshot_id"_s, snapshotId}, {u"ssh_key_ids"_s, QJsonArray::fromStringList(sshKeyIds)}};
+    if (!name.isEmpty())
+        o.insert(u"name"_s, name);
+    if (!gpuType.isEmpty())
+        o.insert(u"gpu_type"_s, gpuType);
+    if (gpuCount > 0)
+        o.insert(u"gpu_count"_s, gpuCount);
+    return o;
 }
 
 BillingInstance BillingInstance::fromJson(const QJsonObject &o)

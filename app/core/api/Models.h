@@ -203,6 +203,8 @@ struct Instance
     double cpus = 0;
     qint64 memoryMib = 0;
 
+    QString snapshotId; // restored from this snapshot; empty when made from an image
+
     static Instance fromJson(const QJsonObject &o);
     bool isBilled() const { return state == InstanceState::Running; }
 };
@@ -322,6 +324,41 @@ struct NewInstance
     QString gpuType;
     int gpuCount = 1;
     QString image;
+    QStringList sshKeyIds;
+
+    QJsonObject toJson() const;
+};
+
+// A snapshot of an instance's container disk and /workspace (GET /v1/snapshots[/{id}]).
+struct Snapshot
+{
+    QString id;
+    QString name;
+    QString state; // creating, ready, failed, deleted
+    QString stateReason;
+    QString instanceId; // the source (perhaps terminated since)
+    QString image;
+    QString gpuType;
+    int gpuCount = 0;
+    std::optional<qint64> sizeBytes; // disk + workspace; unknown until ready
+    std::optional<qint64> diskBytes;
+    std::optional<qint64> workspaceBytes;
+    qint64 storageRateMicrosPerHour = 0; // billed now
+    qint64 storageCostMicros = 0;        // so far, posted or not
+    QDateTime createdAt;
+    QDateTime readyAt;
+
+    static Snapshot fromJson(const QJsonObject &o);
+    bool isReady() const { return state == QLatin1StringView("ready"); }
+};
+
+// POST /v1/instances with snapshot_id: a new instance from a snapshot's disk and /workspace.
+struct SnapshotRestore
+{
+    QString snapshotId;
+    QString name;      // empty: the provider picks one
+    QString gpuType;   // empty: the snapshot's
+    int gpuCount = 0;  // 0: the snapshot's
     QStringList sshKeyIds;
 
     QJsonObject toJson() const;

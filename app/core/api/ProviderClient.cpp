@@ -354,6 +354,38 @@ Reply<Instance> *ProviderClient::terminateInstance(const QString &id)
                           objectOf<Instance>);
 }
 
+Reply<QList<Snapshot>> *ProviderClient::snapshots()
+{
+    return call<QList<Snapshot>>("GET", u"/v1/snapshots"_s, {}, Auth::Bearer, {}, arrayOf<Snapshot>);
+}
+
+Reply<Snapshot> *ProviderClient::snapshot(const QString &id)
+{
+    return call<Snapshot>("GET", u"/v1/snapshots/"_s + pathSegment(id), {}, Auth::Bearer, {}, objectOf<Snapshot>);
+}
+
+Reply<Snapshot> *ProviderClient::createSnapshot(const QString &instanceId, const QString &name,
+                                                const QString &idempotencyKey)
+{
+    QJsonObject body;
+    if (!name.isEmpty())
+        body.insert(u"name"_s, name);
+    return call<Snapshot>("POST", u"/v1/instances/%1/snapshots"_s.arg(pathSegment(instanceId)), QJsonDocument(body),
+                          Auth::Bearer, idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
+                          objectOf<Snapshot>);
+}
+
+Reply<Snapshot> *ProviderClient::deleteSnapshot(const QString &id)
+{
+    return call<Snapshot>("DELETE", u"/v1/snapshots/"_s + pathSegment(id), {}, Auth::Bearer, {}, objectOf<Snapshot>);
+}
+
+Reply<Instance> *ProviderClient::restoreSnapshot(const SnapshotRestore &request, const QString &idempotencyKey)
+{
+    return call<Instance>("POST", u"/v1/instances"_s, QJsonDocument(request.toJson()), Auth::Bearer,
+                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
+}
+
 Reply<Instance> *ProviderClient::addInstanceKey(const QString &instanceId, const QString &keyId)
 {
     return call<Instance>("POST", u"/v1/instances/%1/ssh-keys"_s.arg(pathSegment(instanceId)),

@@ -67,6 +67,15 @@ public:
     // five minutes), averaged per `stepSeconds` (1 to 3600).
     Reply<InstanceMetrics> *metrics(const QString &instanceId, const QDateTime &since = {}, int stepSeconds = 1);
 
+    // ---- snapshots (the container disk and /workspace of an instance) -------------------------
+    Reply<QList<Snapshot>> *snapshots();
+    Reply<Snapshot> *snapshot(const QString &id);
+    // Taken in the background: `creating`, then `ready` or `failed` (poll, or SSE `snapshot`).
+    Reply<Snapshot> *createSnapshot(const QString &instanceId, const QString &name = {},
+                                    const QString &idempotencyKey = {});
+    Reply<Snapshot> *deleteSnapshot(const QString &id);
+    Reply<Instance> *restoreSnapshot(const SnapshotRestore &request, const QString &idempotencyKey = {});
+
     // ---- billing -----------------------------------------------------------------------------------
     Reply<BillingSummary> *billingSummary();
     // One page, newest first; `before` = the previous page's nextBefore (0: from the newest).

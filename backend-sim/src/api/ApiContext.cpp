@@ -100,6 +100,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerEventRoutes(ctx);
     registerMetricsRoutes(ctx);
     registerDatasetRoutes(ctx);
+    registerSnapshotRoutes(ctx);
     registerTestRoutes(ctx);
 }
 

@@ -23,6 +23,7 @@ class InProcessRuntime;
 class InstanceService;
 class Ledger;
 class ManualClock;
+class SnapshotService;
 class SshKeys;
 class Telemetry;
 
@@ -44,6 +45,7 @@ struct ApiContext
     http::Router &router;
     Telemetry *telemetry = nullptr;             // samples running instances (GPU metrics)
     Datasets *datasets = nullptr;               // shared read-only folders
+    SnapshotService *snapshots = nullptr;       // snapshots of instances' disks and /workspace
 
     using Handler = std::function<http::Response(http::Request &)>;
     using AuthedHandler = std::function<http::Response(http::Request &, const QString &userId)>;
@@ -69,6 +71,7 @@ void registerBillingRoutes(ApiContext &ctx);
 void registerEventRoutes(ApiContext &ctx);
 void registerMetricsRoutes(ApiContext &ctx);
 void registerDatasetRoutes(ApiContext &ctx);
+void registerSnapshotRoutes(ApiContext &ctx);
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

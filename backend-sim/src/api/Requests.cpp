@@ -31,11 +31,19 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
 {
     const QJsonObject o = json::parseObject(body);
     json::rejectUnknownFields(o, {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s, u"ssh_key_ids"_s,
-                                  u"datasets"_s});
+                                  u"datasets"_s, u"snapshot_id"_s});
     InstanceService::CreateRequest r;
-    r.gpuType = json::requiredString(o, u"gpu_type"_s, 64);
-    r.image = json::requiredString(o, u"image"_s, 64);
-    r.gpuCount = static_cast<int>(o.contains(u"gpu_count"_s) ? json::requiredInteger(o, u"gpu_count"_s, 1, 8) : 1);
+    r.snapshotId = json::optionalString(o, u"snapshot_id"_s, 64).value_or(QString());
+    const bool restore = o.contains(u"snapshot_id"_s);
+    if (restore && r.snapshotId.isEmpty())
+        throw ApiError(400, u"invalid_field"_s, u"Field \"snapshot_id\" must not be empty."_s);
+    // A restore takes the GPU type and count and the image from its snapshot unless given.
+    r.gpuType = restore ? json::optionalString(o, u"gpu_type"_s, 64).value_or(QString())
+                        : json::requiredString(o, u"gpu_type"_s, 64);
+    r.image = restore ? json::optionalString(o, u"image"_s, 64).value_or(QString()) : json::requiredString(o, u"image"_s, 64);
+    r.gpuCount = static_cast<int>(o.contains(u"gpu_count"_s) ? json::requiredInteger(o, u"gpu_count"_s, 1, 8)
+                                  : restore                  ? 0
+                                                             : 1);
     r.sshKeyIds = json::stringList(o, u"ssh_key_ids"_s, 32, 64);
     r.sshKeyIds.removeDuplicates();
     r.datasets = json::stringList(o, u"datasets"_s, 16, 64);
@@ -44,8 +52,21 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     if (name && name->trimmed().isEmpty())
         throw ApiError(400, u"invalid_field"_s, u"Field \"name\" must not be empty."_s);
     r.name = name ? name->trimmed()
-                  : u"%1-%2"_s.arg(r.gpuType, QUuid::createUuid().toString(QUuid::Id128).left(6));
+           : restore ? QString() // named after the snapshot's GPU type once that is known
+                     : u"%1-%2"_s.arg(r.gpuType, QUuid::createUuid().toString(QUuid::Id128).left(6));
     return r;
+}
+
+QString parseNewSnapshot(const QByteArray &body)
+{
+    if (body.trimmed().isEmpty())
+        return {};
+    const QJsonObject o = json::parseObject(body);
+    json::rejectUnknownFields(o, {u"name"_s});
+    const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
+    if (name && name->trimmed().isEmpty())
+        throw ApiError(400, u"invalid_field"_s, u"Field \"name\" must not be empty."_s);
+    return name ? name->trimmed() : QString();
 }
 
 NewSshKey parseNewSshKey(const QByteArray &body)

@@ -25,6 +25,9 @@ struct NewSshKey
 };
 NewSshKey parseNewSshKey(const QByteArray &body);
 
+// {"name": "..."} (optional, body may be empty): a new snapshot's name.
+QString parseNewSnapshot(const QByteArray &body);
+
 // {"key_id": "..."}: one of the caller's keys to install on an instance.
 QString parseInstanceKey(const QByteArray &body);
 

@@ -15,7 +15,9 @@ namespace cardhour::sim {
 namespace {
 const QString kSelectOpen =
     u"SELECT id, instance_id, user_id, rate_micros_per_hour, started_at, charged_micros,"
-    " charged_until, last_seen_at, kind FROM segments WHERE ended_at IS NULL"_s;
+    " charged_until, last_seen_at, kind, snapshot_id FROM segments WHERE ended_at IS NULL"_s;
+// The instance's own segments, not its snapshots'.
+const QString kOwnOnly = u" AND snapshot_id IS NULL"_s;
 
 Meter::OpenSegment readSegment(const QSqlQuery &q)
 {
@@ -29,6 +31,7 @@ Meter::OpenSegment readSegment(const QSqlQuery &q)
     s.chargedUntilMs = q.value(6).toLongLong();
     s.lastSeenAtMs = q.value(7).toLongLong();
     s.kind = q.value(8).toString() == u"storage"_s ? Meter::Kind::Storage : Meter::Kind::Compute;
+    s.snapshotId = q.value(9).toString();
     return s;
 }
 
@@ -67,12 +70,15 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     const qint64 balance = m_ledger.balance(segment.userId);
     const qint64 charge = std::min(owed, balance);
     if (charge > 0) {
-        const QString name = m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s,
-                                         {segment.instanceId}).toString();
+        const bool snapshot = !segment.snapshotId.isEmpty();
+        const QString name = snapshot
+            ? m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {segment.snapshotId}).toString()
+            : m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId}).toString();
         const qint64 seconds = (untilMs - segment.chargedUntilMs) / 1000;
         const bool storage = segment.kind == Kind::Storage;
-        QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(storage ? u"Storage while stopped"_s : u"Compute"_s)
-                                  .arg(name).arg(seconds).arg(formatYuan(segment.ratePerHourMicros));
+        const QString what = snapshot ? u"Snapshot storage"_s : storage ? u"Storage while stopped"_s : u"Compute"_s;
+        QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(what).arg(name).arg(seconds)
+                                  .arg(formatYuan(segment.ratePerHourMicros));
         if (charge < owed)
             description += u" (capped at the remaining balance)"_s;
         Ledger::Posting posting;
@@ -94,6 +100,47 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     if (closing)
         m_db.exec(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
     return charge;
+}
+
+void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instanceId, const QString &userId,
+                                qint64 ratePerHourMicros, qint64 atMs)
+{
+    if (openSegmentOfSnapshot(snapshotId))
+        throw DbError("snapshot already has an open billing segment");
+    m_db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
+              " last_seen_at, charged_micros, charged_until, kind, snapshot_id) VALUES (?,?,?,?,?,0,?,'storage',?)"_s,
+              {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, snapshotId});
+}
+
+qint64 Meter::closeSnapshotSegment(const QString &snapshotId, qint64 atMs)
+{
+    const std::optional<OpenSegment> segment = openSegmentOfSnapshot(snapshotId);
+    if (!segment)
+        return 0;
+    return postCharge(*segment, std::max(atMs, segment->chargedUntilMs), true);
+}
+
+std::optional<Meter::OpenSegment> Meter::openSegmentOfSnapshot(const QString &snapshotId)
+{
+    QSqlQuery q = m_db.exec(kSelectOpen + u" AND snapshot_id = ?"_s, {snapshotId});
+    if (q.next())
+        return readSegment(q);
+    return std::nullopt;
+}
+
+QHash<QString, qint64> Meter::snapshotCosts(const QString &userId, qint64 atMs)
+{
+    QHash<QString, qint64> costs;
+    QSqlQuery q = m_db.exec(u"SELECT snapshot_id, SUM(charged_micros) FROM segments"
+                            " WHERE user_id = ? AND snapshot_id IS NOT NULL GROUP BY snapshot_id"_s,
+                            {userId});
+    while (q.next())
+        costs[q.value(0).toString()] += q.value(1).toLongLong();
+    for (const OpenSegment &s : openSegmentsOf(userId)) {
+        if (!s.snapshotId.isEmpty())
+            costs[s.snapshotId] += unposted(s, atMs);
+    }
+    return costs;
 }
 
 qint64 Meter::closeSegment(const QString &instanceId, qint64 atMs, Kind kind)
@@ -133,7 +180,7 @@ QList<Meter::OpenSegment> Meter::openSegmentsOf(const QString &userId)
 QList<Meter::OpenSegment> Meter::openSegmentsOfInstance(const QString &instanceId)
 {
     QList<OpenSegment> result;
-    QSqlQuery q = m_db.exec(kSelectOpen + u" AND instance_id = ? ORDER BY id"_s, {instanceId});
+    QSqlQuery q = m_db.exec(kSelectOpen + kOwnOnly + u" AND instance_id = ? ORDER BY id"_s, {instanceId});
     while (q.next())
         result.append(readSegment(q));
     return result;
@@ -141,7 +188,8 @@ QList<Meter::OpenSegment> Meter::openSegmentsOfInstance(const QString &instanceI
 
 std::optional<Meter::OpenSegment> Meter::openSegmentOf(const QString &instanceId, Kind kind)
 {
-    QSqlQuery q = m_db.exec(kSelectOpen + u" AND instance_id = ? AND kind = ?"_s, {instanceId, kindName(kind)});
+    QSqlQuery q = m_db.exec(kSelectOpen + kOwnOnly + u" AND instance_id = ? AND kind = ?"_s,
+                            {instanceId, kindName(kind)});
     if (q.next())
         return readSegment(q);
     return std::nullopt;
@@ -198,10 +246,10 @@ QHash<QString, Meter::Costs> Meter::postedByInstance(const QString &userId, cons
     QHash<QString, Costs> costs;
     QSqlQuery q = instanceId.isEmpty()
         ? m_db.exec(u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE user_id = ?"
-                    " GROUP BY instance_id, kind"_s,
+                    " AND snapshot_id IS NULL GROUP BY instance_id, kind"_s,
                     {userId})
         : m_db.exec(u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE instance_id = ?"
-                    " GROUP BY instance_id, kind"_s,
+                    " AND snapshot_id IS NULL GROUP BY instance_id, kind"_s,
                     {instanceId});
     while (q.next()) {
         Costs &c = costs[q.value(0).toString()];
@@ -213,6 +261,8 @@ QHash<QString, Meter::Costs> Meter::postedByInstance(const QString &userId, cons
 void Meter::addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &segments, qint64 atMs)
 {
     for (const OpenSegment &s : segments) {
+        if (!s.snapshotId.isEmpty())
+            continue;
         Costs &c = costs[s.instanceId];
         (s.kind == Kind::Storage ? c.storageMicros : c.computeMicros) += unposted(s, atMs);
     }

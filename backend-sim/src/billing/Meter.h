@@ -16,8 +16,10 @@ class Ledger;
 // of one kind: `compute` while an instance runs, `storage` for its disk while it is stopped.
 // What it owes at time t is always segmentCost(t - start, rate), so checkpoint postings (every
 // postingInterval) and the final posting at close add up exactly to the cost of the whole
-// period. An instance has at most one open segment. All mutating calls must run inside a
-// Transaction.
+// period. An instance has at most one open segment. A kept snapshot is billed in `storage`
+// segments of its own (snapshotId set; instanceId is its source instance): the per-instance
+// calls below leave those out, the per-user ones (openSegments*, exhaustion) count them.
+// All mutating calls must run inside a Transaction.
 class Meter
 {
 public:
@@ -34,6 +36,7 @@ public:
         qint64 chargedMicros = 0;  // already posted to the ledger
         qint64 chargedUntilMs = 0; // end of the last posted period
         qint64 lastSeenAtMs = 0;
+        QString snapshotId; // empty: the instance's own run or disk
     };
 
     Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs = 60'000)
@@ -59,7 +62,16 @@ public:
     // posted; 0 when the instance had no open segment of that kind.
     qint64 closeSegment(const QString &instanceId, qint64 atMs, Kind kind = Kind::Compute);
 
-    // Open segments of every kind.
+    // A snapshot's storage fee from `atMs`; throws DbError if it is billed already.
+    void openSnapshotSegment(const QString &snapshotId, const QString &instanceId, const QString &userId,
+                             qint64 ratePerHourMicros, qint64 atMs);
+    // Ends it at `atMs`, posting what it still owes (capped at the balance); returns that.
+    qint64 closeSnapshotSegment(const QString &snapshotId, qint64 atMs);
+    std::optional<OpenSegment> openSegmentOfSnapshot(const QString &snapshotId);
+    // Lifetime storage cost (posted + unposted at `atMs`) per snapshot of a user.
+    QHash<QString, qint64> snapshotCosts(const QString &userId, qint64 atMs);
+
+    // Open segments of every kind, snapshots' included.
     QList<OpenSegment> openSegments();
     QList<OpenSegment> openSegmentsOf(const QString &userId);
     QList<OpenSegment> openSegmentsOfInstance(const QString &instanceId);
@@ -82,7 +94,7 @@ public:
     // What has been posted (charged, written-off part included) per instance and kind: of
     // every instance of `userId`, or of the one instance `instanceId` when it is given.
     QHash<QString, Costs> postedByInstance(const QString &userId, const QString &instanceId = {});
-    // Adds what `segments` owe unposted at `atMs` to `costs`.
+    // Adds what `segments` owe unposted at `atMs` to `costs` (snapshots' segments left out).
     static void addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &segments, qint64 atMs);
 
     // Posts a checkpoint charge for each open segment (either kind) whose last posting is at

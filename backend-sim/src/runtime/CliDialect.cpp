@@ -120,7 +120,8 @@ QList<ContainerInfo> parseContainerList(const QByteArray &output, const QString 
         info.instanceId = labels.value(kInstanceLabel);
         info.ownerId = labels.value(kOwnerLabel);
         info.state = obj.value(u"State"_s).toString().toLower();
-        info.running = info.state == u"running"_s;
+        // Paused only while a snapshot is copied (CliSnapshot.cpp): its processes live on.
+        info.running = info.state == u"running"_s || info.state == u"paused"_s;
         info.ports = parsePorts(obj.value(u"Ports"_s));
         info.sshPort = info.ports.value(22);
         if (!info.instanceId.isEmpty() && !info.containerId.isEmpty())

@@ -66,29 +66,6 @@ QString hostnameFor(const QString &instanceId)
 
 } // namespace
 
-struct CliRuntime::Launch
-{
-    InstanceSpec spec;
-    quint64 token = 0;
-    bool fresh = true; // create (true) or start (false)
-    QString containerId;
-    int sshPort = 0;
-    QHash<int, int> ports;
-    QElapsedTimer clock;
-    bool probing = false;       // the sshd probe runs (and the watchdog with it)
-    bool checking = false;      // a watchdog `inspect` is under way
-    QPointer<QTimer> watchdog;  // notices a container that exits before sshd answers
-    QString id() const { return spec.instanceId; }
-    void stopWatchdog()
-    {
-        probing = false;
-        if (watchdog) {
-            watchdog->stop();
-            watchdog->deleteLater();
-        }
-    }
-};
-
 // ---- create / start -------------------------------------------------------------------------
 
 void CliRuntime::create(const InstanceSpec &spec)
@@ -193,6 +170,13 @@ void CliRuntime::doCreate(InstanceSpec spec, quint64 token)
         return;
     }
     m_sshDirs.insert(id, launch->spec.sshDir);
+    if (!launch->spec.snapshotId.isEmpty()) {
+        const QString unsupported = snapshotsUnsupportedReason();
+        if (!unsupported.isEmpty())
+            return failLaunch(launch, unsupported, false);
+        if (!QFileInfo::exists(snapshotArchive(m_options.dataDir, launch->spec.snapshotId)))
+            return failLaunch(launch, u"the snapshot's /workspace archive is gone"_s, false);
+    }
     // The quick path: two engine calls (volume create, run). What it does not expect (an earlier
     // container of this instance, a volume or port already taken) sends it down the slow path.
     if (m_containers.contains(id))
@@ -242,8 +226,12 @@ void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
             && cli::classify(QString::fromUtf8(vc.err)) == cli::Failure::VolumeExists;
         if (!vc.ok() && !exists)
             return failLaunch(launch, vc.describe(what(u"volume create"_s)), false);
-        if (vc.ok() && m_options.engine == cli::Engine::Podman)
-            return runContainer(launch, 1); // podman refuses an existing name: this one is new
+        if (vc.ok() && m_options.engine == cli::Engine::Podman) {
+            // podman refuses an existing name: this one is new (a restore fills it first).
+            if (!launch->spec.snapshotId.isEmpty())
+                return importWorkspace(launch);
+            return runContainer(launch, 1);
+        }
         // Kept from an earlier attempt of this instance (reused), or a name someone else took.
         // (docker's `volume create` succeeds for an existing volume and keeps its labels.)
         runCli({u"volume"_s, u"inspect"_s, volumeName(vid)}, [this, launch](const ProcResult &vi) {
@@ -308,7 +296,8 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
         args << u"-e"_s << u"CARDHOUR_APP_TOKEN"_s;
         extra.insert(u"CARDHOUR_APP_TOKEN"_s, spec.appToken);
     }
-    args << u"--stop-timeout"_s << QString::number(m_options.stopTimeoutS) << imageTag(spec.image);
+    const QString image = spec.snapshotId.isEmpty() ? imageTag(spec.image) : snapshotImage(spec.snapshotId);
+    args << u"--stop-timeout"_s << QString::number(m_options.stopTimeoutS) << image;
 
     runCli(
         args,
@@ -336,8 +325,9 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
             const bool ran = r.started && !r.timedOut;
             const cli::Failure failure = ran ? cli::classify(QString::fromUtf8(r.err)) : cli::Failure::Other;
             if (failure == cli::Failure::ImageMissing) {
-                const QString reason =
-                    u"image %1 is not built: run cardhour-sim images build %1"_s.arg(launch->spec.image);
+                const QString reason = launch->spec.snapshotId.isEmpty()
+                    ? u"image %1 is not built: run cardhour-sim images build %1"_s.arg(launch->spec.image)
+                    : u"the snapshot's disk image is gone (snapshot %1 deleted)"_s.arg(launch->spec.snapshotId);
                 // Nothing of a launch that never had an image is left behind. The volume is this
                 // instance's (checked above) and no container of it ever ran: it holds no data.
                 return runCli({u"volume"_s, u"rm"_s, volumeName(iid)}, [this, launch, reason](const ProcResult &) {

@@ -238,7 +238,16 @@ bool CliRuntime::refreshNow(int timeoutMs)
         Q_EMIT refreshed({}, false);
         return false;
     }
-    applyRefresh(cli::parseContainerList(r.out, m_options.providerId), stamp);
+    const QList<ContainerInfo> found = cli::parseContainerList(r.out, m_options.providerId);
+    // A provider that died in the middle of a snapshot left its container frozen: thawed here.
+    for (const ContainerInfo &info : found) {
+        if (info.state == u"paused"_s) {
+            const BlockingResult up = runBlocking(m_options.program, m_env, {u"unpause"_s, info.containerId}, timeoutMs);
+            if (!up.finished || up.exitCode != 0)
+                qCWarning(lcCli).noquote() << what(u"unpause"_s) << info.containerId << "failed:" << cli::tail(up.err);
+        }
+    }
+    applyRefresh(found, stamp);
     QHash<QString, bool> running;
     for (auto it = m_containers.cbegin(); it != m_containers.cend(); ++it)
         running.insert(it.key(), it->running);

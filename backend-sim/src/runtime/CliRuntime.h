@@ -39,6 +39,12 @@ class SshProbe;
 // there is none); stop → stopped; remove (container, volume, and with Options::dataDir the
 // instance files) → removed. Failures of stop/remove come as failed(id, reason).
 //
+// Snapshots (podman only; see CliSnapshot.cpp): snapshot() commits the container's disk to the
+// image snapshotImage(<snapshot id>) and exports its /workspace volume to
+// snapshotArchive(<dataDir>, <snapshot id>); a running container is paused for both, so that
+// the two are one moment's state. A create() with spec.snapshotId runs that image, and a
+// /workspace volume it makes anew is imported from that archive.
+//
 // Requests for one instance run one after another; stop() and remove() end a create() or
 // start() still in progress at its next step (that one then emits nothing).
 class CliRuntime final : public ContainerRuntime
@@ -92,6 +98,13 @@ public:
     // this host are measured with one `stats --no-stream` call for all of them.
     void sampleUsage() override;
 
+    QString snapshotsUnsupportedReason() const override;
+    void snapshot(const SnapshotSpec &spec) override;
+    void removeSnapshot(const QString &snapshotId) override;
+    // Where a snapshot's parts are kept: an image tag, and a tar of /workspace.
+    static QString snapshotImage(const QString &snapshotId);
+    static QString snapshotArchive(const QString &dataDir, const QString &snapshotId);
+
     // Rewrites the instance's authorized_keys (in the ssh dir of its last create/start, else
     // <dataDir>/instances/<id>/ssh), which the container mounts: sshd reads it on every log-in,
     // so the change applies at once, without a restart.
@@ -130,7 +143,7 @@ Q_SIGNALS:
     void refreshed(const QHash<QString, bool> &runningById, bool ok);
 
 private:
-    enum class OpKind { Create, Start, Stop, Remove };
+    enum class OpKind { Create, Start, Stop, Remove, Snapshot };
     struct Op
     {
         OpKind kind;
@@ -173,6 +186,9 @@ private:
     void doStart(InstanceSpec spec, quint64 token);
     void doStop(const QString &instanceId, quint64 token);
     void doRemove(const QString &instanceId, quint64 token);
+    void doSnapshot(const SnapshotSpec &spec, quint64 token);
+    void doRemoveSnapshot(const QString &snapshotId, int attempt);
+    void importWorkspace(const std::shared_ptr<Launch> &launch);
     bool resolveSsh(InstanceSpec &spec, QString *error) const;
     void clearLeftovers(const std::shared_ptr<Launch> &launch);
     void createVolume(const std::shared_ptr<Launch> &launch);

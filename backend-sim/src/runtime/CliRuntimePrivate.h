@@ -1,8 +1,13 @@
 #pragma once
 
-// Shared by CliRuntime.cpp, CliLaunch.cpp and CliRuntimeState.cpp only.
+// Shared by the CliRuntime*.cpp, CliLaunch.cpp and CliSnapshot.cpp only.
 
 #include "CliDialect.h"
+#include "CliRuntime.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QTimer>
 
 #include <QLoggingCategory>
 #include <QString>
@@ -19,5 +24,29 @@ inline const QString &kProvider = cli::kProviderLabel;
 inline const QString kLoopback = QStringLiteral("127.0.0.1");
 constexpr int kSshPort = 22;
 } // namespace clidetail
+
+// The state of one create()/start() chain (CliLaunch.cpp; a restore also in CliSnapshot.cpp).
+struct CliRuntime::Launch
+{
+    InstanceSpec spec;
+    quint64 token = 0;
+    bool fresh = true; // create (true) or start (false)
+    QString containerId;
+    int sshPort = 0;
+    QHash<int, int> ports;
+    QElapsedTimer clock;
+    bool probing = false;       // the sshd probe runs (and the watchdog with it)
+    bool checking = false;      // a watchdog `inspect` is under way
+    QPointer<QTimer> watchdog;  // notices a container that exits before sshd answers
+    QString id() const { return spec.instanceId; }
+    void stopWatchdog()
+    {
+        probing = false;
+        if (watchdog) {
+            watchdog->stop();
+            watchdog->deleteLater();
+        }
+    }
+};
 
 } // namespace cardhour::sim

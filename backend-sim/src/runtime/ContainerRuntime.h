@@ -29,6 +29,26 @@ struct InstanceSpec
     QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
     QString gpuStatusDir;      // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
                                // empty: <dataDir>/instances/<id>/gpu where the runtime has a dataDir
+    // Restore: a create() runs the snapshot's disk image instead of the catalog image, and a
+    // /workspace volume it makes anew is filled from the snapshot's archive. Empty: no snapshot.
+    QString snapshotId;
+};
+
+// What a runtime is asked to snapshot: the instance's container disk and its /workspace.
+struct SnapshotSpec
+{
+    QString snapshotId;
+    QString instanceId;
+    QString ownerId;
+    QString image; // the catalog image the instance was made from (its disk's base)
+};
+
+// What a finished snapshot takes up.
+struct SnapshotSizes
+{
+    qint64 diskBytes = 0;      // the container disk's changes over the catalog image
+    qint64 workspaceBytes = 0; // the /workspace archive
+    bool paused = false;       // the instance was running and frozen while both were copied
 };
 
 struct SshEndpoint
@@ -89,6 +109,18 @@ public:
     // usageSampled. Runtimes without containers measure nothing (an empty sample).
     virtual void sampleUsage() { Q_EMIT usageSampled({}); }
 
+    // Snapshots. Empty when this runtime can take them, else why not (asked before a snapshot
+    // is recorded, so an unsupported runtime refuses up front and writes nothing).
+    virtual QString snapshotsUnsupportedReason() const
+    {
+        return QStringLiteral("the %1 runtime cannot take snapshots").arg(name());
+    }
+    // Copies the instance's disk and /workspace (→ snapshotTaken or snapshotFailed); runs after
+    // whatever the runtime is doing with that instance, and before what is asked of it later.
+    virtual void snapshot(const SnapshotSpec &spec) { Q_UNUSED(spec); }
+    // Deletes what snapshot() kept (→ snapshotRemoved or snapshotFailed). Idempotent.
+    virtual void removeSnapshot(const QString &snapshotId) { Q_UNUSED(snapshotId); }
+
 Q_SIGNALS:
     void usageSampled(const QHash<QString, cardhour::sim::ResourceUsage> &byInstance);
     // stage: "image", "container", "sshd", "ready"
@@ -97,6 +129,9 @@ Q_SIGNALS:
     void failed(const QString &instanceId, const QString &reason);
     void stopped(const QString &instanceId);
     void removed(const QString &instanceId);
+    void snapshotTaken(const QString &snapshotId, const cardhour::sim::SnapshotSizes &sizes);
+    void snapshotFailed(const QString &snapshotId, const QString &reason);
+    void snapshotRemoved(const QString &snapshotId);
 };
 
 } // namespace cardhour::sim

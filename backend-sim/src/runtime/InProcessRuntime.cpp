@@ -1,11 +1,52 @@
 #include "InProcessRuntime.h"
 
+#include "InstanceFiles.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
 #include <QPointer>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
+
+namespace {
+const QStringList kParts{u"disk"_s, u"workspace"_s};
+
+// Copies the tree `from` into `to` (made anew); false on the first file that does not copy.
+bool copyTree(const QString &from, const QString &to)
+{
+    if (QFileInfo::exists(to) && !QDir(to).removeRecursively())
+        return false;
+    if (!QDir().mkpath(to))
+        return false;
+    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString target = to + u'/' + QDir(from).relativeFilePath(path);
+        const QFileInfo info = it.fileInfo();
+        const bool ok = info.isDir() && !info.isSymLink() ? QDir().mkpath(target) : QFile::copy(path, target);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+qint64 treeBytes(const QString &dir)
+{
+    qint64 bytes = 0;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        bytes += it.fileInfo().size();
+    }
+    return bytes;
+}
+} // namespace
 
 InProcessRuntime::InProcessRuntime(QObject *parent) : ContainerRuntime(parent) {}
 
@@ -16,7 +57,7 @@ QString InProcessRuntime::name() const
 
 void InProcessRuntime::create(const InstanceSpec &spec)
 {
-    launch(spec.instanceId, true);
+    launch(spec.instanceId, true, spec.snapshotId);
 }
 
 void InProcessRuntime::start(const InstanceSpec &spec)
@@ -24,12 +65,23 @@ void InProcessRuntime::start(const InstanceSpec &spec)
     launch(spec.instanceId, false);
 }
 
-void InProcessRuntime::launch(const QString &instanceId, bool fresh)
+void InProcessRuntime::launch(const QString &instanceId, bool fresh, const QString &snapshotId)
 {
-    const QString failure = std::exchange(m_failNext, QString());
-    QTimer::singleShot(0, this, [this, instanceId, fresh, failure] {
+    QString failure = std::exchange(m_failNext, QString());
+    QTimer::singleShot(0, this, [this, instanceId, fresh, failure, snapshotId]() mutable {
         if (fresh)
             Q_EMIT stageReached(instanceId, u"image"_s);
+        const QString dir = instanceDir(instanceId);
+        if (failure.isEmpty() && fresh && !dir.isEmpty()) {
+            // A restore starts from the snapshot's copies; else from empty folders.
+            for (const QString &part : kParts) {
+                const bool ok = snapshotId.isEmpty()
+                    ? QDir().mkpath(dir + u'/' + part)
+                    : copyTree(snapshotDir(snapshotId) + u'/' + part, dir + u'/' + part);
+                if (!ok)
+                    failure = u"cannot prepare %1/%2"_s.arg(dir, part);
+            }
+        }
         if (!failure.isEmpty()) {
             Q_EMIT failed(instanceId, failure);
             return;
@@ -73,6 +125,8 @@ void InProcessRuntime::remove(const QString &instanceId)
         m_running.remove(instanceId);
         m_known.remove(instanceId);
         m_held.removeAll(instanceId);
+        if (const QString dir = instanceDir(instanceId); !dir.isEmpty())
+            QDir(dir).removeRecursively();
         Q_EMIT removed(instanceId);
     });
 }
@@ -80,6 +134,62 @@ void InProcessRuntime::remove(const QString &instanceId)
 bool InProcessRuntime::isRunning(const QString &instanceId) const
 {
     return m_running.contains(instanceId);
+}
+
+// ---- snapshots: copies of the instance's two folders ----------------------------------------
+
+QString InProcessRuntime::instanceDir(const QString &instanceId) const
+{
+    if (m_dataDir.isEmpty() || !InstanceFiles::isSafeId(instanceId))
+        return {};
+    return QDir(m_dataDir).filePath(u"inprocess/"_s + instanceId);
+}
+
+QString InProcessRuntime::snapshotDir(const QString &snapshotId) const
+{
+    return QDir(m_dataDir).filePath(u"snapshots/%1/inprocess"_s.arg(snapshotId));
+}
+
+QString InProcessRuntime::snapshotsUnsupportedReason() const
+{
+    return m_dataDir.isEmpty() ? u"the in-process runtime keeps no instance files without a data directory"_s
+                               : QString();
+}
+
+void InProcessRuntime::snapshot(const SnapshotSpec &spec)
+{
+    // Queued behind whatever was asked of the instance before (all of it is on the event loop).
+    QTimer::singleShot(0, this, [this, spec] {
+        const QString dir = instanceDir(spec.instanceId);
+        if (dir.isEmpty() || !InstanceFiles::isSafeId(spec.snapshotId) || !QFileInfo(dir).isDir()) {
+            Q_EMIT snapshotFailed(spec.snapshotId, u"the instance has no files to snapshot"_s);
+            return;
+        }
+        SnapshotSizes sizes;
+        for (const QString &part : kParts) {
+            const QString target = snapshotDir(spec.snapshotId) + u'/' + part;
+            if (!copyTree(dir + u'/' + part, target)) {
+                QDir(QFileInfo(snapshotDir(spec.snapshotId)).absolutePath()).removeRecursively();
+                Q_EMIT snapshotFailed(spec.snapshotId, u"cannot copy %1/%2"_s.arg(dir, part));
+                return;
+            }
+            (part == u"disk"_s ? sizes.diskBytes : sizes.workspaceBytes) = treeBytes(target);
+        }
+        Q_EMIT snapshotTaken(spec.snapshotId, sizes);
+    });
+}
+
+void InProcessRuntime::removeSnapshot(const QString &snapshotId)
+{
+    QTimer::singleShot(0, this, [this, snapshotId] {
+        const QString dir = QFileInfo(snapshotDir(snapshotId)).absolutePath();
+        if (m_dataDir.isEmpty() || !InstanceFiles::isSafeId(snapshotId)
+            || (QFileInfo::exists(dir) && !QDir(dir).removeRecursively())) {
+            Q_EMIT snapshotFailed(snapshotId, u"cannot delete the snapshot's files"_s);
+            return;
+        }
+        Q_EMIT snapshotRemoved(snapshotId);
+    });
 }
 
 } // namespace cardhour::sim

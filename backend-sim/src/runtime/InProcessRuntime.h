@@ -11,6 +11,11 @@ namespace cardhour::sim {
 // state machine and billing can be exercised before a container runtime exists, and in unit
 // tests. Its instances have no SSH endpoint and die with the provider process. Selected with
 // `cardhour-sim --runtime inprocess`.
+//
+// With a data directory (setDataDir) each instance gets two real folders standing in for its
+// container disk and /workspace, <dataDir>/inprocess/<id>/{disk,workspace}: a snapshot copies
+// them to <dataDir>/snapshots/<snapshot id>/inprocess/, a restore copies them back, and their
+// sizes are what the files there take. Without one it takes no snapshots.
 class InProcessRuntime final : public ContainerRuntime
 {
     Q_OBJECT
@@ -25,6 +30,12 @@ public:
     void remove(const QString &instanceId) override;
     bool isRunning(const QString &instanceId) const override;
 
+    void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
+    QString instanceDir(const QString &instanceId) const; // empty without a data directory
+    QString snapshotsUnsupportedReason() const override;
+    void snapshot(const SnapshotSpec &spec) override;
+    void removeSnapshot(const QString &snapshotId) override;
+
     // Test hooks: the next create/start fails with `reason`; or holds the instance in its
     // current stage until release() (to observe creating/starting from outside).
     void failNext(const QString &reason) { m_failNext = reason; }
@@ -32,7 +43,8 @@ public:
     void release();
 
 private:
-    void launch(const QString &instanceId, bool fresh);
+    void launch(const QString &instanceId, bool fresh, const QString &snapshotId = {});
+    QString snapshotDir(const QString &snapshotId) const;
     void finish(const QString &instanceId);
 
     QSet<QString> m_running;
@@ -40,6 +52,7 @@ private:
     QStringList m_held;
     QString m_failNext;
     bool m_hold = false;
+    QString m_dataDir;
 };
 
 } // namespace cardhour::sim

@@ -15,6 +15,7 @@
 #include "service/EventBus.h"
 #include "service/Idempotency.h"
 #include "service/InstanceService.h"
+#include "service/SnapshotService.h"
 #include "service/SshKeys.h"
 #include "store/Database.h"
 
@@ -111,6 +112,7 @@ void SimServer::start()
     }
     if (runtimeName == u"inprocess"_s) {
         auto runtime = std::make_unique<InProcessRuntime>();
+        runtime->setDataDir(m_options.dataDir); // its instances' stand-in files, for snapshots
         inProcess = runtime.get();
         m_runtime = std::move(runtime);
     } else if (runtimeName == u"podman"_s || runtimeName == u"docker"_s) {
@@ -136,6 +138,9 @@ void SimServer::start()
     m_datasets = std::make_unique<Datasets>(m_options.dataDir);
     m_instances->setDatasets(m_datasets.get());
     m_instances->reconcile(true);
+    m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances, *m_runtime, *m_events,
+                                                    *m_clock);
+    m_snapshots->reconcile();
     if (containers) {
         // Periodically: containers that stopped or vanished behind our back end their instance's
         // billing at the last second they were seen; orphans are removed.
@@ -166,6 +171,7 @@ void SimServer::start()
         m_options.testClock ? static_cast<ManualClock *>(m_clock.get()) : nullptr, inProcess, *m_router,
         m_telemetry.get()});
     m_context->datasets = m_datasets.get();
+    m_context->snapshots = m_snapshots.get();
     registerAllRoutes(*m_context);
 
     m_http = std::make_unique<http::HttpServer>(*m_router);
@@ -230,6 +236,8 @@ QStringList SimServer::routeTable(bool testClock)
     http::Router router;
     ApiContext ctx{db, ledger, accounts, keys, instances, events, catalog, idempotency, clock,
                    testClock ? &clock : nullptr, &runtime, router};
+    SnapshotService snapshots(db, meter, catalog, instances, runtime, events, clock);
+    ctx.snapshots = &snapshots;
     registerAllRoutes(ctx);
     QStringList lines;
     for (const http::Router::Route &route : router.routes())

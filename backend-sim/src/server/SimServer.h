@@ -26,6 +26,7 @@ class InstanceService;
 class Ledger;
 class ManualClock;
 class Meter;
+class SnapshotService;
 class SshKeys;
 class Telemetry;
 struct ApiContext;
@@ -83,6 +84,7 @@ private:
     std::unique_ptr<InstanceService> m_instances;
     std::unique_ptr<Telemetry> m_telemetry;
     std::unique_ptr<Datasets> m_datasets;
+    std::unique_ptr<SnapshotService> m_snapshots;
     std::unique_ptr<http::Router> m_router;
     std::unique_ptr<ApiContext> m_context;
     std::unique_ptr<http::HttpServer> m_http;

@@ -3,6 +3,7 @@
 #include "Catalog.h"
 #include "Datasets.h"
 #include "EventBus.h"
+#include "SnapshotService.h"
 #include "SshKeys.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
@@ -97,8 +98,11 @@ bool InstanceService::compareAndSwap(const QString &instanceId, const QStringLis
     return q.numRowsAffected() == 1;
 }
 
-QJsonObject InstanceService::create(const QString &userId, const CreateRequest &request)
+QJsonObject InstanceService::create(const QString &userId, const CreateRequest &given)
 {
+    CreateRequest request = given;
+    if (!request.snapshotId.isEmpty())
+        snapshots::applyRestoreDefaults(m_db, m_runtime, userId, request);
     const std::optional<GpuType> gpu = m_catalog.gpu(request.gpuType);
     if (!gpu)
         throw ApiError(400, u"unknown_gpu_type"_s, u"Unknown GPU type \"%1\"."_s.arg(request.gpuType.left(64)));
@@ -135,10 +139,11 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     // One-click apps (a notebook server, say) are reached with this token; it is the owner's.
     const QString appToken = QString::fromLatin1(tokens::randomBytes(24).toHex());
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
-              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token, disk_gib)"
-              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?)"_s,
+              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token, disk_gib,"
+              " snapshot_id) VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?,?)"_s,
               {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now, appToken,
-               gpu->diskGib});
+               gpu->diskGib,
+               request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(request.snapshotId)});
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
         m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
                   {id, request.sshKeyIds.at(i), keyLines.at(i)});
@@ -319,6 +324,7 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
         spec.sshUser = image->sshUser;
     }
     spec.appToken = m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    spec.snapshotId = m_db.scalar(u"SELECT snapshot_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
     const Resources resources = resourcesFor(spec.gpuType, spec.gpuCount);
     spec.cpus = resources.cpus;
     spec.memoryMib = resources.memoryMib;
@@ -435,13 +441,14 @@ void InstanceService::resumeStorageBilling(const QString &userId)
                             " WHERE i.state IN ('stopping','stopped') AND u.balance_micros > 0"
                             " AND (COALESCE(?, '') = '' OR i.user_id = ?)"
                             " AND NOT EXISTS (SELECT 1 FROM segments s"
-                            "   WHERE s.instance_id = i.id AND s.ended_at IS NULL)"_s,
+                            "   WHERE s.instance_id = i.id AND s.ended_at IS NULL AND s.snapshot_id IS NULL)"_s,
                             {userId, userId});
     QList<std::pair<QString, QString>> due;
     while (q.next())
         due.append({q.value(0).toString(), q.value(1).toString()});
     for (const auto &[instanceId, owner] : std::as_const(due))
         openStorage(instanceId, owner, now);
+    snapshots::resumeBilling(m_db, m_meter, m_catalog, userId, now);
 }
 
 void InstanceService::tick()
@@ -465,6 +472,10 @@ void InstanceService::tick()
                 continue;
             // Runs stop; a stopped instance's disk stays as it is, its fee ends at zero.
             for (const Meter::OpenSegment &s : it.value()) {
+                if (!s.snapshotId.isEmpty()) { // kept, its fee paused like a stopped disk's
+                    m_meter.closeSnapshotSegment(s.snapshotId, *at);
+                    continue;
+                }
                 if (s.kind == Meter::Kind::Storage)
                     m_meter.closeSegment(s.instanceId, *at, Meter::Kind::Storage);
                 else

@@ -43,6 +43,9 @@ public:
         QString image;
         QStringList sshKeyIds;
         QStringList datasets; // names of shared datasets to mount read-only
+        // Restore from one of the caller's ready snapshots: its disk and /workspace. An empty
+        // gpuType / image and a gpuCount of 0 take the snapshot's source's.
+        QString snapshotId;
     };
 
     InstanceService(Database &db, Ledger &ledger, Meter &meter, const Catalog &catalog,
@@ -75,8 +78,8 @@ public:
     // checkpoint charges, resumes storage billing where a balance is positive again,
     // publishes billing updates.
     void tick();
-    // Opens storage segments, from now, for the stopped instances (of `userId`, or of everyone)
-    // whose disk is not billed because their owner's balance ran out. Joins the caller's
+    // Opens storage segments, from now, for the stopped instances and kept snapshots (of
+    // `userId`, or of everyone) whose storage is not billed because their owner's balance ran out. Joins the caller's
     // transaction: a top-up calls it so the fee resumes at the top-up's moment.
     void resumeStorageBilling(const QString &userId = {});
     // Brings the rows in line with what the runtime lists (after a restart, and periodically):

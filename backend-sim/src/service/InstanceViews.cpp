@@ -20,7 +20,7 @@ namespace {
 const QString kInstanceColumns =
     u"i.id, i.user_id, i.name, i.state, i.state_reason, i.gpu_type, i.gpu_count, i.image, i.price_per_hour_micros,"
     " i.created_at, i.updated_at, i.terminated_at, i.ssh_host, i.ssh_port, i.ssh_user, i.ssh_host_key_sha256,"
-    " i.launch_seq, i.launch_requested_at, i.ssh_host_key, i.app_token, i.disk_gib"_s;
+    " i.launch_seq, i.launch_requested_at, i.ssh_host_key, i.app_token, i.disk_gib, i.snapshot_id"_s;
 
 // The instances a view shows: one user's, or just one of them (an empty or null id: all),
 // with or without the terminated ones. Every query of a view binds {userId, instanceId,
@@ -107,8 +107,10 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
         instanceId.isEmpty() ? m_meter.openSegmentsOf(userId) : m_meter.openSegmentsOfInstance(instanceId);
     Meter::addUnposted(costs, openList, nowMs);
     QHash<QString, Meter::OpenSegment> open;
-    for (const Meter::OpenSegment &s : openList)
-        open.insert(s.instanceId, s);
+    for (const Meter::OpenSegment &s : openList) {
+        if (s.snapshotId.isEmpty()) // a snapshot's fee is its own, not its source instance's
+            open.insert(s.instanceId, s);
+    }
 
     QJsonArray result;
     QSqlQuery q = select(u"SELECT "_s + kInstanceColumns + u" FROM instances i WHERE"_s + kViewFilter
@@ -144,6 +146,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"gpu_name"_s, gpu ? gpu->name : gpuType},
             {u"gpu_count"_s, q.value(6).toInt()},
             {u"image"_s, q.value(7).toString()},
+            {u"snapshot_id"_s, nullableText(q.value(21))}, // restored from this snapshot
             {u"ssh_key_ids"_s, keyIds.value(id)},
             {u"datasets"_s, datasets.value(id)}, // mounted read-only at /datasets/NAME
             {u"price_per_hour_micros"_s, q.value(8).toLongLong()},
@@ -271,10 +274,13 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
     qint64 owed = 0;
     qint64 computeRate = 0;
     qint64 storageRate = 0;
+    qint64 snapshotRate = 0;
     QHash<QString, qint64> storageRates;
     for (const Meter::OpenSegment &s : open) {
         owed += Meter::unposted(s, now);
-        if (s.kind == Meter::Kind::Storage) {
+        if (!s.snapshotId.isEmpty()) {
+            snapshotRate += s.ratePerHourMicros;
+        } else if (s.kind == Meter::Kind::Storage) {
             storageRate += s.ratePerHourMicros;
             storageRates.insert(s.instanceId, s.ratePerHourMicros);
         } else {
@@ -291,6 +297,12 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
         computeTotal += c.computeMicros;
         storageTotal += c.storageMicros;
     }
+    // Kept snapshots are storage too: in the totals, and shown apart.
+    qint64 snapshotTotal = 0;
+    const QHash<QString, qint64> snapshotCosts = m_meter.snapshotCosts(userId, now);
+    for (const qint64 cost : snapshotCosts)
+        snapshotTotal += cost;
+    storageTotal += snapshotTotal;
     QJsonArray perInstance;
     QSqlQuery q = m_db.exec(u"SELECT id, name, state, price_per_hour_micros FROM instances WHERE user_id = ?"
                             " ORDER BY created_at, rowid"_s,
@@ -313,11 +325,13 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
     return {{u"balance_micros"_s, std::max<qint64>(0, posted - owed)},
             {u"ledger_balance_micros"_s, posted},
             {u"accrued_micros"_s, std::min(owed, posted)},
-            {u"spend_rate_micros_per_hour"_s, computeRate + storageRate},
+            {u"spend_rate_micros_per_hour"_s, computeRate + storageRate + snapshotRate},
             {u"compute_spend_rate_micros_per_hour"_s, computeRate},
-            {u"storage_spend_rate_micros_per_hour"_s, storageRate},
+            {u"storage_spend_rate_micros_per_hour"_s, storageRate + snapshotRate},
+            {u"snapshot_storage_spend_rate_micros_per_hour"_s, snapshotRate},
             {u"compute_cost_micros"_s, computeTotal},
             {u"storage_cost_micros"_s, storageTotal},
+            {u"snapshot_storage_cost_micros"_s, snapshotTotal},
             {u"runs_out_at"_s, json::isoTimeOrNull(runsOut)},
             {u"as_of"_s, json::isoTime(now)},
             {u"instances"_s, perInstance}};

@@ -161,6 +161,37 @@ const QList<Migration> &all()
              " path TEXT NOT NULL,"
              " PRIMARY KEY (instance_id, name))"_s,
          }},
+        {7, u"snapshots of an instance's disk and /workspace, their storage fee; instances restored from them"_s,
+         {
+             // A deleted snapshot's row stays (its fee is in the ledger); removed_at is when its
+             // image and archive were confirmed gone.
+             u"CREATE TABLE snapshots ("
+             " id TEXT PRIMARY KEY,"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " instance_id TEXT NOT NULL REFERENCES instances(id),"
+             " name TEXT NOT NULL,"
+             " state TEXT NOT NULL CHECK (state IN ('creating','ready','failed','deleted')),"
+             " state_reason TEXT,"
+             " image TEXT NOT NULL,"       // the catalog image the disk is based on
+             " gpu_type TEXT NOT NULL,"    // the source's, the default for a restore
+             " gpu_count INTEGER NOT NULL,"
+             " disk_bytes INTEGER,"        // the disk's changes over the catalog image
+             " workspace_bytes INTEGER,"
+             " paused INTEGER,"            // 1: taken from a running instance, frozen meanwhile
+             " created_at INTEGER NOT NULL,"
+             " ready_at INTEGER,"
+             " deleted_at INTEGER,"
+             " removed_at INTEGER)"_s,
+             u"CREATE INDEX snapshots_by_user ON snapshots(user_id, created_at)"_s,
+             // A snapshot's storage segment names its snapshot; instance_id is its source.
+             u"ALTER TABLE segments ADD COLUMN snapshot_id TEXT REFERENCES snapshots(id)"_s,
+             u"DROP INDEX segments_one_open_per_instance"_s,
+             u"CREATE UNIQUE INDEX segments_one_open_per_instance ON segments(instance_id)"
+             " WHERE ended_at IS NULL AND snapshot_id IS NULL"_s,
+             u"CREATE UNIQUE INDEX segments_one_open_per_snapshot ON segments(snapshot_id)"
+             " WHERE ended_at IS NULL AND snapshot_id IS NOT NULL"_s,
+             u"ALTER TABLE instances ADD COLUMN snapshot_id TEXT REFERENCES snapshots(id)"_s,
+         }},
     };
     return list;
 }

@@ -674,12 +674,16 @@ def probe_request_body(c, method, path, base, token=None, label=""):
         reply = c.call(method, path, body, token=token, expect=400, label=f"{label}probe: {what}")
         if code is not None and reply.status == 400:
             R.check(reply.code == code, f"{method} {path} probe {what}: code {reply.code!r}, expected {code!r}")
-    # Non-object and non-JSON bodies.
-    for what, raw in (("not JSON", b"{not json"), ("a JSON array", b"[1, 2]"), ("empty", b"")):
+    # Non-object and non-JSON bodies (an empty one only where the body is required).
+    operation = c.spec.doc["paths"][template][method.lower()]
+    bad_bodies = [("not JSON", b"{not json"), ("a JSON array", b"[1, 2]")]
+    if operation.get("requestBody", {}).get("required", False):
+        bad_bodies.append(("empty", b""))
+    for what, raw in bad_bodies:
         reply = c.call(method, path, token=token, raw=raw, expect=400, label=f"{label}probe: {what}")
         if reply.status == 400:
             R.check(reply.code == "invalid_json", f"{method} {path} probe {what}: code {reply.code!r}")
-    return len(probes) + 3
+    return len(probes) + len(bad_bodies)
 
 
 # ---- the scenario ---------------------------------------------------------------------------
@@ -1105,6 +1109,59 @@ def run_scenario(c, tmp, server_port):
     if first.json and "id" in first.json:
         wait_state(c, alice_token, first.json["id"], {"running"})
         c.call("DELETE", f"/v1/instances/{first.json['id']}", token=alice_token, expect=200)
+
+    R.section = "snapshots"
+    source = c.call("POST", "/v1/instances", {"name": "snap-src", "gpu_type": cheap, "image": "base", "gpu_count": 2},
+                    token=alice_token, expect=202).json
+    if source and "id" in source:
+        wait_state(c, alice_token, source["id"], {"running"})
+        snap = c.call("POST", f"/v1/instances/{source['id']}/snapshots", {"name": "s1"}, token=alice_token,
+                      headers={"Idempotency-Key": "snap-1"}, expect=202).json
+        replay = c.call("POST", f"/v1/instances/{source['id']}/snapshots", {"name": "s1"}, token=alice_token,
+                        headers={"Idempotency-Key": "snap-1"}, expect=202, label="replay")
+        R.check(snap and replay.json and replay.json.get("id") == snap.get("id"), "a snapshot replay returns it")
+        c.call("POST", f"/v1/instances/{source['id']}/snapshots", token=alice_token, raw=b"", expect=202,
+               label="no body")
+        probes += probe_request_body(c, "POST", f"/v1/instances/{source['id']}/snapshots", {"name": "probe"},
+                                     token=alice_token)
+        c.call("POST", f"/v1/instances/{fake_uuid}/snapshots", token=alice_token, expect=404, label="unknown id")
+        c.call("POST", f"/v1/instances/{source['id']}/snapshots", token=bob_token, expect=404,
+               label="another user's instance")
+        ready = None
+        deadline = time.monotonic() + 10
+        while snap and time.monotonic() < deadline:
+            ready = c.call("GET", f"/v1/snapshots/{snap['id']}", token=alice_token, expect=200, label="poll").json
+            if ready and ready.get("state") != "creating":
+                break
+            time.sleep(0.02)
+        R.check(ready and ready["state"] == "ready" and ready["gpu_count"] == 2, f"the snapshot is ready: {ready}")
+        listed = c.call("GET", "/v1/snapshots", token=alice_token, expect=200).json or []
+        R.check(any(x["id"] == snap["id"] for x in listed), "the snapshot is listed")
+        R.check(c.call("GET", "/v1/snapshots", token=bob_token, expect=200).json == [], "others see none")
+        c.call("GET", f"/v1/snapshots/{snap['id']}", token=bob_token, expect=404, label="another user's")
+        c.call("DELETE", f"/v1/snapshots/{snap['id']}", token=bob_token, expect=404, label="another user's")
+        c.call("GET", f"/v1/snapshots/{fake_uuid}", token=alice_token, expect=404, label="unknown id")
+        reply = c.call("POST", "/v1/instances", {"snapshot_id": fake_uuid}, token=alice_token, expect=400,
+                       label="unknown snapshot")
+        R.check(reply.code == "unknown_snapshot", f"restore from an unknown snapshot: code {reply.code!r}")
+        restored = c.call("POST", "/v1/instances", {"snapshot_id": snap["id"], "gpu_count": 1}, token=alice_token,
+                          expect=202, label="restore").json
+        R.check(restored and restored["snapshot_id"] == snap["id"] and restored["gpu_type"] == cheap
+                and restored["gpu_count"] == 1, "a restore takes the snapshot's GPU type, the count asked for")
+        reply = c.call("DELETE", f"/v1/snapshots/{snap['id']}", token=alice_token, expect=409, label="in use")
+        R.check(reply.code == "snapshot_in_use", f"delete in use: code {reply.code!r}")
+        c.call("DELETE", f"/v1/instances/{restored['id']}", token=alice_token, expect=200)
+        c.call("DELETE", f"/v1/instances/{source['id']}", token=alice_token, expect=200)
+        reply = c.call("POST", f"/v1/instances/{source['id']}/snapshots", token=alice_token, expect=409,
+                       label="terminated instance")
+        R.check(reply.code == "illegal_transition", f"snapshot of a terminated instance: code {reply.code!r}")
+        for kept in c.call("GET", "/v1/snapshots", token=alice_token, expect=200).json or []:
+            while kept["state"] == "creating":
+                time.sleep(0.02)
+                kept = c.call("GET", f"/v1/snapshots/{kept['id']}", token=alice_token, expect=200, label="poll").json
+            gone = c.call("DELETE", f"/v1/snapshots/{kept['id']}", token=alice_token, expect=200).json
+            R.check(gone and gone["state"] == "deleted", "a deleted snapshot says so")
+        c.call("DELETE", f"/v1/snapshots/{snap['id']}", token=alice_token, expect=404, label="deleted already")
 
     R.section = "test runtime"
     c.call("POST", "/v1/_test/runtime/hold", {"hold": True, "x_undocumented_member": 1}, expect=204,

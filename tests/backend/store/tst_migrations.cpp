@@ -105,7 +105,7 @@ private Q_SLOTS:
         });
         Database db;
         db.open(path);
-        QCOMPARE(db.schemaVersion(), 6);
+        QCOMPARE(db.schemaVersion(), migrations::all().last().version);
         // The instance is still there, and the new tables take rows tied to it.
         QCOMPARE(db.scalar(u"SELECT name FROM instances WHERE id = 'i'"_s).toString(), u"kept"_s);
         db.exec(u"INSERT INTO telemetry_minutes(instance_id, minute_ms, cpu_percent, memory_mib, gpus)"
@@ -116,6 +116,42 @@ private Q_SLOTS:
         // A dataset is named once per instance.
         QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_datasets(instance_id, name, path)"
                                                   " VALUES ('i', 'demo', '/elsewhere')"_s));
+    }
+
+    void version7AddsSnapshotsBilledBesideTheInstance()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"v6.sqlite"_s);
+        createAtVersion(path, 6, {
+            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
+            u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
+            " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 1, 'base', 1900000, 0, 0)"_s,
+            u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, last_seen_at, charged_until,"
+            " kind) VALUES ('i', 'u', 10000, 0, 0, 0, 'storage')"_s,
+        });
+        Database db;
+        db.open(path);
+        QCOMPARE(db.schemaVersion(), migrations::all().last().version);
+        // The stopped disk's open segment is kept; a snapshot of that instance is billed beside it.
+        QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM segments WHERE ended_at IS NULL AND snapshot_id IS NULL"_s).toInt(), 1);
+        db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image, gpu_type, gpu_count, created_at)"
+                " VALUES ('s', 'u', 'i', 'snap', 'ready', 'base', 'rtx4090', 1, 0)"_s);
+        db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, last_seen_at,"
+                " charged_until, kind, snapshot_id) VALUES ('i', 'u', 200, 0, 0, 0, 'storage', 's')"_s);
+        // Still one open segment per instance of its own, and one per snapshot.
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
+                                                  " started_at, last_seen_at, charged_until, kind)"
+                                                  " VALUES ('i', 'u', 1, 0, 0, 0, 'compute')"_s));
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
+                                                  " started_at, last_seen_at, charged_until, kind, snapshot_id)"
+                                                  " VALUES ('i', 'u', 1, 0, 0, 0, 'storage', 's')"_s));
+        // A snapshot must name a real instance and a known state.
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image,"
+                                                  " gpu_type, gpu_count, created_at)"
+                                                  " VALUES ('t', 'u', 'nope', 'x', 'ready', 'base', 'rtx4090', 1, 0)"_s));
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image,"
+                                                  " gpu_type, gpu_count, created_at)"
+                                                  " VALUES ('t', 'u', 'i', 'x', 'half', 'base', 'rtx4090', 1, 0)"_s));
     }
 };
 

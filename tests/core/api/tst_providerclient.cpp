@@ -32,6 +32,7 @@ private Q_SLOTS:
     void instanceLifecycle();
     void instanceKeys();
     void createIsIdempotent();
+    void snapshotsRoundTrip();
     void unknownInstance_data();
     void unknownInstance();
     void illegalTransition();
@@ -336,6 +337,53 @@ void TestProviderClient::createIsIdempotent()
     const auto reused = await(client.createInstance(other, key));
     QCOMPARE(reused.error.httpStatus, 422);
     QCOMPARE(reused.error.code, u"idempotency_key_reused"_s);
+}
+
+void TestProviderClient::snapshotsRoundTrip()
+{
+    // The in-process runtime snapshots its instances' stand-in folders; real disks are
+    // tst_api_snapshots' (podman). Here: what the client sends and reads.
+    ProviderClient client;
+    QVERIFY(!signUp(client).isEmpty());
+    const auto created = await(client.createInstance(NewInstance{u"src"_s, u"rtx4090"_s, 2, u"base"_s, {}}));
+    QVERIFY2(created.ok, created.why());
+    QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
+
+    const auto taken = await(client.createSnapshot(created.value->id, u"before"_s));
+    QVERIFY2(taken.ok, taken.why());
+    QCOMPARE(taken.status, 202);
+    QCOMPARE(taken.value->name, u"before"_s);
+    QCOMPARE(taken.value->instanceId, created.value->id);
+    QCOMPARE(taken.value->gpuCount, 2);
+    std::optional<Snapshot> ready;
+    QTRY_VERIFY((ready = await(client.snapshot(taken.value->id)).value) && ready->state != u"creating"_s);
+    QVERIFY2(ready->isReady(), qPrintable(ready->state + u' ' + ready->stateReason));
+    QVERIFY(ready->sizeBytes && ready->diskBytes && ready->workspaceBytes);
+    QVERIFY(ready->readyAt.isValid());
+    QVERIFY(ready->storageRateMicrosPerHour > 0);
+    const auto listed = await(client.snapshots());
+    QVERIFY2(listed.ok, listed.why());
+    QCOMPARE(listed.value->size(), 1);
+
+    SnapshotRestore restore;
+    restore.snapshotId = ready->id;
+    const auto restored = await(client.restoreSnapshot(restore));
+    QVERIFY2(restored.ok, restored.why());
+    QCOMPARE(restored.value->snapshotId, ready->id);
+    QCOMPARE(restored.value->gpuType, u"rtx4090"_s);
+    QCOMPARE(restored.value->gpuCount, 2); // the snapshot's, as none was asked for
+    const auto inUse = await(client.deleteSnapshot(ready->id));
+    QCOMPARE(inUse.error.httpStatus, 409);
+    QCOMPARE(inUse.error.code, u"snapshot_in_use"_s);
+    QVERIFY(await(client.terminateInstance(restored.value->id)).ok);
+    const auto deleted = await(client.deleteSnapshot(ready->id));
+    QVERIFY2(deleted.ok, deleted.why());
+    QCOMPARE(deleted.value->state, u"deleted"_s);
+    QCOMPARE(await(client.snapshot(ready->id)).error.httpStatus, 404);
+    QVERIFY(await(client.snapshots()).value->isEmpty());
+    const auto unknown = await(client.restoreSnapshot(restore));
+    QCOMPARE(unknown.error.httpStatus, 400);
+    QCOMPARE(unknown.error.code, u"unknown_snapshot"_s);
 }
 
 void TestProviderClient::unknownInstance_data()
