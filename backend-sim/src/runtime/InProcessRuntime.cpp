@@ -16,11 +16,13 @@ QString InProcessRuntime::name() const
 
 void InProcessRuntime::create(const InstanceSpec &spec)
 {
+    m_specs.insert(spec.instanceId, spec);
     launch(spec.instanceId, true);
 }
 
 void InProcessRuntime::start(const InstanceSpec &spec)
 {
+    m_specs.insert(spec.instanceId, spec);
     launch(spec.instanceId, false);
 }
 
@@ -72,6 +74,7 @@ void InProcessRuntime::remove(const QString &instanceId)
     QTimer::singleShot(0, this, [this, instanceId] {
         m_running.remove(instanceId);
         m_known.remove(instanceId);
+        m_specs.remove(instanceId);
         m_held.removeAll(instanceId);
         Q_EMIT removed(instanceId);
     });

@@ -105,7 +105,7 @@ private Q_SLOTS:
         });
         Database db;
         db.open(path);
-        QCOMPARE(db.schemaVersion(), 6);
+        QCOMPARE(db.schemaVersion(), migrations::all().last().version); // 6 and every later one
         // The instance is still there, and the new tables take rows tied to it.
         QCOMPARE(db.scalar(u"SELECT name FROM instances WHERE id = 'i'"_s).toString(), u"kept"_s);
         db.exec(u"INSERT INTO telemetry_minutes(instance_id, minute_ms, cpu_percent, memory_mib, gpus)"
@@ -116,6 +116,28 @@ private Q_SLOTS:
         // A dataset is named once per instance.
         QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_datasets(instance_id, name, path)"
                                                   " VALUES ('i', 'demo', '/elsewhere')"_s));
+    }
+
+    void version7NumbersLentCards()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"v6.sqlite"_s);
+        createAtVersion(path, 6, {
+            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
+            u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
+            " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 2, 'base', 3800000, 0, 0)"_s,
+        });
+        Database db;
+        db.open(path);
+        QVERIFY(db.schemaVersion() >= 7);
+        // Instances from before have no numbered cards (a start lends them some).
+        QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM instance_cards"_s).toInt(), 0);
+        db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card) VALUES ('i', 'rtx4090', 0)"_s);
+        // A card is held once per instance, and card numbers are never negative.
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
+                                                  " VALUES ('i', 'rtx4090', 0)"_s));
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
+                                                  " VALUES ('i', 'rtx4090', -1)"_s));
     }
 };
 
