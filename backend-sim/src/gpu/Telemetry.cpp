@@ -118,6 +118,9 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
 {
     const qint64 nowMs = m_clock.nowMs();
     const qint64 nowNs = m_monotonic.nsecsElapsed();
+    // One transaction for the pass: at a minute's turn every instance writes its average, and
+    // one sync for all of them (not one each) keeps the event loop from stalling for seconds.
+    Transaction tx(m_db);
     QSqlQuery q = m_db.exec(u"SELECT id, user_id, gpu_type, gpu_count FROM instances WHERE state = 'running'"_s);
     // Real cards: which host cards each running instance holds (one query for all of them).
     QHash<QString, QList<int>> lentCards;
@@ -190,6 +193,7 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         m_events.publishLive(track.userId, u"metrics"_s, event);
         Q_EMIT sampled(id, sample);
     }
+    tx.commit();
     // Instances that stopped keep their history (charts of the last hour); their load state
     // starts over when they run again.
     for (auto it = m_tracks.begin(); it != m_tracks.end(); ++it) {
