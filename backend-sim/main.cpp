@@ -115,9 +115,16 @@ int main(int argc, char *argv[])
     const QCommandLineOption postingOption(u"posting-interval"_s,
                                            u"Seconds between ledger postings for running instances (default 60)."_s,
                                            u"SECONDS"_s, u"60"_s);
+    const QCommandLineOption gpusOption(u"gpus"_s,
+                                        u"Which GPUs to lend: real (this host's NVIDIA cards, passed through to the "
+                                        "containers), simulated, mixed (both), or auto (real when there are some and "
+                                        "the runtime can pass them, else simulated)."_s,
+                                        u"MODE"_s, u"auto"_s);
+    const QCommandLineOption nvidiaSmiOption(u"nvidia-smi"_s, u"The nvidia-smi to read real cards with."_s, u"PATH"_s,
+                                             u"nvidia-smi"_s);
     const QCommandLineOption routesOption(u"print-routes"_s, u"Print the API routes and exit."_s);
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption, runtimeOption,
-                       containersConfOption, postingOption, routesOption});
+                       containersConfOption, postingOption, gpusOption, nvidiaSmiOption, routesOption});
     parser.process(app);
 
     if (parser.isSet(routesOption)) {
@@ -137,6 +144,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(catalogOption))
         options.catalogDir = parser.value(catalogOption);
     options.runtime = parser.value(runtimeOption);
+    options.gpus = parser.value(gpusOption);
+    options.nvidiaSmi = parser.value(nvidiaSmiOption);
     options.containersConf = parser.isSet(containersConfOption) ? parser.value(containersConfOption)
                                                                 : qEnvironmentVariable("CONTAINERS_CONF");
     options.testClock = parser.isSet(testClockOption);
@@ -172,6 +181,7 @@ int main(int argc, char *argv[])
         : options.address.toString();
     if (!server.runtimeNote().isEmpty())
         QTextStream(stderr) << "cardhour-sim: " << server.runtimeNote() << Qt::endl;
+    QTextStream(stderr) << "cardhour-sim: GPUs: " << server.gpuNote() << Qt::endl;
     // The first line on stdout, exactly; launchers and tests read it to find the port.
     std::printf("listening http://%s:%u\n", host.toUtf8().constData(), static_cast<unsigned>(server.port()));
     std::fflush(stdout);

@@ -41,13 +41,16 @@ QList<QStringList> csvRows(const QByteArray &csv, int columns)
 
 QStringList NvidiaGpus::inventoryArgs()
 {
-    return {u"--query-gpu=index,name,uuid,memory.total,pci.bus_id"_s, u"--format=csv,noheader,nounits"_s};
+    return {u"--query-gpu=index,name,uuid,memory.total,pci.bus_id,power.limit"_s, u"--format=csv,noheader,nounits"_s};
 }
 
 QList<NvidiaGpus::Card> NvidiaGpus::parseInventory(const QByteArray &csv)
 {
     QList<Card> cards;
-    const QList<QStringList> rows = csvRows(csv, 5);
+    // With the power limit (as inventoryArgs asks) or without it (older callers' output).
+    QList<QStringList> rows = csvRows(csv, 6);
+    if (rows.isEmpty())
+        rows = csvRows(csv, 5);
     for (const QStringList &f : rows) {
         bool ok = false;
         Card card;
@@ -58,6 +61,7 @@ QList<NvidiaGpus::Card> NvidiaGpus::parseInventory(const QByteArray &csv)
         card.uuid = f.at(2);
         card.memoryMib = int(number(f.at(3)));
         card.busId = f.at(4);
+        card.powerLimitW = f.size() > 5 ? number(f.at(5)) : 0;
         cards.append(card);
     }
     return cards;

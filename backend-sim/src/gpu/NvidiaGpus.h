@@ -22,6 +22,7 @@ public:
         QString uuid;    // "GPU-…"
         int memoryMib = 0;
         QString busId;   // "00000000:19:00.0"
+        double powerLimitW = 0; // 0: not reported
     };
     struct Reading
     {

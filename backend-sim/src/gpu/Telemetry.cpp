@@ -2,6 +2,7 @@
 
 #include "core/Clock.h"
 #include "core/Json.h"
+#include "gpu/NvidiaGpus.h"
 #include "service/Catalog.h"
 #include "service/EventBus.h"
 #include "store/Database.h"
@@ -42,6 +43,8 @@ Telemetry::Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &run
     m_timer.setInterval(m_options.intervalMs);
     connect(&m_timer, &QTimer::timeout, this, &Telemetry::sampleNow);
     connect(&m_runtime, &ContainerRuntime::usageSampled, this, &Telemetry::onUsage);
+    for (const GpuType &gpu : m_catalog.gpus())
+        m_hasRealCards = m_hasRealCards || !gpu.simulated;
 }
 
 void Telemetry::start()
@@ -56,7 +59,44 @@ void Telemetry::stop()
 
 void Telemetry::sampleNow()
 {
+    if (m_hasRealCards)
+        readRealCards();
     m_runtime.sampleUsage();
+}
+
+void Telemetry::readRealCards()
+{
+    // One nvidia-smi for all cards, asynchronous: the sample that follows uses the latest
+    // numbers that came back (at most a tick old). A reading still under way is not doubled.
+    if (m_nvidiaSmi)
+        return;
+    m_nvidiaSmi = new QProcess(this);
+    m_nvidiaSmi->setStandardInputFile(QProcess::nullDevice());
+    QProcess *proc = m_nvidiaSmi;
+    connect(proc, &QProcess::finished, this, [this, proc](int exitCode, QProcess::ExitStatus status) {
+        if (status == QProcess::NormalExit && exitCode == 0) {
+            QHash<int, CardSample> readings;
+            for (const NvidiaGpus::Reading &r : NvidiaGpus::parseReadings(proc->readAllStandardOutput()))
+                readings.insert(r.index, CardSample{float(r.utilizationPct), float(r.memoryUsedMib),
+                                                    float(r.temperatureC), float(r.powerW)});
+            m_realReadings = readings;
+        } else {
+            qWarning("telemetry: nvidia-smi failed (exit %d): %s", exitCode,
+                     proc->readAllStandardError().left(300).constData());
+            m_realReadings.clear(); // no numbers rather than stale ones
+        }
+        proc->deleteLater();
+        m_nvidiaSmi = nullptr;
+    });
+    connect(proc, &QProcess::errorOccurred, this, [this, proc](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return;
+        qWarning("telemetry: cannot run nvidia-smi: %s", qPrintable(proc->errorString()));
+        m_realReadings.clear();
+        proc->deleteLater();
+        m_nvidiaSmi = nullptr;
+    });
+    proc->start(m_options.nvidiaSmi.isEmpty() ? u"nvidia-smi"_s : m_options.nvidiaSmi, NvidiaGpus::readingArgs());
 }
 
 QString Telemetry::cardUuid(const QString &instanceId, int index)
@@ -78,7 +118,18 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
 {
     const qint64 nowMs = m_clock.nowMs();
     const qint64 nowNs = m_monotonic.nsecsElapsed();
+    // One transaction for the pass: at a minute's turn every instance writes its average, and
+    // one sync for all of them (not one each) keeps the event loop from stalling for seconds.
+    Transaction tx(m_db);
     QSqlQuery q = m_db.exec(u"SELECT id, user_id, gpu_type, gpu_count FROM instances WHERE state = 'running'"_s);
+    // Real cards: which host cards each running instance holds (one query for all of them).
+    QHash<QString, QList<int>> lentCards;
+    if (m_hasRealCards) {
+        QSqlQuery cards = m_db.exec(u"SELECT c.instance_id, c.card FROM instance_cards c JOIN instances i"
+                                    " ON i.id = c.instance_id WHERE i.state = 'running' ORDER BY c.card"_s);
+        while (cards.next())
+            lentCards[cards.value(0).toString()].append(cards.value(1).toInt());
+    }
     QSet<QString> running;
     while (q.next()) {
         const QString id = q.value(0).toString();
@@ -90,8 +141,9 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
         SimulatedGpu::Spec spec;
         spec.vramMib = gpu ? gpu->vramMib : spec.vramMib;
-        spec.powerLimitW = m_options.powerLimitW;
-        while (track.cards.size() < track.gpuCount)
+        spec.powerLimitW = gpu ? gpu->powerLimitW : spec.powerLimitW;
+        const bool real = gpu && !gpu->simulated;
+        while (!real && track.cards.size() < track.gpuCount)
             track.cards.append(SimulatedGpu::idle(spec));
 
         const auto [cpus, memoryMib] = m_resources(track.gpuType, track.gpuCount);
@@ -117,6 +169,11 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
             load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
         }
         track.lastSampleNs = nowNs;
+        if (real) {
+            // What nvidia-smi read from the cards this instance holds, in the order the box sees them.
+            for (int card : lentCards.value(id))
+                sample.cards.append(m_realReadings.value(card));
+        }
         for (SimulatedGpu &card : track.cards) {
             card = SimulatedGpu::step(card, spec, load, seconds);
             sample.cards.append(CardSample{float(card.utilizationPct), float(card.memoryUsedMib),
@@ -129,13 +186,14 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         while (int(track.history.size()) > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
             track.history.pop_front();
 
-        if (!m_options.dataDir.isEmpty())
-            writeStatus(id, track, spec.vramMib);
+        if (!m_options.dataDir.isEmpty() && !real)
+            writeStatus(id, track, spec);
         QJsonObject event = sampleJson(sample, spec.vramMib);
         event.insert(u"instance_id"_s, id);
         m_events.publishLive(track.userId, u"metrics"_s, event);
         Q_EMIT sampled(id, sample);
     }
+    tx.commit();
     // Instances that stopped keep their history (charts of the last hour); their load state
     // starts over when they run again.
     for (auto it = m_tracks.begin(); it != m_tracks.end(); ++it) {
@@ -147,23 +205,26 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     }
 }
 
-void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &track, int vramMib) const
+void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &track,
+                            const SimulatedGpu::Spec &spec) const
 {
+    const std::optional<GpuType> type = m_catalog.gpu(track.gpuType);
+    const QString name = type ? type->name : track.gpuType;
     QJsonArray gpus;
     for (int i = 0; i < track.cards.size(); ++i) {
         const SimulatedGpu &card = track.cards.at(i);
         gpus.append(QJsonObject{
             {u"index"_s, i},
-            {u"name"_s, m_catalog.gpu(track.gpuType) ? m_catalog.gpu(track.gpuType)->name : track.gpuType},
+            {u"name"_s, name},
             {u"uuid"_s, cardUuid(instanceId, i)},
             {u"bus_id"_s, u"00000000:%1:00.0"_s.arg(i + 1, 2, 16, QChar(u'0')).toUpper()},
-            {u"memory_total_mib"_s, vramMib},
+            {u"memory_total_mib"_s, spec.vramMib},
             {u"memory_used_mib"_s, card.memoryUsedMib},
             {u"utilization_gpu"_s, card.utilizationPct},
             {u"utilization_memory"_s, card.memoryUtilizationPct},
             {u"temperature_c"_s, rounded(card.temperatureC, 1)},
             {u"power_draw_w"_s, rounded(card.powerW, 2)},
-            {u"power_limit_w"_s, m_options.powerLimitW},
+            {u"power_limit_w"_s, spec.powerLimitW},
             {u"fan_speed_pct"_s, card.fanPct},
             {u"pstate"_s, card.pstate()}});
     }
@@ -335,7 +396,7 @@ QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, in
         out.append(sampleJson(s, vramMib));
     return {{u"instance_id"_s, instanceId},
             {u"step_seconds"_s, std::max(1, stepSeconds)},
-            {u"simulated"_s, true},
+            {u"simulated"_s, !gpu || gpu->simulated},
             {u"samples"_s, out}};
 }
 

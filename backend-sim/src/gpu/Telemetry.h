@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QProcess>
 #include <QString>
 #include <QTimer>
 
@@ -52,8 +53,10 @@ public:
         int intervalMs = 1000;
         int historySeconds = 3600;
         QString dataDir;          // empty: no status files
-        double powerLimitW = 450; // per card, until the catalog states it per type
         int retentionDays = 30;   // minute averages kept in SQLite
+        // Real cards (catalog types with simulated == false) are read with this nvidia-smi, once
+        // per tick for all of them; empty: "nvidia-smi" from PATH.
+        QString nvidiaSmi;
     };
     // (cpus, memory MiB) an instance of this type and card count is given.
     using ResourcesFn = std::function<QPair<double, qint64>(const QString &gpuType, int gpuCount)>;
@@ -89,7 +92,8 @@ private:
         std::deque<Sample> history;
     };
     void onUsage(const QHash<QString, ResourceUsage> &usage);
-    void writeStatus(const QString &instanceId, const InstanceTrack &track, int vramMib) const;
+    void readRealCards();
+    void writeStatus(const QString &instanceId, const InstanceTrack &track, const SimulatedGpu::Spec &spec) const;
     void persistMinute(const QString &instanceId, qint64 minuteMs);
     QList<Sample> storedMinutes(const QString &instanceId, qint64 sinceMs, qint64 untilMs) const;
 
@@ -103,6 +107,9 @@ private:
     QTimer m_timer;
     QElapsedTimer m_monotonic;
     QHash<QString, InstanceTrack> m_tracks;
+    bool m_hasRealCards = false;
+    QProcess *m_nvidiaSmi = nullptr;              // the reading under way, if any
+    QHash<int, CardSample> m_realReadings;        // nvidia-smi index → its latest numbers
 };
 
 } // namespace cardhour::sim

@@ -185,6 +185,23 @@ QStringList forceRemoveArgs(Engine engine, const QStringList &containers)
     return args + containers;
 }
 
+QStringList gpuDeviceArgs(Engine engine, const QList<int> &cards)
+{
+    QStringList args;
+    if (cards.isEmpty())
+        return args;
+    if (engine == Engine::Docker) {
+        QStringList numbers;
+        for (int card : cards)
+            numbers.append(QString::number(card));
+        // The quotes are part of the value: docker reads --gpus as CSV, and a list has commas.
+        return {u"--gpus"_s, u"\"device=%1\""_s.arg(numbers.join(u','))};
+    }
+    for (int card : cards)
+        args << u"--device"_s << u"nvidia.com/gpu=%1"_s.arg(card);
+    return args;
+}
+
 QStringList infoArgs(Engine engine)
 {
     if (engine == Engine::Docker)

@@ -74,6 +74,10 @@ Failure classify(const QString &stderrText);
 
 // `rm` of containers without waiting for a stop (docker's rm -f kills at once; podman's needs -t 0).
 QStringList forceRemoveArgs(Engine engine, const QStringList &containers);
+// `run` arguments that give a container these real cards (nvidia-smi indexes): podman through
+// the Container Device Interface (`--device nvidia.com/gpu=N`, needs the CDI spec that
+// `nvidia-ctk cdi generate` writes), docker through its NVIDIA runtime (`--gpus "device=N,M"`).
+QStringList gpuDeviceArgs(Engine engine, const QList<int> &cards);
 // `info` as one JSON object.
 QStringList infoArgs(Engine engine);
 

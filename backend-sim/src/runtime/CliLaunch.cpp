@@ -280,12 +280,18 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     args << u"-v"_s << spec.sshDir + u":/etc/cardhour/ssh:ro"_s + (m_selinux ? u",z"_s : QString());
     for (const auto &[name, folder] : spec.datasets)
         args << u"-v"_s << folder + u":/datasets/"_s + name + u":ro"_s + (m_selinux ? u",z"_s : QString());
-    // Simulated GPUs: the provider's live numbers for the box's nvidia-smi (Telemetry).
-    const QString gpuDir = spec.gpuStatusDir.isEmpty() && !m_options.dataDir.isEmpty()
-        ? InstanceFiles::instanceDirFor(m_options.dataDir, id) + u"/gpu"_s
-        : spec.gpuStatusDir;
-    if (!gpuDir.isEmpty() && QDir().mkpath(gpuDir))
-        args << u"-v"_s << gpuDir + u":/run/cardhour/gpu:ro"_s + (m_selinux ? u",z"_s : QString());
+    if (spec.realGpus) {
+        // Real cards: the devices and driver come in through the engine; without a status file
+        // the image's nvidia-smi hands over to the real one.
+        args << cli::gpuDeviceArgs(m_options.engine, spec.gpuCards);
+    } else {
+        // Simulated GPUs: the provider's live numbers for the box's nvidia-smi (Telemetry).
+        const QString gpuDir = spec.gpuStatusDir.isEmpty() && !m_options.dataDir.isEmpty()
+            ? InstanceFiles::instanceDirFor(m_options.dataDir, id) + u"/gpu"_s
+            : spec.gpuStatusDir;
+        if (!gpuDir.isEmpty() && QDir().mkpath(gpuDir))
+            args << u"-v"_s << gpuDir + u":/run/cardhour/gpu:ro"_s + (m_selinux ? u",z"_s : QString());
+    }
     if (spec.cpus > 0)
         args << u"--cpus"_s << QString::number(spec.cpus, 'g', 6);
     if (spec.memoryMib > 0)

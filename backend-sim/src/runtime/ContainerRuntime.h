@@ -29,6 +29,10 @@ struct InstanceSpec
     QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
     QString gpuStatusDir;      // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
                                // empty: <dataDir>/instances/<id>/gpu where the runtime has a dataDir
+    // Real cards: the host's nvidia-smi indexes the container is given (CDI `nvidia.com/gpu=N` or
+    // docker's `--gpus device=N`); the box then sees the real driver and no status file.
+    bool realGpus = false;
+    QList<int> gpuCards;       // the cards lent (simulated: numbers within the type)
     // Restore: a create() runs the snapshot's disk image instead of the catalog image, and a
     // /workspace volume it makes anew is filled from the snapshot's archive. Empty: no snapshot.
     QString snapshotId;

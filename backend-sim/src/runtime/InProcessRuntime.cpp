@@ -57,11 +57,13 @@ QString InProcessRuntime::name() const
 
 void InProcessRuntime::create(const InstanceSpec &spec)
 {
+    m_specs.insert(spec.instanceId, spec);
     launch(spec.instanceId, true, spec.snapshotId);
 }
 
 void InProcessRuntime::start(const InstanceSpec &spec)
 {
+    m_specs.insert(spec.instanceId, spec);
     launch(spec.instanceId, false);
 }
 
@@ -124,6 +126,7 @@ void InProcessRuntime::remove(const QString &instanceId)
     QTimer::singleShot(0, this, [this, instanceId] {
         m_running.remove(instanceId);
         m_known.remove(instanceId);
+        m_specs.remove(instanceId);
         m_held.removeAll(instanceId);
         if (const QString dir = instanceDir(instanceId); !dir.isEmpty())
             QDir(dir).removeRecursively();

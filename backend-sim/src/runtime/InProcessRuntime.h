@@ -41,12 +41,16 @@ public:
     void failNext(const QString &reason) { m_failNext = reason; }
     void setHold(bool hold) { m_hold = hold; }
     void release();
+    // What the provider last asked this runtime to run for an instance (what a container
+    // runtime would have been given: cards, keys, datasets).
+    InstanceSpec lastSpec(const QString &instanceId) const { return m_specs.value(instanceId); }
 
 private:
     void launch(const QString &instanceId, bool fresh, const QString &snapshotId = {});
     QString snapshotDir(const QString &snapshotId) const;
     void finish(const QString &instanceId);
 
+    QHash<QString, InstanceSpec> m_specs;
     QSet<QString> m_running;
     QSet<QString> m_known;
     QStringList m_held;

@@ -4,6 +4,7 @@
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
+#include "gpu/NvidiaGpus.h"
 #include "gpu/Telemetry.h"
 #include "http/HttpServer.h"
 #include "http/Router.h"
@@ -133,6 +134,7 @@ void SimServer::start()
         throw std::runtime_error(
             u"unknown runtime \"%1\" (available: auto, podman, docker, inprocess)"_s.arg(runtimeName).toStdString());
     }
+    offerHostGpus(runtimeName);
     m_instances = std::make_unique<InstanceService>(*m_db, *m_ledger, *m_meter, *m_catalog, *m_keys, *m_runtime,
                                                     *m_events, *m_clock);
     m_datasets = std::make_unique<Datasets>(m_options.dataDir);
@@ -154,6 +156,7 @@ void SimServer::start()
     }
 
     Telemetry::Options telemetryOptions;
+    telemetryOptions.nvidiaSmi = m_options.nvidiaSmi;
     if (containers)
         telemetryOptions.dataDir = m_options.dataDir; // status files for the containers' nvidia-smi
     m_telemetry = std::make_unique<Telemetry>(
@@ -189,6 +192,45 @@ void SimServer::start()
         }
     });
     m_ticker.start();
+}
+
+void SimServer::offerHostGpus(const QString &runtimeName)
+{
+    const QString mode = m_options.gpus;
+    if (mode != u"auto"_s && mode != u"real"_s && mode != u"simulated"_s && mode != u"mixed"_s)
+        throw std::runtime_error(
+            u"unknown --gpus \"%1\" (available: auto, real, simulated, mixed)"_s.arg(mode).toStdString());
+    if (mode == u"simulated"_s) {
+        m_gpuNote = u"simulated cards (--gpus simulated)"_s;
+        return;
+    }
+    const NvidiaGpus::Inventory inventory = NvidiaGpus::detect(m_options.nvidiaSmi);
+    // Why the cards found cannot reach a container, if they cannot.
+    QString cannotPass;
+    if (runtimeName == u"inprocess"_s)
+        cannotPass = u"the in-process runtime has no containers to give them to"_s;
+    else if (runtimeName == u"podman"_s && inventory.cdiSpec.isEmpty())
+        cannotPass = u"podman needs their CDI spec (run: nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml)"_s;
+    if (inventory.cards.isEmpty() || !cannotPass.isEmpty()) {
+        const QString why = inventory.cards.isEmpty()
+            ? inventory.problem
+            : u"found %1 NVIDIA GPU(s), but %2"_s.arg(inventory.cards.size()).arg(cannotPass);
+        if (mode == u"real"_s)
+            throw std::runtime_error(u"--gpus real: %1"_s.arg(why).toStdString());
+        m_gpuNote = u"simulated cards: %1"_s.arg(why);
+        return;
+    }
+    QList<HostCard> cards;
+    for (const NvidiaGpus::Card &card : inventory.cards)
+        cards.append(HostCard{card.index, NvidiaGpus::catalogIdFor(card.name), card.name, card.memoryMib,
+                              card.powerLimitW});
+    m_catalog->offerHostCards(cards, mode == u"mixed"_s);
+    QStringList names;
+    for (const NvidiaGpus::Card &card : inventory.cards)
+        names.append(u"%1: %2"_s.arg(card.index).arg(card.name));
+    m_gpuNote = u"real cards, passed through with %1: %2%3"_s.arg(runtimeName, names.join(u", "_s),
+                                                                   mode == u"mixed"_s ? u" (and simulated ones)"_s
+                                                                                      : QString());
 }
 
 QString SimServer::runtimeName() const

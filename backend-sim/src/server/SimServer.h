@@ -49,6 +49,11 @@ public:
         qint64 testClockStartMs = 0; // 0: start at the real time
         qint64 postingIntervalMs = 60'000;
         int tickIntervalMs = 1000;
+        // Which cards to lend: real (the host's NVIDIA GPUs, passed through; refuses to start
+        // without them), simulated, mixed (both), or auto (real when there are some and the
+        // runtime can pass them, else simulated).
+        QString gpus = QStringLiteral("auto");
+        QString nvidiaSmi = QStringLiteral("nvidia-smi");
     };
 
     explicit SimServer(Options options, QObject *parent = nullptr);
@@ -64,13 +69,19 @@ public:
     QString runtimeName() const;
     // Set when --runtime auto fell back to the in-process runtime: why podman was not used.
     QString runtimeNote() const { return m_runtimeNote; }
+    // What cards are lent and why (real GPUs found, or why not).
+    QString gpuNote() const { return m_gpuNote; }
     const http::Router &router() const { return *m_router; }
     // The routes the server would serve with these options, without opening anything.
     static QStringList routeTable(bool testClock);
 
 private:
+    // Offers the host's real cards in the catalog as --gpus asks (before the services start).
+    void offerHostGpus(const QString &runtimeName);
+
     Options m_options;
     QString m_runtimeNote;
+    QString m_gpuNote;
     std::unique_ptr<Clock> m_clock;
     std::unique_ptr<Database> m_db;
     std::unique_ptr<Catalog> m_catalog;

@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -89,6 +90,9 @@ Catalog Catalog::load(const QString &directory)
     // below 10^9 micro-yuan per hour, like a card's price. Zero is a free disk.
     catalog.m_storagePricePerGibHourMicros =
         requireInteger(gpuPath, gpuDocument, u"storage_price_per_gib_hour_micros"_s, 0, 10'000);
+    if (gpuDocument.contains(u"real_card_price_per_hour_micros"_s))
+        catalog.m_realCardPricePerHourMicros =
+            requireInteger(gpuPath, gpuDocument, u"real_card_price_per_hour_micros"_s, 0, 1'000'000'000);
     QSet<QString> seen;
     for (const QJsonValue &value : gpuDocument.value(u"gpus"_s).toArray()) {
         const QJsonObject o = value.toObject();
@@ -105,6 +109,8 @@ Catalog Catalog::load(const QString &directory)
         if (o.contains(u"memory_mib_per_card"_s))
             gpu.memoryMibPerCard = requireInteger(gpuPath, o, u"memory_mib_per_card"_s, 256, 4 << 20);
         gpu.diskGib = requireInteger(gpuPath, o, u"disk_gib"_s, 1, 65'536);
+        if (o.contains(u"power_limit_w"_s))
+            gpu.powerLimitW = static_cast<double>(requireInteger(gpuPath, o, u"power_limit_w"_s, 10, 2000));
         catalog.m_gpus.append(gpu);
     }
     if (catalog.m_gpus.isEmpty())
@@ -127,6 +133,58 @@ Catalog Catalog::load(const QString &directory)
     if (catalog.m_images.isEmpty())
         fail(imagePath, u"lists no images"_s);
     return catalog;
+}
+
+QList<int> GpuType::cardPool() const
+{
+    if (!simulated)
+        return hostCards;
+    QList<int> pool;
+    pool.reserve(capacity);
+    for (int i = 0; i < capacity; ++i)
+        pool.append(i);
+    return pool;
+}
+
+void Catalog::offerHostCards(const QList<HostCard> &cards, bool keepSimulated)
+{
+    QList<GpuType> real;
+    for (const HostCard &card : cards) {
+        auto same = std::find_if(real.begin(), real.end(), [&](const GpuType &t) { return t.id == card.id; });
+        if (same == real.end()) {
+            GpuType type;
+            // Sized and priced like the built-in type of this model, where there is one.
+            if (const std::optional<GpuType> known = gpu(card.id))
+                type = *known;
+            else
+                type.pricePerHourMicros = m_realCardPricePerHourMicros;
+            type.id = card.id;
+            type.name = card.name;
+            type.description = type.description.isEmpty() ? u"A real card of this host."_s
+                                                           : type.description + u" A real card of this host."_s;
+            type.vramMib = card.memoryMib;
+            if (card.powerLimitW > 0)
+                type.powerLimitW = card.powerLimitW;
+            if (type.diskGib <= 0)
+                type.diskGib = 100;
+            type.simulated = false;
+            type.capacity = 0;
+            type.hostCards.clear();
+            real.append(type);
+            same = real.end() - 1;
+        }
+        same->hostCards.append(card.index);
+        same->capacity = int(same->hostCards.size());
+    }
+    if (real.isEmpty())
+        return;
+    if (keepSimulated) {
+        for (const GpuType &type : std::as_const(m_gpus)) {
+            if (std::none_of(real.cbegin(), real.cend(), [&](const GpuType &t) { return t.id == type.id; }))
+                real.append(type);
+        }
+    }
+    m_gpus = real;
 }
 
 std::optional<GpuType> Catalog::gpu(const QString &id) const

@@ -20,6 +20,23 @@ struct GpuType
     double cpusPerCard = 8;        // what a host of this type gives per card (before scaling
     qint64 memoryMibPerCard = 32768; // to the machine the sandbox runs on)
     qint64 diskGib = 0;            // the disk an instance of this type is given (all cards together)
+    double powerLimitW = 450;      // per card: what nvidia-smi shows and simulated power tops out at
+    // Real cards (detected on this host) or simulated ones. A real type lends exactly the host's
+    // cards listed here (nvidia-smi indexes); a simulated one lends `capacity` numbered from 0.
+    bool simulated = true;
+    QList<int> hostCards;
+    // The cards an instance of this type can be lent.
+    QList<int> cardPool() const;
+};
+
+// A real card found on this host (from nvidia-smi), as the catalog needs it.
+struct HostCard
+{
+    int index = -1;
+    QString id;   // catalog id for its model ("h200"), see NvidiaGpus::catalogIdFor
+    QString name; // "NVIDIA H200"
+    int memoryMib = 0;
+    double powerLimitW = 0; // 0: not reported
 };
 
 struct ImageEntry
@@ -51,10 +68,17 @@ public:
 
     static QJsonObject toJson(const ImageEntry &image);
 
+    // Offers this host's real cards: one type per model, priced like the built-in type of the
+    // same id when there is one (else realCardPricePerHourMicros()). `keepSimulated` keeps the
+    // simulated types beside them (a real type replaces a simulated one of the same id).
+    void offerHostCards(const QList<HostCard> &cards, bool keepSimulated);
+    qint64 realCardPricePerHourMicros() const { return m_realCardPricePerHourMicros; }
+
 private:
     QList<GpuType> m_gpus;
     QList<ImageEntry> m_images;
     qint64 m_storagePricePerGibHourMicros = 0;
+    qint64 m_realCardPricePerHourMicros = 5'000'000;
 };
 
 } // namespace cardhour::sim

@@ -1,5 +1,6 @@
 #include "InstanceService.h"
 
+#include "CardLending.h"
 #include "Catalog.h"
 #include "Datasets.h"
 #include "EventBus.h"
@@ -144,6 +145,11 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
               {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now, appToken,
                gpu->diskGib,
                request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(request.snapshotId)});
+    const CardLending::Result lent = CardLending(m_db).lend(id, *gpu, request.gpuCount, false);
+    if (lent.outcome != CardLending::Outcome::Lent)
+        throw ApiError(409, u"not_enough_gpus"_s,
+                       u"Only %1 %2 card(s) are free; %3 requested."_s.arg(lent.cards.size()).arg(gpu->name)
+                           .arg(request.gpuCount));
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
         m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
                   {id, request.sshKeyIds.at(i), keyLines.at(i)});
@@ -213,6 +219,18 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
     if (free < count)
         throw ApiError(409, u"not_enough_gpus"_s,
                        u"Only %1 %2 card(s) are free; this instance needs %3."_s.arg(std::max(0, free))
+                           .arg(gpu->name).arg(count));
+    // A kept container made with real cards runs only with those devices; a simulated card or a
+    // container made anew (after a failure) can take any free ones.
+    const CardLending::Result lent =
+        CardLending(m_db).lend(instanceId, *gpu, count, !gpu->simulated && state == u"stopped"_s);
+    if (lent.outcome == CardLending::Outcome::PreviousCardsBusy)
+        throw ApiError(409, u"cards_busy"_s,
+                       u"This instance's container was made with its own %1 card(s), now lent to another instance."
+                       " Start it once they are free, or launch a new instance."_s.arg(gpu->name));
+    if (lent.outcome != CardLending::Outcome::Lent)
+        throw ApiError(409, u"not_enough_gpus"_s,
+                       u"Only %1 %2 card(s) are free; this instance needs %3."_s.arg(lent.cards.size())
                            .arg(gpu->name).arg(count));
     if (!compareAndSwap(instanceId, {state}, u"starting"_s, {}, now))
         throw ApiError(409, u"illegal_transition"_s, u"The instance changed state meanwhile; try again."_s);
@@ -318,6 +336,9 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     spec.image = q.value(1).toString();
     spec.gpuType = q.value(2).toString();
     spec.gpuCount = q.value(3).toInt();
+    const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
+    spec.realGpus = gpu && !gpu->simulated;
+    spec.gpuCards = CardLending(m_db).cardsOf(instanceId);
     if (const std::optional<ImageEntry> image = m_catalog.image(spec.image)) {
         for (const QJsonValue &app : image->apps)
             spec.appPorts.append(app.toObject().value(u"port"_s).toInt());

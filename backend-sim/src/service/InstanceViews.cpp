@@ -88,6 +88,13 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     while (datasetRows.next())
         datasets[datasetRows.value(0).toString()].append(datasetRows.value(1).toString());
 
+    QHash<QString, QJsonArray> cards;
+    QSqlQuery cardRows = select(u"SELECT c.instance_id, c.card FROM instance_cards c"
+                                " JOIN instances i ON i.id = c.instance_id WHERE"_s
+                                + kViewFilter + u" ORDER BY c.instance_id, c.card"_s);
+    while (cardRows.next())
+        cards[cardRows.value(0).toString()].append(cardRows.value(1).toInt());
+
     // The stages of each instance's latest launch, in the order reached.
     QHash<QString, QJsonArray> stages;
     QHash<QString, qint64> readyAt;
@@ -145,6 +152,9 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"gpu_type"_s, gpuType},
             {u"gpu_name"_s, gpu ? gpu->name : gpuType},
             {u"gpu_count"_s, q.value(6).toInt()},
+            // Real cards are the host's nvidia-smi indexes; simulated ones are numbered per type.
+            {u"gpu_simulated"_s, !gpu || gpu->simulated},
+            {u"gpu_cards"_s, cards.value(id)},
             {u"image"_s, q.value(7).toString()},
             {u"snapshot_id"_s, nullableText(q.value(21))}, // restored from this snapshot
             {u"ssh_key_ids"_s, keyIds.value(id)},
@@ -244,7 +254,8 @@ QJsonArray InstanceService::gpuCatalog()
             {u"disk_gib"_s, gpu.diskGib},
             {u"storage_price_per_gib_hour_micros"_s, m_catalog.storagePricePerGibHourMicros()},
             {u"storage_rate_micros_per_hour_when_stopped"_s, m_catalog.storageRatePerHourMicros(gpu.diskGib)},
-            {u"simulated"_s, true}});
+            {u"power_limit_w"_s, gpu.powerLimitW},
+            {u"simulated"_s, gpu.simulated}});
     }
     return gpus;
 }

@@ -192,6 +192,18 @@ const QList<Migration> &all()
              " WHERE ended_at IS NULL AND snapshot_id IS NOT NULL"_s,
              u"ALTER TABLE instances ADD COLUMN snapshot_id TEXT REFERENCES snapshots(id)"_s,
          }},
+        {8, u"which cards an instance was lent"_s,
+         {
+             // Card numbers within the instance's GPU type: nvidia-smi indexes for real cards,
+             // 0..capacity-1 for simulated ones. Kept after stop, so that a restart asks for the
+             // same cards; only instances that hold their cards (by state) count as using them.
+             u"CREATE TABLE instance_cards ("
+             " instance_id TEXT NOT NULL REFERENCES instances(id),"
+             " gpu_type TEXT NOT NULL,"
+             " card INTEGER NOT NULL CHECK (card >= 0),"
+             " PRIMARY KEY (instance_id, card))"_s,
+             u"CREATE INDEX instance_cards_by_type ON instance_cards(gpu_type, card)"_s,
+         }},
     };
     return list;
 }

@@ -217,6 +217,11 @@ void TestCliDialect::engineArgs()
     QCOMPARE(cli::infoArgs(cli::Engine::Docker).last(), u"{{json .}}"_s);
     QCOMPARE(cli::infoArgs(cli::Engine::Podman).last(), u"json"_s);
     QCOMPARE(cli::engineName(cli::Engine::Docker), u"docker"_s);
+    // Real cards: CDI devices for podman, one quoted --gpus list for docker, nothing for none.
+    QCOMPARE(cli::gpuDeviceArgs(cli::Engine::Podman, {2, 5}),
+             (QStringList{u"--device"_s, u"nvidia.com/gpu=2"_s, u"--device"_s, u"nvidia.com/gpu=5"_s}));
+    QCOMPARE(cli::gpuDeviceArgs(cli::Engine::Docker, {2, 5}), (QStringList{u"--gpus"_s, u"\"device=2,5\""_s}));
+    QVERIFY(cli::gpuDeviceArgs(cli::Engine::Podman, {}).isEmpty());
 }
 
 void TestCliDialect::sizes_data()

@@ -153,6 +153,28 @@ private Q_SLOTS:
                                                   " gpu_type, gpu_count, created_at)"
                                                   " VALUES ('t', 'u', 'i', 'x', 'half', 'base', 'rtx4090', 1, 0)"_s));
     }
+
+    void version8NumbersLentCards()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"v7.sqlite"_s);
+        createAtVersion(path, 7, {
+            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
+            u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
+            " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 2, 'base', 3800000, 0, 0)"_s,
+        });
+        Database db;
+        db.open(path);
+        QVERIFY(db.schemaVersion() >= 8);
+        // Instances from before have no numbered cards (a start lends them some).
+        QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM instance_cards"_s).toInt(), 0);
+        db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card) VALUES ('i', 'rtx4090', 0)"_s);
+        // A card is held once per instance, and card numbers are never negative.
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
+                                                  " VALUES ('i', 'rtx4090', 0)"_s));
+        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
+                                                  " VALUES ('i', 'rtx4090', -1)"_s));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMigrations)

@@ -196,6 +196,9 @@ bool SimProcess::restart(int timeoutMs)
     // These tests are about the API, not containers: the in-process runtime unless a test asks.
     if (!m_extraArgs.contains(u"--runtime"_s))
         m_arguments << u"--runtime"_s << u"inprocess"_s;
+    // The built-in catalog's simulated cards, also on a machine with real GPUs, unless asked.
+    if (!m_extraArgs.contains(u"--gpus"_s))
+        m_arguments << u"--gpus"_s << u"simulated"_s;
     m_process->setArguments(m_arguments);
     // The provider's warnings go straight to the test's stderr: visible, and a full pipe
     // can never block the provider.
