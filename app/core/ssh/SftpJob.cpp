@@ -226,7 +226,7 @@ bool SftpJob::uploadFile(const Item &item)
         if (!remote)
             return fail(tr("Could not write %1 on the instance: %2").arg(part, sftpError()));
         sftp_seek64(remote, quint64(offset));
-        QByteArray buffer(SftpTransfer::kChunkBytes, Qt::Uninitialized);
+        QByteArray buffer(kWriteChunkBytes, Qt::Uninitialized);
         bool ok = true;
         while (ok && !cancelled()) {
             const qint64 n = local.read(buffer.data(), buffer.size());
@@ -326,6 +326,68 @@ SftpTransfer::Result SftpJob::download(const QString &remotePath, const QString 
     return m_result;
 }
 
+bool SftpJob::readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset, QFile *local,
+                            QCryptographicHash *sha)
+{
+    // Several read requests in flight, answered in order: one round trip per request would
+    // bound the speed by latency, not bandwidth.
+    struct Request
+    {
+        int id;
+        uint32_t length;
+    };
+    QList<Request> inFlight;
+    QByteArray buffer(SftpTransfer::kChunkBytes, Qt::Uninitialized);
+    qint64 requested = offset;
+    qint64 position = offset;
+    sftp_seek64(remote, quint64(offset));
+    const auto discardInFlight = [&] {
+        for (const Request &r : std::as_const(inFlight))
+            sftp_async_read(remote, buffer.data(), r.length, uint32_t(r.id));
+        inFlight.clear();
+    };
+    bool ok = true;
+    while (ok && !cancelled()) {
+        while (inFlight.size() < kReadsInFlight && requested < item.size) {
+            const auto length = uint32_t(std::min<qint64>(SftpTransfer::kChunkBytes, item.size - requested));
+            const int id = sftp_async_read_begin(remote, length);
+            if (id < 0) {
+                ok = fail(tr("Could not read %1 on the instance: %2").arg(item.remote, sftpError()));
+                break;
+            }
+            inFlight.append({id, length});
+            requested += length;
+        }
+        if (!ok || inFlight.isEmpty())
+            break;
+        const Request next = inFlight.takeFirst();
+        const int n = sftp_async_read(remote, buffer.data(), next.length, uint32_t(next.id));
+        if (n < 0) {
+            ok = fail(tr("Could not read %1 on the instance: %2").arg(item.remote, sftpError()));
+            break;
+        }
+        if (n == 0)
+            break; // shorter than it was: the size check reports it
+        if (local->write(buffer.constData(), n) != n) {
+            ok = fail(tr("Could not write %1: %2").arg(local->fileName(), local->errorString()));
+            break;
+        }
+        sha->addData(QByteArrayView(buffer.constData(), n));
+        position += n;
+        m_done += n;
+        m_result.bytesSent += n;
+        report(item.remote);
+        if (uint32_t(n) < next.length) {
+            // A short answer leaves a gap before the requests already sent: ask again from here.
+            discardInFlight();
+            sftp_seek64(remote, quint64(position));
+            requested = position;
+        }
+    }
+    discardInFlight();
+    return ok && !cancelled();
+}
+
 bool SftpJob::downloadFile(const Item &item)
 {
     const QString part = item.local + SftpTransfer::partialSuffix();
@@ -348,22 +410,7 @@ bool SftpJob::downloadFile(const Item &item)
         sftp_file remote = sftp_open(m_sftp, item.remote.toUtf8().constData(), O_RDONLY, 0);
         if (!remote)
             return fail(tr("Could not read %1 on the instance: %2").arg(item.remote, sftpError()));
-        sftp_seek64(remote, quint64(offset));
-        QByteArray buffer(SftpTransfer::kChunkBytes, Qt::Uninitialized);
-        bool ok = true;
-        while (ok && !cancelled()) {
-            const ssize_t n = sftp_read(remote, buffer.data(), size_t(buffer.size()));
-            if (n < 0)
-                ok = fail(tr("Could not read %1 on the instance: %2").arg(item.remote, sftpError()));
-            if (n <= 0)
-                break;
-            if (local.write(buffer.constData(), n) != n)
-                ok = fail(tr("Could not write %1: %2").arg(part, local.errorString()));
-            sha.addData(QByteArrayView(buffer.constData(), n));
-            m_done += n;
-            m_result.bytesSent += n;
-            report(item.remote);
-        }
+        bool ok = readPipelined(remote, item, offset, &local, &sha);
         sftp_close(remote);
         if (!local.flush() && ok)
             ok = fail(tr("Could not write %1: %2").arg(part, local.errorString()));

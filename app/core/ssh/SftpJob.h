@@ -12,6 +12,8 @@
 #include <functional>
 
 struct sftp_session_struct;
+struct sftp_file_struct;
+class QFile;
 
 namespace cardhour::core {
 
@@ -27,6 +29,11 @@ public:
     SftpTransfer::Result upload(const QString &localPath, const QString &remoteDir);
     SftpTransfer::Result download(const QString &remotePath, const QString &localDir);
 
+    // Uploads: bytes per SFTP write (within every server's limit; OpenSSH takes up to 255 KiB),
+    // each waited for (libssh 0.10 has no asynchronous write). Downloads: requests in flight.
+    static constexpr qint64 kWriteChunkBytes = 128 * 1024;
+    static constexpr int kReadsInFlight = 16;
+
 private:
     struct Item
     {
@@ -37,6 +44,8 @@ private:
     bool open();
     bool uploadFile(const Item &item);
     bool downloadFile(const Item &item);
+    bool readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset, QFile *local,
+                       QCryptographicHash *sha);
     bool listRemote(const QString &remote, const QString &local, QList<Item> *files, QStringList *dirs);
     bool ensureRemoteDir(const QString &path);
     bool hashLocalPrefix(const QString &path, qint64 length, QCryptographicHash *hash);

@@ -82,12 +82,16 @@ bool SshConnection::open(int timeoutMs)
     const unsigned int port = unsigned(m_target.port);
     const long timeoutSeconds = std::max(1, timeoutMs / 1000);
     const int no = 0;
+    const int yes = 1;
     ssh_options_set(m_session, SSH_OPTIONS_HOST, host.constData());
     ssh_options_set(m_session, SSH_OPTIONS_PORT, &port);
     ssh_options_set(m_session, SSH_OPTIONS_USER, user.constData());
     ssh_options_set(m_session, SSH_OPTIONS_TIMEOUT, &timeoutSeconds);
     // The user's ~/.ssh/config must not redirect or weaken a connection CardHour checks itself.
     ssh_options_set(m_session, SSH_OPTIONS_PROCESS_CONFIG, &no);
+    // Keystrokes and SFTP requests are small writes that wait for an answer: without this,
+    // Nagle's algorithm and delayed ACKs hold each one back for up to 40 ms.
+    ssh_options_set(m_session, SSH_OPTIONS_NODELAY, &yes);
     if (ssh_connect(m_session) != SSH_OK)
         return fail(Failure::Connect, tr("Could not connect to %1: %2").arg(where, libsshError()));
 

@@ -99,25 +99,32 @@ void SshForwardWorker::pump()
     if (!m_connection || m_failed)
         return;
     char buffer[32768];
-    QList<QTcpSocket *> finished;
-    for (auto it = m_channels.cbegin(); it != m_channels.cend(); ++it) {
-        QTcpSocket *socket = it.key();
-        ssh_channel channel = it.value();
-        while (socket->bytesToWrite() < kSocketBacklog) {
-            const int n = ssh_channel_read_nonblocking(channel, buffer, sizeof buffer, 0);
-            if (n == SSH_ERROR) {
-                finished.append(socket);
-                break;
+    // Reading one channel makes libssh take in whatever the socket holds, for every channel:
+    // go round again until a whole pass moves nothing, or data would wait in libssh's buffers
+    // with no socket notification left to fetch it.
+    for (bool moved = true; moved;) {
+        moved = false;
+        QList<QTcpSocket *> finished;
+        for (auto it = m_channels.cbegin(); it != m_channels.cend(); ++it) {
+            QTcpSocket *socket = it.key();
+            ssh_channel channel = it.value();
+            while (socket->bytesToWrite() < kSocketBacklog) {
+                const int n = ssh_channel_read_nonblocking(channel, buffer, sizeof buffer, 0);
+                if (n == SSH_ERROR) {
+                    finished.append(socket);
+                    break;
+                }
+                if (n <= 0)
+                    break;
+                socket->write(buffer, n);
+                moved = true;
             }
-            if (n <= 0)
-                break;
-            socket->write(buffer, n);
+            if (ssh_channel_is_eof(channel) && ssh_channel_poll(channel, 0) <= 0)
+                finished.append(socket);
         }
-        if (ssh_channel_is_eof(channel) && ssh_channel_poll(channel, 0) <= 0)
-            finished.append(socket);
+        for (QTcpSocket *socket : std::as_const(finished))
+            drop(socket);
     }
-    for (QTcpSocket *socket : std::as_const(finished))
-        drop(socket);
     if (!ssh_is_connected(m_connection->session()))
         fail(SshPortForward::tr("The SSH connection to %1 was lost.").arg(m_target.instanceName));
 }
@@ -130,8 +137,13 @@ void SshForwardWorker::drop(QTcpSocket *socket)
     ssh_channel_send_eof(channel);
     ssh_channel_close(channel);
     ssh_channel_free(channel);
-    socket->disconnectFromHost(); // after what is still queued for the browser
-    socket->deleteLater();
+    // Closes after what is still queued for the browser has been written; deleting the socket
+    // before that would cut the end of the response off.
+    socket->disconnectFromHost();
+    if (socket->state() == QAbstractSocket::UnconnectedState)
+        socket->deleteLater();
+    else
+        connect(socket, &QAbstractSocket::disconnected, socket, &QObject::deleteLater);
     Q_EMIT channelsChanged(int(m_channels.size()));
 }
 
