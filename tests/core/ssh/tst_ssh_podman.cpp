@@ -8,6 +8,7 @@
 #include "PodmanApiTest.h"
 #include "SshTestSupport.h"
 #include "ssh/SftpTransfer.h"
+#include "ssh/SshCommandJob.h"
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshConnection.h"
 #include "ssh/SshPortForward.h"
@@ -19,6 +20,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
@@ -180,6 +182,31 @@ void TestSshPodman::keyMissingFromHostIsNamed()
     QVERIFY2(message.contains(stranger.key.fingerprintSha256()), qPrintable(message));
     QVERIFY2(message.contains(m_target.describe()), qPrintable(message));
     QVERIFY2(message.contains(m_target.instanceName), qPrintable(message));
+
+    // "Check key accepted" off the UI thread says the same; the uploaded key passes.
+    struct Check
+    {
+        bool done = false;
+        SshConnection::Failure failure = SshConnection::Failure::Protocol;
+        QString error;
+        QByteArray out;
+    };
+    const auto check = [this](const SshTarget &t) {
+        auto outcome = std::make_shared<Check>();
+        SshCommandJob *job = SshCommandJob::start(t, u"echo accepted"_s, this);
+        connect(job, &SshCommandJob::finished, this, [job, outcome] {
+            *outcome = {true, job->failure(), job->errorMessage(), job->result().out};
+        });
+        (void)QTest::qWaitFor([outcome] { return outcome->done; }, 30000);
+        return *outcome;
+    };
+    const Check refused = check(target);
+    QVERIFY(refused.done);
+    QCOMPARE(refused.failure, SshConnection::Failure::KeyRefused);
+    QCOMPARE(refused.error, message);
+    const Check accepted = check(m_target);
+    QVERIFY2(accepted.failure == SshConnection::Failure::None, qPrintable(accepted.error));
+    QCOMPARE(accepted.out, "accepted\n"_ba);
 }
 
 void TestSshPodman::shellFollowsResize()
