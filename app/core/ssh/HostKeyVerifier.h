@@ -14,14 +14,19 @@ class HostKeyVerifier
 {
     Q_DECLARE_TR_FUNCTIONS(HostKeyVerifier)
 public:
-    enum class Verdict { Match, Mismatch, NoExpectation, NoServerKey };
+    enum class Verdict {
+        Match,
+        Mismatch,
+        NoExpectation,
+        NoServerKey
+    };
 
     struct Result
     {
         Verdict verdict = Verdict::NoServerKey;
         QString serverFingerprint; // "SHA256:..." of what the server presented
-        QString serverKeyLine;     // "ssh-ed25519 AAAA..." of it
-        QString message;           // translated warning unless Match
+        QString serverKeyLine; // "ssh-ed25519 AAAA..." of it
+        QString message; // translated warning unless Match
         bool ok() const { return verdict == Verdict::Match; }
     };
 
@@ -29,7 +34,8 @@ public:
     static Verdict compare(const QString &expected, const QString &actual);
     // Checks the key of a connected (not yet authenticated) session. `where` names the
     // instance and address for the warning.
-    static Result verify(ssh_session_struct *session, const QString &expected, const QString &where);
+    static Result verify(ssh_session_struct *session, const QString &expected,
+                         const QString &where);
 };
 
 } // namespace cardhour::core

@@ -1,14 +1,13 @@
 #include "ssh/SftpJob.h"
 
-#include <libssh/libssh.h>
-#include <libssh/sftp.h>
-
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 
 #include <fcntl.h>
+#include <libssh/libssh.h>
+#include <libssh/sftp.h>
 
 using namespace Qt::StringLiterals;
 
@@ -53,8 +52,7 @@ Attributes statRemote(sftp_session sftp, const QString &path)
 
 SftpJob::SftpJob(const SshTarget &target, const std::atomic_bool &cancel, Progress progress)
     : m_connection(target), m_cancel(cancel), m_progress(std::move(progress))
-{
-}
+{}
 
 SftpJob::~SftpJob()
 {
@@ -91,7 +89,8 @@ bool SftpJob::open()
         return fail(m_connection.errorMessage());
     m_sftp = sftp_new(m_connection.session());
     if (!m_sftp || sftp_init(m_sftp) != SSH_OK)
-        return fail(tr("The instance's SFTP service did not start: %1").arg(m_connection.libsshError()));
+        return fail(
+            tr("The instance's SFTP service did not start: %1").arg(m_connection.libsshError()));
     return true;
 }
 
@@ -133,16 +132,20 @@ QString SftpJob::remoteSha256(const QString &path)
     return QString::fromLatin1(r.out.left(64));
 }
 
-bool SftpJob::verify(const QString &label, qint64 expectedSize, qint64 actualSize, const QByteArray &localSha,
-                     const QString &remotePath)
+bool SftpJob::verify(const QString &label, qint64 expectedSize, qint64 actualSize,
+                     const QByteArray &localSha, const QString &remotePath)
 {
     if (actualSize != expectedSize)
-        return fail(tr("%1 is %2 bytes after the transfer instead of %3.").arg(label).arg(actualSize).arg(expectedSize));
+        return fail(tr("%1 is %2 bytes after the transfer instead of %3.")
+                        .arg(label)
+                        .arg(actualSize)
+                        .arg(expectedSize));
     const QString remote = remoteSha256(remotePath);
     if (remote.isEmpty())
         return fail(tr("Could not compute the SHA-256 of %1 on the instance.").arg(remotePath));
     if (remote != QString::fromLatin1(localSha.toHex()))
-        return fail(tr("The SHA-256 of %1 differs between this computer and the instance.").arg(label));
+        return fail(
+            tr("The SHA-256 of %1 differs between this computer and the instance.").arg(label));
     return true;
 }
 
@@ -156,7 +159,8 @@ bool SftpJob::ensureRemoteDir(const QString &path)
     }
     if (sftp_mkdir(m_sftp, path.toUtf8().constData(), 0755) != SSH_OK
         && sftp_get_error(m_sftp) != SSH_FX_FILE_ALREADY_EXISTS)
-        return fail(tr("Could not create the folder %1 on the instance: %2").arg(path, sftpError()));
+        return fail(
+            tr("Could not create the folder %1 on the instance: %2").arg(path, sftpError()));
     return true;
 }
 
@@ -169,7 +173,8 @@ SftpTransfer::Result SftpJob::upload(const QString &localPath, const QString &re
         const QString top = joinRemote(remoteDir, root.fileName());
         dirs.append(top);
         const QDir base(root.absoluteFilePath());
-        QDirIterator it(root.absoluteFilePath(), QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden,
+        QDirIterator it(root.absoluteFilePath(),
+                        QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden,
                         QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QFileInfo info(it.next());
@@ -180,7 +185,8 @@ SftpTransfer::Result SftpJob::upload(const QString &localPath, const QString &re
                 files.append({info.absoluteFilePath(), remote, info.size()});
         }
     } else if (root.isFile()) {
-        files.append({root.absoluteFilePath(), joinRemote(remoteDir, root.fileName()), root.size()});
+        files.append(
+            {root.absoluteFilePath(), joinRemote(remoteDir, root.fileName()), root.size()});
     } else {
         fail(tr("%1 does not exist.").arg(localPath));
         return m_result;
@@ -235,7 +241,8 @@ bool SftpJob::uploadFile(const Item &item)
             if (n <= 0)
                 break;
             for (qint64 written = 0; ok && written < n;) {
-                const ssize_t w = sftp_write(remote, buffer.constData() + written, size_t(n - written));
+                const ssize_t w =
+                    sftp_write(remote, buffer.constData() + written, size_t(n - written));
                 if (w <= 0)
                     ok = fail(tr("Could not write %1 on the instance: %2").arg(part, sftpError()));
                 else
@@ -252,9 +259,12 @@ bool SftpJob::uploadFile(const Item &item)
             return false;
         const Attributes written = statRemote(m_sftp, part);
         if (verify(item.remote, item.size, written.size, sha.result(), part)) {
-            sftp_unlink(m_sftp, item.remote.toUtf8().constData()); // rename does not replace on SFTP v3
-            if (sftp_rename(m_sftp, part.toUtf8().constData(), item.remote.toUtf8().constData()) != SSH_OK)
-                return fail(tr("Could not rename %1 to %2 on the instance: %3").arg(part, item.remote, sftpError()));
+            sftp_unlink(m_sftp,
+                        item.remote.toUtf8().constData()); // rename does not replace on SFTP v3
+            if (sftp_rename(m_sftp, part.toUtf8().constData(), item.remote.toUtf8().constData())
+                != SSH_OK)
+                return fail(tr("Could not rename %1 to %2 on the instance: %3")
+                                .arg(part, item.remote, sftpError()));
             ++m_result.files;
             return true;
         }
@@ -266,7 +276,8 @@ bool SftpJob::uploadFile(const Item &item)
     return false;
 }
 
-bool SftpJob::listRemote(const QString &remote, const QString &local, QList<Item> *files, QStringList *dirs)
+bool SftpJob::listRemote(const QString &remote, const QString &local, QList<Item> *files,
+                         QStringList *dirs)
 {
     dirs->append(local);
     sftp_dir dir = sftp_opendir(m_sftp, remote.toUtf8().constData());
@@ -349,10 +360,12 @@ bool SftpJob::readPipelined(sftp_file_struct *remote, const Item &item, qint64 o
     bool ok = true;
     while (ok && !cancelled()) {
         while (inFlight.size() < kReadsInFlight && requested < item.size) {
-            const auto length = uint32_t(std::min<qint64>(SftpTransfer::kChunkBytes, item.size - requested));
+            const auto length =
+                uint32_t(std::min<qint64>(SftpTransfer::kChunkBytes, item.size - requested));
             const int id = sftp_async_read_begin(remote, length);
             if (id < 0) {
-                ok = fail(tr("Could not read %1 on the instance: %2").arg(item.remote, sftpError()));
+                ok =
+                    fail(tr("Could not read %1 on the instance: %2").arg(item.remote, sftpError()));
                 break;
             }
             inFlight.append({id, length});
@@ -404,7 +417,8 @@ bool SftpJob::downloadFile(const Item &item)
         m_done += offset;
 
         QFile local(part);
-        const QIODevice::OpenMode mode = offset > 0 ? QIODevice::ReadWrite : QIODevice::WriteOnly | QIODevice::Truncate;
+        const QIODevice::OpenMode mode =
+            offset > 0 ? QIODevice::ReadWrite : QIODevice::WriteOnly | QIODevice::Truncate;
         if (!local.open(mode) || !local.resize(offset) || !local.seek(offset))
             return fail(tr("Could not write %1: %2").arg(part, local.errorString()));
         sftp_file remote = sftp_open(m_sftp, item.remote.toUtf8().constData(), O_RDONLY, 0);

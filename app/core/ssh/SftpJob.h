@@ -21,7 +21,8 @@ class SftpJob
 {
     Q_DECLARE_TR_FUNCTIONS(SftpTransfer)
 public:
-    using Progress = std::function<void(qint64 done, qint64 total, double speed, const QString &file)>;
+    using Progress =
+        std::function<void(qint64 done, qint64 total, double speed, const QString &file)>;
 
     SftpJob(const SshTarget &target, const std::atomic_bool &cancel, Progress progress);
     ~SftpJob();
@@ -46,12 +47,13 @@ private:
     bool downloadFile(const Item &item);
     bool readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset, QFile *local,
                        QCryptographicHash *sha);
-    bool listRemote(const QString &remote, const QString &local, QList<Item> *files, QStringList *dirs);
+    bool listRemote(const QString &remote, const QString &local, QList<Item> *files,
+                    QStringList *dirs);
     bool ensureRemoteDir(const QString &path);
     bool hashLocalPrefix(const QString &path, qint64 length, QCryptographicHash *hash);
     QString remoteSha256(const QString &path);
-    bool verify(const QString &label, qint64 expectedSize, qint64 actualSize, const QByteArray &localSha,
-                const QString &remotePath);
+    bool verify(const QString &label, qint64 expectedSize, qint64 actualSize,
+                const QByteArray &localSha, const QString &remotePath);
     void report(const QString &file, bool force = false);
     bool cancelled() const { return m_cancel.load(); }
     bool fail(const QString &message);

@@ -8,7 +8,9 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
 
-SftpTransfer::SftpTransfer(const SshTarget &target, QObject *parent) : QObject(parent), m_target(target) {}
+SftpTransfer::SftpTransfer(const SshTarget &target, QObject *parent)
+    : QObject(parent), m_target(target)
+{}
 
 SftpTransfer::~SftpTransfer()
 {
@@ -49,20 +51,24 @@ void SftpTransfer::begin(bool uploading, const QString &source, const QString &d
     const auto progress = [this](qint64 done, qint64 total, double speed, const QString &file) {
         // Runs on the transfer thread: hand the numbers to this object's thread.
         QMetaObject::invokeMethod(
-            this, [this, done, total, speed, file] { Q_EMIT this->progress(done, total, speed, file); },
+            this,
+            [this, done, total, speed, file] { Q_EMIT this->progress(done, total, speed, file); },
             Qt::QueuedConnection);
     };
     m_thread = QThread::create([this, uploading, source, destination, progress] {
         SftpJob job(m_target, m_cancel, progress);
-        const Result result = uploading ? job.upload(source, destination) : job.download(source, destination);
+        const Result result =
+            uploading ? job.upload(source, destination) : job.download(source, destination);
         QMetaObject::invokeMethod(
             this,
             [this, result] {
                 wait();
                 m_result = result;
-                const QString message = result.ok ? tr("%n file(s) transferred and verified.", nullptr, result.files)
-                    : result.cancelled          ? tr("The transfer was cancelled; it resumes where it stopped.")
-                                                : result.error;
+                const QString message = result.ok
+                    ? tr("%n file(s) transferred and verified.", nullptr, result.files)
+                    : result.cancelled
+                    ? tr("The transfer was cancelled; it resumes where it stopped.")
+                    : result.error;
                 Q_EMIT finished(result.ok, message);
             },
             Qt::QueuedConnection);

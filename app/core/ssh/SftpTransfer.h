@@ -30,13 +30,16 @@ public:
     {
         bool ok = false;
         bool cancelled = false;
-        QString error;             // translated, when !ok && !cancelled
-        int files = 0;             // files completed and verified
-        qint64 bytesTotal = 0;     // sizes of all files
-        qint64 bytesSent = 0;      // moved over the network by this transfer
+        QString error; // translated, when !ok && !cancelled
+        int files = 0; // files completed and verified
+        qint64 bytesTotal = 0; // sizes of all files
+        qint64 bytesSent = 0; // moved over the network by this transfer
         qint64 resumedFromBytes = 0; // skipped because a partial file was already there
         qint64 elapsedMs = 0;
-        double bytesPerSecond() const { return elapsedMs > 0 ? bytesSent * 1000.0 / double(elapsedMs) : 0.0; }
+        double bytesPerSecond() const
+        {
+            return elapsedMs > 0 ? bytesSent * 1000.0 / double(elapsedMs) : 0.0;
+        }
     };
 
     explicit SftpTransfer(const SshTarget &target, QObject *parent = nullptr);
@@ -57,7 +60,8 @@ public:
 
 Q_SIGNALS:
     // `bytesPerSecond`: over this transfer so far (resumed bytes not counted).
-    void progress(qint64 doneBytes, qint64 totalBytes, double bytesPerSecond, const QString &currentFile);
+    void progress(qint64 doneBytes, qint64 totalBytes, double bytesPerSecond,
+                  const QString &currentFile);
     void finished(bool ok, const QString &message);
 
 private:

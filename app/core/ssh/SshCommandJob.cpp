@@ -6,7 +6,8 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
 
-SshCommandJob *SshCommandJob::start(const SshTarget &target, const QString &command, QObject *parent)
+SshCommandJob *SshCommandJob::start(const SshTarget &target, const QString &command,
+                                    QObject *parent)
 {
     auto *job = new SshCommandJob(parent);
     job->m_thread = QThread::create([job, target, command] {

@@ -16,7 +16,8 @@ class SshCommandJob : public QObject
     Q_OBJECT
 public:
     // An empty command only connects and authenticates.
-    static SshCommandJob *start(const SshTarget &target, const QString &command, QObject *parent = nullptr);
+    static SshCommandJob *start(const SshTarget &target, const QString &command,
+                                QObject *parent = nullptr);
     ~SshCommandJob() override;
 
     bool connected() const { return m_failure == SshConnection::Failure::None; }

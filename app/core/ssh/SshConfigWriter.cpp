@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
 
@@ -33,16 +34,21 @@ bool readWhole(const QString &path, QByteArray *data, QString *error)
     return true;
 }
 
-// Atomically replaces `path`, keeping the permissions of an existing file (else owner-only).
-bool writeWhole(const QString &path, const QByteArray &data, QString *error)
+// Atomically replaces `path`, keeping the permissions of an existing file (else owner-only). A
+// symbolic link (dotfile managers keep ~/.ssh/config in a repository) stays a link: its target
+// is what gets replaced.
+bool writeWhole(const QString &linkOrPath, const QByteArray &data, QString *error)
 {
+    const QFileInfo link(linkOrPath);
+    const QString path = link.isSymLink() ? link.symLinkTarget() : linkOrPath;
     const QFileInfo info(path);
     if (!QDir().mkpath(info.absolutePath())) {
         *error = SshConfigWriter::tr("Could not create the folder %1.").arg(info.absolutePath());
         return false;
     }
     const bool existed = info.exists();
-    const QFileDevice::Permissions permissions = existed ? QFile::permissions(path) : QFileDevice::Permissions(kOwnerOnly);
+    const QFileDevice::Permissions permissions =
+        existed ? QFile::permissions(path) : QFileDevice::Permissions(kOwnerOnly);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
         *error = SshConfigWriter::tr("Could not write %1: %2").arg(path, file.errorString());
@@ -59,6 +65,11 @@ QString configPath(const QString &path)
 }
 
 } // namespace
+
+QString SshConfigWriter::defaultKnownHostsPath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(u"ssh/known_hosts"_s);
+}
 
 QString SshConfigWriter::hostAlias(const QString &instanceName)
 {
@@ -82,15 +93,18 @@ QString SshConfigWriter::endMarker(const QString &alias)
     return u"# <<< %1 <<<"_s.arg(alias);
 }
 
-bool SshConfigWriter::pinHostKey(const QString &knownHostsPath, const SshTarget &target, QString *error)
+bool SshConfigWriter::pinHostKey(const QString &knownHostsPath, const SshTarget &target,
+                                 QString *error)
 {
     const QString keyLine = target.hostKeyLine.simplified().section(u' ', 0, 1);
     const QString fingerprint = SshKeyPair::fingerprintOfPublicKeyLine(keyLine);
     if (fingerprint.isEmpty()) {
-        *error = tr("The provider has not reported the host key of %1, so it cannot be pinned.").arg(target.instanceName);
+        *error = tr("The provider has not reported the host key of %1, so it cannot be pinned.")
+                     .arg(target.instanceName);
         return false;
     }
-    if (HostKeyVerifier::compare(target.expectedHostKeySha256, fingerprint) != HostKeyVerifier::Verdict::Match) {
+    if (HostKeyVerifier::compare(target.expectedHostKeySha256, fingerprint)
+        != HostKeyVerifier::Verdict::Match) {
         *error = tr("The host key of %1 (%2) does not match its fingerprint %3; it was not pinned.")
                      .arg(target.instanceName, fingerprint, target.expectedHostKeySha256);
         return false;
@@ -147,7 +161,8 @@ bool SshConfigWriter::addToConfig(const QString &configPathName, const SshTarget
     return writeWhole(configPathName, config, error);
 }
 
-bool SshConfigWriter::removeFromConfig(const QString &configPathName, const QString &instanceName, QString *error)
+bool SshConfigWriter::removeFromConfig(const QString &configPathName, const QString &instanceName,
+                                       QString *error)
 {
     QByteArray config;
     if (!readWhole(configPathName, &config, error))

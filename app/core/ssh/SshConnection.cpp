@@ -2,11 +2,11 @@
 
 #include "ssh/HostKeyVerifier.h"
 
-#include <libssh/libssh.h>
-
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QFile>
+
+#include <libssh/libssh.h>
 
 using namespace Qt::StringLiterals;
 
@@ -106,31 +106,37 @@ bool SshConnection::open(int timeoutMs)
     ssh_key key = nullptr;
     const QByteArray keyPath = QFile::encodeName(m_target.privateKeyPath);
     const QByteArray passphrase = m_target.passphrase.toUtf8();
-    if (ssh_pki_import_privkey_file(keyPath.constData(), passphrase.isEmpty() ? nullptr : passphrase.constData(),
+    if (ssh_pki_import_privkey_file(keyPath.constData(),
+                                    passphrase.isEmpty() ? nullptr : passphrase.constData(),
                                     refusePrompt, nullptr, &key)
         != SSH_OK) {
-        return fail(Failure::KeyUnreadable,
-                    QFile::exists(m_target.privateKeyPath)
-                        ? tr("The private key %1 could not be opened (wrong or missing passphrase?).")
-                              .arg(m_target.privateKeyPath)
-                        : tr("The private key %1 is missing.").arg(m_target.privateKeyPath));
+        return fail(
+            Failure::KeyUnreadable,
+            QFile::exists(m_target.privateKeyPath)
+                ? tr("The private key %1 could not be opened (wrong or missing passphrase?).")
+                      .arg(m_target.privateKeyPath)
+                : tr("The private key %1 is missing.").arg(m_target.privateKeyPath));
     }
     const int auth = ssh_userauth_publickey(m_session, nullptr, key);
     ssh_key_free(key);
     if (auth == SSH_AUTH_DENIED || auth == SSH_AUTH_PARTIAL) {
         return fail(Failure::KeyRefused,
-                    tr("%1 does not accept your key %2 (%3): that key is missing from the host's authorized "
-                       "keys. Add it to the instance (Keys…) or connect with a key the instance was launched with.")
+                    tr("%1 does not accept your key %2 (%3): that key is missing from the host's "
+                       "authorized "
+                       "keys. Add it to the instance (Keys…) or connect with a key the instance "
+                       "was launched with.")
                         .arg(where, m_target.keyFingerprint, m_target.privateKeyPath));
     }
     if (auth != SSH_AUTH_SUCCESS)
-        return fail(Failure::Protocol, tr("Authentication with %1 failed: %2").arg(where, libsshError()));
+        return fail(Failure::Protocol,
+                    tr("Authentication with %1 failed: %2").arg(where, libsshError()));
     m_authMs = timer.elapsed();
     m_authenticated = true;
     return true;
 }
 
-SshConnection::ExecResult SshConnection::exec(const QString &command, const QByteArray &input, int timeoutMs)
+SshConnection::ExecResult SshConnection::exec(const QString &command, const QByteArray &input,
+                                              int timeoutMs)
 {
     ExecResult result;
     if (!m_authenticated) {
@@ -140,12 +146,14 @@ SshConnection::ExecResult SshConnection::exec(const QString &command, const QByt
     ssh_channel channel = ssh_channel_new(m_session);
     if (!channel || ssh_channel_open_session(channel) != SSH_OK
         || ssh_channel_request_exec(channel, command.toUtf8().constData()) != SSH_OK) {
-        result.error = tr("Could not run a command on %1: %2").arg(m_target.instanceName, libsshError());
+        result.error =
+            tr("Could not run a command on %1: %2").arg(m_target.instanceName, libsshError());
         if (channel)
             ssh_channel_free(channel);
         return result;
     }
-    if (!input.isEmpty() && ssh_channel_write(channel, input.constData(), uint32_t(input.size())) != input.size())
+    if (!input.isEmpty()
+        && ssh_channel_write(channel, input.constData(), uint32_t(input.size())) != input.size())
         result.error = tr("Could not send input to the command: %1").arg(libsshError());
     ssh_channel_send_eof(channel);
 
@@ -167,17 +175,19 @@ SshConnection::ExecResult SshConnection::exec(const QString &command, const QByt
             break;
     }
     if (broken) {
-        result.error = tr("The connection to %1 broke while the command ran: %2").arg(m_target.instanceName,
-                                                                                       libsshError());
+        result.error = tr("The connection to %1 broke while the command ran: %2")
+                           .arg(m_target.instanceName, libsshError());
     } else if (deadline.hasExpired()) {
-        result.error = tr("The command on %1 did not finish within %2 s.").arg(m_target.instanceName)
+        result.error = tr("The command on %1 did not finish within %2 s.")
+                           .arg(m_target.instanceName)
                            .arg(timeoutMs / 1000);
     } else {
         // The exit status arrives just after EOF; ssh_channel_get_exit_status waits for it.
         result.exitStatus = ssh_channel_get_exit_status(channel);
         result.ok = result.error.isEmpty() && result.exitStatus >= 0;
         if (!result.ok && result.error.isEmpty())
-            result.error = tr("The command on %1 ended without an exit status.").arg(m_target.instanceName);
+            result.error =
+                tr("The command on %1 ended without an exit status.").arg(m_target.instanceName);
     }
     ssh_channel_close(channel);
     ssh_channel_free(channel);

@@ -21,20 +21,20 @@ class SshConnection
 public:
     enum class Failure {
         None,
-        Connect,      // TCP or SSH handshake
-        HostKey,      // the host key does not match the provider's (or there is none to compare)
-        KeyUnreadable,// our private key cannot be opened (missing, wrong passphrase)
-        KeyRefused,   // the server does not accept our key
-        Protocol,     // anything else libssh reports
+        Connect, // TCP or SSH handshake
+        HostKey, // the host key does not match the provider's (or there is none to compare)
+        KeyUnreadable, // our private key cannot be opened (missing, wrong passphrase)
+        KeyRefused, // the server does not accept our key
+        Protocol, // anything else libssh reports
     };
 
     struct ExecResult
     {
-        bool ok = false;        // the command ran to the end and its exit status is known
+        bool ok = false; // the command ran to the end and its exit status is known
         int exitStatus = -1;
         QByteArray out;
         QByteArray err;
-        QString error;          // translated, when !ok
+        QString error; // translated, when !ok
     };
 
     explicit SshConnection(const SshTarget &target);

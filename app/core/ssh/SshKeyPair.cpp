@@ -1,11 +1,10 @@
 #include "ssh/SshKeyPair.h"
 
-#include <libssh/libssh.h>
-
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
 
+#include <libssh/libssh.h>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -31,7 +30,8 @@ QString publicLineOf(ssh_key key, const QString &comment)
     char *b64 = nullptr;
     if (ssh_pki_export_pubkey_base64(key, &b64) != SSH_OK)
         return {};
-    QString line = QString::fromLatin1(ssh_key_type_to_char(ssh_key_type(key))) + u' ' + QString::fromLatin1(b64);
+    QString line = QString::fromLatin1(ssh_key_type_to_char(ssh_key_type(key))) + u' '
+        + QString::fromLatin1(b64);
     ssh_string_free_char(b64);
     if (!comment.isEmpty())
         line += u' ' + comment;
@@ -50,7 +50,8 @@ QString fingerprintOfKey(ssh_key key)
 }
 
 // Writes a new file that is owner-only from the moment it exists.
-bool writeNewFile(const QString &path, const QByteArray &data, QFileDevice::Permissions permissions, QString *error)
+bool writeNewFile(const QString &path, const QByteArray &data, QFileDevice::Permissions permissions,
+                  QString *error)
 {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, permissions)) {
@@ -67,8 +68,8 @@ bool writeNewFile(const QString &path, const QByteArray &data, QFileDevice::Perm
 
 } // namespace
 
-bool SshKeyPair::generate(const QString &privatePath, const QString &passphrase, const QString &comment,
-                          SshKeyPair *out, QString *error)
+bool SshKeyPair::generate(const QString &privatePath, const QString &passphrase,
+                          const QString &comment, SshKeyPair *out, QString *error)
 {
     ssh_key raw = nullptr;
     if (ssh_pki_generate(SSH_KEYTYPE_ED25519, 0, &raw) != SSH_OK) {
@@ -78,8 +79,8 @@ bool SshKeyPair::generate(const QString &privatePath, const QString &passphrase,
     const KeyPtr key(raw);
     char *privateB64 = nullptr;
     const QByteArray pass = passphrase.toUtf8();
-    if (ssh_pki_export_privkey_base64(key.get(), pass.isEmpty() ? nullptr : pass.constData(), nullptr, nullptr,
-                                      &privateB64)
+    if (ssh_pki_export_privkey_base64(key.get(), pass.isEmpty() ? nullptr : pass.constData(),
+                                      nullptr, nullptr, &privateB64)
         != SSH_OK) {
         *error = tr("libssh could not export the new private key.");
         return false;
@@ -94,7 +95,8 @@ bool SshKeyPair::generate(const QString &privatePath, const QString &passphrase,
         *error = tr("libssh could not export the new public key.");
         return false;
     }
-    if (!writeNewFile(privatePath, privateText, QFileDevice::ReadOwner | QFileDevice::WriteOwner, error))
+    if (!writeNewFile(privatePath, privateText, QFileDevice::ReadOwner | QFileDevice::WriteOwner,
+                      error))
         return false;
     if (!writeNewFile(privatePath + u".pub"_s, (publicLine + u'\n').toUtf8(),
                       QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
@@ -128,7 +130,8 @@ bool SshKeyPair::fromPublicKeyFile(const QString &publicPath, SshKeyPair *out, Q
     }
     const QString privatePath = publicPath.chopped(4);
     if (!QFileInfo(privatePath).isFile()) {
-        *error = tr("The private key %1 that belongs to %2 is missing.").arg(privatePath, publicPath);
+        *error =
+            tr("The private key %1 that belongs to %2 is missing.").arg(privatePath, publicPath);
         return false;
     }
     out->m_privatePath = privatePath;
@@ -142,17 +145,19 @@ bool SshKeyPair::checkPrivateKey(const QString &passphrase, QString *error) cons
     const QByteArray path = QFile::encodeName(m_privatePath);
     const QByteArray pass = passphrase.toUtf8();
     ssh_key raw = nullptr;
-    if (ssh_pki_import_privkey_file(path.constData(), pass.isEmpty() ? nullptr : pass.constData(), refusePrompt,
-                                    nullptr, &raw)
+    if (ssh_pki_import_privkey_file(path.constData(), pass.isEmpty() ? nullptr : pass.constData(),
+                                    refusePrompt, nullptr, &raw)
         != SSH_OK) {
         *error = passphrase.isEmpty()
-            ? tr("The private key %1 could not be read; it may need a passphrase.").arg(m_privatePath)
+            ? tr("The private key %1 could not be read; it may need a passphrase.")
+                  .arg(m_privatePath)
             : tr("The private key %1 could not be opened with this passphrase.").arg(m_privatePath);
         return false;
     }
     const KeyPtr key(raw);
     if (fingerprintOfKey(key.get()) != m_fingerprint) {
-        *error = tr("The private key %1 does not belong to the public key %2.").arg(m_privatePath, publicPath());
+        *error = tr("The private key %1 does not belong to the public key %2.")
+                     .arg(m_privatePath, publicPath());
         return false;
     }
     return true;

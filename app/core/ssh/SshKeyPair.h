@@ -17,8 +17,8 @@ public:
     // Generates an ed25519 key with libssh and writes `privatePath` (0600, created with those
     // permissions, never wider for a moment) and `privatePath`.pub. An empty passphrase writes
     // an unencrypted key. Refuses to overwrite an existing file. False + `error` on failure.
-    static bool generate(const QString &privatePath, const QString &passphrase, const QString &comment,
-                         SshKeyPair *out, QString *error);
+    static bool generate(const QString &privatePath, const QString &passphrase,
+                         const QString &comment, SshKeyPair *out, QString *error);
     // Reads `publicPath` (an OpenSSH .pub line); the private key is `publicPath` without ".pub".
     static bool fromPublicKeyFile(const QString &publicPath, SshKeyPair *out, QString *error);
     // Whether the private key opens with `passphrase` (empty: none) and belongs to this public key.

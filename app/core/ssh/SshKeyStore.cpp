@@ -29,10 +29,10 @@ void SshKeyReply::finish(bool ok, const SshKeyPair &key, const QString &error)
 SshKeyStore::SshKeyStore(SecretStore *secrets, const QString &folder, QObject *parent)
     : QObject(parent), m_secrets(secrets),
       m_folder(folder.isEmpty()
-                   ? QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(u"ssh"_s)
+                   ? QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+                         .filePath(u"ssh"_s)
                    : folder)
-{
-}
+{}
 
 QString SshKeyStore::keychainKey(const SshKeyPair &key)
 {
@@ -46,7 +46,8 @@ bool SshKeyStore::ensureFolder(QString *error) const
         return false;
     }
     // Owner-only, also when the folder existed with wider permissions.
-    if (!QFile::setPermissions(m_folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner)) {
+    if (!QFile::setPermissions(
+            m_folder, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner)) {
         *error = tr("Could not make the folder %1 private.").arg(m_folder);
         return false;
     }
@@ -59,7 +60,8 @@ QList<SshKeyStore::Entry> SshKeyStore::readIndex() const
     QFile file(QDir(m_folder).filePath(u"keys.json"_s));
     if (!file.open(QIODevice::ReadOnly))
         return entries;
-    const QJsonArray array = QJsonDocument::fromJson(file.readAll()).object().value(u"keys"_s).toArray();
+    const QJsonArray array =
+        QJsonDocument::fromJson(file.readAll()).object().value(u"keys"_s).toArray();
     for (const QJsonValue &value : array) {
         const QJsonObject o = value.toObject();
         entries.append({o.value(u"private_path"_s).toString(), o.value(u"generated"_s).toBool()});
@@ -71,10 +73,12 @@ bool SshKeyStore::writeIndex(const QList<Entry> &entries, QString *error) const
 {
     QJsonArray array;
     for (const Entry &e : entries)
-        array.append(QJsonObject{{u"private_path"_s, e.privatePath}, {u"generated"_s, e.generated}});
+        array.append(
+            QJsonObject{{u"private_path"_s, e.privatePath}, {u"generated"_s, e.generated}});
     QSaveFile file(QDir(m_folder).filePath(u"keys.json"_s));
     if (!file.open(QIODevice::WriteOnly)
-        || file.write(QJsonDocument(QJsonObject{{u"keys"_s, array}}).toJson()) < 0 || !file.commit()) {
+        || file.write(QJsonDocument(QJsonObject{{u"keys"_s, array}}).toJson()) < 0
+        || !file.commit()) {
         *error = tr("Could not save the list of keys in %1: %2").arg(m_folder, file.errorString());
         return false;
     }
@@ -131,8 +135,8 @@ SshKeyReply *SshKeyStore::importPublicKey(const QString &publicPath, const QStri
 {
     QString error;
     SshKeyPair key;
-    const bool ok = SshKeyPair::fromPublicKeyFile(publicPath, &key, &error) && key.checkPrivateKey(passphrase, &error)
-        && ensureFolder(&error);
+    const bool ok = SshKeyPair::fromPublicKeyFile(publicPath, &key, &error)
+        && key.checkPrivateKey(passphrase, &error) && ensureFolder(&error);
     if (!ok) {
         auto *reply = new SshKeyReply(this);
         QTimer::singleShot(0, reply, [reply, error] { reply->finish(false, {}, error); });
@@ -141,7 +145,8 @@ SshKeyReply *SshKeyStore::importPublicKey(const QString &publicPath, const QStri
     return finishAdding(key, false, passphrase);
 }
 
-SshKeyReply *SshKeyStore::finishAdding(const SshKeyPair &key, bool generated, const QString &passphrase)
+SshKeyReply *SshKeyStore::finishAdding(const SshKeyPair &key, bool generated,
+                                       const QString &passphrase)
 {
     auto *reply = new SshKeyReply(this);
     // Removes what generate() wrote when the key cannot be kept after all.
@@ -154,8 +159,9 @@ SshKeyReply *SshKeyStore::finishAdding(const SshKeyPair &key, bool generated, co
     };
     const auto record = [this, reply, key, generated, fail] {
         QList<Entry> entries = readIndex();
-        const bool known = std::any_of(entries.cbegin(), entries.cend(),
-                                       [&key](const Entry &e) { return e.privatePath == key.privatePath(); });
+        const bool known = std::any_of(entries.cbegin(), entries.cend(), [&key](const Entry &e) {
+            return e.privatePath == key.privatePath();
+        });
         if (!known)
             entries.append({key.privatePath(), generated});
         QString error;
@@ -171,22 +177,25 @@ SshKeyReply *SshKeyStore::finishAdding(const SshKeyPair &key, bool generated, co
     }
     SecretReply *stored = m_secrets ? m_secrets->writeToken(keychainKey(key), passphrase) : nullptr;
     if (!stored) {
-        QTimer::singleShot(0, reply, [fail] { fail(tr("There is no keychain to hold the passphrase.")); });
+        QTimer::singleShot(0, reply,
+                           [fail] { fail(tr("There is no keychain to hold the passphrase.")); });
         return reply;
     }
     connect(stored, &SecretReply::finished, reply, [stored, record, fail] {
         if (stored->ok())
             record();
         else
-            fail(tr("The passphrase could not be saved in the keychain, so the key was not added: %1")
-                     .arg(stored->reason().isEmpty() ? tr("access was refused") : stored->reason()));
+            fail(
+                tr("The passphrase could not be saved in the keychain, so the key was not added: "
+                   "%1")
+                    .arg(stored->reason().isEmpty() ? tr("access was refused") : stored->reason()));
     });
     return reply;
 }
 
 SecretReply *SshKeyStore::passphrase(const SshKeyPair &key)
 {
-    return m_secrets->readToken(keychainKey(key));
+    return m_secrets ? m_secrets->readToken(keychainKey(key)) : nullptr;
 }
 
 bool SshKeyStore::remove(const SshKeyPair &key, QString *error)
@@ -210,7 +219,8 @@ bool SshKeyStore::remove(const SshKeyPair &key, QString *error)
     return true;
 }
 
-Reply<SshKey> *SshKeyStore::upload(ProviderClient &client, const SshKeyPair &key, const QString &name)
+Reply<SshKey> *SshKeyStore::upload(ProviderClient &client, const SshKeyPair &key,
+                                   const QString &name)
 {
     return client.addSshKey(name, key.publicKeyLine());
 }

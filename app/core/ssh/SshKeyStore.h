@@ -46,7 +46,8 @@ class SshKeyStore : public QObject
     Q_OBJECT
 public:
     // `folder`: where generated keys and the index live (default: <app data>/ssh).
-    explicit SshKeyStore(SecretStore *secrets, const QString &folder = {}, QObject *parent = nullptr);
+    explicit SshKeyStore(SecretStore *secrets, const QString &folder = {},
+                         QObject *parent = nullptr);
 
     QString folder() const { return m_folder; }
     QList<SshKeyPair> keys() const; // generated and imported, in the order they were added
@@ -55,13 +56,14 @@ public:
 
     SshKeyReply *generate(const QString &name, const QString &passphrase = {});
     SshKeyReply *importPublicKey(const QString &publicPath, const QString &passphrase = {});
-    // The passphrase kept for this key (NotFound: the key has none).
+    // The passphrase kept for this key (NotFound: the key has none); null without a SecretStore.
     SecretReply *passphrase(const SshKeyPair &key);
     // Forgets a key: removes its keychain entry, and its files when CardHour generated it.
     bool remove(const SshKeyPair &key, QString *error);
 
     // POST /v1/ssh-keys with the key's public line.
-    static Reply<SshKey> *upload(ProviderClient &client, const SshKeyPair &key, const QString &name);
+    static Reply<SshKey> *upload(ProviderClient &client, const SshKeyPair &key,
+                                 const QString &name);
     // The ~/.ssh/id_*.pub files that have their private key next to them.
     static QStringList importCandidates(const QString &homeDir);
     static QString keychainKey(const SshKeyPair &key);

@@ -3,12 +3,12 @@
 #include "api/Models.h"
 #include "ssh/SshForwardWorker.h"
 
-#include <libssh/libssh.h>
-
 #include <QSocketNotifier>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QThread>
+
+#include <libssh/libssh.h>
 
 using namespace Qt::StringLiterals;
 
@@ -20,12 +20,12 @@ namespace {
 constexpr qint64 kSocketBacklog = 4 * 1024 * 1024;
 } // namespace
 
-// ---- SshForwardWorker: the worker thread's side ---------------------------------------------------
+// ---- SshForwardWorker: the worker thread's side
+// ---------------------------------------------------
 
 SshForwardWorker::SshForwardWorker(const SshTarget &target, int remotePort)
     : m_target(target), m_remotePort(remotePort)
-{
-}
+{}
 
 SshForwardWorker::~SshForwardWorker()
 {
@@ -42,11 +42,14 @@ void SshForwardWorker::start(quint16 localPort)
     m_server = new QTcpServer(this);
     // Loopback only: the forward must not open the instance to the network.
     if (!m_server->listen(QHostAddress::LocalHost, localPort)) {
-        fail(SshPortForward::tr("Could not listen on 127.0.0.1:%1: %2").arg(localPort).arg(m_server->errorString()));
+        fail(SshPortForward::tr("Could not listen on 127.0.0.1:%1: %2")
+                 .arg(localPort)
+                 .arg(m_server->errorString()));
         return;
     }
     connect(m_server, &QTcpServer::newConnection, this, &SshForwardWorker::accept);
-    m_notifier = new QSocketNotifier(qintptr(ssh_get_fd(m_connection->session())), QSocketNotifier::Read, this);
+    m_notifier = new QSocketNotifier(qintptr(ssh_get_fd(m_connection->session())),
+                                     QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, &SshForwardWorker::pump);
     Q_EMIT listening(m_server->serverPort());
 }
@@ -57,7 +60,8 @@ void SshForwardWorker::accept()
         QTcpSocket *socket = m_server->nextPendingConnection();
         ssh_channel channel = ssh_channel_new(m_connection->session());
         if (!channel
-            || ssh_channel_open_forward(channel, "127.0.0.1", m_remotePort, "127.0.0.1", m_server->serverPort())
+            || ssh_channel_open_forward(channel, "127.0.0.1", m_remotePort, "127.0.0.1",
+                                        m_server->serverPort())
                 != SSH_OK) {
             // Nothing listens on the remote port (yet): the browser sees the connection close.
             qWarning("port forward: channel to remote port %d refused: %s", m_remotePort,
@@ -67,7 +71,8 @@ void SshForwardWorker::accept()
             socket->abort();
             socket->deleteLater();
             if (!ssh_is_connected(m_connection->session())) {
-                fail(SshPortForward::tr("The SSH connection to %1 was lost.").arg(m_target.instanceName));
+                fail(SshPortForward::tr("The SSH connection to %1 was lost.")
+                         .arg(m_target.instanceName));
                 return;
             }
             continue;
@@ -87,7 +92,8 @@ void SshForwardWorker::fromSocket(QTcpSocket *socket)
     if (!channel)
         return;
     const QByteArray data = socket->readAll();
-    if (!data.isEmpty() && ssh_channel_write(channel, data.constData(), uint32_t(data.size())) == SSH_ERROR) {
+    if (!data.isEmpty()
+        && ssh_channel_write(channel, data.constData(), uint32_t(data.size())) == SSH_ERROR) {
         drop(socket);
         return;
     }
@@ -169,12 +175,12 @@ void SshForwardWorker::fail(const QString &reason)
     Q_EMIT failed(reason);
 }
 
-// ---- SshPortForward: the caller's side --------------------------------------------------------------
+// ---- SshPortForward: the caller's side
+// --------------------------------------------------------------
 
 SshPortForward::SshPortForward(const SshTarget &target, int remotePort, QObject *parent)
     : QObject(parent), m_target(target), m_remotePort(remotePort)
-{
-}
+{}
 
 SshPortForward::~SshPortForward()
 {
@@ -200,15 +206,17 @@ void SshPortForward::start(quint16 localPort)
         Q_EMIT channelsChanged(open);
     });
     m_thread->start();
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, localPort] { worker->start(localPort); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, localPort] { worker->start(localPort); },
+        Qt::QueuedConnection);
 }
 
 void SshPortForward::stop()
 {
     if (!m_thread)
         return;
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker] { worker->stop(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker] { worker->stop(); }, Qt::QueuedConnection);
     m_thread->quit();
     m_thread->wait();
     m_thread = nullptr;

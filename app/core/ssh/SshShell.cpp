@@ -2,16 +2,17 @@
 
 #include "ssh/SshShellWorker.h"
 
-#include <libssh/libssh.h>
-
 #include <QSocketNotifier>
 #include <QThread>
+
+#include <libssh/libssh.h>
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
 
-// ---- SshShellWorker: the worker thread's side ------------------------------------------------------
+// ---- SshShellWorker: the worker thread's side
+// ------------------------------------------------------
 
 SshShellWorker::SshShellWorker(const SshTarget &target) : m_target(target) {}
 
@@ -33,7 +34,9 @@ void SshShellWorker::start(int cols, int rows)
     ssh_session session = m_connection->session();
     m_channel = ssh_channel_new(session);
     if (!m_channel || ssh_channel_open_session(m_channel) != SSH_OK
-        || ssh_channel_request_pty_size(m_channel, "xterm-256color", std::max(1, cols), std::max(1, rows)) != SSH_OK
+        || ssh_channel_request_pty_size(m_channel, "xterm-256color", std::max(1, cols),
+                                        std::max(1, rows))
+            != SSH_OK
         || ssh_channel_request_shell(m_channel) != SSH_OK) {
         finish(SshShell::tr("The shell on %1 could not be started: %2")
                    .arg(m_target.instanceName, m_connection->libsshError()));
@@ -51,8 +54,8 @@ void SshShellWorker::write(const QByteArray &bytes)
         return;
     // Blocking write: waits for the remote's window when it is full, on this thread only.
     if (ssh_channel_write(m_channel, bytes.constData(), uint32_t(bytes.size())) == SSH_ERROR) {
-        finish(SshShell::tr("The connection to %1 was lost: %2").arg(m_target.instanceName,
-                                                                      m_connection->libsshError()));
+        finish(SshShell::tr("The connection to %1 was lost: %2")
+                   .arg(m_target.instanceName, m_connection->libsshError()));
         return;
     }
     pump();
@@ -100,7 +103,9 @@ void SshShellWorker::pump()
         Q_EMIT output(chunk);
     if (ssh_channel_is_eof(m_channel) || ssh_channel_is_closed(m_channel)) {
         const int status = ssh_channel_get_exit_status(m_channel);
-        finish(status >= 0 ? SshShell::tr("The shell on %1 ended (exit status %2).").arg(m_target.instanceName).arg(status)
+        finish(status >= 0 ? SshShell::tr("The shell on %1 ended (exit status %2).")
+                                 .arg(m_target.instanceName)
+                                 .arg(status)
                            : SshShell::tr("The shell on %1 ended.").arg(m_target.instanceName));
     }
 }
@@ -122,7 +127,8 @@ void SshShellWorker::finish(const QString &reason)
     Q_EMIT closed(reason);
 }
 
-// ---- SshShell: the caller's side ---------------------------------------------------------------------
+// ---- SshShell: the caller's side
+// ---------------------------------------------------------------------
 
 SshShell::SshShell(const SshTarget &target, QObject *parent) : QObject(parent), m_target(target) {}
 
@@ -155,29 +161,32 @@ void SshShell::open(int cols, int rows)
         Q_EMIT closed(reason);
     });
     m_thread->start();
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, cols, rows] { worker->start(cols, rows); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, cols, rows] { worker->start(cols, rows); },
+        Qt::QueuedConnection);
 }
 
 void SshShell::sendInput(const QByteArray &bytes)
 {
     if (m_worker)
-        QMetaObject::invokeMethod(m_worker, [worker = m_worker, bytes] { worker->write(bytes); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_worker, [worker = m_worker, bytes] { worker->write(bytes); }, Qt::QueuedConnection);
 }
 
 void SshShell::resize(int cols, int rows)
 {
     if (m_worker)
-        QMetaObject::invokeMethod(m_worker, [worker = m_worker, cols, rows] { worker->resize(cols, rows); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_worker, [worker = m_worker, cols, rows] { worker->resize(cols, rows); },
+            Qt::QueuedConnection);
 }
 
 void SshShell::close()
 {
     if (m_worker)
         QMetaObject::invokeMethod(
-            m_worker, [worker = m_worker] { worker->stop(SshShell::tr("The terminal was closed.")); },
+            m_worker,
+            [worker = m_worker] { worker->stop(SshShell::tr("The terminal was closed.")); },
             Qt::QueuedConnection);
 }
 

@@ -31,7 +31,7 @@ public:
     // (xterm-256color) + shell. Then opened(), or closed() with the reason.
     void open(int cols, int rows);
     void sendInput(const QByteArray &bytes); // keystrokes, as typed
-    void resize(int cols, int rows);         // window change reaches the remote
+    void resize(int cols, int rows); // window change reaches the remote
     void close();
 
     bool isOpen() const { return m_open; }
@@ -43,7 +43,7 @@ public:
 Q_SIGNALS:
     void opened();
     void output(const QByteArray &bytes); // raw bytes from the remote, in order
-    void closed(const QString &reason);   // a clear, user-readable reason
+    void closed(const QString &reason); // a clear, user-readable reason
 
 private:
     void stopThread();

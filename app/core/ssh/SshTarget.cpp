@@ -7,7 +7,8 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
 
-SshTarget SshTarget::fromInstance(const Instance &instance, const SshKeyPair &key, const QString &passphrase)
+SshTarget SshTarget::fromInstance(const Instance &instance, const SshKeyPair &key,
+                                  const QString &passphrase)
 {
     SshTarget target;
     target.instanceName = instance.name.isEmpty() ? instance.id : instance.name;

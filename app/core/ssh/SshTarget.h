@@ -18,12 +18,13 @@ struct SshTarget
     QString expectedHostKeySha256;
     QString hostKeyLine; // "ssh-ed25519 AAAA..." when the provider reports it (for known_hosts)
     QString privateKeyPath;
-    QString passphrase;     // empty: the key has none
+    QString passphrase; // empty: the key has none
     QString keyFingerprint; // of the public key, for messages
-    QString instanceName;   // for messages and the ~/.ssh/config alias
+    QString instanceName; // for messages and the ~/.ssh/config alias
 
     // From a running instance's `ssh` object and a key; invalid (empty host) without `ssh`.
-    static SshTarget fromInstance(const Instance &instance, const SshKeyPair &key, const QString &passphrase = {});
+    static SshTarget fromInstance(const Instance &instance, const SshKeyPair &key,
+                                  const QString &passphrase = {});
     bool isValid() const { return !host.isEmpty() && port > 0 && !user.isEmpty(); }
     // "user@host:port" for messages.
     QString describe() const;

@@ -42,15 +42,16 @@ struct ProcessResult
     QByteArray err;
     QString describe() const
     {
-        return u"exit %1, stdout: %2, stderr: %3"_s.arg(exitCode).arg(QString::fromUtf8(out.trimmed()),
-                                                                     QString::fromUtf8(err.trimmed()));
+        return u"exit %1, stdout: %2, stderr: %3"_s.arg(exitCode).arg(
+            QString::fromUtf8(out.trimmed()), QString::fromUtf8(err.trimmed()));
     }
 };
 
 // Runs a program to the end while the event loop keeps running.
-inline ProcessResult runProgram(const QString &program, const QStringList &args,
-                                const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
-                                int timeoutMs = 60000)
+inline ProcessResult
+runProgram(const QString &program, const QStringList &args,
+           const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+           int timeoutMs = 60000)
 {
     ProcessResult result;
     QProcess p;
@@ -93,7 +94,8 @@ inline QString writeRandomFile(const QString &path, qint64 bytes)
     QByteArray block(1024 * 1024, Qt::Uninitialized);
     for (qint64 left = bytes; left > 0;) {
         const qint64 n = std::min<qint64>(left, block.size());
-        QRandomGenerator::global()->fillRange(reinterpret_cast<quint32 *>(block.data()), block.size() / 4);
+        QRandomGenerator::global()->fillRange(reinterpret_cast<quint32 *>(block.data()),
+                                              block.size() / 4);
         if (file.write(block.constData(), n) != n)
             return {};
         sha.addData(QByteArrayView(block.constData(), n));

@@ -117,8 +117,8 @@ void TestSshPodman::connectAndRunCommand()
         QVERIFY2(connection.open(), qPrintable(connection.errorMessage()));
         const qint64 total = timer.elapsed();
         best = std::min(best, total);
-        qInfo("connect + host key check %lld ms, auth %lld ms, total %lld ms", connection.connectMs(),
-              connection.authMs(), total);
+        qInfo("connect + host key check %lld ms, auth %lld ms, total %lld ms",
+              connection.connectMs(), connection.authMs(), total);
         QCOMPARE(connection.serverFingerprint(), m_target.expectedHostKeySha256);
     }
     SshConnection connection(m_target);
@@ -148,7 +148,8 @@ void TestSshPodman::tamperedFingerprintIsRefused()
     QVERIFY(!connection.open());
     QCOMPARE(connection.failure(), SshConnection::Failure::HostKey);
     QVERIFY(!connection.isOpen());
-    QVERIFY2(connection.errorMessage().contains(m_target.expectedHostKeySha256), qPrintable(connection.errorMessage()));
+    QVERIFY2(connection.errorMessage().contains(m_target.expectedHostKeySha256),
+             qPrintable(connection.errorMessage()));
     QVERIFY(connection.errorMessage().contains(fp));
 
     // No expectation at all is refused too: never trust on first use.
@@ -213,11 +214,14 @@ void TestSshPodman::shellFollowsResize()
 {
     SshShell shell(m_target);
     QByteArray screen;
-    connect(&shell, &SshShell::output, this, [&screen](const QByteArray &bytes) { screen += bytes; });
+    connect(&shell, &SshShell::output, this,
+            [&screen](const QByteArray &bytes) { screen += bytes; });
     QSignalSpy opened(&shell, &SshShell::opened);
     QSignalSpy closed(&shell, &SshShell::closed);
     shell.open(80, 24);
-    QVERIFY2(opened.wait(30000), closed.isEmpty() ? "no answer" : qPrintable(closed.constFirst().constFirst().toString()));
+    QVERIFY2(opened.wait(30000),
+             closed.isEmpty() ? "no answer"
+                              : qPrintable(closed.constFirst().constFirst().toString()));
     qInfo("shell: connect %lld ms, auth %lld ms", shell.connectMs(), shell.authMs());
 
     shell.sendInput("echo TERM=$TERM; stty size\n"_ba);
@@ -249,16 +253,20 @@ void TestSshPodman::portForwardReachesHttpServer()
         " && head -c 5000000 /dev/urandom > big.bin && sha256sum big.bin | cut -c1-64"
         " && (setsid python3 -m http.server 18080 --bind 127.0.0.1 </dev/null >/dev/null 2>&1 &)"
         // Until it listens (bash's /dev/tcp: no extra tools needed in the image).
-        " && for i in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/18080) 2>/dev/null && exit 0; sleep 0.1; done;"
+        " && for i in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/18080) 2>/dev/null && exit 0; "
+        "sleep 0.1; done;"
         " exit 1"_s);
-    QVERIFY2(served.ok && served.exitStatus == 0, qPrintable(served.error + QString::fromUtf8(served.err)));
+    QVERIFY2(served.ok && served.exitStatus == 0,
+             qPrintable(served.error + QString::fromUtf8(served.err)));
     const QString bigSha = QString::fromLatin1(served.out.trimmed());
 
     SshPortForward forward(m_target, 18080);
     QSignalSpy listening(&forward, &SshPortForward::listening);
     QSignalSpy failed(&forward, &SshPortForward::failed);
     forward.start(0);
-    QVERIFY2(listening.wait(30000), failed.isEmpty() ? "no answer" : qPrintable(failed.constFirst().constFirst().toString()));
+    QVERIFY2(listening.wait(30000),
+             failed.isEmpty() ? "no answer"
+                              : qPrintable(failed.constFirst().constFirst().toString()));
     const quint16 port = forward.localPort();
     QVERIFY(port > 0);
 
@@ -266,7 +274,8 @@ void TestSshPodman::portForwardReachesHttpServer()
     const auto get = [&nam](const QString &url) {
         QNetworkReply *reply = nam.get(QNetworkRequest(QUrl(url)));
         (void)QTest::qWaitFor([reply] { return reply->isFinished(); }, 30000);
-        const QByteArray body = reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
+        const QByteArray body =
+            reply->error() == QNetworkReply::NoError ? reply->readAll() : QByteArray();
         reply->deleteLater();
         return body;
     };
@@ -274,7 +283,8 @@ void TestSshPodman::portForwardReachesHttpServer()
     QCOMPARE(get(base + u"index.html"_s), "forwarded-ok\n"_ba);
     const QByteArray big = get(base + u"big.bin"_s);
     QCOMPARE(big.size(), 5000000);
-    QCOMPARE(QString::fromLatin1(QCryptographicHash::hash(big, QCryptographicHash::Sha256).toHex()), bigSha);
+    QCOMPARE(QString::fromLatin1(QCryptographicHash::hash(big, QCryptographicHash::Sha256).toHex()),
+             bigSha);
     // Two at once, on two channels of the one session.
     QNetworkReply *a = nam.get(QNetworkRequest(QUrl(base + u"big.bin"_s)));
     QNetworkReply *b = nam.get(QNetworkRequest(QUrl(base + u"index.html"_s)));
@@ -300,7 +310,10 @@ void TestSshPodman::sftpRoundTrip100MB()
     SftpTransfer up(m_target);
     QList<qint64> done;
     connect(&up, &SftpTransfer::progress, this,
-            [&done](qint64 bytes, qint64 total, double, const QString &) { if (total == 100LL * 1024 * 1024) done.append(bytes); });
+            [&done](qint64 bytes, qint64 total, double, const QString &) {
+                if (total == 100LL * 1024 * 1024)
+                    done.append(bytes);
+            });
     up.upload(local);
     const SftpTransfer::Result sent = transfer(up);
     QVERIFY2(sent.ok, qPrintable(sent.error));
@@ -310,10 +323,11 @@ void TestSshPodman::sftpRoundTrip100MB()
     QVERIFY(done.size() > 2);
     QVERIFY(std::is_sorted(done.cbegin(), done.cend()));
     QCOMPARE(done.constLast(), size);
-    qInfo("SFTP upload: %lld bytes in %lld ms = %.1f MB/s (verified included)", sent.bytesSent, sent.elapsedMs,
-          sent.bytesPerSecond() / 1e6);
+    qInfo("SFTP upload: %lld bytes in %lld ms = %.1f MB/s (verified included)", sent.bytesSent,
+          sent.elapsedMs, sent.bytesPerSecond() / 1e6);
     // Checked independently of the transfer's own verification.
-    const SshConnection::ExecResult remote = exec(u"sha256sum /workspace/weights.bin; ls /workspace"_s);
+    const SshConnection::ExecResult remote =
+        exec(u"sha256sum /workspace/weights.bin; ls /workspace"_s);
     QVERIFY2(remote.ok, qPrintable(remote.error));
     QVERIFY(remote.out.startsWith(sha.toLatin1()));
     QVERIFY(!remote.out.contains(".cardhour-part"));
@@ -324,8 +338,8 @@ void TestSshPodman::sftpRoundTrip100MB()
     const SftpTransfer::Result received = transfer(down);
     QVERIFY2(received.ok, qPrintable(received.error));
     QCOMPARE(received.bytesSent, size);
-    qInfo("SFTP download: %lld bytes in %lld ms = %.1f MB/s (verified included)", received.bytesSent,
-          received.elapsedMs, received.bytesPerSecond() / 1e6);
+    qInfo("SFTP download: %lld bytes in %lld ms = %.1f MB/s (verified included)",
+          received.bytesSent, received.elapsedMs, received.bytesPerSecond() / 1e6);
     QCOMPARE(sha256OfFile(back + u"/weights.bin"_s), sha);
 
     // Folders, nested, both ways.
@@ -364,15 +378,17 @@ void TestSshPodman::interruptedTransfersResume()
 
     // Cancel once a third is across: the partial file stays on the instance.
     SftpTransfer first(m_target);
-    connect(&first, &SftpTransfer::progress, &first, [&first, size](qint64 bytes, qint64, double, const QString &) {
-        if (bytes > size / 3)
-            first.cancel();
-    });
+    connect(&first, &SftpTransfer::progress, &first,
+            [&first, size](qint64 bytes, qint64, double, const QString &) {
+                if (bytes > size / 3)
+                    first.cancel();
+            });
     first.upload(local);
     const SftpTransfer::Result cut = transfer(first);
     QVERIFY(!cut.ok);
     QVERIFY(cut.cancelled);
-    const SshConnection::ExecResult part = exec(u"stat -c %s /workspace/resume.bin.cardhour-part; ls /workspace"_s);
+    const SshConnection::ExecResult part =
+        exec(u"stat -c %s /workspace/resume.bin.cardhour-part; ls /workspace"_s);
     QVERIFY2(part.ok, qPrintable(part.error));
     const qint64 partSize = part.out.split('\n').value(0).toLongLong();
     QVERIFY2(partSize > 0 && partSize < size, part.out.constData());
@@ -441,13 +457,16 @@ void TestSshPodman::sshConfigBlockWorksWithOpenSsh()
     env.remove(u"SSH_AUTH_SOCK"_s);
     const QString alias = SshConfigWriter::hostAlias(m_target.instanceName);
     const QStringList batch{u"-o"_s, u"BatchMode=yes"_s, u"-o"_s, u"ConnectTimeout=15"_s};
-    ProcessResult r = runProgram(u"ssh"_s, QStringList{u"-F"_s, config} + batch + QStringList{alias, u"echo via-config"_s}, env);
+    ProcessResult r = runProgram(
+        u"ssh"_s, QStringList{u"-F"_s, config} + batch + QStringList{alias, u"echo via-config"_s},
+        env);
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     QCOMPARE(r.out, "via-config\n"_ba);
 
     // "Copy SSH command": the same arguments work without any config.
     r = runProgram(u"ssh"_s,
-                   QStringList{u"-F"_s, u"/dev/null"_s} + batch + SshConfigWriter::sshArguments(m_target, knownHosts)
+                   QStringList{u"-F"_s, u"/dev/null"_s} + batch
+                       + SshConfigWriter::sshArguments(m_target, knownHosts)
                        + QStringList{u"echo via-command"_s},
                    env);
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
@@ -463,9 +482,11 @@ void TestSshPodman::sshConfigBlockWorksWithOpenSsh()
     const QString wrongHosts = m_dir->filePath(u"cardhour/wrong_known_hosts"_s);
     QVERIFY2(SshConfigWriter::pinHostKey(wrongHosts, impostor, &error), qPrintable(error));
     QVERIFY2(SshConfigWriter::addToConfig(config, m_target, wrongHosts, &error), qPrintable(error));
-    r = runProgram(u"ssh"_s, QStringList{u"-F"_s, config} + batch + QStringList{alias, u"true"_s}, env);
+    r = runProgram(u"ssh"_s, QStringList{u"-F"_s, config} + batch + QStringList{alias, u"true"_s},
+                   env);
     QVERIFY2(r.exitCode != 0, qPrintable(r.describe()));
-    QVERIFY2(r.err.contains("HOST IDENTIFICATION HAS CHANGED") || r.err.contains("Host key verification failed"),
+    QVERIFY2(r.err.contains("HOST IDENTIFICATION HAS CHANGED")
+                 || r.err.contains("Host key verification failed"),
              r.err.constData());
 }
 

@@ -19,8 +19,10 @@ using namespace cardhour::test;
 
 namespace {
 
-const QString kHostKey = u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
-const QString kOtherHostKey = u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPN9OK26OvU/ck9X3JTV/iEpmX46rC+ZWSQV9APBtYVu"_s;
+const QString kHostKey =
+    u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
+const QString kOtherHostKey =
+    u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPN9OK26OvU/ck9X3JTV/iEpmX46rC+ZWSQV9APBtYVu"_s;
 
 SshTarget target(int port = 40022)
 {
@@ -53,6 +55,7 @@ private Q_SLOTS:
     void compare();
     void addReplaceRemoveKeepsUserBytes();
     void newConfigIsPrivate();
+    void symlinkedConfigStaysALink();
     void pinsOnlyVerifiedKeys();
     void commandLine();
     void appUrl();
@@ -76,7 +79,8 @@ void TestSshConfigWriter::compare_data()
     using V = HostKeyVerifier::Verdict;
     QTest::newRow("same") << fp << fp << int(V::Match);
     QTest::newRow("prefix optional") << fp.mid(7) << fp << int(V::Match);
-    QTest::newRow("one character") << u"SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2t"_s << fp << int(V::Mismatch);
+    QTest::newRow("one character")
+        << u"SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2t"_s << fp << int(V::Mismatch);
     QTest::newRow("case matters") << fp.toLower() << fp << int(V::Mismatch);
     QTest::newRow("no expectation") << QString() << fp << int(V::NoExpectation);
     QTest::newRow("no server key") << fp << QString() << int(V::NoServerKey);
@@ -96,13 +100,15 @@ void TestSshConfigWriter::addReplaceRemoveKeepsUserBytes()
     const QString config = dir.filePath(u".ssh/config"_s);
     QVERIFY(QDir().mkpath(dir.filePath(u".ssh"_s)));
     // Odd but valid bytes: CRLF, tabs, UTF-8, a comment, no newline at the end.
-    const QByteArray user = "# mine\r\nHost *\r\n\tServerAliveInterval 60\nHost gpu-box # 机器\n  User me"_ba;
+    const QByteArray user =
+        "# mine\r\nHost *\r\n\tServerAliveInterval 60\nHost gpu-box # 机器\n  User me"_ba;
     {
         QFile file(config);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(user);
     }
-    QVERIFY(QFile::setPermissions(config, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup));
+    QVERIFY(QFile::setPermissions(
+        config, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup));
     const QString knownHosts = dir.filePath(u"cardhour known_hosts"_s);
     QString error;
     QVERIFY2(SshConfigWriter::addToConfig(config, target(), knownHosts, &error), qPrintable(error));
@@ -111,13 +117,15 @@ void TestSshConfigWriter::addReplaceRemoveKeepsUserBytes()
     QCOMPARE(written, block + user);
     QVERIFY(block.contains("Host cardhour-train-run-1\n"));
     QVERIFY(block.contains("    HostName 127.0.0.1\n    Port 40022\n    User root\n"));
-    QVERIFY(block.contains("    IdentityFile \"/home/me/My Keys/id_ed25519\"\n    IdentitiesOnly yes\n"));
+    QVERIFY(block.contains(
+        "    IdentityFile \"/home/me/My Keys/id_ed25519\"\n    IdentitiesOnly yes\n"));
     QVERIFY(block.contains("    UserKnownHostsFile \"" + knownHosts.toUtf8() + "\"\n"));
     QVERIFY(block.contains("    StrictHostKeyChecking yes\nMatch all\n"));
     QCOMPARE(modeOf(config), 0640); // the user's permissions are kept
 
     // Adding again (the port moved) replaces the block in place: still one, same user bytes.
-    QVERIFY2(SshConfigWriter::addToConfig(config, target(40023), knownHosts, &error), qPrintable(error));
+    QVERIFY2(SshConfigWriter::addToConfig(config, target(40023), knownHosts, &error),
+             qPrintable(error));
     written = readAll(config);
     QCOMPARE(written, SshConfigWriter::configBlock(target(40023), knownHosts).toUtf8() + user);
     QCOMPARE(written.count("Host cardhour-train-run-1\n"), 1);
@@ -131,9 +139,11 @@ void TestSshConfigWriter::addReplaceRemoveKeepsUserBytes()
     QVERIFY(written.endsWith(user));
 
     QVERIFY2(SshConfigWriter::removeFromConfig(config, u"other"_s, &error), qPrintable(error));
-    QVERIFY2(SshConfigWriter::removeFromConfig(config, u"train run #1"_s, &error), qPrintable(error));
+    QVERIFY2(SshConfigWriter::removeFromConfig(config, u"train run #1"_s, &error),
+             qPrintable(error));
     QCOMPARE(readAll(config), user);
-    QVERIFY2(SshConfigWriter::removeFromConfig(config, u"never added"_s, &error), qPrintable(error));
+    QVERIFY2(SshConfigWriter::removeFromConfig(config, u"never added"_s, &error),
+             qPrintable(error));
     QCOMPARE(readAll(config), user);
 }
 
@@ -142,9 +152,30 @@ void TestSshConfigWriter::newConfigIsPrivate()
     QTemporaryDir dir;
     const QString config = dir.filePath(u"fresh/.ssh/config"_s);
     QString error;
-    QVERIFY2(SshConfigWriter::addToConfig(config, target(), dir.filePath(u"kh"_s), &error), qPrintable(error));
+    QVERIFY2(SshConfigWriter::addToConfig(config, target(), dir.filePath(u"kh"_s), &error),
+             qPrintable(error));
     QCOMPARE(modeOf(config), 0600);
     QVERIFY(readAll(config).startsWith("# >>> cardhour-train-run-1"));
+}
+
+void TestSshConfigWriter::symlinkedConfigStaysALink()
+{
+    QTemporaryDir dir;
+    QVERIFY(QDir().mkpath(dir.filePath(u"dotfiles"_s)));
+    QVERIFY(QDir().mkpath(dir.filePath(u".ssh"_s)));
+    const QString real = dir.filePath(u"dotfiles/ssh_config"_s);
+    {
+        QFile file(real);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("Host box\n    User me\n");
+    }
+    const QString link = dir.filePath(u".ssh/config"_s);
+    QVERIFY(QFile::link(real, link));
+    QString error;
+    QVERIFY2(SshConfigWriter::addToConfig(link, target(), dir.filePath(u"kh"_s), &error), qPrintable(error));
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(readAll(real).startsWith("# >>> cardhour-train-run-1"));
+    QVERIFY(readAll(real).endsWith("Host box\n    User me\n"));
 }
 
 void TestSshConfigWriter::pinsOnlyVerifiedKeys()
@@ -154,13 +185,16 @@ void TestSshConfigWriter::pinsOnlyVerifiedKeys()
     {
         QFile file(knownHosts);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("[10.0.0.9]:2222 " + kOtherHostKey.toUtf8() + "\n[127.0.0.1]:40022 " + kOtherHostKey.toUtf8() + "\n");
+        file.write("[10.0.0.9]:2222 " + kOtherHostKey.toUtf8() + "\n[127.0.0.1]:40022 "
+                   + kOtherHostKey.toUtf8() + "\n");
     }
     QString error;
     QVERIFY2(SshConfigWriter::pinHostKey(knownHosts, target(), &error), qPrintable(error));
     QCOMPARE(readAll(knownHosts),
-             "[10.0.0.9]:2222 " + kOtherHostKey.toUtf8() + "\n[127.0.0.1]:40022 " + kHostKey.toUtf8() + "\n");
-    QVERIFY2(SshConfigWriter::pinHostKey(knownHosts, target(), &error), qPrintable(error)); // idempotent
+             "[10.0.0.9]:2222 " + kOtherHostKey.toUtf8() + "\n[127.0.0.1]:40022 "
+                 + kHostKey.toUtf8() + "\n");
+    QVERIFY2(SshConfigWriter::pinHostKey(knownHosts, target(), &error),
+             qPrintable(error)); // idempotent
     QCOMPARE(readAll(knownHosts).count("[127.0.0.1]:40022 "), 1);
 
     // A key line whose fingerprint is not the provider's is not pinned.
@@ -177,8 +211,10 @@ void TestSshConfigWriter::pinsOnlyVerifiedKeys()
 void TestSshConfigWriter::commandLine()
 {
     const QString line = SshConfigWriter::sshCommandLine(target(), u"/tmp/k h"_s);
-    QCOMPARE(line, u"ssh -i '/home/me/My Keys/id_ed25519' -o IdentitiesOnly=yes -o 'UserKnownHostsFile=/tmp/k h' "
-                   "-o StrictHostKeyChecking=yes -p 40022 root@127.0.0.1"_s);
+    QCOMPARE(line,
+             u"ssh -i '/home/me/My Keys/id_ed25519' -o IdentitiesOnly=yes -o "
+             u"'UserKnownHostsFile=/tmp/k h' "
+             "-o StrictHostKeyChecking=yes -p 40022 root@127.0.0.1"_s);
     SshTarget quote = target();
     quote.privateKeyPath = u"/it's"_s;
     QVERIFY(SshConfigWriter::sshCommandLine(quote, u"/k"_s).contains(u"'/it'\\''s'"_s));
@@ -190,7 +226,8 @@ void TestSshConfigWriter::appUrl()
     app.name = u"jupyter"_s;
     app.port = 8888;
     app.url = u"http://127.0.0.1:41234/?token=abc123"_s;
-    QCOMPARE(SshPortForward::appUrl(app, 5555).toString(), u"http://127.0.0.1:5555/?token=abc123"_s);
+    QCOMPARE(SshPortForward::appUrl(app, 5555).toString(),
+             u"http://127.0.0.1:5555/?token=abc123"_s);
     app.url.clear();
     QCOMPARE(SshPortForward::appUrl(app, 5556).toString(), u"http://127.0.0.1:5556/"_s);
 }

@@ -43,7 +43,8 @@ void TestSshKeys::initTestCase()
 
 QString TestSshKeys::keygenFingerprint(const QString &publicPath)
 {
-    const ProcessResult r = runProgram(u"ssh-keygen"_s, {u"-l"_s, u"-E"_s, u"sha256"_s, u"-f"_s, publicPath});
+    const ProcessResult r =
+        runProgram(u"ssh-keygen"_s, {u"-l"_s, u"-E"_s, u"sha256"_s, u"-f"_s, publicPath});
     return r.exitCode == 0 ? QString::fromUtf8(r.out).section(u' ', 1, 1) : QString();
 }
 
@@ -62,9 +63,11 @@ void TestSshKeys::generatedKeyIsOpenSshCompatibleAndPrivate()
     QCOMPARE(modeOf(key.publicPath()), 0644);
 
     // OpenSSH reads the private key and derives the same public key and fingerprint.
-    const ProcessResult derived = runProgram(u"ssh-keygen"_s, {u"-y"_s, u"-f"_s, key.privatePath()});
+    const ProcessResult derived =
+        runProgram(u"ssh-keygen"_s, {u"-y"_s, u"-f"_s, key.privatePath()});
     QVERIFY2(derived.exitCode == 0, qPrintable(derived.describe()));
-    QCOMPARE(QString::fromUtf8(derived.out.trimmed()).section(u' ', 0, 1), key.publicKeyLine().section(u' ', 0, 1));
+    QCOMPARE(QString::fromUtf8(derived.out.trimmed()).section(u' ', 0, 1),
+             key.publicKeyLine().section(u' ', 0, 1));
     QCOMPARE(key.fingerprintSha256(), keygenFingerprint(key.publicPath()));
     QVERIFY(key.fingerprintSha256().startsWith(u"SHA256:"_s));
     QCOMPARE(SshKeyPair::fingerprintOfPublicKeyLine(key.publicKeyLine()), key.fingerprintSha256());
@@ -93,11 +96,15 @@ void TestSshKeys::passphraseGoesToTheKeychain()
     QVERIFY2(made.ok, qPrintable(made.error));
 
     // Encrypted on disk: OpenSSH needs the passphrase, and takes ours.
-    QVERIFY(runProgram(u"ssh-keygen"_s, {u"-y"_s, u"-P"_s, u"wrong"_s, u"-f"_s, made.key.privatePath()}).exitCode != 0);
-    const ProcessResult opened =
-        runProgram(u"ssh-keygen"_s, {u"-y"_s, u"-P"_s, passphrase, u"-f"_s, made.key.privatePath()});
+    QVERIFY(
+        runProgram(u"ssh-keygen"_s, {u"-y"_s, u"-P"_s, u"wrong"_s, u"-f"_s, made.key.privatePath()})
+            .exitCode
+        != 0);
+    const ProcessResult opened = runProgram(
+        u"ssh-keygen"_s, {u"-y"_s, u"-P"_s, passphrase, u"-f"_s, made.key.privatePath()});
     QVERIFY2(opened.exitCode == 0, qPrintable(opened.describe()));
-    QCOMPARE(QString::fromUtf8(opened.out.trimmed()).section(u' ', 0, 1), made.key.publicKeyLine().section(u' ', 0, 1));
+    QCOMPARE(QString::fromUtf8(opened.out.trimmed()).section(u' ', 0, 1),
+             made.key.publicKeyLine().section(u' ', 0, 1));
     QVERIFY(!QFile(made.key.privatePath()).readAll().contains(passphrase.toUtf8()));
 
     // The keychain holds it, under the key's fingerprint.
@@ -132,8 +139,9 @@ void TestSshKeys::importLeavesTheKeyInPlace()
     const QString home = m_dir.filePath(u"home"_s);
     QVERIFY(QDir().mkpath(home + u"/.ssh"_s));
     const QString privatePath = home + u"/.ssh/id_ed25519"_s;
-    ProcessResult made = runProgram(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(),
-                                                      u"-C"_s, u"me@home"_s, u"-f"_s, privatePath});
+    ProcessResult made = runProgram(u"ssh-keygen"_s,
+                                    {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-C"_s,
+                                     u"me@home"_s, u"-f"_s, privatePath});
     QVERIFY2(made.exitCode == 0, qPrintable(made.describe()));
     // A .pub without its private key is not offered.
     QFile orphan(home + u"/.ssh/id_rsa.pub"_s);
@@ -160,8 +168,8 @@ void TestSshKeys::importRefusesWrongPassphraseAndStrangers()
     const QString dir = m_dir.filePath(u"strangers"_s);
     QVERIFY(QDir().mkpath(dir));
     const QString locked = dir + u"/id_locked"_s;
-    ProcessResult made = runProgram(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, u"pw123456"_s,
-                                                      u"-f"_s, locked});
+    ProcessResult made = runProgram(
+        u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, u"pw123456"_s, u"-f"_s, locked});
     QVERIFY2(made.exitCode == 0, qPrintable(made.describe()));
     SshKeyStore store(nullptr, m_dir.filePath(u"strangers-store"_s));
     KeyOutcome r = awaitKey(store.importPublicKey(locked + u".pub"_s, u"not it"_s));
@@ -172,7 +180,8 @@ void TestSshKeys::importRefusesWrongPassphraseAndStrangers()
 
     // A public key next to someone else's private key.
     const QString other = dir + u"/id_other"_s;
-    made = runProgram(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-f"_s, other});
+    made = runProgram(u"ssh-keygen"_s,
+                      {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-f"_s, other});
     QVERIFY2(made.exitCode == 0, qPrintable(made.describe()));
     const QString mixed = dir + u"/id_mixed"_s;
     QVERIFY(QFile::copy(other, mixed));
