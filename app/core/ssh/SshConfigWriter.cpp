@@ -68,7 +68,8 @@ QString configPath(const QString &path)
 
 QString SshConfigWriter::defaultKnownHostsPath()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(u"ssh/known_hosts"_s);
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(u"ssh/known_hosts"_s);
 }
 
 QString SshConfigWriter::hostAlias(const QString &instanceName)

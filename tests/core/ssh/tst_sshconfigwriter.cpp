@@ -172,7 +172,8 @@ void TestSshConfigWriter::symlinkedConfigStaysALink()
     const QString link = dir.filePath(u".ssh/config"_s);
     QVERIFY(QFile::link(real, link));
     QString error;
-    QVERIFY2(SshConfigWriter::addToConfig(link, target(), dir.filePath(u"kh"_s), &error), qPrintable(error));
+    QVERIFY2(SshConfigWriter::addToConfig(link, target(), dir.filePath(u"kh"_s), &error),
+             qPrintable(error));
     QVERIFY(QFileInfo(link).isSymLink());
     QVERIFY(readAll(real).startsWith("# >>> cardhour-train-run-1"));
     QVERIFY(readAll(real).endsWith("Host box\n    User me\n"));
