@@ -26,16 +26,8 @@ VTermModifier vtermModifiers(Qt::KeyboardModifiers modifiers)
     return VTermModifier(result);
 }
 
-VTermKey specialKey(int key, bool keypad)
+VTermKey specialKey(int key)
 {
-    if (keypad) {
-        switch (key) {
-        case Qt::Key_Enter:
-            return VTERM_KEY_KP_ENTER;
-        default:
-            break;
-        }
-    }
     switch (key) {
     case Qt::Key_Return:
     case Qt::Key_Enter:
@@ -99,7 +91,6 @@ char32_t controlCharacter(int key)
     case Qt::Key_Slash:
     case Qt::Key_Underscore:
     case Qt::Key_7:
-    case Qt::Key_Minus:
         return 0x1f;
     case Qt::Key_8:
     case Qt::Key_Question:
@@ -115,13 +106,12 @@ bool sendKeyToTerminal(TerminalScreen &screen, const QKeyEvent &event)
 {
     const int key = event.key();
     const VTermModifier modifiers = vtermModifiers(event.modifiers());
-    const bool keypad = event.modifiers() & Qt::KeypadModifier;
 
     if (key == Qt::Key_Backtab) {
         screen.sendKey(VTERM_KEY_TAB, VTermModifier(modifiers | VTERM_MOD_SHIFT));
         return true;
     }
-    if (const VTermKey special = specialKey(key, keypad); special != VTERM_KEY_NONE) {
+    if (const VTermKey special = specialKey(key); special != VTERM_KEY_NONE) {
         screen.sendKey(special, modifiers);
         return true;
     }

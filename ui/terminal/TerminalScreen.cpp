@@ -402,6 +402,11 @@ QString TerminalScreen::text(TerminalPosition from, TerminalPosition to) const
             result += u'\n';
         result += lineText;
     }
+    // Empty lines at the end (a selection down to the bottom of the screen) are not text.
+    qsizetype end = result.size();
+    while (end > 0 && result.at(end - 1) == u'\n')
+        --end;
+    result.truncate(end);
     return result;
 }
 

@@ -43,6 +43,7 @@ public:
     qsizetype pendingBytes() const { return m_pending.size() - m_pendingOffset; }
 
     QSize sizeHint() const override;
+    QVariant inputMethodQuery(Qt::InputMethodQuery query) const override;
 
 public Q_SLOTS:
     // Output of the remote, in chunks of any size: a UTF-8 sequence or an escape sequence may be
@@ -67,7 +68,6 @@ protected:
     bool focusNextPrevChild(bool next) override;
     void keyPressEvent(QKeyEvent *event) override;
     void inputMethodEvent(QInputMethodEvent *event) override;
-    QVariant inputMethodQuery(Qt::InputMethodQuery query) const override;
     void focusInEvent(QFocusEvent *event) override;
     void focusOutEvent(QFocusEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
