@@ -77,12 +77,10 @@ struct TerminalScreen::Callbacks
         return 1;
     }
 
-    static int moveCursor(VTermPos pos, VTermPos oldPos, int visible, void *user)
+    static int moveCursor(VTermPos pos, VTermPos, int visible, void *user)
     {
+        // Called after every character: only remembered here, damaged once in flush().
         auto *screen = self(user);
-        // The old and new cursor cells need painting again (a wide character covers two).
-        screen->m_pendingDamage += QRect(oldPos.col - 1, oldPos.row, 3, 1);
-        screen->m_pendingDamage += QRect(pos.col - 1, pos.row, 3, 1);
         screen->m_cursor = QPoint(pos.col, pos.row);
         screen->m_cursorVisible = visible != 0;
         return 1;
@@ -94,7 +92,6 @@ struct TerminalScreen::Callbacks
         switch (prop) {
         case VTERM_PROP_CURSORVISIBLE:
             screen->m_cursorVisible = value->boolean != 0;
-            screen->m_pendingDamage += QRect(screen->m_cursor.x() - 1, screen->m_cursor.y(), 3, 1);
             return 1;
         case VTERM_PROP_CURSORBLINK:
             screen->m_cursorBlinking = value->boolean != 0;
@@ -148,11 +145,19 @@ struct TerminalScreen::Callbacks
         int used = columns;
         while (used > 0 && isBlankDefault(cells[used - 1]))
             --used;
-        screen->m_scrollback.emplace_back(cells, cells + used);
+        auto &scrollback = screen->m_scrollback;
+        if (screen->m_scrollbackLimit == 0)
+            return 1;
         ++screen->m_pendingScrollback;
-        while (int(screen->m_scrollback.size()) > screen->m_scrollbackLimit) {
-            screen->m_scrollback.pop_front();
+        if (int(scrollback.size()) >= screen->m_scrollbackLimit) {
+            // A full history reuses the line that drops off the top: no allocation per line.
+            std::vector<VTermScreenCell> line = std::move(scrollback.front());
+            scrollback.pop_front();
             ++screen->m_droppedLines;
+            line.assign(cells, cells + used);
+            scrollback.push_back(std::move(line));
+        } else {
+            scrollback.emplace_back(cells, cells + used);
         }
         return 1;
     }
@@ -260,6 +265,13 @@ void TerminalScreen::feed(const QByteArray &bytes)
 void TerminalScreen::flush()
 {
     vterm_screen_flush_damage(m_screen);
+    if (m_cursor != m_paintedCursor || m_cursorVisible != m_paintedCursorVisible) {
+        // The old and the new cursor cells need painting again (a wide character covers two).
+        m_pendingDamage += QRect(m_paintedCursor.x() - 1, m_paintedCursor.y(), 3, 1);
+        m_pendingDamage += QRect(m_cursor.x() - 1, m_cursor.y(), 3, 1);
+        m_paintedCursor = m_cursor;
+        m_paintedCursorVisible = m_cursorVisible;
+    }
     if (m_pendingScrollback != 0) {
         const int delta = m_pendingScrollback;
         m_pendingScrollback = 0;

@@ -136,6 +136,8 @@ private:
     qint64 m_droppedLines = 0;
     QPoint m_cursor;
     bool m_cursorVisible = true;
+    QPoint m_paintedCursor; // where the last damaged() left it
+    bool m_paintedCursorVisible = true;
     bool m_cursorBlinking = false;
     bool m_altScreen = false;
     bool m_reverseVideo = false;

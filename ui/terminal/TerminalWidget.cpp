@@ -24,7 +24,7 @@ namespace cardhour::terminal {
 namespace {
 
 // One slice of feed() input: small enough that a slice takes a few milliseconds to emulate.
-constexpr qsizetype FeedSliceBytes = 32 * 1024;
+constexpr qsizetype FeedSliceBytes = 8 * 1024;
 // How long one turn of the event loop may spend emulating before painting and input get a turn.
 constexpr int FeedBudgetMs = 12;
 constexpr int MinimumPointSize = 6;
@@ -137,6 +137,9 @@ void TerminalWidget::resetZoom()
 
 void TerminalWidget::updateGrid()
 {
+    // Before it is shown the widget has no real size yet: the remote keeps 80x24 until then.
+    if (!isVisible())
+        return;
     const QSize area = viewport()->size();
     const int columns = std::max(2, area.width() / m_cellSize.width());
     const int rows = std::max(1, area.height() / m_cellSize.height());
@@ -147,6 +150,12 @@ void TerminalWidget::updateGrid()
         m_reportedRows = rows;
         Q_EMIT sizeChanged(columns, rows);
     }
+}
+
+void TerminalWidget::showEvent(QShowEvent *event)
+{
+    QAbstractScrollArea::showEvent(event);
+    updateGrid();
 }
 
 void TerminalWidget::resizeEvent(QResizeEvent *event)
@@ -566,19 +575,19 @@ void TerminalWidget::contextMenuEvent(QContextMenuEvent *event)
     auto *menu = new QMenu(this);
     menu->setAttribute(Qt::WA_DeleteOnClose);
     QAction *copyAction = menu->addAction(tr("Copy"), this, &TerminalWidget::copy);
-    copyAction->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+    copyAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     copyAction->setEnabled(hasSelection());
     QAction *pasteAction = menu->addAction(tr("Paste"), this, &TerminalWidget::paste);
-    pasteAction->setShortcut(QKeySequence(tr("Ctrl+Shift+V")));
+    pasteAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
     pasteAction->setEnabled(!QGuiApplication::clipboard()->text().isEmpty());
     menu->addAction(tr("Select All"), this, &TerminalWidget::selectAll);
     menu->addSeparator();
     menu->addAction(tr("Zoom In"), this, &TerminalWidget::zoomIn)
-        ->setShortcut(QKeySequence(tr("Ctrl+=")));
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal));
     menu->addAction(tr("Zoom Out"), this, &TerminalWidget::zoomOut)
-        ->setShortcut(QKeySequence(tr("Ctrl+-")));
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus));
     menu->addAction(tr("Reset Zoom"), this, &TerminalWidget::resetZoom)
-        ->setShortcut(QKeySequence(tr("Ctrl+0")));
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     menu->popup(event->globalPos());
 }
 
