@@ -78,6 +78,8 @@ private Q_SLOTS:
     void resizeReportsSize();
     void selectionAndCopy();
     void doubleClickSelectsAWord();
+    void mouseGoesToTheRemoteWhenAsked();
+    void wheelOnAlternateScreenSendsArrows();
     void largeFeedIsSlicedAndComplete();
     void paintsOnlyDamagedRows();
     void screenshotColoursAndCjk();
@@ -372,6 +374,42 @@ void TestTerminalWidget::doubleClickSelectsAWord()
     QTest::mouseDClick(terminal.viewport(), Qt::LeftButton, Qt::NoModifier,
         cellCentre(terminal, 0, 8));
     QCOMPARE(terminal.selectedText(), u"/workspace/train.py"_s);
+}
+
+void TestTerminalWidget::mouseGoesToTheRemoteWhenAsked()
+{
+    TerminalWidget terminal;
+    terminal.resize(terminal.sizeHint());
+    terminal.show();
+    terminal.feed("some text\r\n\x1b[?1000h"_ba); // vim's `set mouse=a`, htop
+    SentBytes sent(&terminal);
+    QWidget *view = terminal.viewport();
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, cellCentre(terminal, 2, 5));
+    // X10 encoding: button, column + 1, row + 1, each plus 32; then the release (button 3).
+    QCOMPARE(sent.take(), "\x1b[M\x20\x26\x23\x1b[M\x23\x26\x23"_ba);
+    QVERIFY(!terminal.hasSelection());
+
+    // With Shift the mouse selects as always.
+    QTest::mousePress(view, Qt::LeftButton, Qt::ShiftModifier, cellCentre(terminal, 0, 0) - QPoint(2, 0));
+    QTest::mouseMove(view, cellCentre(terminal, 0, 3) + QPoint(2, 0));
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::ShiftModifier, cellCentre(terminal, 0, 3) + QPoint(2, 0));
+    QCOMPARE(terminal.selectedText(), u"some"_s);
+    QCOMPARE(sent.take(), QByteArray());
+}
+
+void TestTerminalWidget::wheelOnAlternateScreenSendsArrows()
+{
+    TerminalWidget terminal;
+    terminal.resize(terminal.sizeHint());
+    terminal.show();
+    terminal.feed("\x1b[?1049h"_ba); // less, man: no mouse reports, but the wheel should scroll
+    SentBytes sent(&terminal);
+    const QPoint middle = terminal.viewport()->rect().center();
+    QWheelEvent down(middle, terminal.viewport()->mapToGlobal(middle), QPoint(), QPoint(0, -120),
+        Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(terminal.viewport(), &down);
+    QCOMPARE(sent.take(), "\x1b[B\x1b[B\x1b[B"_ba);
+    QCOMPARE(terminal.scrollOffset(), 0);
 }
 
 void TestTerminalWidget::largeFeedIsSlicedAndComplete()
