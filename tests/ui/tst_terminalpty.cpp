@@ -41,7 +41,7 @@ public:
 
     bool start(const QStringList &arguments, int columns, int rows, const QString &home)
     {
-        winsize size {};
+        winsize size{};
         size.ws_col = ushort(columns);
         size.ws_row = ushort(rows);
         std::vector<QByteArray> storage;
@@ -75,7 +75,8 @@ public:
     {
         qsizetype done = 0;
         while (done < bytes.size()) {
-            const ssize_t written = ::write(m_master, bytes.constData() + done, size_t(bytes.size() - done));
+            const ssize_t written =
+                ::write(m_master, bytes.constData() + done, size_t(bytes.size() - done));
             if (written < 0 && errno == EINTR)
                 continue;
             if (written <= 0)
@@ -86,7 +87,7 @@ public:
 
     void resize(int columns, int rows)
     {
-        winsize size {};
+        winsize size{};
         size.ws_col = ushort(columns);
         size.ws_row = ushort(rows);
         ::ioctl(m_master, TIOCSWINSZ, &size); // the kernel sends the child SIGWINCH
@@ -169,9 +170,10 @@ private Q_SLOTS:
 void TestTerminalPty::colouredOutputAndSize()
 {
     Session session;
-    QVERIFY(session.start({ u"sh"_s, u"-c"_s,
-        u"printf '\\033[31mred\\033[0m \\033[38;2;255;100;0morange\\033[0m \\033[1;4mbold\\033[0m "
-        "中文!\\n'; stty size; tput cols; tput colors"_s }));
+    QVERIFY(session.start(
+        {u"sh"_s, u"-c"_s,
+         u"printf '\\033[31mred\\033[0m \\033[38;2;255;100;0morange\\033[0m \\033[1;4mbold\\033[0m "
+         "中文!\\n'; stty size; tput cols; tput colors"_s}));
     QTRY_VERIFY_WITH_TIMEOUT(session.pty.finished(), 20000);
     QCOMPARE(session.pty.exitStatus(), 0);
 
@@ -196,13 +198,13 @@ void TestTerminalPty::colouredOutputAndSize()
 void TestTerminalPty::resizeReachesTheProgram()
 {
     Session session;
-    QVERIFY(session.start({ u"sh"_s, u"-c"_s, u"stty size; read line; stty size"_s }));
+    QVERIFY(session.start({u"sh"_s, u"-c"_s, u"stty size; read line; stty size"_s}));
     const QString before = u"%1 %2"_s.arg(session.terminal.rows()).arg(session.terminal.columns());
     QTRY_COMPARE_WITH_TIMEOUT(session.row(0), before, 20000);
 
     QSignalSpy sizeSpy(&session.terminal, &TerminalWidget::sizeChanged);
     session.terminal.resize(session.terminal.width() + 20 * session.terminal.cellSize().width(),
-        session.terminal.height() + 5 * session.terminal.cellSize().height());
+                            session.terminal.height() + 5 * session.terminal.cellSize().height());
     QTRY_VERIFY(sizeSpy.count() >= 1);
     const QString after = u"%1 %2"_s.arg(session.terminal.rows()).arg(session.terminal.columns());
     QVERIFY(after != before);
@@ -218,7 +220,7 @@ void TestTerminalPty::alternateScreenProgramRestoresScreen_data()
 {
     QTest::addColumn<QString>("program");
     QTest::addColumn<QString>("command"); // run after printing two lines; %1 is a text file
-    QTest::addColumn<QString>("shown");   // text the program shows on the alternate screen
+    QTest::addColumn<QString>("shown"); // text the program shows on the alternate screen
     QTest::addColumn<QByteArray>("quit"); // what makes it leave
 
     QTest::newRow("shell script") << u"sh"_s
@@ -226,8 +228,8 @@ void TestTerminalPty::alternateScreenProgramRestoresScreen_data()
                                      "printf '\\033[?1049l'"_s
                                   << u"full screen"_s << "\r"_ba;
     QTest::newRow("less") << u"less"_s << u"less %1"_s << u"first line of the file"_s << "q"_ba;
-    QTest::newRow("vi") << u"vi"_s << u"vi -u NONE -i NONE -n %1"_s
-                        << u"first line of the file"_s << ":q!\r"_ba;
+    QTest::newRow("vi") << u"vi"_s << u"vi -u NONE -i NONE -n %1"_s << u"first line of the file"_s
+                        << ":q!\r"_ba;
 }
 
 void TestTerminalPty::alternateScreenProgramRestoresScreen()
@@ -246,16 +248,16 @@ void TestTerminalPty::alternateScreenProgramRestoresScreen()
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("first line of the file\nsecond line, 中文\n");
     }
-    QVERIFY(session.start({ u"sh"_s, u"-c"_s,
-        u"printf 'before one\\n\\033[33mbefore two\\033[0m\\n'; "_s
-            + QString(command).replace(u"%1"_s, file) }));
+    QVERIFY(session.start({u"sh"_s, u"-c"_s,
+                           u"printf 'before one\\n\\033[33mbefore two\\033[0m\\n'; "_s
+                               + QString(command).replace(u"%1"_s, file)}));
     QTRY_VERIFY_WITH_TIMEOUT(session.terminal.screen()->altScreenActive(), 20000);
     QTRY_VERIFY_WITH_TIMEOUT(session.terminal.screen()->screenText().contains(shown), 20000);
     QVERIFY(!session.terminal.screen()->screenText().contains(u"before"_s));
     QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
     if (program != u"sh")
-        QVERIFY(session.terminal.grab().save(
-            QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/terminal-pty-"_s + program + u".png"_s));
+        QVERIFY(session.terminal.grab().save(QStringLiteral(CARDHOUR_SCREENSHOT_DIR)
+                                             + u"/terminal-pty-"_s + program + u".png"_s));
 
     session.pty.write(quit);
     QTRY_VERIFY_WITH_TIMEOUT(session.pty.finished(), 20000);

@@ -66,21 +66,21 @@ void TestTerminalScreen::cells_data()
     QTest::newRow("second line") << "one\r\ntwo"_ba << 1 << 2 << u"o"_s << 1 << plain << plain
                                  << u""_s;
     QTest::newRow("blank cell") << "a"_ba << 0 << 5 << QString() << 1 << plain << plain << u""_s;
-    QTest::newRow("16 colours: red") << "\x1b[31mR"_ba << 0 << 0 << u"R"_s << 1
-                                     << QColor(0xcd, 0x31, 0x31) << plain << u""_s;
-    QTest::newRow("16 colours: bright red") << "\x1b[91mR"_ba << 0 << 0 << u"R"_s << 1
-                                            << QColor(0xf1, 0x4c, 0x4c) << plain << u""_s;
-    QTest::newRow("16 colours: blue background") << "\x1b[44mB"_ba << 0 << 0 << u"B"_s << 1 << plain
-                                                 << QColor(0x24, 0x72, 0xc8) << u""_s;
-    QTest::newRow("256 colours: 196") << "\x1b[38;5;196mX"_ba << 0 << 0 << u"X"_s << 1
-                                      << xterm256(196) << plain << u""_s;
-    QTest::newRow("256 colours: cube 67") << "\x1b[38;5;67mX"_ba << 0 << 0 << u"X"_s << 1
-                                          << QColor(95, 135, 175) << plain << u""_s;
-    QTest::newRow("256 colours: grey background") << "\x1b[48;5;244mX"_ba << 0 << 0 << u"X"_s << 1
-                                                  << plain << xterm256(244) << u""_s;
-    QTest::newRow("256 colours: low index is the palette") << "\x1b[38;5;2mg"_ba << 0 << 0 << u"g"_s
-                                                           << 1 << QColor(0x0d, 0xbc, 0x79) << plain
-                                                           << u""_s;
+    QTest::newRow("16 colours: red")
+        << "\x1b[31mR"_ba << 0 << 0 << u"R"_s << 1 << QColor(0xcd, 0x31, 0x31) << plain << u""_s;
+    QTest::newRow("16 colours: bright red")
+        << "\x1b[91mR"_ba << 0 << 0 << u"R"_s << 1 << QColor(0xf1, 0x4c, 0x4c) << plain << u""_s;
+    QTest::newRow("16 colours: blue background")
+        << "\x1b[44mB"_ba << 0 << 0 << u"B"_s << 1 << plain << QColor(0x24, 0x72, 0xc8) << u""_s;
+    QTest::newRow("256 colours: 196")
+        << "\x1b[38;5;196mX"_ba << 0 << 0 << u"X"_s << 1 << xterm256(196) << plain << u""_s;
+    QTest::newRow("256 colours: cube 67")
+        << "\x1b[38;5;67mX"_ba << 0 << 0 << u"X"_s << 1 << QColor(95, 135, 175) << plain << u""_s;
+    QTest::newRow("256 colours: grey background")
+        << "\x1b[48;5;244mX"_ba << 0 << 0 << u"X"_s << 1 << plain << xterm256(244) << u""_s;
+    QTest::newRow("256 colours: low index is the palette")
+        << "\x1b[38;5;2mg"_ba << 0 << 0 << u"g"_s << 1 << QColor(0x0d, 0xbc, 0x79) << plain
+        << u""_s;
     QTest::newRow("truecolor foreground") << "\x1b[38;2;255;100;0mT"_ba << 0 << 0 << u"T"_s << 1
                                           << QColor(255, 100, 0) << plain << u""_s;
     QTest::newRow("truecolor background") << "\x1b[48;2;10;20;30mT"_ba << 0 << 0 << u"T"_s << 1
@@ -92,15 +92,15 @@ void TestTerminalScreen::cells_data()
     QTest::newRow("reverse") << "\x1b[7mR"_ba << 0 << 0 << u"R"_s << 1 << plain << plain << u"r"_s;
     QTest::newRow("bold underline red") << "\x1b[1;4;31mx"_ba << 0 << 0 << u"x"_s << 1
                                         << QColor(0xf1, 0x4c, 0x4c) << plain << u"bu"_s;
-    QTest::newRow("reset after colour") << "\x1b[31;1mA\x1b[0mB"_ba << 0 << 1 << u"B"_s << 1
-                                        << plain << plain << u""_s;
+    QTest::newRow("reset after colour")
+        << "\x1b[31;1mA\x1b[0mB"_ba << 0 << 1 << u"B"_s << 1 << plain << plain << u""_s;
     QTest::newRow("CJK first") << "中文"_ba << 0 << 0 << u"中"_s << 2 << plain << plain << u""_s;
-    QTest::newRow("CJK continuation") << "中文"_ba << 0 << 1 << QString() << 0 << plain << plain
-                                      << u""_s;
+    QTest::newRow("CJK continuation")
+        << "中文"_ba << 0 << 1 << QString() << 0 << plain << plain << u""_s;
     QTest::newRow("CJK second") << "中文"_ba << 0 << 2 << u"文"_s << 2 << plain << plain << u""_s;
     QTest::newRow("after CJK") << "中文!"_ba << 0 << 4 << u"!"_s << 1 << plain << plain << u""_s;
-    QTest::newRow("combining accent") << "e\xcc\x81x"_ba << 0 << 0 << u"e\u0301"_s << 1 << plain
-                                      << plain << u""_s;
+    QTest::newRow("combining accent")
+        << "e\xcc\x81x"_ba << 0 << 0 << u"e\u0301"_s << 1 << plain << plain << u""_s;
 }
 
 void TestTerminalScreen::cells()
@@ -166,8 +166,10 @@ void TestTerminalScreen::cursor_data()
     QTest::newRow("clamped at the edge") << "\x1b[99;999H"_ba << QPoint(79, 23) << true;
     QTest::newRow("hidden") << "\x1b[?25l"_ba << QPoint(0, 0) << false;
     QTest::newRow("hidden then shown") << "\x1b[?25l\x1b[?25hab"_ba << QPoint(2, 0) << true;
-    QTest::newRow("save and restore") << "\x1b[4;4H\x1b" "7\x1b[10;10H\x1b" "8"_ba << QPoint(3, 3)
-                                      << true;
+    QTest::newRow("save and restore") << "\x1b[4;4H\x1b"
+                                         "7\x1b[10;10H\x1b"
+                                         "8"_ba
+                                      << QPoint(3, 3) << true;
 }
 
 void TestTerminalScreen::cursor()
@@ -284,9 +286,12 @@ void TestTerminalScreen::answersGoToOutput_data()
 {
     QTest::addColumn<QByteArray>("query");
     QTest::addColumn<QByteArray>("answerStart");
-    QTest::newRow("DSR cursor position") << "\x1b[3;5H\x1b[6n"_ba << "\x1b[3;5R"_ba;
-    QTest::newRow("DSR status") << "\x1b[5n"_ba << "\x1b[0n"_ba;
-    QTest::newRow("primary DA") << "\x1b[c"_ba << "\x1b[?1;2c"_ba;
+    QTest::newRow("DSR cursor position") << "\x1b[3;5H\x1b[6n"_ba
+                                         << "\x1b[3;5R"_ba;
+    QTest::newRow("DSR status") << "\x1b[5n"_ba
+                                << "\x1b[0n"_ba;
+    QTest::newRow("primary DA") << "\x1b[c"_ba
+                                << "\x1b[?1;2c"_ba;
 }
 
 void TestTerminalScreen::answersGoToOutput()
@@ -296,7 +301,7 @@ void TestTerminalScreen::answersGoToOutput()
     TerminalScreen screen(24, 80);
     QByteArray answers;
     connect(&screen, &TerminalScreen::output, this,
-        [&answers](const QByteArray &bytes) { answers += bytes; });
+            [&answers](const QByteArray &bytes) { answers += bytes; });
     screen.feed(query);
     QVERIFY2(answers.startsWith(answerStart), answers.toPercentEncoding().constData());
 }
@@ -308,8 +313,8 @@ void TestTerminalScreen::keysAreEncodedForTheRemote_data()
     QTest::addColumn<int>("modifiers");
     QTest::addColumn<QByteArray>("bytes");
     QTest::newRow("up") << QByteArray() << int(VTERM_KEY_UP) << 0 << "\x1b[A"_ba;
-    QTest::newRow("up, application cursor keys") << "\x1b[?1h"_ba << int(VTERM_KEY_UP) << 0
-                                                 << "\x1bOA"_ba;
+    QTest::newRow("up, application cursor keys")
+        << "\x1b[?1h"_ba << int(VTERM_KEY_UP) << 0 << "\x1bOA"_ba;
     QTest::newRow("ctrl+left") << QByteArray() << int(VTERM_KEY_LEFT) << int(VTERM_MOD_CTRL)
                                << "\x1b[1;5D"_ba;
     QTest::newRow("enter") << QByteArray() << int(VTERM_KEY_ENTER) << 0 << "\r"_ba;
@@ -337,7 +342,7 @@ void TestTerminalScreen::pasteIsBracketedWhenAsked()
     TerminalScreen screen(24, 80);
     QByteArray sent;
     connect(&screen, &TerminalScreen::output, this,
-        [&sent](const QByteArray &bytes) { sent += bytes; });
+            [&sent](const QByteArray &bytes) { sent += bytes; });
     screen.paste(u"echo 中\nls\r\n"_s);
     QCOMPARE(sent, "echo 中\rls\r"_ba);
 
@@ -390,10 +395,9 @@ void TestTerminalScreen::textOfARange()
     screen.feed("first   line  \r\n中文 and more\r\nthird"_ba);
     using cardhour::terminal::TerminalPosition;
     const qint64 top = screen.historyLine(0);
-    QCOMPARE(screen.text(TerminalPosition { top, 8 }, TerminalPosition { top + 1, 5 }),
-        u"line\n中文 "_s);
-    QCOMPARE(screen.text(TerminalPosition { top + 2, 5 }, TerminalPosition { top, 0 }),
-        u"first   line\n中文 and more\nthird"_s);
+    QCOMPARE(screen.text(TerminalPosition{top, 8}, TerminalPosition{top + 1, 5}), u"line\n中文 "_s);
+    QCOMPARE(screen.text(TerminalPosition{top + 2, 5}, TerminalPosition{top, 0}),
+             u"first   line\n中文 and more\nthird"_s);
     QCOMPARE(screen.lineText(1), u"中文 and more"_s);
 }
 

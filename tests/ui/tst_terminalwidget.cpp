@@ -25,7 +25,7 @@ public:
     explicit SentBytes(TerminalWidget *terminal)
     {
         connect(terminal, &TerminalWidget::inputTyped, this,
-            [this](const QByteArray &bytes) { m_bytes += bytes; });
+                [this](const QByteArray &bytes) { m_bytes += bytes; });
     }
     QByteArray take() { return std::exchange(m_bytes, {}); }
 
@@ -51,7 +51,8 @@ protected:
 QPoint cellCentre(const TerminalWidget &terminal, int row, int column)
 {
     const QSize cell = terminal.cellSize();
-    return QPoint(column * cell.width() + cell.width() / 2, row * cell.height() + cell.height() / 2);
+    return QPoint(column * cell.width() + cell.width() / 2,
+                  row * cell.height() + cell.height() / 2);
 }
 
 QString screenshotPath(const QString &name)
@@ -95,8 +96,7 @@ void TestTerminalWidget::keysProduceBytes_data()
 
     const int none = Qt::NoModifier;
     QTest::newRow("letter") << int(Qt::Key_A) << none << u"a"_s << "a"_ba;
-    QTest::newRow("shifted letter") << int(Qt::Key_A) << int(Qt::ShiftModifier) << u"A"_s
-                                    << "A"_ba;
+    QTest::newRow("shifted letter") << int(Qt::Key_A) << int(Qt::ShiftModifier) << u"A"_s << "A"_ba;
     QTest::newRow("Enter") << int(Qt::Key_Return) << none << u"\r"_s << "\r"_ba;
     QTest::newRow("keypad Enter") << int(Qt::Key_Enter) << int(Qt::KeypadModifier) << u"\r"_s
                                   << "\r"_ba;
@@ -118,25 +118,20 @@ void TestTerminalWidget::keysProduceBytes_data()
     QTest::newRow("F1") << int(Qt::Key_F1) << none << QString() << "\x1bOP"_ba;
     QTest::newRow("F5") << int(Qt::Key_F5) << none << QString() << "\x1b[15~"_ba;
     QTest::newRow("F12") << int(Qt::Key_F12) << none << QString() << "\x1b[24~"_ba;
-    QTest::newRow("Ctrl+C") << int(Qt::Key_C) << int(Qt::ControlModifier) << u"\x03"_s
-                            << "\x03"_ba;
-    QTest::newRow("Ctrl+D") << int(Qt::Key_D) << int(Qt::ControlModifier) << u"\x04"_s
-                            << "\x04"_ba;
-    QTest::newRow("Ctrl+Z") << int(Qt::Key_Z) << int(Qt::ControlModifier) << u"\x1a"_s
-                            << "\x1a"_ba;
+    QTest::newRow("Ctrl+C") << int(Qt::Key_C) << int(Qt::ControlModifier) << u"\x03"_s << "\x03"_ba;
+    QTest::newRow("Ctrl+D") << int(Qt::Key_D) << int(Qt::ControlModifier) << u"\x04"_s << "\x04"_ba;
+    QTest::newRow("Ctrl+Z") << int(Qt::Key_Z) << int(Qt::ControlModifier) << u"\x1a"_s << "\x1a"_ba;
     QTest::newRow("Ctrl+Space") << int(Qt::Key_Space) << int(Qt::ControlModifier) << u" "_s
                                 << QByteArray(1, '\0');
-    QTest::newRow("Ctrl+[") << int(Qt::Key_BracketLeft) << int(Qt::ControlModifier)
-                            << u"\x1b"_s << "\x1b"_ba;
+    QTest::newRow("Ctrl+[") << int(Qt::Key_BracketLeft) << int(Qt::ControlModifier) << u"\x1b"_s
+                            << "\x1b"_ba;
     QTest::newRow("Ctrl+\\") << int(Qt::Key_Backslash) << int(Qt::ControlModifier) << u"\x1c"_s
                              << "\x1c"_ba;
     QTest::newRow("Alt+x") << int(Qt::Key_X) << int(Qt::AltModifier) << u"x"_s << "\x1bx"_ba;
-    QTest::newRow("Alt+.") << int(Qt::Key_Period) << int(Qt::AltModifier) << u"."_s
-                           << "\x1b."_ba;
+    QTest::newRow("Alt+.") << int(Qt::Key_Period) << int(Qt::AltModifier) << u"."_s << "\x1b."_ba;
     QTest::newRow("Ctrl+Alt+c") << int(Qt::Key_C) << int(Qt::ControlModifier | Qt::AltModifier)
                                 << QString() << "\x1b\x03"_ba;
-    QTest::newRow("non-ASCII character") << int(Qt::Key_unknown) << none << u"é"_s
-                                         << "\xc3\xa9"_ba;
+    QTest::newRow("non-ASCII character") << int(Qt::Key_unknown) << none << u"é"_s << "\xc3\xa9"_ba;
     QTest::newRow("lone Shift") << int(Qt::Key_Shift) << int(Qt::ShiftModifier) << QString()
                                 << QByteArray();
 }
@@ -241,7 +236,7 @@ void TestTerminalWidget::wheelScrollsIntoScrollback()
 
     const QPoint middle = terminal.viewport()->rect().center();
     QWheelEvent up(middle, terminal.viewport()->mapToGlobal(middle), QPoint(), QPoint(0, 240),
-        Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+                   Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(terminal.viewport(), &up);
     QCOMPARE(terminal.scrollOffset(), 6);
     const QScrollBar *bar = terminal.verticalScrollBar();
@@ -350,10 +345,11 @@ void TestTerminalWidget::selectionAndCopy()
 
     QWidget *view = terminal.viewport();
     // From the left half of 'w' (row 0, column 6) to the right half of '文' (row 1, columns 9-10).
-    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, cellCentre(terminal, 0, 6) - QPoint(2, 0));
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier,
+                      cellCentre(terminal, 0, 6) - QPoint(2, 0));
     QTest::mouseMove(view, cellCentre(terminal, 1, 10) + QPoint(2, 0));
     QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier,
-        cellCentre(terminal, 1, 10) + QPoint(2, 0));
+                        cellCentre(terminal, 1, 10) + QPoint(2, 0));
     QVERIFY(terminal.hasSelection());
     QCOMPARE(terminal.selectedText(), u"world\nsecond 中文"_s);
 
@@ -372,7 +368,7 @@ void TestTerminalWidget::doubleClickSelectsAWord()
     terminal.show();
     terminal.feed("cat /workspace/train.py | less"_ba);
     QTest::mouseDClick(terminal.viewport(), Qt::LeftButton, Qt::NoModifier,
-        cellCentre(terminal, 0, 8));
+                       cellCentre(terminal, 0, 8));
     QCOMPARE(terminal.selectedText(), u"/workspace/train.py"_s);
 }
 
@@ -390,9 +386,11 @@ void TestTerminalWidget::mouseGoesToTheRemoteWhenAsked()
     QVERIFY(!terminal.hasSelection());
 
     // With Shift the mouse selects as always.
-    QTest::mousePress(view, Qt::LeftButton, Qt::ShiftModifier, cellCentre(terminal, 0, 0) - QPoint(2, 0));
+    QTest::mousePress(view, Qt::LeftButton, Qt::ShiftModifier,
+                      cellCentre(terminal, 0, 0) - QPoint(2, 0));
     QTest::mouseMove(view, cellCentre(terminal, 0, 3) + QPoint(2, 0));
-    QTest::mouseRelease(view, Qt::LeftButton, Qt::ShiftModifier, cellCentre(terminal, 0, 3) + QPoint(2, 0));
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::ShiftModifier,
+                        cellCentre(terminal, 0, 3) + QPoint(2, 0));
     QCOMPARE(terminal.selectedText(), u"some"_s);
     QCOMPARE(sent.take(), QByteArray());
 }
@@ -406,7 +404,7 @@ void TestTerminalWidget::wheelOnAlternateScreenSendsArrows()
     SentBytes sent(&terminal);
     const QPoint middle = terminal.viewport()->rect().center();
     QWheelEvent down(middle, terminal.viewport()->mapToGlobal(middle), QPoint(), QPoint(0, -120),
-        Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+                     Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(terminal.viewport(), &down);
     QCOMPARE(sent.take(), "\x1b[B\x1b[B\x1b[B"_ba);
     QCOMPARE(terminal.scrollOffset(), 0);
@@ -423,7 +421,8 @@ void TestTerminalWidget::largeFeedIsSlicedAndComplete()
     terminal.feed(big); // several MB: not all at once, the event loop gets turns
     QVERIFY(terminal.pendingBytes() > 0);
     QTRY_COMPARE_WITH_TIMEOUT(terminal.pendingBytes(), 0, 60000);
-    QCOMPARE(terminal.screen()->lineText(terminal.rows() - 2), u"line 199999 of a big cat, 中文 too"_s);
+    QCOMPARE(terminal.screen()->lineText(terminal.rows() - 2),
+             u"line 199999 of a big cat, 中文 too"_s);
     QCOMPARE(terminal.screen()->scrollbackCount(), 10000);
 }
 
@@ -456,11 +455,12 @@ void TestTerminalWidget::screenshotColoursAndCjk()
     terminal.resize(terminal.sizeHint());
     terminal.show();
     QVERIFY(QTest::qWaitForWindowExposed(&terminal));
-    QByteArray screen = "\x1b]0;gpu-01\x07"
-                        "root@gpu-01:/workspace# ls --color\r\n"
-                        "\x1b[1;34mdata\x1b[0m  \x1b[1;32mtrain.py\x1b[0m  \x1b[31mcore.dump\x1b[0m  "
-                        "\x1b[4mREADME.md\x1b[0m  \x1b[3mitalic\x1b[0m  \x1b[7mreverse\x1b[0m\r\n"
-                        "中文输出：训练完成，损失 0.0421 ✓\r\n\r\n"_ba;
+    QByteArray screen =
+        "\x1b]0;gpu-01\x07"
+        "root@gpu-01:/workspace# ls --color\r\n"
+        "\x1b[1;34mdata\x1b[0m  \x1b[1;32mtrain.py\x1b[0m  \x1b[31mcore.dump\x1b[0m  "
+        "\x1b[4mREADME.md\x1b[0m  \x1b[3mitalic\x1b[0m  \x1b[7mreverse\x1b[0m\r\n"
+        "中文输出：训练完成，损失 0.0421 ✓\r\n\r\n"_ba;
     for (int index = 0; index < 16; ++index)
         screen += "\x1b[48;5;" + QByteArray::number(index) + "m  ";
     screen += "\x1b[0m\r\n";
@@ -494,7 +494,7 @@ void TestTerminalWidget::screenshotAlternateScreen()
     terminal.feed("$ htop\r\n"_ba);
     // What htop draws, in short: the alternate screen, meters, a header bar, coloured rows.
     QByteArray htop = "\x1b[?1049h\x1b[?1h\x1b[?25l\x1b[H\x1b[2J"_ba;
-    const char *meters[] = { "0", "1", "2", "3" };
+    const char *meters[] = {"0", "1", "2", "3"};
     for (int cpu = 0; cpu < 4; ++cpu) {
         const int used = 10 + cpu * 9;
         htop += "\x1b[" + QByteArray::number(cpu + 1) + ";3H\x1b[36m" + meters[cpu]

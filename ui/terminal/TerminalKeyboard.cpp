@@ -15,7 +15,7 @@ VTermModifier vtermModifiers(Qt::KeyboardModifiers modifiers)
         result |= VTERM_MOD_SHIFT;
     if (modifiers & Qt::AltModifier)
         result |= VTERM_MOD_ALT;
-    // On macOS Qt reports the Control key as Meta.
+        // On macOS Qt reports the Control key as Meta.
 #ifdef Q_OS_MACOS
     if (modifiers & Qt::MetaModifier)
         result |= VTERM_MOD_CTRL;
@@ -121,7 +121,7 @@ bool sendKeyToTerminal(TerminalScreen &screen, const QKeyEvent &event)
     if (control) {
         if (key >= Qt::Key_A && key <= Qt::Key_Z) {
             screen.sendCharacter(char32_t(key - Qt::Key_A + 'a'),
-                VTermModifier(VTERM_MOD_CTRL | altOnly));
+                                 VTermModifier(VTERM_MOD_CTRL | altOnly));
             return true;
         }
         if (const char32_t byte = controlCharacter(key); byte != char32_t(-1)) {

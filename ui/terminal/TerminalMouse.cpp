@@ -34,9 +34,9 @@ TerminalPosition TerminalWidget::positionAt(const QPoint &point) const
 {
     const int viewRow = std::clamp(point.y() / m_cellSize.height(), 0, rows() - 1);
     // Past the middle of a cell the position is the cell boundary to its right.
-    const int column = std::clamp(
-        (point.x() + m_cellSize.width() / 2) / m_cellSize.width(), 0, columns());
-    return { m_screen->historyLine(viewRow - m_scrollOffset), column };
+    const int column =
+        std::clamp((point.x() + m_cellSize.width() / 2) / m_cellSize.width(), 0, columns());
+    return {m_screen->historyLine(viewRow - m_scrollOffset), column};
 }
 
 bool TerminalWidget::isSelected(qint64 line, int column) const
@@ -71,8 +71,8 @@ void TerminalWidget::clearSelection()
 
 void TerminalWidget::selectAll()
 {
-    m_selectionStart = { m_screen->historyLine(-m_screen->scrollbackCount()), 0 };
-    m_selectionEnd = { m_screen->historyLine(rows() - 1), columns() };
+    m_selectionStart = {m_screen->historyLine(-m_screen->scrollbackCount()), 0};
+    m_selectionEnd = {m_screen->historyLine(rows() - 1), columns()};
     viewport()->update();
 }
 
@@ -102,7 +102,7 @@ void TerminalWidget::wheelEvent(QWheelEvent *event)
         && !(event->modifiers() & Qt::ShiftModifier)) {
         const TerminalPosition position = positionAt(event->position().toPoint());
         m_screen->sendMouseMove(m_screen->rowOfHistoryLine(position.line),
-            std::min(position.column, columns() - 1), VTERM_MOD_NONE);
+                                std::min(position.column, columns() - 1), VTERM_MOD_NONE);
         for (int i = 0; i < std::abs(notches); ++i)
             m_screen->sendMouseButton(notches > 0 ? 4 : 5, true, VTERM_MOD_NONE);
     } else if (m_screen->altScreenActive()) {
@@ -200,15 +200,17 @@ void TerminalWidget::mouseDoubleClickEvent(QMouseEvent *event)
     if (!isWordCharacter(m_screen->cell(row, column).text))
         return;
     int first = column;
-    while (first > 0 && (m_screen->cell(row, first - 1).width == 0
+    while (first > 0
+           && (m_screen->cell(row, first - 1).width == 0
                || isWordCharacter(m_screen->cell(row, first - 1).text)))
         --first;
     int last = column + m_screen->cell(row, column).width;
     while (last < columns()
-        && (m_screen->cell(row, last).width == 0 || isWordCharacter(m_screen->cell(row, last).text)))
+           && (m_screen->cell(row, last).width == 0
+               || isWordCharacter(m_screen->cell(row, last).text)))
         ++last;
-    m_selectionStart = { m_screen->historyLine(row), first };
-    m_selectionEnd = { m_screen->historyLine(row), last };
+    m_selectionStart = {m_screen->historyLine(row), first};
+    m_selectionEnd = {m_screen->historyLine(row), last};
     m_selecting = false;
     viewport()->update();
     if (QGuiApplication::clipboard()->supportsSelection())

@@ -33,9 +33,7 @@ class RowPainter
 {
 public:
     RowPainter(QPainter &painter, const QFont &font, QSize cellSize, int ascent)
-        : m_painter(painter)
-        , m_cellSize(cellSize)
-        , m_ascent(ascent)
+        : m_painter(painter), m_cellSize(cellSize), m_ascent(ascent)
     {
         for (int variant = 0; variant < 4; ++variant) {
             QFont styled = font;
@@ -79,7 +77,7 @@ public:
         m_painter.setPen(style.foreground);
         const qreal advance = m_metrics[variant].horizontalAdvance(text);
         m_painter.drawText(QPointF(x + std::max(0.0, (cellsWidth - advance) / 2), m_y + m_ascent),
-            text);
+                           text);
         decorate(column, width, style);
     }
 
@@ -131,8 +129,8 @@ void TerminalWidget::paintEvent(QPaintEvent *event)
 {
     QPainter painter(viewport());
     const bool screenReversed = m_screen->reverseVideo();
-    const QColor defaultBackground
-        = screenReversed ? m_screen->defaultForeground() : m_screen->defaultBackground();
+    const QColor defaultBackground =
+        screenReversed ? m_screen->defaultForeground() : m_screen->defaultBackground();
     const QRect area = event->rect();
     painter.fillRect(area, defaultBackground);
 
@@ -159,20 +157,21 @@ void TerminalWidget::paintEvent(QPaintEvent *event)
             const TerminalCell cell = m_screen->cell(row, column);
             if (cell.width == 0)
                 continue;
-            CellStyle style { cell.foreground, cell.background, cell.bold, cell.italic,
-                cell.underline, cell.strike };
+            CellStyle style{cell.foreground, cell.background, cell.bold,
+                            cell.italic,     cell.underline,  cell.strike};
             if (cell.reverse != screenReversed)
                 std::swap(style.foreground, style.background);
             if (isSelected(line, column)) {
                 style.background = colors.color(QPalette::Active, QPalette::Highlight);
                 style.foreground = colors.color(QPalette::Active, QPalette::HighlightedText);
             }
-            const bool atCursor = showCursor && focused && row == cursor.y() && column == cursor.x();
+            const bool atCursor =
+                showCursor && focused && row == cursor.y() && column == cursor.x();
             if (atCursor)
                 std::swap(style.foreground, style.background);
             if (style.background != defaultBackground || atCursor) {
                 painter.fillRect(QRect(column * width, y, cell.width * width, height),
-                    style.background);
+                                 style.background);
             }
             if (!cell.text.isEmpty() && cell.text != u" ")
                 rows.add(column, cell.width, cell.text, style);
@@ -187,7 +186,7 @@ void TerminalWidget::paintEvent(QPaintEvent *event)
         painter.setPen(m_screen->defaultForeground());
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(QRect((cursor.x()) * width, (cursor.y() + m_scrollOffset) * height,
-            cursorWidth * width - 1, height - 1));
+                               cursorWidth * width - 1, height - 1));
     }
 }
 

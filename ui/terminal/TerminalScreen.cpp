@@ -72,8 +72,9 @@ struct TerminalScreen::Callbacks
     static int damage(VTermRect rect, void *user)
     {
         auto *screen = self(user);
-        screen->m_pendingDamage += QRect(rect.start_col, rect.start_row,
-            rect.end_col - rect.start_col, rect.end_row - rect.start_row);
+        screen->m_pendingDamage +=
+            QRect(rect.start_col, rect.start_row, rect.end_col - rect.start_col,
+                  rect.end_row - rect.start_row);
         return 1;
     }
 
@@ -170,7 +171,7 @@ struct TerminalScreen::Callbacks
         const std::vector<VTermScreenCell> &line = screen->m_scrollback.back();
         const int kept = std::min(columns, int(line.size()));
         std::copy_n(line.begin(), kept, cells);
-        VTermScreenCell blank {};
+        VTermScreenCell blank{};
         VTermState *state = vterm_obtain_state(screen->m_vt);
         vterm_state_get_default_colors(state, &blank.fg, &blank.bg);
         blank.width = 1;
@@ -197,11 +198,8 @@ struct TerminalScreen::Callbacks
 };
 
 TerminalScreen::TerminalScreen(int rows, int columns, QObject *parent)
-    : QObject(parent)
-    , m_rows(std::max(1, rows))
-    , m_columns(std::max(1, columns))
-    , m_defaultForeground(0xd4, 0xd4, 0xd4)
-    , m_defaultBackground(0x1e, 0x1e, 0x1e)
+    : QObject(parent), m_rows(std::max(1, rows)), m_columns(std::max(1, columns)),
+      m_defaultForeground(0xd4, 0xd4, 0xd4), m_defaultBackground(0x1e, 0x1e, 0x1e)
 {
     m_vt = vterm_new(m_rows, m_columns);
     vterm_set_utf8(m_vt, 1);
@@ -211,14 +209,14 @@ TerminalScreen::TerminalScreen(int rows, int columns, QObject *parent)
     for (int index = 0; index < int(ansiPalette.size()); ++index) {
         VTermColor color;
         vterm_color_rgb(&color, uint8_t(qRed(ansiPalette[index])),
-            uint8_t(qGreen(ansiPalette[index])), uint8_t(qBlue(ansiPalette[index])));
+                        uint8_t(qGreen(ansiPalette[index])), uint8_t(qBlue(ansiPalette[index])));
         vterm_state_set_palette_color(state, index, &color);
     }
     vterm_state_set_bold_highbright(state, 1);
 
     m_screen = vterm_obtain_screen(m_vt);
     static const VTermScreenCallbacks callbacks = [] {
-        VTermScreenCallbacks table {};
+        VTermScreenCallbacks table{};
         table.damage = &Callbacks::damage;
         table.movecursor = &Callbacks::moveCursor;
         table.settermprop = &Callbacks::setTermProp;
@@ -320,9 +318,9 @@ void TerminalScreen::setDefaultColors(const QColor &foreground, const QColor &ba
     VTermColor fg;
     VTermColor bg;
     vterm_color_rgb(&fg, uint8_t(foreground.red()), uint8_t(foreground.green()),
-        uint8_t(foreground.blue()));
+                    uint8_t(foreground.blue()));
     vterm_color_rgb(&bg, uint8_t(background.red()), uint8_t(background.green()),
-        uint8_t(background.blue()));
+                    uint8_t(background.blue()));
     vterm_state_set_default_colors(vterm_obtain_state(m_vt), &fg, &bg);
     m_pendingDamage += QRect(0, 0, m_columns, m_rows);
     if (!m_feeding)
@@ -366,13 +364,13 @@ TerminalCell TerminalScreen::makeCell(const VTermScreenCell &source) const
 
 TerminalCell TerminalScreen::cell(int row, int column) const
 {
-    VTermScreenCell source {};
+    VTermScreenCell source{};
     VTermState *state = vterm_obtain_state(m_vt);
     vterm_state_get_default_colors(state, &source.fg, &source.bg);
     source.width = 1;
     if (column >= 0 && column < m_columns) {
         if (row >= 0 && row < m_rows) {
-            vterm_screen_get_cell(m_screen, VTermPos { row, column }, &source);
+            vterm_screen_get_cell(m_screen, VTermPos{row, column}, &source);
         } else if (row < 0 && -row <= scrollbackCount()) {
             const std::vector<VTermScreenCell> &line = m_scrollback[m_scrollback.size() + row];
             if (column < int(line.size()))
@@ -384,7 +382,7 @@ TerminalCell TerminalScreen::cell(int row, int column) const
 
 QString TerminalScreen::lineText(int row) const
 {
-    return text({ historyLine(row), 0 }, { historyLine(row), m_columns });
+    return text({historyLine(row), 0}, {historyLine(row), m_columns});
 }
 
 QString TerminalScreen::text(TerminalPosition from, TerminalPosition to) const

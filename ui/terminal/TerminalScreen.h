@@ -6,10 +6,9 @@
 #include <QRegion>
 #include <QString>
 
-#include <vterm.h>
-
 #include <deque>
 #include <vector>
+#include <vterm.h>
 
 namespace cardhour::terminal {
 

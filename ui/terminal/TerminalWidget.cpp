@@ -29,8 +29,7 @@ constexpr int MaximumPointSize = 48;
 } // namespace
 
 TerminalWidget::TerminalWidget(QWidget *parent)
-    : QAbstractScrollArea(parent)
-    , m_screen(new TerminalScreen(24, 80, this))
+    : QAbstractScrollArea(parent), m_screen(new TerminalScreen(24, 80, this))
 {
     setObjectName(u"terminal"_s);
     setFocusPolicy(Qt::StrongFocus);
@@ -54,7 +53,7 @@ TerminalWidget::TerminalWidget(QWidget *parent)
     connect(m_screen, &TerminalScreen::output, this, &TerminalWidget::inputTyped);
     connect(m_screen, &TerminalScreen::damaged, this, &TerminalWidget::onDamaged);
     connect(m_screen, &TerminalScreen::scrollbackChanged, this,
-        &TerminalWidget::onScrollbackChanged);
+            &TerminalWidget::onScrollbackChanged);
     connect(m_screen, &TerminalScreen::titleChanged, this, &TerminalWidget::titleChanged);
     connect(m_screen, &TerminalScreen::bell, this, &TerminalWidget::bellRang);
     connect(m_screen, &TerminalScreen::altScreenChanged, this, [this] {
@@ -70,7 +69,7 @@ TerminalWidget::~TerminalWidget() = default;
 QSize TerminalWidget::sizeHint() const
 {
     return QSize(80 * m_cellSize.width() + verticalScrollBar()->sizeHint().width(),
-        24 * m_cellSize.height());
+                 24 * m_cellSize.height());
 }
 
 void TerminalWidget::setTerminalFont(const QFont &font)
@@ -83,9 +82,9 @@ void TerminalWidget::setTerminalFont(const QFont &font)
 void TerminalWidget::applyFont()
 {
     QFont font = m_baseFont;
-    const int pointSize = std::clamp((m_baseFont.pointSize() > 0 ? m_baseFont.pointSize() : 11)
-            + m_zoomSteps,
-        MinimumPointSize, MaximumPointSize);
+    const int pointSize =
+        std::clamp((m_baseFont.pointSize() > 0 ? m_baseFont.pointSize() : 11) + m_zoomSteps,
+                   MinimumPointSize, MaximumPointSize);
     font.setPointSize(pointSize);
     font.setKerning(false);
     font.setLetterSpacing(QFont::AbsoluteSpacing, 0);
@@ -194,7 +193,7 @@ void TerminalWidget::onDamaged(const QRegion &cells)
         if (viewTop >= rows())
             continue;
         pixels += QRect(rect.left() * m_cellSize.width(), viewTop * m_cellSize.height(),
-            rect.width() * m_cellSize.width(), rect.height() * m_cellSize.height());
+                        rect.width() * m_cellSize.width(), rect.height() * m_cellSize.height());
     }
     if (!pixels.isEmpty())
         viewport()->update(pixels);
@@ -243,7 +242,7 @@ void TerminalWidget::setScrollOffset(int lines)
 QRect TerminalWidget::cellRect(int viewRow, int column, int width) const
 {
     return QRect(column * m_cellSize.width(), viewRow * m_cellSize.height(),
-        width * m_cellSize.width(), m_cellSize.height());
+                 width * m_cellSize.width(), m_cellSize.height());
 }
 
 void TerminalWidget::typed()
@@ -253,8 +252,8 @@ void TerminalWidget::typed()
 
 bool TerminalWidget::handleShortcut(const QKeyEvent &event)
 {
-    const Qt::KeyboardModifiers modifiers
-        = event.modifiers() & (Qt::ShiftModifier | Qt::ControlModifier | Qt::AltModifier);
+    const Qt::KeyboardModifiers modifiers =
+        event.modifiers() & (Qt::ShiftModifier | Qt::ControlModifier | Qt::AltModifier);
     const int key = event.key();
     if (modifiers == (Qt::ControlModifier | Qt::ShiftModifier)) {
         if (key == Qt::Key_C) {
@@ -353,7 +352,8 @@ QVariant TerminalWidget::inputMethodQuery(Qt::InputMethodQuery query) const
         return true;
     case Qt::ImCursorRectangle: {
         const QPoint cursor = m_screen->cursor();
-        return QRect(viewport()->mapTo(this, cellRect(cursor.y() + m_scrollOffset, cursor.x()).topLeft()),
+        return QRect(
+            viewport()->mapTo(this, cellRect(cursor.y() + m_scrollOffset, cursor.x()).topLeft()),
             m_cellSize);
     }
     case Qt::ImFont:
