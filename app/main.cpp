@@ -1,6 +1,7 @@
 // The CardHour desktop client: the widgets of ui/ over the core of app/core. This file only reads
 // the command line and settings and opens the main window; everything else lives in the libraries
 // the tests link.
+#include "BenchHooks.h"
 #include "MainWindow.h"
 #include "Translations.h"
 #include "sandbox/SandboxLauncher.h"
@@ -55,7 +56,10 @@ int main(int argc, char *argv[])
         && QFileInfo::exists(QString::fromUtf8(CARDHOUR_BUILD_SIM_PATH)))
         options.sandboxExecutable = QString::fromUtf8(CARDHOUR_BUILD_SIM_PATH);
 #endif
+    cardhour::app::applyBenchOptions(&options);
     cardhour::ui::MainWindow window(options, &translations);
+    cardhour::app::installStartupProbe(&window);
+    cardhour::app::installBenchLogin(&window);
     window.show();
 
     QString provider = parser.value(providerOption);

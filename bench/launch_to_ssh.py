@@ -1,55 +1,48 @@
 #!/usr/bin/env python3
-"""Launch to SSH-ready, against its floor, in the same run.
+"""Launch to SSH-ready, against its floor, in the same run (benchmark 1 of bench/run).
 
 CardHour: POST /v1/instances on a real cardhour-sim (podman runtime) until the first command
 over OpenSSH succeeds (StrictHostKeyChecking=yes, known_hosts pinned from the API's host key).
 Floor: a bare `podman run -d` of the same image with the same sshd setup, then the same ssh loop.
 Runs alternate (floor, CardHour, floor, ...) so that noise on a shared machine hits both alike.
 
-Prints a table and, with --csv, appends one row per run to that file.
+Each CardHour launch is also split into its steps, from the instance's launch stages (times the
+provider recorded: requested, image, container, sshd, ready) and the provider's log line
+"ready ... after N ms (create; sshd answered after M ms, K probes)".
+
+Run alone it prints a table and, with --csv, appends one row per run to that file.
 """
 import argparse
-import base64
 import csv
-import hashlib
-import http.client
+import datetime
 import json
 import os
+import re
 import shutil
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from common import Sim, free_port, median, percentile  # noqa: E402
 
-def percentile(values, p):
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    k = (len(ordered) - 1) * p / 100.0
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+READY_LOG = re.compile(r"instance (\S+) ready on \S+ after (\d+) ms \((create|start); sshd answered after (\d+) ms, "
+                       r"(\d+) probes\)")
+
+# The steps of a launch, each between two recorded moments.
+STEPS = [
+    ("api_to_runtime", "POST accepted → runtime starts (image stage)", "requested", "image"),
+    ("container", "image stage → container running (podman volume create + run)", "image", "container"),
+    ("sshd", "container running → sshd answers the provider's probe", "sshd", "ready"),
+    ("ready_to_client_ssh", "provider ready → first client command over SSH ok", "ready", "client_ssh"),
+]
 
 
-class Api:
-    def __init__(self, port):
-        self.port = port
-        self.token = None
-
-    def call(self, method, path, body=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {"Content-Type": "application/json"}
-        if self.token:
-            headers["Authorization"] = "Bearer " + self.token
-        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-        resp = conn.getresponse()
-        data = resp.read()
-        conn.close()
-        if resp.status >= 300:
-            raise RuntimeError(f"{method} {path}: {resp.status} {data[:300]!r}")
-        return json.loads(data) if data else None
+def iso_ms(text):
+    return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp() * 1000.0
 
 
 def ssh_until_ok(port, user, key, known_hosts, deadline_s=60):
@@ -66,25 +59,9 @@ def ssh_until_ok(port, user, key, known_hosts, deadline_s=60):
     raise RuntimeError(f"ssh to port {port} did not succeed within {deadline_s} s")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_sim(sim, data_dir, env):
-    proc = subprocess.Popen([sim, "--listen", "127.0.0.1:0", "--data", data_dir, "--runtime", "podman"],
-                            stdout=subprocess.PIPE, stderr=open(os.path.join(data_dir, "sim.err"), "w"),
-                            env=env, text=True)
-    line = proc.stdout.readline()
-    if not line.startswith("listening"):
-        proc.kill()
-        raise RuntimeError("cardhour-sim did not start: " + open(os.path.join(data_dir, "sim.err")).read()[-2000:])
-    return proc, int(line.strip().rsplit(":", 1)[1])
-
-
 def cardhour_launch(api, key_id, image, key, work):
     t0 = time.monotonic()
+    t0_wall = time.time() * 1000.0
     inst = api.call("POST", "/v1/instances", {"name": "bench", "gpu_type": "rtx4090", "gpu_count": 1,
                                                "image": image, "ssh_key_ids": [key_id]})
     iid = inst["id"]
@@ -103,13 +80,26 @@ def cardhour_launch(api, key_id, image, key, work):
     with open(known_hosts, "w") as f:
         f.write(f"[127.0.0.1]:{ssh['port']} {ssh['host_key']}\n")
     t_ssh = ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts)
-    reported = inst.get("launch", {}).get("ready_ms")
+    # What one ssh command costs by itself (process, handshake, command), for scale.
+    t_again = time.monotonic()
+    ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts)
+    ssh_command_ms = (time.monotonic() - t_again) * 1000.0
+    # Moments on the provider's clock (ms since the epoch); the client's SSH success moved onto it.
+    moments = {"requested": iso_ms(inst["launch"]["requested_at"])}
+    for stage in inst["launch"]["stages"]:
+        moments[stage["name"]] = iso_ms(stage["at"])
+    moments["client_ssh"] = t0_wall + (t_ssh - t0) * 1000.0
     api.call("DELETE", f"/v1/instances/{iid}")
     for _ in range(600):
         if api.call("GET", f"/v1/instances/{iid}")["state"] == "terminated":
             break
         time.sleep(0.05)
-    return {"to_running_s": t_running - t0, "to_ssh_s": t_ssh - t0, "reported_ready_ms": reported}
+    steps = {}
+    for name, _, a, b in STEPS:
+        if a in moments and b in moments:
+            steps[name] = max(0.0, moments[b] - moments[a])
+    return {"id": iid, "to_running_s": t_running - t0, "to_ssh_s": t_ssh - t0,
+            "reported_ready_ms": inst["launch"].get("ready_ms"), "steps_ms": steps, "ssh_command_ms": ssh_command_ms}
 
 
 def floor_launch(podman, tag, ssh_dir, key, work, env):
@@ -124,10 +114,64 @@ def floor_launch(podman, tag, ssh_dir, key, work, env):
     subprocess.run([podman, "run", "-d", "--rm", "--name", name, "-p", f"127.0.0.1:{port}:22",
                     "-v", f"{ssh_dir}:/etc/cardhour/ssh:ro", tag], check=True, env=env,
                    stdout=subprocess.DEVNULL)
-    t_ssh = ssh_until_ok(port, "root", key, known_hosts)
-    subprocess.run([podman, "rm", "-f", "-t", "0", name], env=env, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    try:
+        t_ssh = ssh_until_ok(port, "root", key, known_hosts)
+    finally:
+        subprocess.run([podman, "rm", "-f", "-t", "0", name], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
     return {"to_ssh_s": t_ssh - t0}
+
+
+def prepare_keys(work):
+    """A client key, and the floor's sshd setup: the same host key and authorized_keys layout
+    as an instance."""
+    key = os.path.join(work, "id_ed25519")
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key], check=True)
+    ssh_dir = os.path.join(work, "floor-ssh")
+    os.makedirs(ssh_dir, mode=0o700)
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                    os.path.join(ssh_dir, "ssh_host_ed25519_key")], check=True)
+    shutil.copy(key + ".pub", os.path.join(ssh_dir, "authorized_keys"))
+    os.chmod(os.path.join(ssh_dir, "authorized_keys"), 0o600)
+    return key, ssh_dir
+
+
+def run(sim_exe, runs, warmup=1, image="base", podman="podman", log=print):
+    """Alternating floor and CardHour launches; returns (rows, log lines of the provider)."""
+    env = dict(os.environ)
+    work = tempfile.mkdtemp(prefix="cardhour-bench-launch-")
+    key, ssh_dir = prepare_keys(work)
+    sim = Sim(sim_exe, os.path.join(work, "data"), "podman", env=env)
+    rows = []
+    try:
+        api = sim.api
+        api.sign_up("bench@example.com")
+        with open(key + ".pub") as f:
+            key_id = api.call("POST", "/v1/ssh-keys", {"name": "bench", "public_key": f.read().strip()})["id"]
+        tag = f"localhost/cardhour/{image}:latest"
+        for i in range(warmup + runs):
+            floor = floor_launch(podman, tag, ssh_dir, key, work, env)
+            ours = cardhour_launch(api, key_id, image, key, work)
+            if i < warmup:
+                continue
+            row = {"run": i - warmup + 1, "id": ours["id"], "floor_to_ssh_s": floor["to_ssh_s"],
+                   "cardhour_to_running_s": ours["to_running_s"], "cardhour_to_ssh_s": ours["to_ssh_s"],
+                   "cardhour_reported_ready_ms": ours["reported_ready_ms"], "steps_ms": ours["steps_ms"],
+                   "ssh_command_ms": ours["ssh_command_ms"]}
+            rows.append(row)
+            log(f"  launch {row['run']}/{runs}: floor {floor['to_ssh_s']:.3f} s, CardHour {ours['to_ssh_s']:.3f} s")
+    finally:
+        sim.stop()
+    # The provider's own account of each launch: total and sshd probe time.
+    by_id = {m.group(1): m for m in READY_LOG.finditer(sim.log())}
+    for row in rows:
+        m = by_id.get(row["id"])
+        if m:
+            row["log_ready_ms"] = int(m.group(2))
+            row["log_sshd_answered_ms"] = int(m.group(4))
+            row["log_probes"] = int(m.group(5))
+    shutil.rmtree(work, ignore_errors=True)
+    return rows
 
 
 def main():
@@ -139,49 +183,11 @@ def main():
     ap.add_argument("--podman", default="podman")
     ap.add_argument("--csv", help="append one row per run to this file")
     args = ap.parse_args()
+    rows = run(args.sim, args.runs, args.warmup, args.image, args.podman)
 
-    env = dict(os.environ)
-    work = tempfile.mkdtemp(prefix="cardhour-bench-launch-")
-    key = os.path.join(work, "id_ed25519")
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key], check=True)
-    # The floor's sshd setup: the same image, host key and authorized_keys layout as an instance.
-    ssh_dir = os.path.join(work, "floor-ssh")
-    os.makedirs(ssh_dir, mode=0o700)
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
-                    os.path.join(ssh_dir, "ssh_host_ed25519_key")], check=True)
-    shutil.copy(key + ".pub", os.path.join(ssh_dir, "authorized_keys"))
-    os.chmod(os.path.join(ssh_dir, "authorized_keys"), 0o600)
-
-    data_dir = os.path.join(work, "data")
-    os.makedirs(data_dir)
-    sim, port = start_sim(args.sim, data_dir, env)
-    rows = []
-    try:
-        api = Api(port)
-        api.token = api.call("POST", "/v1/auth/signup", {"email": "bench@example.com",
-                                                        "password": "bench-password"})["token"]
-        api.call("POST", "/v1/billing/topup", {"amount_micros": 1_000_000_000})
-        with open(key + ".pub") as f:
-            key_id = api.call("POST", "/v1/ssh-keys", {"name": "bench", "public_key": f.read().strip()})["id"]
-        tag = f"localhost/cardhour/{args.image}:latest"
-        for i in range(args.warmup + args.runs):
-            floor = floor_launch(args.podman, tag, ssh_dir, key, work, env)
-            ours = cardhour_launch(api, key_id, args.image, key, work)
-            if i < args.warmup:
-                continue
-            row = {"run": i - args.warmup + 1, "floor_to_ssh_s": round(floor["to_ssh_s"], 4),
-                   "cardhour_to_running_s": round(ours["to_running_s"], 4),
-                   "cardhour_to_ssh_s": round(ours["to_ssh_s"], 4),
-                   "cardhour_reported_ready_ms": ours["reported_ready_ms"]}
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-    finally:
-        sim.terminate()
-        sim.wait(30)
-
-    def stats(key_name):
-        values = [r[key_name] for r in rows]
-        return statistics.median(values), percentile(values, 95)
+    def stats(name):
+        values = [r[name] for r in rows]
+        return median(values), percentile(values, 95)
 
     f_med, f_p95 = stats("floor_to_ssh_s")
     r_med, r_p95 = stats("cardhour_to_running_s")
@@ -191,14 +197,17 @@ def main():
     print(f"CardHour POST -> running        median {r_med:.3f} s  p95 {r_p95:.3f} s")
     print(f"CardHour POST -> ssh ok         median {s_med:.3f} s  p95 {s_p95:.3f} s")
     print(f"ratio to floor (ssh ok)         median {s_med / f_med:.2f}x")
+    for name, label, _, _ in STEPS:
+        values = [r["steps_ms"][name] for r in rows if name in r["steps_ms"]]
+        print(f"  step {label}: median {median(values):.0f} ms")
     if args.csv:
+        flat = [{k: (json.dumps(v) if isinstance(v, dict) else v) for k, v in r.items()} for r in rows]
         new = not os.path.exists(args.csv)
         with open(args.csv, "a", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            writer = csv.DictWriter(f, fieldnames=list(flat[0].keys()))
             if new:
                 writer.writeheader()
-            writer.writerows(rows)
-    shutil.rmtree(work, ignore_errors=True)
+            writer.writerows(flat)
 
 
 if __name__ == "__main__":

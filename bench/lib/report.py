@@ -1,0 +1,230 @@
+"""docs/benchmarks.md and docs/benchmarks.csv from bench/run's results."""
+import csv
+import os
+
+import launch_to_ssh
+from common import median, percentile
+
+FIELDS = ["benchmark", "measure", "unit", "cardhour_median", "cardhour_p95", "floor", "floor_median", "floor_p95",
+          "ratio", "samples", "goal", "note"]
+
+
+def _row(benchmark, measure, unit, values, floor, floor_values, goal="", note="", ratio=None):
+    values = [v for v in values if v is not None]
+    floor_values = [v for v in floor_values if v is not None]
+    m, fm = median(values), median(floor_values) if floor_values else float("nan")
+    if ratio is None:
+        ratio = m / fm if floor_values and fm else float("nan")
+    return {"benchmark": benchmark, "measure": measure, "unit": unit, "cardhour_median": m,
+            "cardhour_p95": percentile(values, 95), "floor": floor, "floor_median": fm,
+            "floor_p95": percentile(floor_values, 95) if floor_values else float("nan"), "ratio": ratio,
+            "samples": len(values), "goal": goal, "note": note}
+
+
+def _failed(benchmark, error):
+    return {"benchmark": benchmark, "measure": "FAILED", "unit": "", "note": error}
+
+
+def rows_of(results):
+    rows = []
+    plan = results["plan"]
+    launch = results.get("launch")
+    if isinstance(launch, dict):
+        rows.append(_failed("1 launch to SSH", launch["error"]))
+    elif launch:
+        floor = [r["floor_to_ssh_s"] for r in launch]
+        rows.append(_row("1 launch to SSH", "POST /v1/instances → first command over SSH", "s",
+                         [r["cardhour_to_ssh_s"] for r in launch], "bare podman run → first command over SSH",
+                         floor, "≤ 1 s median, ≤ 2× floor"))
+        rows.append(_row("1 launch to SSH", "POST /v1/instances → API says running", "s",
+                         [r["cardhour_to_running_s"] for r in launch], "bare podman run → first command over SSH",
+                         floor))
+    start = results.get("start")
+    if isinstance(start, dict):
+        rows.append(_failed("2 client start", start["error"]))
+    elif start:
+        rows.append(_row("2 client start", "exec → main window painted, interactive", "ms",
+                         [r["client_s"] * 1000 for r in start], "minimal Qt Widgets window",
+                         [r["floor_s"] * 1000 for r in start], "≤ 1.5× floor"))
+        rows.append(_row("2 client start", "RSS at first paint", "MiB", [r["client_rss_mib"] for r in start],
+                         "minimal Qt Widgets window", [r["floor_rss_mib"] for r in start]))
+    load = results.get("load")
+    if load and "error" in load:
+        rows.append(_failed("3 client under load", load["error"]))
+    elif load:
+        what = f"{load['instances']} instances at 1 Hz, {load['seconds']} s"
+        rows.append(_row("3 client under load", f"CPU, % of one core ({what}; per {load['interval_s']} s)", "%",
+                         load["client_cpu_pct"], "minimal Qt window, idle, same seconds", load["floor_cpu_pct"],
+                         "< 10 %"))
+        rows.append(_row("3 client under load", f"peak RSS (VmHWM) ({what})", "MiB", [load["client_hwm_mib"]],
+                         "minimal Qt window, idle, same seconds", [load["floor_hwm_mib"]], "< 150 MB",
+                         note=f"RSS at the end {load['client_rss_mib']:.1f} MiB; the client listed "
+                              f"{load['listed']} instances and received {load['metrics_received']} samples"))
+    api = results.get("api")
+    if isinstance(api, dict):
+        rows.append(_failed("4 provider API", api["error"]))
+    elif api:
+        for r in api:
+            p, f = r["provider"], r["floor"]
+            label = f"GET {r['path']}, {r['connections']} connection(s)"
+            note = f"{r['body_bytes']} B body"
+            if p["socket_errors"] or p["non_2xx"]:
+                note += f"; provider: {p['socket_errors']} socket errors (wrk times out at 2 s), {p['non_2xx']} non-2xx"
+            rows.append(_row("4 provider API", label + ": requests/s", "req/s", [p["rps"]],
+                             "same HTTP stack, constant body", [f["rps"]], note=note))
+            rows.append(_row("4 provider API", label + ": p50 latency", "ms", [p["p50_ms"]],
+                             "same HTTP stack, constant body", [f["p50_ms"]]))
+            rows.append(_row("4 provider API", label + ": p99 latency", "ms", [p["p99_ms"]],
+                             "same HTTP stack, constant body", [f["p99_ms"]]))
+    tick = results.get("tick")
+    if isinstance(tick, dict):
+        rows.append(_failed("5 metering + telemetry tick", tick["error"]))
+    elif tick:
+        base = tick[0]
+        for r in tick:
+            scale = r["instances"] / base["instances"]
+            linear = base["total"]["median_us"] * scale / 1000
+            row = _row("5 metering + telemetry tick", f"billing + telemetry tick, {r['instances']} instances", "ms",
+                       [r["total"]["median_us"] / 1000], f"{base['instances']}-instance tick × {scale:g} (linear)",
+                       [linear], "", note=f"billing {r['billing']['median_us'] / 1000:.1f} ms + telemetry "
+                                          f"{r['telemetry']['median_us'] / 1000:.1f} ms; slowest telemetry pass "
+                                          f"{r['telemetry'].get('max_us', 0) / 1000:.0f} ms (the ticks cross a minute "
+                                          f"boundary, where minute averages are stored); the once-a-minute checkpoint-posting tick "
+                                          f"{r['posting_tick_us'] / 1000:.0f} ms")
+            row["cardhour_p95"] = r["total"]["p95_us"] / 1000
+            row["samples"] = r["ticks"]
+            rows.append(row)
+    dens = results.get("density")
+    if dens and "error" in dens:
+        rows.append(_failed("6 density", dens["error"]))
+    elif dens:
+        rows.append(_row("6 density", f"base instances running at once, all SSH-reachable (stopped by: "
+                                      f"{dens['stopped_by']})", "instances", [dens["ssh_reachable"]], "", [],
+                         note=f"{dens['running']} running"))
+        rows.append(_row("6 density", "memory per instance (container cgroup, provider telemetry)", "MiB",
+                         [dens["instance_mib"]], "bare container of the same image (podman stats)",
+                         [dens["floor_container_mib"]],
+                         note="inside the container's cgroup; conmon and the engine's bookkeeping outside it are "
+                              "not counted (the machine's free memory moves too much with the other builds here)"))
+    return rows
+
+
+def _fmt(value):
+    if isinstance(value, str):
+        return value
+    if value is None or value != value:
+        return "–"
+    if abs(value) >= 100:
+        return f"{value:.0f}"
+    if abs(value) >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}" if abs(value) >= 0.1 else f"{value:.3f}"
+
+
+def launch_steps(launch):
+    """Per step: median and p95 in ms, and the share of the median total."""
+    steps = []
+    for name, label, _, _ in launch_to_ssh.STEPS:
+        values = [r["steps_ms"][name] for r in launch if name in r["steps_ms"]]
+        if values:
+            steps.append((name, label, median(values), percentile(values, 95)))
+    total = median([r["cardhour_to_ssh_s"] * 1000 for r in launch])
+    return steps, total
+
+
+def write(results, info, out_dir):
+    rows = rows_of(results)
+    with open(os.path.join(out_dir, "benchmarks.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in row.items()})
+
+    plan = results["plan"]
+    md = ["# Benchmarks", "",
+          "Written by `bench/run` (see [bench/README.md](../bench/README.md)); do not edit by hand. Every figure "
+          "is measured against a floor in the same run, on the same machine, so the **ratio** is what compares "
+          "across machines and runs; the absolute times move with the machine's load.", "",
+          "## Machine and run", "",
+          f"- Date: {info['date']}; mode: **{info['mode']}**"
+          + (" (fewer repetitions and shorter windows than a full run; see below)" if info["mode"] == "quick" else ""),
+          f"- CPU: {info['cpu']}, `nproc` = {info['nproc']}; memory {info['memory_gib']} GiB; kernel {info['kernel']}",
+          f"- Load average at the start: {info['load']} (a machine shared with other builds: absolute figures "
+          "are noisy, ratios less so)",
+          f"- Release build (ccache): {results['build_s']:.0f} s; whole run {info['total_s']:.0f} s "
+          f"({', '.join(f'{k} {v:.0f} s' for k, v in info['timings'].items())})",
+          "- Commands: " + "; ".join(f"`{c}`" for c in info["commands"]),
+          "", "## Results", "",
+          "| Benchmark | Measure | CardHour median | CardHour p95 | Floor | Floor median | Ratio | Goal | n | Note |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if r["measure"] == "FAILED":
+            md.append(f"| {r['benchmark']} | **failed** | | | | | | | | {r['note']} |")
+            continue
+        p95 = _fmt(r["cardhour_p95"]) if r["samples"] > 1 else "–"
+        md.append(f"| {r['benchmark']} | {r['measure']} | {_fmt(r['cardhour_median'])} {r['unit']} | "
+                  f"{p95} | {r['floor'] or '–'} | {_fmt(r['floor_median'])} | "
+                  f"{_fmt(r['ratio'])}{'×' if r['ratio'] == r['ratio'] else ''} | {r['goal']} | {r['samples']} | "
+                  f"{r['note']} |")
+    md += ["", "Ratio = CardHour median / floor median (for requests/s below 1 means slower than the floor; "
+           "for the tick, above 1 means it grows faster than linearly from 100 instances)."]
+
+    launch = results.get("launch")
+    if isinstance(launch, list) and launch:
+        steps, total = launch_steps(launch)
+        slowest = max(steps, key=lambda s: s[2])
+        md += ["", "## Launch to SSH-ready, step by step", "",
+               "From the instance's launch stages (moments the provider recorded) and the moment the first client "
+               "command over SSH succeeded:", "", "| Step | Median | p95 | Share of the median total |",
+               "|---|---|---|---|"]
+        for _, label, m, p in steps:
+            md.append(f"| {label} | {m:.0f} ms | {p:.0f} ms | {100 * m / total:.0f} % |")
+        ssh_alone = [r["ssh_command_ms"] for r in launch if "ssh_command_ms" in r]
+        if ssh_alone:
+            md.append(f"| (for scale: one more `ssh … true` to the ready instance: spawn, handshake, command) | "
+                      f"{median(ssh_alone):.0f} ms | {percentile(ssh_alone, 95):.0f} ms | |")
+        logged = [r["log_sshd_answered_ms"] for r in launch if "log_sshd_answered_ms" in r]
+        probes = [r["log_probes"] for r in launch if "log_probes" in r]
+        md += ["", f"Median total {total:.0f} ms. **Slowest step: {slowest[1]}**, median {slowest[2]:.0f} ms "
+               f"({100 * slowest[2] / total:.0f} % of the total)."]
+        after_ready = next((s for s in steps if s[0] == "ready_to_client_ssh"), None)
+        if ssh_alone and after_ready and median(ssh_alone) >= 0.8 * after_ready[2]:
+            md.append(f"The step after `ready` is the ssh client itself: one more command to the same ready instance "
+                      f"takes as long ({median(ssh_alone):.0f} ms), and the floor pays it too.")
+        if logged:
+            md.append(f"The provider's log agrees: sshd answered its probe a median {median(logged):.0f} ms after "
+                      f"the probe began ({median(probes):.0f} probes).")
+    md += ["", "## What each benchmark does", "",
+           f"1. **Launch to SSH-ready** ({plan['launch_runs']} launches after a warm-up, `base` image, "
+           "`cardhour-sim --runtime podman`): from `POST /v1/instances` to the first `ssh … true` that succeeds "
+           "with the host key pinned from the API. Floor: `podman run -d` of the same image with the same sshd "
+           "setup and the same ssh loop. Floor and CardHour alternate.",
+           f"2. **Client start** ({plan['start_runs']} starts after a warm-up, `QT_QPA_PLATFORM=offscreen`, a "
+           "throw-away home): from exec to the first paint of the main window once the event loop runs again "
+           "(`CARDHOUR_BENCH_STARTUP=1` makes the client print that moment and its RSS, then quit). Floor: "
+           "`cardhour-bench-qt-floor`, a QMainWindow with a label and the very same probe.",
+           f"3. **Client under load**: `cardhour-sim --runtime inprocess` (no containers; its telemetry still "
+           f"samples every running instance once a second and pushes it to the client) with "
+           f"{plan['load_instances']} running instances; the client logged in (`CARDHOUR_BENCH_LOGIN_FILE`), "
+           f"instances view shown and the first instance's chart open; CPU from /proc/<pid>/stat over "
+           f"{plan['load_seconds']} s after 5 s of settling, peak RSS from VmHWM. Floor: the minimal Qt window, "
+           "idle, measured over the same seconds.",
+           f"4. **Provider API**: wrk (`--latency`, 2 threads) against `GET /v1/instances` "
+           f"({plan['api_instances']} instances) and `GET /v1/me` on an in-process sandbox, {plan['api_seconds']} s "
+           "per point after a 1 s warm-up per path. Floor: `cardhour-bench-http-floor`, the provider's HTTP stack "
+           "(backend-sim/src/http) serving the same bytes as a constant. wrk shares the 2 cores with the server.",
+           f"5. **Metering + telemetry tick** (`cardhour-bench-tick`, {plan['tick_ticks']} ticks after a warm-up): "
+           "`InstanceService::tick` (billing) plus `Telemetry::sampleNow` (simulated cards, history, events) on a "
+           "real SQLite file. What stands in: the in-process runtime (no container usage to read: with podman "
+           "that is one cgroup pass, not timed here), instances written into SQLite as running with their compute "
+           "segment open (launching 10 000 through the API would tick once per launch), no client subscribed to "
+           "events, and a manual clock moved 1 s per tick. Floor: the 100-instance tick scaled linearly.",
+           f"6. **Density** (up to {plan['density_limit']} instances, `rtx3090` type with capacity raised, stops "
+           "early when a launch fails or less than 2 GiB of memory is left): instances launched one after another "
+           "through the API, then every one checked over SSH at once; memory per instance from the provider's "
+           f"telemetry (the container's cgroup, without page cache). Floor: {plan['density_floor']} bare "
+           "containers of the same image and sshd setup, memory from `podman stats`.",
+           "", "Benchmarks are never timed assertions in the tests: `bench/run` measures, the tests check "
+           "behaviour."]
+    with open(os.path.join(out_dir, "benchmarks.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
