@@ -5,6 +5,7 @@
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QWidget>
 
 using namespace Qt::StringLiterals;
 
@@ -123,15 +124,20 @@ void Theme::apply(const QString &theme)
 {
     SystemLook &look = systemLook(); // before the first change, so "system" can come back
     const QString chosen = available().contains(theme) ? theme : u"system"_s;
-    if (chosen == u"system"_s) {
-        if (QStyle *style = QStyleFactory::create(look.styleName))
-            QApplication::setStyle(style);
-        QApplication::setPalette(look.palette);
-    } else {
-        if (QStyle *style = QStyleFactory::create(u"Fusion"_s))
-            QApplication::setStyle(style);
-        QApplication::setPalette(chosen == u"dark"_s ? darkPalette()
-                                                     : QApplication::style()->standardPalette());
+    QStyle *style = QStyleFactory::create(chosen == u"system"_s ? look.styleName : u"Fusion"_s);
+    const QPalette palette = chosen == u"system"_s ? look.palette
+                             : chosen == u"dark"_s ? darkPalette()
+                             : style                ? style->standardPalette()
+                                                    : look.palette;
+    // The palette first: setStyle() then polishes every widget once, with the new colours.
+    QApplication::setPalette(palette);
+    if (style)
+        QApplication::setStyle(style);
+    // Widgets with a style sheet keep the colours they were polished with; polish them again.
+    const QList<QWidget *> widgets = QApplication::allWidgets();
+    for (QWidget *widget : widgets) {
+        if (!widget->styleSheet().isEmpty())
+            widget->setStyleSheet(widget->styleSheet());
     }
     currentTheme() = chosen;
 }

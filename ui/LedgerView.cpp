@@ -22,6 +22,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -184,6 +185,10 @@ void LedgerView::rebuildInstanceChoices()
         if (!p.instanceId.isEmpty() && !ids.contains(p.instanceId))
             ids.append(p.instanceId);
     }
+    // By name, as the user looks for them.
+    std::sort(ids.begin(), ids.end(), [this](const QString &a, const QString &b) {
+        return m_model->instanceName(a).compare(m_model->instanceName(b), Qt::CaseInsensitive) < 0;
+    });
     QSignalBlocker block(m_instance);
     while (m_instance->count() > 1)
         m_instance->removeItem(1);

@@ -387,6 +387,7 @@ void MainWindow::onLoggedIn()
         m_model->clear();
         m_ledgerView->clear();
         m_alerts->clear();
+        m_instanceNames.clear();
     }
     m_lastUserId = m_session->user().id;
     m_events->setToken(m_session->token());
@@ -417,6 +418,7 @@ void MainWindow::onLoggedOut()
 {
     m_events->stop();
     m_lastUserId.clear();
+    m_instanceNames.clear();
     m_alerts->clear();
     m_ledgerView->clear();
     m_model->clear();

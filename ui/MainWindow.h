@@ -6,6 +6,7 @@
 #include "api/Models.h"
 
 #include <QMainWindow>
+#include <QHash>
 #include <QPointer>
 #include <QStringList>
 #include <QUrl>
@@ -158,6 +159,7 @@ private:
     QPointer<TopUpDialog> m_topUpDialog;
     QPointer<SettingsDialog> m_settingsDialog;
     AppSettings m_settings;
+    QHash<QString, QString> m_instanceNames; // every instance seen this session, for the ledger
     QLabel *m_userLabel = nullptr;
     QPointer<LoginDialog> m_loginDialog;
     QPointer<LaunchDialog> m_launchDialog;

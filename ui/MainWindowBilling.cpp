@@ -122,12 +122,12 @@ void MainWindow::reloadLedger()
 
 void MainWindow::updateLedgerNames()
 {
-    QHash<QString, QString> names;
+    // Terminated instances leave the list but stay in the ledger: their names are kept.
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const Instance *instance = m_model->instanceAt(row);
-        names.insert(instance->id, instance->name);
+        m_instanceNames.insert(instance->id, instance->name);
     }
-    m_ledgerView->setInstanceNames(names);
+    m_ledgerView->setInstanceNames(m_instanceNames);
 }
 
 void MainWindow::openTopUpDialog()

@@ -10,7 +10,7 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
+SettingsDialog::SettingsDialog(const AppSettings &initial, QWidget *parent)
     : QDialog(parent), m_ui(std::make_unique<Ui::SettingsDialog>())
 {
     m_ui->setupUi(this);
@@ -21,13 +21,13 @@ SettingsDialog::SettingsDialog(const AppSettings &settings, QWidget *parent)
     for (const QString &theme : Theme::available())
         m_ui->themeCombo->addItem(QString(), theme);
 
-    m_ui->providerEdit->setText(settings.providerUrl.toString());
+    m_ui->providerEdit->setText(initial.providerUrl.toString());
     const QString language =
-        settings.language.isEmpty() ? Translations::systemDefault() : settings.language;
+        initial.language.isEmpty() ? Translations::systemDefault() : initial.language;
     m_ui->languageCombo->setCurrentIndex(qMax(0, m_ui->languageCombo->findData(language)));
-    m_ui->themeCombo->setCurrentIndex(qMax(0, m_ui->themeCombo->findData(settings.theme)));
-    m_ui->firstWarningSpin->setValue(AppSettings::clampMinutes(settings.warnFirstMinutes));
-    m_ui->lastWarningSpin->setValue(AppSettings::clampMinutes(settings.warnLastMinutes));
+    m_ui->themeCombo->setCurrentIndex(qMax(0, m_ui->themeCombo->findData(initial.theme)));
+    m_ui->firstWarningSpin->setValue(AppSettings::clampMinutes(initial.warnFirstMinutes));
+    m_ui->lastWarningSpin->setValue(AppSettings::clampMinutes(initial.warnLastMinutes));
 
     connect(m_ui->providerEdit, &QLineEdit::textChanged, this, &SettingsDialog::validate);
     connect(m_ui->firstWarningSpin, &QSpinBox::valueChanged, this, &SettingsDialog::validate);

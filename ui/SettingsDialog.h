@@ -19,7 +19,7 @@ class SettingsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    explicit SettingsDialog(const AppSettings &settings, QWidget *parent = nullptr);
+    explicit SettingsDialog(const AppSettings &initial, QWidget *parent = nullptr);
     ~SettingsDialog() override;
 
     // What the form says now; `problem` (when not null) gets why it cannot be applied.

@@ -2,15 +2,15 @@
 
 #include "Format.h"
 
-#include <QBarCategoryAxis>
-#include <QBarSeries>
-#include <QBarSet>
+#include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDateTimeAxis>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -19,17 +19,18 @@ using namespace Qt::StringLiterals;
 namespace cardhour::ui {
 
 namespace {
-// Bars that stay readable: two days of hours, a month of days.
-int maxBars(ledger::Bucket bucket)
+// Two days of hours, two months of days.
+int maxBuckets(ledger::Bucket bucket)
 {
-    return bucket == ledger::Bucket::Hour ? 48 : 31;
+    return bucket == ledger::Bucket::Hour ? 48 : 60;
 }
 } // namespace
 
 SpendChart::SpendChart(QWidget *parent)
     : QWidget(parent), m_bucket(new QComboBox(this)), m_total(new QLabel(this)),
-      m_chart(new QChart), m_view(new QChartView(m_chart, this)), m_series(new QBarSeries(m_chart)),
-      m_categories(new QBarCategoryAxis(m_chart)), m_values(new QValueAxis(m_chart))
+      m_chart(new QChart), m_view(new QChartView(m_chart, this)), m_line(new QLineSeries(m_chart)),
+      m_area(new QAreaSeries(m_line)), m_timeAxis(new QDateTimeAxis(m_chart)),
+      m_values(new QValueAxis(m_chart))
 {
     setObjectName(u"spendChart"_s);
     m_bucket->setObjectName(u"spendBucket"_s);
@@ -38,12 +39,13 @@ SpendChart::SpendChart(QWidget *parent)
     m_bucket->addItem(QString(), int(ledger::Bucket::Day));
     m_chart->legend()->hide();
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->addSeries(m_series);
-    m_chart->addAxis(m_categories, Qt::AlignBottom);
+    m_chart->addSeries(m_area);
+    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_values, Qt::AlignLeft);
-    m_series->attachAxis(m_categories);
-    m_series->attachAxis(m_values);
-    m_values->setLabelFormat(u"¥%.2f"_s);
+    m_area->attachAxis(m_timeAxis);
+    m_area->attachAxis(m_values);
+    m_area->setOpacity(0.8);
+    m_timeAxis->setTickCount(6);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(160);
 
@@ -96,27 +98,35 @@ void SpendChart::rebuild()
     if (!m_dirty || !isVisible())
         return; // charts off screen do no work; showEvent catches up
     m_dirty = false;
-    QList<ledger::SpendBucket> all = ledger::spendBuckets(m_postings, bucket(), m_zone);
-    const int keep = maxBars(bucket());
-    m_shown = all.mid(qMax<qsizetype>(0, all.size() - keep));
+    const QList<ledger::SpendBucket> all = ledger::spendBuckets(m_postings, bucket(), m_zone);
+    m_shown = all.mid(qMax<qsizetype>(0, all.size() - maxBuckets(bucket())));
 
-    m_series->clear();
-    auto *set = new QBarSet(tr("Spend"));
-    QStringList labels;
+    // Steps: each bucket's spend held flat from its start to the next bucket's start.
+    QList<QPointF> points;
     qint64 total = 0;
     qint64 highest = 0;
     for (const ledger::SpendBucket &b : std::as_const(m_shown)) {
-        // Yuan as a double only to draw the bar's height; the label below is exact.
-        set->append(double(b.micros) / 1e6);
-        const QDateTime local = b.start.toTimeZone(m_zone);
-        labels.append(bucket() == ledger::Bucket::Hour ? local.toString(u"HH:00"_s)
-                                                       : local.toString(u"MM-dd"_s));
+        const QDateTime end =
+            bucket() == ledger::Bucket::Hour ? b.start.addSecs(3600) : b.start.addDays(1);
+        // Yuan as a double only for the height drawn; the total below is exact.
+        const double yuan = double(b.micros) / 1e6;
+        points.append(QPointF(double(b.start.toMSecsSinceEpoch()), yuan));
+        points.append(QPointF(double(end.toMSecsSinceEpoch()), yuan));
         total += b.micros;
         highest = qMax(highest, b.micros);
     }
-    m_series->append(set);
-    m_categories->setCategories(labels);
-    m_values->setRange(0, qMax(0.01, double(highest) / 1e6 * 1.1));
+    m_line->replace(points);
+    if (!m_shown.isEmpty()) {
+        const QDateTime first = m_shown.first().start;
+        const QDateTime last = m_shown.last().start.addSecs(
+            bucket() == ledger::Bucket::Hour ? 3600 : 86400);
+        m_timeAxis->setRange(first.toTimeZone(m_zone), last.toTimeZone(m_zone));
+    }
+    m_timeAxis->setFormat(bucket() == ledger::Bucket::Hour ? u"MM-dd HH:mm"_s : u"MM-dd"_s);
+    // Enough decimals that small sandbox charges do not all read 0.00.
+    const double top = qMax(0.0001, double(highest) / 1e6 * 1.15);
+    m_values->setRange(0, top);
+    m_values->setLabelFormat(top < 0.05 ? u"%.4f"_s : u"%.2f"_s);
     m_total->setText(m_shown.isEmpty()
                          ? tr("No charges yet.")
                          : tr("Spent in the periods shown: %1").arg(Format::money(total, 4)));
@@ -127,6 +137,8 @@ void SpendChart::retranslate()
     m_bucket->setItemText(0, tr("Per hour"));
     m_bucket->setItemText(1, tr("Per day"));
     m_chart->setTitle(tr("Spend over time"));
+    m_values->setTitleText(tr("yuan"));
+    m_area->setName(tr("Spend"));
     m_dirty = true;
     rebuild();
 }

@@ -4,18 +4,20 @@
 
 #include <QWidget>
 
-class QBarCategoryAxis;
-class QBarSeries;
+class QAreaSeries;
 class QChart;
 class QChartView;
 class QComboBox;
+class QDateTimeAxis;
 class QLabel;
+class QLineSeries;
 class QValueAxis;
 
 namespace cardhour::ui {
 
-// Spend over time from the ledger (compute and storage charges), per hour or per day, as bars
-// (Qt Charts). Shows the newest buckets that fit; nothing is drawn while it is hidden.
+// Spend over time from the ledger (compute and storage charges), per hour or per day, drawn as
+// steps over a time axis (Qt Charts). Shows the newest buckets (two days of hours, two months of
+// days); nothing is drawn while it is hidden.
 class SpendChart : public QWidget
 {
     Q_OBJECT
@@ -26,7 +28,7 @@ public:
     ledger::Bucket bucket() const;
     void setBucket(ledger::Bucket bucket);
     void setTimeZone(const QTimeZone &zone);
-    // What is plotted now (tests): the buckets and the total they sum to.
+    // What is plotted now (tests).
     QList<ledger::SpendBucket> shownBuckets() const { return m_shown; }
 
 protected:
@@ -41,8 +43,9 @@ private:
     QLabel *m_total;
     QChart *m_chart;
     QChartView *m_view;
-    QBarSeries *m_series;
-    QBarCategoryAxis *m_categories;
+    QLineSeries *m_line;
+    QAreaSeries *m_area;
+    QDateTimeAxis *m_timeAxis;
     QValueAxis *m_values;
     QList<core::Posting> m_postings;
     QList<ledger::SpendBucket> m_shown;
