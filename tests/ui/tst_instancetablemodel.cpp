@@ -124,6 +124,26 @@ private Q_SLOTS:
                     .value<QList<double>>()
                     .isEmpty());
     }
+
+    // An older view of an instance (an action's answer overtaken by the event of the next
+    // change) does not replace a newer one.
+    void olderViewDoesNotWin()
+    {
+        core::ManualClock clock;
+        Model model(&clock);
+        const QDateTime t0 = QDateTime::fromMSecsSinceEpoch(1'800'000'000'000, QTimeZone::utc());
+        core::Instance running = make(u"a"_s, core::InstanceState::Running);
+        running.updatedAt = t0.addMSecs(800);
+        core::Instance starting = make(u"a"_s, core::InstanceState::Starting);
+        starting.updatedAt = t0;
+        model.upsert(running);
+        model.upsert(starting);
+        QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"running"_s);
+        core::Instance stopping = make(u"a"_s, core::InstanceState::Stopping);
+        stopping.updatedAt = t0.addMSecs(900);
+        model.upsert(stopping);
+        QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"stopping"_s);
+    }
 };
 
 QTEST_MAIN(TestInstanceTableModel)

@@ -17,6 +17,7 @@
 #include "SimProcess.h"
 #include "TopUpDialog.h"
 #include "Translations.h"
+#include "TrayNotifier.h"
 #include "api/ProviderClient.h"
 #include "session/Session.h"
 
@@ -257,6 +258,16 @@ void TestMainWindow::fullLoop()
     QVERIFY(!window.findChild<QLabel *>(u"spendRateLabel"_s)->text().isEmpty());
     shoot(&window, u"04-running"_s);
 
+    // ---- the tray's runway warning: ~7.9 h left is below a 10 h threshold, said once ---------
+    ui::AppSettings warnEarly = window.settings();
+    warnEarly.warnFirstMinutes = 600;
+    warnEarly.warnLastMinutes = 10;
+    window.applySettings(warnEarly);
+    QTRY_COMPARE(window.trayNotifier()->lastTitle(), u"Balance running low"_s);
+    QVERIFY2(window.trayNotifier()->lastMessage().contains(u"¥1.90/h"_s),
+             qPrintable(window.trayNotifier()->lastMessage()));
+    QVERIFY(window.trayNotifier()->toolTip().contains(u"Spending ¥1.90/h"_s.toLower()));
+
     auto *copySsh = window.findChild<QAction *>(u"copySshAction"_s);
     if (window.instanceModel()->instanceAt(0)->ssh) {
         QTRY_VERIFY(copySsh->isEnabled());
@@ -277,6 +288,8 @@ void TestMainWindow::fullLoop()
     if (QTest::currentTestFailed())
         return;
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"stopped"_s, 20000);
+    // The user's own stop is no news: the last notification is still the runway warning.
+    QCOMPARE(window.trayNotifier()->lastTitle(), u"Balance running low"_s);
     shoot(&window, u"05-stopped"_s);
     confirmAction(window, "startAction", u"Billing starts again"_s);
     if (QTest::currentTestFailed())
