@@ -126,9 +126,9 @@ void Theme::apply(const QString &theme)
     const QString chosen = available().contains(theme) ? theme : u"system"_s;
     QStyle *style = QStyleFactory::create(chosen == u"system"_s ? look.styleName : u"Fusion"_s);
     const QPalette palette = chosen == u"system"_s ? look.palette
-                             : chosen == u"dark"_s ? darkPalette()
-                             : style                ? style->standardPalette()
-                                                    : look.palette;
+        : chosen == u"dark"_s                      ? darkPalette()
+        : style                                    ? style->standardPalette()
+                                                   : look.palette;
     // The palette first: setStyle() then polishes every widget once, with the new colours.
     QApplication::setPalette(palette);
     if (style)

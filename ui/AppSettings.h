@@ -13,11 +13,11 @@ namespace cardhour::ui {
 // by MainWindow itself under "window/".
 struct AppSettings
 {
-    QUrl providerUrl;                // empty: the connect step offers the local sandbox first
-    QString language;                // "en", "zh_CN"; empty: the system's
-    QString theme = QStringLiteral("system");// system, light, dark
-    int warnFirstMinutes = 60;       // the tray warns when the balance lasts less than this
-    int warnLastMinutes = 10;        // ... and once more below this
+    QUrl providerUrl; // empty: the connect step offers the local sandbox first
+    QString language; // "en", "zh_CN"; empty: the system's
+    QString theme = QStringLiteral("system"); // system, light, dark
+    int warnFirstMinutes = 60; // the tray warns when the balance lasts less than this
+    int warnLastMinutes = 10; // ... and once more below this
 
     static AppSettings load(QSettings &settings);
     void save(QSettings &settings) const;

@@ -150,8 +150,7 @@ void InstanceTableModel::upsert(const Instance &instance)
     const int row = rowOf(instance.id);
     // An action's answer can arrive after the event of a later change (start answers
     // "starting" after "running" was pushed): the older view must not win.
-    if (row >= 0 && instance.updatedAt.isValid()
-        && m_rows.at(row).instance.updatedAt.isValid()
+    if (row >= 0 && instance.updatedAt.isValid() && m_rows.at(row).instance.updatedAt.isValid()
         && instance.updatedAt < m_rows.at(row).instance.updatedAt)
         return;
     if (instance.state == InstanceState::Terminated) {

@@ -223,7 +223,7 @@ QString plainYuan(qint64 micros)
     const bool negative = micros < 0;
     const quint64 magnitude = negative ? quint64(-(micros + 1)) + 1 : quint64(micros);
     return (negative ? u"-"_s : QString()) + QString::number(magnitude / 1'000'000) + u'.'
-           + u"%1"_s.arg(qulonglong(magnitude % 1'000'000), 6, 10, QChar(u'0'));
+        + u"%1"_s.arg(qulonglong(magnitude % 1'000'000), 6, 10, QChar(u'0'));
 }
 
 QString csvField(const QString &text, bool isText)

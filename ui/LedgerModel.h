@@ -29,9 +29,9 @@ public:
     };
     enum Role {
         SortRole = Qt::UserRole + 1,
-        KindRole,       // the provider's word: trial_credit, topup, compute, storage
+        KindRole, // the provider's word: trial_credit, topup, compute, storage
         InstanceIdRole, // empty for postings of no instance
-        TimeRole        // QDateTime (UTC)
+        TimeRole // QDateTime (UTC)
     };
 
     explicit LedgerModel(QObject *parent = nullptr);
@@ -68,7 +68,7 @@ class LedgerFilterModel : public QSortFilterProxyModel
 public:
     explicit LedgerFilterModel(QObject *parent = nullptr);
 
-    void setKind(const QString &kind);             // empty: every kind
+    void setKind(const QString &kind); // empty: every kind
     void setInstanceId(const QString &instanceId); // empty: every posting
     void setText(const QString &text);
     void setDateRange(const QDate &from, const QDate &to); // null dates: open ends
@@ -103,7 +103,10 @@ QString toCsv(const QAbstractItemModel &view, const LedgerModel &model);
 // Spend per bucket: compute and storage charges (as positive micro-yuan) summed by the start of
 // the hour or day (in `zone`) their period ended in; every bucket from the first to the last,
 // empty ones included, oldest first.
-enum class Bucket { Hour, Day };
+enum class Bucket {
+    Hour,
+    Day
+};
 struct SpendBucket
 {
     QDateTime start;

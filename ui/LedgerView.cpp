@@ -32,7 +32,7 @@ namespace cardhour::ui {
 using namespace cardhour::core;
 
 namespace {
-constexpr int kPageSize = 500;     // the provider's largest page
+constexpr int kPageSize = 500; // the provider's largest page
 constexpr int kMaxPostings = 50'000; // a runaway ledger stops loading here, and says so
 } // namespace
 
@@ -40,10 +40,10 @@ LedgerView::LedgerView(ProviderClient *client, QWidget *parent)
     : QWidget(parent), m_client(client), m_model(new LedgerModel(this)),
       m_filter(new LedgerFilterModel(this)), m_kind(new QComboBox(this)),
       m_instance(new QComboBox(this)), m_search(new QLineEdit(this)),
-      m_fromCheck(new QCheckBox(this)), m_from(new QDateEdit(this)),
-      m_toCheck(new QCheckBox(this)), m_to(new QDateEdit(this)),
-      m_exportButton(new QPushButton(this)), m_reloadButton(new QPushButton(this)),
-      m_count(new QLabel(this)), m_table(new QTableView(this)), m_chart(new SpendChart(this))
+      m_fromCheck(new QCheckBox(this)), m_from(new QDateEdit(this)), m_toCheck(new QCheckBox(this)),
+      m_to(new QDateEdit(this)), m_exportButton(new QPushButton(this)),
+      m_reloadButton(new QPushButton(this)), m_count(new QLabel(this)),
+      m_table(new QTableView(this)), m_chart(new SpendChart(this))
 {
     setObjectName(u"ledgerView"_s);
     m_kind->setObjectName(u"ledgerKindFilter"_s);
@@ -139,8 +139,8 @@ void LedgerView::fetchPage(qint64 before, quint64 generation)
             if (!reply.ok()) {
                 m_loading = false;
                 m_reloadButton->setEnabled(true);
-                m_count->setText(tr("The ledger could not be loaded: %1")
-                                     .arg(reply.error().userMessage()));
+                m_count->setText(
+                    tr("The ledger could not be loaded: %1").arg(reply.error().userMessage()));
                 Q_EMIT loadFailed(reply.error());
                 return;
             }

@@ -5,8 +5,8 @@
 #include "api/ApiError.h"
 #include "api/Models.h"
 
-#include <QMainWindow>
 #include <QHash>
+#include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
 #include <QUrl>
@@ -69,7 +69,10 @@ public:
         bool useSettings = true;
     };
     // The views of the dashboard, in tab order.
-    enum class View { Instances, Ledger };
+    enum class View {
+        Instances,
+        Ledger
+    };
 
     // `translations` (not owned; may be null) drives the Language menu.
     explicit MainWindow(const Options &options, Translations *translations = nullptr,

@@ -1,12 +1,11 @@
 // MainWindow, continued: the ledger tab, top-up, settings, the tray and the remembered window.
 // (MainWindow.cpp has the connect step, the session and the instances.)
-#include "MainWindow.h"
-
 #include "BillPanel.h"
 #include "ConnectPage.h"
 #include "Format.h"
 #include "InstanceTableModel.h"
 #include "LedgerView.h"
+#include "MainWindow.h"
 #include "SettingsDialog.h"
 #include "TopUpDialog.h"
 #include "Translations.h"

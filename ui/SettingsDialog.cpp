@@ -72,9 +72,8 @@ void SettingsDialog::validate()
 {
     QString problem;
     settings(&problem);
-    m_ui->hintLabel->setText(problem.isEmpty()
-                                 ? tr("A new provider URL is used the next time you connect.")
-                                 : problem);
+    m_ui->hintLabel->setText(
+        problem.isEmpty() ? tr("A new provider URL is used the next time you connect.") : problem);
     m_ui->buttonBox->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
 }
 

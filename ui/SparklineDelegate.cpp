@@ -8,8 +8,7 @@ namespace cardhour::ui {
 
 SparklineDelegate::SparklineDelegate(int role, QObject *parent)
     : QStyledItemDelegate(parent), m_role(role)
-{
-}
+{}
 
 void SparklineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
                               const QModelIndex &index) const
@@ -37,9 +36,8 @@ void SparklineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     const bool selected = option.state & QStyle::State_Selected;
-    painter->setPen(QPen(option.palette.color(selected ? QPalette::HighlightedText
-                                                       : QPalette::Highlight),
-                         1.5));
+    painter->setPen(QPen(
+        option.palette.color(selected ? QPalette::HighlightedText : QPalette::Highlight), 1.5));
     painter->drawPath(line);
     painter->restore();
 }

@@ -118,8 +118,8 @@ void SpendChart::rebuild()
     m_line->replace(points);
     if (!m_shown.isEmpty()) {
         const QDateTime first = m_shown.first().start;
-        const QDateTime last = m_shown.last().start.addSecs(
-            bucket() == ledger::Bucket::Hour ? 3600 : 86400);
+        const QDateTime last =
+            m_shown.last().start.addSecs(bucket() == ledger::Bucket::Hour ? 3600 : 86400);
         m_timeAxis->setRange(first.toTimeZone(m_zone), last.toTimeZone(m_zone));
     }
     m_timeAxis->setFormat(bucket() == ledger::Bucket::Hour ? u"MM-dd HH:mm"_s : u"MM-dd"_s);

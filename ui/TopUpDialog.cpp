@@ -15,8 +15,7 @@ namespace cardhour::ui {
 using namespace cardhour::core;
 
 TopUpDialog::TopUpDialog(ProviderClient *client, BillTicker *ticker, QWidget *parent)
-    : QDialog(parent), m_ui(std::make_unique<Ui::TopUpDialog>()), m_client(client),
-      m_ticker(ticker)
+    : QDialog(parent), m_ui(std::make_unique<Ui::TopUpDialog>()), m_client(client), m_ticker(ticker)
 {
     m_ui->setupUi(this);
     setObjectName(u"topUpDialog"_s);
@@ -111,8 +110,8 @@ void TopUpDialog::submit()
             }
             m_idempotencyKey = reply.idempotencyKey();
             m_keyAmountMicros = *micros;
-            m_ui->errorLabel->setText(tr("The provider refused the top-up: %1")
-                                          .arg(reply.error().userMessage()));
+            m_ui->errorLabel->setText(
+                tr("The provider refused the top-up: %1").arg(reply.error().userMessage()));
             validate();
         });
 }

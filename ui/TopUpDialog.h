@@ -39,7 +39,7 @@ public:
     // "12.5" → 12 500 000; unset for anything but plain digits with an optional point and at
     // most `maxDecimals` decimals (a comma also counts as the point).
     static std::optional<qint64> parseYuan(const QString &text, int maxDecimals = 2);
-    static constexpr qint64 kMinMicros = 10'000;          // 0.01 yuan (the provider's minimum)
+    static constexpr qint64 kMinMicros = 10'000; // 0.01 yuan (the provider's minimum)
     static constexpr qint64 kMaxMicros = 100'000'000'000; // 100 000 yuan (its maximum)
 
 Q_SIGNALS:
@@ -57,7 +57,7 @@ private:
     std::unique_ptr<Ui::TopUpDialog> m_ui;
     core::ProviderClient *m_client;
     core::BillTicker *m_ticker;
-    QString m_idempotencyKey;   // of the last failed attempt, for the same amount
+    QString m_idempotencyKey; // of the last failed attempt, for the same amount
     qint64 m_keyAmountMicros = 0;
     bool m_busy = false;
 };

@@ -21,8 +21,8 @@ TrayNotifier::TrayNotifier(BillTicker *ticker, RunwayAlerts *alerts, QWidget *wi
     setObjectName(u"trayNotifier"_s);
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         const QIcon icon = window->windowIcon().isNull()
-                               ? window->style()->standardIcon(QStyle::SP_ComputerIcon)
-                               : window->windowIcon();
+            ? window->style()->standardIcon(QStyle::SP_ComputerIcon)
+            : window->windowIcon();
         m_icon = new QSystemTrayIcon(icon, this);
         m_menu = new QMenu(); // no parent: QSystemTrayIcon does not own its menu
         m_balanceAction = m_menu->addAction(QString());
@@ -59,8 +59,8 @@ void TrayNotifier::refresh()
     if (m_ticker->hasData()) {
         balance = tr("Balance: %1").arg(Format::money(m_ticker->balanceMicros()));
         rate = m_ticker->spendRateMicrosPerHour() > 0
-                   ? tr("Spending %1").arg(Format::ratePerHour(m_ticker->spendRateMicrosPerHour()))
-                   : tr("Nothing is billed now");
+            ? tr("Spending %1").arg(Format::ratePerHour(m_ticker->spendRateMicrosPerHour()))
+            : tr("Nothing is billed now");
         m_toolTip = tr("CardHour — %1, %2").arg(balance, rate.toLower());
         const qint64 left = m_ticker->msLeft();
         if (left >= 0)
@@ -100,11 +100,11 @@ void TrayNotifier::notify(const QString &title, const QString &message, bool war
 void TrayNotifier::onRunwayAlert(int thresholdMinutes, qint64 msLeft)
 {
     Q_UNUSED(thresholdMinutes);
-    notify(tr("Balance running low"),
-           tr("At %1 your balance lasts %2. Top up or stop instances to keep your work.")
-               .arg(Format::ratePerHour(m_ticker->spendRateMicrosPerHour()),
-                    Format::duration(msLeft)),
-           true);
+    notify(
+        tr("Balance running low"),
+        tr("At %1 your balance lasts %2. Top up or stop instances to keep your work.")
+            .arg(Format::ratePerHour(m_ticker->spendRateMicrosPerHour()), Format::duration(msLeft)),
+        true);
 }
 
 void TrayNotifier::onInstanceAlert(RunwayAlerts::InstanceAlert kind, const Instance &instance)

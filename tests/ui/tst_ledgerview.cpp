@@ -122,8 +122,7 @@ void TestLedgerView::plainYuan_data()
     QTest::newRow("minus one micro") << qint64(-1) << u"-0.000001"_s;
     QTest::newRow("rate") << qint64(1'900'000) << u"1.900000"_s;
     QTest::newRow("large") << qint64(1'000'000'000'000) << u"1000000.000000"_s;
-    QTest::newRow("lowest") << std::numeric_limits<qint64>::min()
-                            << u"-9223372036854.775808"_s;
+    QTest::newRow("lowest") << std::numeric_limits<qint64>::min() << u"-9223372036854.775808"_s;
 }
 
 void TestLedgerView::plainYuan()
@@ -225,7 +224,7 @@ void TestLedgerView::sortsByHeader()
     auto *table = view.findChild<QTableView *>(u"ledgerTable"_s);
     QHeaderView *header = table->horizontalHeader();
     const int x = header->sectionViewportPosition(ui::LedgerModel::AmountColumn)
-                  + header->sectionSize(ui::LedgerModel::AmountColumn) / 2;
+        + header->sectionSize(ui::LedgerModel::AmountColumn) / 2;
     QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, QPoint(x, header->height() / 2));
     QCOMPARE(header->sortIndicatorSection(), int(ui::LedgerModel::AmountColumn));
     // Sorted by the amount in micro-yuan, not by its text ("−¥1.001…" < "−¥0.01…" as text).

@@ -315,14 +315,16 @@ void TestMainWindow::fullLoop()
                  && kinds.count(u"compute"_s) >= 2,
              qPrintable(kinds.join(u',')));
     QCOMPARE(ledger->postings().first().balanceAfterMicros,
-             m_sim.authedGet(token, u"/v1/billing/ledger?limit=1"_s).value(u"balance_micros"_s).toInteger());
+             m_sim.authedGet(token, u"/v1/billing/ledger?limit=1"_s)
+                 .value(u"balance_micros"_s)
+                 .toInteger());
     // The terminated instance left the list but keeps its name in the ledger.
     auto *ledgerTable = window.ledgerView()->findChild<QTableView *>(u"ledgerTable"_s);
     bool named = false;
     for (int row = 0; row < ledgerTable->model()->rowCount(); ++row)
         named = named
-                || ledgerTable->model()->index(row, ui::LedgerModel::InstanceColumn).data()
-                       == u"train-1"_s;
+            || ledgerTable->model()->index(row, ui::LedgerModel::InstanceColumn).data()
+                == u"train-1"_s;
     QVERIFY(named);
     shoot(&window, u"08-ledger"_s);
     window.setCurrentView(ui::MainWindow::View::Instances);

@@ -133,8 +133,7 @@ void TestSettingsDialog::appliedAndRemembered()
         dialog->findChild<QSpinBox *>(u"firstWarningSpin"_s)->setValue(30);
         dialog->findChild<QSpinBox *>(u"lastWarningSpin"_s)->setValue(5);
         shoot(dialog, u"settings"_s);
-        QTest::mouseClick(dialog->findChild<QPushButton *>(u"settingsOkButton"_s),
-                          Qt::LeftButton);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(u"settingsOkButton"_s), Qt::LeftButton);
         QTRY_VERIFY(!window.findChild<ui::SettingsDialog *>(u"settingsDialog"_s));
 
         // Applied at once.

@@ -166,8 +166,9 @@ void TestTopUpDialog::refusalShownInWords()
     QTest::mouseClick(dialog.findChild<QPushButton *>(u"topUpButton"_s), Qt::LeftButton);
     auto *error = dialog.findChild<QLabel *>(u"errorLabel"_s);
     QTRY_VERIFY(!error->text().isEmpty());
-    QCOMPARE(error->text(), u"The provider refused the top-up: A balance may not exceed "
-                            "1,000,000 yuan."_s);
+    QCOMPARE(error->text(),
+             u"The provider refused the top-up: A balance may not exceed "
+             "1,000,000 yuan."_s);
     QVERIFY(dialog.isVisible());
     QCOMPARE(edit->text(), u"100000"_s); // nothing typed is lost
     QCOMPARE(done.size(), 0);

@@ -25,7 +25,10 @@ class RunwayAlerts : public QObject
 {
     Q_OBJECT
 public:
-    enum class InstanceAlert { Failed, StoppedByProvider };
+    enum class InstanceAlert {
+        Failed,
+        StoppedByProvider
+    };
     Q_ENUM(InstanceAlert)
 
     // `clock` must outlive this; nullptr: the system clock.
@@ -56,7 +59,7 @@ Q_SIGNALS:
 private:
     const Clock *m_clock;
     QList<int> m_thresholds; // minutes, largest first
-    QList<bool> m_fired;     // parallel to m_thresholds
+    QList<bool> m_fired; // parallel to m_thresholds
     QHash<QString, InstanceState> m_lastState;
 };
 

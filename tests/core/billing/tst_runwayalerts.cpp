@@ -46,10 +46,10 @@ void TestRunwayAlerts::runway_data()
     QTest::addColumn<QList<qint64>>("runwaysMinutes");
     QTest::addColumn<QList<int>>("alerts");
     QTest::newRow("plenty") << QList<qint64>{600, 300, 61} << QList<int>{};
-    QTest::newRow("hour then ten minutes") << QList<qint64>{90, 60, 59, 30, 11, 10, 9, 1, 0}
-                                           << QList<int>{60, 10};
-    QTest::newRow("jump straight below ten: one alert") << QList<qint64>{120, 8, 5, 2}
-                                                        << QList<int>{10};
+    QTest::newRow("hour then ten minutes")
+        << QList<qint64>{90, 60, 59, 30, 11, 10, 9, 1, 0} << QList<int>{60, 10};
+    QTest::newRow("jump straight below ten: one alert")
+        << QList<qint64>{120, 8, 5, 2} << QList<int>{10};
     QTest::newRow("wobble at the threshold: no repeat")
         << QList<qint64>{61, 59, 60, 61, 59, 60} << QList<int>{60};
     QTest::newRow("climbs clearly back: alerts again")
@@ -174,9 +174,9 @@ void TestRunwayAlerts::seededInstancesDoNotAlert()
     RunwayAlerts runway(&clock);
     QSignalSpy spy(&runway, &RunwayAlerts::instanceAlert);
     // What the list says at start-up is old news, and so is an old failure never seen before.
-    runway.seedInstances({instance(u"a"_s, InstanceState::Failed, u"x"_s, clock.nowMs()),
-                          instance(u"b"_s, InstanceState::Stopped, u"balance_exhausted"_s,
-                                   clock.nowMs())});
+    runway.seedInstances(
+        {instance(u"a"_s, InstanceState::Failed, u"x"_s, clock.nowMs()),
+         instance(u"b"_s, InstanceState::Stopped, u"balance_exhausted"_s, clock.nowMs())});
     runway.observeInstance(instance(u"a"_s, InstanceState::Failed, u"x"_s, clock.nowMs()));
     runway.observeInstance(
         instance(u"c"_s, InstanceState::Failed, u"x"_s, clock.nowMs() - 3'600'000));
