@@ -102,6 +102,37 @@
     </message>
 </context>
 <context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Provider URL:</source>
+        <translation>服务商地址：</translation>
+    </message>
+    <message>
+        <source>empty: the local sandbox</source>
+        <translation>留空：使用本地沙盒</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>Theme:</source>
+        <translation>主题：</translation>
+    </message>
+    <message>
+        <source>Warn when the balance lasts less than:</source>
+        <translation>余额可用时间少于此值时提醒：</translation>
+    </message>
+    <message>
+        <source>Warn again below:</source>
+        <translation>低于此值时再次提醒：</translation>
+    </message>
+</context>
+<context>
     <name>SftpTransfer</name>
     <message>
         <source>no such file or folder</source>
@@ -315,37 +346,6 @@
     <message>
         <source>The private key %1 does not belong to the public key %2.</source>
         <translation>私钥 %1 与公钥 %2 不配对。</translation>
-    </message>
-</context>
-<context>
-    <name>SettingsDialog</name>
-    <message>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <source>Provider URL:</source>
-        <translation>服务商地址：</translation>
-    </message>
-    <message>
-        <source>empty: the local sandbox</source>
-        <translation>留空：使用本地沙盒</translation>
-    </message>
-    <message>
-        <source>Language:</source>
-        <translation>语言：</translation>
-    </message>
-    <message>
-        <source>Theme:</source>
-        <translation>主题：</translation>
-    </message>
-    <message>
-        <source>Warn when the balance lasts less than:</source>
-        <translation>余额可用时间少于此值时提醒：</translation>
-    </message>
-    <message>
-        <source>Warn again below:</source>
-        <translation>低于此值时再次提醒：</translation>
     </message>
 </context>
 <context>
