@@ -29,6 +29,21 @@
     </message>
 </context>
 <context>
+    <name>HostKeyVerifier</name>
+    <message>
+        <source>Connection refused: %1 presented the host key %2, but the provider says this instance&apos;s host key is %3. Someone may be intercepting the connection, or the address now belongs to another machine. CardHour does not connect to a host whose key does not match.</source>
+        <translation>连接已拒绝：%1 出示的主机密钥是 %2，但服务商给出的该实例主机密钥是 %3。可能有人在截获连接，或该地址已属于另一台机器。CardHour 不会连接主机密钥不符的主机。</translation>
+    </message>
+    <message>
+        <source>Connection refused: the provider has not reported a host key for %1, so its identity cannot be checked. Wait until the instance is running and try again.</source>
+        <translation>连接已拒绝：服务商尚未报告 %1 的主机密钥，无法核实其身份。请等实例运行后再试。</translation>
+    </message>
+    <message>
+        <source>Connection refused: %1 did not present a host key that could be read.</source>
+        <translation>连接已拒绝：%1 未出示可读取的主机密钥。</translation>
+    </message>
+</context>
+<context>
     <name>LaunchDialog</name>
     <message>
         <source>Launch an instance</source>
@@ -51,7 +66,7 @@
         <translation>&lt;b&gt;3. 要安装的 SSH 密钥&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>You have no SSH keys yet, so you will not be able to log in to this instance. For now, keys are added with the provider's API: POST /v1/ssh-keys {name, public_key} (see README.md).</source>
+        <source>You have no SSH keys yet, so you will not be able to log in to this instance. For now, keys are added with the provider&apos;s API: POST /v1/ssh-keys {name, public_key} (see README.md).</source>
         <translation>您还没有 SSH 密钥，因此将无法登录此实例。目前请通过服务商的 API 添加密钥：POST /v1/ssh-keys {name, public_key}（参见 README.md）。</translation>
     </message>
     <message>
@@ -84,6 +99,222 @@
     <message>
         <source>Create a new account (new accounts get 10 yuan of trial credit)</source>
         <translation>创建新账户（新账户赠送 10 元试用额度）</translation>
+    </message>
+</context>
+<context>
+    <name>SftpTransfer</name>
+    <message>
+        <source>no such file or folder</source>
+        <translation>没有这个文件或文件夹</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>权限不足</translation>
+    </message>
+    <message>
+        <source>the server could not do it (is the disk full?)</source>
+        <translation>服务器无法完成（磁盘是否已满？）</translation>
+    </message>
+    <message>
+        <source>The instance&apos;s SFTP service did not start: %1</source>
+        <translation>实例的 SFTP 服务未能启动：%1</translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is %2 bytes after the transfer instead of %3.</source>
+        <translation>传输后 %1 为 %2 字节，而不是 %3 字节。</translation>
+    </message>
+    <message>
+        <source>Could not compute the SHA-256 of %1 on the instance.</source>
+        <translation>无法在实例上计算 %1 的 SHA-256。</translation>
+    </message>
+    <message>
+        <source>The SHA-256 of %1 differs between this computer and the instance.</source>
+        <translation>%1 在本机与实例上的 SHA-256 不一致。</translation>
+    </message>
+    <message>
+        <source>%1 exists on the instance and is not a folder.</source>
+        <translation>%1 已存在于实例上，且不是文件夹。</translation>
+    </message>
+    <message>
+        <source>Could not create the folder %1 on the instance: %2</source>
+        <translation>无法在实例上创建文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>Could not write %1 on the instance: %2</source>
+        <translation>无法在实例上写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not finish writing %1 on the instance: %2</source>
+        <translation>无法在实例上完成写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not rename %1 to %2 on the instance: %3</source>
+        <translation>无法在实例上将 %1 重命名为 %2：%3</translation>
+    </message>
+    <message>
+        <source>Could not list %1 on the instance: %2</source>
+        <translation>无法列出实例上的 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 does not exist on the instance.</source>
+        <translation>实例上不存在 %1。</translation>
+    </message>
+    <message>
+        <source>Could not create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Could not read %1 on the instance: %2</source>
+        <translation>无法读取实例上的 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not rename %1 to %2.</source>
+        <translation>无法将 %1 重命名为 %2。</translation>
+    </message>
+</context>
+<context>
+    <name>SshConfigWriter</name>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>The provider has not reported the host key of %1, so it cannot be pinned.</source>
+        <translation>服务商尚未报告 %1 的主机密钥，因此无法固定。</translation>
+    </message>
+    <message>
+        <source>The host key of %1 (%2) does not match its fingerprint %3; it was not pinned.</source>
+        <translation>%1 的主机密钥（%2）与其指纹 %3 不符，未予固定。</translation>
+    </message>
+</context>
+<context>
+    <name>SshConnection</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 has no SSH address yet.</source>
+        <translation>%1 还没有 SSH 地址。</translation>
+    </message>
+    <message>
+        <source>libssh could not create a session.</source>
+        <translation>libssh 无法创建会话。</translation>
+    </message>
+    <message>
+        <source>Could not connect to %1: %2</source>
+        <translation>无法连接到 %1：%2</translation>
+    </message>
+    <message>
+        <source>The private key %1 could not be opened (wrong or missing passphrase?).</source>
+        <translation>无法打开私钥 %1（密码短语错误或缺失？）。</translation>
+    </message>
+    <message>
+        <source>The private key %1 is missing.</source>
+        <translation>私钥 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 does not accept your key %2 (%3): that key is missing from the host&apos;s authorized keys. Add it to the instance (Keys…) or connect with a key the instance was launched with.</source>
+        <translation>%1 不接受你的密钥 %2（%3）：该密钥不在主机的授权密钥中。请把它添加到实例（密钥…），或使用启动实例时所用的密钥连接。</translation>
+    </message>
+    <message>
+        <source>Authentication with %1 failed: %2</source>
+        <translation>与 %1 的身份验证失败：%2</translation>
+    </message>
+    <message>
+        <source>Not connected.</source>
+        <translation>未连接。</translation>
+    </message>
+    <message>
+        <source>Could not run a command on %1: %2</source>
+        <translation>无法在 %1 上运行命令：%2</translation>
+    </message>
+    <message>
+        <source>Could not send input to the command: %1</source>
+        <translation>无法向命令发送输入：%1</translation>
+    </message>
+    <message>
+        <source>The connection to %1 broke while the command ran: %2</source>
+        <translation>命令运行期间与 %1 的连接中断：%2</translation>
+    </message>
+    <message>
+        <source>The command on %1 did not finish within %2 s.</source>
+        <translation>%1 上的命令未在 %2 秒内完成。</translation>
+    </message>
+    <message>
+        <source>The command on %1 ended without an exit status.</source>
+        <translation>%1 上的命令结束时没有退出状态。</translation>
+    </message>
+</context>
+<context>
+    <name>SshKeyPair</name>
+    <message>
+        <source>Could not create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>libssh could not generate an ed25519 key.</source>
+        <translation>libssh 无法生成 ed25519 密钥。</translation>
+    </message>
+    <message>
+        <source>libssh could not export the new private key.</source>
+        <translation>libssh 无法导出新私钥。</translation>
+    </message>
+    <message>
+        <source>libssh could not export the new public key.</source>
+        <translation>libssh 无法导出新公钥。</translation>
+    </message>
+    <message>
+        <source>%1 is not a public key file (its name does not end in .pub).</source>
+        <translation>%1 不是公钥文件（文件名不以 .pub 结尾）。</translation>
+    </message>
+    <message>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 does not hold an OpenSSH public key.</source>
+        <translation>%1 中没有 OpenSSH 公钥。</translation>
+    </message>
+    <message>
+        <source>The private key %1 that belongs to %2 is missing.</source>
+        <translation>与 %2 配对的私钥 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>The private key %1 could not be read; it may need a passphrase.</source>
+        <translation>无法读取私钥 %1，它可能需要密码短语。</translation>
+    </message>
+    <message>
+        <source>The private key %1 could not be opened with this passphrase.</source>
+        <translation>无法用此密码短语打开私钥 %1。</translation>
+    </message>
+    <message>
+        <source>The private key %1 does not belong to the public key %2.</source>
+        <translation>私钥 %1 与公钥 %2 不配对。</translation>
     </message>
 </context>
 <context>
@@ -192,7 +423,9 @@
     <name>cardhour::core::SandboxLauncher</name>
     <message numerus="yes">
         <source>The sandbox did not become ready within %n second(s).</source>
-        <translation><numerusform>沙盒未在 %n 秒内就绪。</numerusform></translation>
+        <translation>
+            <numerusform>沙盒未在 %n 秒内就绪。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Looking for a running sandbox…</source>
@@ -207,7 +440,7 @@
         <translation>在 %1 找不到沙盒程序。</translation>
     </message>
     <message>
-        <source>The sandbox's data directory %1 cannot be created.</source>
+        <source>The sandbox&apos;s data directory %1 cannot be created.</source>
         <translation>无法创建沙盒的数据目录 %1。</translation>
     </message>
     <message>
@@ -275,6 +508,80 @@
     </message>
 </context>
 <context>
+    <name>cardhour::core::SftpTransfer</name>
+    <message numerus="yes">
+        <source>%n file(s) transferred and verified.</source>
+        <translation>
+            <numerusform>已传输并校验 %n 个文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The transfer was cancelled; it resumes where it stopped.</source>
+        <translation>传输已取消；再次传输时将从中断处继续。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SshKeyStore</name>
+    <message>
+        <source>Could not create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Could not make the folder %1 private.</source>
+        <translation>无法将文件夹 %1 设为仅本人可访问。</translation>
+    </message>
+    <message>
+        <source>Could not save the list of keys in %1: %2</source>
+        <translation>无法在 %1 中保存密钥列表：%2</translation>
+    </message>
+    <message>
+        <source>There is no keychain to hold the passphrase.</source>
+        <translation>没有可保存密码短语的钥匙串。</translation>
+    </message>
+    <message>
+        <source>The passphrase could not be saved in the keychain, so the key was not added: %1</source>
+        <translation>密码短语无法保存到钥匙串，因此未添加该密钥：%1</translation>
+    </message>
+    <message>
+        <source>access was refused</source>
+        <translation>访问被拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SshPortForward</name>
+    <message>
+        <source>Could not listen on 127.0.0.1:%1: %2</source>
+        <translation>无法在 127.0.0.1:%1 上监听：%2</translation>
+    </message>
+    <message>
+        <source>The SSH connection to %1 was lost.</source>
+        <translation>与 %1 的 SSH 连接已断开。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SshShell</name>
+    <message>
+        <source>The shell on %1 could not be started: %2</source>
+        <translation>无法启动 %1 上的 shell：%2</translation>
+    </message>
+    <message>
+        <source>The connection to %1 was lost: %2</source>
+        <translation>与 %1 的连接已断开：%2</translation>
+    </message>
+    <message>
+        <source>The shell on %1 ended (exit status %2).</source>
+        <translation>%1 上的 shell 已结束（退出状态 %2）。</translation>
+    </message>
+    <message>
+        <source>The shell on %1 ended.</source>
+        <translation>%1 上的 shell 已结束。</translation>
+    </message>
+    <message>
+        <source>The terminal was closed.</source>
+        <translation>终端已关闭。</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::ui::BillPanel</name>
     <message>
         <source>Balance:</source>
@@ -323,11 +630,15 @@
     </message>
     <message numerus="yes">
         <source>%n s</source>
-        <translation><numerusform>%n 秒</numerusform></translation>
+        <translation>
+            <numerusform>%n 秒</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n min</source>
-        <translation><numerusform>%n 分钟</numerusform></translation>
+        <translation>
+            <numerusform>%n 分钟</numerusform>
+        </translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
@@ -390,7 +701,7 @@
         <translation>/workspace</translation>
     </message>
     <message>
-        <source>the container's own disk</source>
+        <source>the container&apos;s own disk</source>
         <translation>容器自身的磁盘</translation>
     </message>
     <message>
@@ -584,7 +895,9 @@
     </message>
     <message numerus="yes">
         <source>The password needs at least %n characters.</source>
-        <translation><numerusform>密码至少需要 %n 个字符。</numerusform></translation>
+        <translation>
+            <numerusform>密码至少需要 %n 个字符。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Sign up</source>

@@ -1,0 +1,80 @@
+#include "ssh/SftpTransfer.h"
+
+#include "ssh/SftpJob.h"
+
+#include <QThread>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::core {
+
+SftpTransfer::SftpTransfer(const SshTarget &target, QObject *parent)
+    : QObject(parent), m_target(target)
+{}
+
+SftpTransfer::~SftpTransfer()
+{
+    cancel();
+    wait();
+}
+
+void SftpTransfer::upload(const QString &localPath, const QString &remoteDir)
+{
+    begin(true, localPath, remoteDir);
+}
+
+void SftpTransfer::download(const QString &remotePath, const QString &localDir)
+{
+    begin(false, remotePath, localDir);
+}
+
+void SftpTransfer::cancel()
+{
+    m_cancel = true;
+}
+
+void SftpTransfer::wait()
+{
+    if (m_thread) {
+        m_thread->wait();
+        delete m_thread;
+        m_thread = nullptr;
+    }
+}
+
+void SftpTransfer::begin(bool uploading, const QString &source, const QString &destination)
+{
+    if (m_thread)
+        return; // one transfer at a time per object
+    m_cancel = false;
+    m_result = {};
+    const auto progress = [this](qint64 done, qint64 total, double speed, const QString &file) {
+        // Runs on the transfer thread: hand the numbers to this object's thread.
+        QMetaObject::invokeMethod(
+            this,
+            [this, done, total, speed, file] { Q_EMIT this->progress(done, total, speed, file); },
+            Qt::QueuedConnection);
+    };
+    m_thread = QThread::create([this, uploading, source, destination, progress] {
+        SftpJob job(m_target, m_cancel, progress);
+        const Result result =
+            uploading ? job.upload(source, destination) : job.download(source, destination);
+        QMetaObject::invokeMethod(
+            this,
+            [this, result] {
+                wait();
+                m_result = result;
+                const QString message = result.ok
+                    ? tr("%n file(s) transferred and verified.", nullptr, result.files)
+                    : result.cancelled
+                    ? tr("The transfer was cancelled; it resumes where it stopped.")
+                    : result.error;
+                Q_EMIT finished(result.ok, message);
+            },
+            Qt::QueuedConnection);
+    });
+    m_thread->setObjectName(u"sftp"_s);
+    m_thread->start();
+}
+
+} // namespace cardhour::core

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "api/ApiReply.h"
+#include "api/Models.h"
+#include "ssh/SshKeyPair.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+namespace cardhour::core {
+
+class ProviderClient;
+class SecretReply;
+class SecretStore;
+
+// The result of generating or importing a key: finishes once, asynchronously (the passphrase
+// goes to the keychain first), then deletes itself.
+class SshKeyReply : public QObject
+{
+    Q_OBJECT
+public:
+    bool ok() const { return m_ok; }
+    SshKeyPair key() const { return m_key; }
+    QString error() const { return m_error; } // translated, for the user
+
+Q_SIGNALS:
+    void finished();
+
+private:
+    friend class SshKeyStore;
+    explicit SshKeyReply(QObject *parent) : QObject(parent) {}
+    void finish(bool ok, const SshKeyPair &key, const QString &error);
+
+    bool m_ok = false;
+    SshKeyPair m_key;
+    QString m_error;
+};
+
+// The user's SSH keys: those CardHour generated (in `folder`, 0700, private keys 0600) and those
+// imported from ~/.ssh (left in place; only their paths are remembered, in folder/keys.json).
+// A key's passphrase is held in the OS keychain through SecretStore, never on disk: a key with a
+// passphrase cannot be added while the keychain is unavailable.
+class SshKeyStore : public QObject
+{
+    Q_OBJECT
+public:
+    // `folder`: where generated keys and the index live (default: <app data>/ssh).
+    explicit SshKeyStore(SecretStore *secrets, const QString &folder = {},
+                         QObject *parent = nullptr);
+
+    QString folder() const { return m_folder; }
+    QList<SshKeyPair> keys() const; // generated and imported, in the order they were added
+    // The key with this fingerprint, or an invalid one.
+    SshKeyPair key(const QString &fingerprintSha256) const;
+
+    SshKeyReply *generate(const QString &name, const QString &passphrase = {});
+    SshKeyReply *importPublicKey(const QString &publicPath, const QString &passphrase = {});
+    // The passphrase kept for this key (NotFound: the key has none); null without a SecretStore.
+    SecretReply *passphrase(const SshKeyPair &key);
+    // Forgets a key: removes its keychain entry, and its files when CardHour generated it.
+    bool remove(const SshKeyPair &key, QString *error);
+
+    // POST /v1/ssh-keys with the key's public line.
+    static Reply<SshKey> *upload(ProviderClient &client, const SshKeyPair &key,
+                                 const QString &name);
+    // The ~/.ssh/id_*.pub files that have their private key next to them.
+    static QStringList importCandidates(const QString &homeDir);
+    static QString keychainKey(const SshKeyPair &key);
+
+private:
+    struct Entry
+    {
+        QString privatePath;
+        bool generated = false;
+    };
+    QList<Entry> readIndex() const;
+    bool writeIndex(const QList<Entry> &entries, QString *error) const;
+    bool ensureFolder(QString *error) const;
+    SshKeyReply *finishAdding(const SshKeyPair &key, bool generated, const QString &passphrase);
+
+    SecretStore *m_secrets;
+    QString m_folder;
+};
+
+} // namespace cardhour::core

@@ -1,0 +1,30 @@
+# app/core/ssh: keys, verified connections, shell, port forwards, SFTP, OpenSSH config.
+cardhour_add_test(tst_sshconfigwriter
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_sshconfigwriter.cpp
+    LIBS cardhour_core
+    LABELS core)
+target_include_directories(tst_sshconfigwriter PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/ssh)
+
+# Passphrases in the real keychain (run-with-keyring), keys checked with OpenSSH's ssh-keygen.
+cardhour_add_test(tst_sshkeys
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_sshkeys.cpp
+    LIBS cardhour_core
+    LABELS core keychain
+    WRAPPER ${CMAKE_CURRENT_SOURCE_DIR}/run-with-keyring)
+target_include_directories(tst_sshkeys PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/ssh)
+
+# One real instance (podman) for every SSH function: connect, shell, forward, SFTP, ssh -F.
+cardhour_add_test(tst_ssh_podman
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_ssh_podman.cpp
+    LIBS cardhour_core_test_support cardhour_podman_api_test)
+target_include_directories(tst_ssh_podman PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/ssh)
+add_dependencies(tst_ssh_podman cardhour-sim)
+set_tests_properties(tst_ssh_podman PROPERTIES
+    TIMEOUT 900
+    LABELS "podman"
+    RUN_SERIAL ON
+    FIXTURES_REQUIRED podman_base_image)
+if(CARDHOUR_TEST_CONTAINERS_CONF)
+    set_property(TEST tst_ssh_podman APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+endif()
