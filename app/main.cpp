@@ -1,6 +1,7 @@
 // The CardHour desktop client: the widgets of ui/ over the core of app/core. This file only reads
 // the command line and settings and opens the main window; everything else lives in the libraries
 // the tests link.
+#include "AppSettings.h"
 #include "BenchHooks.h"
 #include "MainWindow.h"
 #include "Translations.h"
@@ -28,6 +29,7 @@ int main(int argc, char *argv[])
     QObject::connect(
         &translations, &cardhour::ui::Translations::languageChanged, &app,
         [](const QString &language) { QSettings().setValue(u"language"_s, language); });
+    cardhour::ui::Theme::apply(cardhour::ui::AppSettings::load(settings).theme);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -318,6 +318,60 @@
     </message>
 </context>
 <context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Provider URL:</source>
+        <translation>服务商地址：</translation>
+    </message>
+    <message>
+        <source>empty: the local sandbox</source>
+        <translation>留空：使用本地沙盒</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>Theme:</source>
+        <translation>主题：</translation>
+    </message>
+    <message>
+        <source>Warn when the balance lasts less than:</source>
+        <translation>余额可用时间少于此值时提醒：</translation>
+    </message>
+    <message>
+        <source>Warn again below:</source>
+        <translation>低于此值时再次提醒：</translation>
+    </message>
+</context>
+<context>
+    <name>TopUpDialog</name>
+    <message>
+        <source>Top up the balance</source>
+        <translation>余额充值</translation>
+    </message>
+    <message>
+        <source>This is the sandbox: the payment is simulated. No money moves and no card is charged; the provider adds the amount to your balance at once.</source>
+        <translation>这是沙盒：支付是模拟的。不会发生真实扣款，也不会向任何银行卡收费；服务商会立即将金额加入您的余额。</translation>
+    </message>
+    <message>
+        <source>Balance now:</source>
+        <translation>当前余额：</translation>
+    </message>
+    <message>
+        <source>Amount (yuan):</source>
+        <translation>金额（元）：</translation>
+    </message>
+    <message>
+        <source>e.g. 50 or 12.50</source>
+        <translation>例如 50 或 12.50</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::core::ApiError</name>
     <message>
         <source>The provider cannot be reached (%1).</source>
@@ -869,6 +923,14 @@
         <source>Cost so far</source>
         <translation>累计费用</translation>
     </message>
+    <message>
+        <source>GPU utilisation now: %1%</source>
+        <translation>当前 GPU 使用率：%1%</translation>
+    </message>
+    <message>
+        <source>GPU use (1 min)</source>
+        <translation>GPU 使用率（1 分钟）</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::LaunchDialog</name>
@@ -908,6 +970,108 @@
     <message>
         <source>%1 (not enough free)</source>
         <translation>%1（空闲不足）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::LedgerModel</name>
+    <message>
+        <source>Trial credit</source>
+        <translation>试用额度</translation>
+    </message>
+    <message>
+        <source>Top-up</source>
+        <translation>充值</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Instance</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <source>Balance after</source>
+        <translation>变动后余额</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::LedgerView</name>
+    <message>
+        <source>The ledger could not be loaded: %1</source>
+        <translation>无法加载账目：%1</translation>
+    </message>
+    <message>
+        <source>Postings: %1</source>
+        <translation>账目：%1 条</translation>
+    </message>
+    <message>
+        <source>Postings: %1 of %2 shown</source>
+        <translation>账目：显示 %1 条，共 %2 条</translation>
+    </message>
+    <message>
+        <source>Export ledger</source>
+        <translation>导出账目</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Exported to %1 (rows: %2).</source>
+        <translation>已导出到 %1（共 %2 行）。</translation>
+    </message>
+    <message>
+        <source>The ledger could not be written to %1: %2</source>
+        <translation>无法将账目写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>全部类型</translation>
+    </message>
+    <message>
+        <source>All instances</source>
+        <translation>全部实例</translation>
+    </message>
+    <message>
+        <source>Search descriptions, kinds, instances</source>
+        <translation>搜索说明、类型、实例</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>截止</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
     </message>
 </context>
 <context>
@@ -1066,12 +1230,40 @@
         <translation>GPU 图表(&amp;C)</translation>
     </message>
     <message>
-        <source>CardHour — balance %1, spending %2</source>
-        <translation>CardHour — 余额 %1，消费速度 %2</translation>
-    </message>
-    <message>
         <source>&amp;Connect to…</source>
         <translation>连接到(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Instances</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>Ledger</source>
+        <translation>账目</translation>
+    </message>
+    <message>
+        <source>&amp;Billing</source>
+        <translation>账单(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Top up…</source>
+        <translation>充值(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Add to the balance (a simulated payment in the sandbox)</source>
+        <translation>为余额充值（沙盒中为模拟支付）</translation>
+    </message>
+    <message>
+        <source>L&amp;edger</source>
+        <translation>账目(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Added %1 (simulated payment). Balance: %2</source>
+        <translation>已充值 %1（模拟支付）。余额：%2</translation>
     </message>
 </context>
 <context>
@@ -1103,6 +1295,189 @@
     <message>
         <source>Measured while the instance runs.</source>
         <translation>实例运行时才有测量数据。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::SettingsDialog</name>
+    <message>
+        <source>The provider URL must start with http:// or https:// and name a host.</source>
+        <translation>服务商地址必须以 http:// 或 https:// 开头，并包含主机名。</translation>
+    </message>
+    <message>
+        <source>The second warning must come later than the first: fewer minutes.</source>
+        <translation>第二次提醒必须晚于第一次：分钟数应更少。</translation>
+    </message>
+    <message>
+        <source>A new provider URL is used the next time you connect.</source>
+        <translation>新的服务商地址将在下次连接时使用。</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::SpendChart</name>
+    <message>
+        <source>No charges yet.</source>
+        <translation>暂无扣费。</translation>
+    </message>
+    <message>
+        <source>Spent in the periods shown: %1</source>
+        <translation>所示时段内支出：%1</translation>
+    </message>
+    <message>
+        <source>Per hour</source>
+        <translation>按小时</translation>
+    </message>
+    <message>
+        <source>Per day</source>
+        <translation>按天</translation>
+    </message>
+    <message>
+        <source>Spend over time</source>
+        <translation>支出趋势</translation>
+    </message>
+    <message>
+        <source>yuan</source>
+        <translation>元</translation>
+    </message>
+    <message>
+        <source>Spend</source>
+        <translation>支出</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::Theme</name>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::TopUpDialog</name>
+    <message>
+        <source>Enter an amount in yuan.</source>
+        <translation>请输入金额（元）。</translation>
+    </message>
+    <message>
+        <source>Write the amount as a number of yuan with at most two decimals, e.g. 12.50.</source>
+        <translation>请以元为单位填写金额，最多两位小数，例如 12.50。</translation>
+    </message>
+    <message>
+        <source>The smallest top-up is %1.</source>
+        <translation>单次充值至少 %1。</translation>
+    </message>
+    <message>
+        <source>The largest top-up is %1.</source>
+        <translation>单次充值最多 %1。</translation>
+    </message>
+    <message>
+        <source>%1 will be added to your balance.</source>
+        <translation>将向余额中添加 %1。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>The provider refused the top-up: %1</source>
+        <translation>服务商拒绝了充值：%1</translation>
+    </message>
+    <message>
+        <source>Top &amp;up</source>
+        <translation>充值(&amp;U)</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::TrayNotifier</name>
+    <message>
+        <source>Balance: %1</source>
+        <translation>余额：%1</translation>
+    </message>
+    <message>
+        <source>Spending %1</source>
+        <translation>支出速度 %1</translation>
+    </message>
+    <message>
+        <source>Nothing is billed now</source>
+        <translation>当前没有计费</translation>
+    </message>
+    <message>
+        <source>CardHour — %1, %2</source>
+        <translation>CardHour — %1，%2</translation>
+    </message>
+    <message>
+        <source>Runs out in %1</source>
+        <translation>%1 后用完</translation>
+    </message>
+    <message>
+        <source>CardHour</source>
+        <translation>CardHour</translation>
+    </message>
+    <message>
+        <source>Balance: unknown</source>
+        <translation>余额：未知</translation>
+    </message>
+    <message>
+        <source>Show CardHour</source>
+        <translation>显示 CardHour</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Balance running low</source>
+        <translation>余额不足</translation>
+    </message>
+    <message>
+        <source>At %1 your balance lasts %2. Top up or stop instances to keep your work.</source>
+        <translation>按 %1 的速度，余额还能用 %2。请充值或停止实例，以免丢失工作。</translation>
+    </message>
+    <message>
+        <source>Instance failed</source>
+        <translation>实例失败</translation>
+    </message>
+    <message>
+        <source>%1 failed.</source>
+        <translation>%1 已失败。</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 已失败：%2</translation>
+    </message>
+    <message>
+        <source>the balance ran out</source>
+        <translation>余额已用完</translation>
+    </message>
+    <message>
+        <source>the provider restarted</source>
+        <translation>服务商已重启</translation>
+    </message>
+    <message>
+        <source>its container stopped</source>
+        <translation>其容器已停止</translation>
+    </message>
+    <message>
+        <source>Instance stopped by the provider</source>
+        <translation>实例已被服务商停止</translation>
+    </message>
+    <message>
+        <source>%1 was stopped by the provider.</source>
+        <translation>%1 已被服务商停止。</translation>
+    </message>
+    <message>
+        <source>%1 was stopped: %2.</source>
+        <translation>%1 已停止：%2。</translation>
     </message>
 </context>
 <context>

@@ -70,6 +70,13 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
         return instance.id;
     if (role == StateRole)
         return instanceStateToString(instance.state);
+    if (role == SparklineRole)
+        return QVariant::fromValue(m_activity.value(instance.id));
+    if (role == Qt::ToolTipRole && index.column() == ActivityColumn) {
+        const QList<double> values = m_activity.value(instance.id);
+        return values.isEmpty() ? QString()
+                                : tr("GPU utilisation now: %1%").arg(qRound(values.last()));
+    }
     if (role == Qt::TextAlignmentRole
         && (index.column() == PriceColumn || index.column() == CostColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -115,6 +122,8 @@ QVariant InstanceTableModel::headerData(int section, Qt::Orientation orientation
         return tr("Price");
     case CostColumn:
         return tr("Cost so far");
+    case ActivityColumn:
+        return tr("GPU use (1 min)");
     default:
         return {};
     }
@@ -129,6 +138,9 @@ void InstanceTableModel::setInstances(const QList<Instance> &instances)
         if (instance.state != InstanceState::Terminated)
             m_rows.append({instance, now});
     }
+    for (auto it = m_activity.begin(); it != m_activity.end();) {
+        it = rowOf(it.key()) < 0 ? m_activity.erase(it) : std::next(it);
+    }
     endResetModel();
     updateTimer();
 }
@@ -139,6 +151,7 @@ void InstanceTableModel::upsert(const Instance &instance)
     if (instance.state == InstanceState::Terminated) {
         if (row >= 0) {
             beginRemoveRows({}, row, row);
+            m_activity.remove(instance.id);
             m_rows.removeAt(row);
             endRemoveRows();
         }
@@ -201,6 +214,22 @@ void InstanceTableModel::updateTimer()
         m_timer->start();
     else if (!anyBilled)
         m_timer->stop();
+}
+
+void InstanceTableModel::addSample(const core::MetricsSample &sample)
+{
+    const int row = rowOf(sample.instanceId);
+    if (row < 0 || sample.gpus.isEmpty())
+        return;
+    double sum = 0;
+    for (const core::GpuSample &gpu : sample.gpus)
+        sum += gpu.utilizationPct;
+    QList<double> &values = m_activity[sample.instanceId];
+    values.append(qBound(0.0, sum / double(sample.gpus.size()), 100.0));
+    if (values.size() > kSparklinePoints)
+        values.remove(0, values.size() - kSparklinePoints);
+    const QModelIndex cell = index(row, ActivityColumn);
+    Q_EMIT dataChanged(cell, cell, {SparklineRole});
 }
 
 } // namespace cardhour::ui

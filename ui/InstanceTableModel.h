@@ -4,6 +4,7 @@
 #include "billing/Clock.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QList>
 
 class QTimer;
@@ -24,12 +25,17 @@ public:
         GpuColumn,
         PriceColumn,
         CostColumn,
+        ActivityColumn, // a sparkline of GPU utilisation (SparklineDelegate)
         ColumnCount
     };
     enum Role {
         IdRole = Qt::UserRole + 1,
-        StateRole
+        StateRole,
+        // The last minute of GPU utilisation (0-100, all cards averaged), oldest first, as
+        // QList<double>, from the `metrics` events the provider pushes anyway.
+        SparklineRole
     };
+    static constexpr int kSparklinePoints = 60;
 
     // `clock` must outlive the model; nullptr: the system clock.
     explicit InstanceTableModel(const core::Clock *clock = nullptr, QObject *parent = nullptr);
@@ -45,6 +51,8 @@ public:
     // Adds or updates one row; a terminated instance's row goes away.
     void upsert(const core::Instance &instance);
     void clear();
+    // One `metrics` event: appends to that instance's sparkline and repaints only its cell.
+    void addSample(const core::MetricsSample &sample);
 
     int rowOf(const QString &id) const;
     const core::Instance *instanceAt(int row) const;
@@ -74,6 +82,7 @@ private:
 
     const core::Clock *m_clock;
     QList<Row> m_rows;
+    QHash<QString, QList<double>> m_activity; // instance id → recent utilisation
     QTimer *m_timer = nullptr;
 };
 

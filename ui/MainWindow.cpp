@@ -6,12 +6,16 @@
 #include "Format.h"
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
+#include "LedgerView.h"
 #include "LoginDialog.h"
 #include "MetricsChart.h"
+#include "SparklineDelegate.h"
 #include "Translations.h"
+#include "TrayNotifier.h"
 #include "api/EventStream.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "billing/RunwayAlerts.h"
 #include "sandbox/SandboxLauncher.h"
 #include "session/SecretStore.h"
 #include "session/Session.h"
@@ -29,8 +33,7 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QStyle>
-#include <QSystemTrayIcon>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -57,6 +60,7 @@ MainWindow::MainWindow(const Options &options, Translations *translations, QWidg
         m_launcher->setDataDir(options.sandboxDataDir);
     m_launcher->setExtraArguments(options.sandboxArguments);
     m_launcher->setAttachAllowed(options.sandboxAttach);
+    m_alerts = new RunwayAlerts(nullptr, this);
 
     buildUi();
     buildMenus();
@@ -100,6 +104,8 @@ MainWindow::MainWindow(const Options &options, Translations *translations, QWidg
     });
     connect(m_events, &EventStream::instanceChanged, this, [this](const Instance &instance) {
         m_model->upsert(instance);
+        m_alerts->observeInstance(instance);
+        updateLedgerNames();
         updateActions();
         updateChart();
     });
@@ -107,9 +113,13 @@ MainWindow::MainWindow(const Options &options, Translations *translations, QWidg
         m_ticker->update(summary);
         m_billPanel->refresh();
         updateTray();
+        if (currentView() == View::Ledger)
+            reloadLedger(); // the balance moved: there are new postings to show
     });
     connect(m_events, &EventStream::metricsReceived, m_chart, &MetricsChart::addSample);
-    connect(m_events, &EventStream::sessionExpired, this, &MainWindow::onSessionExpired);
+    connect(m_events, &EventStream::metricsReceived, m_model, &InstanceTableModel::addSample);
+    // A 401 on the stream ends the session as a 401 on any call does (Session says so once).
+    connect(m_events, &EventStream::sessionExpired, m_session, &Session::expire);
     connect(m_banner, &ConnectionBanner::retryRequested, this, &MainWindow::retry);
     connect(m_ticker, &BillTicker::exhausted, this, [this] {
         statusBar()->showMessage(tr("The balance has run out: the provider stops your instances."));
@@ -119,9 +129,13 @@ MainWindow::MainWindow(const Options &options, Translations *translations, QWidg
     retranslate();
     updateActions();
     resize(1000, 620);
+    restoreWindowState();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    saveWindowState();
+}
 
 void MainWindow::buildUi()
 {
@@ -147,27 +161,22 @@ void MainWindow::buildUi()
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_table->setItemDelegateForColumn(
+        InstanceTableModel::ActivityColumn,
+        new SparklineDelegate(InstanceTableModel::SparklineRole, m_table));
     m_chart = new MetricsChart(m_client, m_dashboard);
     auto *splitter = new QSplitter(Qt::Vertical, m_dashboard);
     splitter->addWidget(m_table);
     splitter->addWidget(m_chart);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    layout->addWidget(splitter, 1);
+    m_tabs = new QTabWidget(m_dashboard);
+    m_tabs->setObjectName(u"viewTabs"_s);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(splitter, QString());
+    layout->addWidget(m_tabs, 1);
     m_stack->addWidget(m_dashboard);
-
-    // The balance and spend rate in the tray, where the desktop has one.
-    if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        m_tray = new QSystemTrayIcon(
-            windowIcon().isNull() ? style()->standardIcon(QStyle::SP_ComputerIcon) : windowIcon(),
-            this);
-        connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
-            showNormal();
-            raise();
-            activateWindow();
-        });
-        m_tray->show();
-    }
+    buildBillingUi();
     connect(m_ticker, &BillTicker::balanceChanged, this, &MainWindow::updateTray);
     setCentralWidget(m_stack);
 
@@ -252,6 +261,9 @@ void MainWindow::buildMenus()
     toolbar->setObjectName(u"mainToolBar"_s);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     toolbar->addActions(instanceActions);
+    buildBillingMenus();
+    toolbar->addSeparator();
+    toolbar->addAction(m_topUpAction);
 }
 
 void MainWindow::retranslate()
@@ -276,6 +288,7 @@ void MainWindow::retranslate()
     m_userLabel->setText(
         m_session->isLoggedIn() ? tr("Logged in as %1").arg(m_session->user().email) : QString());
     m_model->retranslate();
+    retranslateBilling();
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -368,6 +381,15 @@ void MainWindow::onLoggedIn()
 {
     if (m_loginDialog)
         m_loginDialog->accept();
+    // After an expiry the same user finds the view and selection as they were; another user
+    // starts afresh.
+    if (m_session->user().id != m_lastUserId) {
+        m_model->clear();
+        m_ledgerView->clear();
+        m_alerts->clear();
+        m_instanceNames.clear();
+    }
+    m_lastUserId = m_session->user().id;
     m_events->setToken(m_session->token());
     m_events->start();
     retranslate();
@@ -395,6 +417,10 @@ void MainWindow::onSessionExpired()
 void MainWindow::onLoggedOut()
 {
     m_events->stop();
+    m_lastUserId.clear();
+    m_instanceNames.clear();
+    m_alerts->clear();
+    m_ledgerView->clear();
     m_model->clear();
     m_ticker->clear();
     m_billPanel->refresh();
@@ -416,7 +442,9 @@ void MainWindow::reloadAll()
             return; // the banner (stream down) or the log-in prompt (401) says why
         const QString selected = selectedInstanceId();
         m_model->setInstances(reply.value());
+        m_alerts->seedInstances(reply.value());
         selectInstance(selected);
+        updateLedgerNames();
         updateActions();
     });
     m_client->billingSummary()->onFinished(this, [this](const Reply<BillingSummary> &reply) {
@@ -426,6 +454,8 @@ void MainWindow::reloadAll()
         m_billPanel->refresh();
         updateTray();
     });
+    if (currentView() == View::Ledger)
+        reloadLedger();
 }
 
 // ---- instances
@@ -581,15 +611,9 @@ void MainWindow::updateChart()
 
 void MainWindow::updateTray()
 {
-    if (!m_tray)
-        return;
-    if (!m_ticker->hasData()) {
-        m_tray->setToolTip(tr("CardHour"));
-        return;
-    }
-    m_tray->setToolTip(tr("CardHour — balance %1, spending %2")
-                           .arg(Format::money(m_ticker->balanceMicros()),
-                                Format::ratePerHour(m_ticker->spendRateMicrosPerHour())));
+    m_trayNotifier->refresh();
+    if (m_ticker->hasData())
+        m_alerts->evaluate(m_ticker->balanceMicros(), m_ticker->spendRateMicrosPerHour());
 }
 
 } // namespace cardhour::ui

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "AppSettings.h"
 #include "InstanceActions.h"
 #include "api/ApiError.h"
 #include "api/Models.h"
 
 #include <QMainWindow>
+#include <QHash>
 #include <QPointer>
 #include <QStringList>
 #include <QUrl>
@@ -14,13 +16,14 @@ class QActionGroup;
 class QLabel;
 class QMenu;
 class QStackedWidget;
-class QSystemTrayIcon;
 class QTableView;
+class QTabWidget;
 
 namespace cardhour::core {
 class BillTicker;
 class EventStream;
 class ProviderClient;
+class RunwayAlerts;
 class SandboxLauncher;
 class SecretStore;
 class Session;
@@ -33,9 +36,13 @@ class ConnectPage;
 class ConnectionBanner;
 class InstanceTableModel;
 class LaunchDialog;
+class LedgerView;
 class LoginDialog;
 class MetricsChart;
+class SettingsDialog;
+class TopUpDialog;
 class Translations;
+class TrayNotifier;
 
 // The client's one window: the connect step (local sandbox or a provider URL), then log-in,
 // then the instances with their actions, the bill, and a banner while the provider is out of
@@ -57,7 +64,12 @@ public:
         QString knownHostsFile; // empty: <app data>/known_hosts
         int reconnectMinMs = 1000; // EventStream's reconnect delays
         int reconnectMaxMs = 30000;
+        // Settings (theme, thresholds, provider URL), window geometry and the last view are read
+        // from and written to QSettings.
+        bool useSettings = true;
     };
+    // The views of the dashboard, in tab order.
+    enum class View { Instances, Ledger };
 
     // `translations` (not owned; may be null) drives the Language menu.
     explicit MainWindow(const Options &options, Translations *translations = nullptr,
@@ -76,9 +88,19 @@ public:
     QString selectedInstanceId() const;
     void selectInstance(const QString &id);
     QString knownHostsFile() const;
+    LedgerView *ledgerView() const { return m_ledgerView; }
+    TrayNotifier *trayNotifier() const { return m_trayNotifier; }
+    core::RunwayAlerts *runwayAlerts() const { return m_alerts; }
+    core::BillTicker *billTicker() const { return m_ticker; }
+    View currentView() const;
+    void setCurrentView(View view);
+    // Stores and applies settings (language, theme, thresholds), as Settings → OK does.
+    void applySettings(const AppSettings &settings);
+    AppSettings settings() const { return m_settings; }
 
 protected:
     void changeEvent(QEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
 
 private:
     using Action = InstanceActions::Action;
@@ -102,6 +124,16 @@ private:
     void retry();
     void updateChart();
     void updateTray();
+    // MainWindowBilling.cpp: the ledger tab, top-up, settings, tray and the remembered window.
+    void buildBillingUi();
+    void buildBillingMenus();
+    void retranslateBilling();
+    void openTopUpDialog();
+    void openSettingsDialog();
+    void reloadLedger();
+    void updateLedgerNames();
+    void restoreWindowState();
+    void saveWindowState();
 
     Options m_options;
     Translations *m_translations;
@@ -120,7 +152,14 @@ private:
     BillPanel *m_billPanel = nullptr;
     QTableView *m_table = nullptr;
     MetricsChart *m_chart = nullptr;
-    QSystemTrayIcon *m_tray = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    LedgerView *m_ledgerView = nullptr;
+    core::RunwayAlerts *m_alerts = nullptr;
+    TrayNotifier *m_trayNotifier = nullptr;
+    QPointer<TopUpDialog> m_topUpDialog;
+    QPointer<SettingsDialog> m_settingsDialog;
+    AppSettings m_settings;
+    QHash<QString, QString> m_instanceNames; // every instance seen this session, for the ledger
     QLabel *m_userLabel = nullptr;
     QPointer<LoginDialog> m_loginDialog;
     QPointer<LaunchDialog> m_launchDialog;
@@ -129,6 +168,11 @@ private:
     QMenu *m_instanceMenu = nullptr;
     QMenu *m_languageMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
+    QMenu *m_billingMenu = nullptr;
+    QAction *m_topUpAction = nullptr;
+    QAction *m_ledgerAction = nullptr;
+    QAction *m_instancesAction = nullptr;
+    QAction *m_settingsAction = nullptr;
     QAction *m_chartAction = nullptr;
     QAction *m_launchAction = nullptr;
     QAction *m_stopAction = nullptr;
@@ -143,6 +187,7 @@ private:
 
     bool m_usingSandbox = false;
     QString m_lastEmail;
+    QString m_lastUserId; // who was logged in before an expiry: the same user keeps the view
 };
 
 } // namespace cardhour::ui

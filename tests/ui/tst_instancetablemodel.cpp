@@ -4,6 +4,7 @@
 #include "InstanceTableModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -77,6 +78,51 @@ private Q_SLOTS:
         update.costMicros = 2'000'000;
         model.upsert(update);
         QCOMPARE(model.costNowMicros(0), 2'000'000);
+    }
+
+    // The sparkline: the last minute of utilisation per instance (cards averaged), from the
+    // metrics events; only that cell changes; gone with its instance.
+    void sparklineFromMetricsEvents()
+    {
+        core::ManualClock clock;
+        Model model(&clock);
+        model.setInstances({make(u"a"_s, core::InstanceState::Running),
+                            make(u"b"_s, core::InstanceState::Running)});
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        auto sample = [](const QString &id, QList<double> cards) {
+            core::MetricsSample s;
+            s.instanceId = id;
+            for (int i = 0; i < cards.size(); ++i) {
+                core::GpuSample gpu;
+                gpu.index = i;
+                gpu.utilizationPct = cards[i];
+                s.gpus.append(gpu);
+            }
+            return s;
+        };
+        model.addSample(sample(u"b"_s, {20, 60}));
+        model.addSample(sample(u"b"_s, {100}));
+        model.addSample(sample(u"gone"_s, {50})); // not listed: ignored
+        const QModelIndex cell = model.index(1, Model::ActivityColumn);
+        QCOMPARE(cell.data(Model::SparklineRole).value<QList<double>>(), (QList<double>{40, 100}));
+        QVERIFY(model.index(0, Model::ActivityColumn)
+                    .data(Model::SparklineRole)
+                    .value<QList<double>>()
+                    .isEmpty());
+        QCOMPARE(changed.size(), 2);
+        QCOMPARE(changed.at(0).at(0).value<QModelIndex>(), cell);
+        QCOMPARE(changed.at(0).at(1).value<QModelIndex>(), cell);
+        for (int i = 0; i < 100; ++i)
+            model.addSample(sample(u"b"_s, {double(i)}));
+        const auto values = cell.data(Model::SparklineRole).value<QList<double>>();
+        QCOMPARE(values.size(), Model::kSparklinePoints);
+        QCOMPARE(values.last(), 99.0);
+        model.upsert(make(u"b"_s, core::InstanceState::Terminated));
+        model.upsert(make(u"b"_s, core::InstanceState::Running));
+        QVERIFY(model.index(model.rowOf(u"b"_s), Model::ActivityColumn)
+                    .data(Model::SparklineRole)
+                    .value<QList<double>>()
+                    .isEmpty());
     }
 };
 

@@ -1,16 +1,21 @@
 // The real main window against a real cardhour-sim (in-process runtime: the whole lifecycle and
 // billing, no containers): connect, sign up, launch through the dialog, watch it run and the
 // balance move, stop, start, terminate, lose the provider and get it back; and the language
-// switch. Each screen checked is saved as a PNG under <build>/screenshots.
+// switch; a top-up, the ledger tab, and a token revoked elsewhere (the event stream's 401 asks
+// for log-in, which brings the user back to the same view and selection). Each screen checked is
+// saved as a PNG under <build>/screenshots.
 #include "BillPanel.h"
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
 #include "CoreTestSupport.h"
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
+#include "LedgerModel.h"
+#include "LedgerView.h"
 #include "LoginDialog.h"
 #include "MainWindow.h"
 #include "SimProcess.h"
+#include "TopUpDialog.h"
 #include "Translations.h"
 #include "api/ProviderClient.h"
 #include "session/Session.h"
@@ -28,6 +33,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -43,10 +50,12 @@ class TestMainWindow : public QObject
 
 private Q_SLOTS:
     void initTestCase();
+    void init();
     void cleanupTestCase();
     void fullLoop();
     void sandboxConnectStep();
     void switchesLanguage();
+    void expiredTokenReturnsToTheSameView();
 
 private:
     ui::MainWindow::Options options() const;
@@ -54,6 +63,7 @@ private:
     void confirmAction(ui::MainWindow &window, const char *actionName,
                        const QString &expectedPreview);
     QString stateOf(ui::MainWindow &window, const QString &name) const;
+    void connectAndSignUp(ui::MainWindow &window, const QString &email);
 
     SimProcess m_sim;
     quint16 m_port = 0;
@@ -86,6 +96,10 @@ T *visibleChild(QWidget *root, const QString &name)
 
 void TestMainWindow::initTestCase()
 {
+    // Settings and the remembered window go to QStandardPaths' test location, not the user's.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(u"CardHourTest"_s);
+    QCoreApplication::setApplicationName(u"tst_mainwindow"_s);
     QVERIFY(m_scratch.isValid());
     QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
     m_port = freePort();
@@ -95,9 +109,15 @@ void TestMainWindow::initTestCase()
     QCOMPARE(m_sim.port(), m_port);
 }
 
+void TestMainWindow::init()
+{
+    QSettings().clear();
+}
+
 void TestMainWindow::cleanupTestCase()
 {
     m_sim.kill();
+    QSettings().clear();
 }
 
 ui::MainWindow::Options TestMainWindow::options() const
@@ -190,6 +210,15 @@ void TestMainWindow::fullLoop()
     auto *bill = window.findChild<ui::BillPanel *>(u"billPanel"_s);
     QTRY_COMPARE(bill->balanceText(), u"¥10.0000"_s);
 
+    // ---- a (simulated) top-up raises the balance shown --------------------------------------
+    window.findChild<QAction *>(u"topUpAction"_s)->trigger();
+    ui::TopUpDialog *topUp = nullptr;
+    QTRY_VERIFY((topUp = visibleChild<ui::TopUpDialog>(&window, u"topUpDialog"_s)));
+    QTest::keyClicks(topUp->findChild<QLineEdit *>(u"amountEdit"_s), u"5"_s);
+    QTest::mouseClick(topUp->findChild<QPushButton *>(u"topUpButton"_s), Qt::LeftButton);
+    QTRY_VERIFY(!visibleChild<ui::TopUpDialog>(&window, u"topUpDialog"_s));
+    QTRY_COMPARE(bill->balanceText(), u"¥15.0000"_s);
+
     // A key to install, added through the API (the client has no key manager yet).
     const auto key =
         m_sim.authedPost(token, u"/v1/ssh-keys"_s,
@@ -261,6 +290,30 @@ void TestMainWindow::fullLoop()
         return;
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"(absent)"_s, 20000);
 
+    // ---- the ledger tab: trial credit, the top-up, the compute of both runs -------------------
+    window.findChild<QAction *>(u"showLedgerAction"_s)->trigger();
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Ledger);
+    ui::LedgerModel *ledger = window.ledgerView()->model();
+    QTRY_VERIFY_WITH_TIMEOUT(ledger->rowCount() >= 4, 10000);
+    QStringList kinds;
+    for (const core::Posting &p : ledger->postings())
+        kinds.append(p.kind);
+    QVERIFY2(kinds.contains(u"trial_credit"_s) && kinds.contains(u"topup"_s)
+                 && kinds.count(u"compute"_s) >= 2,
+             qPrintable(kinds.join(u',')));
+    QCOMPARE(ledger->postings().first().balanceAfterMicros,
+             m_sim.authedGet(token, u"/v1/billing/ledger?limit=1"_s).value(u"balance_micros"_s).toInteger());
+    // The terminated instance left the list but keeps its name in the ledger.
+    auto *ledgerTable = window.ledgerView()->findChild<QTableView *>(u"ledgerTable"_s);
+    bool named = false;
+    for (int row = 0; row < ledgerTable->model()->rowCount(); ++row)
+        named = named
+                || ledgerTable->model()->index(row, ui::LedgerModel::InstanceColumn).data()
+                       == u"train-1"_s;
+    QVERIFY(named);
+    shoot(&window, u"08-ledger"_s);
+    window.setCurrentView(ui::MainWindow::View::Instances);
+
     // ---- the provider goes away and comes back
     // --------------------------------------------------------
     auto *banner = window.findChild<ui::ConnectionBanner *>(u"connectionBanner"_s);
@@ -281,6 +334,21 @@ void TestMainWindow::fullLoop()
                              20000);
     QVERIFY(!window.session()->isLoggedIn());
     QCOMPARE(login->email(), u"gui@example.com"_s);
+}
+
+void TestMainWindow::connectAndSignUp(ui::MainWindow &window, const QString &email)
+{
+    window.connectToUrl(m_sim.baseUrl());
+    ui::LoginDialog *login = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
+                             20000);
+    QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), email);
+    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
+    QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
+    QTest::mouseClick(
+        login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok),
+        Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
 }
 
 void TestMainWindow::sandboxConnectStep()
@@ -318,6 +386,59 @@ void TestMainWindow::switchesLanguage()
     window.findChild<QAction *>(u"language_en"_s)->trigger();
     QTRY_COMPARE(connectButton->text(), u"Connect"_s);
     QTRY_COMPARE(launchAction->text(), u"&Launch…"_s);
+}
+
+void TestMainWindow::expiredTokenReturnsToTheSameView()
+{
+    ui::MainWindow window(options());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    connectAndSignUp(window, u"expiry@example.com"_s);
+    if (QTest::currentTestFailed())
+        return;
+    const QString token = window.session()->token();
+    const QString first = m_sim.createRunning(
+        token, {{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"base"_s}, {u"name"_s, u"one"_s}});
+    const QString second = m_sim.createRunning(
+        token, {{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"base"_s}, {u"name"_s, u"two"_s}});
+    QVERIFY2(!first.isEmpty() && !second.isEmpty(), qPrintable(m_sim.lastError()));
+    QTRY_COMPARE(window.instanceModel()->rowCount(), 2);
+    window.selectInstance(second);
+    QCOMPARE(window.selectedInstanceId(), second);
+    window.setCurrentView(ui::MainWindow::View::Ledger);
+    QTRY_VERIFY(window.ledgerView()->model()->rowCount() >= 1);
+
+    // Revoked from a second client; the window learns it when its event stream reconnects
+    // (provider restarted) and gets 401: no call of its own is needed.
+    QCOMPARE(m_sim.authedPost(token, u"/v1/auth/logout"_s).status, 204);
+    m_sim.kill();
+    QVERIFY2(m_sim.restart(), qPrintable(m_sim.lastError()));
+    ui::LoginDialog *login = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
+                             20000);
+    QVERIFY(!window.session()->isLoggedIn());
+    const QString note = login->findChild<QLabel *>(u"errorLabel"_s)->text();
+    QVERIFY2(note.contains(u"session has ended"_s), qPrintable(note));
+    QCOMPARE(login->email(), u"expiry@example.com"_s);
+    shoot(&window, u"09-session-expired"_s);
+
+    // Log in again: the same view, the same selection, fresh data.
+    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
+    QTest::mouseClick(
+        login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok),
+        Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
+    QVERIFY(window.session()->token() != token);
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Ledger);
+    QTRY_COMPARE(window.instanceModel()->rowCount(), 2);
+    QCOMPARE(window.selectedInstanceId(), second);
+    QTRY_VERIFY(window.ledgerView()->model()->rowCount() >= 1);
+    QTRY_VERIFY(!window.findChild<ui::ConnectionBanner *>(u"connectionBanner"_s)->isVisible());
+    shoot(&window, u"10-back-after-login"_s);
+    // Leave nothing running in the shared provider.
+    const QString fresh = window.session()->token();
+    for (const QString &id : {first, second})
+        QCOMPARE(m_sim.authedDelete(fresh, u"/v1/instances/%1"_s.arg(id)).status, 200);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -180,6 +180,11 @@ void Session::logOut()
         forget();
 }
 
+void Session::expire()
+{
+    onSessionExpired();
+}
+
 void Session::onSessionExpired()
 {
     if (m_state != State::LoggedIn)

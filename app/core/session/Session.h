@@ -55,6 +55,9 @@ public:
     // Revokes the token on the provider (best effort: an unreachable provider does not keep
     // the user logged in) and deletes it from the keychain.
     void logOut();
+    // Someone else saw the provider refuse the token (EventStream's 401 on /v1/events): the
+    // same as a 401 on a call of the client. Ignored unless logged in.
+    void expire();
 
 Q_SIGNALS:
     void stateChanged(cardhour::core::Session::State state);

@@ -1,0 +1,145 @@
+#include "AppSettings.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <QSettings>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QWidget>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+int AppSettings::clampMinutes(int minutes)
+{
+    return qBound(1, minutes, 24 * 60);
+}
+
+AppSettings AppSettings::load(QSettings &settings)
+{
+    AppSettings s;
+    s.providerUrl = settings.value(u"provider/url"_s).toUrl();
+    s.language = settings.value(u"language"_s).toString();
+    s.theme = settings.value(u"theme"_s, s.theme).toString();
+    if (!Theme::available().contains(s.theme))
+        s.theme = u"system"_s;
+    s.warnFirstMinutes = clampMinutes(settings.value(u"alerts/firstMinutes"_s, 60).toInt());
+    s.warnLastMinutes = clampMinutes(settings.value(u"alerts/lastMinutes"_s, 10).toInt());
+    return s;
+}
+
+void AppSettings::save(QSettings &settings) const
+{
+    if (providerUrl.isValid() && !providerUrl.isEmpty())
+        settings.setValue(u"provider/url"_s, providerUrl);
+    else
+        settings.remove(u"provider/url"_s);
+    if (!language.isEmpty())
+        settings.setValue(u"language"_s, language);
+    settings.setValue(u"theme"_s, theme);
+    settings.setValue(u"alerts/firstMinutes"_s, clampMinutes(warnFirstMinutes));
+    settings.setValue(u"alerts/lastMinutes"_s, clampMinutes(warnLastMinutes));
+    settings.sync();
+}
+
+// ---- theme --------------------------------------------------------------------------------------
+
+namespace {
+struct SystemLook
+{
+    QString styleName;
+    QPalette palette;
+    bool captured = false;
+};
+
+SystemLook &systemLook()
+{
+    static SystemLook look;
+    if (!look.captured && qApp) {
+        look.styleName = QApplication::style()->name();
+        look.palette = QApplication::palette();
+        look.captured = true;
+    }
+    return look;
+}
+
+QString &currentTheme()
+{
+    static QString theme = u"system"_s;
+    return theme;
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x30);
+    const QColor base(0x1e, 0x1f, 0x22);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    const QColor disabled(0x80, 0x80, 0x80);
+    const QColor highlight(0x3d, 0x7e, 0xd6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, disabled);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Link, highlight.lighter(130));
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Mid, QColor(0x5a, 0x5c, 0x60));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+    p.setColor(QPalette::Light, QColor(0x45, 0x47, 0x4b));
+    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+} // namespace
+
+QStringList Theme::available()
+{
+    return {u"system"_s, u"light"_s, u"dark"_s};
+}
+
+QString Theme::displayName(const QString &theme)
+{
+    if (theme == u"light"_s)
+        return tr("Light");
+    if (theme == u"dark"_s)
+        return tr("Dark");
+    return tr("System");
+}
+
+QString Theme::current()
+{
+    return currentTheme();
+}
+
+void Theme::apply(const QString &theme)
+{
+    SystemLook &look = systemLook(); // before the first change, so "system" can come back
+    const QString chosen = available().contains(theme) ? theme : u"system"_s;
+    QStyle *style = QStyleFactory::create(chosen == u"system"_s ? look.styleName : u"Fusion"_s);
+    const QPalette palette = chosen == u"system"_s ? look.palette
+                             : chosen == u"dark"_s ? darkPalette()
+                             : style                ? style->standardPalette()
+                                                    : look.palette;
+    // The palette first: setStyle() then polishes every widget once, with the new colours.
+    QApplication::setPalette(palette);
+    if (style)
+        QApplication::setStyle(style);
+    // Widgets with a style sheet keep the colours they were polished with; polish them again.
+    const QList<QWidget *> widgets = QApplication::allWidgets();
+    for (QWidget *widget : widgets) {
+        if (!widget->styleSheet().isEmpty())
+            widget->setStyleSheet(widget->styleSheet());
+    }
+    currentTheme() = chosen;
+}
+
+} // namespace cardhour::ui

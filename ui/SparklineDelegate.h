@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QStyledItemDelegate>
+
+namespace cardhour::ui {
+
+// Paints a cell's SparklineRole (QList<double>, 0-100, oldest first) as a small line. Only cells
+// on screen are painted, so a long list of instances costs nothing for the rows out of view.
+class SparklineDelegate : public QStyledItemDelegate
+{
+    Q_OBJECT
+public:
+    explicit SparklineDelegate(int role, QObject *parent = nullptr);
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option,
+               const QModelIndex &index) const override;
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
+
+private:
+    int m_role;
+};
+
+} // namespace cardhour::ui

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "LedgerModel.h"
+
+#include <QWidget>
+
+class QAreaSeries;
+class QChart;
+class QChartView;
+class QComboBox;
+class QDateTimeAxis;
+class QLabel;
+class QLineSeries;
+class QValueAxis;
+
+namespace cardhour::ui {
+
+// Spend over time from the ledger (compute and storage charges), per hour or per day, drawn as
+// steps over a time axis (Qt Charts). Shows the newest buckets (two days of hours, two months of
+// days); nothing is drawn while it is hidden.
+class SpendChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SpendChart(QWidget *parent = nullptr);
+
+    void setPostings(const QList<core::Posting> &postings);
+    ledger::Bucket bucket() const;
+    void setBucket(ledger::Bucket bucket);
+    void setTimeZone(const QTimeZone &zone);
+    // What is plotted now (tests).
+    QList<ledger::SpendBucket> shownBuckets() const { return m_shown; }
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void rebuild();
+    void retranslate();
+
+    QComboBox *m_bucket;
+    QLabel *m_total;
+    QChart *m_chart;
+    QChartView *m_view;
+    QLineSeries *m_line;
+    QAreaSeries *m_area;
+    QDateTimeAxis *m_timeAxis;
+    QValueAxis *m_values;
+    QList<core::Posting> m_postings;
+    QList<ledger::SpendBucket> m_shown;
+    QTimeZone m_zone = QTimeZone::systemTimeZone();
+    bool m_dirty = true;
+};
+
+} // namespace cardhour::ui

@@ -1,0 +1,143 @@
+#include "TrayNotifier.h"
+
+#include "Format.h"
+#include "billing/BillTicker.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QStyle>
+#include <QSystemTrayIcon>
+#include <QWidget>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+using namespace cardhour::core;
+
+TrayNotifier::TrayNotifier(BillTicker *ticker, RunwayAlerts *alerts, QWidget *window)
+    : QObject(window), m_ticker(ticker), m_alerts(alerts), m_window(window)
+{
+    setObjectName(u"trayNotifier"_s);
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        const QIcon icon = window->windowIcon().isNull()
+                               ? window->style()->standardIcon(QStyle::SP_ComputerIcon)
+                               : window->windowIcon();
+        m_icon = new QSystemTrayIcon(icon, this);
+        m_menu = new QMenu(); // no parent: QSystemTrayIcon does not own its menu
+        m_balanceAction = m_menu->addAction(QString());
+        m_balanceAction->setEnabled(false);
+        m_rateAction = m_menu->addAction(QString());
+        m_rateAction->setEnabled(false);
+        m_menu->addSeparator();
+        m_showAction = m_menu->addAction(QString(), this, &TrayNotifier::showWindow);
+        m_quitAction = m_menu->addAction(QString(), this, &TrayNotifier::quitRequested);
+        m_icon->setContextMenu(m_menu);
+        connect(m_icon, &QSystemTrayIcon::activated, this,
+                [this](QSystemTrayIcon::ActivationReason reason) {
+                    if (reason == QSystemTrayIcon::Trigger
+                        || reason == QSystemTrayIcon::DoubleClick)
+                        showWindow();
+                });
+        connect(m_icon, &QSystemTrayIcon::messageClicked, this, &TrayNotifier::showWindow);
+        m_icon->show();
+    }
+    connect(m_alerts, &RunwayAlerts::runwayAlert, this, &TrayNotifier::onRunwayAlert);
+    connect(m_alerts, &RunwayAlerts::instanceAlert, this, &TrayNotifier::onInstanceAlert);
+    retranslate();
+}
+
+TrayNotifier::~TrayNotifier()
+{
+    delete m_menu;
+}
+
+void TrayNotifier::refresh()
+{
+    QString balance;
+    QString rate;
+    if (m_ticker->hasData()) {
+        balance = tr("Balance: %1").arg(Format::money(m_ticker->balanceMicros()));
+        rate = m_ticker->spendRateMicrosPerHour() > 0
+                   ? tr("Spending %1").arg(Format::ratePerHour(m_ticker->spendRateMicrosPerHour()))
+                   : tr("Nothing is billed now");
+        m_toolTip = tr("CardHour — %1, %2").arg(balance, rate.toLower());
+        const qint64 left = m_ticker->msLeft();
+        if (left >= 0)
+            m_toolTip += u"\n"_s + tr("Runs out in %1").arg(Format::duration(left));
+    } else {
+        m_toolTip = tr("CardHour");
+    }
+    if (m_icon) {
+        m_icon->setToolTip(m_toolTip);
+        m_balanceAction->setText(balance.isEmpty() ? tr("Balance: unknown") : balance);
+        m_balanceAction->setVisible(true);
+        m_rateAction->setText(rate);
+        m_rateAction->setVisible(!rate.isEmpty());
+    }
+}
+
+void TrayNotifier::retranslate()
+{
+    if (m_icon) {
+        m_showAction->setText(tr("Show CardHour"));
+        m_quitAction->setText(tr("Quit"));
+    }
+    refresh();
+}
+
+void TrayNotifier::notify(const QString &title, const QString &message, bool warning)
+{
+    m_lastTitle = title;
+    m_lastMessage = message;
+    if (m_icon && QSystemTrayIcon::supportsMessages())
+        m_icon->showMessage(title, message,
+                            warning ? QSystemTrayIcon::Warning : QSystemTrayIcon::Information,
+                            15000);
+    Q_EMIT notified(title, message);
+}
+
+void TrayNotifier::onRunwayAlert(int thresholdMinutes, qint64 msLeft)
+{
+    Q_UNUSED(thresholdMinutes);
+    notify(tr("Balance running low"),
+           tr("At %1 your balance lasts %2. Top up or stop instances to keep your work.")
+               .arg(Format::ratePerHour(m_ticker->spendRateMicrosPerHour()),
+                    Format::duration(msLeft)),
+           true);
+}
+
+void TrayNotifier::onInstanceAlert(RunwayAlerts::InstanceAlert kind, const Instance &instance)
+{
+    if (kind == RunwayAlerts::InstanceAlert::Failed) {
+        notify(tr("Instance failed"),
+               instance.stateReason.isEmpty()
+                   ? tr("%1 failed.").arg(instance.name)
+                   : tr("%1 failed: %2").arg(instance.name, instance.stateReason),
+               true);
+        return;
+    }
+    QString why;
+    if (instance.stateReason == u"balance_exhausted"_s)
+        why = tr("the balance ran out");
+    else if (instance.stateReason == u"provider_restarted"_s)
+        why = tr("the provider restarted");
+    else if (instance.stateReason == u"container_stopped"_s
+             || instance.stateReason == u"container_gone"_s)
+        why = tr("its container stopped");
+    else
+        why = instance.stateReason;
+    notify(tr("Instance stopped by the provider"),
+           why.isEmpty() ? tr("%1 was stopped by the provider.").arg(instance.name)
+                         : tr("%1 was stopped: %2.").arg(instance.name, why),
+           true);
+}
+
+void TrayNotifier::showWindow()
+{
+    m_window->showNormal();
+    m_window->raise();
+    m_window->activateWindow();
+}
+
+} // namespace cardhour::ui

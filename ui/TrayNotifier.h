@@ -1,0 +1,65 @@
+#pragma once
+
+#include "billing/RunwayAlerts.h"
+
+#include <QObject>
+#include <QString>
+
+class QAction;
+class QMenu;
+class QSystemTrayIcon;
+class QWidget;
+
+namespace cardhour::core {
+class BillTicker;
+}
+
+namespace cardhour::ui {
+
+// The tray: balance and spend rate in the tooltip and menu; notifications for what RunwayAlerts
+// decides (the balance runs out within the thresholds; an instance failed or the provider
+// stopped it). Where the desktop has no tray (offscreen, some Wayland sessions) there is no icon;
+// notified() still fires, so the window can show the same sentence in its status bar.
+class TrayNotifier : public QObject
+{
+    Q_OBJECT
+public:
+    // `ticker` and `alerts` are not owned; `window` is raised from the tray.
+    TrayNotifier(core::BillTicker *ticker, core::RunwayAlerts *alerts, QWidget *window);
+    ~TrayNotifier() override;
+
+    bool hasIcon() const { return m_icon != nullptr; }
+    QString toolTip() const { return m_toolTip; }
+    QString lastTitle() const { return m_lastTitle; }
+    QString lastMessage() const { return m_lastMessage; }
+
+    // The tooltip and menu from the ticker's figures (call after each provider update; the
+    // ticker's own ticks call it too).
+    void refresh();
+    void retranslate();
+
+Q_SIGNALS:
+    void notified(const QString &title, const QString &message);
+    void quitRequested();
+
+private:
+    void notify(const QString &title, const QString &message, bool warning);
+    void onRunwayAlert(int thresholdMinutes, qint64 msLeft);
+    void onInstanceAlert(core::RunwayAlerts::InstanceAlert kind, const core::Instance &instance);
+    void showWindow();
+
+    core::BillTicker *m_ticker;
+    core::RunwayAlerts *m_alerts;
+    QWidget *m_window;
+    QSystemTrayIcon *m_icon = nullptr;
+    QMenu *m_menu = nullptr;
+    QAction *m_balanceAction = nullptr;
+    QAction *m_rateAction = nullptr;
+    QAction *m_showAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QString m_toolTip;
+    QString m_lastTitle;
+    QString m_lastMessage;
+};
+
+} // namespace cardhour::ui
