@@ -46,9 +46,14 @@ private Q_SLOTS:
         auto *gpuList = dialog.findChild<QListWidget *>(u"gpuList"_s);
         QTRY_VERIFY(gpuList->count() >= 6);
         QTRY_VERIFY(dialog.findChild<QListWidget *>(u"imageList"_s)->count() > 0);
-        // No keys yet: the dialog says how to add one.
+        // No keys yet: the dialog says so and offers the SSH keys dialog.
         QTRY_VERIFY(dialog.findChild<QLabel *>(u"noKeysLabel"_s)->isVisible());
-        QVERIFY(dialog.findChild<QLabel *>(u"noKeysLabel"_s)->text().contains(u"/v1/ssh-keys"_s));
+        QVERIFY(dialog.findChild<QLabel *>(u"noKeysLabel"_s)->text().contains(u"upload"_s));
+        auto *manageKeys = dialog.findChild<QPushButton *>(u"manageKeysButton"_s);
+        QVERIFY(manageKeys && manageKeys->isVisible());
+        QSignalSpy manageRequested(&dialog, &ui::LaunchDialog::manageKeysRequested);
+        QTest::mouseClick(manageKeys, Qt::LeftButton);
+        QCOMPARE(manageRequested.size(), 1);
 
         // 8 × H100: per hour, per day, and how long ¥10 lasts at that rate.
         for (int row = 0; row < gpuList->count(); ++row) {

@@ -1,0 +1,283 @@
+// The built-in terminal from the main window, against a real instance: cardhour-sim with the
+// podman runtime launches containers with sshd. The test signs up through the log-in dialog,
+// generates a key in the window's key store, uploads it, launches the base image with it, and
+// double-clicks the instance row: a terminal tab opens a verified SSH shell. Then it types into
+// the widget like a user, runs htop (alternate screen, header drawn), resizes the widget (the
+// PTY follows), drops and reconnects the connection, and opens an instance launched with a key
+// this computer does not have (the tab names the missing key).
+#include "CoreTestSupport.h"
+#include "InstanceTableModel.h"
+#include "LoginDialog.h"
+#include "MainWindow.h"
+#include "PodmanApiTest.h"
+#include "SshActions.h"
+#include "SshTestSupport.h"
+#include "TerminalTab.h"
+#include "TerminalWidget.h"
+#include "TransferBar.h"
+#include "session/Session.h"
+#include "ssh/SshKeyStore.h"
+#include "ssh/SshShell.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour;
+using namespace cardhour::test;
+
+class TestTerminalTab : public PodmanApiTest
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void oneClickOpensShell();
+    void htopUsesAlternateScreen();
+    void resizeReachesPty();
+    void dropUploadsAndDownloadReturns();
+    void droppedConnectionReconnects();
+    void missingKeyIsNamed();
+
+private:
+    QString screen() const { return m_tab->terminal()->screen()->screenText(); }
+    void type(const QString &line);
+    void shoot(const QString &name);
+
+    SimProcess *m_sim = nullptr;
+    std::unique_ptr<ui::MainWindow> m_window;
+    QString m_token;
+    QString m_instanceId;
+    QString m_strangerId;
+    QString m_strangerFingerprint;
+    ui::TerminalTab *m_tab = nullptr;
+};
+
+void TestTerminalTab::initTestCase()
+{
+    initPodmanTest();
+    if (QTest::currentTestFailed() || !m_dir)
+        return;
+    m_sim = startSim();
+    QVERIFY(m_sim);
+
+    ui::MainWindow::Options o;
+    o.keychainService = u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid());
+    o.keychainTimeoutMs = 3000;
+    o.knownHostsFile = m_dir->filePath(u"app/known_hosts"_s);
+    o.sshKeyFolder = m_dir->filePath(u"app/ssh"_s);
+    o.sshConfigFile = m_dir->filePath(u"home/.ssh/config"_s);
+    o.useSettings = false;
+    m_window = std::make_unique<ui::MainWindow>(o);
+    m_window->resize(1100, 760);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->connectToUrl(m_sim->baseUrl());
+
+    ui::LoginDialog *login = nullptr;
+    const auto visibleLogin = [this] {
+        for (auto *dialog : m_window->findChildren<ui::LoginDialog *>(u"loginDialog"_s)) {
+            if (dialog->isVisible())
+                return dialog;
+        }
+        return static_cast<ui::LoginDialog *>(nullptr);
+    };
+    QTRY_VERIFY_WITH_TIMEOUT((login = visibleLogin()), 20000);
+    QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
+    QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"term@example.com"_s);
+    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
+    QTest::mouseClick(
+        login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok),
+        Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isLoggedIn(), 20000);
+    m_token = m_window->session()->token();
+
+    // A key made in the app's own store, uploaded through the app's client.
+    core::SshKeyStore *keys = m_window->sshActions()->keyStore();
+    const KeyOutcome made = awaitKey(keys->generate(u"terminal-test"_s));
+    QVERIFY2(made.ok, qPrintable(made.error));
+    const auto uploaded =
+        await(core::SshKeyStore::upload(*m_window->client(), made.key, u"terminal-test"_s));
+    QVERIFY2(uploaded.ok, uploaded.why());
+
+    // And one that exists only elsewhere (as if on another computer).
+    const KeyPair foreign = makeKey(u"elsewhere"_s);
+    const QString foreignId = addKey(*m_sim, m_token, foreign);
+    QVERIFY(!foreignId.isEmpty());
+    m_strangerFingerprint = core::SshKeyPair::fingerprintOfPublicKeyLine(foreign.publicLine);
+
+    m_instanceId = create(*m_sim, m_token, {uploaded.value->id});
+    QVERIFY(!m_instanceId.isEmpty());
+    m_strangerId = create(*m_sim, m_token, {foreignId});
+    QVERIFY(!m_strangerId.isEmpty());
+    for (const QString &id : {m_instanceId, m_strangerId}) {
+        const QJsonObject running = waitFor(*m_sim, m_token, id, u"running"_s);
+        QVERIFY2(running.value(u"state"_s).toString() == u"running"_s,
+                 QJsonDocument(running).toJson().constData());
+    }
+}
+
+void TestTerminalTab::cleanupTestCase()
+{
+    m_tab = nullptr;
+    m_window.reset(); // closes the shells before the containers go
+    cleanupPodmanTest();
+}
+
+void TestTerminalTab::type(const QString &line)
+{
+    QTest::keyClicks(m_tab->terminal(), line);
+    QTest::keyClick(m_tab->terminal(), Qt::Key_Return);
+}
+
+void TestTerminalTab::shoot(const QString &name)
+{
+    QCoreApplication::processEvents();
+    QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
+    const QString path = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u'/' + name + u".png"_s;
+    QVERIFY2(m_window->grab().save(path), qPrintable(path));
+}
+
+void TestTerminalTab::oneClickOpensShell()
+{
+    // The list learns of the running instance through the event stream.
+    ui::InstanceTableModel *model = m_window->instanceModel();
+    QTRY_VERIFY_WITH_TIMEOUT(model->instance(m_instanceId)
+                                 && model->instance(m_instanceId)->state
+                                     == core::InstanceState::Running
+                                 && model->instance(m_instanceId)->ssh,
+                             30000);
+    auto *table = m_window->findChild<QTableView *>(u"instanceTable"_s);
+    QVERIFY(table);
+    const int row = model->rowOf(m_instanceId);
+    QVERIFY(row >= 0);
+    const QRect cell = table->visualRect(model->index(row, 0));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(m_window->selectedInstanceId(), m_instanceId);
+    QVERIFY(m_window->findChild<QAction *>(u"openTerminalAction"_s)->isEnabled());
+    QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+
+    QCOMPARE(m_window->terminalTabs().size(), 1);
+    m_tab = m_window->terminalTabs().constFirst();
+    auto *tabs = m_window->findChild<QTabWidget *>(u"viewTabs"_s);
+    QCOMPARE(tabs->currentWidget(), m_tab);
+    QCOMPARE(tabs->tabText(tabs->currentIndex()), model->instance(m_instanceId)->name);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_tab->isConnected(), qPrintable(m_tab->statusText()), 30000);
+    QVERIFY(m_tab->statusText().isEmpty());
+
+    type(u"stty size; echo hello-$((6*7))"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(u"\nhello-42"_s), qPrintable(screen()), 15000);
+    const QString size =
+        u"%1 %2"_s.arg(m_tab->terminal()->rows()).arg(m_tab->terminal()->columns());
+    QVERIFY2(screen().contains(u"\n"_s + size + u"\n"_s), qPrintable(size + u"\n"_s + screen()));
+}
+
+void TestTerminalTab::htopUsesAlternateScreen()
+{
+    QVERIFY(m_tab && m_tab->isConnected());
+    terminal::TerminalScreen *model = m_tab->terminal()->screen();
+    QVERIFY(!model->altScreenActive());
+    type(u"htop"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(model->altScreenActive(), 15000);
+    // htop's header: the load average and the task counts, drawn a moment after it starts.
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(u"Load average"_s) && screen().contains(u"Tasks"_s),
+                              qPrintable(screen()), 15000);
+    QTest::qWait(1500); // a second refresh, so the meters are filled in
+    shoot(u"terminal-htop"_s);
+    QTest::keyClick(m_tab->terminal(), Qt::Key_Q);
+    QTRY_VERIFY_WITH_TIMEOUT(!model->altScreenActive(), 15000);
+    QTRY_VERIFY(screen().contains(u"hello-42"_s)); // the normal screen is back as it was
+}
+
+void TestTerminalTab::resizeReachesPty()
+{
+    QVERIFY(m_tab && m_tab->isConnected());
+    m_window->resize(820, 560);
+    QTRY_VERIFY(m_tab->terminal()->columns() < 100);
+    const int cols = m_tab->terminal()->columns();
+    const int rows = m_tab->terminal()->rows();
+    type(u"clear; echo size=$(stty size)"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(u"size=%1 %2"_s.arg(rows).arg(cols)),
+                              qPrintable(u"%1x%2\n"_s.arg(cols).arg(rows) + screen()), 15000);
+    m_window->resize(1100, 760);
+}
+
+void TestTerminalTab::dropUploadsAndDownloadReturns()
+{
+    QVERIFY(m_tab && m_tab->isConnected());
+    const QString local = m_dir->filePath(u"dropped.bin"_s);
+    const QString sha = writeRandomFile(local, 8 * 1024 * 1024);
+    QVERIFY(!sha.isEmpty());
+
+    // Files dragged from a file manager: the tab takes the drop, not the terminal.
+    auto *mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(local)});
+    const QPoint at = m_tab->rect().center();
+    QDragEnterEvent enter(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_tab, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_tab, &drop);
+    QVERIFY(drop.isAccepted());
+    delete mime;
+    ui::TransferBar *bar = m_tab->transferBar();
+    QVERIFY(bar->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!bar->isBusy(), 120000);
+    QVERIFY2(bar->statusText().contains(u"Uploaded"_s), qPrintable(bar->statusText()));
+
+    type(u"clear; sha256sum /workspace/dropped.bin"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(sha + u"  /workspace/dropped.bin"_s),
+                              qPrintable(sha + u"\n"_s + screen()), 15000);
+
+    QTemporaryDir back;
+    QVERIFY(m_tab->download(u"/workspace/dropped.bin"_s, back.path()));
+    QTRY_VERIFY_WITH_TIMEOUT(!bar->isBusy(), 120000);
+    QVERIFY2(bar->statusText().contains(u"Downloaded"_s), qPrintable(bar->statusText()));
+    QCOMPARE(sha256OfFile(back.filePath(u"dropped.bin"_s)), sha);
+}
+
+void TestTerminalTab::droppedConnectionReconnects()
+{
+    QVERIFY(m_tab && m_tab->isConnected());
+    type(u"exit"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_tab->isConnected() && !m_tab->statusText().isEmpty(), 15000);
+    auto *reconnect = m_tab->findChild<QPushButton *>(u"reconnectButton"_s);
+    QVERIFY(reconnect && reconnect->isVisible());
+    shoot(u"terminal-dropped"_s);
+    QTest::mouseClick(reconnect, Qt::LeftButton);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_tab->isConnected(), qPrintable(m_tab->statusText()), 30000);
+    type(u"echo back-$((40+2))"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(u"\nback-42"_s), qPrintable(screen()), 15000);
+}
+
+void TestTerminalTab::missingKeyIsNamed()
+{
+    ui::InstanceTableModel *model = m_window->instanceModel();
+    QTRY_VERIFY_WITH_TIMEOUT(model->instance(m_strangerId)
+                                 && model->instance(m_strangerId)->state
+                                     == core::InstanceState::Running,
+                             30000);
+    const QString name = model->instance(m_strangerId)->name;
+    ui::TerminalTab *tab = m_window->openTerminal(m_strangerId);
+    QVERIFY(tab);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !tab->statusText().isEmpty()
+            && tab->findChild<QPushButton *>(u"reconnectButton"_s)->isVisible(),
+        30000);
+    const QString status = tab->statusText();
+    QVERIFY2(status.contains(m_strangerFingerprint), qPrintable(status));
+    QVERIFY2(status.contains(name), qPrintable(status));
+    QVERIFY(!tab->isConnected());
+    shoot(u"terminal-missing-key"_s);
+}
+
+QTEST_MAIN(TestTerminalTab)
+#include "tst_terminaltab.moc"
