@@ -16,16 +16,23 @@
 #include "TerminalWidget.h"
 #include "TransferBar.h"
 #include "session/Session.h"
+#include "ssh/SshConfigWriter.h"
 #include "ssh/SshKeyStore.h"
 #include "ssh/SshShell.h"
 
 #include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QGuiApplication>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 
@@ -44,6 +51,8 @@ private Q_SLOTS:
     void htopUsesAlternateScreen();
     void resizeReachesPty();
     void dropUploadsAndDownloadReturns();
+    void appOpensThroughForward();
+    void sshConfigAndCommandPinHostKey();
     void droppedConnectionReconnects();
     void missingKeyIsNamed();
 
@@ -242,6 +251,81 @@ void TestTerminalTab::dropUploadsAndDownloadReturns()
     QTRY_VERIFY_WITH_TIMEOUT(!bar->isBusy(), 120000);
     QVERIFY2(bar->statusText().contains(u"Downloaded"_s), qPrintable(bar->statusText()));
     QCOMPARE(sha256OfFile(back.filePath(u"dropped.bin"_s)), sha);
+}
+
+void TestTerminalTab::appOpensThroughForward()
+{
+    // A web app in the box (as Jupyter would be), opened like a one-click app: the URL handed to
+    // the browser goes through a local port forward over SSH.
+    QVERIFY(m_tab && m_tab->isConnected());
+    type(u"cd /workspace && (python3 -m http.server 8899 >/dev/null 2>&1 &) ; cd"_s);
+    ui::SshActions *ssh = m_window->sshActions();
+    ssh->setOpenBrowser(false);
+    QSignalSpy opened(ssh, &ui::SshActions::appOpened);
+    core::InstanceApp app;
+    app.name = u"files"_s;
+    app.port = 8899;
+    const core::Instance *instance = m_window->instanceModel()->instance(m_instanceId);
+    QVERIFY(instance);
+    ssh->openApp(*instance, app);
+    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 30000);
+    const QUrl url = opened.constFirst().constFirst().toUrl();
+    QCOMPARE(url.host(), u"127.0.0.1"_s);
+    QCOMPARE(url.port(), int(ssh->forwardedPort(m_instanceId, 8899)));
+    // The server may need a moment to listen: ask until the listing names the dropped file.
+    QNetworkAccessManager net;
+    QByteArray body;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            std::unique_ptr<QNetworkReply> reply(net.get(QNetworkRequest(url)));
+            (void)QTest::qWaitFor([&reply] { return reply->isFinished(); }, 5000);
+            body = reply->readAll();
+            return body.contains("dropped.bin");
+        }(),
+        20000);
+}
+
+void TestTerminalTab::sshConfigAndCommandPinHostKey()
+{
+    ui::SshActions *ssh = m_window->sshActions();
+    const core::Instance *instance = m_window->instanceModel()->instance(m_instanceId);
+    QVERIFY(instance && instance->ssh);
+    QSignalSpy messages(ssh, &ui::SshActions::message);
+    ssh->addToSshConfig(*instance);
+    QTRY_VERIFY(!messages.isEmpty());
+    const QString alias = core::SshConfigWriter::hostAlias(instance->name);
+    QVERIFY2(!messages.constFirst().at(1).toBool(),
+             qPrintable(messages.constFirst().at(0).toString()));
+    QVERIFY(messages.constFirst().at(0).toString().contains(alias));
+    QFile config(ssh->sshConfigPath());
+    QVERIFY(config.open(QIODevice::ReadOnly));
+    QVERIFY(config.readAll().contains(u"Host %1"_s.arg(alias).toUtf8()));
+    // OpenSSH itself connects through the block, with the pinned key.
+    const Cmd viaConfig = run(
+        u"ssh"_s,
+        {u"-F"_s, ssh->sshConfigPath(), u"-o"_s, u"BatchMode=yes"_s, alias, u"echo config-ok"_s});
+    QVERIFY2(viaConfig.ok() && viaConfig.out.contains("config-ok"),
+             qPrintable(viaConfig.describe()));
+
+    messages.clear();
+    ssh->copySshCommand(*instance);
+    QTRY_VERIFY(!messages.isEmpty());
+    const QString command = QGuiApplication::clipboard()->text();
+    QVERIFY2(command.contains(u"StrictHostKeyChecking=yes"_s), qPrintable(command));
+    QVERIFY2(command.contains(ssh->knownHostsPath()), qPrintable(command));
+    QVERIFY2(command.contains(u"-i "_s), qPrintable(command));
+    QStringList args = QProcess::splitCommand(command);
+    QVERIFY(!args.isEmpty());
+    args.removeFirst();
+    args << u"-o"_s << u"BatchMode=yes"_s << u"echo command-ok"_s;
+    const Cmd viaCommand = run(u"ssh"_s, args);
+    QVERIFY2(viaCommand.ok() && viaCommand.out.contains("command-ok"),
+             qPrintable(viaCommand.describe()));
+
+    // The system terminal gets the same arguments (no terminal program here to start).
+    const QStringList terminal = ui::SshActions::systemTerminalCommand({u"-p"_s, u"22"_s});
+    if (!terminal.isEmpty())
+        QVERIFY(terminal.contains(u"ssh"_s));
 }
 
 void TestTerminalTab::droppedConnectionReconnects()
