@@ -12,6 +12,7 @@
 #include <QClipboard>
 #include <QDesktopServices>
 #include <QDir>
+#include <QFile>
 #include <QGuiApplication>
 #include <QProcess>
 #include <QStandardPaths>
@@ -86,7 +87,7 @@ QStringList SshActions::systemTerminalCommand(const QStringList &sshArguments)
         u"cardhour-ssh-%1.command"_s.arg(QString::number(qHash(quoted.join(u' ')), 16)));
     QFile file(script);
     if (file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        file.write(("#!/bin/sh\nexec " + quoted.join(u' ') + u'\n').toUtf8());
+        file.write((u"#!/bin/sh\nexec "_s + quoted.join(u' ') + u'\n').toUtf8());
         file.close();
         file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }

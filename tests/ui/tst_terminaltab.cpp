@@ -187,6 +187,19 @@ void TestTerminalTab::oneClickOpensShell()
     const QString size =
         u"%1 %2"_s.arg(m_tab->terminal()->rows()).arg(m_tab->terminal()->columns());
     QVERIFY2(screen().contains(u"\n"_s + size + u"\n"_s), qPrintable(size + u"\n"_s + screen()));
+
+    // Ctrl+C is the terminal's (SIGINT), not the window's "Copy SSH command" shortcut.
+    type(u"sleep 60; echo slept"_s);
+    QTest::qWait(300);
+    QTest::keyClick(m_tab->terminal(), Qt::Key_C, Qt::ControlModifier);
+    type(u"echo after-$((2*3))"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(u"\nafter-6"_s), qPrintable(screen()), 15000);
+    QVERIFY(!screen().contains(u"\nslept"_s));
+
+    // A title the remote sets (OSC 0) joins the instance name on the tab.
+    type(u"printf '\\033]0;%s\\007' remote-$((1+1))"_s);
+    QTRY_COMPARE_WITH_TIMEOUT(tabs->tabText(tabs->indexOf(m_tab)),
+                              model->instance(m_instanceId)->name + u" — remote-2"_s, 15000);
 }
 
 void TestTerminalTab::htopUsesAlternateScreen()
