@@ -27,6 +27,7 @@
 #include <QDir>
 #include <QGuiApplication>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -55,6 +56,7 @@ private Q_SLOTS:
     void sshConfigAndCommandPinHostKey();
     void droppedConnectionReconnects();
     void missingKeyIsNamed();
+    void jupyterOpensInBrowserThroughForward();
 
 private:
     QString screen() const { return m_tab->terminal()->screen()->screenText(); }
@@ -374,6 +376,54 @@ void TestTerminalTab::missingKeyIsNamed()
     QVERIFY2(status.contains(name), qPrintable(status));
     QVERIFY(!tab->isConnected());
     shoot(u"terminal-missing-key"_s);
+}
+
+void TestTerminalTab::jupyterOpensInBrowserThroughForward()
+{
+    // The jupyter image's one-click app, from the instance menu: Open in browser → the URL the
+    // browser gets is the app's own (token included) on a local port forwarded over SSH.
+    const QString keyId = m_window->instanceModel()->instance(m_instanceId)->sshKeyIds.value(0);
+    QVERIFY(!keyId.isEmpty());
+    const QString id = create(*m_sim, m_token, {keyId}, QJsonObject{{u"image"_s, u"jupyter"_s}});
+    QVERIFY(!id.isEmpty());
+    const QJsonObject running = waitFor(*m_sim, m_token, id, u"running"_s);
+    QVERIFY2(running.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(running).toJson().constData());
+    ui::InstanceTableModel *model = m_window->instanceModel();
+    QTRY_VERIFY_WITH_TIMEOUT(model->instance(id)
+                                 && model->instance(id)->state == core::InstanceState::Running
+                                 && !model->instance(id)->apps.isEmpty(),
+                             30000);
+    const core::InstanceApp app = model->instance(id)->apps.constFirst();
+    m_window->selectInstance(id);
+    auto *menu = m_window->findChild<QMenu *>(u"appsMenu"_s);
+    QVERIFY(menu && menu->menuAction()->isEnabled());
+    QAction *open = menu->findChild<QAction *>(u"openApp_"_s + app.name);
+    QVERIFY(open);
+    ui::SshActions *ssh = m_window->sshActions();
+    ssh->setOpenBrowser(false);
+    QSignalSpy opened(ssh, &ui::SshActions::appOpened);
+    open->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 30000);
+    const QUrl url = opened.constFirst().constFirst().toUrl();
+    QCOMPARE(url.host(), u"127.0.0.1"_s);
+    QCOMPARE(url.port(), int(ssh->forwardedPort(id, app.port)));
+    QVERIFY2(url.query().contains(u"token="_s), qPrintable(url.toString()));
+    QVERIFY(app.hostPort.value_or(0) != url.port()); // not the sandbox's own published port
+
+    // The notebook server starts next to sshd: with the token it answers through the forward.
+    QUrl status = url;
+    status.setPath(url.path() + u"api/status"_s);
+    QNetworkAccessManager net;
+    int code = 0;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            std::unique_ptr<QNetworkReply> reply(net.get(QNetworkRequest(status)));
+            (void)QTest::qWaitFor([&reply] { return reply->isFinished(); }, 5000);
+            code = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            return code == 200;
+        }(),
+        60000);
 }
 
 QTEST_MAIN(TestTerminalTab)
