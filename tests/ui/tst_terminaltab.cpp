@@ -32,6 +32,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -260,6 +261,28 @@ void TestTerminalTab::dropUploadsAndDownloadReturns()
     type(u"clear; sha256sum /workspace/dropped.bin"_s);
     QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(sha + u"  /workspace/dropped.bin"_s),
                               qPrintable(sha + u"\n"_s + screen()), 15000);
+
+    // A large upload cancelled midway: said so, the partial file stays for a resume, and the
+    // next upload of the same file completes it.
+    const QString bigLocal = m_dir->filePath(u"big.bin"_s);
+    const QString bigSha = writeRandomFile(bigLocal, 200 * 1024 * 1024);
+    QVERIFY(!bigSha.isEmpty());
+    QVERIFY(m_tab->uploadFiles({bigLocal}));
+    auto *progress = bar->findChild<QProgressBar *>(u"transferProgress"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(progress->value() > 0 || !bar->isBusy(), 60000);
+    QVERIFY2(bar->isBusy(), "the upload finished before it could be cancelled");
+    QTest::mouseClick(bar->findChild<QPushButton *>(u"cancelTransferButton"_s), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!bar->isBusy(), 60000);
+    QVERIFY2(bar->statusText().contains(u"Cancelled"_s), qPrintable(bar->statusText()));
+    type(u"clear; test -s /workspace/big.bin.cardhour-part && echo part-$((1+1))"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(u"part-2"_s), qPrintable(screen()), 15000);
+    QVERIFY(m_tab->uploadFiles({bigLocal}));
+    QTRY_VERIFY_WITH_TIMEOUT(!bar->isBusy(), 180000);
+    QVERIFY2(bar->statusText().contains(u"Uploaded"_s), qPrintable(bar->statusText()));
+    type(u"clear; sha256sum /workspace/big.bin; rm /workspace/big.bin"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(bigSha + u"  /workspace/big.bin"_s),
+                              qPrintable(screen()), 30000);
+    QFile::remove(bigLocal);
 
     QTemporaryDir back;
     QVERIFY(m_tab->download(u"/workspace/dropped.bin"_s, back.path()));
