@@ -102,6 +102,10 @@ void TestSshKeysDialog::generateUploadImportRemove()
     QVERIFY(store.key(outside.fingerprintSha256()).isValid());
     QCOMPARE(store.key(outside.fingerprintSha256()).privatePath(), outside.privatePath());
 
+    QCoreApplication::processEvents();
+    QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
+    QVERIFY(dialog.grab().save(QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/ssh-keys.png"_s));
+
     // Remove asks first; Cancel keeps the key, Remove forgets it (an imported key's files stay).
     tree->clearSelection();
     for (int row = 0; row < tree->topLevelItemCount(); ++row) {
