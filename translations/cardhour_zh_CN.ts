@@ -66,16 +66,20 @@
         <translation>&lt;b&gt;3. 要安装的 SSH 密钥&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>You have no SSH keys yet, so you will not be able to log in to this instance. For now, keys are added with the provider&apos;s API: POST /v1/ssh-keys {name, public_key} (see README.md).</source>
-        <translation>您还没有 SSH 密钥，因此将无法登录此实例。目前请通过服务商的 API 添加密钥：POST /v1/ssh-keys {name, public_key}（参见 README.md）。</translation>
-    </message>
-    <message>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
         <source>optional; the provider picks one</source>
         <translation>可选；留空则由服务商命名</translation>
+    </message>
+    <message>
+        <source>You have no SSH keys yet, so you will not be able to log in to this instance. Generate or import one, then upload it.</source>
+        <translation>您还没有 SSH 密钥，因此将无法登录此实例。请生成或导入一个密钥，然后上传。</translation>
+    </message>
+    <message>
+        <source>Manage SSH &amp;keys…</source>
+        <translation>管理 SSH 密钥(&amp;K)…</translation>
     </message>
 </context>
 <context>
@@ -346,6 +350,57 @@
     <message>
         <source>The private key %1 does not belong to the public key %2.</source>
         <translation>私钥 %1 与公钥 %2 不配对。</translation>
+    </message>
+</context>
+<context>
+    <name>SshKeysDialog</name>
+    <message>
+        <source>SSH keys</source>
+        <translation>SSH 密钥</translation>
+    </message>
+    <message>
+        <source>The keys on this computer. An instance accepts the keys it was launched with; the terminal logs in with the matching one from this list. Passphrases are kept in the system keychain.</source>
+        <translation>本机上的密钥。实例只接受启动时指定的密钥；终端会用此列表中与之匹配的密钥登录。密码短语保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>指纹</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>name of a new key</source>
+        <translation>新密钥的名称</translation>
+    </message>
+    <message>
+        <source>passphrase (optional)</source>
+        <translation>密码短语（可选）</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Import from ~/.ssh…</source>
+        <translation>从 ~/.ssh 导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Upload to provider</source>
+        <translation>上传到服务商(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove from this computer</source>
+        <translation>从本机移除(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -1214,14 +1269,6 @@
         <translation>正在启动 %1…</translation>
     </message>
     <message>
-        <source>This instance has no SSH address yet.</source>
-        <translation>此实例还没有 SSH 地址。</translation>
-    </message>
-    <message>
-        <source>Copied: %1</source>
-        <translation>已复制：%1</translation>
-    </message>
-    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1264,6 +1311,74 @@
     <message>
         <source>Added %1 (simulated payment). Balance: %2</source>
         <translation>已充值 %1（模拟支付）。余额：%2</translation>
+    </message>
+    <message>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <source>Open &amp;terminal</source>
+        <translation>打开终端(&amp;T)</translation>
+    </message>
+    <message>
+        <source>A shell on the selected instance, in a new tab</source>
+        <translation>在新标签页中打开所选实例的 shell</translation>
+    </message>
+    <message>
+        <source>Open in s&amp;ystem terminal</source>
+        <translation>在系统终端中打开(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Add to ~/.ssh/&amp;config</source>
+        <translation>添加到 ~/.ssh/config(&amp;C)</translation>
+    </message>
+    <message>
+        <source>SSH &amp;keys…</source>
+        <translation>SSH 密钥(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>Open in &amp;browser</source>
+        <translation>在浏览器中打开(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Upload to /workspace…</source>
+        <translation>上传到 /workspace(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Files go to the instance of the terminal tab shown; dropping files on the tab does the same</source>
+        <translation>文件会上传到当前终端标签页所连接的实例；把文件拖放到标签页上效果相同</translation>
+    </message>
+    <message>
+        <source>&amp;Download from the instance…</source>
+        <translation>从实例下载(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>%1 (port %2)</source>
+        <translation>%1（端口 %2）</translation>
+    </message>
+    <message>
+        <source>“%1” is not running yet.</source>
+        <translation>“%1”尚未运行。</translation>
+    </message>
+    <message>
+        <source>Upload to /workspace</source>
+        <translation>上传到 /workspace</translation>
+    </message>
+    <message>
+        <source>The terminal is not connected.</source>
+        <translation>终端未连接。</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>File or folder on the instance:</source>
+        <translation>实例上的文件或文件夹：</translation>
+    </message>
+    <message>
+        <source>Save into folder</source>
+        <translation>保存到文件夹</translation>
     </message>
 </context>
 <context>
@@ -1348,6 +1463,146 @@
     </message>
 </context>
 <context>
+    <name>cardhour::ui::SshActions</name>
+    <message>
+        <source>“%1” has no SSH address yet.</source>
+        <translation>“%1”还没有 SSH 地址。</translation>
+    </message>
+    <message>
+        <source>No terminal program was found. Copy the SSH command instead and paste it into your terminal.</source>
+        <translation>未找到终端程序。请改为复制 SSH 命令，并粘贴到您的终端中。</translation>
+    </message>
+    <message>
+        <source>%1 could not be started.</source>
+        <translation>无法启动 %1。</translation>
+    </message>
+    <message>
+        <source>Opened %1 with ssh to “%2”.</source>
+        <translation>已用 %1 打开到“%2”的 ssh 连接。</translation>
+    </message>
+    <message>
+        <source>Added to %1: connect with “ssh %2”.</source>
+        <translation>已添加到 %1：用“ssh %2”连接。</translation>
+    </message>
+    <message>
+        <source>This instance has no SSH address yet.</source>
+        <translation>此实例还没有 SSH 地址。</translation>
+    </message>
+    <message>
+        <source>Copied: %1</source>
+        <translation>已复制：%1</translation>
+    </message>
+    <message>
+        <source>%1 is at %2 (through SSH).</source>
+        <translation>%1 位于 %2（经由 SSH）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::SshKeyChoice</name>
+    <message>
+        <source>“%1” was launched without an SSH key, so no key can log in to it. Launch an instance with one of your keys.</source>
+        <translation>“%1”启动时未指定 SSH 密钥，因此任何密钥都无法登录。请用您的某个密钥启动实例。</translation>
+    </message>
+    <message>
+        <source>key %1 (no longer in your account)</source>
+        <translation>密钥 %1（已不在您的账户中）</translation>
+    </message>
+    <message>
+        <source>“%1” (%2)</source>
+        <translation>“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>The private key for %1 is missing from this computer, and “%2” accepts no other key. Import it under SSH keys, or launch with a key from this computer.</source>
+        <translation>本机上缺少 %1 的私钥，而“%2”不接受其他密钥。请在“SSH 密钥”中导入它，或用本机上的密钥启动实例。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::SshKeysDialog</name>
+    <message>
+        <source>not uploaded</source>
+        <translation>未上传</translation>
+    </message>
+    <message>
+        <source>uploaded as “%1”</source>
+        <translation>已上传为“%1”</translation>
+    </message>
+    <message>
+        <source>Generating an ed25519 key…</source>
+        <translation>正在生成 ed25519 密钥…</translation>
+    </message>
+    <message>
+        <source>Generated %1. Upload it to launch instances with it.</source>
+        <translation>已生成 %1。上传后即可用它启动实例。</translation>
+    </message>
+    <message>
+        <source>Import a public key</source>
+        <translation>导入公钥</translation>
+    </message>
+    <message>
+        <source>Public keys (*.pub)</source>
+        <translation>公钥 (*.pub)</translation>
+    </message>
+    <message>
+        <source>Imported %1.</source>
+        <translation>已导入 %1。</translation>
+    </message>
+    <message>
+        <source>Uploading…</source>
+        <translation>正在上传…</translation>
+    </message>
+    <message>
+        <source>Uploaded as “%1”: new instances can be launched with it.</source>
+        <translation>已上传为“%1”：新实例可以使用它启动。</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>移除密钥</translation>
+    </message>
+    <message>
+        <source>Remove %1 from this computer?</source>
+        <translation>要从本机移除 %1 吗？</translation>
+    </message>
+    <message>
+        <source>A key CardHour generated is deleted for good; an imported key stays in ~/.ssh. Instances that accept only this key can no longer be reached from here.</source>
+        <translation>CardHour 生成的密钥将被永久删除；导入的密钥仍保留在 ~/.ssh 中。只接受此密钥的实例将无法再从本机连接。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Removed %1 from this computer (the provider keeps its copy).</source>
+        <translation>已从本机移除 %1（服务商仍保留其副本）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::TerminalTab</name>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Connecting to “%1”…</source>
+        <translation>正在连接“%1”…</translation>
+    </message>
+    <message>
+        <source>“%1” is not running (%2): start it, then reconnect.</source>
+        <translation>“%1”未在运行（%2）：请先启动，再重新连接。</translation>
+    </message>
+    <message>
+        <source>There is no SSH key store.</source>
+        <translation>没有 SSH 密钥库。</translation>
+    </message>
+    <message>
+        <source>&amp;Reconnect</source>
+        <translation>重新连接(&amp;R)</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::ui::Theme</name>
     <message>
         <source>Light</source>
@@ -1395,6 +1650,50 @@
     <message>
         <source>Top &amp;up</source>
         <translation>充值(&amp;U)</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::TransferBar</name>
+    <message>
+        <source>Uploading %1 to %2…</source>
+        <translation>正在上传 %1 到 %2…</translation>
+    </message>
+    <message>
+        <source>Downloading %1…</source>
+        <translation>正在下载 %1…</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3 of %4, %5/s</source>
+        <extracomment>upload/download progress: file, bytes done / total, speed</extracomment>
+        <translation>%1 %2：%3 / %4，%5/秒</translation>
+    </message>
+    <message>
+        <source>Uploading</source>
+        <translation>正在上传</translation>
+    </message>
+    <message>
+        <source>Downloading</source>
+        <translation>正在下载</translation>
+    </message>
+    <message>
+        <source>Uploaded %1 to %2 (%3 files, %4/s).</source>
+        <translation>已上传 %1 到 %2（%3 个文件，%4/秒）。</translation>
+    </message>
+    <message>
+        <source>Downloaded %1 to %2.</source>
+        <translation>已下载 %1 到 %2。</translation>
+    </message>
+    <message>
+        <source>Cancelled; the partial file resumes next time.</source>
+        <translation>已取消；下次会从未完成的部分继续。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

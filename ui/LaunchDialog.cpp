@@ -36,6 +36,8 @@ LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, QWi
     connect(m_ui->imageList, &QListWidget::currentRowChanged, this, &LaunchDialog::validate);
     connect(m_ui->buttonBox, &QDialogButtonBox::accepted, this, &LaunchDialog::onAccept);
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_ui->manageKeysButton, &QPushButton::clicked, this,
+            &LaunchDialog::manageKeysRequested);
     updateCost();
 }
 
@@ -115,8 +117,25 @@ void LaunchDialog::fillImages()
     m_ui->imageList->setCurrentRow(qMin(previous, m_ui->imageList->count() - 1));
 }
 
+void LaunchDialog::reloadKeys()
+{
+    m_client->sshKeys()->onFinished(this, [this](const Reply<QList<SshKey>> &r) {
+        if (!r.ok())
+            return m_ui->errorLabel->setText(r.error().userMessage());
+        m_keys = r.value();
+        m_keysLoaded = true;
+        fillKeys();
+        validate();
+    });
+}
+
 void LaunchDialog::fillKeys()
 {
+    QStringList unchecked;
+    for (int row = 0; row < m_ui->keyList->count(); ++row) {
+        if (m_ui->keyList->item(row)->checkState() == Qt::Unchecked)
+            unchecked << m_ui->keyList->item(row)->data(IdRole).toString();
+    }
     m_ui->keyList->clear();
     for (const SshKey &key : std::as_const(m_keys)) {
         auto *item =
@@ -124,7 +143,7 @@ void LaunchDialog::fillKeys()
         item->setData(IdRole, key.id);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         // Every key by default: an instance nobody can log in to is rarely what is wanted.
-        item->setCheckState(Qt::Checked);
+        item->setCheckState(unchecked.contains(key.id) ? Qt::Unchecked : Qt::Checked);
     }
     m_ui->keyList->setVisible(!m_keys.isEmpty());
     m_ui->noKeysLabel->setVisible(m_keysLoaded && m_keys.isEmpty());

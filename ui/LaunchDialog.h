@@ -35,12 +35,16 @@ public:
 
     // Fetches GPU types, images and keys (the dialog is usable once they arrived).
     void load();
+    // Fetches the provider's keys again (after the SSH keys dialog uploaded one); the ticks
+    // already set stay set.
+    void reloadKeys();
     core::NewInstance request() const;
     // Per hour for the current choice (0 without one).
     qint64 pricePerHourMicros() const;
 
 Q_SIGNALS:
     void launched(const cardhour::core::Instance &instance);
+    void manageKeysRequested();
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -22,7 +22,6 @@
 
 #include <QActionGroup>
 #include <QApplication>
-#include <QClipboard>
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
@@ -31,7 +30,6 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -177,6 +175,7 @@ void MainWindow::buildUi()
     layout->addWidget(m_tabs, 1);
     m_stack->addWidget(m_dashboard);
     buildBillingUi();
+    buildSshUi();
     connect(m_ticker, &BillTicker::balanceChanged, this, &MainWindow::updateTray);
     setCentralWidget(m_stack);
 
@@ -189,7 +188,8 @@ void MainWindow::buildUi()
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::updateChart);
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
-    connect(m_table, &QTableView::doubleClicked, this, &MainWindow::copySshCommand);
+    connect(m_table, &QTableView::doubleClicked, this,
+            [this] { openTerminal(selectedInstanceId()); });
 }
 
 void MainWindow::buildMenus()
@@ -205,8 +205,6 @@ void MainWindow::buildMenus()
     m_stopAction = makeAction(u"stopAction"_s, [this] { confirm(Action::Stop); });
     m_startAction = makeAction(u"startAction"_s, [this] { confirm(Action::Start); });
     m_terminateAction = makeAction(u"terminateAction"_s, [this] { confirm(Action::Terminate); });
-    m_sshAction = makeAction(u"copySshAction"_s, &MainWindow::copySshCommand);
-    m_sshAction->setShortcut(QKeySequence::Copy);
     m_refreshAction = makeAction(u"refreshAction"_s, &MainWindow::reloadAll);
     m_refreshAction->setShortcut(QKeySequence::Refresh);
     m_logOutAction = makeAction(u"logOutAction"_s, [this] { m_session->logOut(); });
@@ -227,10 +225,14 @@ void MainWindow::buildMenus()
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quitAction);
     m_instanceMenu = menuBar()->addMenu(QString());
-    const QList<QAction *> instanceActions{m_launchAction, m_stopAction, m_startAction,
-                                           m_terminateAction, m_sshAction};
-    m_instanceMenu->addActions(instanceActions);
-    m_table->addActions({m_stopAction, m_startAction, m_terminateAction, m_sshAction});
+    buildSshMenus(m_instanceMenu);
+    const QList<QAction *> instanceActions{m_launchAction, m_terminalAction, m_stopAction,
+                                           m_startAction, m_terminateAction};
+    m_instanceMenu->insertActions(m_instanceMenu->actions().value(0), instanceActions);
+    m_instanceMenu->insertSeparator(m_instanceMenu->actions().value(instanceActions.size()));
+    m_table->addActions({m_terminalAction, m_appsMenu->menuAction(), m_systemTerminalAction,
+                         m_sshConfigAction, m_sshAction, m_stopAction, m_startAction,
+                         m_terminateAction});
 
     m_viewMenu = menuBar()->addMenu(QString());
     m_chartAction = m_viewMenu->addAction(QString());
@@ -280,7 +282,6 @@ void MainWindow::retranslate()
     m_stopAction->setText(tr("S&top…"));
     m_startAction->setText(tr("&Start…"));
     m_terminateAction->setText(tr("&Terminate…"));
-    m_sshAction->setText(tr("Copy SSH &command"));
     m_refreshAction->setText(tr("&Reload"));
     m_connectAction->setText(tr("&Connect to…"));
     m_logOutAction->setText(tr("Log &out"));
@@ -289,6 +290,7 @@ void MainWindow::retranslate()
         m_session->isLoggedIn() ? tr("Logged in as %1").arg(m_session->user().email) : QString());
     m_model->retranslate();
     retranslateBilling();
+    retranslateSsh();
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -488,8 +490,7 @@ void MainWindow::updateActions()
                               && InstanceActions::allowed(Action::Start, *instance));
     m_terminateAction->setEnabled(loggedIn && instance
                                   && InstanceActions::allowed(Action::Terminate, *instance));
-    m_sshAction->setEnabled(loggedIn && instance && instance->ssh && instance->ssh->port > 0
-                            && instance->state == InstanceState::Running);
+    updateSshActions(loggedIn ? instance : nullptr);
 }
 
 void MainWindow::openLaunchDialog()
@@ -505,6 +506,7 @@ void MainWindow::openLaunchDialog()
         selectInstance(instance.id);
         statusBar()->showMessage(tr("Launching %1…").arg(instance.name), 5000);
     });
+    connect(m_launchDialog, &LaunchDialog::manageKeysRequested, this, &MainWindow::openKeysDialog);
     m_launchDialog->load();
     m_launchDialog->open();
 }
@@ -559,27 +561,6 @@ void MainWindow::perform(Action action, const QString &instanceId)
         }
         showError(InstanceActions::buttonText(action), r.error().userMessage());
     });
-}
-
-QString MainWindow::knownHostsFile() const
-{
-    if (!m_options.knownHostsFile.isEmpty())
-        return m_options.knownHostsFile;
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + u"/known_hosts"_s;
-}
-
-void MainWindow::copySshCommand()
-{
-    const Instance *instance = m_model->instance(selectedInstanceId());
-    if (!instance)
-        return;
-    const QString command = InstanceActions::sshCommand(*instance, knownHostsFile());
-    if (command.isEmpty()) {
-        statusBar()->showMessage(tr("This instance has no SSH address yet."), 5000);
-        return;
-    }
-    QGuiApplication::clipboard()->setText(command);
-    statusBar()->showMessage(tr("Copied: %1").arg(command), 8000);
 }
 
 void MainWindow::showError(const QString &title, const QString &message)

@@ -40,6 +40,9 @@ class LedgerView;
 class LoginDialog;
 class MetricsChart;
 class SettingsDialog;
+class SshActions;
+class SshKeysDialog;
+class TerminalTab;
 class TopUpDialog;
 class Translations;
 class TrayNotifier;
@@ -61,7 +64,9 @@ public:
         bool sandboxAttach = true; // may attach to a sandbox that already runs
         QString keychainService = QStringLiteral("CardHour");
         int keychainTimeoutMs = 15000;
-        QString knownHostsFile; // empty: <app data>/known_hosts
+        QString knownHostsFile; // empty: <app data>/ssh/known_hosts (CardHour's own)
+        QString sshKeyFolder; // empty: <app data>/ssh
+        QString sshConfigFile; // empty: ~/.ssh/config
         int reconnectMinMs = 1000; // EventStream's reconnect delays
         int reconnectMaxMs = 30000;
         // Settings (theme, thresholds, provider URL), window geometry and the last view are read
@@ -95,6 +100,12 @@ public:
     TrayNotifier *trayNotifier() const { return m_trayNotifier; }
     core::RunwayAlerts *runwayAlerts() const { return m_alerts; }
     core::BillTicker *billTicker() const { return m_ticker; }
+    SshActions *sshActions() const { return m_ssh; }
+    SshKeysDialog *keysDialog() const;
+    // The terminal tabs now open, in tab order.
+    QList<TerminalTab *> terminalTabs() const;
+    // One click on a running instance: its terminal in a new tab (null when not running).
+    TerminalTab *openTerminal(const QString &instanceId);
     View currentView() const;
     void setCurrentView(View view);
     // Stores and applies settings (language, theme, thresholds), as Settings → OK does.
@@ -122,7 +133,16 @@ private:
     void openLaunchDialog();
     void confirm(Action action);
     void perform(Action action, const QString &instanceId);
-    void copySshCommand();
+    // MainWindowSsh.cpp: terminal tabs and the OpenSSH actions.
+    void buildSshUi();
+    void buildSshMenus(QMenu *instanceMenu);
+    void retranslateSsh();
+    void updateSshActions(const core::Instance *instance);
+    void closeTab(int index);
+    void openKeysDialog();
+    void uploadToCurrentTab();
+    void downloadFromCurrentTab();
+    void updateTransferActions();
     void showError(const QString &title, const QString &message);
     void retry();
     void updateChart();
@@ -182,6 +202,15 @@ private:
     QAction *m_startAction = nullptr;
     QAction *m_terminateAction = nullptr;
     QAction *m_sshAction = nullptr;
+    QAction *m_terminalAction = nullptr;
+    QAction *m_systemTerminalAction = nullptr;
+    QAction *m_sshConfigAction = nullptr;
+    QAction *m_keysAction = nullptr;
+    QMenu *m_appsMenu = nullptr;
+    QAction *m_uploadAction = nullptr;
+    QAction *m_downloadAction = nullptr;
+    QPointer<SshKeysDialog> m_keysDialog;
+    SshActions *m_ssh = nullptr;
     QAction *m_refreshAction = nullptr;
     QAction *m_connectAction = nullptr;
     QAction *m_logOutAction = nullptr;

@@ -13,3 +13,21 @@ foreach(name IN ITEMS tst_terminalwidget tst_terminalpty)
     target_compile_definitions(${name} PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
 endforeach()
 target_link_libraries(tst_terminalpty PRIVATE util)
+
+# The terminal in the main window on a real instance (podman): one click opens a verified shell,
+# htop, resize, reconnect, a missing key named. Saves terminal-*.png under <build>/screenshots.
+cardhour_add_test(tst_terminaltab
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tst_terminaltab.cpp
+    LIBS cardhour_ui cardhour_core_test_support cardhour_podman_api_test)
+target_include_directories(tst_terminaltab PRIVATE ${PROJECT_SOURCE_DIR}/tests/core/ssh)
+target_compile_definitions(tst_terminaltab PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
+add_dependencies(tst_terminaltab cardhour-sim)
+set_tests_properties(tst_terminaltab PROPERTIES
+    TIMEOUT 600
+    LABELS "ui;podman"
+    RUN_SERIAL ON
+    FIXTURES_REQUIRED podman_base_image)
+if(CARDHOUR_TEST_CONTAINERS_CONF)
+    set_property(TEST tst_terminaltab APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+endif()

@@ -6,6 +6,7 @@
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "ssh/SshKeyPair.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -13,6 +14,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -46,9 +48,25 @@ private Q_SLOTS:
         auto *gpuList = dialog.findChild<QListWidget *>(u"gpuList"_s);
         QTRY_VERIFY(gpuList->count() >= 6);
         QTRY_VERIFY(dialog.findChild<QListWidget *>(u"imageList"_s)->count() > 0);
-        // No keys yet: the dialog says how to add one.
+        // No keys yet: the dialog says so and offers the SSH keys dialog.
         QTRY_VERIFY(dialog.findChild<QLabel *>(u"noKeysLabel"_s)->isVisible());
-        QVERIFY(dialog.findChild<QLabel *>(u"noKeysLabel"_s)->text().contains(u"/v1/ssh-keys"_s));
+        QVERIFY(dialog.findChild<QLabel *>(u"noKeysLabel"_s)->text().contains(u"upload"_s));
+        auto *manageKeys = dialog.findChild<QPushButton *>(u"manageKeysButton"_s);
+        QVERIFY(manageKeys && manageKeys->isVisible());
+        QSignalSpy manageRequested(&dialog, &ui::LaunchDialog::manageKeysRequested);
+        QTest::mouseClick(manageKeys, Qt::LeftButton);
+        QCOMPARE(manageRequested.size(), 1);
+        // A key uploaded meanwhile (the SSH keys dialog does this) shows after reloadKeys().
+        core::SshKeyPair key;
+        QString keyError;
+        QTemporaryDir keyDir;
+        QVERIFY2(core::SshKeyPair::generate(keyDir.filePath(u"id"_s), {}, u"t"_s, &key, &keyError),
+                 qPrintable(keyError));
+        QVERIFY(test::await(client.addSshKey(u"fresh"_s, key.publicKeyLine())).ok);
+        dialog.reloadKeys();
+        QTRY_COMPARE(dialog.findChild<QListWidget *>(u"keyList"_s)->count(), 1);
+        QVERIFY(!dialog.findChild<QLabel *>(u"noKeysLabel"_s)->isVisible());
+        QCOMPARE(dialog.request().sshKeyIds.size(), 1);
 
         // 8 × H100: per hour, per day, and how long ¥10 lasts at that rate.
         for (int row = 0; row < gpuList->count(); ++row) {

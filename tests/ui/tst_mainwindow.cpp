@@ -271,9 +271,11 @@ void TestMainWindow::fullLoop()
     auto *copySsh = window.findChild<QAction *>(u"copySshAction"_s);
     if (window.instanceModel()->instanceAt(0)->ssh) {
         QTRY_VERIFY(copySsh->isEnabled());
-        copySsh->trigger();
+        QGuiApplication::clipboard()->clear();
+        copySsh->trigger(); // asks the provider which keys the instance takes first
+        QTRY_VERIFY(QGuiApplication::clipboard()->text().startsWith(u"ssh "_s));
         const QString command = QGuiApplication::clipboard()->text();
-        QVERIFY2(command.startsWith(u"ssh -p "_s), qPrintable(command));
+        QVERIFY2(command.contains(u"-p "_s), qPrintable(command));
         QVERIFY2(command.contains(u"StrictHostKeyChecking="_s), qPrintable(command));
     }
 

@@ -1,0 +1,230 @@
+#include "SshActions.h"
+
+#include "InstanceActions.h"
+#include "TerminalTab.h"
+#include "api/ProviderClient.h"
+#include "session/SecretStore.h"
+#include "ssh/SshConfigWriter.h"
+#include "ssh/SshConnection.h"
+#include "ssh/SshKeyStore.h"
+#include "ssh/SshPortForward.h"
+
+#include <QClipboard>
+#include <QDesktopServices>
+#include <QDir>
+#include <QFile>
+#include <QGuiApplication>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTabWidget>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+using core::Instance;
+using core::SshConfigWriter;
+using core::SshTarget;
+
+SshActions::SshActions(core::ProviderClient *client, core::SecretStore *secrets, QTabWidget *tabs,
+                       const QString &keyFolder, const QString &knownHostsPath,
+                       const QString &sshConfigPath, QWidget *window)
+    : QObject(window), m_client(client), m_keys(new core::SshKeyStore(secrets, keyFolder, this)),
+      m_tabs(tabs),
+      m_knownHostsPath(knownHostsPath.isEmpty() ? SshConfigWriter::defaultKnownHostsPath()
+                                                : knownHostsPath),
+      m_sshConfigPath(sshConfigPath.isEmpty() ? QDir::home().filePath(u".ssh/config"_s)
+                                              : sshConfigPath)
+{}
+
+TerminalTab *SshActions::openTerminal(const Instance &instance)
+{
+    auto *tab = new TerminalTab(m_client, m_keys, instance, m_tabs);
+    const int index = m_tabs->addTab(tab, tab->title());
+    m_tabs->setTabToolTip(index, tab->title());
+    connect(tab, &TerminalTab::titleChanged, this, [this, tab](const QString &title) {
+        const int at = m_tabs->indexOf(tab);
+        if (at >= 0) {
+            m_tabs->setTabText(at, title);
+            m_tabs->setTabToolTip(at, title);
+        }
+    });
+    m_tabs->setCurrentWidget(tab);
+    tab->reconnect();
+    tab->setFocus();
+    return tab;
+}
+
+void SshActions::resolveTarget(const Instance &instance, TargetCallback done)
+{
+    m_client->sshKeys()->onFinished(
+        this, [this, instance, done](const core::Reply<QList<core::SshKey>> &r) {
+            if (!r.ok())
+                return done({}, r.error().userMessage());
+            const SshKeyChoice choice = SshKeyChoice::choose(instance, r.value(), m_keys->keys());
+            if (!choice.key.isValid())
+                return done({}, choice.missing);
+            const SshTarget target = SshTarget::fromInstance(instance, choice.key);
+            if (!target.isValid())
+                return done({}, tr("“%1” has no SSH address yet.").arg(target.instanceName));
+            QString error;
+            if (!SshConfigWriter::pinHostKey(m_knownHostsPath, target, &error))
+                return done({}, error);
+            done(target, {});
+        });
+}
+
+QStringList SshActions::systemTerminalCommand(const QStringList &sshArguments)
+{
+    QStringList ssh{u"ssh"_s};
+    ssh << sshArguments;
+#if defined(Q_OS_MACOS)
+    // Terminal.app runs a .command file; `open -a Terminal` with a script is the plain way.
+    QStringList quoted;
+    for (const QString &arg : ssh)
+        quoted << core::SshConnection::shellQuote(arg);
+    const QString script = QDir::temp().filePath(
+        u"cardhour-ssh-%1.command"_s.arg(QString::number(qHash(quoted.join(u' ')), 16)));
+    QFile file(script);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        file.write((u"#!/bin/sh\nexec "_s + quoted.join(u' ') + u'\n').toUtf8());
+        file.close();
+        file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+    return {u"open"_s, u"-a"_s, u"Terminal"_s, script};
+#elif defined(Q_OS_WIN)
+    if (!QStandardPaths::findExecutable(u"wt"_s).isEmpty())
+        return QStringList{u"wt"_s} + ssh;
+    return QStringList{u"cmd"_s, u"/c"_s, u"start"_s, u"cmd"_s, u"/k"_s} + ssh;
+#else
+    // Debian's alternative first, then the common desktops' own, then xterm.
+    const QList<QStringList> candidates{{u"x-terminal-emulator"_s, u"-e"_s},
+                                        {u"gnome-terminal"_s, u"--"_s},
+                                        {u"konsole"_s, u"-e"_s},
+                                        {u"xfce4-terminal"_s, u"-x"_s},
+                                        {u"xterm"_s, u"-e"_s}};
+    for (const QStringList &candidate : candidates) {
+        if (!QStandardPaths::findExecutable(candidate.constFirst()).isEmpty())
+            return candidate + ssh;
+    }
+    return {};
+#endif
+}
+
+void SshActions::openSystemTerminal(const Instance &instance)
+{
+    resolveTarget(instance, [this](const SshTarget &target, const QString &error) {
+        if (!error.isEmpty())
+            return Q_EMIT message(error, true);
+        const QStringList command =
+            systemTerminalCommand(SshConfigWriter::sshArguments(target, m_knownHostsPath));
+        if (command.isEmpty()) {
+            return Q_EMIT message(tr("No terminal program was found. Copy the SSH command "
+                                     "instead and paste it into your terminal."),
+                                  true);
+        }
+        if (!QProcess::startDetached(command.constFirst(), command.mid(1))) {
+            return Q_EMIT message(tr("%1 could not be started.").arg(command.constFirst()), true);
+        }
+        Q_EMIT message(
+            tr("Opened %1 with ssh to “%2”.").arg(command.constFirst(), target.instanceName),
+            false);
+    });
+}
+
+void SshActions::addToSshConfig(const Instance &instance)
+{
+    resolveTarget(instance, [this](const SshTarget &target, const QString &error) {
+        if (!error.isEmpty())
+            return Q_EMIT message(error, true);
+        QString writeError;
+        if (!SshConfigWriter::addToConfig(m_sshConfigPath, target, m_knownHostsPath, &writeError))
+            return Q_EMIT message(writeError, true);
+        Q_EMIT message(tr("Added to %1: connect with “ssh %2”.")
+                           .arg(QDir::toNativeSeparators(m_sshConfigPath),
+                                SshConfigWriter::hostAlias(target.instanceName)),
+                       false);
+    });
+}
+
+void SshActions::copySshCommand(const Instance &instance)
+{
+    resolveTarget(instance, [this, instance](const SshTarget &target, const QString &error) {
+        QString command;
+        if (error.isEmpty()) {
+            command = SshConfigWriter::sshCommandLine(target, m_knownHostsPath);
+        } else {
+            // No local key for it: the command still pins the host key; ssh picks the key.
+            command = InstanceActions::sshCommand(instance, m_knownHostsPath);
+        }
+        if (command.isEmpty())
+            return Q_EMIT message(tr("This instance has no SSH address yet."), true);
+        QGuiApplication::clipboard()->setText(command);
+        Q_EMIT message(tr("Copied: %1").arg(command), false);
+    });
+}
+
+quint16 SshActions::forwardedPort(const QString &instanceId, int remotePort) const
+{
+    const QPointer<core::SshPortForward> forward =
+        m_forwards.value(u"%1:%2"_s.arg(instanceId).arg(remotePort));
+    return forward ? forward->localPort() : 0;
+}
+
+void SshActions::closeForwards(const QString &instanceId)
+{
+    for (auto it = m_forwards.begin(); it != m_forwards.end();) {
+        if (it.key().section(u':', 0, 0) == instanceId) {
+            if (it.value())
+                it.value()->deleteLater();
+            it = m_forwards.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void SshActions::openApp(const Instance &instance, const core::InstanceApp &app)
+{
+    const QString key = u"%1:%2"_s.arg(instance.id).arg(app.port);
+    if (core::SshPortForward *forward = m_forwards.value(key); forward && forward->localPort()) {
+        const QUrl url = core::SshPortForward::appUrl(app, forward->localPort());
+        if (m_openBrowser)
+            QDesktopServices::openUrl(url);
+        Q_EMIT appOpened(url);
+        return;
+    }
+    resolveTarget(instance, [this, app, key](const SshTarget &resolved, const QString &error) {
+        if (!error.isEmpty())
+            return Q_EMIT message(error, true);
+        core::SecretReply *secret = m_keys->passphrase(m_keys->key(resolved.keyFingerprint));
+        auto start = [this, app, key](SshTarget target, const QString &passphrase) {
+            target.passphrase = passphrase;
+            auto *forward = new core::SshPortForward(target, app.port, this);
+            m_forwards.insert(key, forward);
+            connect(forward, &core::SshPortForward::listening, this, [this, app](quint16 port) {
+                const QUrl url = core::SshPortForward::appUrl(app, port);
+                if (m_openBrowser)
+                    QDesktopServices::openUrl(url);
+                Q_EMIT message(tr("%1 is at %2 (through SSH).").arg(app.name, url.toString()),
+                               false);
+                Q_EMIT appOpened(url);
+            });
+            connect(forward, &core::SshPortForward::failed, this,
+                    [this, forward, key](const QString &reason) {
+                        if (m_forwards.value(key) == forward)
+                            m_forwards.remove(key);
+                        forward->deleteLater();
+                        Q_EMIT message(reason, true);
+                    });
+            forward->start();
+        };
+        if (!secret)
+            return start(resolved, {});
+        connect(secret, &core::SecretReply::finished, this, [secret, resolved, start] {
+            start(resolved, secret->ok() ? secret->secret() : QString());
+        });
+    });
+}
+
+} // namespace cardhour::ui

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "api/Models.h"
+#include "ssh/SshTarget.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QUrl>
+
+#include <functional>
+
+class QTabWidget;
+class QWidget;
+
+namespace cardhour::core {
+class SshPortForward;
+class ProviderClient;
+class SecretStore;
+class SshKeyStore;
+} // namespace cardhour::core
+
+namespace cardhour::ui {
+
+class TerminalTab;
+
+// The SSH side of the instance list: the built-in terminal (a tab per shell in the main
+// window's tab area), and OpenSSH for everything else: the platform's terminal, a ~/.ssh/config
+// block, the command on the clipboard. All of them use the key the instance was launched with
+// (found in the local key store) and the host key the provider reported, pinned in CardHour's
+// own known_hosts file.
+class SshActions : public QObject
+{
+    Q_OBJECT
+public:
+    // `keyFolder`, `knownHostsPath`, `sshConfigPath`: empty for the defaults.
+    SshActions(core::ProviderClient *client, core::SecretStore *secrets, QTabWidget *tabs,
+               const QString &keyFolder, const QString &knownHostsPath,
+               const QString &sshConfigPath, QWidget *window);
+
+    core::SshKeyStore *keyStore() const { return m_keys; }
+    QString knownHostsPath() const { return m_knownHostsPath; }
+    QString sshConfigPath() const { return m_sshConfigPath; }
+
+    // A new tab with a shell on `instance`, made current; connecting goes on in the tab.
+    TerminalTab *openTerminal(const core::Instance &instance);
+
+    using TargetCallback = std::function<void(const core::SshTarget &target, const QString &error)>;
+    // The target with the matching local key and the host key pinned; or a translated error.
+    void resolveTarget(const core::Instance &instance, TargetCallback done);
+
+    // Each reports through message(): done, or what went wrong.
+    void openSystemTerminal(const core::Instance &instance);
+    void addToSshConfig(const core::Instance &instance);
+    void copySshCommand(const core::Instance &instance);
+    // A one-click app (e.g. Jupyter): a port forward to the app's port on a free local port,
+    // then the app's URL (token included) in the browser. A forward stays open for later clicks
+    // until the app's instance is no longer running (see closeForwards()).
+    void openApp(const core::Instance &instance, const core::InstanceApp &app);
+    void closeForwards(const QString &instanceId);
+    // The local port the app's forward listens on (0: none yet).
+    quint16 forwardedPort(const QString &instanceId, int remotePort) const;
+    // Tests: appOpened() only, no browser.
+    void setOpenBrowser(bool open) { m_openBrowser = open; }
+
+    // The platform's terminal emulator running `ssh` with these arguments: program and
+    // arguments, or an empty program when none is installed.
+    static QStringList systemTerminalCommand(const QStringList &sshArguments);
+
+Q_SIGNALS:
+    void message(const QString &text, bool isError);
+    // The URL handed to the browser (tests check it instead of a browser).
+    void appOpened(const QUrl &url);
+
+private:
+    core::ProviderClient *m_client;
+    core::SshKeyStore *m_keys;
+    QTabWidget *m_tabs;
+    QString m_knownHostsPath;
+    QString m_sshConfigPath;
+    QHash<QString, QPointer<core::SshPortForward>> m_forwards; // "instance id:remote port"
+    bool m_openBrowser = true;
+};
+
+} // namespace cardhour::ui
