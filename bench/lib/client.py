@@ -81,7 +81,13 @@ def under_load(client_exe, floor_exe, sim_exe, catalog_src, instances, seconds, 
         os.chmod(login, 0o600)
         env["CARDHOUR_BENCH_LOGIN_FILE"] = login
         # Samples reach the client over its event stream: check that the provider sends them.
-        sample = sim.api.call("GET", f"/v1/instances/{sim.api.call('GET', '/v1/instances')[0]['id']}/metrics")
+        # (The first sample comes with the first telemetry pass after the instance runs.)
+        first = sim.api.call('GET', '/v1/instances')[0]['id']
+        deadline = time.monotonic() + 10
+        sample = sim.api.call("GET", f"/v1/instances/{first}/metrics")
+        while not sample.get("samples") and time.monotonic() < deadline:
+            time.sleep(0.5)
+            sample = sim.api.call("GET", f"/v1/instances/{first}/metrics")
         if not sample.get("samples"):
             raise RuntimeError("the provider has no telemetry samples for in-process instances")
         client = subprocess.Popen([client_exe, "--provider", f"http://127.0.0.1:{sim.port}"], env=env,
