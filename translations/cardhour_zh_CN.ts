@@ -1026,6 +1026,14 @@
         <source>%1 (not enough free)</source>
         <translation>%1（空闲不足）</translation>
     </message>
+    <message>
+        <source>simulated</source>
+        <translation>模拟卡</translation>
+    </message>
+    <message>
+        <source>real GPU</source>
+        <translation>真实 GPU</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::LedgerModel</name>

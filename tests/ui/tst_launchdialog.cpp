@@ -47,6 +47,9 @@ private Q_SLOTS:
         dialog.show();
         auto *gpuList = dialog.findChild<QListWidget *>(u"gpuList"_s);
         QTRY_VERIFY(gpuList->count() >= 6);
+        // The sandbox under test lends simulated cards, and every card says which it is.
+        for (int row = 0; row < gpuList->count(); ++row)
+            QVERIFY2(gpuList->item(row)->text().endsWith(u"simulated"_s), qPrintable(gpuList->item(row)->text()));
         QTRY_VERIFY(dialog.findChild<QListWidget *>(u"imageList"_s)->count() > 0);
         // No keys yet: the dialog says so and offers the SSH keys dialog.
         QTRY_VERIFY(dialog.findChild<QLabel *>(u"noKeysLabel"_s)->isVisible());
