@@ -74,26 +74,20 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     const auto select = [&](const QString &sql) {
         return m_db.exec(sql, {userId, instanceId, instanceId, includeTerminated});
     };
-    // Each kind of detail in one query for all the instances shown.
-    QHash<QString, QJsonArray> keyIds;
-    QSqlQuery keys = select(u"SELECT k.instance_id, k.key_id FROM instance_ssh_keys k"
-                            " JOIN instances i ON i.id = k.instance_id WHERE"_s
-                            + kViewFilter + u" ORDER BY k.instance_id, k.key_id"_s);
-    while (keys.next())
-        keyIds[keys.value(0).toString()].append(keys.value(1).toString());
-    QHash<QString, QJsonArray> datasets;
-    QSqlQuery datasetRows = select(u"SELECT d.instance_id, d.name FROM instance_datasets d"
-                                   " JOIN instances i ON i.id = d.instance_id WHERE"_s
-                                   + kViewFilter + u" ORDER BY d.instance_id, d.name"_s);
-    while (datasetRows.next())
-        datasets[datasetRows.value(0).toString()].append(datasetRows.value(1).toString());
-
-    QHash<QString, QJsonArray> cards;
-    QSqlQuery cardRows = select(u"SELECT c.instance_id, c.card FROM instance_cards c"
-                                " JOIN instances i ON i.id = c.instance_id WHERE"_s
-                                + kViewFilter + u" ORDER BY c.instance_id, c.card"_s);
-    while (cardRows.next())
-        cards[cardRows.value(0).toString()].append(cardRows.value(1).toInt());
+    // Each kind of detail in one query for all the instances shown: `column` of `table`'s rows,
+    // as a JSON array per instance, in the column's order.
+    const auto perInstance = [&](const QString &table, const QString &column) {
+        QHash<QString, QJsonArray> lists;
+        QSqlQuery rows = select(u"SELECT t.instance_id, t.%2 FROM %1 t JOIN instances i ON i.id = t.instance_id"
+                                " WHERE"_s.arg(table, column)
+                                + kViewFilter + u" ORDER BY t.instance_id, t.%1"_s.arg(column));
+        while (rows.next())
+            lists[rows.value(0).toString()].append(QJsonValue::fromVariant(rows.value(1)));
+        return lists;
+    };
+    const QHash<QString, QJsonArray> keyIds = perInstance(u"instance_ssh_keys"_s, u"key_id"_s);
+    const QHash<QString, QJsonArray> datasets = perInstance(u"instance_datasets"_s, u"name"_s);
+    const QHash<QString, QJsonArray> cards = perInstance(u"instance_cards"_s, u"card"_s);
 
     // The stages of each instance's latest launch, in the order reached.
     QHash<QString, QJsonArray> stages;
