@@ -1,10 +1,12 @@
-// The CardHour desktop client: the widgets of ui/ over the core of app/core. This file only reads
+// The CardHour desktop client: the widgets of ui/ over the core of core/. This file only reads
 // the command line and settings and opens the main window; everything else lives in the libraries
 // the tests link.
 #include "AppSettings.h"
-#include "BenchHooks.h"
 #include "MainWindow.h"
 #include "Translations.h"
+#ifdef CARDHOUR_BENCH_HOOKS
+#include "BenchHooks.h"
+#endif
 #include "sandbox/SandboxLauncher.h"
 
 #include <QApplication>
@@ -58,10 +60,14 @@ int main(int argc, char *argv[])
         && QFileInfo::exists(QString::fromUtf8(CARDHOUR_BUILD_SIM_PATH)))
         options.sandboxExecutable = QString::fromUtf8(CARDHOUR_BUILD_SIM_PATH);
 #endif
+#ifdef CARDHOUR_BENCH_HOOKS
     cardhour::app::applyBenchOptions(&options);
+#endif
     cardhour::ui::MainWindow window(options, &translations);
+#ifdef CARDHOUR_BENCH_HOOKS
     cardhour::app::installStartupProbe(&window);
     cardhour::app::installBenchLogin(&window);
+#endif
     window.show();
 
     QString provider = parser.value(providerOption);

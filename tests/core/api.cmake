@@ -1,4 +1,4 @@
-# app/core/api: pure parsers, and the clients against a real cardhour-sim.
+# core/api: pure parsers, and the clients against a real cardhour-sim.
 foreach(name IN ITEMS tst_models tst_sseparser)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp

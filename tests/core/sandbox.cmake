@@ -1,4 +1,4 @@
-# app/core/sandbox: SandboxLauncher starts the real cardhour-sim binary.
+# core/sandbox: SandboxLauncher starts the real cardhour-sim binary.
 cardhour_add_test(tst_sandboxlauncher
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/sandbox/tst_sandboxlauncher.cpp
     LIBS cardhour_core_test_support

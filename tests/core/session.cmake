@@ -1,4 +1,4 @@
-# app/core/session: SecretStore and Session against the real Secret Service. run-with-keyring
+# core/session: SecretStore and Session against the real Secret Service. run-with-keyring
 # starts a private D-Bus session with an unlocked gnome-keyring; where it cannot, the tests
 # skip and say why.
 foreach(name IN ITEMS tst_secretstore tst_session)

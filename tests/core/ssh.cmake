@@ -1,4 +1,4 @@
-# app/core/ssh: keys, verified connections, shell, port forwards, SFTP, OpenSSH config.
+# core/ssh: keys, verified connections, shell, port forwards, SFTP, OpenSSH config.
 cardhour_add_test(tst_sshconfigwriter
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_sshconfigwriter.cpp
     LIBS cardhour_core

@@ -1,4 +1,4 @@
-// Fuzz target for the client's SseParser (app/core/api): the input is fed whole and again in
+// Fuzz target for the client's SseParser (core/api): the input is fed whole and again in
 // two chunks split where its first byte says; both must give the same events, since a
 // network read may end anywhere. Each event's data also goes through the model parsers the
 // EventStream uses, which must take any JSON (or none) without crashing.

@@ -1,6 +1,6 @@
 #pragma once
 
-// Helpers for the app/core tests: wait for a Reply<T> and keep what it delivered (the reply
+// Helpers for the core/ tests: wait for a Reply<T> and keep what it delivered (the reply
 // itself deletes itself after finished()).
 //
 //   const auto me = await(client.me());
