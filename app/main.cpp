@@ -9,6 +9,8 @@
 #endif
 #include "sandbox/SandboxLauncher.h"
 
+#include "CardHourVersion.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -22,7 +24,7 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setOrganizationName(u"CardHour"_s);
     QApplication::setApplicationName(u"CardHour"_s);
-    QApplication::setApplicationVersion(u"0.1.0"_s);
+    QApplication::setApplicationVersion(QStringLiteral(CARDHOUR_VERSION));
 
     cardhour::ui::Translations translations;
     QSettings settings;

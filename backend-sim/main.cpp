@@ -4,6 +4,8 @@
 #include "runtime/ImagesCommand.h"
 #include "server/SimServer.h"
 
+#include "CardHourVersion.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -80,7 +82,7 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"cardhour-sim"_s);
     QCoreApplication::setOrganizationName(u"CardHour"_s);
-    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(CARDHOUR_VERSION));
 
     // Subcommands before the server's options: `cardhour-sim images list|build ...`,
     // `cardhour-sim doctor [--fix FILE] [--json]`, `cardhour-sim datasets list|add|remove ...`.

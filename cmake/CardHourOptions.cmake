@@ -32,3 +32,8 @@ if(CARDHOUR_SANITIZE AND NOT MSVC)
     target_compile_options(cardhour_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
     target_link_options(cardhour_options INTERFACE -fsanitize=address,undefined)
 endif()
+
+# The one version, from project(... VERSION): #include "CardHourVersion.h" gives CARDHOUR_VERSION.
+configure_file(${CMAKE_CURRENT_LIST_DIR}/CardHourVersion.h.in
+    ${CMAKE_BINARY_DIR}/generated/CardHourVersion.h @ONLY)
+target_include_directories(cardhour_options INTERFACE ${CMAKE_BINARY_DIR}/generated)
