@@ -2,11 +2,6 @@
 
 #include "Format.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QSaveFile>
-
 using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
@@ -22,19 +17,6 @@ QString listOf(const QStringList &items)
     for (const QString &item : items)
         words << Format::retentionItem(item);
     return words.join(InstanceActions::tr(", "));
-}
-
-QString shellQuote(const QString &text)
-{
-    static const QString safe =
-        u"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:@"_s;
-    const bool plain = !text.isEmpty()
-        && std::all_of(text.cbegin(), text.cend(), [](QChar c) { return safe.contains(c); });
-    if (plain)
-        return text;
-    QString quoted = text;
-    quoted.replace(u"'"_s, u"'\\''"_s);
-    return u"'"_s + quoted + u"'"_s;
 }
 
 } // namespace
@@ -117,60 +99,6 @@ QString InstanceActions::preview(Action action, const Instance &instance)
         break;
     }
     return lines.join(u'\n');
-}
-
-QString InstanceActions::knownHostsLine(const Instance &instance)
-{
-    if (!instance.ssh || instance.ssh->hostKey.isEmpty())
-        return {};
-    const core::SshEndpoint &ssh = *instance.ssh;
-    const QString host = ssh.port == 22 ? ssh.host : u"[%1]:%2"_s.arg(ssh.host).arg(ssh.port);
-    return host + u' ' + ssh.hostKey.trimmed();
-}
-
-bool InstanceActions::writeKnownHost(const Instance &instance, const QString &knownHostsFile)
-{
-    const QString line = knownHostsLine(instance);
-    if (line.isEmpty())
-        return false;
-    const QString hostField = line.section(u' ', 0, 0);
-    QStringList lines;
-    QFile in(knownHostsFile);
-    if (in.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        // Ports are reused by later instances: the old key for this host and port goes.
-        const QStringList old = QString::fromUtf8(in.readAll()).split(u'\n', Qt::SkipEmptyParts);
-        for (const QString &existing : old) {
-            if (existing.section(u' ', 0, 0) != hostField)
-                lines << existing;
-        }
-    }
-    lines << line;
-    QDir().mkpath(QFileInfo(knownHostsFile).absolutePath());
-    QSaveFile out(knownHostsFile);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Text))
-        return false;
-    out.write((lines.join(u'\n') + u'\n').toUtf8());
-    return out.commit();
-}
-
-QString InstanceActions::sshCommand(const Instance &instance, const QString &knownHostsFile)
-{
-    if (!instance.ssh || instance.ssh->port <= 0)
-        return {};
-    const core::SshEndpoint &ssh = *instance.ssh;
-    QStringList parts{u"ssh"_s, u"-p"_s, QString::number(ssh.port)};
-    if (!knownHostsFile.isEmpty() && writeKnownHost(instance, knownHostsFile)) {
-        parts << u"-o"_s << u"StrictHostKeyChecking=yes"_s << u"-o"_s
-              << shellQuote(u"UserKnownHostsFile="_s + knownHostsFile);
-    } else {
-        // No key from the provider to check against: keep the first one seen, in a file of
-        // our own so a reused port never trips over the user's known_hosts.
-        parts << u"-o"_s << u"StrictHostKeyChecking=accept-new"_s;
-        if (!knownHostsFile.isEmpty())
-            parts << u"-o"_s << shellQuote(u"UserKnownHostsFile="_s + knownHostsFile);
-    }
-    parts << shellQuote(u"%1@%2"_s.arg(ssh.user.isEmpty() ? u"root"_s : ssh.user, ssh.host));
-    return parts.join(u' ');
 }
 
 } // namespace cardhour::ui

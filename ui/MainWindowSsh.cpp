@@ -6,9 +6,8 @@
 #include "SshActions.h"
 #include "SshKeysDialog.h"
 #include "TerminalTab.h"
-#include "api/ProviderClient.h"
-#include "session/Session.h"
 #include "ssh/SshConfigWriter.h"
+#include "ui_MainWindow.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -34,7 +33,7 @@ QString MainWindow::knownHostsFile() const
 
 void MainWindow::buildSshUi()
 {
-    m_ssh = new SshActions(m_client, m_secrets, m_tabs, m_options.sshKeyFolder, knownHostsFile(),
+    m_ssh = new SshActions(m_core->client(), m_core->secrets(), m_tabs, m_options.sshKeyFolder, knownHostsFile(),
                            m_options.sshConfigFile, this);
     connect(m_ssh, &SshActions::message, this, [this](const QString &text, bool isError) {
         if (isError)
@@ -51,83 +50,47 @@ void MainWindow::buildSshUi()
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
 }
 
-void MainWindow::buildSshMenus(QMenu *instanceMenu)
+void MainWindow::connectSshActions()
 {
     auto selected = [this] { return m_model->instance(selectedInstanceId()); };
-    m_terminalAction = new QAction(this);
-    m_terminalAction->setObjectName(u"openTerminalAction"_s);
-    m_terminalAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_T);
-    connect(m_terminalAction, &QAction::triggered, this,
+    connect(m_ui->openTerminalAction, &QAction::triggered, this,
             [this] { openTerminal(selectedInstanceId()); });
-    m_systemTerminalAction = new QAction(this);
-    m_systemTerminalAction->setObjectName(u"systemTerminalAction"_s);
-    connect(m_systemTerminalAction, &QAction::triggered, this, [this, selected] {
+    connect(m_ui->systemTerminalAction, &QAction::triggered, this, [this, selected] {
         if (const Instance *instance = selected())
             m_ssh->openSystemTerminal(*instance);
     });
-    m_sshConfigAction = new QAction(this);
-    m_sshConfigAction->setObjectName(u"sshConfigAction"_s);
-    connect(m_sshConfigAction, &QAction::triggered, this, [this, selected] {
+    connect(m_ui->sshConfigAction, &QAction::triggered, this, [this, selected] {
         if (const Instance *instance = selected())
             m_ssh->addToSshConfig(*instance);
     });
-    m_sshAction = new QAction(this);
-    m_sshAction->setObjectName(u"copySshAction"_s);
-    m_sshAction->setShortcut(QKeySequence::Copy);
-    connect(m_sshAction, &QAction::triggered, this, [this, selected] {
+    m_ui->copySshAction->setShortcut(QKeySequence::Copy);
+    connect(m_ui->copySshAction, &QAction::triggered, this, [this, selected] {
         if (const Instance *instance = selected())
             m_ssh->copySshCommand(*instance);
     });
-    m_keysAction = new QAction(this);
-    m_keysAction->setObjectName(u"sshKeysAction"_s);
-    connect(m_keysAction, &QAction::triggered, this, &MainWindow::openKeysDialog);
-    m_uploadAction = new QAction(this);
-    m_uploadAction->setObjectName(u"uploadAction"_s);
-    connect(m_uploadAction, &QAction::triggered, this, &MainWindow::uploadToCurrentTab);
-    m_downloadAction = new QAction(this);
-    m_downloadAction->setObjectName(u"downloadAction"_s);
-    connect(m_downloadAction, &QAction::triggered, this, &MainWindow::downloadFromCurrentTab);
+    connect(m_ui->sshKeysAction, &QAction::triggered, this, &MainWindow::openKeysDialog);
+    connect(m_ui->uploadAction, &QAction::triggered, this, &MainWindow::uploadToCurrentTab);
+    connect(m_ui->downloadAction, &QAction::triggered, this, &MainWindow::downloadFromCurrentTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTransferActions);
+    m_ui->appsMenu->menuAction()->setObjectName(u"openAppAction"_s);
     updateTransferActions();
-    m_appsMenu = new QMenu(this);
-    m_appsMenu->setObjectName(u"appsMenu"_s);
-    m_appsMenu->menuAction()->setObjectName(u"openAppAction"_s);
-    instanceMenu->addActions({m_systemTerminalAction, m_sshConfigAction, m_sshAction});
-    instanceMenu->addMenu(m_appsMenu);
-    instanceMenu->addActions({m_uploadAction, m_downloadAction});
-    instanceMenu->addSeparator();
-    instanceMenu->addAction(m_keysAction);
-}
-
-void MainWindow::retranslateSsh()
-{
-    m_terminalAction->setText(tr("Open &terminal"));
-    m_terminalAction->setToolTip(tr("A shell on the selected instance, in a new tab"));
-    m_systemTerminalAction->setText(tr("Open in s&ystem terminal"));
-    m_sshConfigAction->setText(tr("Add to ~/.ssh/&config"));
-    m_sshAction->setText(tr("Copy SSH &command"));
-    m_keysAction->setText(tr("SSH &keys…"));
-    m_appsMenu->setTitle(tr("Open in &browser"));
-    m_uploadAction->setText(tr("&Upload to /workspace…"));
-    m_uploadAction->setToolTip(tr("Files go to the instance of the terminal tab shown; "
-                                  "dropping files on the tab does the same"));
-    m_downloadAction->setText(tr("&Download from the instance…"));
 }
 
 void MainWindow::updateSshActions(const Instance *instance)
 {
-    m_keysAction->setEnabled(m_session->isLoggedIn());
+    m_ui->sshKeysAction->setEnabled(m_core->isLoggedIn());
     const bool reachable = instance && instance->ssh && instance->ssh->port > 0
         && instance->state == InstanceState::Running;
-    for (QAction *action :
-         {m_terminalAction, m_systemTerminalAction, m_sshConfigAction, m_sshAction})
+    for (QAction *action : {m_ui->openTerminalAction, m_ui->systemTerminalAction,
+                            m_ui->sshConfigAction, m_ui->copySshAction})
         action->setEnabled(reachable);
     // One entry per one-click app of the image (Jupyter, ...), reached through a port forward.
-    m_appsMenu->clear();
+    QMenu *apps = m_ui->appsMenu;
+    apps->clear();
     if (reachable) {
         const QString id = instance->id;
         for (const InstanceApp &app : instance->apps) {
-            QAction *action = m_appsMenu->addAction(tr("%1 (port %2)").arg(app.name).arg(app.port));
+            QAction *action = apps->addAction(tr("%1 (port %2)").arg(app.name).arg(app.port));
             action->setObjectName(u"openApp_"_s + app.name);
             connect(action, &QAction::triggered, this, [this, id, app] {
                 if (const Instance *current = m_model->instance(id))
@@ -135,13 +98,13 @@ void MainWindow::updateSshActions(const Instance *instance)
             });
         }
     }
-    m_appsMenu->menuAction()->setEnabled(!m_appsMenu->isEmpty());
+    apps->menuAction()->setEnabled(!apps->isEmpty());
 }
 
 TerminalTab *MainWindow::openTerminal(const QString &instanceId)
 {
     const Instance *instance = m_model->instance(instanceId);
-    if (!m_session->isLoggedIn() || !instance || !instance->ssh
+    if (!m_core->isLoggedIn() || !instance || !instance->ssh
         || instance->state != InstanceState::Running) {
         if (instance)
             statusBar()->showMessage(tr("“%1” is not running yet.").arg(instance->name), 5000);
@@ -171,8 +134,8 @@ void MainWindow::closeTab(int index)
 void MainWindow::updateTransferActions()
 {
     const bool terminal = qobject_cast<TerminalTab *>(m_tabs->currentWidget()) != nullptr;
-    m_uploadAction->setEnabled(terminal);
-    m_downloadAction->setEnabled(terminal);
+    m_ui->uploadAction->setEnabled(terminal);
+    m_ui->downloadAction->setEnabled(terminal);
 }
 
 void MainWindow::uploadToCurrentTab()
@@ -231,7 +194,7 @@ void MainWindow::openKeysDialog()
         m_keysDialog->raise();
         return;
     }
-    m_keysDialog = new SshKeysDialog(m_ssh->keyStore(), m_client, this);
+    m_keysDialog = new SshKeysDialog(m_ssh->keyStore(), m_core->client(), this);
     m_keysDialog->setAttribute(Qt::WA_DeleteOnClose);
     // The launch dialog lists the provider's keys: an upload shows there at once.
     connect(m_keysDialog, &SshKeysDialog::keysChanged, this, [this] {

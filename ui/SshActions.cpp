@@ -1,9 +1,9 @@
 #include "SshActions.h"
 
-#include "InstanceActions.h"
 #include "TerminalTab.h"
 #include "api/ProviderClient.h"
 #include "session/SecretStore.h"
+#include "ssh/SshAccess.h"
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshConnection.h"
 #include "ssh/SshKeyStore.h"
@@ -61,16 +61,9 @@ void SshActions::resolveTarget(const Instance &instance, TargetCallback done)
         this, [this, instance, done](const core::Reply<QList<core::SshKey>> &r) {
             if (!r.ok())
                 return done({}, r.error().userMessage());
-            const SshKeyChoice choice = SshKeyChoice::choose(instance, r.value(), m_keys->keys());
-            if (!choice.key.isValid())
-                return done({}, choice.missing);
-            const SshTarget target = SshTarget::fromInstance(instance, choice.key);
-            if (!target.isValid())
-                return done({}, tr("“%1” has no SSH address yet.").arg(target.instanceName));
-            QString error;
-            if (!SshConfigWriter::pinHostKey(m_knownHostsPath, target, &error))
-                return done({}, error);
-            done(target, {});
+            const core::SshAccess access =
+                core::SshAccess::resolve(instance, r.value(), m_keys->keys(), m_knownHostsPath);
+            done(access.target, access.error);
         });
 }
 
@@ -149,19 +142,19 @@ void SshActions::addToSshConfig(const Instance &instance)
 
 void SshActions::copySshCommand(const Instance &instance)
 {
-    resolveTarget(instance, [this, instance](const SshTarget &target, const QString &error) {
-        QString command;
-        if (error.isEmpty()) {
-            command = SshConfigWriter::sshCommandLine(target, m_knownHostsPath);
-        } else {
-            // No local key for it: the command still pins the host key; ssh picks the key.
-            command = InstanceActions::sshCommand(instance, m_knownHostsPath);
-        }
-        if (command.isEmpty())
-            return Q_EMIT message(tr("This instance has no SSH address yet."), true);
-        QGuiApplication::clipboard()->setText(command);
-        Q_EMIT message(tr("Copied: %1").arg(command), false);
-    });
+    m_client->sshKeys()->onFinished(
+        this, [this, instance](const core::Reply<QList<core::SshKey>> &r) {
+            if (!r.ok())
+                return Q_EMIT message(r.error().userMessage(), true);
+            QString error;
+            const QString command = core::SshAccess::copiedCommand(instance, r.value(),
+                                                                   m_keys->keys(),
+                                                                   m_knownHostsPath, &error);
+            if (command.isEmpty())
+                return Q_EMIT message(error, true);
+            QGuiApplication::clipboard()->setText(command);
+            Q_EMIT message(tr("Copied: %1").arg(command), false);
+        });
 }
 
 quint16 SshActions::forwardedPort(const QString &instanceId, int remotePort) const

@@ -5,6 +5,7 @@
 #include "TransferBar.h"
 #include "api/ProviderClient.h"
 #include "session/SecretStore.h"
+#include "ssh/SshKeyChoice.h"
 #include "ssh/SshKeyStore.h"
 #include "ssh/SshShell.h"
 #include "ssh/SshTarget.h"
@@ -25,41 +26,6 @@ namespace cardhour::ui {
 using core::Instance;
 using core::InstanceState;
 using core::SshKeyPair;
-
-SshKeyChoice SshKeyChoice::choose(const Instance &instance, const QList<core::SshKey> &providerKeys,
-                                  const QList<SshKeyPair> &localKeys)
-{
-    SshKeyChoice choice;
-    const QString name = instance.name.isEmpty() ? instance.id : instance.name;
-    if (instance.sshKeyIds.isEmpty()) {
-        choice.missing = tr("“%1” was launched without an SSH key, so no key can log in to it. "
-                            "Launch an instance with one of your keys.")
-                             .arg(name);
-        return choice;
-    }
-    QStringList wanted;
-    for (const QString &id : instance.sshKeyIds) {
-        const auto provider = std::find_if(providerKeys.cbegin(), providerKeys.cend(),
-                                           [&id](const core::SshKey &k) { return k.id == id; });
-        if (provider == providerKeys.cend()) {
-            // Deleted from the account since the launch: the host still has it, we cannot say more.
-            wanted << tr("key %1 (no longer in your account)").arg(id);
-            continue;
-        }
-        for (const SshKeyPair &local : localKeys) {
-            if (local.fingerprintSha256() == provider->fingerprintSha256) {
-                choice.key = local;
-                return choice;
-            }
-        }
-        wanted << tr("“%1” (%2)").arg(provider->name, provider->fingerprintSha256);
-    }
-    choice.missing = tr("The private key for %1 is missing from this computer, and “%2” accepts "
-                        "no other key. Import it under SSH keys, or launch with a key from this "
-                        "computer.")
-                         .arg(wanted.join(tr(", ")), name);
-    return choice;
-}
 
 TerminalTab::TerminalTab(core::ProviderClient *client, core::SshKeyStore *keys,
                          const Instance &instance, QWidget *parent)
@@ -163,7 +129,7 @@ void TerminalTab::chooseKey(const Instance &instance)
                 return fail(r.error().userMessage());
             if (!m_keys)
                 return fail(tr("There is no SSH key store."));
-            const SshKeyChoice choice = SshKeyChoice::choose(instance, r.value(), m_keys->keys());
+            const core::SshKeyChoice choice = core::SshKeyChoice::choose(instance, r.value(), m_keys->keys());
             if (!choice.key.isValid())
                 return fail(choice.missing);
             core::SecretReply *secret = m_keys->passphrase(choice.key);

@@ -25,22 +25,6 @@ class TerminalWidget;
 
 namespace cardhour::ui {
 
-// Which of the user's local keys opens an instance: the provider lists the keys an instance
-// was launched with (ids, with fingerprints from GET /v1/ssh-keys); the first one whose
-// fingerprint is in the local key store wins. Without one, `missing` says which keys the
-// instance accepts and that none of them is on this computer.
-class SshKeyChoice
-{
-    Q_DECLARE_TR_FUNCTIONS(cardhour::ui::SshKeyChoice)
-public:
-    core::SshKeyPair key; // invalid when none matches
-    QString missing; // translated, when !key.isValid()
-
-    static SshKeyChoice choose(const core::Instance &instance,
-                               const QList<core::SshKey> &providerKeys,
-                               const QList<core::SshKeyPair> &localKeys);
-};
-
 // One terminal tab: a TerminalWidget bound to an SshShell on one instance. Opening looks the
 // instance up again (its address may have changed since the list was loaded), chooses the key,
 // reads its passphrase from the keychain and opens the shell, whose host key must be the one

@@ -369,3 +369,4 @@ struct SnapshotRestore
 Q_DECLARE_METATYPE(cardhour::core::Instance)
 Q_DECLARE_METATYPE(cardhour::core::BillingSummary)
 Q_DECLARE_METATYPE(cardhour::core::MetricsSample)
+Q_DECLARE_METATYPE(cardhour::core::SessionUser)

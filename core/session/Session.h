@@ -92,4 +92,3 @@ private:
 
 } // namespace cardhour::core
 
-Q_DECLARE_METATYPE(cardhour::core::SessionUser)

@@ -1,6 +1,6 @@
 #include "ssh/SftpTransfer.h"
 
-#include "ssh/SftpJob.h"
+#include "ssh/SftpTransferJob.h"
 
 #include <QThread>
 
@@ -56,7 +56,7 @@ void SftpTransfer::begin(bool uploading, const QString &source, const QString &d
             Qt::QueuedConnection);
     };
     m_thread = QThread::create([this, uploading, source, destination, progress] {
-        SftpJob job(m_target, m_cancel, progress);
+        SftpTransferJob job(m_target, m_cancel, progress);
         const Result result =
             uploading ? job.upload(source, destination) : job.download(source, destination);
         QMetaObject::invokeMethod(

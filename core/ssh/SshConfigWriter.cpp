@@ -181,17 +181,15 @@ bool SshConfigWriter::removeFromConfig(const QString &configPathName, const QStr
 
 QStringList SshConfigWriter::sshArguments(const SshTarget &target, const QString &knownHostsPath)
 {
-    return {u"-i"_s,
-            target.privateKeyPath,
-            u"-o"_s,
-            u"IdentitiesOnly=yes"_s,
-            u"-o"_s,
-            u"UserKnownHostsFile="_s + knownHostsPath,
-            u"-o"_s,
-            u"StrictHostKeyChecking=yes"_s,
-            u"-p"_s,
-            QString::number(target.port),
-            u"%1@%2"_s.arg(target.user, target.host)};
+    QStringList arguments;
+    // Without a key of CardHour's (a copied command for a key kept elsewhere) ssh offers the
+    // user's own; the host key is pinned either way.
+    if (!target.privateKeyPath.isEmpty())
+        arguments << u"-i"_s << target.privateKeyPath << u"-o"_s << u"IdentitiesOnly=yes"_s;
+    arguments << u"-o"_s << u"UserKnownHostsFile="_s + knownHostsPath << u"-o"_s
+              << u"StrictHostKeyChecking=yes"_s << u"-p"_s << QString::number(target.port)
+              << u"%1@%2"_s.arg(target.user, target.host);
+    return arguments;
 }
 
 QString SshConfigWriter::sshCommandLine(const SshTarget &target, const QString &knownHostsPath)

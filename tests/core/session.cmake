@@ -1,7 +1,7 @@
 # core/session: SecretStore and Session against the real Secret Service. run-with-keyring
 # starts a private D-Bus session with an unlocked gnome-keyring; where it cannot, the tests
 # skip and say why.
-foreach(name IN ITEMS tst_secretstore tst_session)
+foreach(name IN ITEMS tst_secretstore tst_session tst_clientsession)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/session/${name}.cpp
         LIBS cardhour_core_test_support

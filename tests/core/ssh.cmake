@@ -5,6 +5,12 @@ cardhour_add_test(tst_sshconfigwriter
     LABELS core)
 target_include_directories(tst_sshconfigwriter PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/ssh)
 
+# The one path from a provider's host key to known_hosts and every OpenSSH command; key choice.
+cardhour_add_test(tst_sshaccess
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_sshaccess.cpp
+    LIBS cardhour_core
+    LABELS core)
+
 # Passphrases in the real keychain (run-with-keyring), keys checked with OpenSSH's ssh-keygen.
 cardhour_add_test(tst_sshkeys
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_sshkeys.cpp

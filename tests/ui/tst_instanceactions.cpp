@@ -1,9 +1,7 @@
-// InstanceActions: the confirmations say what the provider's `retention` says, and the SSH
-// command checks the host key the provider reported.
+// InstanceActions: the confirmations say what the provider's `retention` says. (The SSH
+// command and its host-key check are core's: tests/core/ssh/tst_sshaccess.cpp.)
 #include "InstanceActions.h"
 
-#include <QFile>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -24,13 +22,6 @@ core::Instance running()
     i.retention.stopReleases = {u"gpu_cards"_s};
     i.retention.terminateDeletes = i.retention.stopKeeps;
     i.retention.billedWhileRunning = {u"compute"_s};
-    core::SshEndpoint ssh;
-    ssh.host = u"127.0.0.1"_s;
-    ssh.port = 40022;
-    ssh.user = u"root"_s;
-    ssh.hostKey =
-        u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
-    i.ssh = ssh;
     return i;
 }
 
@@ -72,34 +63,6 @@ private Q_SLOTS:
         QVERIFY(ui::InstanceActions::preview(Action::Stop, i)
                     .contains(u"Still billed while stopped: storage."_s));
         QVERIFY(!ui::InstanceActions::preview(Action::Terminate, i).contains(u"/workspace"_s));
-    }
-
-    void sshCommandPinsTheHostKey()
-    {
-        QTemporaryDir dir;
-        const QString file = dir.filePath(u"known_hosts"_s);
-        const core::Instance i = running();
-        QCOMPARE(
-            ui::InstanceActions::sshCommand(i, file),
-            u"ssh -p 40022 -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%1 root@127.0.0.1"_s
-                .arg(file));
-        // Written once per host and port, replaced when the port is reused.
-        QVERIFY(!ui::InstanceActions::sshCommand(i, file).isEmpty());
-        QFile f(file);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(f.readAll());
-        QCOMPARE(text, u"[127.0.0.1]:40022 %1\n"_s.arg(i.ssh->hostKey));
-    }
-
-    void sshCommandWithoutKey()
-    {
-        core::Instance i = running();
-        i.ssh->hostKey.clear();
-        QCOMPARE(
-            ui::InstanceActions::sshCommand(i, u"/tmp/a b/known_hosts"_s),
-            u"ssh -p 40022 -o StrictHostKeyChecking=accept-new -o 'UserKnownHostsFile=/tmp/a b/known_hosts' root@127.0.0.1"_s);
-        i.ssh.reset();
-        QVERIFY(ui::InstanceActions::sshCommand(i, {}).isEmpty());
     }
 };
 

@@ -20,6 +20,7 @@
 #include "TrayNotifier.h"
 #include "api/ProviderClient.h"
 #include "session/Session.h"
+#include "ssh/SshKeyPair.h"
 
 #include <QAction>
 #include <QApplication>
@@ -57,6 +58,7 @@ private Q_SLOTS:
     void sandboxConnectStep();
     void switchesLanguage();
     void expiredTokenReturnsToTheSameView();
+    void copySshCommandRefusesTamperedHostKey();
 
 private:
     ui::MainWindow::Options options() const;
@@ -366,6 +368,49 @@ void TestMainWindow::connectAndSignUp(ui::MainWindow &window, const QString &ema
         login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok),
         Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
+}
+
+void TestMainWindow::copySshCommandRefusesTamperedHostKey()
+{
+    // An instance whose provider answer carries a host key that its own fingerprint does not
+    // name (a tampered answer, or a provider mixing up instances): "Copy SSH command" refuses,
+    // names both fingerprints, pins nothing and leaves the clipboard alone.
+    ui::MainWindow window(options());
+    window.show();
+    connectAndSignUp(window, u"tampered@example.com"_s);
+    const QString vouched =
+        u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
+    const QString given =
+        u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPN9OK26OvU/ck9X3JTV/iEpmX46rC+ZWSQV9APBtYVu"_s;
+    core::Instance instance;
+    instance.id = u"i-tampered"_s;
+    instance.name = u"tampered-1"_s;
+    instance.state = core::InstanceState::Running;
+    core::SshEndpoint ssh;
+    ssh.host = u"127.0.0.1"_s;
+    ssh.port = 40022;
+    ssh.user = u"root"_s;
+    ssh.hostKeySha256 = core::SshKeyPair::fingerprintOfPublicKeyLine(vouched);
+    ssh.hostKey = given;
+    instance.ssh = ssh;
+    window.instanceModel()->upsert(instance);
+    window.selectInstance(instance.id);
+
+    QGuiApplication::clipboard()->setText(u"untouched"_s);
+    auto *copySsh = window.findChild<QAction *>(u"copySshAction"_s);
+    QTRY_VERIFY(copySsh->isEnabled());
+    copySsh->trigger();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = visibleChild<QMessageBox>(&window, u"errorDialog"_s)), 10000);
+    const QString said = box->text();
+    QVERIFY2(said.contains(ssh.hostKeySha256), qPrintable(said));
+    QVERIFY2(said.contains(core::SshKeyPair::fingerprintOfPublicKeyLine(given)), qPrintable(said));
+    shoot(box, u"copy-ssh-tampered"_s);
+    QCOMPARE(QGuiApplication::clipboard()->text(), u"untouched"_s);
+    QFile knownHosts(window.knownHostsFile());
+    QVERIFY(!knownHosts.open(QIODevice::ReadOnly)
+            || !knownHosts.readAll().contains(given.section(u' ', 1, 1).toUtf8()));
+    box->close();
 }
 
 void TestMainWindow::sandboxConnectStep()

@@ -1,4 +1,4 @@
-#include "ssh/SftpJob.h"
+#include "ssh/SftpTransferJob.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -50,24 +50,24 @@ Attributes statRemote(sftp_session sftp, const QString &path)
 
 } // namespace
 
-SftpJob::SftpJob(const SshTarget &target, const std::atomic_bool &cancel, Progress progress)
+SftpTransferJob::SftpTransferJob(const SshTarget &target, const std::atomic_bool &cancel, Progress progress)
     : m_connection(target), m_cancel(cancel), m_progress(std::move(progress))
 {}
 
-SftpJob::~SftpJob()
+SftpTransferJob::~SftpTransferJob()
 {
     if (m_sftp)
         sftp_free(m_sftp);
 }
 
-bool SftpJob::fail(const QString &message)
+bool SftpTransferJob::fail(const QString &message)
 {
     if (m_result.error.isEmpty())
         m_result.error = message;
     return false;
 }
 
-QString SftpJob::sftpError() const
+QString SftpTransferJob::sftpError() const
 {
     const int code = m_sftp ? sftp_get_error(m_sftp) : 0;
     switch (code) {
@@ -82,7 +82,7 @@ QString SftpJob::sftpError() const
     }
 }
 
-bool SftpJob::open()
+bool SftpTransferJob::open()
 {
     m_clock.start();
     if (!m_connection.open())
@@ -94,7 +94,7 @@ bool SftpJob::open()
     return true;
 }
 
-void SftpJob::report(const QString &file, bool force)
+void SftpTransferJob::report(const QString &file, bool force)
 {
     const qint64 now = m_clock.elapsed();
     if (!force && now - m_lastReportMs < 100)
@@ -104,7 +104,7 @@ void SftpJob::report(const QString &file, bool force)
     m_progress(m_done, m_result.bytesTotal, speed, file);
 }
 
-bool SftpJob::hashLocalPrefix(const QString &path, qint64 length, QCryptographicHash *hash)
+bool SftpTransferJob::hashLocalPrefix(const QString &path, qint64 length, QCryptographicHash *hash)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -123,7 +123,7 @@ bool SftpJob::hashLocalPrefix(const QString &path, qint64 length, QCryptographic
     return true;
 }
 
-QString SftpJob::remoteSha256(const QString &path)
+QString SftpTransferJob::remoteSha256(const QString &path)
 {
     const SshConnection::ExecResult r =
         m_connection.exec(u"sha256sum -- "_s + SshConnection::shellQuote(path), {}, 30 * 60 * 1000);
@@ -132,7 +132,7 @@ QString SftpJob::remoteSha256(const QString &path)
     return QString::fromLatin1(r.out.left(64));
 }
 
-bool SftpJob::verify(const QString &label, qint64 expectedSize, qint64 actualSize,
+bool SftpTransferJob::verify(const QString &label, qint64 expectedSize, qint64 actualSize,
                      const QByteArray &localSha, const QString &remotePath)
 {
     if (actualSize != expectedSize)
@@ -149,7 +149,7 @@ bool SftpJob::verify(const QString &label, qint64 expectedSize, qint64 actualSiz
     return true;
 }
 
-bool SftpJob::ensureRemoteDir(const QString &path)
+bool SftpTransferJob::ensureRemoteDir(const QString &path)
 {
     const Attributes a = statRemote(m_sftp, path);
     if (a.exists) {
@@ -164,7 +164,7 @@ bool SftpJob::ensureRemoteDir(const QString &path)
     return true;
 }
 
-SftpTransfer::Result SftpJob::upload(const QString &localPath, const QString &remoteDir)
+SftpTransfer::Result SftpTransferJob::upload(const QString &localPath, const QString &remoteDir)
 {
     const QFileInfo root(localPath);
     QList<Item> files;
@@ -209,7 +209,7 @@ SftpTransfer::Result SftpJob::upload(const QString &localPath, const QString &re
     return m_result;
 }
 
-bool SftpJob::uploadFile(const Item &item)
+bool SftpTransferJob::uploadFile(const Item &item)
 {
     const QString part = item.remote + SftpTransfer::partialSuffix();
     const qint64 doneBefore = m_done;
@@ -276,7 +276,7 @@ bool SftpJob::uploadFile(const Item &item)
     return false;
 }
 
-bool SftpJob::listRemote(const QString &remote, const QString &local, QList<Item> *files,
+bool SftpTransferJob::listRemote(const QString &remote, const QString &local, QList<Item> *files,
                          QStringList *dirs)
 {
     dirs->append(local);
@@ -304,7 +304,7 @@ bool SftpJob::listRemote(const QString &remote, const QString &local, QList<Item
     return true;
 }
 
-SftpTransfer::Result SftpJob::download(const QString &remotePath, const QString &localDir)
+SftpTransfer::Result SftpTransferJob::download(const QString &remotePath, const QString &localDir)
 {
     if (!open()) {
         m_result.elapsedMs = m_clock.elapsed();
@@ -337,7 +337,7 @@ SftpTransfer::Result SftpJob::download(const QString &remotePath, const QString 
     return m_result;
 }
 
-bool SftpJob::readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset, QFile *local,
+bool SftpTransferJob::readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset, QFile *local,
                             QCryptographicHash *sha)
 {
     // Several read requests in flight, answered in order: one round trip per request would
@@ -401,7 +401,7 @@ bool SftpJob::readPipelined(sftp_file_struct *remote, const Item &item, qint64 o
     return ok && !cancelled();
 }
 
-bool SftpJob::downloadFile(const Item &item)
+bool SftpTransferJob::downloadFile(const Item &item)
 {
     const QString part = item.local + SftpTransfer::partialSuffix();
     const qint64 doneBefore = m_done;

@@ -17,15 +17,15 @@ class QFile;
 
 namespace cardhour::core {
 
-class SftpJob
+class SftpTransferJob
 {
     Q_DECLARE_TR_FUNCTIONS(SftpTransfer)
 public:
     using Progress =
         std::function<void(qint64 done, qint64 total, double speed, const QString &file)>;
 
-    SftpJob(const SshTarget &target, const std::atomic_bool &cancel, Progress progress);
-    ~SftpJob();
+    SftpTransferJob(const SshTarget &target, const std::atomic_bool &cancel, Progress progress);
+    ~SftpTransferJob();
 
     SftpTransfer::Result upload(const QString &localPath, const QString &remoteDir);
     SftpTransfer::Result download(const QString &remotePath, const QString &localDir);

@@ -1,0 +1,245 @@
+#include "session/ClientSession.h"
+
+#include "api/EventStream.h"
+#include "api/ProviderClient.h"
+#include "billing/BillTicker.h"
+#include "billing/RunwayAlerts.h"
+#include "sandbox/SandboxLauncher.h"
+#include "session/SecretStore.h"
+#include "session/Session.h"
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::core {
+
+ClientSession::ClientSession(const Options &options, QObject *parent)
+    : QObject(parent), m_options(options), m_client(new ProviderClient(this)),
+      m_events(new EventStream(this)),
+      m_secrets(new SecretStore(options.keychainService, this)),
+      m_session(new Session(m_client, m_secrets, this)), m_launcher(new SandboxLauncher(this)),
+      m_ticker(new BillTicker(nullptr, this)), m_alerts(new RunwayAlerts(nullptr, this))
+{
+    m_secrets->setTimeoutMs(options.keychainTimeoutMs);
+    m_events->setReconnectDelays(options.reconnectMinMs, options.reconnectMaxMs);
+    if (!options.sandboxExecutable.isEmpty())
+        m_launcher->setExecutable(options.sandboxExecutable);
+    if (!options.sandboxDataDir.isEmpty())
+        m_launcher->setDataDir(options.sandboxDataDir);
+    m_launcher->setExtraArguments(options.sandboxArguments);
+    m_launcher->setAttachAllowed(options.sandboxAttach);
+
+    // ---- the local sandbox -------------------------------------------------------------------
+    connect(m_launcher, &SandboxLauncher::progress, this, &ClientSession::connecting);
+    connect(m_launcher, &SandboxLauncher::ready, this,
+            [this](const QUrl &url) { useProvider(url, m_launcher->providerKey()); });
+    connect(m_launcher, &SandboxLauncher::failed, this,
+            [this](const QString &reason, const QString &tail) {
+                Q_EMIT connectFailed(tail.isEmpty() ? reason : reason + u"\n\n"_s + tail);
+            });
+    connect(m_launcher, &SandboxLauncher::exitedUnexpectedly, this,
+            [this](const QString &reason) { Q_EMIT providerLost(reason); });
+
+    // ---- the session -------------------------------------------------------------------------
+    connect(m_session, &Session::loggedIn, this, &ClientSession::onLoggedIn);
+    connect(m_session, &Session::failed, this, &ClientSession::loginFailed);
+    connect(m_session, &Session::sessionExpired, this, [this] {
+        // The same user logging in again finds what was shown: nothing is reset here.
+        m_events->stop();
+        Q_EMIT loginNeeded(tr("Your session has ended. Please log in again."));
+    });
+    connect(m_session, &Session::loggedOut, this, [this] {
+        m_events->stop();
+        resetFor({});
+        Q_EMIT loggedOut();
+        Q_EMIT loginNeeded({});
+    });
+    connect(m_session, &Session::restoreFinished, this, [this](bool restored) {
+        if (!restored && !m_session->isLoggedIn())
+            Q_EMIT loginNeeded({});
+    });
+    connect(m_session, &Session::tokenStorageFailed, this, [this](const QString &reason) {
+        Q_EMIT notice(tr("You stay logged in for this session only: %1").arg(reason));
+    });
+
+    // ---- what the provider pushes ------------------------------------------------------------
+    connect(m_events, &EventStream::connected, this, [this] {
+        Q_EMIT streamUp();
+        reload(); // event ids restart with a restarted provider: never trust replay alone
+    });
+    connect(m_events, &EventStream::disconnected, this, [this](const QString &reason) {
+        if (m_session->isLoggedIn())
+            Q_EMIT streamDown(reason);
+    });
+    connect(m_events, &EventStream::instanceChanged, this, [this](const Instance &instance) {
+        m_alerts->observeInstance(instance);
+        noteInstance(instance);
+        Q_EMIT instanceChanged(instance);
+    });
+    connect(m_events, &EventStream::billingChanged, this, [this](const BillingSummary &summary) {
+        m_ticker->update(summary);
+        evaluateAlerts();
+        Q_EMIT billMoved();
+    });
+    connect(m_events, &EventStream::metricsReceived, this, &ClientSession::metricsReceived);
+    // A 401 on the stream ends the session as a 401 on any call does (Session says so once).
+    connect(m_events, &EventStream::sessionExpired, m_session, &Session::expire);
+
+    // ---- the bill between the provider's answers ---------------------------------------------
+    connect(m_ticker, &BillTicker::balanceChanged, this, &ClientSession::evaluateAlerts);
+    connect(m_ticker, &BillTicker::exhausted, this, &ClientSession::balanceExhausted);
+}
+
+ClientSession::~ClientSession() = default;
+
+bool ClientSession::isLoggedIn() const
+{
+    return m_session->isLoggedIn();
+}
+
+void ClientSession::connectToSandbox()
+{
+    m_usingSandbox = true;
+    ++m_probeGeneration;
+    Q_EMIT connecting(tr("Starting CardHour Sandbox…"));
+    m_launcher->start();
+}
+
+void ClientSession::connectToUrl(const QUrl &url)
+{
+    m_usingSandbox = false;
+    const quint64 generation = ++m_probeGeneration;
+    Q_EMIT connecting(tr("Asking %1…").arg(url.toDisplayString()));
+    auto *probe = new ProviderClient(this);
+    probe->setBaseUrl(url);
+    probe->setTimeoutMs(m_options.probeTimeoutMs);
+    probe->health()->onFinished(this, [this, probe, url, generation](const Reply<Health> &reply) {
+        probe->deleteLater();
+        if (generation != m_probeGeneration)
+            return; // another provider was chosen meanwhile
+        if (!reply.ok())
+            return Q_EMIT connectFailed(reply.error().userMessage());
+        useProvider(url, {});
+    });
+}
+
+void ClientSession::disconnectFromProvider()
+{
+    ++m_probeGeneration;
+    m_events->stop();
+}
+
+void ClientSession::useProvider(const QUrl &url, const QString &providerKey)
+{
+    m_events->stop();
+    // Another provider logs the session out (Session::loggedOut -> resetFor(nobody)); the same
+    // sandbox at a new port keeps it.
+    m_session->setProvider(url, providerKey);
+    m_events->setBaseUrl(url);
+    Q_EMIT providerReady(url);
+    if (m_session->isLoggedIn())
+        onLoggedIn(); // the same provider again (a restarted sandbox): carry on
+    else
+        m_session->restore();
+}
+
+void ClientSession::retry()
+{
+    const SandboxLauncher::State state = m_launcher->state();
+    if (m_usingSandbox && state != SandboxLauncher::State::Running
+        && state != SandboxLauncher::State::Starting
+        && state != SandboxLauncher::State::Attached) {
+        m_launcher->start();
+        return;
+    }
+    m_events->start();
+}
+
+void ClientSession::resetFor(const QString &userId)
+{
+    if (userId == m_userId)
+        return;
+    m_userId = userId;
+    m_instanceNames.clear();
+    m_alerts->clear();
+    m_ticker->clear();
+    Q_EMIT resetForUser(userId);
+    Q_EMIT billMoved();
+}
+
+void ClientSession::onLoggedIn()
+{
+    resetFor(m_session->user().id);
+    m_events->setToken(m_session->token());
+    m_events->start();
+    Q_EMIT loggedIn(m_session->user());
+    reload();
+}
+
+void ClientSession::reload()
+{
+    if (!m_session->isLoggedIn())
+        return;
+    m_client->instances()->onFinished(this, [this](const Reply<QList<Instance>> &reply) {
+        if (!reply.ok())
+            return; // the stream (down) or the session (401) says why
+        rememberNames(reply.value());
+        m_alerts->seedInstances(reply.value());
+        Q_EMIT instancesLoaded(reply.value());
+    });
+    m_client->billingSummary()->onFinished(this, [this](const Reply<BillingSummary> &reply) {
+        if (!reply.ok())
+            return;
+        m_ticker->update(reply.value());
+        evaluateAlerts();
+        Q_EMIT billMoved();
+    });
+}
+
+void ClientSession::logIn(const QString &email, const QString &password)
+{
+    m_session->logIn(email, password);
+}
+
+void ClientSession::signUp(const QString &email, const QString &password)
+{
+    m_session->signUp(email, password);
+}
+
+void ClientSession::logOut()
+{
+    m_session->logOut();
+}
+
+void ClientSession::applyTopUp(const TopupResult &result)
+{
+    m_ticker->update(result.balanceMicros, m_ticker->spendRateMicrosPerHour());
+    m_alerts->rearm();
+    evaluateAlerts();
+    Q_EMIT billMoved();
+}
+
+void ClientSession::noteInstance(const Instance &instance)
+{
+    if (!instance.id.isEmpty())
+        m_instanceNames.insert(instance.id, instance.name);
+}
+
+void ClientSession::rememberNames(const QList<Instance> &instances)
+{
+    for (const Instance &instance : instances)
+        noteInstance(instance);
+}
+
+void ClientSession::setAlertThresholdsMinutes(const QList<int> &minutes)
+{
+    m_alerts->setThresholdsMinutes(minutes);
+    evaluateAlerts();
+}
+
+void ClientSession::evaluateAlerts()
+{
+    if (m_ticker->hasData())
+        m_alerts->evaluate(m_ticker->balanceMicros(), m_ticker->spendRateMicrosPerHour());
+}
+
+} // namespace cardhour::core

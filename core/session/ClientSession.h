@@ -1,0 +1,136 @@
+#pragma once
+
+#include "api/ApiError.h"
+#include "api/Models.h"
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace cardhour::core {
+
+class BillTicker;
+class EventStream;
+class ProviderClient;
+class RunwayAlerts;
+class SandboxLauncher;
+class SecretStore;
+class Session;
+
+// One user's connection to one provider, without a widget: the provider client, the event
+// stream, the keychain, the session, the local sandbox, the bill and its runway alerts, and the
+// names of the instances seen. It wires them as the client needs them, so the desktop window
+// and the command-line client show the same state by the same rules:
+//
+//   ClientSession s(options);
+//   s.connectToSandbox();            // or connectToUrl(url) -> providerReady(url) / connectFailed
+//   // -> loginNeeded(note) or loggedIn(user); then instancesLoaded(list), instanceChanged(i),
+//   //    billMoved() whenever the provider's bill changed
+//
+// A new provider, another user or a log-out starts afresh through one resetFor(userId); the same
+// user back after an expired token or a restarted sandbox keeps what was shown.
+class ClientSession : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QString sandboxExecutable; // empty: cardhour-sim next to the client
+        QString sandboxDataDir; // empty: the default data directory
+        QStringList sandboxArguments; // e.g. --runtime inprocess
+        bool sandboxAttach = true; // may attach to a sandbox that already runs
+        QString keychainService = QStringLiteral("CardHour");
+        int keychainTimeoutMs = 15000;
+        int reconnectMinMs = 1000; // EventStream's reconnect delays
+        int reconnectMaxMs = 30000;
+        int probeTimeoutMs = 10000; // GET /v1/health of a provider URL before it is used
+    };
+
+    explicit ClientSession(const Options &options, QObject *parent = nullptr);
+    ~ClientSession() override;
+
+    ProviderClient *client() const { return m_client; }
+    EventStream *events() const { return m_events; }
+    SecretStore *secrets() const { return m_secrets; }
+    Session *session() const { return m_session; }
+    SandboxLauncher *launcher() const { return m_launcher; }
+    BillTicker *ticker() const { return m_ticker; }
+    RunwayAlerts *alerts() const { return m_alerts; }
+
+    bool isLoggedIn() const;
+    bool usingSandbox() const { return m_usingSandbox; }
+    // Whose state is held now (empty: nobody's).
+    QString userId() const { return m_userId; }
+
+    // Starts the bundled sandbox (or attaches to a running one).
+    void connectToSandbox();
+    // Asks `url` for /v1/health with a separate client first: the session keeps its provider
+    // until the new one has answered as one.
+    void connectToUrl(const QUrl &url);
+    // Back to choosing a provider: the stream stops, the session stays until another is chosen.
+    void disconnectFromProvider();
+    // The user asked to try again: a sandbox of ours that died is started again; otherwise the
+    // stream reconnects at once instead of waiting out its back-off.
+    void retry();
+    // GET the instances and the billing summary again (instancesLoaded(), billMoved()).
+    void reload();
+
+    void logIn(const QString &email, const QString &password);
+    void signUp(const QString &email, const QString &password);
+    void logOut();
+
+    // An answer that carries the live bill (a top-up): shown at once, before the billing event.
+    void applyTopUp(const TopupResult &result);
+    // An instance the client learnt of outside the stream (a launch or action answer).
+    void noteInstance(const Instance &instance);
+    // Every instance seen for this user, by id: terminated ones leave the list but stay in the
+    // ledger, with their names.
+    QHash<QString, QString> instanceNames() const { return m_instanceNames; }
+    void setAlertThresholdsMinutes(const QList<int> &minutes);
+
+Q_SIGNALS:
+    void connecting(const QString &message);
+    void connectFailed(const QString &message);
+    void providerReady(const QUrl &url);
+    // The sandbox we started has gone; the window says so until Retry.
+    void providerLost(const QString &reason);
+    void loginNeeded(const QString &note);
+    void loginFailed(const cardhour::core::ApiError &error);
+    void loggedIn(const cardhour::core::SessionUser &user);
+    void loggedOut();
+    // The state held so far belonged to someone else (or to nobody now): views clear theirs.
+    void resetForUser(const QString &userId);
+    void instancesLoaded(const QList<cardhour::core::Instance> &instances);
+    void instanceChanged(const cardhour::core::Instance &instance);
+    void metricsReceived(const cardhour::core::MetricsSample &sample);
+    // The provider's bill changed: a billing event, a reload, a top-up.
+    void billMoved();
+    void balanceExhausted();
+    void streamUp();
+    void streamDown(const QString &reason);
+    void notice(const QString &message);
+
+private:
+    void useProvider(const QUrl &url, const QString &providerKey);
+    void resetFor(const QString &userId);
+    void onLoggedIn();
+    void rememberNames(const QList<Instance> &instances);
+    void evaluateAlerts();
+
+    Options m_options;
+    ProviderClient *m_client;
+    EventStream *m_events;
+    SecretStore *m_secrets;
+    Session *m_session;
+    SandboxLauncher *m_launcher;
+    BillTicker *m_ticker;
+    RunwayAlerts *m_alerts;
+    QHash<QString, QString> m_instanceNames;
+    QString m_userId;
+    bool m_usingSandbox = false;
+    quint64 m_probeGeneration = 0; // a newer connectToUrl() wins over an older probe's answer
+};
+
+} // namespace cardhour::core
