@@ -106,6 +106,133 @@
     </message>
 </context>
 <context>
+    <name>MainWindow</name>
+    <message>
+        <source>CardHour</source>
+        <translation>CardHour</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Instances</source>
+        <translation>实例(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Open in &amp;browser</source>
+        <translation>在浏览器中打开(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Billing</source>
+        <translation>账单(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Main toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>&amp;Connect to…</source>
+        <translation>连接到(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Log &amp;out</source>
+        <translation>退出登录(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Launch…</source>
+        <translation>启动实例(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Rent a new GPU host</source>
+        <translation>租用新的 GPU 主机</translation>
+    </message>
+    <message>
+        <source>Open &amp;terminal</source>
+        <translation>打开终端(&amp;T)</translation>
+    </message>
+    <message>
+        <source>A shell on the selected instance, in a new tab</source>
+        <translation>在新标签页中打开所选实例的 shell</translation>
+    </message>
+    <message>
+        <source>S&amp;top…</source>
+        <translation>停止(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Start…</source>
+        <translation>启动(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Terminate…</source>
+        <translation>销毁(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Open in s&amp;ystem terminal</source>
+        <translation>在系统终端中打开(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Add to ~/.ssh/&amp;config</source>
+        <translation>添加到 ~/.ssh/config(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy SSH &amp;command</source>
+        <translation>复制 SSH 命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Upload to /workspace…</source>
+        <translation>上传到 /workspace(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>Files go to the instance of the terminal tab shown; dropping files on the tab does the same</source>
+        <translation>文件会上传到当前终端标签页所连接的实例；把文件拖放到标签页上效果相同</translation>
+    </message>
+    <message>
+        <source>&amp;Download from the instance…</source>
+        <translation>从实例下载(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>SSH &amp;keys…</source>
+        <translation>SSH 密钥(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>&amp;Top up…</source>
+        <translation>充值(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Add to the balance (a simulated payment in the sandbox)</source>
+        <translation>为余额充值（沙盒中为模拟支付）</translation>
+    </message>
+    <message>
+        <source>L&amp;edger</source>
+        <translation>账目(&amp;E)</translation>
+    </message>
+    <message>
+        <source>GPU &amp;chart</source>
+        <translation>GPU 图表(&amp;C)</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -510,6 +637,25 @@
     </message>
 </context>
 <context>
+    <name>cardhour::core::ClientSession</name>
+    <message>
+        <source>Your session has ended. Please log in again.</source>
+        <translation>您的会话已结束，请重新登录。</translation>
+    </message>
+    <message>
+        <source>You stay logged in for this session only: %1</source>
+        <translation>仅在本次会话中保持登录：%1</translation>
+    </message>
+    <message>
+        <source>Starting CardHour Sandbox…</source>
+        <translation>正在启动 CardHour Sandbox…</translation>
+    </message>
+    <message>
+        <source>Asking %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::core::EventStream</name>
     <message>
         <source>The event stream went silent.</source>
@@ -627,6 +773,36 @@
     <message>
         <source>The transfer was cancelled; it resumes where it stopped.</source>
         <translation>传输已取消；再次传输时将从中断处继续。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SshAccess</name>
+    <message>
+        <source>“%1” has no SSH address yet.</source>
+        <translation>“%1”还没有 SSH 地址。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SshKeyChoice</name>
+    <message>
+        <source>“%1” was launched without an SSH key, so no key can log in to it. Launch an instance with one of your keys.</source>
+        <translation>“%1”启动时未指定 SSH 密钥，因此任何密钥都无法登录。请用您的某个密钥启动实例。</translation>
+    </message>
+    <message>
+        <source>key %1 (no longer in your account)</source>
+        <translation>密钥 %1（已不在您的账户中）</translation>
+    </message>
+    <message>
+        <source>“%1” (%2)</source>
+        <translation>“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>The private key for %1 is missing from this computer, and “%2” accepts no other key. Import it under SSH keys, or launch with a key from this computer.</source>
+        <translation>本机上缺少 %1 的私钥，而“%2”不接受其他密钥。请在“SSH 密钥”中导入它，或用本机上的密钥启动实例。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
     </message>
 </context>
 <context>
@@ -1177,10 +1353,6 @@
 <context>
     <name>cardhour::ui::MainWindow</name>
     <message>
-        <source>You stay logged in for this session only: %1</source>
-        <translation>仅在本次会话中保持登录：%1</translation>
-    </message>
-    <message>
         <source>The balance has run out: the provider stops your instances.</source>
         <translation>余额已用完：服务商将停止您的实例。</translation>
     </message>
@@ -1201,64 +1373,8 @@
         <translation>CardHour</translation>
     </message>
     <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Instances</source>
-        <translation>实例(&amp;I)</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;Launch…</source>
-        <translation>启动实例(&amp;L)…</translation>
-    </message>
-    <message>
-        <source>Rent a new GPU host</source>
-        <translation>租用新的 GPU 主机</translation>
-    </message>
-    <message>
-        <source>S&amp;top…</source>
-        <translation>停止(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>&amp;Start…</source>
-        <translation>启动(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>&amp;Terminate…</source>
-        <translation>销毁(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>Copy SSH &amp;command</source>
-        <translation>复制 SSH 命令(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Reload</source>
-        <translation>刷新(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Log &amp;out</source>
-        <translation>退出登录(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
         <source>Logged in as %1</source>
         <translation>已登录：%1</translation>
-    </message>
-    <message>
-        <source>Starting CardHour Sandbox…</source>
-        <translation>正在启动 CardHour Sandbox…</translation>
-    </message>
-    <message>
-        <source>Asking %1…</source>
-        <translation>正在连接 %1…</translation>
     </message>
     <message>
         <source>Connected to %1</source>
@@ -1269,24 +1385,8 @@
         <translation>未登录。请使用“文件 → 刷新”登录。</translation>
     </message>
     <message>
-        <source>Your session has ended. Please log in again.</source>
-        <translation>您的会话已结束，请重新登录。</translation>
-    </message>
-    <message>
         <source>Launching %1…</source>
         <translation>正在启动 %1…</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>GPU &amp;chart</source>
-        <translation>GPU 图表(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Connect to…</source>
-        <translation>连接到(&amp;C)…</translation>
     </message>
     <message>
         <source>Instances</source>
@@ -1297,68 +1397,12 @@
         <translation>账目</translation>
     </message>
     <message>
-        <source>&amp;Billing</source>
-        <translation>账单(&amp;B)</translation>
-    </message>
-    <message>
-        <source>&amp;Top up…</source>
-        <translation>充值(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>Add to the balance (a simulated payment in the sandbox)</source>
-        <translation>为余额充值（沙盒中为模拟支付）</translation>
-    </message>
-    <message>
-        <source>L&amp;edger</source>
-        <translation>账目(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
         <source>Added %1 (simulated payment). Balance: %2</source>
         <translation>已充值 %1（模拟支付）。余额：%2</translation>
     </message>
     <message>
         <source>SSH</source>
         <translation>SSH</translation>
-    </message>
-    <message>
-        <source>Open &amp;terminal</source>
-        <translation>打开终端(&amp;T)</translation>
-    </message>
-    <message>
-        <source>A shell on the selected instance, in a new tab</source>
-        <translation>在新标签页中打开所选实例的 shell</translation>
-    </message>
-    <message>
-        <source>Open in s&amp;ystem terminal</source>
-        <translation>在系统终端中打开(&amp;Y)</translation>
-    </message>
-    <message>
-        <source>Add to ~/.ssh/&amp;config</source>
-        <translation>添加到 ~/.ssh/config(&amp;C)</translation>
-    </message>
-    <message>
-        <source>SSH &amp;keys…</source>
-        <translation>SSH 密钥(&amp;K)…</translation>
-    </message>
-    <message>
-        <source>Open in &amp;browser</source>
-        <translation>在浏览器中打开(&amp;B)</translation>
-    </message>
-    <message>
-        <source>&amp;Upload to /workspace…</source>
-        <translation>上传到 /workspace(&amp;U)…</translation>
-    </message>
-    <message>
-        <source>Files go to the instance of the terminal tab shown; dropping files on the tab does the same</source>
-        <translation>文件会上传到当前终端标签页所连接的实例；把文件拖放到标签页上效果相同</translation>
-    </message>
-    <message>
-        <source>&amp;Download from the instance…</source>
-        <translation>从实例下载(&amp;D)…</translation>
     </message>
     <message>
         <source>%1 (port %2)</source>
@@ -1473,10 +1517,6 @@
 <context>
     <name>cardhour::ui::SshActions</name>
     <message>
-        <source>“%1” has no SSH address yet.</source>
-        <translation>“%1”还没有 SSH 地址。</translation>
-    </message>
-    <message>
         <source>No terminal program was found. Copy the SSH command instead and paste it into your terminal.</source>
         <translation>未找到终端程序。请改为复制 SSH 命令，并粘贴到您的终端中。</translation>
     </message>
@@ -1493,39 +1533,12 @@
         <translation>已添加到 %1：用“ssh %2”连接。</translation>
     </message>
     <message>
-        <source>This instance has no SSH address yet.</source>
-        <translation>此实例还没有 SSH 地址。</translation>
-    </message>
-    <message>
         <source>Copied: %1</source>
         <translation>已复制：%1</translation>
     </message>
     <message>
         <source>%1 is at %2 (through SSH).</source>
         <translation>%1 位于 %2（经由 SSH）。</translation>
-    </message>
-</context>
-<context>
-    <name>cardhour::ui::SshKeyChoice</name>
-    <message>
-        <source>“%1” was launched without an SSH key, so no key can log in to it. Launch an instance with one of your keys.</source>
-        <translation>“%1”启动时未指定 SSH 密钥，因此任何密钥都无法登录。请用您的某个密钥启动实例。</translation>
-    </message>
-    <message>
-        <source>key %1 (no longer in your account)</source>
-        <translation>密钥 %1（已不在您的账户中）</translation>
-    </message>
-    <message>
-        <source>“%1” (%2)</source>
-        <translation>“%1”（%2）</translation>
-    </message>
-    <message>
-        <source>The private key for %1 is missing from this computer, and “%2” accepts no other key. Import it under SSH keys, or launch with a key from this computer.</source>
-        <translation>本机上缺少 %1 的私钥，而“%2”不接受其他密钥。请在“SSH 密钥”中导入它，或用本机上的密钥启动实例。</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>、</translation>
     </message>
 </context>
 <context>
