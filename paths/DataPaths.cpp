@@ -36,17 +36,24 @@ bool isTaken(const QString &path)
     return info.exists() || info.isSymLink();
 }
 
-// The new place, except while only the old one exists (see sandboxDataDir()).
-QString newOrOld(const QString &newPath, const QString &oldPath)
+// The new place, except while only the old one exists (see sandboxDataDir()). The old place is
+// looked at only when the new one is missing, which after the first start is never.
+template<typename OldPath>
+QString newOrOld(const QString &newPath, OldPath oldPath)
 {
-    return !isTaken(newPath) && isRealDir(oldPath) ? oldPath : newPath;
+    if (isTaken(newPath))
+        return newPath;
+    const QString old = oldPath();
+    return isRealDir(old) ? old : newPath;
 }
 
 // What QStandardPaths::AppDataLocation was for an application of organization "CardHour" before
-// issue 12. Switching the names for a moment is the one portable way to know: on Windows it was
-// under Roaming, not under the generic (Local) data folder.
+// issue 12.
 QString oldAppDataLocation(const QString &applicationName)
 {
+#ifdef Q_OS_WIN
+    // Under Roaming, not under the generic (Local) data folder: switching the names for a moment
+    // is the one way to ask Qt (at start, on the main thread, as migrateOldLayout() is called).
     const QString organization = QCoreApplication::organizationName();
     const QString application = QCoreApplication::applicationName();
     QCoreApplication::setOrganizationName(u"CardHour"_s);
@@ -55,6 +62,11 @@ QString oldAppDataLocation(const QString &applicationName)
     QCoreApplication::setOrganizationName(organization);
     QCoreApplication::setApplicationName(application);
     return location;
+#else
+    // Unix and macOS: the generic data location + organization + application, as Qt builds it.
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(u"CardHour/"_s + applicationName);
+#endif
 }
 
 // A live cardhour-sim holds <dir>/cardhour-sim.lock. A stale time of 0, as the provider sets it,
@@ -106,7 +118,7 @@ QString DataPaths::clientDataDir()
 
 QString DataPaths::sshKeyDir()
 {
-    return newOrOld(QDir(clientDataDir()).filePath(u"ssh"_s), oldSshKeyDir());
+    return newOrOld(QDir(clientDataDir()).filePath(u"ssh"_s), &DataPaths::oldSshKeyDir);
 }
 
 QString DataPaths::knownHostsPath()
@@ -116,7 +128,7 @@ QString DataPaths::knownHostsPath()
 
 QString DataPaths::sandboxDataDir()
 {
-    return newOrOld(QDir(rootDir()).filePath(u"sandbox"_s), oldSandboxDataDir());
+    return newOrOld(QDir(rootDir()).filePath(u"sandbox"_s), &DataPaths::oldSandboxDataDir);
 }
 
 QString DataPaths::oldSshKeyDir()
