@@ -10,11 +10,13 @@
 #include "sandbox/SandboxLauncher.h"
 
 #include "CardHourVersion.h"
+#include "DataPaths.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QSettings>
+#include <QTextStream>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
@@ -25,6 +27,10 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(u"CardHour"_s);
     QApplication::setApplicationName(u"CardHour"_s);
     QApplication::setApplicationVersion(QStringLiteral(CARDHOUR_VERSION));
+    // Before anything reads a path: the folders of the layout before issue 12 move into place
+    // (log lines for the terminal, not the window).
+    for (const QString &note : cardhour::DataPaths::migrateOldLayout())
+        QTextStream(stderr) << "cardhour: " << note << Qt::endl;
 
     cardhour::ui::Translations translations;
     QSettings settings;

@@ -5,15 +5,16 @@
 #include "server/SimServer.h"
 
 #include "CardHourVersion.h"
+#include "DataPaths.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QLockFile>
 #include <QSocketNotifier>
-#include <QStandardPaths>
 #include <QTextStream>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -70,9 +71,25 @@ bool parseListen(const QString &text, QHostAddress *address, quint16 *port)
     return true;
 }
 
+// The sandbox's one default place (DataPaths: the client and scripts/run use it too), after the
+// layout before issue 12 is moved into it, once per run. A run given --data DIR uses no default
+// place, so it leaves them alone (as every test run does).
 QString defaultDataDir()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(u"sandbox"_s);
+    static const bool migrated = [] {
+        const QStringList arguments = QCoreApplication::arguments();
+        const bool dataGiven =
+            std::any_of(arguments.cbegin(), arguments.cend(), [](const QString &a) {
+                return a == u"--data"_s || a.startsWith(u"--data="_s);
+            });
+        if (!dataGiven) {
+            for (const QString &note : cardhour::DataPaths::migrateOldLayout())
+                QTextStream(stderr) << "cardhour-sim: " << note << Qt::endl;
+        }
+        return true;
+    }();
+    Q_UNUSED(migrated);
+    return cardhour::DataPaths::sandboxDataDir();
 }
 
 } // namespace

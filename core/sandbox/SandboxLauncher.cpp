@@ -1,5 +1,6 @@
 #include "sandbox/SandboxLauncher.h"
 
+#include "DataPaths.h"
 #include "api/ProviderClient.h"
 
 #include <QCoreApplication>
@@ -9,7 +10,6 @@
 #include <QLockFile>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QStandardPaths>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -68,10 +68,9 @@ QString SandboxLauncher::executable() const
 
 QString SandboxLauncher::defaultDataDir()
 {
-    // The directory scripts/run uses too, so the client and a sandbox started by hand share
-    // one ledger (and the lock file tells them apart).
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
-        .filePath(u"CardHour/sandbox"_s);
+    // The directory scripts/run and cardhour-sim started alone use too, so they all share one
+    // ledger and one datasets list (and the lock file tells them apart).
+    return DataPaths::sandboxDataDir();
 }
 
 QString SandboxLauncher::dataDir() const

@@ -47,7 +47,7 @@ public:
     void setExecutable(const QString &path) { m_executable = path; }
     QString executable() const;
     static QString defaultExecutable();
-    // <app data>/sandbox unless set.
+    // DataPaths::sandboxDataDir() unless set.
     void setDataDir(const QString &dir) { m_dataDir = dir; }
     QString dataDir() const;
     static QString defaultDataDir();

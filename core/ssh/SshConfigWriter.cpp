@@ -1,5 +1,6 @@
 #include "ssh/SshConfigWriter.h"
 
+#include "DataPaths.h"
 #include "ssh/HostKeyVerifier.h"
 #include "ssh/SshConnection.h"
 #include "ssh/SshKeyPair.h"
@@ -9,7 +10,6 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
 
@@ -68,8 +68,7 @@ QString configPath(const QString &path)
 
 QString SshConfigWriter::defaultKnownHostsPath()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-        .filePath(u"ssh/known_hosts"_s);
+    return DataPaths::knownHostsPath();
 }
 
 QString SshConfigWriter::hostAlias(const QString &instanceName)

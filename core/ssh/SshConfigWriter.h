@@ -16,7 +16,7 @@ class SshConfigWriter
 {
     Q_DECLARE_TR_FUNCTIONS(SshConfigWriter)
 public:
-    // CardHour's own known_hosts: <app data>/ssh/known_hosts.
+    // CardHour's own known_hosts: DataPaths::knownHostsPath() (<data>/CardHour/ssh/known_hosts).
     static QString defaultKnownHostsPath();
     // "cardhour-" + the instance name reduced to letters, digits, '-', '_' and '.'.
     static QString hostAlias(const QString &instanceName);

@@ -1,16 +1,17 @@
 #include "ssh/SshKeyStore.h"
 
+#include "DataPaths.h"
 #include "api/ProviderClient.h"
 #include "session/SecretStore.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QStandardPaths>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -28,10 +29,7 @@ void SshKeyReply::finish(bool ok, const SshKeyPair &key, const QString &error)
 
 SshKeyStore::SshKeyStore(SecretStore *secrets, const QString &folder, QObject *parent)
     : QObject(parent), m_secrets(secrets),
-      m_folder(folder.isEmpty()
-                   ? QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-                         .filePath(u"ssh"_s)
-                   : folder)
+      m_folder(folder.isEmpty() ? DataPaths::sshKeyDir() : folder)
 {}
 
 QString SshKeyStore::keychainKey(const SshKeyPair &key)
@@ -64,7 +62,14 @@ QList<SshKeyStore::Entry> SshKeyStore::readIndex() const
         QJsonDocument::fromJson(file.readAll()).object().value(u"keys"_s).toArray();
     for (const QJsonValue &value : array) {
         const QJsonObject o = value.toObject();
-        entries.append({o.value(u"private_path"_s).toString(), o.value(u"generated"_s).toBool()});
+        QString privatePath = o.value(u"private_path"_s).toString();
+        const bool generated = o.value(u"generated"_s).toBool();
+        // A generated key lives in this folder, wherever the folder was when the index was
+        // written (DataPaths::migrateOldLayout() moves it out of the old doubled
+        // CardHour/CardHour).
+        if (generated && !privatePath.isEmpty())
+            privatePath = QDir(m_folder).filePath(QFileInfo(privatePath).fileName());
+        entries.append({privatePath, generated});
     }
     return entries;
 }

@@ -45,7 +45,7 @@ class SshKeyStore : public QObject
 {
     Q_OBJECT
 public:
-    // `folder`: where generated keys and the index live (default: <app data>/ssh).
+    // `folder`: where generated keys and the index live (default: DataPaths::sshKeyDir()).
     explicit SshKeyStore(SecretStore *secrets, const QString &folder = {},
                          QObject *parent = nullptr);
 

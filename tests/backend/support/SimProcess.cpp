@@ -166,6 +166,19 @@ bool SimProcess::start(const QStringList &extraArgs, const QString &dataDir, int
         }
         m_dataDir = m_ownDir->path();
     }
+    m_passDataDir = true;
+    m_extraArgs = extraArgs;
+    return restart(timeoutMs);
+}
+
+bool SimProcess::startWithDefaultDataDir(const QStringList &extraArgs, int timeoutMs)
+{
+    if (isRunning()) {
+        m_lastError = u"already running"_s;
+        return false;
+    }
+    m_dataDir.clear();
+    m_passDataDir = false;
     m_extraArgs = extraArgs;
     return restart(timeoutMs);
 }
@@ -185,14 +198,17 @@ bool SimProcess::restart(int timeoutMs)
         m_lastError = u"CARDHOUR_SIM_BIN is not set (run the test through ctest)"_s;
         return false;
     }
-    if (m_dataDir.isEmpty()) {
+    if (m_dataDir.isEmpty() && m_passDataDir) {
         m_lastError = u"restart() before start()"_s;
         return false;
     }
     resetNetwork(); // connections to the previous process are gone
     m_process = std::make_unique<QProcess>();
     m_process->setProgram(program);
-    m_arguments = QStringList{u"--listen"_s, u"127.0.0.1:0"_s, u"--data"_s, m_dataDir} + m_extraArgs;
+    m_arguments = QStringList{u"--listen"_s, u"127.0.0.1:0"_s};
+    if (m_passDataDir)
+        m_arguments << u"--data"_s << m_dataDir;
+    m_arguments += m_extraArgs;
     // These tests are about the API, not containers: the in-process runtime unless a test asks.
     if (!m_extraArgs.contains(u"--runtime"_s))
         m_arguments << u"--runtime"_s << u"inprocess"_s;

@@ -82,6 +82,9 @@ public:
     // directory owned by this object (kept across restarts). False (see lastError()) if the
     // process did not come up within `timeoutMs`.
     bool start(const QStringList &extraArgs = {}, const QString &dataDir = {}, int timeoutMs = 30000);
+    // The same without --data: the provider picks its default data directory (DataPaths), as
+    // `cardhour-sim` started by hand does. Point XDG_DATA_HOME at a scratch folder first.
+    bool startWithDefaultDataDir(const QStringList &extraArgs = {}, int timeoutMs = 30000);
     // Starts again with the same arguments and data directory (after kill() or terminate()).
     bool restart(int timeoutMs = 30000);
     bool isRunning() const;
@@ -159,6 +162,7 @@ private:
     std::unique_ptr<QProcess> m_process;
     std::unique_ptr<QNetworkAccessManager> m_nam;
     QString m_dataDir;
+    bool m_passDataDir = true;
     QStringList m_extraArgs;
     QStringList m_arguments;
     QUrl m_baseUrl;

@@ -1,11 +1,18 @@
 // SandboxLauncher with the real cardhour-sim binary (its path comes from CMake).
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
-
 #include "api/ProviderClient.h"
 #include "sandbox/SandboxLauncher.h"
 
+#include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -29,6 +36,7 @@ private Q_SLOTS:
     void failsWithStderrTail();
     void refusesDataDirInUse();
     void reportsUnexpectedExit();
+    void defaultDataDirHoldsTheDatasetsOfDatasetsAdd();
 
 private:
     // A launcher on `dir` that never attaches to a sandbox the developer may run on 8787.
@@ -187,6 +195,70 @@ void TestSandboxLauncher::reportsUnexpectedExit()
 #else
     QSKIP("kills the sandbox with a POSIX signal");
 #endif
+}
+
+void TestSandboxLauncher::defaultDataDirHoldsTheDatasetsOfDatasetsAdd()
+{
+    // README: `cardhour-sim datasets add NAME DIR` without --data registers the dataset where the
+    // sandbox the client starts (no data directory set: the default) reads it.
+#if !defined(Q_OS_UNIX) || defined(Q_OS_DARWIN)
+    QSKIP("the default folder is steered through XDG_DATA_HOME here (Linux and other XDG systems)");
+#endif
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    const QByteArray savedDataHome = qgetenv("XDG_DATA_HOME");
+    const bool hadDataHome = qEnvironmentVariableIsSet("XDG_DATA_HOME");
+    qputenv("XDG_DATA_HOME", QFile::encodeName(home.filePath(u"data"_s)));
+    const auto restore = qScopeGuard([&] {
+        if (hadDataHome)
+            qputenv("XDG_DATA_HOME", savedDataHome);
+        else
+            qunsetenv("XDG_DATA_HOME");
+    });
+    QCOMPARE(SandboxLauncher::defaultDataDir(), home.filePath(u"data/CardHour/sandbox"_s));
+
+    const QString folder = home.filePath(u"dataset"_s);
+    QVERIFY(QDir().mkpath(folder));
+    QFile file(folder + u"/train.csv"_s);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write("a,b\n") == 4);
+    file.close();
+    QProcess add;
+    add.start(QStringLiteral(CARDHOUR_SIM_PATH), {u"datasets"_s, u"add"_s, u"demo"_s, folder});
+    QVERIFY(add.waitForFinished(30000));
+    QVERIFY2(add.exitCode() == 0, add.readAllStandardError().constData());
+
+    SandboxLauncher launcher;
+    launcher.setExecutable(QStringLiteral(CARDHOUR_SIM_PATH));
+    launcher.setExtraArguments({u"--runtime"_s, u"inprocess"_s});
+    launcher.setAttachUrl({});
+    QSignalSpy ready(&launcher, &SandboxLauncher::ready);
+    QSignalSpy failed(&launcher, &SandboxLauncher::failed);
+    launcher.start();
+    QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1 || failed.count() == 1, 60000);
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QCOMPARE(launcher.dataDir(), SandboxLauncher::defaultDataDir());
+
+    ProviderClient client;
+    client.setBaseUrl(launcher.url());
+    const auto session =
+        await(client.signUp(u"datasets@example.com"_s, u"correct horse battery"_s));
+    QVERIFY2(session.ok, qPrintable(session.error.describe()));
+    QNetworkAccessManager network;
+    QNetworkRequest request(launcher.url().resolved(QUrl(u"/v1/datasets"_s)));
+    request.setRawHeader("Authorization", "Bearer " + session.value->token.toUtf8());
+    QNetworkReply *reply = network.get(request);
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+    const QByteArray body = reply->readAll();
+    reply->deleteLater();
+    bool listed = false;
+    for (const QJsonValue &value : QJsonDocument::fromJson(body).array())
+        listed = listed || value.toObject().value(u"name"_s).toString() == u"demo"_s;
+    QVERIFY2(listed, body.constData());
+
+    QSignalSpy stopped(&launcher, &SandboxLauncher::stopped);
+    launcher.stop();
+    QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 20000);
 }
 
 QTEST_GUILESS_MAIN(TestSandboxLauncher)

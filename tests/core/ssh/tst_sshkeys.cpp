@@ -27,6 +27,7 @@ private Q_SLOTS:
     void importLeavesTheKeyInPlace();
     void importRefusesWrongPassphraseAndStrangers();
     void removeForgetsKeys();
+    void generatedKeysFollowTheirFolder();
 
 private:
     QString keygenFingerprint(const QString &publicPath);
@@ -214,6 +215,44 @@ void TestSshKeys::removeForgetsKeys()
     QVERIFY(!QFile::exists(made.key.privatePath()));
     QVERIFY(!QFile::exists(made.key.publicPath()));
     QVERIFY(store.keys().isEmpty());
+}
+
+void TestSshKeys::generatedKeysFollowTheirFolder()
+{
+    // DataPaths::migrateOldLayout() moves the folder; keys.json still names the old paths (on
+    // Windows no link is left behind). Generated keys are found in the folder they are in now;
+    // an imported key keeps its own path.
+    const QString oldFolder = m_dir.filePath(u"moved-from/ssh"_s);
+    QString imported;
+    {
+        SshKeyStore store(nullptr, oldFolder);
+        const KeyOutcome made = awaitKey(store.generate(u"travels"_s));
+        QVERIFY2(made.ok, qPrintable(made.error));
+        imported = m_dir.filePath(u"moved-home/id_ed25519"_s);
+        QVERIFY(QDir().mkpath(m_dir.filePath(u"moved-home"_s)));
+        const ProcessResult keygen =
+            runProgram(u"ssh-keygen"_s,
+                       {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-f"_s, imported});
+        QVERIFY2(keygen.exitCode == 0, qPrintable(keygen.describe()));
+        const KeyOutcome added = awaitKey(store.importPublicKey(imported + u".pub"_s));
+        QVERIFY2(added.ok, qPrintable(added.error));
+    }
+    const QString newFolder = m_dir.filePath(u"moved-to/ssh"_s);
+    QVERIFY(QDir().mkpath(m_dir.filePath(u"moved-to"_s)));
+    QVERIFY(QDir().rename(oldFolder, newFolder));
+
+    SshKeyStore moved(nullptr, newFolder);
+    const QList<SshKeyPair> keys = moved.keys();
+    QCOMPARE(keys.size(), 2);
+    QVERIFY2(keys.at(0).privatePath().startsWith(newFolder + u'/'),
+             qPrintable(keys.at(0).privatePath()));
+    QCOMPARE(keys.at(1).privatePath(), imported);
+    QString error;
+    QVERIFY2(keys.at(0).checkPrivateKey({}, &error), qPrintable(error));
+    // Removing it removes its files in the new folder.
+    QVERIFY2(moved.remove(keys.at(0), &error), qPrintable(error));
+    QVERIFY(!QFile::exists(keys.at(0).privatePath()));
+    QCOMPARE(moved.keys().size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestSshKeys)
