@@ -58,8 +58,8 @@ class MainWindow : public QMainWindow
 public:
     struct Options : core::ClientSession::Options
     {
-        QString knownHostsFile; // empty: <app data>/ssh/known_hosts (CardHour's own)
-        QString sshKeyFolder; // empty: <app data>/ssh
+        QString knownHostsFile; // empty: DataPaths::knownHostsPath() (CardHour's own)
+        QString sshKeyFolder; // empty: DataPaths::sshKeyDir()
         QString sshConfigFile; // empty: ~/.ssh/config
         // Settings (theme, thresholds, provider URL), window geometry and the last view are read
         // from and written to QSettings.

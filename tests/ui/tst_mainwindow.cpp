@@ -130,6 +130,7 @@ ui::MainWindow::Options TestMainWindow::options() const
     o.keychainService = u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid());
     o.keychainTimeoutMs = 3000;
     o.knownHostsFile = m_scratch.filePath(u"known_hosts"_s);
+    o.sshKeyFolder = m_scratch.filePath(u"ssh"_s);
     o.reconnectMinMs = 100;
     o.reconnectMaxMs = 500;
     o.sandboxExecutable = SimProcess::binaryPath();
