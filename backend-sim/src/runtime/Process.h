@@ -49,7 +49,7 @@ public:
     struct Options
     {
         QProcessEnvironment environment; // empty: this process's environment
-        int timeoutMs = 0; // 0: no limit (run() needs one)
+        int timeoutMs = 0; // then killed; 0: no limit (give run() one)
         bool mergeChannels = false; // stderr into stdout, in the order written
         // start() only: hand stdout on as lines (`line`) instead of keeping it in `out`.
         bool lines = false;
