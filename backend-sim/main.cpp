@@ -1,7 +1,8 @@
 // cardhour-sim: the CardHour Sandbox provider.
-#include "runtime/DoctorCommand.h"
-#include "service/DatasetsCommand.h"
-#include "runtime/ImagesCommand.h"
+#include "cli/DatasetsCommand.h"
+#include "cli/DoctorCommand.h"
+#include "cli/ImagesCommand.h"
+#include "core/ApiError.h"
 #include "server/SimServer.h"
 
 #include "CardHourVersion.h"
@@ -142,10 +143,21 @@ int main(int argc, char *argv[])
     const QCommandLineOption nvidiaSmiOption(u"nvidia-smi"_s, u"The nvidia-smi to read real cards with."_s, u"PATH"_s,
                                              u"nvidia-smi"_s);
     const QCommandLineOption routesOption(u"print-routes"_s, u"Print the API routes and exit."_s);
+    // For openapi_conformance, which compares them with the document's Error.code enum.
+    QCommandLineOption errorCodesOption(u"print-error-codes"_s,
+                                        u"Print the API's error codes and exit."_s);
+    errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption, runtimeOption,
                        containersConfOption, postingOption, gpusOption, nvidiaSmiOption, routesOption});
     parser.process(app);
 
+    if (parser.isSet(errorCodesOption)) {
+        QTextStream out(stdout);
+        for (const QLatin1StringView code : cardhour::sim::ErrorCode::all)
+            out << code << '\n';
+        return 0;
+    }
     if (parser.isSet(routesOption)) {
         QTextStream out(stdout);
         for (const QString &line : SimServer::routeTable(parser.isSet(testClockOption)))

@@ -7,5 +7,6 @@ cardhour_add_test(tst_doctor
 target_compile_definitions(tst_doctor PRIVATE CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 set_tests_properties(tst_doctor PROPERTIES TIMEOUT 120 LABELS "podman")
 if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_doctor APPEND PROPERTY ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+    set_property(TEST tst_doctor APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()

@@ -1,9 +1,6 @@
-# tests for backend-sim/src/gpu (simulated cards, telemetry) and the cgroup reader behind them
+# tests for backend-sim/src/gpu (simulated cards, telemetry, real cards through nvidia-smi)
 cardhour_add_test(tst_simulatedgpu
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_simulatedgpu.cpp
-    LIBS cardhour_sim_lib)
-cardhour_add_test(tst_cgroupstats
-    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_cgroupstats.cpp
     LIBS cardhour_sim_lib)
 cardhour_add_test(tst_nvidiagpus
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_nvidiagpus.cpp
@@ -12,8 +9,7 @@ cardhour_add_test(tst_nvidiagpus
 # ctest reports the test as skipped, not passed.
 cardhour_add_test(tst_realgpus
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_realgpus.cpp
-            ${CMAKE_CURRENT_SOURCE_DIR}/billing/ServiceFixture.h
-    LIBS cardhour_podman_api_test cardhour_sim_lib)
+    LIBS cardhour_podman_api_test cardhour_service_fixture)
 add_dependencies(tst_realgpus cardhour-sim)
 set_tests_properties(tst_realgpus PROPERTIES
     LABELS "gpu"

@@ -11,6 +11,7 @@ set_tests_properties(tst_imagebuilder tst_sshprobe tst_podmanruntime tst_dockerr
     FIXTURES_REQUIRED podman_base_image
     RUN_SERIAL ON)
 if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST podman_base_image tst_imagebuilder tst_sshprobe tst_podmanruntime tst_dockerruntime APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+    set_property(
+        TEST podman_base_image tst_imagebuilder tst_sshprobe tst_podmanruntime tst_dockerruntime
+        APPEND PROPERTY ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()

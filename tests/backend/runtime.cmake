@@ -1,6 +1,7 @@
 # tests for backend-sim/src/runtime: instance files, the SSH readiness probe, the engine
-# dialects and the container runtime. The probe and the runtime tests need podman (and build localhost/cardhour/base:latest the first time,
-# which takes minutes); they skip only when podman is missing or cannot run a container.
+# dialects, the cgroup reader and the container runtime. The probe and the runtime tests need
+# podman (and build localhost/cardhour/base:latest the first time, which takes minutes); they
+# skip only when podman is missing or cannot run a container.
 # Run them with CONTAINERS_CONF set where podman needs a containers.conf (e.g. runc, ulimits).
 cardhour_add_test(tst_instancefiles
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_instancefiles.cpp
@@ -11,6 +12,14 @@ cardhour_add_test(tst_sshprobe
             ${CMAKE_CURRENT_SOURCE_DIR}/runtime/PodmanTestSupport.h
     LIBS cardhour_sim_lib)
 target_compile_definitions(tst_sshprobe PRIVATE CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+
+cardhour_add_test(tst_process
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_process.cpp
+    LIBS cardhour_sim_lib)
+
+cardhour_add_test(tst_cgroupstats
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_cgroupstats.cpp
+    LIBS cardhour_sim_lib)
 
 cardhour_add_test(tst_clidialect
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_clidialect.cpp

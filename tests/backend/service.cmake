@@ -1,6 +1,12 @@
-# tests for backend-sim/src/service (InstanceService is tested with billing, in billing.cmake)
-cardhour_add_test(tst_catalog SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/service/tst_catalog.cpp LIBS cardhour_sim_lib)
-cardhour_add_test(tst_cardlending
-    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/service/tst_cardlending.cpp
-            ${CMAKE_CURRENT_SOURCE_DIR}/billing/ServiceFixture.h
+# tests for backend-sim/src/service: the instance state machine, snapshots, catalog, cards
+set(_service ${CMAKE_CURRENT_SOURCE_DIR}/service)
+cardhour_add_test(tst_instanceservice
+    SOURCES ${_service}/tst_instanceservice.cpp
+    LIBS cardhour_service_fixture)
+cardhour_add_test(tst_snapshotservice
+    SOURCES ${_service}/tst_snapshotservice.cpp
     LIBS cardhour_sim_lib)
+cardhour_add_test(tst_catalog SOURCES ${_service}/tst_catalog.cpp LIBS cardhour_sim_lib)
+cardhour_add_test(tst_cardlending
+    SOURCES ${_service}/tst_cardlending.cpp
+    LIBS cardhour_service_fixture)

@@ -1,5 +1,6 @@
 #include "ApiContext.h"
 
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "http/Router.h"
@@ -26,7 +27,8 @@ http::Response guarded(const std::function<http::Response()> &body)
         return response;
     } catch (const DbError &error) {
         qWarning("database error: %s", error.what());
-        return http::Response::error(500, u"internal"_s, u"The provider could not complete the request."_s);
+        return http::Response::error(500, ErrorCode::Internal,
+                                     u"The provider could not complete the request."_s);
     }
 }
 } // namespace
@@ -52,10 +54,12 @@ void ApiContext::authedRoute(const QByteArray &method, const QString &pattern, A
         return guarded([&] {
             const QByteArray token = bearerToken(request);
             if (token.isEmpty())
-                throw ApiError(401, u"unauthorized"_s, u"This route needs an Authorization: Bearer token."_s);
+                throw ApiError(401, ErrorCode::Unauthorized,
+                               u"This route needs an Authorization: Bearer token."_s);
             const std::optional<QString> userId = accounts.authenticate(token);
             if (!userId)
-                throw ApiError(401, u"unauthorized"_s, u"The token is not valid (expired, revoked or mistyped)."_s);
+                throw ApiError(401, ErrorCode::Unauthorized,
+                               u"The token is not valid (expired, revoked or mistyped)."_s);
             if (method != "GET")
                 instances.tick();
             return handler(request, *userId);

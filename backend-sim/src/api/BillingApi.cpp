@@ -1,8 +1,8 @@
 // GET /v1/billing/ledger, GET /v1/billing/summary, POST /v1/billing/topup
 #include "ApiContext.h"
 #include "Requests.h"
-
 #include "billing/Ledger.h"
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "service/InstanceService.h"
@@ -44,7 +44,8 @@ void registerBillingRoutes(ApiContext &ctx)
         const qint64 amount = requests::parseTopup(request.body);
         Transaction tx(ctx.db);
         if (ctx.ledger.balance(userId) + amount > kMaxBalanceMicros)
-            throw ApiError(400, u"balance_limit"_s, u"A sandbox balance is limited to 1 000 000 yuan."_s);
+            throw ApiError(400, ErrorCode::BalanceLimit,
+                           u"A sandbox balance is limited to 1 000 000 yuan."_s);
         Ledger::Posting posting;
         posting.kind = Ledger::Kind::Topup;
         posting.userId = userId;

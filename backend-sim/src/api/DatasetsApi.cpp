@@ -1,6 +1,6 @@
 // GET /v1/datasets
 #include "ApiContext.h"
-
+#include "core/ApiError.h"
 #include "core/Json.h"
 #include "service/Datasets.h"
 
@@ -12,7 +12,7 @@ void registerDatasetRoutes(ApiContext &ctx)
 {
     ctx.authedRoute("GET", u"/v1/datasets"_s, [&ctx](http::Request &, const QString &) {
         if (!ctx.datasets)
-            throw ApiError(503, u"unavailable"_s, u"Datasets are not available."_s);
+            throw ApiError(503, ErrorCode::Unavailable, u"Datasets are not available."_s);
         return http::Response::json(200, ctx.datasets->listJson());
     });
 }

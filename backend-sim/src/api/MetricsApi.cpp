@@ -1,6 +1,6 @@
 // GET /v1/instances/{id}/metrics
 #include "ApiContext.h"
-
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "gpu/Telemetry.h"
@@ -27,7 +27,7 @@ void registerMetricsRoutes(ApiContext &ctx)
         if (!since.isEmpty()) {
             const QDateTime at = QDateTime::fromString(since, Qt::ISODateWithMs);
             if (!at.isValid())
-                throw ApiError(400, u"invalid_query"_s,
+                throw ApiError(400, ErrorCode::InvalidQuery,
                                u"\"since\" must be an ISO 8601 time, e.g. 2026-11-30T15:00:00Z."_s);
             sinceMs = at.toMSecsSinceEpoch();
         }
@@ -37,11 +37,12 @@ void registerMetricsRoutes(ApiContext &ctx)
             bool ok = false;
             step = stepText.toInt(&ok);
             if (!ok || step < 1 || step > kMaxStepSeconds)
-                throw ApiError(400, u"invalid_query"_s,
-                               u"\"step\" must be a whole number of seconds from 1 to %1."_s.arg(kMaxStepSeconds));
+                throw ApiError(400, ErrorCode::InvalidQuery,
+                               u"\"step\" must be a whole number of seconds from 1 to %1."_s.arg(
+                                   kMaxStepSeconds));
         }
         if (!ctx.telemetry)
-            throw ApiError(503, u"unavailable"_s, u"Telemetry is not running."_s);
+            throw ApiError(503, ErrorCode::Unavailable, u"Telemetry is not running."_s);
         return http::Response::json(200, ctx.telemetry->metricsJson(id, sinceMs, step));
     });
 }

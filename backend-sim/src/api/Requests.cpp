@@ -1,5 +1,6 @@
 #include "Requests.h"
 
+#include "core/ApiError.h"
 #include "core/Json.h"
 
 #include <QJsonArray>
@@ -20,10 +21,11 @@ Credentials parseCredentials(const QByteArray &body)
     // Length rules (at least 8) belong to sign-up; log-in only needs a string.
     const QJsonValue password = o.value(u"password"_s);
     if (!password.isString())
-        throw ApiError(400, u"invalid_field"_s, u"Field \"password\" must be a string."_s);
+        throw ApiError(400, ErrorCode::InvalidField, u"Field \"password\" must be a string."_s);
     c.password = password.toString();
     if (c.password.size() > 1024)
-        throw ApiError(400, u"invalid_field"_s, u"Field \"password\" is longer than 1024 characters."_s);
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"Field \"password\" is longer than 1024 characters."_s);
     return c;
 }
 
@@ -36,7 +38,7 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     r.snapshotId = json::optionalString(o, u"snapshot_id"_s, 64).value_or(QString());
     const bool restore = o.contains(u"snapshot_id"_s);
     if (restore && r.snapshotId.isEmpty())
-        throw ApiError(400, u"invalid_field"_s, u"Field \"snapshot_id\" must not be empty."_s);
+        throw ApiError(400, ErrorCode::InvalidField, u"Field \"snapshot_id\" must not be empty."_s);
     // A restore takes the GPU type and count and the image from its snapshot unless given.
     r.gpuType = restore ? json::optionalString(o, u"gpu_type"_s, 64).value_or(QString())
                         : json::requiredString(o, u"gpu_type"_s, 64);
@@ -50,7 +52,7 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     r.datasets.removeDuplicates();
     const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
     if (name && name->trimmed().isEmpty())
-        throw ApiError(400, u"invalid_field"_s, u"Field \"name\" must not be empty."_s);
+        throw ApiError(400, ErrorCode::InvalidField, u"Field \"name\" must not be empty."_s);
     r.name = name ? name->trimmed()
            : restore ? QString() // named after the snapshot's GPU type once that is known
                      : u"%1-%2"_s.arg(r.gpuType, QUuid::createUuid().toString(QUuid::Id128).left(6));
@@ -65,7 +67,7 @@ QString parseNewSnapshot(const QByteArray &body)
     json::rejectUnknownFields(o, {u"name"_s});
     const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
     if (name && name->trimmed().isEmpty())
-        throw ApiError(400, u"invalid_field"_s, u"Field \"name\" must not be empty."_s);
+        throw ApiError(400, ErrorCode::InvalidField, u"Field \"name\" must not be empty."_s);
     return name ? name->trimmed() : QString();
 }
 
@@ -78,9 +80,11 @@ NewSshKey parseNewSshKey(const QByteArray &body)
     // two keys hold line breaks; the key parser trims the one and explains the others.
     const QJsonValue publicKey = o.value(u"public_key"_s);
     if (!publicKey.isString() || publicKey.toString().trimmed().isEmpty())
-        throw ApiError(400, u"invalid_field"_s, u"Field \"public_key\" must be a non-empty string."_s);
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"Field \"public_key\" must be a non-empty string."_s);
     if (publicKey.toString().size() > 16 * 1024)
-        throw ApiError(400, u"invalid_field"_s, u"Field \"public_key\" is longer than 16384 characters."_s);
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"Field \"public_key\" is longer than 16384 characters."_s);
     k.publicKey = publicKey.toString();
     const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
     k.name = name ? name->trimmed() : QString();
@@ -109,7 +113,8 @@ qint64 parseClockAdvance(const QByteArray &body)
     const double seconds = v.toDouble(-1);
     constexpr double kTenYears = 10.0 * 365 * 24 * 3600;
     if (!v.isDouble() || !std::isfinite(seconds) || seconds < 0 || seconds > kTenYears)
-        throw ApiError(400, u"invalid_field"_s, u"Field \"seconds\" must be a number from 0 to 315360000."_s);
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"Field \"seconds\" must be a number from 0 to 315360000."_s);
     return static_cast<qint64>(std::llround(seconds * 1000.0));
 }
 
@@ -120,13 +125,15 @@ Page parsePage(const QString &limit, const QString &before)
         bool ok = false;
         page.limit = limit.toInt(&ok);
         if (!ok || page.limit < 1 || page.limit > 500)
-            throw ApiError(400, u"invalid_query"_s, u"limit must be an integer from 1 to 500."_s);
+            throw ApiError(400, ErrorCode::InvalidQuery,
+                           u"limit must be an integer from 1 to 500."_s);
     }
     if (!before.isEmpty()) {
         bool ok = false;
         page.before = before.toLongLong(&ok);
         if (!ok || page.before < 1)
-            throw ApiError(400, u"invalid_query"_s, u"before must be a positive sequence number."_s);
+            throw ApiError(400, ErrorCode::InvalidQuery,
+                           u"before must be a positive sequence number."_s);
     }
     return page;
 }

@@ -15,7 +15,7 @@ namespace cardhour::sim::json {
 namespace {
 ApiError fieldError(const QString &key, const QString &what)
 {
-    return ApiError(400, u"invalid_field"_s, u"Field \"%1\" %2."_s.arg(key, what));
+    return ApiError(400, ErrorCode::InvalidField, u"Field \"%1\" %2."_s.arg(key, what));
 }
 } // namespace
 
@@ -35,11 +35,12 @@ QJsonObject parseObject(const QByteArray &body)
     QJsonParseError error{};
     const QJsonDocument document = QJsonDocument::fromJson(body, &error);
     if (error.error != QJsonParseError::NoError)
-        throw ApiError(400, u"invalid_json"_s,
-                       u"Request body is not valid JSON: %1 at offset %2."_s.arg(
-                           error.errorString()).arg(error.offset));
+        throw ApiError(
+            400, ErrorCode::InvalidJson,
+            u"Request body is not valid JSON: %1 at offset %2."_s.arg(error.errorString())
+                .arg(error.offset));
     if (!document.isObject())
-        throw ApiError(400, u"invalid_json"_s, u"Request body must be a JSON object."_s);
+        throw ApiError(400, ErrorCode::InvalidJson, u"Request body must be a JSON object."_s);
     return document.object();
 }
 
@@ -110,7 +111,7 @@ void rejectUnknownFields(const QJsonObject &object, const QStringList &allowed)
 {
     for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
         if (!allowed.contains(it.key()))
-            throw ApiError(400, u"unknown_field"_s,
+            throw ApiError(400, ErrorCode::UnknownField,
                            u"Unknown field \"%1\"; expected one of: %2."_s.arg(
                                it.key().left(64), allowed.join(u", "_s)));
     }

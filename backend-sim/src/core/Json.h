@@ -1,36 +1,15 @@
 #pragma once
 
+#include "core/ApiError.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
 
-#include <exception>
 #include <optional>
 
 namespace cardhour::sim {
-
-// An error the API reports to the caller: {"error":{"code":..,"message":..}} with `status`.
-// Thrown by services and request parsers, turned into a response at the API boundary.
-class ApiError : public std::exception
-{
-public:
-    ApiError(int status, QString code, QString message)
-        : m_status(status), m_code(std::move(code)), m_message(std::move(message)),
-          m_what(m_message.toUtf8())
-    {
-    }
-    int status() const { return m_status; }
-    const QString &code() const { return m_code; }
-    const QString &message() const { return m_message; }
-    const char *what() const noexcept override { return m_what.constData(); }
-
-private:
-    int m_status;
-    QString m_code;
-    QString m_message;
-    QByteArray m_what;
-};
 
 namespace json {
 

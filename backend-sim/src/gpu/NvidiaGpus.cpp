@@ -1,8 +1,9 @@
 #include "NvidiaGpus.h"
 
+#include "runtime/Process.h"
+
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
@@ -114,27 +115,23 @@ QString NvidiaGpus::findCdiSpec(const QStringList &folders)
 NvidiaGpus::Inventory NvidiaGpus::detect(const QString &nvidiaSmi, int timeoutMs)
 {
     Inventory inventory;
-    QProcess proc;
-    proc.setStandardInputFile(QProcess::nullDevice());
-    proc.start(nvidiaSmi, inventoryArgs());
-    if (!proc.waitForStarted(timeoutMs)) {
-        inventory.problem = u"no nvidia-smi (%1)"_s.arg(proc.errorString());
+    Process::Options options;
+    options.timeoutMs = timeoutMs;
+    const ProcessResult run = Process::run(nvidiaSmi, inventoryArgs(), options);
+    if (!run.started) {
+        inventory.problem = u"no nvidia-smi (%1)"_s.arg(run.startError);
         return inventory;
     }
-    if (!proc.waitForFinished(timeoutMs)) {
-        proc.kill();
-        proc.waitForFinished(2000);
+    if (run.timedOut) {
         inventory.problem = u"nvidia-smi did not answer within %1 s"_s.arg(timeoutMs / 1000);
         return inventory;
     }
-    if (proc.exitStatus() != QProcess::NormalExit || proc.exitCode() != 0) {
-        inventory.problem = u"nvidia-smi failed (exit %1): %2"_s.arg(proc.exitCode())
-                                .arg(QString::fromUtf8(proc.readAllStandardOutput() + proc.readAllStandardError())
-                                         .simplified()
-                                         .left(300));
+    if (!run.ok()) {
+        inventory.problem = u"nvidia-smi failed (exit %1): %2"_s.arg(run.exitCode)
+                                .arg(QString::fromUtf8(run.out + run.err).simplified().left(300));
         return inventory;
     }
-    inventory.cards = parseInventory(proc.readAllStandardOutput());
+    inventory.cards = parseInventory(run.out);
     if (inventory.cards.isEmpty())
         inventory.problem = u"nvidia-smi lists no GPU"_s;
     inventory.cdiSpec = findCdiSpec();

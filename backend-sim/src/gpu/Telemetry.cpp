@@ -3,6 +3,7 @@
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "gpu/NvidiaGpus.h"
+#include "runtime/Process.h"
 #include "service/Catalog.h"
 #include "service/EventBus.h"
 #include "store/Database.h"
@@ -70,33 +71,27 @@ void Telemetry::readRealCards()
     // numbers that came back (at most a tick old). A reading still under way is not doubled.
     if (m_nvidiaSmi)
         return;
-    m_nvidiaSmi = new QProcess(this);
-    m_nvidiaSmi->setStandardInputFile(QProcess::nullDevice());
-    QProcess *proc = m_nvidiaSmi;
-    connect(proc, &QProcess::finished, this, [this, proc](int exitCode, QProcess::ExitStatus status) {
-        if (status == QProcess::NormalExit && exitCode == 0) {
-            QHash<int, CardSample> readings;
-            for (const NvidiaGpus::Reading &r : NvidiaGpus::parseReadings(proc->readAllStandardOutput()))
-                readings.insert(r.index, CardSample{float(r.utilizationPct), float(r.memoryUsedMib),
-                                                    float(r.temperatureC), float(r.powerW)});
-            m_realReadings = readings;
-        } else {
-            qWarning("telemetry: nvidia-smi failed (exit %d): %s", exitCode,
-                     proc->readAllStandardError().left(300).constData());
-            m_realReadings.clear(); // no numbers rather than stale ones
-        }
-        proc->deleteLater();
-        m_nvidiaSmi = nullptr;
-    });
-    connect(proc, &QProcess::errorOccurred, this, [this, proc](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return;
-        qWarning("telemetry: cannot run nvidia-smi: %s", qPrintable(proc->errorString()));
-        m_realReadings.clear();
-        proc->deleteLater();
-        m_nvidiaSmi = nullptr;
-    });
-    proc->start(m_options.nvidiaSmi.isEmpty() ? u"nvidia-smi"_s : m_options.nvidiaSmi, NvidiaGpus::readingArgs());
+    const QString program = m_options.nvidiaSmi.isEmpty() ? u"nvidia-smi"_s : m_options.nvidiaSmi;
+    m_nvidiaSmi = Process::start(
+        this, program, NvidiaGpus::readingArgs(), {}, [this](const ProcessResult &r) {
+            m_nvidiaSmi = nullptr;
+            if (r.ok()) {
+                QHash<int, CardSample> readings;
+                for (const NvidiaGpus::Reading &reading : NvidiaGpus::parseReadings(r.out))
+                    readings.insert(reading.index,
+                                    CardSample{float(reading.utilizationPct),
+                                               float(reading.memoryUsedMib),
+                                               float(reading.temperatureC), float(reading.powerW)});
+                m_realReadings = readings;
+            } else if (!r.started) {
+                qWarning("telemetry: cannot run nvidia-smi: %s", qPrintable(r.startError));
+                m_realReadings.clear();
+            } else {
+                qWarning("telemetry: nvidia-smi failed (exit %d): %s", r.exitCode,
+                         r.err.left(300).constData());
+                m_realReadings.clear(); // no numbers rather than stale ones
+            }
+        });
 }
 
 QString Telemetry::cardUuid(const QString &instanceId, int index)

@@ -8,7 +8,6 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
-#include <QProcess>
 #include <QString>
 #include <QTimer>
 
@@ -16,6 +15,8 @@
 #include <functional>
 
 namespace cardhour::sim {
+
+class Process;
 
 class Catalog;
 class Clock;
@@ -108,7 +109,7 @@ private:
     QElapsedTimer m_monotonic;
     QHash<QString, InstanceTrack> m_tracks;
     bool m_hasRealCards = false;
-    QProcess *m_nvidiaSmi = nullptr;              // the reading under way, if any
+    Process *m_nvidiaSmi = nullptr; // the reading under way, if any
     QHash<int, CardSample> m_realReadings;        // nvidia-smi index → its latest numbers
 };
 

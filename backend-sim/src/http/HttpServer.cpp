@@ -2,6 +2,7 @@
 
 #include "EventStream.h"
 #include "Router.h"
+#include "core/ApiError.h"
 
 #include <QDebug>
 #include <QPointer>
@@ -136,12 +137,18 @@ QByteArray serializeStreamHead(const Response &response)
 QString errorCode(int status)
 {
     switch (status) {
-    case 413: return u"payload_too_large"_s;
-    case 414: return u"uri_too_long"_s;
-    case 431: return u"headers_too_large"_s;
-    case 501: return u"not_implemented"_s;
-    case 505: return u"http_version_not_supported"_s;
-    default: return u"bad_request"_s;
+    case 413:
+        return sim::ErrorCode::PayloadTooLarge;
+    case 414:
+        return sim::ErrorCode::UriTooLong;
+    case 431:
+        return sim::ErrorCode::HeadersTooLarge;
+    case 501:
+        return sim::ErrorCode::NotImplemented;
+    case 505:
+        return sim::ErrorCode::HttpVersionNotSupported;
+    default:
+        return sim::ErrorCode::BadRequest;
     }
 }
 

@@ -1,5 +1,7 @@
 #include "Router.h"
 
+#include "core/ApiError.h"
+
 #include <QDebug>
 
 #include <exception>
@@ -81,12 +83,12 @@ Response Router::dispatch(Request &request) const
     const QString method = QString::fromLatin1(request.method);
     if (best == nullptr) {
         if (allowed.isEmpty()) {
-            return Response::error(404, u"not_found"_s,
+            return Response::error(404, sim::ErrorCode::NotFound,
                                    u"No route for %1 %2"_s.arg(method, request.path));
         }
-        Response response = Response::error(
-            405, u"method_not_allowed"_s,
-            u"Method %1 is not allowed for %2"_s.arg(method, request.path));
+        Response response =
+            Response::error(405, sim::ErrorCode::MethodNotAllowed,
+                            u"Method %1 is not allowed for %2"_s.arg(method, request.path));
         response.setHeader("Allow"_ba, allowed.join(", "_ba));
         return response;
     }
@@ -107,7 +109,7 @@ Response Router::dispatch(Request &request) const
         qWarning().noquote() << "cardhour-sim: handler for" << method << best->pattern
                              << "threw a non-standard exception";
     }
-    return Response::error(500, u"internal"_s, u"Internal server error"_s);
+    return Response::error(500, sim::ErrorCode::Internal, u"Internal server error"_s);
 }
 
 QList<Router::Route> Router::routes() const

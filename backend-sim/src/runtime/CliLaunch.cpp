@@ -204,7 +204,8 @@ void CliRuntime::clearLeftovers(const std::shared_ptr<Launch> &launch)
             if (!current(rid, launch->token))
                 return endOp(rid);
             if (!rm.ok())
-                return failLaunch(launch, rm.describe(what(u"rm (an earlier container)"_s)), false);
+                return failLaunch(launch, describe(rm, what(u"rm (an earlier container)"_s)),
+                                  false);
             forget(rid);
             createVolume(launch);
         });
@@ -225,7 +226,7 @@ void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
         const bool exists = vc.started && !vc.timedOut
             && cli::classify(QString::fromUtf8(vc.err)) == cli::Failure::VolumeExists;
         if (!vc.ok() && !exists)
-            return failLaunch(launch, vc.describe(what(u"volume create"_s)), false);
+            return failLaunch(launch, describe(vc, what(u"volume create"_s)), false);
         if (vc.ok() && m_options.engine == cli::Engine::Podman) {
             // podman refuses an existing name: this one is new (a restore fills it first).
             if (!launch->spec.snapshotId.isEmpty())
@@ -239,7 +240,7 @@ void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
             if (!current(iid, launch->token))
                 return endOp(iid);
             if (!vi.ok())
-                return failLaunch(launch, vi.describe(what(u"volume inspect"_s)), false);
+                return failLaunch(launch, describe(vi, what(u"volume inspect"_s)), false);
             const QList<cli::VolumeInfo> volumes = cli::parseVolumeList(vi.out);
             const QHash<QString, QString> labels = volumes.isEmpty() ? QHash<QString, QString>{} : volumes.first().labels;
             if (labels.value(kInstance) != iid || labels.value(kProvider) != m_options.providerId)
@@ -367,14 +368,14 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
                         if (!current(rid, launch->token))
                             return endOp(rid);
                         if (!rm.ok())
-                            return failLaunch(launch, rm.describe(what(u"rm"_s)), false);
+                            return failLaunch(launch, describe(rm, what(u"rm"_s)), false);
                         forget(rid);
                         runContainer(launch, attempt + 1);
                     });
                 });
                 return;
             }
-            QString reason = r.describe(what(u"run"_s));
+            QString reason = describe(r, what(u"run"_s));
             if (portTaken)
                 reason = u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort).arg(reason);
             failLaunch(launch, reason, false);
@@ -395,7 +396,7 @@ void CliRuntime::startContainer(const std::shared_ptr<Launch> &launch)
                 forget(id);
                 return failLaunch(launch, u"container is gone"_s, false);
             }
-            QString reason = r.describe(what(u"start"_s));
+            QString reason = describe(r, what(u"start"_s));
             if (failure == cli::Failure::PortInUse)
                 reason = u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort).arg(reason);
             return failLaunch(launch, reason, false);
@@ -552,7 +553,7 @@ void CliRuntime::doStart(InstanceSpec spec, quint64 token)
                       if (!current(rid, launch->token))
                           return endOp(rid);
                       if (!r.ok())
-                          return failLaunch(launch, r.describe(what(u"inspect"_s)), false);
+                          return failLaunch(launch, describe(r, what(u"inspect"_s)), false);
                       ContainerInfo updated = info;
                       updated.ports = cli::portsFromInspect(r.out);
                       updated.sshPort = updated.ports.value(kSshPort);

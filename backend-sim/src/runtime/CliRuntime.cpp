@@ -7,7 +7,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -20,47 +19,29 @@ using namespace clidetail;
 
 namespace {
 
-struct BlockingResult
+// Blocking, bounded: for the constructor and refreshNow() only.
+ProcessResult runBlocking(const QString &program, const QProcessEnvironment &env,
+                          const QStringList &args, int timeoutMs)
 {
-    bool started = false;
-    bool finished = false;
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QString error;
-};
+    Process::Options options;
+    options.environment = env;
+    options.timeoutMs = timeoutMs;
+    return Process::run(program, args, options);
+}
 
-BlockingResult runBlocking(const QString &podman, const QProcessEnvironment &env, const QStringList &args,
-                           int timeoutMs)
+// Why a blocking run did not get to an exit status: empty when it did.
+QString notFinished(const ProcessResult &result, int timeoutMs)
 {
-    BlockingResult result;
-    QProcess proc;
-    proc.setProcessEnvironment(env);
-    proc.setStandardInputFile(QProcess::nullDevice());
-    proc.start(podman, args);
-    if (!proc.waitForStarted(std::min(timeoutMs, 10000))) {
-        result.error = proc.errorString();
-        return result;
-    }
-    result.started = true;
-    if (!proc.waitForFinished(timeoutMs)) {
-        proc.kill();
-        proc.waitForFinished(2000);
-        result.error = u"timed out after %1 s"_s.arg(timeoutMs / 1000);
-        return result;
-    }
-    result.finished = true;
-    result.exitCode = proc.exitStatus() == QProcess::NormalExit ? proc.exitCode() : -1;
-    result.out = proc.readAllStandardOutput();
-    result.err = proc.readAllStandardError();
-    return result;
+    if (!result.started)
+        return result.startError;
+    if (result.timedOut)
+        return u"timed out after %1 s"_s.arg(timeoutMs / 1000);
+    return {};
 }
 
 QProcessEnvironment environmentFor(const CliRuntime::Options &options)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (!options.containersConf.isEmpty())
-        env.insert(u"CONTAINERS_CONF"_s, options.containersConf);
+    QProcessEnvironment env = containersEnvironment(options.containersConf);
     if (!options.dockerHost.isEmpty())
         env.insert(u"DOCKER_HOST"_s, options.dockerHost);
     return env;
@@ -73,14 +54,16 @@ QString programOf(const CliRuntime::Options &options)
 
 } // namespace
 
-QString CliRuntime::ProcResult::describe(const QString &what) const
+QString CliRuntime::describe(const ProcResult &result, const QString &what)
 {
-    if (!started)
-        return u"%1: could not be run (%2)"_s.arg(what, cli::tail(err));
-    if (timedOut)
-        return u"%1 timed out: %2"_s.arg(what, cli::tail(err));
-    const QString detail = cli::tail(err.trimmed().isEmpty() ? out : err);
-    return u"%1 failed (exit %2)%3"_s.arg(what).arg(exitCode).arg(detail.isEmpty() ? QString() : u": "_s + detail);
+    if (!result.started)
+        return u"%1: could not be run (%2)"_s.arg(what, result.startError);
+    if (result.timedOut)
+        return u"%1 timed out: %2"_s.arg(what, cli::tail(result.err));
+    const QString detail = cli::tail(result.err.trimmed().isEmpty() ? result.out : result.err);
+    return u"%1 failed (exit %2)%3"_s.arg(what)
+        .arg(result.exitCode)
+        .arg(detail.isEmpty() ? QString() : u": "_s + detail);
 }
 
 // ---- construction ---------------------------------------------------------------------------
@@ -94,8 +77,10 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
     if (m_options.network == u"auto"_s)
         m_options.network = m_options.engine == cli::Engine::Podman ? u"slirp4netns"_s : QString();
     // Bounded, once: whether the engine answers at all, and whether bind mounts need ",z".
-    const BlockingResult info = runBlocking(m_options.program, m_env, cli::infoArgs(m_options.engine), 20000);
-    if (info.finished && info.exitCode == 0) {
+    constexpr int kInfoTimeoutMs = 20000;
+    const ProcessResult info =
+        runBlocking(m_options.program, m_env, cli::infoArgs(m_options.engine), kInfoTimeoutMs);
+    if (info.ok()) {
         const QJsonObject obj = QJsonDocument::fromJson(info.out).object();
         if (m_options.engine == cli::Engine::Podman) {
             const QJsonObject host = obj.value(u"host"_s).toObject();
@@ -107,7 +92,8 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
         }
         m_usable = true;
     } else {
-        m_unusableReason = info.error.isEmpty() ? cli::tail(info.err) : info.error;
+        const QString unfinished = notFinished(info, kInfoTimeoutMs);
+        m_unusableReason = unfinished.isEmpty() ? cli::tail(info.err) : unfinished;
         qCWarning(lcCli).noquote() << what(u"info"_s) << "failed:" << m_unusableReason;
     }
 }
@@ -116,13 +102,11 @@ CliRuntime::~CliRuntime()
 {
     m_shuttingDown = true;
     // No callbacks into a half-destroyed runtime; containers themselves outlive the provider.
-    const QList<QProcess *> procs = findChildren<QProcess *>(Qt::FindDirectChildrenOnly);
-    for (QProcess *proc : procs) {
+    const QList<Process *> procs = findChildren<Process *>(Qt::FindDirectChildrenOnly);
+    for (Process *proc : procs) {
         disconnect(proc, nullptr, this, nullptr);
-        if (proc->state() != QProcess::NotRunning) {
-            proc->kill();
-            proc->waitForFinished(2000);
-        }
+        proc->kill();
+        proc->waitForFinished(2000);
     }
 }
 
@@ -159,12 +143,13 @@ QString CliRuntime::imageTag(const QString &imageId) const
 bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs)
 {
     const QString program = programOf(options);
-    const BlockingResult r = runBlocking(program, environmentFor(options), cli::infoArgs(options.engine), timeoutMs);
+    const ProcessResult r =
+        runBlocking(program, environmentFor(options), cli::infoArgs(options.engine), timeoutMs);
     QString reason;
     if (!r.started)
-        reason = u"cannot run %1: %2"_s.arg(program, r.error);
-    else if (!r.finished)
-        reason = u"`%1 info` %2"_s.arg(program, r.error);
+        reason = u"cannot run %1: %2"_s.arg(program, r.startError);
+    else if (r.timedOut)
+        reason = u"`%1 info` %2"_s.arg(program, notFinished(r, timeoutMs));
     else if (r.exitCode != 0)
         reason = u"`%1 info` failed (exit %2): %3"_s.arg(program).arg(r.exitCode).arg(cli::tail(r.err));
     else if (!QJsonDocument::fromJson(r.out).isObject())
@@ -177,64 +162,33 @@ bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs)
 // ---- processes ------------------------------------------------------------------------------
 
 void CliRuntime::runCli(const QStringList &args, ProcCallback done, int timeoutMs,
-                              const QProcessEnvironment &extraEnv)
+                        const QProcessEnvironment &extraEnv)
 {
-    auto *proc = new QProcess(this);
-    if (extraEnv.isEmpty()) {
-        proc->setProcessEnvironment(m_env);
-    } else {
-        QProcessEnvironment env = m_env;
-        const QStringList keys = extraEnv.keys();
-        for (const QString &key : keys)
-            env.insert(key, extraEnv.value(key));
-        proc->setProcessEnvironment(env);
-    }
-    proc->setStandardInputFile(QProcess::nullDevice());
-    auto result = std::make_shared<ProcResult>();
-    auto pending = std::make_shared<ProcCallback>(std::move(done));
-    auto complete = [this, proc, result, pending] {
-        if (!*pending)
-            return; // finished and errorOccurred may both arrive
-        ProcCallback callback = std::move(*pending);
-        *pending = nullptr;
-        result->out += proc->readAllStandardOutput();
-        result->err += proc->readAllStandardError();
-        proc->deleteLater();
-        if (!m_shuttingDown)
-            callback(*result);
-    };
-    auto *timer = new QTimer(proc);
-    timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, proc, [proc, result] {
-        result->timedOut = true;
-        proc->kill();
-    });
-    connect(proc, &QProcess::finished, this, [result, complete](int code, QProcess::ExitStatus status) {
-        result->started = true;
-        result->exitCode = status == QProcess::NormalExit ? code : -1;
-        complete();
-    });
-    connect(proc, &QProcess::errorOccurred, this, [proc, result, complete](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return; // crashes and kills end in finished()
-        result->started = false;
-        result->err = proc->errorString().toUtf8();
-        complete();
-    });
+    Process::Options options;
+    options.environment = m_env;
+    const QStringList keys = extraEnv.keys();
+    for (const QString &key : keys)
+        options.environment.insert(key, extraEnv.value(key));
+    options.timeoutMs = timeoutMs > 0 ? timeoutMs : m_options.commandTimeoutMs;
     qCDebug(lcCli).noquote() << m_options.program << args.join(u' ');
-    proc->start(m_options.program, args);
-    timer->start(timeoutMs > 0 ? timeoutMs : m_options.commandTimeoutMs);
+    Process::start(this, m_options.program, args, options,
+                   [this, done = std::move(done)](const ProcResult &result) {
+                       if (!m_shuttingDown)
+                           done(result);
+                   });
 }
 
 bool CliRuntime::refreshNow(int timeoutMs)
 {
     const quint64 stamp = m_stamp;
-    const BlockingResult r =
-        runBlocking(m_options.program, m_env,
-                    QStringList{u"ps"_s, u"-a"_s} + labelFilter({}) + QStringList{u"--format"_s, u"json"_s},
-                    timeoutMs);
-    if (!r.finished || r.exitCode != 0) {
-        qCWarning(lcCli).noquote() << what(u"ps"_s) << "failed:" << (r.error.isEmpty() ? cli::tail(r.err) : r.error);
+    const ProcessResult r = runBlocking(m_options.program, m_env,
+                                        QStringList{u"ps"_s, u"-a"_s} + labelFilter({})
+                                            + QStringList{u"--format"_s, u"json"_s},
+                                        timeoutMs);
+    if (!r.ok()) {
+        const QString unfinished = notFinished(r, timeoutMs);
+        qCWarning(lcCli).noquote()
+            << what(u"ps"_s) << "failed:" << (unfinished.isEmpty() ? cli::tail(r.err) : unfinished);
         Q_EMIT refreshed({}, false);
         return false;
     }
@@ -242,8 +196,9 @@ bool CliRuntime::refreshNow(int timeoutMs)
     // A provider that died in the middle of a snapshot left its container frozen: thawed here.
     for (const ContainerInfo &info : found) {
         if (info.state == u"paused"_s) {
-            const BlockingResult up = runBlocking(m_options.program, m_env, {u"unpause"_s, info.containerId}, timeoutMs);
-            if (!up.finished || up.exitCode != 0)
+            const ProcessResult up =
+                runBlocking(m_options.program, m_env, {u"unpause"_s, info.containerId}, timeoutMs);
+            if (!up.ok())
                 qCWarning(lcCli).noquote() << what(u"unpause"_s) << info.containerId << "failed:" << cli::tail(up.err);
         }
     }
@@ -345,7 +300,7 @@ void CliRuntime::doStop(const QString &instanceId, quint64)
                                       for (const ContainerInfo &info : left)
                                           anyRunning = anyRunning || info.running;
                                       if (anyRunning) {
-                                          Q_EMIT failed(instanceId, r.describe(what(u"stop"_s)));
+                                          Q_EMIT failed(instanceId, describe(r, what(u"stop"_s)));
                                       } else {
                                           setRunning(instanceId, false);
                                           Q_EMIT stopped(instanceId);
@@ -374,7 +329,9 @@ void CliRuntime::doRemove(const QString &instanceId, quint64)
                        u"--format"_s, u"json"_s},
                       [this, instanceId](const ProcResult &ls) {
                           if (!ls.ok()) {
-                              Q_EMIT failed(instanceId, u"cannot remove: "_s + ls.describe(what(u"volume ls"_s)));
+                              Q_EMIT failed(instanceId,
+                                            u"cannot remove: "_s
+                                                + describe(ls, what(u"volume ls"_s)));
                               return endOp(instanceId);
                           }
                           // Volume label filters are ORed by podman: the rest is checked here.
@@ -399,7 +356,8 @@ void CliRuntime::doRemove(const QString &instanceId, quint64)
                                     [this, instanceId, finish](const ProcResult &rm) {
                                         if (!rm.ok()) {
                                             Q_EMIT failed(instanceId,
-                                                          u"cannot remove: "_s + rm.describe(what(u"volume rm"_s)));
+                                                          u"cannot remove: "_s
+                                                              + describe(rm, what(u"volume rm"_s)));
                                             return endOp(instanceId);
                                         }
                                         finish();
@@ -413,7 +371,7 @@ void CliRuntime::doRemove(const QString &instanceId, quint64)
             args.append(info.containerId);
         runCli(cli::forceRemoveArgs(m_options.engine, args), [this, instanceId, removeVolumes](const ProcResult &r) {
             if (!r.ok()) {
-                Q_EMIT failed(instanceId, u"cannot remove: "_s + r.describe(what(u"rm"_s)));
+                Q_EMIT failed(instanceId, u"cannot remove: "_s + describe(r, what(u"rm"_s)));
                 return endOp(instanceId);
             }
             setRunning(instanceId, false);

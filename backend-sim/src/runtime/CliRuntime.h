@@ -4,6 +4,7 @@
 #include "CliDialect.h"
 #include "ContainerRuntime.h"
 #include "InstanceFiles.h"
+#include "Process.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -20,7 +21,7 @@ namespace cardhour::sim {
 class SshProbe;
 
 // Runs instances as real local containers through a container engine's CLI, driven
-// asynchronously through QProcess: podman (rootful or rootless) or docker (the docker CLI,
+// asynchronously through Process: podman (rootful or rootless) or docker (the docker CLI,
 // against any Docker-compatible engine: Docker Engine, or podman's API service). What differs
 // between the two is in CliDialect. Per instance <id>:
 //   container  cardhour-<id>, labelled cardhour.managed=true, cardhour.instance=<id>,
@@ -157,16 +158,10 @@ private:
         QList<Op> queue;
         QPointer<SshProbe> probe;
     };
-    struct ProcResult
-    {
-        bool started = false;
-        bool timedOut = false;
-        int exitCode = -1;
-        QByteArray out;
-        QByteArray err;
-        bool ok() const { return started && !timedOut && exitCode == 0; }
-        QString describe(const QString &what) const;
-    };
+    using ProcResult = ProcessResult;
+    // "podman rm failed (exit 2): <its stderr>", "... timed out: ...", "...: could not be run
+    // (...)".
+    static QString describe(const ProcResult &result, const QString &what);
     using ProcCallback = std::function<void(const ProcResult &)>;
     struct Launch; // the state of one create()/start() chain
 

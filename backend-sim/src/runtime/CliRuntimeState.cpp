@@ -26,7 +26,7 @@ void CliRuntime::findContainer(const QString &instanceId,
     runCli(QStringList{u"ps"_s, u"-a"_s} + labelFilter(instanceId) + QStringList{u"--format"_s, u"json"_s},
               [this, instanceId, done = std::move(done)](const ProcResult &r) {
                   if (!r.ok()) {
-                      done(false, r.describe(what(u"ps"_s)), {});
+                      done(false, describe(r, what(u"ps"_s)), {});
                       return;
                   }
                   QList<ContainerInfo> found;
@@ -118,7 +118,7 @@ void CliRuntime::refresh()
     runCli(QStringList{u"ps"_s, u"-a"_s} + labelFilter({}) + QStringList{u"--format"_s, u"json"_s},
               [this, stamp](const ProcResult &r) {
                   if (!r.ok()) {
-                      qCWarning(lcCli).noquote() << r.describe(what(u"ps"_s));
+                      qCWarning(lcCli).noquote() << describe(r, what(u"ps"_s));
                       Q_EMIT refreshed({}, false);
                       return;
                   }
@@ -170,7 +170,7 @@ void CliRuntime::sampleUsage()
                 }
             }
         } else {
-            qCDebug(lcCli).noquote() << r.describe(what(u"stats"_s));
+            qCDebug(lcCli).noquote() << describe(r, what(u"stats"_s));
         }
         Q_EMIT usageSampled(usage);
     }, 10000);

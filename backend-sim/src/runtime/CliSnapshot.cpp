@@ -109,7 +109,7 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                 {u"volume"_s, u"export"_s, volumeName(job->spec.instanceId), u"--output"_s, target + u".part"_s},
                 [this, job, fail, target](const ProcResult &ex) {
                     if (!ex.ok())
-                        return fail(ex.describe(what(u"volume export"_s)));
+                        return fail(describe(ex, what(u"volume export"_s)));
                     QFile::remove(target);
                     if (!QFile::rename(target + u".part"_s, target))
                         return fail(u"cannot move the /workspace archive into place at %1"_s.arg(target));
@@ -122,7 +122,7 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                                    const QList<QByteArray> lines = inspect.out.trimmed().split('\n');
                                    const qint64 total = lines.value(0).trimmed().toLongLong();
                                    if (total <= 0)
-                                       return fail(inspect.describe(what(u"image inspect"_s)));
+                                       return fail(describe(inspect, what(u"image inspect"_s)));
                                    const qint64 base = lines.size() > 1 ? lines.at(1).trimmed().toLongLong() : 0;
                                    job->sizes.diskBytes = std::max<qint64>(0, total - base);
                                    Q_EMIT snapshotTaken(job->spec.snapshotId, job->sizes);
@@ -133,8 +133,8 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                         return measure();
                     runCli({u"unpause"_s, job->containerId}, [this, job, measure](const ProcResult &up) {
                         if (!up.ok())
-                            qCWarning(lcCli).noquote() << "cannot unpause" << job->spec.instanceId << ":"
-                                                       << up.describe(what(u"unpause"_s));
+                            qCWarning(lcCli).noquote() << "cannot unpause" << job->spec.instanceId
+                                                       << ":" << describe(up, what(u"unpause"_s));
                         job->paused = false;
                         measure();
                     });
@@ -148,7 +148,7 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                     job->containerId, snapshotImage(job->spec.snapshotId)},
                    [this, fail, exportWorkspace](const ProcResult &c) {
                        if (!c.ok())
-                           return fail(c.describe(what(u"commit"_s)));
+                           return fail(describe(c, what(u"commit"_s)));
                        exportWorkspace();
                    },
                    kSnapshotStepTimeoutMs);
@@ -163,7 +163,7 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
             job->sizes.paused = p.ok();
             if (!p.ok())
                 qCWarning(lcCli).noquote() << "snapshot of a running instance without pausing it:"
-                                           << p.describe(what(u"pause"_s));
+                                           << describe(p, what(u"pause"_s));
             commit();
         });
     });
@@ -190,7 +190,7 @@ void CliRuntime::doRemoveSnapshot(const QString &snapshotId, int attempt)
                                    [this, snapshotId, attempt] { doRemoveSnapshot(snapshotId, attempt + 1); });
                 return;
             }
-            Q_EMIT snapshotFailed(snapshotId, r.describe(what(u"rmi"_s)));
+            Q_EMIT snapshotFailed(snapshotId, describe(r, what(u"rmi"_s)));
             return;
         }
         const QString dir = QFileInfo(snapshotArchive(m_options.dataDir, snapshotId)).absolutePath();
@@ -214,7 +214,8 @@ void CliRuntime::importWorkspace(const std::shared_ptr<Launch> &launch)
             if (r.ok())
                 return runContainer(launch, 1);
             // Not left half filled: the next attempt makes the volume and imports again.
-            const QString reason = r.describe(what(u"volume import (the snapshot's /workspace)"_s));
+            const QString reason =
+                describe(r, what(u"volume import (the snapshot's /workspace)"_s));
             runCli({u"volume"_s, u"rm"_s, volumeName(id)},
                    [this, launch, reason](const ProcResult &) { failLaunch(launch, reason, false); });
         },

@@ -1,6 +1,6 @@
 #include "runtime/Doctor.h"
 
-#include "service/Catalog.h"
+#include "runtime/Process.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,18 +8,15 @@
 #include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <sys/resource.h>
 #include <unistd.h>
-
-#include <algorithm>
-#include <exception>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -57,26 +54,22 @@ struct Proc
 
 Proc runProc(const QString &program, const QStringList &args, const QProcessEnvironment &env, int timeoutMs)
 {
+    Process::Options options;
+    options.environment = env;
+    options.timeoutMs = timeoutMs;
+    const ProcessResult run = Process::run(program, args, options);
     Proc result;
-    QProcess proc;
-    proc.setProcessEnvironment(env);
-    proc.setStandardInputFile(QProcess::nullDevice());
-    proc.start(program, args);
-    if (!proc.waitForStarted(std::min(timeoutMs, 10000))) {
-        result.error = u"cannot run %1: %2"_s.arg(program, proc.errorString());
-        return result;
-    }
-    result.started = true;
-    if (!proc.waitForFinished(timeoutMs)) {
-        proc.kill();
-        proc.waitForFinished(2000);
+    result.started = run.started;
+    if (!run.started) {
+        result.error = u"cannot run %1: %2"_s.arg(program, run.startError);
+    } else if (run.timedOut) {
         result.error = u"`%1 %2` timed out after %3 s"_s.arg(program, args.join(u' ')).arg(timeoutMs / 1000);
-        return result;
+    } else {
+        result.finished = true;
+        result.exitCode = run.exitCode;
+        result.out = QString::fromUtf8(run.out);
+        result.err = QString::fromUtf8(run.err);
     }
-    result.finished = true;
-    result.exitCode = proc.exitStatus() == QProcess::NormalExit ? proc.exitCode() : -1;
-    result.out = QString::fromUtf8(proc.readAllStandardOutput());
-    result.err = QString::fromUtf8(proc.readAllStandardError());
     return result;
 }
 
@@ -179,21 +172,13 @@ bool Doctor::writeFix(const QString &path)
     return true;
 }
 
-QProcessEnvironment Doctor::environment(const QString &containersConf) const
-{
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(u"CONTAINERS_CONF"_s);
-    if (!containersConf.isEmpty())
-        env.insert(u"CONTAINERS_CONF"_s, containersConf);
-    return env;
-}
-
 QList<DoctorCheck> Doctor::run()
 {
     using S = DoctorCheck::Status;
     QList<DoctorCheck> checks;
     const QString podman = m_options.podman;
-    const QProcessEnvironment env = environment(m_options.containersConf);
+    const QProcessEnvironment env =
+        containersEnvironment(m_options.containersConf, InheritedConf::Drop);
     const int timeout = m_options.timeoutMs;
     const QString runcPath = findProgram(u"runc"_s);
     const QString crunPath = findProgram(u"crun"_s);
@@ -326,7 +311,9 @@ QList<DoctorCheck> Doctor::run()
                     const QString confPath = dir.filePath(u"containers.conf"_s);
                     Proc second;
                     if (dir.isValid() && writeFix(confPath)) {
-                        second = runProc(podman, runArgs, environment(confPath), timeout);
+                        second =
+                            runProc(podman, runArgs,
+                                    containersEnvironment(confPath, InheritedConf::Drop), timeout);
                     } else {
                         second.error = m_error;
                     }
@@ -396,17 +383,8 @@ QList<DoctorCheck> Doctor::run()
     if (!podmanOk || !infoOk) {
         checks.append(check(u"images"_s, S::Skipped, u"podman does not work (see above)"_s));
     } else {
-        QStringList ids;
-        try {
-            const Catalog catalog = Catalog::load();
-            for (const ImageEntry &entry : catalog.images())
-                ids.append(entry.id);
-        } catch (const std::exception &) {
-        }
-        if (ids.isEmpty())
-            ids = QStringList{u"base"_s, u"pytorch"_s, u"jupyter"_s};
         QStringList present, missing;
-        for (const QString &id : std::as_const(ids))
+        for (const QString &id : std::as_const(m_options.imageIds))
             (imageExists(m_options.tagPrefix + id + u":latest"_s) ? present : missing).append(id);
         const QString detail = u"present: %1; missing: %2"_s.arg(present.isEmpty() ? u"none"_s : present.join(u", "_s),
                                                                  missing.isEmpty() ? u"none"_s : missing.join(u", "_s));

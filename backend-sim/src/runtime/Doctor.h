@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QList>
-#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -21,7 +20,7 @@ struct DoctorCheck
 };
 
 // Checks whether this host can run the sandbox's containers, and says how to fix it when not.
-// Blocking (QProcess with timeouts); meant for the CLI. The checks, in order, by name:
+// Blocking (Process::run with timeouts); meant for the CLI. The checks, in order, by name:
 //   podman            `podman --version`
 //   containers.conf   the file given (CONTAINERS_CONF), its runtime and default_ulimits
 //   oci runtime       `podman info`: host.ociRuntime name/path/version
@@ -47,6 +46,9 @@ public:
         // from podman's environment, so the result does not depend on the caller's).
         QString containersConf;
         QString tagPrefix = QStringLiteral("localhost/cardhour/");
+        // The catalog images the "images" check looks for (`doctor` passes the catalog's).
+        QStringList imageIds{QStringLiteral("base"), QStringLiteral("pytorch"),
+                             QStringLiteral("jupyter")};
         int timeoutMs = 30000; // per podman call (a container start may take a while)
     };
 
@@ -66,8 +68,6 @@ public:
     QString errorString() const { return m_error; }
 
 private:
-    QProcessEnvironment environment(const QString &containersConf) const;
-
     Options m_options;
     QString m_error;
 };

@@ -2,6 +2,7 @@
 
 #include "auth/Tokens.h"
 #include "billing/Ledger.h"
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Json.h"
@@ -39,11 +40,14 @@ Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &passw
 {
     const QString email = normalizeEmail(rawEmail);
     if (!isValidEmail(email))
-        throw ApiError(400, u"invalid_email"_s, u"\"%1\" is not a valid e-mail address."_s.arg(email.left(100)));
+        throw ApiError(400, ErrorCode::InvalidEmail,
+                       u"\"%1\" is not a valid e-mail address."_s.arg(email.left(100)));
     if (password.size() < 8)
-        throw ApiError(400, u"weak_password"_s, u"The password must be at least 8 characters long."_s);
+        throw ApiError(400, ErrorCode::WeakPassword,
+                       u"The password must be at least 8 characters long."_s);
     if (password.size() > 1024)
-        throw ApiError(400, u"invalid_field"_s, u"The password must be at most 1024 characters long."_s);
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"The password must be at most 1024 characters long."_s);
 
     // Hash outside the transaction: it takes tens of milliseconds and holds no lock.
     const QByteArray hash = m_hasher.hash(password);
@@ -54,7 +58,8 @@ Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &passw
     const QString userId = ids::newUuid();
     Transaction tx(m_db);
     if (m_db.scalar(u"SELECT 1 FROM users WHERE email = ?"_s, {email}).isValid())
-        throw ApiError(409, u"email_taken"_s, u"An account with this e-mail address already exists."_s);
+        throw ApiError(409, ErrorCode::EmailTaken,
+                       u"An account with this e-mail address already exists."_s);
     m_db.exec(u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES (?,?,?,0,?)"_s,
               {userId, email, QString::fromLatin1(hash), now});
     Ledger::Posting trial;
@@ -76,7 +81,7 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
     const QString addressKey = u"addr:"_s + clientAddress;
     const qint64 wait = std::max(m_emailThrottle.retryAfterMs(emailKey), m_addressThrottle.retryAfterMs(addressKey));
     if (wait > 0)
-        throw ApiError(429, u"too_many_attempts"_s,
+        throw ApiError(429, ErrorCode::TooManyAttempts,
                        u"Too many failed log-ins. Try again in %1 s."_s.arg((wait + 999) / 1000));
 
     QSqlQuery q = m_db.exec(u"SELECT id, password_hash FROM users WHERE email = ?"_s, {email});
@@ -88,7 +93,7 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
     if (!ok) {
         m_emailThrottle.recordFailure(emailKey);
         m_addressThrottle.recordFailure(addressKey);
-        throw ApiError(401, u"invalid_credentials"_s, u"Wrong e-mail address or password."_s);
+        throw ApiError(401, ErrorCode::InvalidCredentials, u"Wrong e-mail address or password."_s);
     }
     m_emailThrottle.recordSuccess(emailKey);
     const QString userId = q.value(0).toString();
@@ -129,7 +134,7 @@ QJsonObject Accounts::userJson(const QString &userId)
 {
     QSqlQuery q = m_db.exec(u"SELECT id, email, created_at FROM users WHERE id = ?"_s, {userId});
     if (!q.next())
-        throw ApiError(401, u"unauthorized"_s, u"The account no longer exists."_s);
+        throw ApiError(401, ErrorCode::Unauthorized, u"The account no longer exists."_s);
     return {{u"id"_s, q.value(0).toString()},
             {u"email"_s, q.value(1).toString()},
             {u"created_at"_s, json::isoTime(q.value(2).toLongLong())}};

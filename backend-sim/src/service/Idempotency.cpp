@@ -1,5 +1,6 @@
 #include "Idempotency.h"
 
+#include "core/ApiError.h"
 #include "core/Json.h"
 #include "store/Database.h"
 
@@ -17,7 +18,7 @@ void Idempotency::validateKey(const QByteArray &key)
     for (const char c : key)
         printable = printable && c >= 0x21 && c <= 0x7e;
     if (!printable)
-        throw ApiError(400, u"invalid_idempotency_key"_s,
+        throw ApiError(400, ErrorCode::InvalidIdempotencyKey,
                        u"Idempotency-Key must be 1 to 255 visible ASCII characters."_s);
 }
 
@@ -44,7 +45,7 @@ std::optional<Idempotency::Stored> Idempotency::lookup(const QString &userId, co
     if (!q.next())
         return std::nullopt;
     if (q.value(0).toString().toLatin1() != hash)
-        throw ApiError(422, u"idempotency_key_reused"_s,
+        throw ApiError(422, ErrorCode::IdempotencyKeyReused,
                        u"This Idempotency-Key was already used with a different request."_s);
     return Stored{q.value(1).toInt(), q.value(2).toString().toUtf8()};
 }

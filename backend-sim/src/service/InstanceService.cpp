@@ -4,12 +4,13 @@
 #include "Catalog.h"
 #include "Datasets.h"
 #include "EventBus.h"
-#include "SnapshotService.h"
+#include "SnapshotRules.h"
 #include "SshKeys.h"
+#include "auth/Tokens.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
-#include "auth/Tokens.h"
 #include "billing/Pricing.h"
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Json.h"
@@ -42,7 +43,7 @@ qint64 hostMemoryMib()
 
 ApiError notFound()
 {
-    return ApiError(404, u"not_found"_s, u"No instance with this id."_s);
+    return ApiError(404, ErrorCode::NotFound, u"No instance with this id."_s);
 }
 } // namespace
 
@@ -102,21 +103,33 @@ bool InstanceService::compareAndSwap(const QString &instanceId, const QStringLis
 QJsonObject InstanceService::create(const QString &userId, const CreateRequest &given)
 {
     CreateRequest request = given;
-    if (!request.snapshotId.isEmpty())
-        snapshots::applyRestoreDefaults(m_db, m_runtime, userId, request);
+    if (!request.snapshotId.isEmpty()) {
+        const snapshots::RestoreSource source =
+            snapshots::restoreSource(m_db, m_runtime, userId, request.snapshotId, request.image);
+        request.image = source.image;
+        if (request.gpuType.isEmpty())
+            request.gpuType = source.gpuType;
+        if (request.gpuCount == 0)
+            request.gpuCount = source.gpuCount;
+        if (request.name.isEmpty())
+            request.name = u"%1-restored"_s.arg(request.gpuType);
+    }
     const std::optional<GpuType> gpu = m_catalog.gpu(request.gpuType);
     if (!gpu)
-        throw ApiError(400, u"unknown_gpu_type"_s, u"Unknown GPU type \"%1\"."_s.arg(request.gpuType.left(64)));
+        throw ApiError(400, ErrorCode::UnknownGpuType,
+                       u"Unknown GPU type \"%1\"."_s.arg(request.gpuType.left(64)));
     if (!m_catalog.image(request.image))
-        throw ApiError(400, u"unknown_image"_s, u"Unknown image \"%1\"."_s.arg(request.image.left(64)));
+        throw ApiError(400, ErrorCode::UnknownImage,
+                       u"Unknown image \"%1\"."_s.arg(request.image.left(64)));
     if (request.gpuCount != 1 && request.gpuCount != 2 && request.gpuCount != 4 && request.gpuCount != 8)
-        throw ApiError(400, u"invalid_gpu_count"_s, u"gpu_count must be 1, 2, 4 or 8."_s);
+        throw ApiError(400, ErrorCode::InvalidGpuCount, u"gpu_count must be 1, 2, 4 or 8."_s);
     const QStringList keyLines = m_keys.publicKeysFor(userId, request.sshKeyIds);
     QStringList datasetPaths;
     for (const QString &name : request.datasets) {
         const std::optional<Datasets::Dataset> dataset = m_datasets ? m_datasets->find(name) : std::nullopt;
         if (!dataset)
-            throw ApiError(400, u"unknown_dataset"_s, u"Unknown dataset \"%1\"."_s.arg(name.left(64)));
+            throw ApiError(400, ErrorCode::UnknownDataset,
+                           u"Unknown dataset \"%1\"."_s.arg(name.left(64)));
         datasetPaths.append(dataset->path);
     }
 
@@ -127,13 +140,16 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     const qint64 balance = liveBalance(userId);
     const qint64 minute = pricing::oneMinuteCost(price + spendRate(userId));
     if (balance < minute)
-        throw ApiError(402, u"insufficient_balance"_s,
-                       u"The balance (%1 micro-yuan) cannot pay one minute of this instance together with "
-                       "the ones already running (%2 micro-yuan). Top up first."_s.arg(balance).arg(minute));
+        throw ApiError(
+            402, ErrorCode::InsufficientBalance,
+            u"The balance (%1 micro-yuan) cannot pay one minute of this instance together with "
+            "the ones already running (%2 micro-yuan). Top up first."_s.arg(balance)
+                .arg(minute));
     const int free = gpu->capacity - cardsHeld(gpu->id);
     if (free < request.gpuCount)
-        throw ApiError(409, u"not_enough_gpus"_s,
-                       u"Only %1 %2 card(s) are free; %3 requested."_s.arg(std::max(0, free)).arg(gpu->name)
+        throw ApiError(409, ErrorCode::NotEnoughGpus,
+                       u"Only %1 %2 card(s) are free; %3 requested."_s.arg(std::max(0, free))
+                           .arg(gpu->name)
                            .arg(request.gpuCount));
 
     const QString id = ids::newUuid();
@@ -147,8 +163,9 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
                request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(request.snapshotId)});
     const CardLending::Result lent = CardLending(m_db).lend(id, *gpu, request.gpuCount, false);
     if (lent.outcome != CardLending::Outcome::Lent)
-        throw ApiError(409, u"not_enough_gpus"_s,
-                       u"Only %1 %2 card(s) are free; %3 requested."_s.arg(lent.cards.size()).arg(gpu->name)
+        throw ApiError(409, ErrorCode::NotEnoughGpus,
+                       u"Only %1 %2 card(s) are free; %3 requested."_s.arg(lent.cards.size())
+                           .arg(gpu->name)
                            .arg(request.gpuCount));
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
         m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
@@ -178,7 +195,7 @@ QJsonObject InstanceService::stop(const QString &userId, const QString &instance
     Transaction tx(m_db);
     const QString state = requireState(userId, instanceId);
     if (!compareAndSwap(instanceId, {u"running"_s}, u"stopping"_s, u"stopped_by_user"_s, now))
-        throw ApiError(409, u"illegal_transition"_s,
+        throw ApiError(409, ErrorCode::IllegalTransition,
                        u"Only a running instance can be stopped; this one is %1."_s.arg(state));
     m_meter.closeSegment(instanceId, now); // compute stops the moment stop is asked for
     openStorage(instanceId, userId, now);  // and the kept disk is billed from then on
@@ -197,14 +214,16 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
     Transaction tx(m_db);
     const QString state = requireState(userId, instanceId);
     if (state != u"stopped"_s && state != u"failed"_s)
-        throw ApiError(409, u"illegal_transition"_s,
-                       u"Only a stopped or failed instance can be started; this one is %1."_s.arg(state));
+        throw ApiError(
+            409, ErrorCode::IllegalTransition,
+            u"Only a stopped or failed instance can be started; this one is %1."_s.arg(state));
     QSqlQuery q = m_db.exec(u"SELECT gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
     q.next();
     const std::optional<GpuType> gpu = m_catalog.gpu(q.value(0).toString());
     const int count = q.value(1).toInt();
     if (!gpu)
-        throw ApiError(409, u"gpu_type_retired"_s, u"This instance's GPU type is no longer offered."_s);
+        throw ApiError(409, ErrorCode::GpuTypeRetired,
+                       u"This instance's GPU type is no longer offered."_s);
     // Storage billing ends at the start request (a refused start rolls this back), so the
     // balance below is what is left once the disk is paid for.
     m_meter.closeSegment(instanceId, now, Meter::Kind::Storage);
@@ -212,28 +231,35 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
     const qint64 price = gpu->pricePerHourMicros * count;
     const qint64 minute = pricing::oneMinuteCost(price + spendRate(userId));
     if (liveBalance(userId) < minute)
-        throw ApiError(402, u"insufficient_balance"_s,
-                       u"The balance cannot pay one minute of this instance (%1 micro-yuan). Top up first."_s
-                           .arg(minute));
+        throw ApiError(
+            402, ErrorCode::InsufficientBalance,
+            u"The balance cannot pay one minute of this instance (%1 micro-yuan). Top up first."_s
+                .arg(minute));
     const int free = gpu->capacity - cardsHeld(gpu->id);
     if (free < count)
-        throw ApiError(409, u"not_enough_gpus"_s,
-                       u"Only %1 %2 card(s) are free; this instance needs %3."_s.arg(std::max(0, free))
-                           .arg(gpu->name).arg(count));
+        throw ApiError(
+            409, ErrorCode::NotEnoughGpus,
+            u"Only %1 %2 card(s) are free; this instance needs %3."_s.arg(std::max(0, free))
+                .arg(gpu->name)
+                .arg(count));
     // A kept container made with real cards runs only with those devices; a simulated card or a
     // container made anew (after a failure) can take any free ones.
     const CardLending::Result lent =
         CardLending(m_db).lend(instanceId, *gpu, count, !gpu->simulated && state == u"stopped"_s);
     if (lent.outcome == CardLending::Outcome::PreviousCardsBusy)
-        throw ApiError(409, u"cards_busy"_s,
-                       u"This instance's container was made with its own %1 card(s), now lent to another instance."
+        throw ApiError(409, ErrorCode::CardsBusy,
+                       u"This instance's container was made with its own %1 card(s), now lent to "
+                       u"another instance."
                        " Start it once they are free, or launch a new instance."_s.arg(gpu->name));
     if (lent.outcome != CardLending::Outcome::Lent)
-        throw ApiError(409, u"not_enough_gpus"_s,
-                       u"Only %1 %2 card(s) are free; this instance needs %3."_s.arg(lent.cards.size())
-                           .arg(gpu->name).arg(count));
+        throw ApiError(
+            409, ErrorCode::NotEnoughGpus,
+            u"Only %1 %2 card(s) are free; this instance needs %3."_s.arg(lent.cards.size())
+                .arg(gpu->name)
+                .arg(count));
     if (!compareAndSwap(instanceId, {state}, u"starting"_s, {}, now))
-        throw ApiError(409, u"illegal_transition"_s, u"The instance changed state meanwhile; try again."_s);
+        throw ApiError(409, ErrorCode::IllegalTransition,
+                       u"The instance changed state meanwhile; try again."_s);
     m_db.exec(u"UPDATE instances SET price_per_hour_micros = ?, launch_seq = launch_seq + 1,"
               " launch_requested_at = ? WHERE id = ?"_s,
               {price, now, instanceId});
@@ -264,7 +290,7 @@ QJsonObject InstanceService::terminate(const QString &userId, const QString &ins
         || !compareAndSwap(instanceId, {u"creating"_s, u"starting"_s, u"running"_s, u"stopping"_s, u"stopped"_s,
                                         u"failed"_s},
                            u"terminated"_s, u"terminated_by_user"_s, now))
-        throw ApiError(409, u"illegal_transition"_s, u"The instance is already terminated."_s);
+        throw ApiError(409, ErrorCode::IllegalTransition, u"The instance is already terminated."_s);
     m_db.exec(u"UPDATE instances SET terminated_at = ? WHERE id = ?"_s, {now, instanceId});
     m_meter.closeSegment(instanceId, now);                       // a run,
     m_meter.closeSegment(instanceId, now, Meter::Kind::Storage); // or a stopped instance's disk
@@ -281,7 +307,7 @@ QJsonObject InstanceService::addKey(const QString &userId, const QString &instan
     const QStringList lines = m_keys.publicKeysFor(userId, {keyId}); // 400 unless the caller's key
     Transaction tx(m_db);
     if (requireState(userId, instanceId) == u"terminated"_s)
-        throw ApiError(409, u"illegal_transition"_s, u"The instance is terminated."_s);
+        throw ApiError(409, ErrorCode::IllegalTransition, u"The instance is terminated."_s);
     m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
               {instanceId, keyId, lines.first()});
     QJsonObject result = instanceJson(instanceId, m_clock.nowMs());
@@ -295,10 +321,10 @@ QJsonObject InstanceService::removeKey(const QString &userId, const QString &ins
 {
     Transaction tx(m_db);
     if (requireState(userId, instanceId) == u"terminated"_s)
-        throw ApiError(409, u"illegal_transition"_s, u"The instance is terminated."_s);
+        throw ApiError(409, ErrorCode::IllegalTransition, u"The instance is terminated."_s);
     QSqlQuery q = m_db.exec(u"DELETE FROM instance_ssh_keys WHERE instance_id = ? AND key_id = ?"_s, {instanceId, keyId});
     if (q.numRowsAffected() != 1)
-        throw ApiError(404, u"not_found"_s, u"This key is not installed on the instance."_s);
+        throw ApiError(404, ErrorCode::NotFound, u"This key is not installed on the instance."_s);
     QJsonObject result = instanceJson(instanceId, m_clock.nowMs());
     tx.commit();
     m_runtime.setAuthorizedKeys(instanceId, specFor(instanceId).authorizedKeys);

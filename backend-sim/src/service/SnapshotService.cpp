@@ -2,7 +2,10 @@
 
 #include "Catalog.h"
 #include "EventBus.h"
+#include "InstanceService.h"
+#include "SnapshotRules.h"
 #include "billing/Meter.h"
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Json.h"
@@ -16,11 +19,9 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 namespace {
-constexpr qint64 kGib = 1024LL * 1024 * 1024;
-
 ApiError notFound()
 {
-    return ApiError(404, u"not_found"_s, u"No snapshot with this id."_s);
+    return ApiError(404, ErrorCode::NotFound, u"No snapshot with this id."_s);
 }
 
 QJsonValue nullableInt(const QVariant &value)
@@ -33,63 +34,6 @@ QJsonValue nullableTime(const QVariant &value)
     return value.isNull() ? QJsonValue() : QJsonValue(json::isoTime(value.toLongLong()));
 }
 } // namespace
-
-namespace snapshots {
-
-qint64 billableGib(qint64 bytes)
-{
-    return std::max<qint64>(1, (std::max<qint64>(0, bytes) + kGib - 1) / kGib);
-}
-
-void applyRestoreDefaults(Database &db, const ContainerRuntime &runtime, const QString &userId,
-                          InstanceService::CreateRequest &request)
-{
-    QSqlQuery q = db.exec(u"SELECT state, image, gpu_type, gpu_count FROM snapshots WHERE id = ? AND user_id = ?"_s,
-                          {request.snapshotId, userId});
-    if (!q.next() || q.value(0).toString() == u"deleted"_s)
-        throw ApiError(400, u"unknown_snapshot"_s, u"Unknown snapshot \"%1\"."_s.arg(request.snapshotId.left(64)));
-    if (q.value(0).toString() != u"ready"_s)
-        throw ApiError(409, u"snapshot_not_ready"_s,
-                       u"The snapshot is %1; only a ready snapshot can be restored."_s.arg(q.value(0).toString()));
-    const QString unsupported = runtime.snapshotsUnsupportedReason();
-    if (!unsupported.isEmpty())
-        throw ApiError(409, u"snapshots_unsupported"_s, u"Cannot restore: %1."_s.arg(unsupported));
-    // The disk is the snapshot's, made from its catalog image: another image cannot be asked for.
-    if (!request.image.isEmpty() && request.image != q.value(1).toString())
-        throw ApiError(400, u"invalid_field"_s,
-                       u"Field \"image\" must be left out or be the snapshot's (\"%1\")."_s.arg(q.value(1).toString()));
-    request.image = q.value(1).toString();
-    if (request.gpuType.isEmpty())
-        request.gpuType = q.value(2).toString();
-    if (request.gpuCount == 0)
-        request.gpuCount = q.value(3).toInt();
-    if (request.name.isEmpty())
-        request.name = u"%1-restored"_s.arg(request.gpuType);
-}
-
-void resumeBilling(Database &db, Meter &meter, const Catalog &catalog, const QString &userId, qint64 nowMs)
-{
-    if (catalog.storagePricePerGibHourMicros() <= 0)
-        return;
-    QSqlQuery q = db.exec(u"SELECT s.id, s.instance_id, s.user_id, COALESCE(s.disk_bytes, 0) + COALESCE(s.workspace_bytes, 0)"
-                          " FROM snapshots s JOIN users u ON u.id = s.user_id"
-                          " WHERE s.state = 'ready' AND u.balance_micros > 0 AND (COALESCE(?, '') = '' OR s.user_id = ?)"
-                          " AND NOT EXISTS (SELECT 1 FROM segments g WHERE g.snapshot_id = s.id AND g.ended_at IS NULL)"_s,
-                          {userId, userId});
-    struct Due
-    {
-        QString snapshotId, instanceId, userId;
-        qint64 bytes;
-    };
-    QList<Due> due;
-    while (q.next())
-        due.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong()});
-    for (const Due &d : std::as_const(due))
-        meter.openSnapshotSegment(d.snapshotId, d.instanceId, d.userId,
-                                  catalog.storageRatePerHourMicros(billableGib(d.bytes)), nowMs);
-}
-
-} // namespace snapshots
 
 SnapshotService::SnapshotService(Database &db, Meter &meter, const Catalog &catalog, InstanceService &instances,
                                  ContainerRuntime &runtime, EventBus &events, const Clock &clock, QObject *parent)
@@ -108,14 +52,17 @@ QJsonObject SnapshotService::create(const QString &userId, const QString &instan
     const QString state = m_instances.requireState(userId, instanceId); // 404 unless the caller's
     const QString unsupported = m_runtime.snapshotsUnsupportedReason();
     if (!unsupported.isEmpty())
-        throw ApiError(409, u"snapshots_unsupported"_s, u"Cannot take a snapshot: %1."_s.arg(unsupported));
+        throw ApiError(409, ErrorCode::SnapshotsUnsupported,
+                       u"Cannot take a snapshot: %1."_s.arg(unsupported));
     if (state != u"running"_s && state != u"stopped"_s)
-        throw ApiError(409, u"illegal_transition"_s,
-                       u"Only a running or stopped instance can be snapshotted; this one is %1."_s.arg(state));
+        throw ApiError(
+            409, ErrorCode::IllegalTransition,
+            u"Only a running or stopped instance can be snapshotted; this one is %1."_s.arg(state));
     // Kept snapshots cost storage: none is started on an empty balance.
     if (m_instances.liveBalance(userId) <= 0)
-        throw ApiError(402, u"insufficient_balance"_s,
-                       u"A snapshot is billed for its storage and the balance is empty. Top up first."_s);
+        throw ApiError(
+            402, ErrorCode::InsufficientBalance,
+            u"A snapshot is billed for its storage and the balance is empty. Top up first."_s);
     QSqlQuery q = m_db.exec(u"SELECT name, image, gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
     q.next();
     const QString id = ids::newUuid();
@@ -168,7 +115,8 @@ QJsonObject SnapshotService::remove(const QString &userId, const QString &snapsh
     if (!state.isValid() || state.toString() == u"deleted"_s)
         throw notFound();
     if (state.toString() == u"creating"_s)
-        throw ApiError(409, u"illegal_transition"_s, u"The snapshot is still being taken; delete it once it is ready."_s);
+        throw ApiError(409, ErrorCode::IllegalTransition,
+                       u"The snapshot is still being taken; delete it once it is ready."_s);
     // Its image runs the instances restored from it: it goes once they are terminated.
     QSqlQuery users = m_db.exec(u"SELECT id FROM instances WHERE snapshot_id = ? AND state != 'terminated'"
                                 " ORDER BY created_at"_s,
@@ -177,9 +125,10 @@ QJsonObject SnapshotService::remove(const QString &userId, const QString &snapsh
     while (users.next())
         inUse.append(users.value(0).toString());
     if (!inUse.isEmpty())
-        throw ApiError(409, u"snapshot_in_use"_s,
-                       u"Instances restored from this snapshot still exist (%1); terminate them first."_s
-                           .arg(inUse.join(u", "_s)));
+        throw ApiError(
+            409, ErrorCode::SnapshotInUse,
+            u"Instances restored from this snapshot still exist (%1); terminate them first."_s.arg(
+                inUse.join(u", "_s)));
     m_meter.closeSnapshotSegment(snapshotId, now);
     m_db.exec(u"UPDATE snapshots SET state = 'deleted', deleted_at = ? WHERE id = ?"_s, {now, snapshotId});
     QJsonObject result = snapshotJson(snapshotId, now);

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "InstanceService.h"
 #include "runtime/ContainerRuntime.h"
 
 #include <QJsonArray>
@@ -14,6 +13,7 @@ class Catalog;
 class Clock;
 class Database;
 class EventBus;
+class InstanceService;
 class Meter;
 
 // Snapshots of an instance: its container disk and its /workspace, kept apart from the
@@ -65,17 +65,5 @@ private:
     EventBus &m_events;
     const Clock &m_clock;
 };
-
-namespace snapshots {
-// GiB a snapshot of `bytes` is billed for: rounded up to whole GiB, at least 1.
-qint64 billableGib(qint64 bytes);
-// A restore request (request.snapshotId set): checks that the snapshot is the caller's and
-// ready, and fills what the request left out from it (GPU type and count, image).
-void applyRestoreDefaults(Database &db, const ContainerRuntime &runtime, const QString &userId,
-                          InstanceService::CreateRequest &request);
-// Opens the fee, from `nowMs`, of ready snapshots (of `userId`, or of everyone) not billed
-// because their owner's balance ran out and is positive again.
-void resumeBilling(Database &db, Meter &meter, const Catalog &catalog, const QString &userId, qint64 nowMs);
-} // namespace snapshots
 
 } // namespace cardhour::sim

@@ -1,6 +1,7 @@
 #include "SshKeys.h"
 
 #include "auth/SshPublicKey.h"
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Json.h"
@@ -31,12 +32,14 @@ QJsonObject SshKeys::add(const QString &userId, const QString &name, const QStri
     QString why;
     const std::optional<SshPublicKey> key = SshPublicKey::parse(publicKey, &why);
     if (!key)
-        throw ApiError(400, u"invalid_ssh_key"_s, u"Not a usable OpenSSH public key: %1"_s.arg(why));
+        throw ApiError(400, ErrorCode::InvalidSshKey,
+                       u"Not a usable OpenSSH public key: %1"_s.arg(why));
     const QString fingerprint = key->fingerprintSha256();
     const QString id = ids::newUuid();
     Transaction tx(m_db);
     if (m_db.scalar(u"SELECT 1 FROM ssh_keys WHERE user_id = ? AND fingerprint = ?"_s, {userId, fingerprint}).isValid())
-        throw ApiError(409, u"duplicate_ssh_key"_s, u"This key (%1) is already on your account."_s.arg(fingerprint));
+        throw ApiError(409, ErrorCode::DuplicateSshKey,
+                       u"This key (%1) is already on your account."_s.arg(fingerprint));
     const QString line = key->comment.isEmpty() ? key->canonical() : key->canonical() + u' ' + key->comment;
     m_db.exec(u"INSERT INTO ssh_keys(id, user_id, name, public_key, key_type, bits, fingerprint, created_at)"
               " VALUES (?,?,?,?,?,?,?,?)"_s,
@@ -63,7 +66,7 @@ void SshKeys::remove(const QString &userId, const QString &keyId)
     Transaction tx(m_db);
     QSqlQuery q = m_db.exec(u"DELETE FROM ssh_keys WHERE id = ? AND user_id = ?"_s, {keyId, userId});
     if (q.numRowsAffected() != 1)
-        throw ApiError(404, u"not_found"_s, u"No SSH key with this id."_s);
+        throw ApiError(404, ErrorCode::NotFound, u"No SSH key with this id."_s);
     tx.commit();
 }
 
@@ -74,7 +77,8 @@ QStringList SshKeys::publicKeysFor(const QString &userId, const QStringList &key
         const QVariant line = m_db.scalar(u"SELECT public_key FROM ssh_keys WHERE id = ? AND user_id = ?"_s,
                                           {keyId, userId});
         if (!line.isValid())
-            throw ApiError(400, u"unknown_ssh_key"_s, u"SSH key \"%1\" is not one of yours."_s.arg(keyId.left(64)));
+            throw ApiError(400, ErrorCode::UnknownSshKey,
+                           u"SSH key \"%1\" is not one of yours."_s.arg(keyId.left(64)));
         lines.append(line.toString());
     }
     return lines;

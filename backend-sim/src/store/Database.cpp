@@ -18,6 +18,32 @@ void pragma(QSqlDatabase &db, const QString &statement)
     if (!query.exec(statement))
         throw DbError(u"%1 failed: %2"_s.arg(statement, query.lastError().text()).toStdString());
 }
+
+// Creates `schema_version` if needed and applies each missing migration in its own
+// transaction, recording it in the same transaction. Throws DbError.
+void applyMigrations(Database &db)
+{
+    db.exec(u"CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"_s);
+    const int current = db.schemaVersion();
+    if (current > migrations::all().last().version)
+        throw DbError(
+            u"the data was written by a newer cardhour-sim (schema %1, this one knows up to %2);"
+            " refusing to touch it"_s.arg(current)
+                .arg(migrations::all().last().version)
+                .toStdString());
+    for (const migrations::Migration &migration : migrations::all()) {
+        if (migration.version <= current)
+            continue;
+        Transaction tx(db);
+        for (const QString &statement : migration.statements)
+            db.exec(statement);
+        db.exec(u"INSERT INTO schema_version(version, description, applied_at)"
+                " VALUES (?, ?, datetime('now'))"_s,
+                {migration.version, migration.description});
+        tx.commit();
+    }
+}
 } // namespace
 
 Database::~Database()
@@ -38,7 +64,7 @@ void Database::open(const QString &path)
     pragma(m_db, u"PRAGMA journal_mode=WAL"_s);
     pragma(m_db, u"PRAGMA synchronous=FULL"_s);
     pragma(m_db, u"PRAGMA foreign_keys=ON"_s);
-    migrations::apply(*this);
+    applyMigrations(*this);
 }
 
 void Database::close()

@@ -1,7 +1,5 @@
 #include "Migrations.h"
 
-#include "Database.h"
-
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim::migrations {
@@ -206,27 +204,6 @@ const QList<Migration> &all()
          }},
     };
     return list;
-}
-
-void apply(Database &db)
-{
-    db.exec(u"CREATE TABLE IF NOT EXISTS schema_version ("
-            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"_s);
-    const int current = db.schemaVersion();
-    if (current > all().last().version)
-        throw DbError(u"the data was written by a newer cardhour-sim (schema %1, this one knows up to %2);"
-                      " refusing to touch it"_s.arg(current).arg(all().last().version).toStdString());
-    for (const Migration &migration : all()) {
-        if (migration.version <= current)
-            continue;
-        Transaction tx(db);
-        for (const QString &statement : migration.statements)
-            db.exec(statement);
-        db.exec(u"INSERT INTO schema_version(version, description, applied_at)"
-                " VALUES (?, ?, datetime('now'))"_s,
-                {migration.version, migration.description});
-        tx.commit();
-    }
 }
 
 } // namespace cardhour::sim::migrations

@@ -6,8 +6,6 @@
 
 namespace cardhour::sim {
 
-class Database;
-
 namespace migrations {
 
 struct Migration
@@ -19,10 +17,6 @@ struct Migration
 
 // Every schema change ever made, in order. Append only: never edit a released migration.
 const QList<Migration> &all();
-
-// Creates `schema_version` if needed and applies each missing migration in its own
-// transaction, recording it in the same transaction. Throws DbError.
-void apply(Database &db);
 
 } // namespace migrations
 } // namespace cardhour::sim

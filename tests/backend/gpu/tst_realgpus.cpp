@@ -3,8 +3,7 @@
 // container is given exactly its lent cards. Where there is no GPU, every function is skipped
 // and ctest reports the test as skipped (SKIP_REGULAR_EXPRESSION), never as passed.
 #include "PodmanApiTest.h"
-
-#include "../billing/ServiceFixture.h"
+#include "ServiceFixture.h"
 #include "gpu/NvidiaGpus.h"
 #include "gpu/Telemetry.h"
 

@@ -6,7 +6,8 @@ Usage: test_openapi.py [CARDHOUR_SIM_BIN] [OPENAPI_YAML]
   backend-sim/api/openapi.yaml in this checkout.
 
 Part A checks that backend-sim/api/openapi.yaml is a structurally sound OpenAPI 3.0 document
-whose (method, path) set is exactly what `cardhour-sim --print-routes --test-clock` prints.
+whose (method, path) set is exactly what `cardhour-sim --print-routes --test-clock` prints, and
+whose Error.code enum is exactly what `cardhour-sim --print-error-codes` prints.
 Part B starts the real provider (port 0, temporary data directory, --test-clock), exercises
 every route, and validates every response: its status must be documented for the route, its
 JSON body must match the documented schema (OpenAPI 3.0 converted to JSON Schema), its error
@@ -227,6 +228,52 @@ def route_table(binary, test_clock):
     return routes
 
 
+def error_codes(binary):
+    args = [binary, "--print-error-codes"]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=30)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} exited with {out.returncode}: {out.stderr.strip()}")
+    return [line.strip() for line in out.stdout.splitlines() if line.strip()]
+
+
+def collect_error_codes(node, found, where="#"):
+    """Every response's x-error-codes, as {code: [where it is listed]}."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "x-error-codes" and isinstance(value, list):
+                for code in value:
+                    found.setdefault(code, []).append(where)
+            else:
+                collect_error_codes(value, found, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            collect_error_codes(value, found, f"{where}/{i}")
+    return found
+
+
+def check_error_codes(spec, binary):
+    """The Error.code enum is the provider's list of codes (ErrorCode::all), both ways, and
+    every x-error-codes entry is in it."""
+    schemas = (spec.doc.get("components") or {}).get("schemas") or {}
+    code_schema = (((schemas.get("Error") or {}).get("properties") or {}).get("error") or {}).get(
+        "properties", {}).get("code") or {}
+    enum = code_schema.get("enum") or []
+    R.check(enum, "components.schemas.Error: error.code has an enum of the codes")
+    R.check(len(enum) == len(set(enum)), f"Error.code enum names each code once (got {len(enum)})")
+    served = error_codes(binary)
+    R.check(len(served) == len(set(served)), "--print-error-codes names each code once")
+    for code in sorted(set(served) - set(enum)):
+        R.fail(f"error code {code!r} is in the provider's list but not in the Error.code enum")
+    for code in sorted(set(enum) - set(served)):
+        R.fail(f"error code {code!r} is in the Error.code enum but not in the provider's list")
+    R.check(set(served) == set(enum), f"Error.code enum == --print-error-codes ({len(served)} codes)")
+    listed = collect_error_codes(spec.doc, {})
+    for code, places in sorted(listed.items()):
+        R.check(code in enum, f"x-error-codes {code!r} (at {places[0]}) is in the Error.code enum")
+    print(f"document: {len(enum)} error codes; enum matches the provider: {set(served) == set(enum)}",
+          flush=True)
+
+
 def lint_response_schema(spec, schema, where, seen):
     """Response objects must be closed (additionalProperties: false) and list every member as
     required (the server always writes every member); money must be an integer."""
@@ -365,6 +412,7 @@ def check_document(spec, binary):
             "without --test-clock the provider serves exactly the routes not tagged test-only"
             f" (extra: {sorted(plain - (served - test_only))}, missing: {sorted((served - test_only) - plain)})")
     print(f"document: {len(documented)} operations; route table matches: {documented == served}", flush=True)
+    check_error_codes(spec, binary)
 
 
 # ---- part B: the live server ----------------------------------------------------------------
@@ -695,6 +743,10 @@ def run_scenario(c, tmp, server_port):
     R.section = "health"
     health = c.call("GET", "/v1/health", expect=200)
     R.check(health.json and health.json.get("test_clock") is True, "health says test_clock: true")
+    version = (spec.doc.get("info") or {}).get("version")
+    R.check(health.json and health.json.get("version") == version,
+            f"health's version is the document's info.version {version!r}"
+            f" (got {(health.json or {}).get('version')!r})")
     c.call("GET", "/v1/_test/clock", expect=200)
 
     R.section = "405 and 404 outside the document"

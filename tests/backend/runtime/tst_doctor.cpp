@@ -1,7 +1,7 @@
 // Doctor and `cardhour-sim doctor` against the real podman of this host.
 
+#include "cli/DoctorCommand.h"
 #include "runtime/Doctor.h"
-#include "runtime/DoctorCommand.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,11 +1,12 @@
-// ImageBuilder and `cardhour-sim images`: recipe hashes, image status, and real podman builds.
+// ImageBuilder (with ImageRecipes and ImageInspector) and `cardhour-sim images`: recipe hashes,
+// image status, and real podman builds.
 //
 // Needs podman. Where podman needs a configuration (e.g. runc instead of crun), give it with
 // CARDHOUR_CONTAINERS_CONF or CONTAINERS_CONF. The real `base` image
 // (localhost/cardhour/base:latest) is built only when it is not Current, and is kept: later runs
 // reuse it. Everything else this test makes is tagged under a prefix of its own and removed.
+#include "cli/ImagesCommand.h"
 #include "runtime/ImageBuilder.h"
-#include "runtime/ImagesCommand.h"
 #include "service/Catalog.h"
 
 #include <QCoreApplication>
@@ -21,6 +22,11 @@
 
 using namespace Qt::StringLiterals;
 using cardhour::sim::ImageBuilder;
+using cardhour::sim::ImageInfo;
+using cardhour::sim::ImageRecipe;
+using cardhour::sim::ImageRecipes;
+using cardhour::sim::ImageStatus;
+using cardhour::sim::imageStatusName;
 
 namespace {
 
@@ -145,7 +151,7 @@ void TestImageBuilder::initTestCase()
     m_conf = qEnvironmentVariable("CARDHOUR_CONTAINERS_CONF", qEnvironmentVariable("CONTAINERS_CONF"));
     m_prefix = u"localhost/cardhour-test-%1-%2/"_s.arg(QCoreApplication::applicationPid())
                    .arg(QRandomGenerator::global()->bounded(100000));
-    m_podmanProblem = ImageBuilder(options()).podmanProblem();
+    m_podmanProblem = ImageBuilder(options()).inspector().podmanProblem();
     // podman answering is not enough: it must be able to start a container. Probe with an image
     // that is already here (none yet: the base build below will tell).
     if (m_podmanProblem.isEmpty()) {
@@ -232,16 +238,16 @@ void TestImageBuilder::cleanupTestCase()
 
 void TestImageBuilder::recipeHashIsStableAndFollowsContent()
 {
-    const QString original = QDir(ImageBuilder::defaultImagesDir()).filePath(u"base"_s);
+    const QString original = QDir(ImageRecipes::defaultImagesDir()).filePath(u"base"_s);
     QTemporaryDir temp;
     QVERIFY(temp.isValid());
     const QString copy = temp.filePath(u"base"_s);
     QVERIFY(copyDir(original, copy));
 
-    const QString hash = ImageBuilder::recipeHash(original);
+    const QString hash = ImageRecipes::recipeHash(original);
     QCOMPARE(hash.size(), 64);
-    QCOMPARE(ImageBuilder::recipeHash(original), hash);    // stable
-    QCOMPARE(ImageBuilder::recipeHash(copy), hash);        // the folder's location does not count
+    QCOMPARE(ImageRecipes::recipeHash(original), hash); // stable
+    QCOMPARE(ImageRecipes::recipeHash(copy), hash); // the folder's location does not count
 
     // Timestamps do not count.
     QFile containerfile(QDir(copy).filePath(u"Containerfile"_s));
@@ -249,62 +255,62 @@ void TestImageBuilder::recipeHashIsStableAndFollowsContent()
     const QByteArray content = containerfile.readAll();
     QVERIFY(containerfile.setFileTime(QDateTime::currentDateTime().addDays(-3), QFileDevice::FileModificationTime));
     containerfile.close();
-    QCOMPARE(ImageBuilder::recipeHash(copy), hash);
+    QCOMPARE(ImageRecipes::recipeHash(copy), hash);
 
     // Content does, and going back restores the hash.
     QVERIFY(writeFile(containerfile.fileName(), content + "RUN true\n"));
-    const QString changed = ImageBuilder::recipeHash(copy);
+    const QString changed = ImageRecipes::recipeHash(copy);
     QVERIFY(changed != hash);
     QVERIFY(writeFile(containerfile.fileName(), content));
-    QCOMPARE(ImageBuilder::recipeHash(copy), hash);
+    QCOMPARE(ImageRecipes::recipeHash(copy), hash);
 
     // So do the executable bit (COPY keeps it), new files and renames.
     const QString entrypoint = QDir(copy).filePath(u"cardhour-entrypoint"_s);
     const QFile::Permissions mode = QFile::permissions(entrypoint);
     QVERIFY(QFile::setPermissions(entrypoint, mode & ~(QFile::ExeOwner | QFile::ExeUser | QFile::ExeGroup | QFile::ExeOther)));
-    QVERIFY(ImageBuilder::recipeHash(copy) != hash);
+    QVERIFY(ImageRecipes::recipeHash(copy) != hash);
     QVERIFY(QFile::setPermissions(entrypoint, mode));
-    QCOMPARE(ImageBuilder::recipeHash(copy), hash);
+    QCOMPARE(ImageRecipes::recipeHash(copy), hash);
     QVERIFY(writeFile(QDir(copy).filePath(u"extra.txt"_s), "x"));
-    QVERIFY(ImageBuilder::recipeHash(copy) != hash);
+    QVERIFY(ImageRecipes::recipeHash(copy) != hash);
     QVERIFY(QFile::rename(QDir(copy).filePath(u"extra.txt"_s), QDir(copy).filePath(u"other.txt"_s)));
-    const QString renamed = ImageBuilder::recipeHash(copy);
+    const QString renamed = ImageRecipes::recipeHash(copy);
     QVERIFY(renamed != hash);
     QVERIFY(QFile::remove(QDir(copy).filePath(u"other.txt"_s)));
-    QCOMPARE(ImageBuilder::recipeHash(copy), hash);
+    QCOMPARE(ImageRecipes::recipeHash(copy), hash);
 
     QString error;
-    QVERIFY(ImageBuilder::recipeHash(temp.filePath(u"nothing-here"_s), &error).isEmpty());
+    QVERIFY(ImageRecipes::recipeHash(temp.filePath(u"nothing-here"_s), &error).isEmpty());
     QVERIFY(!error.isEmpty());
 }
 
 void TestImageBuilder::shippedRecipesFormOneChain()
 {
     const ImageBuilder builder(options());
-    QCOMPARE(builder.imagesDir(), QDir(ImageBuilder::defaultImagesDir()).absolutePath());
-    QCOMPARE(builder.tag(u"base"_s), u"localhost/cardhour/base:latest"_s);
+    QCOMPARE(builder.recipes().imagesDir(), QDir(ImageRecipes::defaultImagesDir()).absolutePath());
+    QCOMPARE(builder.recipes().tag(u"base"_s), u"localhost/cardhour/base:latest"_s);
 
     // Every catalog image has a recipe.
     const auto catalog = cardhour::sim::Catalog::load();
     for (const auto &image : catalog.images()) {
         QString error;
-        QVERIFY2(builder.recipe(image.id, &error).has_value(), qPrintable(error));
+        QVERIFY2(builder.recipes().recipe(image.id, &error).has_value(), qPrintable(error));
     }
     QString error;
-    const QList<ImageBuilder::Recipe> chain = builder.chain(u"jupyter"_s, &error);
+    const QList<ImageRecipe> chain = builder.recipes().chain(u"jupyter"_s, &error);
     QVERIFY2(!chain.isEmpty(), qPrintable(error));
     QStringList ids;
     for (const auto &step : chain)
         ids.append(step.id);
     QCOMPARE(ids, (QStringList{u"base"_s, u"pytorch"_s, u"jupyter"_s}));
-    QCOMPARE(builder.rootTag(chain.first()), u"localhost/cardhour/debian:bookworm"_s);
+    QCOMPARE(builder.recipes().rootTag(chain.first()), u"localhost/cardhour/debian:bookworm"_s);
     QVERIFY(QFileInfo(chain.first().rootScript).isExecutable());
     QCOMPARE(chain.at(1).parentArg, u"BASE_IMAGE"_s);
-    QCOMPARE(builder.recipeIds().mid(0, 3), ids); // parents first
+    QCOMPARE(builder.recipes().recipeIds().mid(0, 3), ids); // parents first
 
-    QVERIFY(!builder.recipe(u"no-such-image"_s, &error));
+    QVERIFY(!builder.recipes().recipe(u"no-such-image"_s, &error));
     QVERIFY(error.contains(u"no-such-image"_s));
-    QVERIFY(!builder.recipe(u"../etc"_s, &error));
+    QVERIFY(!builder.recipes().recipe(u"../etc"_s, &error));
 }
 
 void TestImageBuilder::unknownIdFailsLater()
@@ -322,18 +328,18 @@ void TestImageBuilder::missingTagIsMissing()
 {
     REQUIRE_PODMAN();
     const ImageBuilder builder(options({}, m_prefix + u"nothing/"_s));
-    const ImageBuilder::ImageInfo info = builder.inspect(u"base"_s);
+    const ImageInfo info = builder.inspector().inspect(u"base"_s);
     QVERIFY2(info.error.isEmpty(), qPrintable(info.error));
-    QCOMPARE(info.status, ImageBuilder::Status::Missing);
+    QCOMPARE(info.status, ImageStatus::Missing);
     QVERIFY(!info.exists);
-    QCOMPARE(builder.status(u"jupyter"_s), ImageBuilder::Status::Missing);
+    QCOMPARE(builder.inspector().status(u"jupyter"_s), ImageStatus::Missing);
 }
 
 void TestImageBuilder::buildBase()
 {
     REQUIRE_PODMAN();
     ImageBuilder builder(options());
-    const ImageBuilder::ImageInfo before = builder.inspect(u"base"_s);
+    const ImageInfo before = builder.inspector().inspect(u"base"_s);
     QVERIFY2(before.error.isEmpty(), qPrintable(before.error));
 
     Recorder recorder(&builder);
@@ -344,16 +350,17 @@ void TestImageBuilder::buildBase()
     QVERIFY2(recorder.waitFor(u"base"_s, 1700 * 1000), "base did not build within the test's time");
     const Finished done = *recorder.finishedFor(u"base"_s);
     QVERIFY2(done.ok, qPrintable(done.error));
-    qInfo("base was %s before; build(base) took %.1f s", qPrintable(ImageBuilder::statusName(before.status)),
+    qInfo("base was %s before; build(base) took %.1f s", qPrintable(imageStatusName(before.status)),
           double(timer.elapsed()) / 1000.0);
 
-    const ImageBuilder::ImageInfo after = builder.inspect(u"base"_s);
-    QCOMPARE(after.status, ImageBuilder::Status::Current);
-    QCOMPARE(after.builtRecipeSha256, ImageBuilder::recipeHash(QDir(builder.imagesDir()).filePath(u"base"_s)));
+    const ImageInfo after = builder.inspector().inspect(u"base"_s);
+    QCOMPARE(after.status, ImageStatus::Current);
+    QCOMPARE(after.builtRecipeSha256,
+             ImageRecipes::recipeHash(QDir(builder.recipes().imagesDir()).filePath(u"base"_s)));
     QVERIFY(after.size > 0);
     QVERIFY(after.created.isValid());
 
-    if (before.status == ImageBuilder::Status::Current) {
+    if (before.status == ImageStatus::Current) {
         // Reused: nothing built, and it says so.
         QVERIFY(recorder.stages(u"base"_s, u"start"_s).isEmpty());
         QCOMPARE(recorder.stages(u"base"_s, u"current"_s).size(), 1);
@@ -384,9 +391,9 @@ void TestImageBuilder::baseImageContents()
 {
     REQUIRE_PODMAN();
     const ImageBuilder builder(options());
-    if (builder.status(u"base"_s) == ImageBuilder::Status::Missing)
+    if (builder.inspector().status(u"base"_s) == ImageStatus::Missing)
         QSKIP("no base image (buildBase failed)");
-    const QString image = builder.tag(u"base"_s);
+    const QString image = builder.recipes().tag(u"base"_s);
 
     // The provider's way: host key and authorized_keys in a directory mounted read-only.
     QTemporaryDir keys;
@@ -444,8 +451,8 @@ void TestImageBuilder::chainOfTinyRecipes()
                       R"({"id": "tiny-child", "parent": "tiny-parent", "parentArg": "PARENT"})"_ba));
 
     ImageBuilder builder(options(dir.path(), m_prefix));
-    QCOMPARE(builder.recipeIds(), (QStringList{u"tiny-parent"_s, u"tiny-child"_s}));
-    QCOMPARE(builder.status(u"tiny-child"_s), ImageBuilder::Status::Missing);
+    QCOMPARE(builder.recipes().recipeIds(), (QStringList{u"tiny-parent"_s, u"tiny-child"_s}));
+    QCOMPARE(builder.inspector().status(u"tiny-child"_s), ImageStatus::Missing);
 
     // Parents first, each with its own finished; the requested image last.
     {
@@ -476,15 +483,16 @@ void TestImageBuilder::chainOfTinyRecipes()
             sawOutput = sawOutput || (p.line == u"parent"_s && p.step == 2);
         QVERIFY(sawOutput);
     }
-    QCOMPARE(builder.status(u"tiny-parent"_s), ImageBuilder::Status::Current);
-    QCOMPARE(builder.status(u"tiny-child"_s), ImageBuilder::Status::Current);
+    QCOMPARE(builder.inspector().status(u"tiny-parent"_s), ImageStatus::Current);
+    QCOMPARE(builder.inspector().status(u"tiny-child"_s), ImageStatus::Current);
     QString out;
-    QCOMPARE(podman({u"run"_s, u"--rm"_s, u"--name"_s, uniqueName(u"tiny"_s), builder.tag(u"tiny-child"_s), u"cat"_s,
-                     u"/parent.txt"_s, u"/child.txt"_s},
+    QCOMPARE(podman({u"run"_s, u"--rm"_s, u"--name"_s, uniqueName(u"tiny"_s),
+                     builder.recipes().tag(u"tiny-child"_s), u"cat"_s, u"/parent.txt"_s,
+                     u"/child.txt"_s},
                     &out),
              0);
     QCOMPARE(out, u"parent\nchild\n"_s);
-    const QString childId = builder.inspect(u"tiny-child"_s).imageId;
+    const QString childId = builder.inspector().inspect(u"tiny-child"_s).imageId;
 
     // Nothing to do the second time.
     {
@@ -502,10 +510,10 @@ void TestImageBuilder::chainOfTinyRecipes()
     // the child rebuilds both.
     QVERIFY(writeFile(images.filePath(u"tiny-parent/Containerfile"_s),
                       "ARG ROOT_IMAGE=none\nFROM ${ROOT_IMAGE}\nRUN echo parent > /parent.txt\nENV TINY_PARENT=2\n"));
-    const ImageBuilder::ImageInfo staleParent = builder.inspect(u"tiny-parent"_s);
-    QCOMPARE(staleParent.status, ImageBuilder::Status::Stale);
+    const ImageInfo staleParent = builder.inspector().inspect(u"tiny-parent"_s);
+    QCOMPARE(staleParent.status, ImageStatus::Stale);
     QVERIFY(!staleParent.reason.isEmpty());
-    QCOMPARE(builder.status(u"tiny-child"_s), ImageBuilder::Status::Stale);
+    QCOMPARE(builder.inspector().status(u"tiny-child"_s), ImageStatus::Stale);
     {
         Recorder recorder(&builder);
         builder.build(u"tiny-child"_s);
@@ -514,9 +522,9 @@ void TestImageBuilder::chainOfTinyRecipes()
         QVERIFY2(recorder.finished.at(1).ok, qPrintable(recorder.finished.at(1).error));
         QCOMPARE(recorder.stages(u"tiny-child"_s, u"start"_s).size(), 1);
     }
-    QCOMPARE(builder.status(u"tiny-parent"_s), ImageBuilder::Status::Current);
-    QCOMPARE(builder.status(u"tiny-child"_s), ImageBuilder::Status::Current);
-    QVERIFY(builder.inspect(u"tiny-child"_s).imageId != childId);
+    QCOMPARE(builder.inspector().status(u"tiny-parent"_s), ImageStatus::Current);
+    QCOMPARE(builder.inspector().status(u"tiny-child"_s), ImageStatus::Current);
+    QVERIFY(builder.inspector().inspect(u"tiny-child"_s).imageId != childId);
     // The image it replaced is gone (nothing else used it).
     QVERIFY(podman({u"image"_s, u"exists"_s, childId}) != 0);
 
@@ -564,8 +572,8 @@ void TestImageBuilder::failingRecipeLeavesNoTag()
         sawStderr = sawStderr || p.line == u"cardhour-bogus-on-stderr"_s;
     QVERIFY(sawStderr);
 
-    QCOMPARE(builder.status(u"bogus"_s), ImageBuilder::Status::Missing);
-    QVERIFY(podman({u"image"_s, u"exists"_s, builder.tag(u"bogus"_s)}) != 0);
+    QCOMPARE(builder.inspector().status(u"bogus"_s), ImageStatus::Missing);
+    QVERIFY(podman({u"image"_s, u"exists"_s, builder.recipes().tag(u"bogus"_s)}) != 0);
     QVERIFY(!builder.isBusy());
 }
 
@@ -585,7 +593,7 @@ void TestImageBuilder::imagesCommand()
     QVERIFY(writeFile(QDir(dir.path()).filePath(u"bogus/Containerfile"_s), "FROM scratch\nRUN [\"/nothing-here\"]\n"));
     QCOMPARE(runImagesCommand({u"build"_s, u"--images"_s, dir.path(), u"--tag-prefix"_s, m_prefix, u"--all"_s}, m_conf), 1);
     // base is Current after buildBase: a build of it is a quick no-op that succeeds.
-    if (ImageBuilder(options()).status(u"base"_s) == ImageBuilder::Status::Current)
+    if (ImageBuilder(options()).inspector().status(u"base"_s) == ImageStatus::Current)
         QCOMPARE(runImagesCommand({u"build"_s, u"base"_s}, m_conf), 0);
 }
 

@@ -1,7 +1,7 @@
 // Card lending: the host's real cards offered in the catalog, each lent to one instance at a
 // time, the same cards again on restart, and what reaches the runtime. Simulated cards are lent
 // the same way (numbered within their type).
-#include "../billing/ServiceFixture.h"
+#include "ServiceFixture.h"
 #include "core/Json.h"
 #include "service/CardLending.h"
 

@@ -1,6 +1,5 @@
 // Migrations over a database written by an older cardhour-sim: the schema moves, the data stays.
-#include "../billing/ServiceFixture.h"
-
+#include "ServiceFixture.h"
 #include "store/Migrations.h"
 
 #include <QSqlDatabase>

@@ -1,4 +1,4 @@
-#include "runtime/ImagesCommand.h"
+#include "cli/ImagesCommand.h"
 
 #include "runtime/ImageBuilder.h"
 #include "service/Catalog.h"
@@ -63,17 +63,18 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
     QStringList roots;
     bool anyError = false;
     for (const QString &id : ids) {
-        const ImageBuilder::ImageInfo info = builder.inspect(id);
-        Row row{id, ImageBuilder::statusName(info.status), humanSize(info.size),
-                info.created.isValid() ? info.created.toLocalTime().toString(u"yyyy-MM-dd HH:mm"_s) : u"-"_s,
+        const ImageInfo info = builder.inspector().inspect(id);
+        Row row{id, imageStatusName(info.status), humanSize(info.size),
+                info.created.isValid() ? info.created.toLocalTime().toString(u"yyyy-MM-dd HH:mm"_s)
+                                       : u"-"_s,
                 info.error.isEmpty() ? info.reason : info.error};
         if (!info.error.isEmpty()) {
             row.status = u"unknown"_s;
             anyError = true;
         }
         rows.append(row);
-        for (const ImageBuilder::Recipe &step : builder.chain(id)) {
-            const QString root = builder.rootTag(step);
+        for (const ImageRecipe &step : builder.recipes().chain(id)) {
+            const QString root = builder.recipes().rootTag(step);
             if (!root.isEmpty() && !rootsSeen.contains(root)) {
                 rootsSeen.insert(root);
                 roots.append(root);
@@ -97,8 +98,11 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
     for (const Row &row : std::as_const(rows))
         print(row);
     for (const QString &root : std::as_const(roots))
-        out << "root image " << root << ": " << (builder.imageExists(root) ? "present" : "missing (made when needed)") << Qt::endl;
-    out << "images are tagged " << builder.tag(u"ID"_s) << ", recipes in " << builder.imagesDir() << Qt::endl;
+        out << "root image " << root << ": "
+            << (builder.inspector().imageExists(root) ? "present" : "missing (made when needed)")
+            << Qt::endl;
+    out << "images are tagged " << builder.recipes().tag(u"ID"_s) << ", recipes in "
+        << builder.recipes().imagesDir() << Qt::endl;
     return anyError ? 1 : 0;
 }
 
@@ -211,8 +215,10 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
 
     QCommandLineParser parser;
     parser.setApplicationDescription(u"Build and list the container images behind the catalog's image ids."_s);
-    const QCommandLineOption imagesOption(u"images"_s, u"Directory of image recipes (default: %1)."_s.arg(ImageBuilder::defaultImagesDir()),
-                                          u"DIR"_s);
+    const QCommandLineOption imagesOption(
+        u"images"_s,
+        u"Directory of image recipes (default: %1)."_s.arg(ImageRecipes::defaultImagesDir()),
+        u"DIR"_s);
     const QCommandLineOption podmanOption(u"podman"_s, u"The podman program (default: podman)."_s, u"PATH"_s, u"podman"_s);
     const QCommandLineOption confOption(u"containers-conf"_s, u"containers.conf for podman (sets CONTAINERS_CONF)."_s, u"FILE"_s);
     const QCommandLineOption prefixOption(u"tag-prefix"_s, u"Prefix of image tags (default: localhost/cardhour/)."_s,
@@ -249,12 +255,12 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
         err << "cardhour-sim images: unknown command \"" << command << "\" (list or build)" << Qt::endl;
         return 2;
     }
-    if (const QString problem = builder.podmanProblem(); !problem.isEmpty()) {
+    if (const QString problem = builder.inspector().podmanProblem(); !problem.isEmpty()) {
         err << "cardhour-sim images: podman does not work here: " << problem << Qt::endl;
         return 1;
     }
 
-    const QStringList recipes = builder.recipeIds();
+    const QStringList recipes = builder.recipes().recipeIds();
     if (command == u"list"_s) {
         if (positional.size() > 1 || parser.isSet(allOption)) {
             err << "cardhour-sim images: list takes no ids" << Qt::endl;
@@ -287,7 +293,7 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
     }
     for (const QString &id : std::as_const(ids)) {
         QString error;
-        if (builder.chain(id, &error).isEmpty()) {
+        if (builder.recipes().chain(id, &error).isEmpty()) {
             err << "cardhour-sim images: " << error << Qt::endl;
             return 2;
         }

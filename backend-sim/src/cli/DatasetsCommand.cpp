@@ -1,6 +1,6 @@
-#include "DatasetsCommand.h"
+#include "cli/DatasetsCommand.h"
 
-#include "Datasets.h"
+#include "service/Datasets.h"
 
 #include <QDir>
 #include <QTextStream>

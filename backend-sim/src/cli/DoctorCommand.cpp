@@ -1,6 +1,7 @@
-#include "runtime/DoctorCommand.h"
+#include "cli/DoctorCommand.h"
 
 #include "runtime/Doctor.h"
+#include "service/Catalog.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -11,6 +12,7 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <exception>
 
 using namespace Qt::StringLiterals;
 
@@ -75,6 +77,16 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
     options.podman = parser.value(podmanOption);
     options.containersConf = parser.isSet(confOption) ? parser.value(confOption) : containersConf;
     options.tagPrefix = parser.value(prefixOption);
+    // The built-in catalog's images; Doctor's own list where the catalog cannot be read.
+    try {
+        const Catalog catalog = Catalog::load();
+        QStringList ids;
+        for (const ImageEntry &entry : catalog.images())
+            ids.append(entry.id);
+        if (!ids.isEmpty())
+            options.imageIds = ids;
+    } catch (const std::exception &) {
+    }
     Doctor doctor(options);
 
     if (parser.isSet(fixOption)) {

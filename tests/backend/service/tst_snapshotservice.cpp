@@ -11,6 +11,7 @@
 #include "service/Catalog.h"
 #include "service/EventBus.h"
 #include "service/InstanceService.h"
+#include "service/SnapshotRules.h"
 #include "service/SnapshotService.h"
 #include "service/SshKeys.h"
 #include "store/Database.h"
