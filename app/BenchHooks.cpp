@@ -42,10 +42,11 @@ void installBenchLogin(ui::MainWindow *window)
     const QString email = QString::fromUtf8(lines.value(0)).trimmed();
     const QString password = QString::fromUtf8(lines.value(1)).trimmed();
     core::Session *session = window->session();
-    QObject::connect(session, &core::Session::restoreFinished, window, [session, email, password](bool restored) {
-        if (!restored)
-            session->logIn(email, password);
-    });
+    QObject::connect(session, &core::Session::restoreFinished, window,
+                     [session, email, password](bool restored) {
+                         if (!restored)
+                             session->logIn(email, password);
+                     });
     ui::InstanceTableModel *model = window->instanceModel();
     auto showFirst = [window, model] {
         if (model->rowCount() == 0 || !window->selectedInstanceId().isEmpty())
@@ -58,7 +59,8 @@ void installBenchLogin(ui::MainWindow *window)
     QObject::connect(model, &QAbstractItemModel::rowsInserted, window, showFirst);
     // So that the bench can check that the samples it means to load the client with arrive.
     auto received = std::make_shared<qint64>(0);
-    QObject::connect(window->events(), &core::EventStream::metricsReceived, window, [received] { ++*received; });
+    QObject::connect(window->events(), &core::EventStream::metricsReceived, window,
+                     [received] { ++*received; });
     auto *report = new QTimer(window);
     QObject::connect(report, &QTimer::timeout, window, [received] {
         std::printf("cardhour-bench metrics_received=%lld\n", static_cast<long long>(*received));

@@ -43,8 +43,8 @@ protected:
                 const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                     std::chrono::steady_clock::now().time_since_epoch())
                                     .count();
-                std::printf("cardhour-bench painted_ns=%lld rss_kib=%lld\n", static_cast<long long>(ns),
-                            static_cast<long long>(residentKib()));
+                std::printf("cardhour-bench painted_ns=%lld rss_kib=%lld\n",
+                            static_cast<long long>(ns), static_cast<long long>(residentKib()));
                 std::fflush(stdout);
                 QCoreApplication::quit();
             });

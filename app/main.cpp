@@ -7,10 +7,9 @@
 #ifdef CARDHOUR_BENCH_HOOKS
 #include "BenchHooks.h"
 #endif
-#include "sandbox/SandboxLauncher.h"
-
 #include "CardHourVersion.h"
 #include "DataPaths.h"
+#include "sandbox/SandboxLauncher.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,12 +1,11 @@
 // cardhour-sim: the CardHour Sandbox provider.
+#include "CardHourVersion.h"
+#include "DataPaths.h"
 #include "cli/DatasetsCommand.h"
 #include "cli/DoctorCommand.h"
 #include "cli/ImagesCommand.h"
 #include "core/ApiError.h"
 #include "server/SimServer.h"
-
-#include "CardHourVersion.h"
-#include "DataPaths.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -106,50 +105,61 @@ int main(int argc, char *argv[])
     // `cardhour-sim doctor [--fix FILE] [--json]`, `cardhour-sim datasets list|add|remove ...`.
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() > 1 && arguments.at(1) == u"images"_s)
-        return cardhour::sim::runImagesCommand(arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"));
+        return cardhour::sim::runImagesCommand(arguments.mid(2),
+                                               qEnvironmentVariable("CONTAINERS_CONF"));
     if (arguments.size() > 1 && arguments.at(1) == u"doctor"_s)
-        return cardhour::sim::runDoctorCommand(arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"));
+        return cardhour::sim::runDoctorCommand(arguments.mid(2),
+                                               qEnvironmentVariable("CONTAINERS_CONF"));
     if (arguments.size() > 1 && arguments.at(1) == u"datasets"_s)
         return cardhour::sim::runDatasetsCommand(arguments.mid(2), defaultDataDir());
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"CardHour Sandbox: a simulated GPU-cloud provider on this machine."_s);
+    parser.setApplicationDescription(
+        u"CardHour Sandbox: a simulated GPU-cloud provider on this machine."_s);
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption listenOption(u"listen"_s, u"Address to serve on (default 127.0.0.1:8787; port 0 picks a free one)."_s,
-                                          u"HOST:PORT"_s, u"127.0.0.1:8787"_s);
-    const QCommandLineOption dataOption(u"data"_s, u"Directory for the provider's state (SQLite)."_s, u"DIR"_s);
-    const QCommandLineOption remoteOption(u"allow-remote"_s, u"Allow listening on a non-loopback address."_s);
-    const QCommandLineOption testClockOption(u"test-clock"_s,
-                                             u"Use a clock that only moves through POST /v1/_test/clock/advance (tests)."_s);
-    const QCommandLineOption catalogOption(u"catalog"_s, u"Directory with gpus.json and images.json (default: built in)."_s,
-                                           u"DIR"_s);
-    const QCommandLineOption runtimeOption(u"runtime"_s,
-                                           u"What runs instances: podman or docker (real containers; docker "
-                                           "talks to $DOCKER_HOST), inprocess (no containers: lifecycle and billing "
-                                           "only), or auto (podman if usable, else docker, else inprocess)."_s,
-                                           u"NAME"_s, u"auto"_s);
+    const QCommandLineOption listenOption(
+        u"listen"_s, u"Address to serve on (default 127.0.0.1:8787; port 0 picks a free one)."_s,
+        u"HOST:PORT"_s, u"127.0.0.1:8787"_s);
+    const QCommandLineOption dataOption(
+        u"data"_s, u"Directory for the provider's state (SQLite)."_s, u"DIR"_s);
+    const QCommandLineOption remoteOption(u"allow-remote"_s,
+                                          u"Allow listening on a non-loopback address."_s);
+    const QCommandLineOption testClockOption(
+        u"test-clock"_s,
+        u"Use a clock that only moves through POST /v1/_test/clock/advance (tests)."_s);
+    const QCommandLineOption catalogOption(
+        u"catalog"_s, u"Directory with gpus.json and images.json (default: built in)."_s, u"DIR"_s);
+    const QCommandLineOption runtimeOption(
+        u"runtime"_s,
+        u"What runs instances: podman or docker (real containers; docker "
+        "talks to $DOCKER_HOST), inprocess (no containers: lifecycle and billing "
+        "only), or auto (podman if usable, else docker, else inprocess)."_s,
+        u"NAME"_s, u"auto"_s);
     const QCommandLineOption containersConfOption(
-        u"containers-conf"_s, u"containers.conf for podman (default: $CONTAINERS_CONF, else podman's own)."_s,
-        u"FILE"_s);
-    const QCommandLineOption postingOption(u"posting-interval"_s,
-                                           u"Seconds between ledger postings for running instances (default 60)."_s,
-                                           u"SECONDS"_s, u"60"_s);
-    const QCommandLineOption gpusOption(u"gpus"_s,
-                                        u"Which GPUs to lend: real (this host's NVIDIA cards, passed through to the "
-                                        "containers), simulated, mixed (both), or auto (real when there are some and "
-                                        "the runtime can pass them, else simulated)."_s,
-                                        u"MODE"_s, u"auto"_s);
-    const QCommandLineOption nvidiaSmiOption(u"nvidia-smi"_s, u"The nvidia-smi to read real cards with."_s, u"PATH"_s,
-                                             u"nvidia-smi"_s);
+        u"containers-conf"_s,
+        u"containers.conf for podman (default: $CONTAINERS_CONF, else podman's own)."_s, u"FILE"_s);
+    const QCommandLineOption postingOption(
+        u"posting-interval"_s,
+        u"Seconds between ledger postings for running instances (default 60)."_s, u"SECONDS"_s,
+        u"60"_s);
+    const QCommandLineOption gpusOption(
+        u"gpus"_s,
+        u"Which GPUs to lend: real (this host's NVIDIA cards, passed through to the "
+        "containers), simulated, mixed (both), or auto (real when there are some and "
+        "the runtime can pass them, else simulated)."_s,
+        u"MODE"_s, u"auto"_s);
+    const QCommandLineOption nvidiaSmiOption(
+        u"nvidia-smi"_s, u"The nvidia-smi to read real cards with."_s, u"PATH"_s, u"nvidia-smi"_s);
     const QCommandLineOption routesOption(u"print-routes"_s, u"Print the API routes and exit."_s);
     // For openapi_conformance, which compares them with the document's Error.code enum.
     QCommandLineOption errorCodesOption(u"print-error-codes"_s,
                                         u"Print the API's error codes and exit."_s);
     errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({errorCodesOption});
-    parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption, runtimeOption,
-                       containersConfOption, postingOption, gpusOption, nvidiaSmiOption, routesOption});
+    parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
+                       runtimeOption, containersConfOption, postingOption, gpusOption,
+                       nvidiaSmiOption, routesOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -167,18 +177,21 @@ int main(int argc, char *argv[])
 
     SimServer::Options options;
     if (!parseListen(parser.value(listenOption), &options.address, &options.port))
-        return fail(u"--listen wants HOST:PORT, e.g. 127.0.0.1:0 (got \"%1\")"_s.arg(parser.value(listenOption)));
+        return fail(u"--listen wants HOST:PORT, e.g. 127.0.0.1:0 (got \"%1\")"_s.arg(
+            parser.value(listenOption)));
     if (!options.address.isLoopback() && !parser.isSet(remoteOption))
-        return fail(u"refusing to listen on %1, which is not a loopback address: the sandbox has no TLS. "
-                    "Pass --allow-remote if you really mean it."_s.arg(options.address.toString()));
+        return fail(
+            u"refusing to listen on %1, which is not a loopback address: the sandbox has no TLS. "
+            "Pass --allow-remote if you really mean it."_s.arg(options.address.toString()));
     options.dataDir = parser.isSet(dataOption) ? parser.value(dataOption) : defaultDataDir();
     if (parser.isSet(catalogOption))
         options.catalogDir = parser.value(catalogOption);
     options.runtime = parser.value(runtimeOption);
     options.gpus = parser.value(gpusOption);
     options.nvidiaSmi = parser.value(nvidiaSmiOption);
-    options.containersConf = parser.isSet(containersConfOption) ? parser.value(containersConfOption)
-                                                                : qEnvironmentVariable("CONTAINERS_CONF");
+    options.containersConf = parser.isSet(containersConfOption)
+        ? parser.value(containersConfOption)
+        : qEnvironmentVariable("CONTAINERS_CONF");
     options.testClock = parser.isSet(testClockOption);
     bool ok = false;
     const int postingSeconds = parser.value(postingOption).toInt(&ok);
@@ -214,7 +227,8 @@ int main(int argc, char *argv[])
         QTextStream(stderr) << "cardhour-sim: " << server.runtimeNote() << Qt::endl;
     QTextStream(stderr) << "cardhour-sim: GPUs: " << server.gpuNote() << Qt::endl;
     // The first line on stdout, exactly; launchers and tests read it to find the port.
-    std::printf("listening http://%s:%u\n", host.toUtf8().constData(), static_cast<unsigned>(server.port()));
+    std::printf("listening http://%s:%u\n", host.toUtf8().constData(),
+                static_cast<unsigned>(server.port()));
     std::fflush(stdout);
     const int code = app.exec();
     // A terminate or stop asked for just before the signal still reaches its container.

@@ -66,18 +66,22 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addHelpOption();
-    const QCommandLineOption instancesOption(u"instances"_s, u"Running instances."_s, u"N"_s, u"100"_s);
-    const QCommandLineOption ticksOption(u"ticks"_s, u"Ticks to time (after one warm-up)."_s, u"T"_s, u"20"_s);
-    const QCommandLineOption usersOption(u"users"_s, u"Owners the instances are spread over."_s, u"U"_s, u"10"_s);
-    const QCommandLineOption dirOption(u"dir"_s, u"Directory for the SQLite file (default: a temporary one)."_s,
-                                       u"DIR"_s);
+    const QCommandLineOption instancesOption(u"instances"_s, u"Running instances."_s, u"N"_s,
+                                             u"100"_s);
+    const QCommandLineOption ticksOption(u"ticks"_s, u"Ticks to time (after one warm-up)."_s,
+                                         u"T"_s, u"20"_s);
+    const QCommandLineOption usersOption(u"users"_s, u"Owners the instances are spread over."_s,
+                                         u"U"_s, u"10"_s);
+    const QCommandLineOption dirOption(
+        u"dir"_s, u"Directory for the SQLite file (default: a temporary one)."_s, u"DIR"_s);
     parser.addOptions({instancesOption, ticksOption, usersOption, dirOption});
     parser.process(app);
     const int instances = parser.value(instancesOption).toInt();
     const int ticks = parser.value(ticksOption).toInt();
     const int users = std::max(1, parser.value(usersOption).toInt());
     if (instances < 1 || ticks < 1) {
-        std::fprintf(stderr, "cardhour-bench-tick: --instances and --ticks want positive numbers\n");
+        std::fprintf(stderr,
+                     "cardhour-bench-tick: --instances and --ticks want positive numbers\n");
         return 2;
     }
     QTemporaryDir temporary;
@@ -98,17 +102,19 @@ int main(int argc, char *argv[])
         EventBus events;
         InProcessRuntime runtime;
         InstanceService service(db, ledger, meter, catalog, keys, runtime, events, clock);
-        Telemetry telemetry(db, catalog, runtime, events, clock,
-                            [&service](const QString &gpuType, int gpuCount) {
-                                const InstanceService::Resources r = service.resourcesFor(gpuType, gpuCount);
-                                return QPair<double, qint64>(r.cpus, r.memoryMib);
-                            },
-                            Telemetry::Options{});
+        Telemetry telemetry(
+            db, catalog, runtime, events, clock,
+            [&service](const QString &gpuType, int gpuCount) {
+                const InstanceService::Resources r = service.resourcesFor(gpuType, gpuCount);
+                return QPair<double, qint64>(r.cpus, r.memoryMib);
+            },
+            Telemetry::Options{});
 
         const GpuType gpu = catalog.gpus().value(0);
         QStringList userIds;
         for (int u = 0; u < users; ++u) {
-            const QString userId = accounts.signUp(u"bench%1@example.com"_s.arg(u), u"bench-password"_s).userId;
+            const QString userId =
+                accounts.signUp(u"bench%1@example.com"_s.arg(u), u"bench-password"_s).userId;
             Transaction tx(db);
             Ledger::Posting topup;
             topup.kind = Ledger::Kind::Topup;
@@ -125,11 +131,13 @@ int main(int argc, char *argv[])
             for (int i = 0; i < instances; ++i) {
                 const QString id = ids::newUuid();
                 const QString &userId = userIds.at(i % users);
-                db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
-                        " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token,"
-                        " disk_gib) VALUES (?,?,?,'running',?,1,'base',?,?,?,1,?,?,?)"_s,
-                        {id, userId, u"bench-%1"_s.arg(i), gpu.id, gpu.pricePerHourMicros, now, now, now,
-                         u"bench"_s, gpu.diskGib});
+                db.exec(
+                    u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
+                    " price_per_hour_micros, created_at, updated_at, launch_seq, "
+                    "launch_requested_at, app_token,"
+                    " disk_gib) VALUES (?,?,?,'running',?,1,'base',?,?,?,1,?,?,?)"_s,
+                    {id, userId, u"bench-%1"_s.arg(i), gpu.id, gpu.pricePerHourMicros, now, now,
+                     now, u"bench"_s, gpu.diskGib});
                 meter.openSegment(id, userId, gpu.pricePerHourMicros, now);
             }
             tx.commit();

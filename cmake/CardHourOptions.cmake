@@ -19,7 +19,8 @@ if(MSVC)
     endif()
 else()
     target_compile_options(cardhour_options INTERFACE
-        -Wall -Wextra -Wpedantic $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local> -Wnon-virtual-dtor -Wcast-align
+        -Wall -Wextra -Wpedantic $<$<CXX_COMPILER_ID:GNU>:-Wshadow=local> -Wnon-virtual-dtor
+        -Wcast-align
         -Woverloaded-virtual -Wformat=2 -Wimplicit-fallthrough)
     if(CARDHOUR_WERROR)
         target_compile_options(cardhour_options INTERFACE -Werror)
@@ -29,7 +30,8 @@ endif()
 # Sanitizer builds (the asan preset turns this on).
 option(CARDHOUR_SANITIZE "Build with AddressSanitizer and UBSan" OFF)
 if(CARDHOUR_SANITIZE AND NOT MSVC)
-    target_compile_options(cardhour_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+    target_compile_options(cardhour_options
+        INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
     target_link_options(cardhour_options INTERFACE -fsanitize=address,undefined)
 endif()
 

@@ -88,8 +88,8 @@ void LaunchDialog::fillGpus()
         //: GPU card in the launch dialog: name, memory, price, free cards
         auto *item = new QListWidgetItem(
             tr("%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   free: %4")
-                .arg(gpu.name, QString::number((gpu.vramMib + 512) / 1024),
-                     Format::money(gpu.pricePerHourMicros), QString::number(gpu.available))
+                    .arg(gpu.name, QString::number((gpu.vramMib + 512) / 1024),
+                         Format::money(gpu.pricePerHourMicros), QString::number(gpu.available))
                 // Never leave it to the user to guess whether the card is real.
                 + u"   ·   "_s + (gpu.simulated ? tr("simulated") : tr("real GPU")),
             m_ui->gpuList);

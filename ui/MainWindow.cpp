@@ -205,8 +205,7 @@ void MainWindow::connectSession()
     connect(m_core, &ClientSession::metricsReceived, m_chart, &MetricsChart::addSample);
     connect(m_core, &ClientSession::metricsReceived, m_model, &InstanceTableModel::addSample);
     connect(m_core, &ClientSession::billMoved, this, &MainWindow::onBillMoved);
-    connect(m_core->ticker(), &BillTicker::balanceChanged, m_trayNotifier,
-            &TrayNotifier::refresh);
+    connect(m_core->ticker(), &BillTicker::balanceChanged, m_trayNotifier, &TrayNotifier::refresh);
     connect(m_core, &ClientSession::balanceExhausted, this, [this] {
         statusBar()->showMessage(tr("The balance has run out: the provider stops your instances."));
     });

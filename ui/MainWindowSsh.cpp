@@ -33,8 +33,8 @@ QString MainWindow::knownHostsFile() const
 
 void MainWindow::buildSshUi()
 {
-    m_ssh = new SshActions(m_core->client(), m_core->secrets(), m_tabs, m_options.sshKeyFolder, knownHostsFile(),
-                           m_options.sshConfigFile, this);
+    m_ssh = new SshActions(m_core->client(), m_core->secrets(), m_tabs, m_options.sshKeyFolder,
+                           knownHostsFile(), m_options.sshConfigFile, this);
     connect(m_ssh, &SshActions::message, this, [this](const QString &text, bool isError) {
         if (isError)
             showError(tr("SSH"), text);

@@ -147,9 +147,8 @@ void SshActions::copySshCommand(const Instance &instance)
             if (!r.ok())
                 return Q_EMIT message(r.error().userMessage(), true);
             QString error;
-            const QString command = core::SshAccess::copiedCommand(instance, r.value(),
-                                                                   m_keys->keys(),
-                                                                   m_knownHostsPath, &error);
+            const QString command = core::SshAccess::copiedCommand(
+                instance, r.value(), m_keys->keys(), m_knownHostsPath, &error);
             if (command.isEmpty())
                 return Q_EMIT message(error, true);
             QGuiApplication::clipboard()->setText(command);

@@ -129,7 +129,8 @@ void TerminalTab::chooseKey(const Instance &instance)
                 return fail(r.error().userMessage());
             if (!m_keys)
                 return fail(tr("There is no SSH key store."));
-            const core::SshKeyChoice choice = core::SshKeyChoice::choose(instance, r.value(), m_keys->keys());
+            const core::SshKeyChoice choice =
+                core::SshKeyChoice::choose(instance, r.value(), m_keys->keys());
             if (!choice.key.isValid())
                 return fail(choice.missing);
             core::SecretReply *secret = m_keys->passphrase(choice.key);

@@ -14,19 +14,19 @@ struct ApiError
     Q_DECLARE_TR_FUNCTIONS(cardhour::core::ApiError)
 public:
     enum class Kind {
-        None,        // no error
-        Network,     // no HTTP response: refused, reset, DNS, TLS, ... (`detail` says which)
-        Timeout,     // no complete response within the client's timeout
-        Http,        // the provider answered with a status of 400 or above
+        None, // no error
+        Network, // no HTTP response: refused, reset, DNS, TLS, ... (`detail` says which)
+        Timeout, // no complete response within the client's timeout
+        Http, // the provider answered with a status of 400 or above
         InvalidJson, // a successful status, but a body that is not the JSON the API promises
-        Cancelled,   // aborted by the caller (ApiReply::abort)
+        Cancelled, // aborted by the caller (ApiReply::abort)
     };
 
     Kind kind = Kind::None;
     int httpStatus = 0; // Http (and InvalidJson: the status that came with the bad body)
-    QString code;       // the provider's `error.code` (e.g. "invalid_credentials"); may be empty
-    QString message;    // the provider's `error.message`: English, for logs and as a fallback
-    QString detail;     // Network / InvalidJson / Timeout: what went wrong, for logs
+    QString code; // the provider's `error.code` (e.g. "invalid_credentials"); may be empty
+    QString message; // the provider's `error.message`: English, for logs and as a fallback
+    QString detail; // Network / InvalidJson / Timeout: what went wrong, for logs
 
     static ApiError network(const QString &detail);
     static ApiError timeout(int timeoutMs);

@@ -72,10 +72,9 @@ private:
 
 // A 204 answer (log-out, deleting a key): nothing to read.
 struct NoContent
-{
-};
+{};
 
-template <typename T>
+template<typename T>
 class Reply final : public ApiReply
 {
 public:
@@ -87,10 +86,11 @@ public:
     const T &value() const { return *m_value; }
 
     // Calls `done(*this)` once finished, as long as `context` lives.
-    template <typename Callback>
+    template<typename Callback>
     void onFinished(const QObject *context, Callback done)
     {
-        QObject::connect(this, &ApiReply::finished, context, [this, done = std::move(done)] { done(*this); });
+        QObject::connect(this, &ApiReply::finished, context,
+                         [this, done = std::move(done)] { done(*this); });
     }
 
 private:

@@ -23,9 +23,8 @@ EventStream::EventStream(QObject *parent)
     connect(m_retryTimer, &QTimer::timeout, this, &EventStream::connectNow);
     m_stallTimer->setSingleShot(true);
     m_stallTimer->setInterval(45000);
-    connect(m_stallTimer, &QTimer::timeout, this, [this] {
-        lose(tr("The event stream went silent."));
-    });
+    connect(m_stallTimer, &QTimer::timeout, this,
+            [this] { lose(tr("The event stream went silent.")); });
 }
 
 EventStream::~EventStream()
@@ -37,7 +36,8 @@ EventStream::~EventStream()
 void EventStream::setBaseUrl(const QUrl &url)
 {
     m_baseUrl = url;
-    m_nam->setProxy(ProviderClient::isLoopback(url) ? QNetworkProxy(QNetworkProxy::NoProxy) : QNetworkProxy());
+    m_nam->setProxy(ProviderClient::isLoopback(url) ? QNetworkProxy(QNetworkProxy::NoProxy)
+                                                    : QNetworkProxy());
 }
 
 void EventStream::setToken(const QString &token)
@@ -115,10 +115,12 @@ void EventStream::connectNow()
     dropReply();
     m_parser.resetConnection();
     QNetworkRequest request(ProviderClient::endpoint(m_baseUrl, u"/v1/events"_s));
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
+                         QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
     request.setRawHeader("Accept"_ba, "text/event-stream"_ba);
     request.setRawHeader("Cache-Control"_ba, "no-cache"_ba);
     request.setRawHeader("User-Agent"_ba, "CardHour/0.1"_ba);
@@ -206,7 +208,8 @@ void EventStream::onFinished()
     if (status == 0 || (status == 200 && reply->error() != QNetworkReply::NoError)) {
         reason = reply->errorString();
     } else if (status != 200) {
-        const QJsonObject error = QJsonDocument::fromJson(reply->readAll()).object().value("error"_L1).toObject();
+        const QJsonObject error =
+            QJsonDocument::fromJson(reply->readAll()).object().value("error"_L1).toObject();
         reason = tr("The provider refused the event stream (HTTP %1 %2).")
                      .arg(status)
                      .arg(error.value("message"_L1).toString());
@@ -233,11 +236,14 @@ void EventStream::scheduleReconnect()
 {
     // Exponential backoff from the server's `retry:` (or our minimum), capped, with +-20 %
     // jitter so that many clients of one restarted provider do not come back in step.
-    const int base = std::clamp(m_parser.retryMs().value_or(m_minDelayMs), m_minDelayMs, m_maxDelayMs);
+    const int base =
+        std::clamp(m_parser.retryMs().value_or(m_minDelayMs), m_minDelayMs, m_maxDelayMs);
     const qint64 grown = qint64(base) << std::min(m_attempt, 16);
     const int delay = int(std::min<qint64>(grown, m_maxDelayMs));
     const int jitter = delay / 5;
-    const int jittered = jitter > 0 ? delay - jitter + int(QRandomGenerator::global()->bounded(2 * jitter + 1)) : delay;
+    const int jittered = jitter > 0
+        ? delay - jitter + int(QRandomGenerator::global()->bounded(2 * jitter + 1))
+        : delay;
     ++m_attempt;
     setState(State::Waiting);
     m_retryTimer->start(std::max(1, jittered));

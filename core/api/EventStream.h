@@ -27,10 +27,10 @@ class EventStream : public QObject
     Q_OBJECT
 public:
     enum class State {
-        Idle,       // not started, stopped, or ended by a 401
+        Idle, // not started, stopped, or ended by a 401
         Connecting, // a request is out, no answer yet
-        Connected,  // the stream is open
-        Waiting,    // lost; the next attempt is scheduled
+        Connected, // the stream is open
+        Waiting, // lost; the next attempt is scheduled
     };
     Q_ENUM(State)
 
@@ -65,7 +65,8 @@ Q_SIGNALS:
     void connected();
     // The stream was lost (or could not be opened); a reconnect follows unless stopped.
     void disconnected(const QString &reason);
-    // Every event, as received (hello, instance, billing, metrics, and types this client does not know).
+    // Every event, as received (hello, instance, billing, metrics, and types this client does not
+    // know).
     void eventReceived(const cardhour::core::SseEvent &event);
     void hello(const QString &userId);
     void instanceChanged(const cardhour::core::Instance &instance);

@@ -37,7 +37,8 @@ qint64 int64(const QJsonObject &o, QLatin1StringView key, qint64 fallback = 0)
 int int32(const QJsonObject &o, QLatin1StringView key, int fallback = 0)
 {
     const qint64 n = int64(o, key, fallback);
-    return n < std::numeric_limits<int>::min() || n > std::numeric_limits<int>::max() ? fallback : int(n);
+    return n < std::numeric_limits<int>::min() || n > std::numeric_limits<int>::max() ? fallback
+                                                                                      : int(n);
 }
 
 std::optional<qint64> optInt64(const QJsonObject &o, QLatin1StringView key)
@@ -71,7 +72,7 @@ QStringList strings(const QJsonValue &value)
     return out;
 }
 
-template <typename T>
+template<typename T>
 QList<T> listOf(const QJsonValue &value)
 {
     QList<T> out;
@@ -322,7 +323,8 @@ Snapshot Snapshot::fromJson(const QJsonObject &o)
 
 QJsonObject SnapshotRestore::toJson() const
 {
-    QJsonObject o{{u"snapshot_id"_s, snapshotId}, {u"ssh_key_ids"_s, QJsonArray::fromStringList(sshKeyIds)}};
+    QJsonObject o{{u"snapshot_id"_s, snapshotId},
+                  {u"ssh_key_ids"_s, QJsonArray::fromStringList(sshKeyIds)}};
     if (!name.isEmpty())
         o.insert(u"name"_s, name);
     if (!gpuType.isEmpty())

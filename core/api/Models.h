@@ -120,7 +120,16 @@ struct SshKey
 };
 
 // The life cycle the provider drives; `Unknown` is a state this client does not know yet.
-enum class InstanceState { Unknown, Creating, Starting, Running, Stopping, Stopped, Terminated, Failed };
+enum class InstanceState {
+    Unknown,
+    Creating,
+    Starting,
+    Running,
+    Stopping,
+    Stopped,
+    Terminated,
+    Failed
+};
 
 InstanceState instanceStateFromString(const QString &text);
 QString instanceStateToString(InstanceState state); // the API word ("running"), empty for Unknown
@@ -157,8 +166,8 @@ struct SshEndpoint
 // What stop and terminate do, stated before the user asks for them.
 struct Retention
 {
-    QStringList stopKeeps;        // workspace_volume, container_disk, host_key, ssh_port
-    QStringList stopReleases;     // gpu_cards
+    QStringList stopKeeps; // workspace_volume, container_disk, host_key, ssh_port
+    QStringList stopReleases; // gpu_cards
     QStringList terminateDeletes; // as stopKeeps
     QStringList billedWhileRunning; // compute, storage
     QStringList billedWhileStopped;
@@ -170,9 +179,9 @@ struct Retention
 struct InstanceApp
 {
     QString name;
-    int port = 0;                  // inside the instance
-    std::optional<int> hostPort;   // on the sandbox's loopback; unset without a container
-    QString url;                   // token included; empty unless running with a container
+    int port = 0; // inside the instance
+    std::optional<int> hostPort; // on the sandbox's loopback; unset without a container
+    QString url; // token included; empty unless running with a container
 
     static InstanceApp fromJson(const QJsonObject &o);
 };
@@ -190,8 +199,8 @@ struct Instance
     QString image;
     QStringList sshKeyIds;
     qint64 pricePerHourMicros = 0; // the current (or last) run, all cards together
-    qint64 costMicros = 0;         // everything it has cost, posted or not
-    QDateTime runningSince;        // invalid when not billed now
+    qint64 costMicros = 0; // everything it has cost, posted or not
+    QDateTime runningSince; // invalid when not billed now
     QDateTime createdAt;
     QDateTime updatedAt;
     QDateTime terminatedAt;
@@ -224,12 +233,12 @@ struct BillingInstance
 // GET /v1/billing/summary, and the SSE `billing` event (which has no `instances`).
 struct BillingSummary
 {
-    qint64 balanceMicros = 0;       // live: ledger balance less accrued costs
+    qint64 balanceMicros = 0; // live: ledger balance less accrued costs
     qint64 ledgerBalanceMicros = 0; // posted
-    qint64 accruedMicros = 0;       // owed by running instances, not posted yet
+    qint64 accruedMicros = 0; // owed by running instances, not posted yet
     qint64 spendRateMicrosPerHour = 0;
     QDateTime runsOutAt; // provider's clock; invalid when nothing runs
-    QDateTime asOf;      // provider's clock
+    QDateTime asOf; // provider's clock
     QList<BillingInstance> instances;
 
     static BillingSummary fromJson(const QJsonObject &o);
@@ -252,8 +261,8 @@ struct Posting
     QString kind;
     qint64 amountMicros = 0; // change to the caller's balance (negative for compute)
     qint64 balanceAfterMicros = 0;
-    QString instanceId;      // compute postings only
-    QDateTime periodStart;   // compute postings only
+    QString instanceId; // compute postings only
+    QDateTime periodStart; // compute postings only
     QDateTime periodEnd;
     std::optional<qint64> rateMicrosPerHour;
     QString description;
@@ -265,9 +274,10 @@ struct Posting
 
 struct LedgerPage
 {
-    QList<Posting> postings;      // newest first
-    std::optional<qint64> nextBefore; // pass as `before` for the next (older) page; unset on the last
-    qint64 balanceMicros = 0;     // posted balance
+    QList<Posting> postings; // newest first
+    std::optional<qint64>
+        nextBefore; // pass as `before` for the next (older) page; unset on the last
+    qint64 balanceMicros = 0; // posted balance
 
     static LedgerPage fromJson(const QJsonObject &o);
 };
@@ -344,7 +354,7 @@ struct Snapshot
     std::optional<qint64> diskBytes;
     std::optional<qint64> workspaceBytes;
     qint64 storageRateMicrosPerHour = 0; // billed now
-    qint64 storageCostMicros = 0;        // so far, posted or not
+    qint64 storageCostMicros = 0; // so far, posted or not
     QDateTime createdAt;
     QDateTime readyAt;
 
@@ -356,9 +366,9 @@ struct Snapshot
 struct SnapshotRestore
 {
     QString snapshotId;
-    QString name;      // empty: the provider picks one
-    QString gpuType;   // empty: the snapshot's
-    int gpuCount = 0;  // 0: the snapshot's
+    QString name; // empty: the provider picks one
+    QString gpuType; // empty: the snapshot's
+    int gpuCount = 0; // 0: the snapshot's
     QStringList sshKeyIds;
 
     QJsonObject toJson() const;

@@ -57,7 +57,7 @@ void ApiReply::finishWith(const ApiError &error)
 
 namespace {
 
-template <typename T>
+template<typename T>
 std::optional<T> objectOf(const QJsonDocument &doc, QString *problem)
 {
     if (!doc.isObject()) {
@@ -67,7 +67,7 @@ std::optional<T> objectOf(const QJsonDocument &doc, QString *problem)
     return T::fromJson(doc.object());
 }
 
-template <typename T>
+template<typename T>
 std::optional<QList<T>> arrayOf(const QJsonDocument &doc, QString *problem)
 {
     if (!doc.isArray()) {
@@ -114,7 +114,9 @@ bool ProviderClient::isLoopback(const QUrl &url)
 
 // ---- ProviderClient --------------------------------------------------------------------------
 
-ProviderClient::ProviderClient(QObject *parent) : QObject(parent), m_nam(new QNetworkAccessManager(this)) {}
+ProviderClient::ProviderClient(QObject *parent)
+    : QObject(parent), m_nam(new QNetworkAccessManager(this))
+{}
 
 ProviderClient::~ProviderClient()
 {
@@ -154,10 +156,10 @@ QString ProviderClient::newIdempotencyKey()
     return QUuid::createUuid().toString(QUuid::WithoutBraces);
 }
 
-template <typename T>
-Reply<T> *ProviderClient::call(const QByteArray &method, const QString &path, const QJsonDocument &body,
-                               Auth auth, const QString &idempotencyKey, typename Reply<T>::Parser parser,
-                               const QUrlQuery &query)
+template<typename T>
+Reply<T> *ProviderClient::call(const QByteArray &method, const QString &path,
+                               const QJsonDocument &body, Auth auth, const QString &idempotencyKey,
+                               typename Reply<T>::Parser parser, const QUrlQuery &query)
 {
     auto *reply = new Reply<T>(std::move(parser), this);
     reply->m_idempotencyKey = idempotencyKey;
@@ -166,17 +168,21 @@ Reply<T> *ProviderClient::call(const QByteArray &method, const QString &path, co
     return reply;
 }
 
-void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl &url, const QByteArray &body,
-                           Auth auth)
+void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl &url,
+                           const QByteArray &body, Auth auth)
 {
     if (!m_baseUrl.isValid() || m_baseUrl.isRelative()) {
         // Finish on the next turn of the event loop: callers connect after the call returns.
-        QTimer::singleShot(0, reply, [reply] { reply->finishWith(ApiError::network(u"no provider address is set"_s)); });
+        QTimer::singleShot(0, reply, [reply] {
+            reply->finishWith(ApiError::network(u"no provider address is set"_s));
+        });
         return;
     }
     QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
+                         QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     request.setRawHeader("Accept"_ba, "application/json"_ba);
     request.setRawHeader("User-Agent"_ba, "CardHour/0.1"_ba);
@@ -228,7 +234,8 @@ void ProviderClient::onNetworkFinished(ApiReply *reply)
     reply->m_replayed = network->rawHeader("Idempotent-Replayed"_ba) == "true";
     const QByteArray data = network->readAll();
     QJsonParseError parseError{};
-    const QJsonDocument doc = data.isEmpty() ? QJsonDocument() : QJsonDocument::fromJson(data, &parseError);
+    const QJsonDocument doc =
+        data.isEmpty() ? QJsonDocument() : QJsonDocument::fromJson(data, &parseError);
 
     if (status >= 400) {
         // `{"error":{"code","message"}}`; a proxy or a crashed provider may send anything else,
@@ -242,8 +249,9 @@ void ProviderClient::onNetworkFinished(ApiReply *reply)
     }
     if (status == 204) {
         QString problem;
-        reply->finishWith(reply->parseBody(QJsonDocument(), &problem) ? ApiError()
-                                                                       : ApiError::invalidJson(status, problem));
+        reply->finishWith(reply->parseBody(QJsonDocument(), &problem)
+                              ? ApiError()
+                              : ApiError::invalidJson(status, problem));
         return;
     }
     if (parseError.error != QJsonParseError::NoError || doc.isNull()) {
@@ -268,14 +276,14 @@ Reply<Health> *ProviderClient::health()
 
 Reply<AuthSession> *ProviderClient::signUp(const QString &email, const QString &password)
 {
-    return call<AuthSession>("POST", u"/v1/auth/signup"_s, credentials(email, password), Auth::None, {},
-                             objectOf<AuthSession>);
+    return call<AuthSession>("POST", u"/v1/auth/signup"_s, credentials(email, password), Auth::None,
+                             {}, objectOf<AuthSession>);
 }
 
 Reply<AuthSession> *ProviderClient::logIn(const QString &email, const QString &password)
 {
-    return call<AuthSession>("POST", u"/v1/auth/login"_s, credentials(email, password), Auth::None, {},
-                             objectOf<AuthSession>);
+    return call<AuthSession>("POST", u"/v1/auth/login"_s, credentials(email, password), Auth::None,
+                             {}, objectOf<AuthSession>);
 }
 
 Reply<NoContent> *ProviderClient::logOut()
@@ -290,7 +298,8 @@ Reply<Account> *ProviderClient::me()
 
 Reply<QList<GpuType>> *ProviderClient::gpuTypes()
 {
-    return call<QList<GpuType>>("GET", u"/v1/catalog/gpus"_s, {}, Auth::Bearer, {}, arrayOf<GpuType>);
+    return call<QList<GpuType>>("GET", u"/v1/catalog/gpus"_s, {}, Auth::Bearer, {},
+                                arrayOf<GpuType>);
 }
 
 Reply<QList<Image>> *ProviderClient::images()
@@ -303,18 +312,21 @@ Reply<QList<SshKey>> *ProviderClient::sshKeys()
     return call<QList<SshKey>>("GET", u"/v1/ssh-keys"_s, {}, Auth::Bearer, {}, arrayOf<SshKey>);
 }
 
-Reply<SshKey> *ProviderClient::addSshKey(const QString &name, const QString &publicKey, const QString &idempotencyKey)
+Reply<SshKey> *ProviderClient::addSshKey(const QString &name, const QString &publicKey,
+                                         const QString &idempotencyKey)
 {
     QJsonObject body{{u"public_key"_s, publicKey}};
     if (!name.isEmpty())
         body.insert(u"name"_s, name);
     return call<SshKey>("POST", u"/v1/ssh-keys"_s, QJsonDocument(body), Auth::Bearer,
-                        idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<SshKey>);
+                        idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
+                        objectOf<SshKey>);
 }
 
 Reply<NoContent> *ProviderClient::deleteSshKey(const QString &keyId)
 {
-    return call<NoContent>("DELETE", u"/v1/ssh-keys/"_s + pathSegment(keyId), {}, Auth::Bearer, {}, nothing);
+    return call<NoContent>("DELETE", u"/v1/ssh-keys/"_s + pathSegment(keyId), {}, Auth::Bearer, {},
+                           nothing);
 }
 
 Reply<QList<Instance>> *ProviderClient::instances(bool includeTerminated)
@@ -322,30 +334,36 @@ Reply<QList<Instance>> *ProviderClient::instances(bool includeTerminated)
     QUrlQuery query;
     if (includeTerminated)
         query.addQueryItem(u"include_terminated"_s, u"true"_s);
-    return call<QList<Instance>>("GET", u"/v1/instances"_s, {}, Auth::Bearer, {}, arrayOf<Instance>, query);
+    return call<QList<Instance>>("GET", u"/v1/instances"_s, {}, Auth::Bearer, {}, arrayOf<Instance>,
+                                 query);
 }
 
 Reply<Instance> *ProviderClient::instance(const QString &id)
 {
-    return call<Instance>("GET", u"/v1/instances/"_s + pathSegment(id), {}, Auth::Bearer, {}, objectOf<Instance>);
+    return call<Instance>("GET", u"/v1/instances/"_s + pathSegment(id), {}, Auth::Bearer, {},
+                          objectOf<Instance>);
 }
 
-Reply<Instance> *ProviderClient::createInstance(const NewInstance &request, const QString &idempotencyKey)
+Reply<Instance> *ProviderClient::createInstance(const NewInstance &request,
+                                                const QString &idempotencyKey)
 {
     return call<Instance>("POST", u"/v1/instances"_s, QJsonDocument(request.toJson()), Auth::Bearer,
-                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
+                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
+                          objectOf<Instance>);
 }
 
 Reply<Instance> *ProviderClient::stopInstance(const QString &id, const QString &idempotencyKey)
 {
     return call<Instance>("POST", u"/v1/instances/%1/stop"_s.arg(pathSegment(id)), {}, Auth::Bearer,
-                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
+                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
+                          objectOf<Instance>);
 }
 
 Reply<Instance> *ProviderClient::startInstance(const QString &id, const QString &idempotencyKey)
 {
-    return call<Instance>("POST", u"/v1/instances/%1/start"_s.arg(pathSegment(id)), {}, Auth::Bearer,
-                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
+    return call<Instance>(
+        "POST", u"/v1/instances/%1/start"_s.arg(pathSegment(id)), {}, Auth::Bearer,
+        idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
 }
 
 Reply<Instance> *ProviderClient::terminateInstance(const QString &id)
@@ -356,12 +374,14 @@ Reply<Instance> *ProviderClient::terminateInstance(const QString &id)
 
 Reply<QList<Snapshot>> *ProviderClient::snapshots()
 {
-    return call<QList<Snapshot>>("GET", u"/v1/snapshots"_s, {}, Auth::Bearer, {}, arrayOf<Snapshot>);
+    return call<QList<Snapshot>>("GET", u"/v1/snapshots"_s, {}, Auth::Bearer, {},
+                                 arrayOf<Snapshot>);
 }
 
 Reply<Snapshot> *ProviderClient::snapshot(const QString &id)
 {
-    return call<Snapshot>("GET", u"/v1/snapshots/"_s + pathSegment(id), {}, Auth::Bearer, {}, objectOf<Snapshot>);
+    return call<Snapshot>("GET", u"/v1/snapshots/"_s + pathSegment(id), {}, Auth::Bearer, {},
+                          objectOf<Snapshot>);
 }
 
 Reply<Snapshot> *ProviderClient::createSnapshot(const QString &instanceId, const QString &name,
@@ -370,48 +390,56 @@ Reply<Snapshot> *ProviderClient::createSnapshot(const QString &instanceId, const
     QJsonObject body;
     if (!name.isEmpty())
         body.insert(u"name"_s, name);
-    return call<Snapshot>("POST", u"/v1/instances/%1/snapshots"_s.arg(pathSegment(instanceId)), QJsonDocument(body),
-                          Auth::Bearer, idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
+    return call<Snapshot>("POST", u"/v1/instances/%1/snapshots"_s.arg(pathSegment(instanceId)),
+                          QJsonDocument(body), Auth::Bearer,
+                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
                           objectOf<Snapshot>);
 }
 
 Reply<Snapshot> *ProviderClient::deleteSnapshot(const QString &id)
 {
-    return call<Snapshot>("DELETE", u"/v1/snapshots/"_s + pathSegment(id), {}, Auth::Bearer, {}, objectOf<Snapshot>);
+    return call<Snapshot>("DELETE", u"/v1/snapshots/"_s + pathSegment(id), {}, Auth::Bearer, {},
+                          objectOf<Snapshot>);
 }
 
-Reply<Instance> *ProviderClient::restoreSnapshot(const SnapshotRestore &request, const QString &idempotencyKey)
+Reply<Instance> *ProviderClient::restoreSnapshot(const SnapshotRestore &request,
+                                                 const QString &idempotencyKey)
 {
     return call<Instance>("POST", u"/v1/instances"_s, QJsonDocument(request.toJson()), Auth::Bearer,
-                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<Instance>);
+                          idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
+                          objectOf<Instance>);
 }
 
 Reply<Instance> *ProviderClient::addInstanceKey(const QString &instanceId, const QString &keyId)
 {
     return call<Instance>("POST", u"/v1/instances/%1/ssh-keys"_s.arg(pathSegment(instanceId)),
-                          QJsonDocument(QJsonObject{{u"key_id"_s, keyId}}), Auth::Bearer, {}, objectOf<Instance>);
+                          QJsonDocument(QJsonObject{{u"key_id"_s, keyId}}), Auth::Bearer, {},
+                          objectOf<Instance>);
 }
 
 Reply<Instance> *ProviderClient::removeInstanceKey(const QString &instanceId, const QString &keyId)
 {
-    return call<Instance>("DELETE",
-                          u"/v1/instances/%1/ssh-keys/%2"_s.arg(pathSegment(instanceId), pathSegment(keyId)), {},
-                          Auth::Bearer, {}, objectOf<Instance>);
+    return call<Instance>(
+        "DELETE",
+        u"/v1/instances/%1/ssh-keys/%2"_s.arg(pathSegment(instanceId), pathSegment(keyId)), {},
+        Auth::Bearer, {}, objectOf<Instance>);
 }
 
-Reply<InstanceMetrics> *ProviderClient::metrics(const QString &instanceId, const QDateTime &since, int stepSeconds)
+Reply<InstanceMetrics> *ProviderClient::metrics(const QString &instanceId, const QDateTime &since,
+                                                int stepSeconds)
 {
     QUrlQuery query;
     if (since.isValid())
         query.addQueryItem(u"since"_s, since.toUTC().toString(Qt::ISODateWithMs));
     query.addQueryItem(u"step"_s, QString::number(qBound(1, stepSeconds, 3600)));
-    return call<InstanceMetrics>("GET", u"/v1/instances/%1/metrics"_s.arg(pathSegment(instanceId)), {}, Auth::Bearer,
-                                 {}, objectOf<InstanceMetrics>, query);
+    return call<InstanceMetrics>("GET", u"/v1/instances/%1/metrics"_s.arg(pathSegment(instanceId)),
+                                 {}, Auth::Bearer, {}, objectOf<InstanceMetrics>, query);
 }
 
 Reply<BillingSummary> *ProviderClient::billingSummary()
 {
-    return call<BillingSummary>("GET", u"/v1/billing/summary"_s, {}, Auth::Bearer, {}, objectOf<BillingSummary>);
+    return call<BillingSummary>("GET", u"/v1/billing/summary"_s, {}, Auth::Bearer, {},
+                                objectOf<BillingSummary>);
 }
 
 Reply<LedgerPage> *ProviderClient::ledger(int limit, qint64 before)
@@ -420,15 +448,16 @@ Reply<LedgerPage> *ProviderClient::ledger(int limit, qint64 before)
     query.addQueryItem(u"limit"_s, QString::number(limit));
     if (before > 0)
         query.addQueryItem(u"before"_s, QString::number(before));
-    return call<LedgerPage>("GET", u"/v1/billing/ledger"_s, {}, Auth::Bearer, {}, objectOf<LedgerPage>, query);
+    return call<LedgerPage>("GET", u"/v1/billing/ledger"_s, {}, Auth::Bearer, {},
+                            objectOf<LedgerPage>, query);
 }
 
 Reply<TopupResult> *ProviderClient::topUp(qint64 amountMicros, const QString &idempotencyKey)
 {
-    return call<TopupResult>("POST", u"/v1/billing/topup"_s,
-                             QJsonDocument(QJsonObject{{u"amount_micros"_s, amountMicros}}), Auth::Bearer,
-                             idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey,
-                             objectOf<TopupResult>);
+    return call<TopupResult>(
+        "POST", u"/v1/billing/topup"_s,
+        QJsonDocument(QJsonObject{{u"amount_micros"_s, amountMicros}}), Auth::Bearer,
+        idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<TopupResult>);
 }
 
 } // namespace cardhour::core

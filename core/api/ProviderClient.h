@@ -50,10 +50,12 @@ public:
     Reply<QList<GpuType>> *gpuTypes();
     Reply<QList<Image>> *images();
     Reply<QList<SshKey>> *sshKeys();
-    Reply<SshKey> *addSshKey(const QString &name, const QString &publicKey, const QString &idempotencyKey = {});
+    Reply<SshKey> *addSshKey(const QString &name, const QString &publicKey,
+                             const QString &idempotencyKey = {});
     Reply<NoContent> *deleteSshKey(const QString &keyId);
 
-    // ---- instances -------------------------------------------------------------------------------
+    // ---- instances
+    // -------------------------------------------------------------------------------
     Reply<QList<Instance>> *instances(bool includeTerminated = false);
     Reply<Instance> *instance(const QString &id);
     Reply<Instance> *createInstance(const NewInstance &request, const QString &idempotencyKey = {});
@@ -65,7 +67,8 @@ public:
     Reply<Instance> *removeInstanceKey(const QString &instanceId, const QString &keyId);
     // GET /v1/instances/{id}/metrics: samples since `since` (invalid: the provider's default,
     // five minutes), averaged per `stepSeconds` (1 to 3600).
-    Reply<InstanceMetrics> *metrics(const QString &instanceId, const QDateTime &since = {}, int stepSeconds = 1);
+    Reply<InstanceMetrics> *metrics(const QString &instanceId, const QDateTime &since = {},
+                                    int stepSeconds = 1);
 
     // ---- snapshots (the container disk and /workspace of an instance) -------------------------
     Reply<QList<Snapshot>> *snapshots();
@@ -74,16 +77,19 @@ public:
     Reply<Snapshot> *createSnapshot(const QString &instanceId, const QString &name = {},
                                     const QString &idempotencyKey = {});
     Reply<Snapshot> *deleteSnapshot(const QString &id);
-    Reply<Instance> *restoreSnapshot(const SnapshotRestore &request, const QString &idempotencyKey = {});
+    Reply<Instance> *restoreSnapshot(const SnapshotRestore &request,
+                                     const QString &idempotencyKey = {});
 
-    // ---- billing -----------------------------------------------------------------------------------
+    // ---- billing
+    // -----------------------------------------------------------------------------------
     Reply<BillingSummary> *billingSummary();
     // One page, newest first; `before` = the previous page's nextBefore (0: from the newest).
     Reply<LedgerPage> *ledger(int limit = 50, qint64 before = 0);
     Reply<TopupResult> *topUp(qint64 amountMicros, const QString &idempotencyKey = {});
 
-    // ---- shared with EventStream -------------------------------------------------------------------
-    // `base` + `path` (path starting with "/v1/"), keeping a path prefix of `base`.
+    // ---- shared with EventStream
+    // ------------------------------------------------------------------- `base` + `path` (path
+    // starting with "/v1/"), keeping a path prefix of `base`.
     static QUrl endpoint(const QUrl &base, const QString &path, const QUrlQuery &query = {});
     // A fresh Idempotency-Key (a UUID without braces).
     static QString newIdempotencyKey();
@@ -95,11 +101,14 @@ Q_SIGNALS:
     void sessionExpired();
 
 private:
-    enum class Auth { None, Bearer };
+    enum class Auth {
+        None,
+        Bearer
+    };
 
-    template <typename T>
-    Reply<T> *call(const QByteArray &method, const QString &path, const QJsonDocument &body, Auth auth,
-                   const QString &idempotencyKey, typename Reply<T>::Parser parser,
+    template<typename T>
+    Reply<T> *call(const QByteArray &method, const QString &path, const QJsonDocument &body,
+                   Auth auth, const QString &idempotencyKey, typename Reply<T>::Parser parser,
                    const QUrlQuery &query = {});
     void start(ApiReply *reply, const QByteArray &method, const QUrl &url, const QByteArray &body,
                Auth auth);

@@ -12,9 +12,9 @@ namespace cardhour::core {
 struct SseEvent
 {
     QString type = QStringLiteral("message"); // `event:`; "message" when the server named none
-    QByteArray data;                          // `data:` lines joined with '\n'
-    QByteArray lastEventId;                   // the stream's last event id when it was dispatched
-    bool hasId = false;                       // this event itself carried an `id:` field
+    QByteArray data; // `data:` lines joined with '\n'
+    QByteArray lastEventId; // the stream's last event id when it was dispatched
+    bool hasId = false; // this event itself carried an `id:` field
 };
 
 // The event-stream format of the HTML Living Standard ("server-sent events"), fed in chunks

@@ -60,9 +60,11 @@ bool BillTicker::update(const Account &account)
     return update(account.balanceMicros, account.spendRateMicrosPerHour);
 }
 
-bool BillTicker::update(qint64 balanceMicros, qint64 spendRateMicrosPerHour, const QDateTime &providerAsOf)
+bool BillTicker::update(qint64 balanceMicros, qint64 spendRateMicrosPerHour,
+                        const QDateTime &providerAsOf)
 {
-    if (providerAsOf.isValid() && m_anchorProviderAsOf.isValid() && providerAsOf < m_anchorProviderAsOf)
+    if (providerAsOf.isValid() && m_anchorProviderAsOf.isValid()
+        && providerAsOf < m_anchorProviderAsOf)
         return false;
     m_hasData = true;
     m_anchorBalance = std::max<qint64>(0, balanceMicros);
@@ -99,14 +101,16 @@ QDateTime BillTicker::runsOutAt() const
 {
     if (!m_hasData || m_rate <= 0)
         return {};
-    return QDateTime::fromMSecsSinceEpoch(m_anchorLocalMs + msToSpend(m_anchorBalance, m_rate), QTimeZone::utc());
+    return QDateTime::fromMSecsSinceEpoch(m_anchorLocalMs + msToSpend(m_anchorBalance, m_rate),
+                                          QTimeZone::utc());
 }
 
 qint64 BillTicker::msLeft() const
 {
     if (!m_hasData || m_rate <= 0)
         return -1;
-    return std::max<qint64>(0, m_anchorLocalMs + msToSpend(m_anchorBalance, m_rate) - m_clock->nowMs());
+    return std::max<qint64>(
+        0, m_anchorLocalMs + msToSpend(m_anchorBalance, m_rate) - m_clock->nowMs());
 }
 
 void BillTicker::tick()

@@ -33,7 +33,8 @@ public:
     // one in hand.
     bool update(const BillingSummary &summary);
     bool update(const Account &account);
-    bool update(qint64 balanceMicros, qint64 spendRateMicrosPerHour, const QDateTime &providerAsOf = {});
+    bool update(qint64 balanceMicros, qint64 spendRateMicrosPerHour,
+                const QDateTime &providerAsOf = {});
     void clear();
 
     bool hasData() const { return m_hasData; }

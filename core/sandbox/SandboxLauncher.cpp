@@ -29,7 +29,8 @@ SandboxLauncher::SandboxLauncher(QObject *parent)
     m_probe->setTimeoutMs(kHealthTimeoutMs);
     m_startTimer->setSingleShot(true);
     connect(m_startTimer, &QTimer::timeout, this, [this] {
-        fail(tr("The sandbox did not become ready within %n second(s).", nullptr, m_startTimeoutMs / 1000));
+        fail(tr("The sandbox did not become ready within %n second(s).", nullptr,
+                m_startTimeoutMs / 1000));
     });
     m_killTimer->setSingleShot(true);
     connect(m_killTimer, &QTimer::timeout, this, [this] {
@@ -195,14 +196,16 @@ void SandboxLauncher::launch()
         return;
     }
     if (!QDir().mkpath(dataDir())) {
-        fail(tr("The sandbox's data directory %1 cannot be created.").arg(QDir::toNativeSeparators(dataDir())));
+        fail(tr("The sandbox's data directory %1 cannot be created.")
+                 .arg(QDir::toNativeSeparators(dataDir())));
         return;
     }
     Q_EMIT progress(tr("Starting the sandbox…"));
     auto *process = new QProcess(this);
     m_process = process;
     process->setProgram(program);
-    process->setArguments(QStringList{u"--listen"_s, u"127.0.0.1:0"_s, u"--data"_s, dataDir()} + m_extraArguments);
+    process->setArguments(QStringList{u"--listen"_s, u"127.0.0.1:0"_s, u"--data"_s, dataDir()}
+                          + m_extraArguments);
     process->setProcessChannelMode(QProcess::SeparateChannels);
     process->setStandardInputFile(QProcess::nullDevice());
     connect(process, &QProcess::readyReadStandardOutput, this, &SandboxLauncher::onStdout);
@@ -248,7 +251,8 @@ void SandboxLauncher::verify(const QUrl &url)
         if (attempt != m_attempt || m_state != State::Starting)
             return;
         if (!r.ok()) {
-            fail(tr("The sandbox started but does not answer at %1: %2").arg(url.toString(), r.error().userMessage()));
+            fail(tr("The sandbox started but does not answer at %1: %2")
+                     .arg(url.toString(), r.error().userMessage()));
             return;
         }
         m_startTimer->stop();
@@ -309,7 +313,8 @@ void SandboxLauncher::onProcessError(QProcess::ProcessError error)
 {
     // Only a failed start needs handling here; every other error also ends in finished().
     if (error == QProcess::FailedToStart && m_state == State::Starting)
-        fail(tr("The sandbox program could not be started: %1").arg(m_process ? m_process->errorString() : QString()));
+        fail(tr("The sandbox program could not be started: %1")
+                 .arg(m_process ? m_process->errorString() : QString()));
 }
 
 void SandboxLauncher::fail(const QString &reason)

@@ -33,7 +33,7 @@ public:
     enum class State {
         Idle,
         Starting, // looking for one, starting one, or waiting for it to answer
-        Running,  // ours, started by this object
+        Running, // ours, started by this object
         Attached, // someone else's, found running
         Stopping,
         Failed,

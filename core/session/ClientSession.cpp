@@ -14,8 +14,7 @@ namespace cardhour::core {
 
 ClientSession::ClientSession(const Options &options, QObject *parent)
     : QObject(parent), m_options(options), m_client(new ProviderClient(this)),
-      m_events(new EventStream(this)),
-      m_secrets(new SecretStore(options.keychainService, this)),
+      m_events(new EventStream(this)), m_secrets(new SecretStore(options.keychainService, this)),
       m_session(new Session(m_client, m_secrets, this)), m_launcher(new SandboxLauncher(this)),
       m_ticker(new BillTicker(nullptr, this)), m_alerts(new RunwayAlerts(nullptr, this))
 {
@@ -146,8 +145,7 @@ void ClientSession::retry()
 {
     const SandboxLauncher::State state = m_launcher->state();
     if (m_usingSandbox && state != SandboxLauncher::State::Running
-        && state != SandboxLauncher::State::Starting
-        && state != SandboxLauncher::State::Attached) {
+        && state != SandboxLauncher::State::Starting && state != SandboxLauncher::State::Attached) {
         m_launcher->start();
         return;
     }

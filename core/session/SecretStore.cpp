@@ -1,8 +1,7 @@
 #include "session/SecretStore.h"
 
-#include <qt6keychain/keychain.h>
-
 #include <QTimer>
+#include <qt6keychain/keychain.h>
 
 using namespace Qt::StringLiterals;
 
@@ -23,7 +22,9 @@ void SecretReply::finish(Status status, const QString &secret, const QString &re
     deleteLater();
 }
 
-SecretStore::SecretStore(const QString &service, QObject *parent) : QObject(parent), m_service(service) {}
+SecretStore::SecretStore(const QString &service, QObject *parent)
+    : QObject(parent), m_service(service)
+{}
 
 SecretReply *SecretStore::readToken(const QString &key)
 {
@@ -76,11 +77,13 @@ SecretReply *SecretStore::run(QKeychain::Job *job)
             return;
         case QKeychain::AccessDeniedByUser:
         case QKeychain::AccessDenied:
-            reply->finish(S::Denied, {}, tr("Access to the system keychain was denied (%1).").arg(detail));
+            reply->finish(S::Denied, {},
+                          tr("Access to the system keychain was denied (%1).").arg(detail));
             return;
         case QKeychain::NoBackendAvailable:
         case QKeychain::NotImplemented:
-            reply->finish(S::Unavailable, {}, tr("No system keychain is available (%1).").arg(detail));
+            reply->finish(S::Unavailable, {},
+                          tr("No system keychain is available (%1).").arg(detail));
             return;
         case QKeychain::CouldNotDeleteEntry:
         case QKeychain::OtherError:

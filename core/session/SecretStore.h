@@ -19,9 +19,9 @@ class SecretReply : public QObject
 public:
     enum class Status {
         Pending,
-        Ok,          // done (read: secret() holds the value)
-        NotFound,    // read/delete: nothing stored under this key
-        Denied,      // the user or the system refused access
+        Ok, // done (read: secret() holds the value)
+        NotFound, // read/delete: nothing stored under this key
+        Denied, // the user or the system refused access
         Unavailable, // no keychain, or it did not answer: keep the secret for this session only
     };
     Q_ENUM(Status)
@@ -57,7 +57,8 @@ class SecretStore : public QObject
     Q_OBJECT
 public:
     // `service` names the entries in the keychain ("CardHour"; tests use their own).
-    explicit SecretStore(const QString &service = QStringLiteral("CardHour"), QObject *parent = nullptr);
+    explicit SecretStore(const QString &service = QStringLiteral("CardHour"),
+                         QObject *parent = nullptr);
 
     QString service() const { return m_service; }
     // How long an operation may take before it counts as Unavailable (default 15 s: a

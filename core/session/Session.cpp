@@ -96,7 +96,8 @@ void Session::restore()
             return;
         if (!read->ok() || read->secret().isEmpty()) {
             setState(State::LoggedOut);
-            if (read->status() == SecretReply::Status::Denied || read->status() == SecretReply::Status::Unavailable)
+            if (read->status() == SecretReply::Status::Denied
+                || read->status() == SecretReply::Status::Unavailable)
                 Q_EMIT tokenStorageFailed(read->reason());
             Q_EMIT restoreFinished(false);
             return;
@@ -147,7 +148,9 @@ void Session::authenticate(bool signUp, const QString &email, const QString &pas
             return;
         if (!r.ok() || r.value().token.isEmpty()) {
             setState(State::LoggedOut);
-            Q_EMIT failed(r.ok() ? ApiError::invalidJson(r.httpStatus(), u"no token in the answer"_s) : r.error());
+            Q_EMIT failed(r.ok()
+                              ? ApiError::invalidJson(r.httpStatus(), u"no token in the answer"_s)
+                              : r.error());
             return;
         }
         adopt(r.value().token, r.value().user, true);
@@ -168,7 +171,8 @@ void Session::logOut()
         connect(remove, &SecretReply::finished, this, [this, remove, generation] {
             if (generation != m_generation)
                 return;
-            if (remove->status() == SecretReply::Status::Denied || remove->status() == SecretReply::Status::Unavailable)
+            if (remove->status() == SecretReply::Status::Denied
+                || remove->status() == SecretReply::Status::Unavailable)
                 Q_EMIT tokenStorageFailed(remove->reason());
             setState(State::LoggedOut);
             Q_EMIT loggedOut();

@@ -15,8 +15,8 @@ class SecretStore;
 // Who is logged in where. Holds the provider's address, the token and the user; gives the
 // token to the ProviderClient; keeps the token in the SecretStore across runs.
 //
-//   session.setProvider(url);          // or setProvider(url, launcher.providerKey()) for the sandbox
-//   session.restore();                 // -> loggedIn(user) or restoreFinished(false)
+//   session.setProvider(url);          // or setProvider(url, launcher.providerKey()) for the
+//   sandbox session.restore();                 // -> loggedIn(user) or restoreFinished(false)
 //   session.logIn(email, password);    // -> loggedIn(user) or failed(error)
 //   session.logOut();                  // revokes on the provider, deletes from the keychain
 //
@@ -26,7 +26,13 @@ class Session : public QObject
 {
     Q_OBJECT
 public:
-    enum class State { LoggedOut, Restoring, LoggingIn, LoggedIn, LoggingOut };
+    enum class State {
+        LoggedOut,
+        Restoring,
+        LoggingIn,
+        LoggedIn,
+        LoggingOut
+    };
     Q_ENUM(State)
 
     // Neither object is owned; both must outlive the session.
@@ -91,4 +97,3 @@ private:
 };
 
 } // namespace cardhour::core
-

@@ -50,7 +50,8 @@ Attributes statRemote(sftp_session sftp, const QString &path)
 
 } // namespace
 
-SftpTransferJob::SftpTransferJob(const SshTarget &target, const std::atomic_bool &cancel, Progress progress)
+SftpTransferJob::SftpTransferJob(const SshTarget &target, const std::atomic_bool &cancel,
+                                 Progress progress)
     : m_connection(target), m_cancel(cancel), m_progress(std::move(progress))
 {}
 
@@ -133,7 +134,7 @@ QString SftpTransferJob::remoteSha256(const QString &path)
 }
 
 bool SftpTransferJob::verify(const QString &label, qint64 expectedSize, qint64 actualSize,
-                     const QByteArray &localSha, const QString &remotePath)
+                             const QByteArray &localSha, const QString &remotePath)
 {
     if (actualSize != expectedSize)
         return fail(tr("%1 is %2 bytes after the transfer instead of %3.")
@@ -277,7 +278,7 @@ bool SftpTransferJob::uploadFile(const Item &item)
 }
 
 bool SftpTransferJob::listRemote(const QString &remote, const QString &local, QList<Item> *files,
-                         QStringList *dirs)
+                                 QStringList *dirs)
 {
     dirs->append(local);
     sftp_dir dir = sftp_opendir(m_sftp, remote.toUtf8().constData());
@@ -337,8 +338,8 @@ SftpTransfer::Result SftpTransferJob::download(const QString &remotePath, const 
     return m_result;
 }
 
-bool SftpTransferJob::readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset, QFile *local,
-                            QCryptographicHash *sha)
+bool SftpTransferJob::readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset,
+                                    QFile *local, QCryptographicHash *sha)
 {
     // Several read requests in flight, answered in order: one round trip per request would
     // bound the speed by latency, not bandwidth.

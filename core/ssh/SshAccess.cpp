@@ -27,8 +27,8 @@ SshAccess SshAccess::resolve(const Instance &instance, const QList<SshKey> &prov
 }
 
 QString SshAccess::copiedCommand(const Instance &instance, const QList<SshKey> &providerKeys,
-                                 const QList<SshKeyPair> &localKeys,
-                                 const QString &knownHostsPath, QString *error)
+                                 const QList<SshKeyPair> &localKeys, const QString &knownHostsPath,
+                                 QString *error)
 {
     const SshAccess access =
         resolve(instance, providerKeys, localKeys, knownHostsPath, KeyNeed::Optional);

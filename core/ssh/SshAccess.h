@@ -35,8 +35,8 @@ public:
     // "Copy SSH command": resolve(..., Optional), then the command line for a POSIX shell; empty
     // with `error` set when the host key could not be checked and pinned.
     static QString copiedCommand(const Instance &instance, const QList<SshKey> &providerKeys,
-                                 const QList<SshKeyPair> &localKeys,
-                                 const QString &knownHostsPath, QString *error);
+                                 const QList<SshKeyPair> &localKeys, const QString &knownHostsPath,
+                                 QString *error);
 };
 
 } // namespace cardhour::core

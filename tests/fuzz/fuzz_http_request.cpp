@@ -12,8 +12,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
-#include <QtGlobal>
 #include <QString>
+#include <QtGlobal>
 
 #include <cstddef>
 #include <cstdint>
@@ -81,7 +81,8 @@ void check(bool condition)
 QByteArray summarize(const Request &request, bool keepAlive)
 {
     QByteArray out = request.method + ' ' + request.target + ' ' + request.path.toUtf8() + ' '
-        + request.query.toString(QUrl::FullyEncoded).toUtf8() + (keepAlive ? " ka\n"_ba : " close\n"_ba);
+        + request.query.toString(QUrl::FullyEncoded).toUtf8()
+        + (keepAlive ? " ka\n"_ba : " close\n"_ba);
     for (const auto &[name, value] : request.headers)
         out += name + ':' + value + '\n';
     out += QByteArray::number(request.body.size()) + '\n' + request.body;
@@ -116,8 +117,8 @@ Outcome run(const QByteArray &data, const std::vector<qsizetype> &cuts,
     QByteArray buffer;
     qsizetype from = 0;
     for (qsizetype i = 0; i <= static_cast<qsizetype>(cuts.size()); ++i) {
-        const qsizetype to = i < static_cast<qsizetype>(cuts.size()) ? cuts[static_cast<size_t>(i)]
-                                                                     : data.size();
+        const qsizetype to =
+            i < static_cast<qsizetype>(cuts.size()) ? cuts[static_cast<size_t>(i)] : data.size();
         buffer.append(data.constData() + from, to - from);
         from = to;
         for (;;) {

@@ -39,10 +39,22 @@ int main(int argc, char **argv)
         const int edits = 1 + static_cast<int>(rng() % 8);
         for (int e = 0; e < edits; ++e) {
             switch (rng() % 4) {
-            case 0: if (!data.empty()) data[rng() % data.size()] = static_cast<uint8_t>(rng()); break;
-            case 1: data.insert(data.begin() + (data.empty() ? 0 : rng() % data.size()), static_cast<uint8_t>(rng())); break;
-            case 2: if (!data.empty()) data.erase(data.begin() + rng() % data.size()); break;
-            case 3: if (!data.empty()) data.resize(rng() % data.size()); break;
+            case 0:
+                if (!data.empty())
+                    data[rng() % data.size()] = static_cast<uint8_t>(rng());
+                break;
+            case 1:
+                data.insert(data.begin() + (data.empty() ? 0 : rng() % data.size()),
+                            static_cast<uint8_t>(rng()));
+                break;
+            case 2:
+                if (!data.empty())
+                    data.erase(data.begin() + rng() % data.size());
+                break;
+            case 3:
+                if (!data.empty())
+                    data.resize(rng() % data.size());
+                break;
             }
         }
         LLVMFuzzerTestOneInput(data.data(), data.size());

@@ -39,11 +39,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     SseParser whole;
     const QList<SseEvent> events = whole.feed(input);
 
-    const qsizetype split = input.isEmpty() ? 0 : qsizetype(uint8_t(input.at(0))) % (input.size() + 1);
+    const qsizetype split =
+        input.isEmpty() ? 0 : qsizetype(uint8_t(input.at(0))) % (input.size() + 1);
     SseParser chunked;
     QList<SseEvent> again = chunked.feed(QByteArrayView(input).first(split));
     again += chunked.feed(QByteArrayView(input).sliced(split));
-    if (!same(events, again) || whole.lastEventId() != chunked.lastEventId() || whole.retryMs() != chunked.retryMs())
+    if (!same(events, again) || whole.lastEventId() != chunked.lastEventId()
+        || whole.retryMs() != chunked.retryMs())
         std::abort();
 
     for (const SseEvent &event : events) {

@@ -32,8 +32,8 @@ void check(const QString &line)
         std::abort();
     // The canonical form must parse back to the same key.
     const auto again = SshPublicKey::parse(key->canonical(), nullptr);
-    if (!again || again->blob != key->blob || again->type != key->type
-        || again->bits != key->bits || again->fingerprintSha256() != fingerprint) {
+    if (!again || again->blob != key->blob || again->type != key->type || again->bits != key->bits
+        || again->fingerprintSha256() != fingerprint) {
         std::abort();
     }
 }
@@ -50,10 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     const QString b64 = QString::fromLatin1(bytes.toBase64());
     static const QString types[] = {
-        u"ssh-ed25519"_s,
-        u"ssh-rsa"_s,
-        u"ecdsa-sha2-nistp256"_s,
-        u"ecdsa-sha2-nistp384"_s,
+        u"ssh-ed25519"_s,         u"ssh-rsa"_s, u"ecdsa-sha2-nistp256"_s, u"ecdsa-sha2-nistp384"_s,
         u"ecdsa-sha2-nistp521"_s,
     };
     for (const QString &type : types)

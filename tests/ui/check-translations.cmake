@@ -11,6 +11,7 @@ if(n_messages EQUAL 0)
     message(FATAL_ERROR "${TS_FILE}: no messages")
 endif()
 if(n_unfinished GREATER 0 OR n_stale GREATER 0)
-    message(FATAL_ERROR "${TS_FILE}: ${n_unfinished} unfinished and ${n_stale} stale of ${n_messages} messages")
+    message(FATAL_ERROR
+        "${TS_FILE}: ${n_unfinished} unfinished and ${n_stale} stale of ${n_messages} messages")
 endif()
 message(STATUS "${TS_FILE}: all ${n_messages} messages translated")

@@ -49,7 +49,8 @@ private Q_SLOTS:
         QTRY_VERIFY(gpuList->count() >= 6);
         // The sandbox under test lends simulated cards, and every card says which it is.
         for (int row = 0; row < gpuList->count(); ++row)
-            QVERIFY2(gpuList->item(row)->text().endsWith(u"simulated"_s), qPrintable(gpuList->item(row)->text()));
+            QVERIFY2(gpuList->item(row)->text().endsWith(u"simulated"_s),
+                     qPrintable(gpuList->item(row)->text()));
         QTRY_VERIFY(dialog.findChild<QListWidget *>(u"imageList"_s)->count() > 0);
         // No keys yet: the dialog says so and offers the SSH keys dialog.
         QTRY_VERIFY(dialog.findChild<QLabel *>(u"noKeysLabel"_s)->isVisible());

@@ -21,7 +21,8 @@ http::Response guarded(const std::function<http::Response()> &body)
     try {
         return body();
     } catch (const ApiError &error) {
-        http::Response response = http::Response::error(error.status(), error.code(), error.message());
+        http::Response response =
+            http::Response::error(error.status(), error.code(), error.message());
         if (error.status() == 401)
             response.setHeader("WWW-Authenticate", "Bearer realm=\"cardhour\"");
         return response;
@@ -48,50 +49,57 @@ void ApiContext::publicRoute(const QByteArray &method, const QString &pattern, H
     });
 }
 
-void ApiContext::authedRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler)
+void ApiContext::authedRoute(const QByteArray &method, const QString &pattern,
+                             AuthedHandler handler)
 {
-    router.add(method, pattern, [this, method, handler = std::move(handler)](http::Request &request) {
-        return guarded([&] {
-            const QByteArray token = bearerToken(request);
-            if (token.isEmpty())
-                throw ApiError(401, ErrorCode::Unauthorized,
-                               u"This route needs an Authorization: Bearer token."_s);
-            const std::optional<QString> userId = accounts.authenticate(token);
-            if (!userId)
-                throw ApiError(401, ErrorCode::Unauthorized,
-                               u"The token is not valid (expired, revoked or mistyped)."_s);
-            if (method != "GET")
-                instances.tick();
-            return handler(request, *userId);
+    router.add(
+        method, pattern, [this, method, handler = std::move(handler)](http::Request &request) {
+            return guarded([&] {
+                const QByteArray token = bearerToken(request);
+                if (token.isEmpty())
+                    throw ApiError(401, ErrorCode::Unauthorized,
+                                   u"This route needs an Authorization: Bearer token."_s);
+                const std::optional<QString> userId = accounts.authenticate(token);
+                if (!userId)
+                    throw ApiError(401, ErrorCode::Unauthorized,
+                                   u"The token is not valid (expired, revoked or mistyped)."_s);
+                if (method != "GET")
+                    instances.tick();
+                return handler(request, *userId);
+            });
         });
-    });
 }
 
-void ApiContext::idempotentRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler)
+void ApiContext::idempotentRoute(const QByteArray &method, const QString &pattern,
+                                 AuthedHandler handler)
 {
-    authedRoute(method, pattern, [this, handler = std::move(handler)](http::Request &request, const QString &userId) {
-        const QByteArray key = request.header("idempotency-key");
-        if (!request.hasHeader("idempotency-key"))
-            return handler(request, userId);
-        Idempotency::validateKey(key);
-        const QByteArray hash = Idempotency::requestHash(request.method, request.path, request.body);
-        Transaction tx(db);
-        if (const std::optional<Idempotency::Stored> stored = idempotency.lookup(userId, key, hash)) {
-            http::Response replay;
-            replay.status = stored->status;
-            replay.body = stored->body;
-            replay.setHeader("Content-Type", "application/json; charset=utf-8");
-            replay.setHeader("Idempotent-Replayed", "true");
-            return replay;
-        }
-        http::Response response = handler(request, userId);
-        // Errors are not stored: a retry after a 402 or 409 should be able to succeed.
-        if (response.status < 400) {
-            idempotency.store(userId, key, hash, response.status, response.body, clock.nowMs());
-            tx.commit();
-        }
-        return response;
-    });
+    authedRoute(
+        method, pattern,
+        [this, handler = std::move(handler)](http::Request &request, const QString &userId) {
+            const QByteArray key = request.header("idempotency-key");
+            if (!request.hasHeader("idempotency-key"))
+                return handler(request, userId);
+            Idempotency::validateKey(key);
+            const QByteArray hash =
+                Idempotency::requestHash(request.method, request.path, request.body);
+            Transaction tx(db);
+            if (const std::optional<Idempotency::Stored> stored =
+                    idempotency.lookup(userId, key, hash)) {
+                http::Response replay;
+                replay.status = stored->status;
+                replay.body = stored->body;
+                replay.setHeader("Content-Type", "application/json; charset=utf-8");
+                replay.setHeader("Idempotent-Replayed", "true");
+                return replay;
+            }
+            http::Response response = handler(request, userId);
+            // Errors are not stored: a retry after a 402 or 409 should be able to succeed.
+            if (response.status < 400) {
+                idempotency.store(userId, key, hash, response.status, response.body, clock.nowMs());
+                tx.commit();
+            }
+            return response;
+        });
 }
 
 void registerAllRoutes(ApiContext &ctx)

@@ -40,12 +40,12 @@ struct ApiContext
     const Catalog &catalog;
     Idempotency &idempotency;
     const Clock &clock;
-    ManualClock *testClock = nullptr;        // set only with --test-clock
+    ManualClock *testClock = nullptr; // set only with --test-clock
     InProcessRuntime *inProcessRuntime = nullptr; // set when that runtime is in use
     http::Router &router;
-    Telemetry *telemetry = nullptr;             // samples running instances (GPU metrics)
-    Datasets *datasets = nullptr;               // shared read-only folders
-    SnapshotService *snapshots = nullptr;       // snapshots of instances' disks and /workspace
+    Telemetry *telemetry = nullptr; // samples running instances (GPU metrics)
+    Datasets *datasets = nullptr; // shared read-only folders
+    SnapshotService *snapshots = nullptr; // snapshots of instances' disks and /workspace
 
     using Handler = std::function<http::Response(http::Request &)>;
     using AuthedHandler = std::function<http::Response(http::Request &, const QString &userId)>;

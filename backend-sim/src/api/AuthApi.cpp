@@ -1,7 +1,6 @@
 // POST /v1/auth/signup, POST /v1/auth/login, POST /v1/auth/logout, GET /v1/me, GET /v1/health
 #include "ApiContext.h"
 #include "Requests.h"
-
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "service/Accounts.h"
@@ -26,21 +25,25 @@ QJsonObject sessionJson(ApiContext &ctx, const Accounts::Session &session)
 void registerAuthRoutes(ApiContext &ctx)
 {
     ctx.publicRoute("GET", u"/v1/health"_s, [&ctx](http::Request &) {
-        return http::Response::json(200, QJsonObject{{u"status"_s, u"ok"_s},
-                                                     {u"service"_s, u"cardhour-sim"_s},
-                                                     {u"version"_s, QCoreApplication::applicationVersion()},
-                                                     {u"test_clock"_s, ctx.testClock != nullptr},
-                                                     {u"time"_s, json::isoTime(ctx.clock.nowMs())}});
+        return http::Response::json(
+            200,
+            QJsonObject{{u"status"_s, u"ok"_s},
+                        {u"service"_s, u"cardhour-sim"_s},
+                        {u"version"_s, QCoreApplication::applicationVersion()},
+                        {u"test_clock"_s, ctx.testClock != nullptr},
+                        {u"time"_s, json::isoTime(ctx.clock.nowMs())}});
     });
 
     ctx.publicRoute("POST", u"/v1/auth/signup"_s, [&ctx](http::Request &request) {
         const requests::Credentials c = requests::parseCredentials(request.body);
-        return http::Response::json(201, sessionJson(ctx, ctx.accounts.signUp(c.email, c.password)));
+        return http::Response::json(201,
+                                    sessionJson(ctx, ctx.accounts.signUp(c.email, c.password)));
     });
 
     ctx.publicRoute("POST", u"/v1/auth/login"_s, [&ctx](http::Request &request) {
         const requests::Credentials c = requests::parseCredentials(request.body);
-        const Accounts::Session session = ctx.accounts.logIn(c.email, c.password, request.peer.toString());
+        const Accounts::Session session =
+            ctx.accounts.logIn(c.email, c.password, request.peer.toString());
         return http::Response::json(200, sessionJson(ctx, session));
     });
 

@@ -21,44 +21,53 @@ constexpr qint64 kMaxBalanceMicros = 1'000'000LL * 1'000'000;
 
 void registerBillingRoutes(ApiContext &ctx)
 {
-    ctx.authedRoute("GET", u"/v1/billing/ledger"_s, [&ctx](http::Request &request, const QString &userId) {
-        const requests::Page page = requests::parsePage(request.query.queryItemValue(u"limit"_s),
-                                                        request.query.queryItemValue(u"before"_s));
-        const QJsonArray postings = ctx.ledger.page(userId, page.before, page.limit + 1);
-        QJsonArray shown;
-        for (int i = 0; i < std::min<qsizetype>(page.limit, postings.size()); ++i)
-            shown.append(postings.at(i));
-        const bool more = postings.size() > page.limit;
-        return http::Response::json(
-            200, QJsonObject{{u"postings"_s, shown},
-                             {u"next_before"_s, more ? QJsonValue(shown.last().toObject().value(u"seq"_s))
-                                                     : QJsonValue()},
-                             {u"balance_micros"_s, ctx.ledger.balance(userId)}});
-    });
+    ctx.authedRoute(
+        "GET", u"/v1/billing/ledger"_s, [&ctx](http::Request &request, const QString &userId) {
+            const requests::Page page =
+                requests::parsePage(request.query.queryItemValue(u"limit"_s),
+                                    request.query.queryItemValue(u"before"_s));
+            const QJsonArray postings = ctx.ledger.page(userId, page.before, page.limit + 1);
+            QJsonArray shown;
+            for (int i = 0; i < std::min<qsizetype>(page.limit, postings.size()); ++i)
+                shown.append(postings.at(i));
+            const bool more = postings.size() > page.limit;
+            return http::Response::json(
+                200,
+                QJsonObject{
+                    {u"postings"_s, shown},
+                    {u"next_before"_s,
+                     more ? QJsonValue(shown.last().toObject().value(u"seq"_s)) : QJsonValue()},
+                    {u"balance_micros"_s, ctx.ledger.balance(userId)}});
+        });
 
-    ctx.authedRoute("GET", u"/v1/billing/summary"_s, [&ctx](http::Request &, const QString &userId) {
-        return http::Response::json(200, ctx.instances.billingSummary(userId));
-    });
+    ctx.authedRoute("GET", u"/v1/billing/summary"_s,
+                    [&ctx](http::Request &, const QString &userId) {
+                        return http::Response::json(200, ctx.instances.billingSummary(userId));
+                    });
 
-    ctx.idempotentRoute("POST", u"/v1/billing/topup"_s, [&ctx](http::Request &request, const QString &userId) {
-        const qint64 amount = requests::parseTopup(request.body);
-        Transaction tx(ctx.db);
-        if (ctx.ledger.balance(userId) + amount > kMaxBalanceMicros)
-            throw ApiError(400, ErrorCode::BalanceLimit,
-                           u"A sandbox balance is limited to 1 000 000 yuan."_s);
-        Ledger::Posting posting;
-        posting.kind = Ledger::Kind::Topup;
-        posting.userId = userId;
-        posting.amountMicros = amount;
-        posting.description = u"Sandbox top-up (simulated payment)"_s;
-        ctx.ledger.post(posting, ctx.clock.nowMs());
-        // A stopped instance whose storage fee the empty balance paused is billed again from now.
-        ctx.instances.resumeStorageBilling(userId);
-        const QJsonObject newest = ctx.ledger.page(userId, 0, 1).at(0).toObject();
-        tx.commit();
-        return http::Response::json(201, QJsonObject{{u"posting"_s, newest},
-                                                     {u"balance_micros"_s, ctx.instances.liveBalance(userId)}});
-    });
+    ctx.idempotentRoute(
+        "POST", u"/v1/billing/topup"_s, [&ctx](http::Request &request, const QString &userId) {
+            const qint64 amount = requests::parseTopup(request.body);
+            Transaction tx(ctx.db);
+            if (ctx.ledger.balance(userId) + amount > kMaxBalanceMicros)
+                throw ApiError(400, ErrorCode::BalanceLimit,
+                               u"A sandbox balance is limited to 1 000 000 yuan."_s);
+            Ledger::Posting posting;
+            posting.kind = Ledger::Kind::Topup;
+            posting.userId = userId;
+            posting.amountMicros = amount;
+            posting.description = u"Sandbox top-up (simulated payment)"_s;
+            ctx.ledger.post(posting, ctx.clock.nowMs());
+            // A stopped instance whose storage fee the empty balance paused is billed again from
+            // now.
+            ctx.instances.resumeStorageBilling(userId);
+            const QJsonObject newest = ctx.ledger.page(userId, 0, 1).at(0).toObject();
+            tx.commit();
+            return http::Response::json(
+                201,
+                QJsonObject{{u"posting"_s, newest},
+                            {u"balance_micros"_s, ctx.instances.liveBalance(userId)}});
+        });
 }
 
 } // namespace cardhour::sim

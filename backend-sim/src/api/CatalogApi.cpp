@@ -1,6 +1,5 @@
 // GET /v1/catalog/gpus, GET /v1/catalog/images
 #include "ApiContext.h"
-
 #include "service/Catalog.h"
 #include "service/InstanceService.h"
 

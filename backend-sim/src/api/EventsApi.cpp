@@ -1,6 +1,5 @@
 // GET /v1/events: server-sent events for the caller's instances and bill.
 #include "ApiContext.h"
-
 #include "http/EventStream.h"
 #include "service/EventBus.h"
 

@@ -32,8 +32,9 @@ Credentials parseCredentials(const QByteArray &body)
 InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
 {
     const QJsonObject o = json::parseObject(body);
-    json::rejectUnknownFields(o, {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s, u"ssh_key_ids"_s,
-                                  u"datasets"_s, u"snapshot_id"_s});
+    json::rejectUnknownFields(o,
+                              {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s,
+                               u"ssh_key_ids"_s, u"datasets"_s, u"snapshot_id"_s});
     InstanceService::CreateRequest r;
     r.snapshotId = json::optionalString(o, u"snapshot_id"_s, 64).value_or(QString());
     const bool restore = o.contains(u"snapshot_id"_s);
@@ -42,10 +43,12 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     // A restore takes the GPU type and count and the image from its snapshot unless given.
     r.gpuType = restore ? json::optionalString(o, u"gpu_type"_s, 64).value_or(QString())
                         : json::requiredString(o, u"gpu_type"_s, 64);
-    r.image = restore ? json::optionalString(o, u"image"_s, 64).value_or(QString()) : json::requiredString(o, u"image"_s, 64);
-    r.gpuCount = static_cast<int>(o.contains(u"gpu_count"_s) ? json::requiredInteger(o, u"gpu_count"_s, 1, 8)
-                                  : restore                  ? 0
-                                                             : 1);
+    r.image = restore ? json::optionalString(o, u"image"_s, 64).value_or(QString())
+                      : json::requiredString(o, u"image"_s, 64);
+    r.gpuCount =
+        static_cast<int>(o.contains(u"gpu_count"_s) ? json::requiredInteger(o, u"gpu_count"_s, 1, 8)
+                             : restore              ? 0
+                                                    : 1);
     r.sshKeyIds = json::stringList(o, u"ssh_key_ids"_s, 32, 64);
     r.sshKeyIds.removeDuplicates();
     r.datasets = json::stringList(o, u"datasets"_s, 16, 64);
@@ -54,8 +57,8 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     if (name && name->trimmed().isEmpty())
         throw ApiError(400, ErrorCode::InvalidField, u"Field \"name\" must not be empty."_s);
     r.name = name ? name->trimmed()
-           : restore ? QString() // named after the snapshot's GPU type once that is known
-                     : u"%1-%2"_s.arg(r.gpuType, QUuid::createUuid().toString(QUuid::Id128).left(6));
+        : restore ? QString() // named after the snapshot's GPU type once that is known
+                  : u"%1-%2"_s.arg(r.gpuType, QUuid::createUuid().toString(QUuid::Id128).left(6));
     return r;
 }
 

@@ -2,7 +2,6 @@
 // runtime, check the ledger's invariants. Without the flag these paths are 404.
 #include "ApiContext.h"
 #include "Requests.h"
-
 #include "billing/Ledger.h"
 #include "core/Clock.h"
 #include "core/Json.h"
@@ -19,8 +18,9 @@ void registerTestRoutes(ApiContext &ctx)
         return;
 
     ctx.publicRoute("GET", u"/v1/_test/clock"_s, [&ctx](http::Request &) {
-        return http::Response::json(200, QJsonObject{{u"now"_s, json::isoTime(ctx.clock.nowMs())},
-                                                     {u"now_ms"_s, ctx.clock.nowMs()}});
+        return http::Response::json(200,
+                                    QJsonObject{{u"now"_s, json::isoTime(ctx.clock.nowMs())},
+                                                {u"now_ms"_s, ctx.clock.nowMs()}});
     });
 
     ctx.publicRoute("POST", u"/v1/_test/clock/advance"_s, [&ctx](http::Request &request) {
@@ -30,13 +30,15 @@ void registerTestRoutes(ApiContext &ctx)
         // on its length, and exhaustion is found at the exact millisecond inside the gap.
         ctx.testClock->advanceMs(ms);
         ctx.instances.tick();
-        return http::Response::json(200, QJsonObject{{u"now"_s, json::isoTime(ctx.clock.nowMs())},
-                                                     {u"now_ms"_s, ctx.clock.nowMs()}});
+        return http::Response::json(200,
+                                    QJsonObject{{u"now"_s, json::isoTime(ctx.clock.nowMs())},
+                                                {u"now_ms"_s, ctx.clock.nowMs()}});
     });
 
     ctx.publicRoute("GET", u"/v1/_test/ledger/verify"_s, [&ctx](http::Request &) {
         const QString problem = ctx.ledger.verify();
-        return http::Response::json(200, QJsonObject{{u"ok"_s, problem.isEmpty()}, {u"problem"_s, problem}});
+        return http::Response::json(
+            200, QJsonObject{{u"ok"_s, problem.isEmpty()}, {u"problem"_s, problem}});
     });
 
     if (!ctx.inProcessRuntime)

@@ -1,13 +1,12 @@
 #include "PasswordHasher.h"
 
+#include <QList>
+#include <QtDebug>
+
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
-
-#include <QList>
-#include <QtDebug>
-
 #include <optional>
 
 using namespace Qt::StringLiterals;
@@ -84,14 +83,13 @@ QString opensslError()
     return QString::fromLatin1(buf);
 }
 
-bool deriveKey(const QByteArray &password, const QByteArray &salt,
-               const PasswordHasher::Params &p, unsigned char *out)
+bool deriveKey(const QByteArray &password, const QByteArray &salt, const PasswordHasher::Params &p,
+               unsigned char *out)
 {
     const quint64 maxMem = scryptMemory(p) + (quint64(1) << 20);
     return EVP_PBE_scrypt(password.constData(), static_cast<size_t>(password.size()),
                           reinterpret_cast<const unsigned char *>(salt.constData()),
-                          static_cast<size_t>(salt.size()), p.n, p.r, p.p, maxMem, out,
-                          kHashBytes)
+                          static_cast<size_t>(salt.size()), p.n, p.r, p.p, maxMem, out, kHashBytes)
         == 1;
 }
 

@@ -1,14 +1,13 @@
 #include "SshPublicKey.h"
 
-#include <openssl/ec.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
-#include <openssl/obj_mac.h>
-
 #include <QtEndian>
 
 #include <array>
 #include <memory>
+#include <openssl/ec.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/obj_mac.h>
 
 using namespace Qt::StringLiterals;
 
@@ -20,16 +19,20 @@ constexpr qsizetype kMaxLineLength = 16 * 1024;
 constexpr int kMinRsaBits = 2048;
 constexpr int kMaxRsaBits = 16384;
 
-enum class Kind { Ed25519, Ecdsa, Rsa };
+enum class Kind {
+    Ed25519,
+    Ecdsa,
+    Rsa
+};
 
 struct KeyType
 {
     QLatin1StringView name;
     Kind kind;
     QLatin1StringView curve; // ecdsa only
-    int curveNid;            // ecdsa only
-    int bits;                // fixed size (ed25519, ecdsa)
-    int fieldBytes;          // ecdsa only: bytes per coordinate
+    int curveNid; // ecdsa only
+    int bits; // fixed size (ed25519, ecdsa)
+    int fieldBytes; // ecdsa only: bytes per coordinate
 };
 
 const std::array<KeyType, 5> kKeyTypes = {{
@@ -42,7 +45,7 @@ const std::array<KeyType, 5> kKeyTypes = {{
 
 const QString kSupportedList =
     u"ssh-ed25519, ecdsa-sha2-nistp256, ecdsa-sha2-nistp384, ecdsa-sha2-nistp521 and ssh-rsa "
-      "(at least 2048 bits)"_s;
+    "(at least 2048 bits)"_s;
 
 const KeyType *findType(QStringView name)
 {
@@ -76,10 +79,20 @@ bool isAuthorizedKeysOption(QStringView token)
     if (token.contains(u'=') || token.contains(u'"') || token.contains(u','))
         return true;
     static const QLatin1StringView options[] = {
-        "agent-forwarding"_L1, "cert-authority"_L1, "no-agent-forwarding"_L1,
-        "no-port-forwarding"_L1, "no-pty"_L1, "no-user-rc"_L1, "no-x11-forwarding"_L1,
-        "port-forwarding"_L1, "pty"_L1, "no-touch-required"_L1, "verify-required"_L1,
-        "restrict"_L1, "user-rc"_L1, "x11-forwarding"_L1,
+        "agent-forwarding"_L1,
+        "cert-authority"_L1,
+        "no-agent-forwarding"_L1,
+        "no-port-forwarding"_L1,
+        "no-pty"_L1,
+        "no-user-rc"_L1,
+        "no-x11-forwarding"_L1,
+        "port-forwarding"_L1,
+        "pty"_L1,
+        "no-touch-required"_L1,
+        "verify-required"_L1,
+        "restrict"_L1,
+        "user-rc"_L1,
+        "x11-forwarding"_L1,
     };
     for (const auto &o : options) {
         if (token.compare(o, Qt::CaseInsensitive) == 0)
@@ -139,8 +152,8 @@ bool strictBase64(QStringView text, QByteArray *out)
         if (!isBase64Char(text[i]))
             return false;
     }
-    auto result = QByteArray::fromBase64Encoding(text.toLatin1(),
-                                                 QByteArray::AbortOnBase64DecodingErrors);
+    auto result =
+        QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!result)
         return false;
     *out = std::move(result.decoded);
@@ -173,7 +186,11 @@ private:
     qsizetype m_pos = 0;
 };
 
-enum class MpintStatus { Ok, Negative, NonMinimal };
+enum class MpintStatus {
+    Ok,
+    Negative,
+    NonMinimal
+};
 
 // An SSH mpint that must be non-negative; returns its magnitude without leading zero bytes.
 MpintStatus positiveMpint(QByteArrayView raw, QByteArrayView *magnitude)
@@ -252,8 +269,8 @@ QString SshPublicKey::fingerprintSha256() const
 {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
-    if (EVP_Digest(blob.constData(), static_cast<size_t>(blob.size()), digest, &len,
-                   EVP_sha256(), nullptr)
+    if (EVP_Digest(blob.constData(), static_cast<size_t>(blob.size()), digest, &len, EVP_sha256(),
+                   nullptr)
         != 1) {
         ERR_clear_error();
         return {};
@@ -279,7 +296,8 @@ std::optional<SshPublicKey> SshPublicKey::parse(const QString &input, QString *e
         error->clear();
 
     if (input.size() > kMaxLineLength)
-        return fail(u"The key is too long (more than 16 KiB); paste a single OpenSSH public key line"_s);
+        return fail(
+            u"The key is too long (more than 16 KiB); paste a single OpenSSH public key line"_s);
     const QString line = input.trimmed();
     if (line.isEmpty())
         return fail(u"The key is empty"_s);
@@ -394,8 +412,8 @@ std::optional<SshPublicKey> SshPublicKey::parse(const QString &input, QString *e
                 QString::number(expected), QString(keyType->curve)));
         }
         if (!ecPointOnCurve(keyType->curveNid, point)) {
-            return fail(u"The ECDSA public point is not on the %1 curve"_s.arg(
-                QString(keyType->curve)));
+            return fail(
+                u"The ECDSA public point is not on the %1 curve"_s.arg(QString(keyType->curve)));
         }
         key.bits = keyType->bits;
         break;

@@ -14,10 +14,10 @@ namespace cardhour::sim {
 // inner type string must equal the outer one.
 struct SshPublicKey
 {
-    QString type;              // e.g. "ssh-ed25519"
-    QByteArray blob;           // decoded wire-format key
-    QString comment;           // may be empty
-    int bits = 0;              // 256 for ed25519, curve size for ecdsa, modulus bits for rsa
+    QString type; // e.g. "ssh-ed25519"
+    QByteArray blob; // decoded wire-format key
+    QString comment; // may be empty
+    int bits = 0; // 256 for ed25519, curve size for ecdsa, modulus bits for rsa
 
     // "SHA256:" + unpadded base64 of SHA-256(blob), exactly as `ssh-keygen -l` prints it.
     QString fingerprintSha256() const;

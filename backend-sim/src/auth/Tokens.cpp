@@ -1,10 +1,10 @@
 #include "Tokens.h"
 
+#include <QtGlobal>
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
-
-#include <QtGlobal>
 
 namespace cardhour::sim::tokens {
 
@@ -22,8 +22,7 @@ QByteArray randomBytes(int count)
 
 QByteArray generate()
 {
-    return randomBytes(32).toBase64(QByteArray::Base64UrlEncoding
-                                    | QByteArray::OmitTrailingEquals);
+    return randomBytes(32).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals);
 }
 
 QByteArray hashForStorage(QByteArrayView token)

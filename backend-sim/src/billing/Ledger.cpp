@@ -15,10 +15,14 @@ namespace {
 QString counterAccount(Ledger::Kind kind)
 {
     switch (kind) {
-    case Ledger::Kind::TrialCredit: return u"grant:trial"_s;
-    case Ledger::Kind::Topup: return u"payments:sandbox-topup"_s;
-    case Ledger::Kind::Compute: return u"revenue:compute"_s;
-    case Ledger::Kind::Storage: return u"revenue:storage"_s;
+    case Ledger::Kind::TrialCredit:
+        return u"grant:trial"_s;
+    case Ledger::Kind::Topup:
+        return u"payments:sandbox-topup"_s;
+    case Ledger::Kind::Compute:
+        return u"revenue:compute"_s;
+    case Ledger::Kind::Storage:
+        return u"revenue:storage"_s;
     }
     return u"unknown"_s;
 }
@@ -32,10 +36,14 @@ QVariant optionalInt(const std::optional<qint64> &value)
 QString Ledger::kindName(Kind kind)
 {
     switch (kind) {
-    case Kind::TrialCredit: return u"trial_credit"_s;
-    case Kind::Topup: return u"topup"_s;
-    case Kind::Compute: return u"compute"_s;
-    case Kind::Storage: return u"storage"_s;
+    case Kind::TrialCredit:
+        return u"trial_credit"_s;
+    case Kind::Topup:
+        return u"topup"_s;
+    case Kind::Compute:
+        return u"compute"_s;
+    case Kind::Storage:
+        return u"storage"_s;
     }
     return u"unknown"_s;
 }
@@ -53,20 +61,24 @@ qint64 Ledger::post(const Posting &posting, qint64 nowMs)
     const qint64 after = before + posting.amountMicros;
     if (after < 0)
         throw DbError(u"posting of %1 would take the balance of %2 below zero (%3)"_s
-                          .arg(posting.amountMicros).arg(posting.userId).arg(before)
+                          .arg(posting.amountMicros)
+                          .arg(posting.userId)
+                          .arg(before)
                           .toStdString());
     QSqlQuery insert = m_db.exec(
         u"INSERT INTO ledger_txns(uuid, user_id, kind, amount_micros, balance_after_micros,"
         " instance_id, segment_id, period_start, period_end, description, created_at)"
         " VALUES (?,?,?,?,?,?,?,?,?,?,?)"_s,
         {ids::newUuid(), posting.userId, kindName(posting.kind), posting.amountMicros, after,
-         posting.instanceId.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(posting.instanceId),
+         posting.instanceId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
+                                      : QVariant(posting.instanceId),
          optionalInt(posting.segmentId), optionalInt(posting.periodStartMs),
          optionalInt(posting.periodEndMs), posting.description, nowMs});
     const qint64 txnId = insert.lastInsertId().toLongLong();
-    m_db.exec(u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (?,?,?), (?,?,?)"_s,
-              {txnId, userAccount(posting.userId), posting.amountMicros,
-               txnId, counterAccount(posting.kind), -posting.amountMicros});
+    m_db.exec(
+        u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (?,?,?), (?,?,?)"_s,
+        {txnId, userAccount(posting.userId), posting.amountMicros, txnId,
+         counterAccount(posting.kind), -posting.amountMicros});
     m_db.exec(u"UPDATE users SET balance_micros = ? WHERE id = ?"_s, {after, posting.userId});
     return after;
 }
@@ -78,8 +90,9 @@ qint64 Ledger::balance(const QString &userId)
 
 qint64 Ledger::sumOfEntries(const QString &userId)
 {
-    return m_db.scalar(u"SELECT COALESCE(SUM(amount_micros), 0) FROM ledger_entries WHERE account = ?"_s,
-                       {userAccount(userId)})
+    return m_db
+        .scalar(u"SELECT COALESCE(SUM(amount_micros), 0) FROM ledger_entries WHERE account = ?"_s,
+                {userAccount(userId)})
         .toLongLong();
 }
 
@@ -95,8 +108,9 @@ QJsonArray Ledger::page(const QString &userId, qint64 beforeSeq, int limit)
     while (q.next()) {
         const qint64 txnId = q.value(0).toLongLong();
         QJsonArray entries;
-        QSqlQuery e = m_db.exec(u"SELECT account, amount_micros FROM ledger_entries WHERE txn_id = ? ORDER BY id"_s,
-                                {txnId});
+        QSqlQuery e = m_db.exec(
+            u"SELECT account, amount_micros FROM ledger_entries WHERE txn_id = ? ORDER BY id"_s,
+            {txnId});
         while (e.next()) {
             QString account = e.value(0).toString();
             if (account.startsWith(u"user:"_s))
@@ -110,10 +124,16 @@ QJsonArray Ledger::page(const QString &userId, qint64 beforeSeq, int limit)
             {u"kind"_s, q.value(2).toString()},
             {u"amount_micros"_s, q.value(3).toLongLong()},
             {u"balance_after_micros"_s, q.value(4).toLongLong()},
-            {u"instance_id"_s, q.value(5).isNull() ? QJsonValue() : QJsonValue(q.value(5).toString())},
-            {u"period_start"_s, q.value(6).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(6).toLongLong()))},
-            {u"period_end"_s, q.value(7).isNull() ? QJsonValue() : QJsonValue(json::isoTime(q.value(7).toLongLong()))},
-            {u"rate_micros_per_hour"_s, q.value(10).isNull() ? QJsonValue() : QJsonValue(q.value(10).toLongLong())},
+            {u"instance_id"_s,
+             q.value(5).isNull() ? QJsonValue() : QJsonValue(q.value(5).toString())},
+            {u"period_start"_s,
+             q.value(6).isNull() ? QJsonValue()
+                                 : QJsonValue(json::isoTime(q.value(6).toLongLong()))},
+            {u"period_end"_s,
+             q.value(7).isNull() ? QJsonValue()
+                                 : QJsonValue(json::isoTime(q.value(7).toLongLong()))},
+            {u"rate_micros_per_hour"_s,
+             q.value(10).isNull() ? QJsonValue() : QJsonValue(q.value(10).toLongLong())},
             {u"description"_s, q.value(8).toString()},
             {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
             {u"entries"_s, entries},
@@ -141,24 +161,28 @@ QString Ledger::verify()
         const qint64 cached = users.value(1).toLongLong();
         const qint64 sum = sumOfEntries(userId);
         if (cached != sum)
-            return u"user %1: cached balance %2 != sum of entries %3"_s.arg(userId).arg(cached).arg(sum);
+            return u"user %1: cached balance %2 != sum of entries %3"_s.arg(userId).arg(cached).arg(
+                sum);
         qint64 replay = 0;
-        QSqlQuery txns = m_db.exec(
-            u"SELECT t.id, e.amount_micros, t.balance_after_micros FROM ledger_txns t"
-            " JOIN ledger_entries e ON e.txn_id = t.id AND e.account = ?"
-            " WHERE t.user_id = ? ORDER BY t.id"_s,
-            {userAccount(userId), userId});
+        QSqlQuery txns =
+            m_db.exec(u"SELECT t.id, e.amount_micros, t.balance_after_micros FROM ledger_txns t"
+                      " JOIN ledger_entries e ON e.txn_id = t.id AND e.account = ?"
+                      " WHERE t.user_id = ? ORDER BY t.id"_s,
+                      {userAccount(userId), userId});
         while (txns.next()) {
             replay += txns.value(1).toLongLong();
             if (replay != txns.value(2).toLongLong())
                 return u"user %1: replay gives %2 after transaction %3, recorded %4"_s.arg(userId)
-                    .arg(replay).arg(txns.value(0).toLongLong()).arg(txns.value(2).toLongLong());
+                    .arg(replay)
+                    .arg(txns.value(0).toLongLong())
+                    .arg(txns.value(2).toLongLong());
             if (replay < 0)
-                return u"user %1: balance below zero after transaction %2"_s.arg(userId)
-                    .arg(txns.value(0).toLongLong());
+                return u"user %1: balance below zero after transaction %2"_s.arg(userId).arg(
+                    txns.value(0).toLongLong());
         }
         if (replay != cached)
-            return u"user %1: replayed balance %2 != cached %3"_s.arg(userId).arg(replay).arg(cached);
+            return u"user %1: replayed balance %2 != cached %3"_s.arg(userId).arg(replay).arg(
+                cached);
     }
     return {};
 }

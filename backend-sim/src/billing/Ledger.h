@@ -19,7 +19,12 @@ class Ledger
 public:
     // Compute: a run of an instance; Storage: its disk while it is stopped. Each has its own
     // revenue account, so the ledger shows the two apart.
-    enum class Kind { TrialCredit, Topup, Compute, Storage };
+    enum class Kind {
+        TrialCredit,
+        Topup,
+        Compute,
+        Storage
+    };
 
     struct Posting
     {
@@ -27,7 +32,7 @@ public:
         QString userId;
         qint64 amountMicros = 0; // as the user's balance sees it: credit > 0, charge < 0
         QString description;
-        QString instanceId;                 // optional
+        QString instanceId; // optional
         std::optional<qint64> segmentId;
         std::optional<qint64> periodStartMs;
         std::optional<qint64> periodEndMs;
@@ -39,7 +44,7 @@ public:
     // below zero: callers cap charges first. Returns the new balance.
     qint64 post(const Posting &posting, qint64 nowMs);
 
-    qint64 balance(const QString &userId);      // cached
+    qint64 balance(const QString &userId); // cached
     qint64 sumOfEntries(const QString &userId); // recomputed from the entries
 
     // Newest first; `beforeSeq` pages backwards (0 = from the newest). Returns at most `limit`.

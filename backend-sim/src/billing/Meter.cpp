@@ -72,13 +72,17 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     if (charge > 0) {
         const bool snapshot = !segment.snapshotId.isEmpty();
         const QString name = snapshot
-            ? m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {segment.snapshotId}).toString()
-            : m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId}).toString();
+            ? m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {segment.snapshotId})
+                  .toString()
+            : m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId})
+                  .toString();
         const qint64 seconds = (untilMs - segment.chargedUntilMs) / 1000;
         const bool storage = segment.kind == Kind::Storage;
-        const QString what = snapshot ? u"Snapshot storage"_s : storage ? u"Storage while stopped"_s : u"Compute"_s;
-        QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(what).arg(name).arg(seconds)
-                                  .arg(formatYuan(segment.ratePerHourMicros));
+        const QString what = snapshot ? u"Snapshot storage"_s
+            : storage                 ? u"Storage while stopped"_s
+                                      : u"Compute"_s;
+        QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(what).arg(name).arg(seconds).arg(
+            formatYuan(segment.ratePerHourMicros));
         if (charge < owed)
             description += u" (capped at the remaining balance)"_s;
         Ledger::Posting posting;
@@ -94,7 +98,8 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     }
     // Record the full amount owed as charged even when capped: the remainder is written off,
     // never carried as debt, and the next checkpoint must not ask for it again.
-    m_db.exec(u"UPDATE segments SET charged_micros = charged_micros + ?, written_off_micros = written_off_micros + ?,"
+    m_db.exec(u"UPDATE segments SET charged_micros = charged_micros + ?, written_off_micros = "
+              u"written_off_micros + ?,"
               " charged_until = ?, last_seen_at = MAX(last_seen_at, ?) WHERE id = ?"_s,
               {owed, owed - charge, untilMs, untilMs, segment.id});
     if (closing)
@@ -102,14 +107,15 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     return charge;
 }
 
-void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instanceId, const QString &userId,
-                                qint64 ratePerHourMicros, qint64 atMs)
+void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instanceId,
+                                const QString &userId, qint64 ratePerHourMicros, qint64 atMs)
 {
     if (openSegmentOfSnapshot(snapshotId))
         throw DbError("snapshot already has an open billing segment");
-    m_db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
-              " last_seen_at, charged_micros, charged_until, kind, snapshot_id) VALUES (?,?,?,?,?,0,?,'storage',?)"_s,
-              {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, snapshotId});
+    m_db.exec(
+        u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
+        " last_seen_at, charged_micros, charged_until, kind, snapshot_id) VALUES (?,?,?,?,?,0,?,'storage',?)"_s,
+        {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, snapshotId});
 }
 
 qint64 Meter::closeSnapshotSegment(const QString &snapshotId, qint64 atMs)
@@ -180,7 +186,8 @@ QList<Meter::OpenSegment> Meter::openSegmentsOf(const QString &userId)
 QList<Meter::OpenSegment> Meter::openSegmentsOfInstance(const QString &instanceId)
 {
     QList<OpenSegment> result;
-    QSqlQuery q = m_db.exec(kSelectOpen + kOwnOnly + u" AND instance_id = ? ORDER BY id"_s, {instanceId});
+    QSqlQuery q =
+        m_db.exec(kSelectOpen + kOwnOnly + u" AND instance_id = ? ORDER BY id"_s, {instanceId});
     while (q.next())
         result.append(readSegment(q));
     return result;
@@ -195,8 +202,8 @@ std::optional<Meter::OpenSegment> Meter::openSegmentOf(const QString &instanceId
     return std::nullopt;
 }
 
-std::optional<qint64> Meter::exhaustionTime(const QList<OpenSegment> &segments, qint64 balanceMicros,
-                                            qint64 fromMs, qint64 toMs)
+std::optional<qint64> Meter::exhaustionTime(const QList<OpenSegment> &segments,
+                                            qint64 balanceMicros, qint64 fromMs, qint64 toMs)
 {
     if (segments.isEmpty())
         return std::nullopt;
@@ -241,24 +248,28 @@ QHash<QString, Meter::Costs> Meter::costsByInstance(const QString &userId, qint6
     return costs;
 }
 
-QHash<QString, Meter::Costs> Meter::postedByInstance(const QString &userId, const QString &instanceId)
+QHash<QString, Meter::Costs> Meter::postedByInstance(const QString &userId,
+                                                     const QString &instanceId)
 {
     QHash<QString, Costs> costs;
     QSqlQuery q = instanceId.isEmpty()
         ? m_db.exec(u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE user_id = ?"
                     " AND snapshot_id IS NULL GROUP BY instance_id, kind"_s,
                     {userId})
-        : m_db.exec(u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE instance_id = ?"
-                    " AND snapshot_id IS NULL GROUP BY instance_id, kind"_s,
-                    {instanceId});
+        : m_db.exec(
+            u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE instance_id = ?"
+            " AND snapshot_id IS NULL GROUP BY instance_id, kind"_s,
+            {instanceId});
     while (q.next()) {
         Costs &c = costs[q.value(0).toString()];
-        (q.value(1).toString() == u"storage"_s ? c.storageMicros : c.computeMicros) += q.value(2).toLongLong();
+        (q.value(1).toString() == u"storage"_s ? c.storageMicros : c.computeMicros) +=
+            q.value(2).toLongLong();
     }
     return costs;
 }
 
-void Meter::addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &segments, qint64 atMs)
+void Meter::addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &segments,
+                        qint64 atMs)
 {
     for (const OpenSegment &s : segments) {
         if (!s.snapshotId.isEmpty())
@@ -279,10 +290,12 @@ void Meter::markSeen(const QStringList &instanceIds, qint64 atMs)
 void Meter::accrue(qint64 nowMs, bool markSeen)
 {
     if (markSeen)
-        m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND kind = 'compute'"
-                  " AND last_seen_at < ?"_s,
-                  {nowMs, nowMs});
-    QSqlQuery due = m_db.exec(kSelectOpen + u" AND charged_until <= ?"_s, {nowMs - m_postingIntervalMs});
+        m_db.exec(
+            u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND kind = 'compute'"
+            " AND last_seen_at < ?"_s,
+            {nowMs, nowMs});
+    QSqlQuery due =
+        m_db.exec(kSelectOpen + u" AND charged_until <= ?"_s, {nowMs - m_postingIntervalMs});
     QList<OpenSegment> segments;
     while (due.next())
         segments.append(readSegment(due));

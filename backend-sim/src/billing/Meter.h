@@ -23,7 +23,10 @@ class Ledger;
 class Meter
 {
 public:
-    enum class Kind { Compute, Storage };
+    enum class Kind {
+        Compute,
+        Storage
+    };
 
     struct OpenSegment
     {
@@ -33,7 +36,7 @@ public:
         QString userId;
         qint64 ratePerHourMicros = 0;
         qint64 startedAtMs = 0;
-        qint64 chargedMicros = 0;  // already posted to the ledger
+        qint64 chargedMicros = 0; // already posted to the ledger
         qint64 chargedUntilMs = 0; // end of the last posted period
         qint64 lastSeenAtMs = 0;
         QString snapshotId; // empty: the instance's own run or disk
@@ -41,8 +44,7 @@ public:
 
     Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs = 60'000)
         : m_db(db), m_ledger(ledger), m_postingIntervalMs(postingIntervalMs)
-    {
-    }
+    {}
 
     // Lifetime cost of an instance, posted and unposted, apart by kind.
     struct Costs
@@ -63,8 +65,8 @@ public:
     qint64 closeSegment(const QString &instanceId, qint64 atMs, Kind kind = Kind::Compute);
 
     // A snapshot's storage fee from `atMs`; throws DbError if it is billed already.
-    void openSnapshotSegment(const QString &snapshotId, const QString &instanceId, const QString &userId,
-                             qint64 ratePerHourMicros, qint64 atMs);
+    void openSnapshotSegment(const QString &snapshotId, const QString &instanceId,
+                             const QString &userId, qint64 ratePerHourMicros, qint64 atMs);
     // Ends it at `atMs`, posting what it still owes (capped at the balance); returns that.
     qint64 closeSnapshotSegment(const QString &snapshotId, qint64 atMs);
     std::optional<OpenSegment> openSegmentOfSnapshot(const QString &snapshotId);
@@ -84,8 +86,8 @@ public:
     static std::optional<qint64> exhaustionTime(const QList<OpenSegment> &segments,
                                                 qint64 balanceMicros, qint64 fromMs, qint64 toMs);
     // When the balance runs out at the current rate, if it does within ~100 years.
-    static std::optional<qint64> runsOutAt(const QList<OpenSegment> &segments,
-                                           qint64 balanceMicros, qint64 nowMs);
+    static std::optional<qint64> runsOutAt(const QList<OpenSegment> &segments, qint64 balanceMicros,
+                                           qint64 nowMs);
 
     // Compute cost (posted + unposted) per instance of a user at `atMs`.
     QHash<QString, qint64> costsOf(const QString &userId, qint64 atMs);
@@ -95,7 +97,8 @@ public:
     // every instance of `userId`, or of the one instance `instanceId` when it is given.
     QHash<QString, Costs> postedByInstance(const QString &userId, const QString &instanceId = {});
     // Adds what `segments` owe unposted at `atMs` to `costs` (snapshots' segments left out).
-    static void addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &segments, qint64 atMs);
+    static void addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &segments,
+                            qint64 atMs);
 
     // Posts a checkpoint charge for each open segment (either kind) whose last posting is at
     // least postingInterval old. With `markSeen`, also records every open compute segment as

@@ -20,7 +20,8 @@ QString humanSize(qint64 bytes)
         value /= 1024;
         ++unit;
     }
-    return unit == 0 ? u"%1 B"_s.arg(bytes) : u"%1 %2"_s.arg(value, 0, 'f', 1).arg(QLatin1StringView(units[unit]));
+    return unit == 0 ? u"%1 B"_s.arg(bytes)
+                     : u"%1 %2"_s.arg(value, 0, 'f', 1).arg(QLatin1StringView(units[unit]));
 }
 
 int usage(QTextStream &err)
@@ -58,8 +59,9 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
         if (all.isEmpty())
             out << "no datasets (add one with: cardhour-sim datasets add NAME DIR)\n";
         for (const Datasets::Dataset &d : all)
-            out << qSetFieldWidth(20) << Qt::left << d.name << qSetFieldWidth(12) << humanSize(d.sizeBytes)
-                << qSetFieldWidth(10) << u"%1 files"_s.arg(d.files) << qSetFieldWidth(0) << "  " << d.path << "\n";
+            out << qSetFieldWidth(20) << Qt::left << d.name << qSetFieldWidth(12)
+                << humanSize(d.sizeBytes) << qSetFieldWidth(10) << u"%1 files"_s.arg(d.files)
+                << qSetFieldWidth(0) << "  " << d.path << "\n";
         return 0;
     }
     if (verb == u"add"_s && args.size() == 2) {
@@ -68,8 +70,9 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
             return 1;
         }
         const Datasets::Dataset d = *datasets.find(args.at(0));
-        out << "dataset " << d.name << ": " << d.path << ", " << humanSize(d.sizeBytes) << " in " << d.files
-            << " files; instances that ask for it see it read-only at /datasets/" << d.name << "\n";
+        out << "dataset " << d.name << ": " << d.path << ", " << humanSize(d.sizeBytes) << " in "
+            << d.files << " files; instances that ask for it see it read-only at /datasets/"
+            << d.name << "\n";
         return 0;
     }
     if (verb == u"remove"_s && args.size() == 1) {
@@ -77,7 +80,8 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
             err << "cardhour-sim: " << error << "\n";
             return 1;
         }
-        out << "dataset " << args.at(0) << " removed (its folder is untouched; running instances keep their mount)\n";
+        out << "dataset " << args.at(0)
+            << " removed (its folder is untouched; running instances keep their mount)\n";
         return 0;
     }
     return usage(err);

@@ -43,13 +43,18 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
     QTextStream err(stderr);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Check whether this host can run the sandbox's containers, and how to fix it."_s);
+    parser.setApplicationDescription(
+        u"Check whether this host can run the sandbox's containers, and how to fix it."_s);
     const QCommandLineOption jsonOption(u"json"_s, u"Print the checks as JSON."_s);
-    const QCommandLineOption fixOption(u"fix"_s, u"Write the recommended containers.conf (runc, ulimits 4096) to PATH."_s,
-                                       u"PATH"_s);
-    const QCommandLineOption podmanOption(u"podman"_s, u"The podman program (default: podman)."_s, u"PATH"_s, u"podman"_s);
-    const QCommandLineOption confOption(u"containers-conf"_s, u"containers.conf for podman (sets CONTAINERS_CONF)."_s, u"FILE"_s);
-    const QCommandLineOption prefixOption(u"tag-prefix"_s, u"Prefix of image tags (default: localhost/cardhour/)."_s,
+    const QCommandLineOption fixOption(
+        u"fix"_s, u"Write the recommended containers.conf (runc, ulimits 4096) to PATH."_s,
+        u"PATH"_s);
+    const QCommandLineOption podmanOption(u"podman"_s, u"The podman program (default: podman)."_s,
+                                          u"PATH"_s, u"podman"_s);
+    const QCommandLineOption confOption(
+        u"containers-conf"_s, u"containers.conf for podman (sets CONTAINERS_CONF)."_s, u"FILE"_s);
+    const QCommandLineOption prefixOption(u"tag-prefix"_s,
+                                          u"Prefix of image tags (default: localhost/cardhour/)."_s,
                                           u"PREFIX"_s, u"localhost/cardhour/"_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
     parser.addOptions({jsonOption, fixOption, podmanOption, confOption, prefixOption, helpOption});
@@ -60,12 +65,14 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
     }
     if (parser.isSet(helpOption)) {
         QString help = parser.helpText();
-        help.replace(0, help.indexOf(u'\n'), u"Usage: cardhour-sim doctor [--json] [--fix PATH] [options]"_s);
+        help.replace(0, help.indexOf(u'\n'),
+                     u"Usage: cardhour-sim doctor [--json] [--fix PATH] [options]"_s);
         out << help;
         return 0;
     }
     if (!parser.positionalArguments().isEmpty()) {
-        err << "cardhour-sim doctor: unexpected argument \"" << parser.positionalArguments().first() << '"' << Qt::endl;
+        err << "cardhour-sim doctor: unexpected argument \"" << parser.positionalArguments().first()
+            << '"' << Qt::endl;
         return 2;
     }
     if (parser.isSet(fixOption) && parser.value(fixOption).isEmpty()) {
@@ -92,32 +99,38 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
     if (parser.isSet(fixOption)) {
         const QString path = QFileInfo(parser.value(fixOption)).absoluteFilePath();
         if (!doctor.writeFix(path)) {
-            err << "cardhour-sim doctor: cannot write the containers.conf: " << doctor.errorString() << Qt::endl;
+            err << "cardhour-sim doctor: cannot write the containers.conf: " << doctor.errorString()
+                << Qt::endl;
             return 1;
         }
         // With --json, stdout stays pure JSON.
         (parser.isSet(jsonOption) ? err : out)
-            << "wrote " << QDir::toNativeSeparators(path) << " (runtime = runc, default_ulimits 4096); use it with:" << Qt::endl
+            << "wrote " << QDir::toNativeSeparators(path)
+            << " (runtime = runc, default_ulimits 4096); use it with:" << Qt::endl
             << "  export CONTAINERS_CONF=" << QDir::toNativeSeparators(path) << Qt::endl;
         return 0;
     }
 
     const QList<DoctorCheck> checks = doctor.run();
-    const bool anyProblem =
-        std::any_of(checks.cbegin(), checks.cend(), [](const DoctorCheck &c) { return c.status == DoctorCheck::Problem; });
+    const bool anyProblem = std::any_of(checks.cbegin(), checks.cend(), [](const DoctorCheck &c) {
+        return c.status == DoctorCheck::Problem;
+    });
 
     if (parser.isSet(jsonOption)) {
         QJsonArray array;
         for (const DoctorCheck &c : checks) {
-            QJsonObject object{{u"name"_s, c.name}, {u"status"_s, DoctorCheck::statusName(c.status)}, {u"detail"_s, c.detail}};
+            QJsonObject object{{u"name"_s, c.name},
+                               {u"status"_s, DoctorCheck::statusName(c.status)},
+                               {u"detail"_s, c.detail}};
             if (!c.fix.isEmpty())
                 object.insert(u"fix"_s, c.fix);
             array.append(object);
         }
-        const QJsonObject root{{u"ok"_s, !anyProblem},
-                               {u"containersConf"_s, options.containersConf},
-                               {u"recommendedContainersConf"_s, Doctor::recommendedContainersConf()},
-                               {u"checks"_s, array}};
+        const QJsonObject root{
+            {u"ok"_s, !anyProblem},
+            {u"containersConf"_s, options.containersConf},
+            {u"recommendedContainersConf"_s, Doctor::recommendedContainersConf()},
+            {u"checks"_s, array}};
         out << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
         out.flush();
         return anyProblem ? 1 : 0;
@@ -129,16 +142,19 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
     const QString indent(8, u' ');
     for (const DoctorCheck &c : checks) {
         out << tagOf(c.status) << ' ' << c.name.leftJustified(width + 2) << c.detail << Qt::endl;
-        if ((c.status == DoctorCheck::Problem || c.status == DoctorCheck::Warning) && !c.fix.isEmpty()) {
+        if ((c.status == DoctorCheck::Problem || c.status == DoctorCheck::Warning)
+            && !c.fix.isEmpty()) {
             const QStringList lines = c.fix.split(u'\n');
             for (qsizetype i = 0; i < lines.size(); ++i)
                 out << indent << (i == 0 ? u"fix: "_s : u"     "_s) << lines.at(i) << Qt::endl;
         }
     }
-    const auto problems = std::count_if(checks.cbegin(), checks.cend(),
-                                        [](const DoctorCheck &c) { return c.status == DoctorCheck::Problem; });
+    const auto problems = std::count_if(checks.cbegin(), checks.cend(), [](const DoctorCheck &c) {
+        return c.status == DoctorCheck::Problem;
+    });
     if (problems > 0)
-        out << Qt::endl << problems << (problems == 1 ? " problem" : " problems") << " found" << Qt::endl;
+        out << Qt::endl
+            << problems << (problems == 1 ? " problem" : " problems") << " found" << Qt::endl;
     else
         out << Qt::endl << "no problems found" << Qt::endl;
     return anyProblem ? 1 : 0;

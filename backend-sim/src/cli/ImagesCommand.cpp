@@ -82,7 +82,8 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
         }
     }
     const Row header{u"ID"_s, u"STATUS"_s, u"SIZE"_s, u"BUILT AT"_s, u"NOTE"_s};
-    qsizetype w[4] = {header.id.size(), header.status.size(), header.size.size(), header.built.size()};
+    qsizetype w[4] = {header.id.size(), header.status.size(), header.size.size(),
+                      header.built.size()};
     for (const Row &row : std::as_const(rows)) {
         w[0] = std::max(w[0], row.id.size());
         w[1] = std::max(w[1], row.status.size());
@@ -91,7 +92,8 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
     }
     auto print = [&](const Row &row) {
         out << row.id.leftJustified(w[0] + 2) << row.status.leftJustified(w[1] + 2)
-            << row.size.rightJustified(w[2]) << u"  "_s << row.built.leftJustified(w[3] + 2) << row.note;
+            << row.size.rightJustified(w[2]) << u"  "_s << row.built.leftJustified(w[3] + 2)
+            << row.note;
         out << Qt::endl;
     };
     print(header);
@@ -106,7 +108,8 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
     return anyError ? 1 : 0;
 }
 
-int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTextStream &out, QTextStream &err)
+int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTextStream &out,
+                QTextStream &err)
 {
     struct Result
     {
@@ -121,67 +124,76 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTe
     QElapsedTimer total;
     total.start();
     QSet<QString> pending(ids.cbegin(), ids.cend());
-    QHash<QString, QElapsedTimer> started;   // per image, since its first progress
+    QHash<QString, QElapsedTimer> started; // per image, since its first progress
     QHash<QString, QElapsedTimer> bootstrap; // while the root image is being made
     QHash<QString, qint64> bootstrapMs;
     QHash<QString, bool> built;
     QList<Result> results;
 
-    QObject::connect(&builder, &ImageBuilder::progress, &loop,
-                     [&](const QString &id, const QString &stage, int step, int totalSteps, const QString &line) {
-        if (!started.contains(id))
-            started[id].start();
-        if (stage == u"bootstrap"_s) {
-            if (!bootstrap.contains(id))
-                bootstrap[id].start();
-            // The script's own lines, errors and warnings; debootstrap's chatter only with -v.
-            if (verbose || line.startsWith(u"bootstrap-debian:"_s) || line.startsWith(u"making the root"_s)
-                || line.startsWith(u"E:"_s) || line.startsWith(u"W:"_s))
-                out << '[' << id << "] " << clip(line) << Qt::endl;
-            return;
-        }
-        if (bootstrap.contains(id) && !bootstrapMs.contains(id))
-            bootstrapMs.insert(id, bootstrap.value(id).elapsed());
-        if (stage == u"start"_s) {
-            built[id] = true;
-            out << '[' << id << "] " << line << Qt::endl;
-        } else if (stage == u"step"_s) {
-            Q_UNUSED(step)
-            Q_UNUSED(totalSteps)
-            out << '[' << id << "] " << clip(line) << Qt::endl;
-        } else if (stage == u"current"_s) {
-            out << '[' << id << "] " << line << ", nothing to do" << Qt::endl;
-            // An image something requested is built on: no finished of its own, but a summary row.
-            const bool listed = std::any_of(results.cbegin(), results.cend(), [&](const Result &r) { return r.id == id; });
-            if (!pending.contains(id) && !listed) {
-                results.append({id, true, false, started.value(id).elapsed(), -1, {}});
-                started.remove(id);
+    QObject::connect(
+        &builder, &ImageBuilder::progress, &loop,
+        [&](const QString &id, const QString &stage, int step, int totalSteps,
+            const QString &line) {
+            if (!started.contains(id))
+                started[id].start();
+            if (stage == u"bootstrap"_s) {
+                if (!bootstrap.contains(id))
+                    bootstrap[id].start();
+                // The script's own lines, errors and warnings; debootstrap's chatter only with -v.
+                if (verbose || line.startsWith(u"bootstrap-debian:"_s)
+                    || line.startsWith(u"making the root"_s) || line.startsWith(u"E:"_s)
+                    || line.startsWith(u"W:"_s))
+                    out << '[' << id << "] " << clip(line) << Qt::endl;
+                return;
             }
-        } else if (verbose && (stage == u"output"_s || stage == u"commit"_s)) {
-            out << '[' << id << "]   " << line << Qt::endl;
-        }
-    });
-    QObject::connect(&builder, &ImageBuilder::finished, &loop, [&](const QString &id, bool ok, const QString &error) {
-        Result result;
-        result.id = id;
-        result.ok = ok;
-        result.built = built.value(id);
-        result.ms = started.contains(id) ? started.value(id).elapsed() : 0;
-        result.bootstrapMs = bootstrapMs.value(id, bootstrap.contains(id) ? bootstrap.value(id).elapsed() : -1);
-        result.error = error;
-        results.append(result);
-        started.remove(id);
-        bootstrap.remove(id);
-        bootstrapMs.remove(id);
-        built.remove(id);
-        if (ok)
-            out << '[' << id << "] " << (result.built ? "built in " : "checked in ") << seconds(result.ms) << Qt::endl;
-        else
-            err << '[' << id << "] FAILED: " << error << Qt::endl;
-        pending.remove(id);
-        if (pending.isEmpty())
-            loop.quit();
-    });
+            if (bootstrap.contains(id) && !bootstrapMs.contains(id))
+                bootstrapMs.insert(id, bootstrap.value(id).elapsed());
+            if (stage == u"start"_s) {
+                built[id] = true;
+                out << '[' << id << "] " << line << Qt::endl;
+            } else if (stage == u"step"_s) {
+                Q_UNUSED(step)
+                Q_UNUSED(totalSteps)
+                out << '[' << id << "] " << clip(line) << Qt::endl;
+            } else if (stage == u"current"_s) {
+                out << '[' << id << "] " << line << ", nothing to do" << Qt::endl;
+                // An image something requested is built on: no finished of its own, but a summary
+                // row.
+                const bool listed = std::any_of(results.cbegin(), results.cend(),
+                                                [&](const Result &r) { return r.id == id; });
+                if (!pending.contains(id) && !listed) {
+                    results.append({id, true, false, started.value(id).elapsed(), -1, {}});
+                    started.remove(id);
+                }
+            } else if (verbose && (stage == u"output"_s || stage == u"commit"_s)) {
+                out << '[' << id << "]   " << line << Qt::endl;
+            }
+        });
+    QObject::connect(&builder, &ImageBuilder::finished, &loop,
+                     [&](const QString &id, bool ok, const QString &error) {
+                         Result result;
+                         result.id = id;
+                         result.ok = ok;
+                         result.built = built.value(id);
+                         result.ms = started.contains(id) ? started.value(id).elapsed() : 0;
+                         result.bootstrapMs = bootstrapMs.value(
+                             id, bootstrap.contains(id) ? bootstrap.value(id).elapsed() : -1);
+                         result.error = error;
+                         results.append(result);
+                         started.remove(id);
+                         bootstrap.remove(id);
+                         bootstrapMs.remove(id);
+                         built.remove(id);
+                         if (ok)
+                             out << '[' << id << "] "
+                                 << (result.built ? "built in " : "checked in ")
+                                 << seconds(result.ms) << Qt::endl;
+                         else
+                             err << '[' << id << "] FAILED: " << error << Qt::endl;
+                         pending.remove(id);
+                         if (pending.isEmpty())
+                             loop.quit();
+                     });
 
     for (const QString &id : ids)
         builder.build(id);
@@ -195,7 +207,8 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTe
     for (const Result &result : std::as_const(results)) {
         allOk = allOk && result.ok;
         const QString state = !result.ok ? u"FAILED"_s : result.built ? u"built"_s : u"current"_s;
-        out << "  " << result.id.leftJustified(width) << state.leftJustified(9) << seconds(result.ms).rightJustified(9);
+        out << "  " << result.id.leftJustified(width) << state.leftJustified(9)
+            << seconds(result.ms).rightJustified(9);
         if (result.bootstrapMs >= 0)
             out << "  (root image made in " << seconds(result.bootstrapMs) << ')';
         if (!result.ok)
@@ -214,20 +227,27 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
     QTextStream err(stderr);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Build and list the container images behind the catalog's image ids."_s);
+    parser.setApplicationDescription(
+        u"Build and list the container images behind the catalog's image ids."_s);
     const QCommandLineOption imagesOption(
         u"images"_s,
         u"Directory of image recipes (default: %1)."_s.arg(ImageRecipes::defaultImagesDir()),
         u"DIR"_s);
-    const QCommandLineOption podmanOption(u"podman"_s, u"The podman program (default: podman)."_s, u"PATH"_s, u"podman"_s);
-    const QCommandLineOption confOption(u"containers-conf"_s, u"containers.conf for podman (sets CONTAINERS_CONF)."_s, u"FILE"_s);
-    const QCommandLineOption prefixOption(u"tag-prefix"_s, u"Prefix of image tags (default: localhost/cardhour/)."_s,
+    const QCommandLineOption podmanOption(u"podman"_s, u"The podman program (default: podman)."_s,
+                                          u"PATH"_s, u"podman"_s);
+    const QCommandLineOption confOption(
+        u"containers-conf"_s, u"containers.conf for podman (sets CONTAINERS_CONF)."_s, u"FILE"_s);
+    const QCommandLineOption prefixOption(u"tag-prefix"_s,
+                                          u"Prefix of image tags (default: localhost/cardhour/)."_s,
                                           u"PREFIX"_s, u"localhost/cardhour/"_s);
-    const QCommandLineOption catalogOption(u"catalog"_s, u"Directory with images.json (default: built in)."_s, u"DIR"_s);
+    const QCommandLineOption catalogOption(
+        u"catalog"_s, u"Directory with images.json (default: built in)."_s, u"DIR"_s);
     const QCommandLineOption allOption(u"all"_s, u"build: every image that has a recipe."_s);
-    const QCommandLineOption verboseOption({u"v"_s, u"verbose"_s}, u"build: show all build output."_s);
+    const QCommandLineOption verboseOption({u"v"_s, u"verbose"_s},
+                                           u"build: show all build output."_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({imagesOption, podmanOption, confOption, prefixOption, catalogOption, allOption, verboseOption, helpOption});
+    parser.addOptions({imagesOption, podmanOption, confOption, prefixOption, catalogOption,
+                       allOption, verboseOption, helpOption});
     parser.addPositionalArgument(u"command"_s, u"list | build"_s);
     parser.addPositionalArgument(u"ids"_s, u"build: image ids (or --all)"_s, u"[ID...]"_s);
 
@@ -238,7 +258,8 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
     const QStringList positional = parser.positionalArguments();
     if (parser.isSet(helpOption) || positional.isEmpty()) {
         QString help = parser.helpText();
-        help.replace(0, help.indexOf(u'\n'), u"Usage: cardhour-sim images [options] list | build ID... | build --all"_s);
+        help.replace(0, help.indexOf(u'\n'),
+                     u"Usage: cardhour-sim images [options] list | build ID... | build --all"_s);
         (positional.isEmpty() && !parser.isSet(helpOption) ? err : out) << help;
         return parser.isSet(helpOption) ? 0 : 2;
     }
@@ -252,7 +273,8 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
 
     const QString command = positional.first();
     if (command != u"list"_s && command != u"build"_s) {
-        err << "cardhour-sim images: unknown command \"" << command << "\" (list or build)" << Qt::endl;
+        err << "cardhour-sim images: unknown command \"" << command << "\" (list or build)"
+            << Qt::endl;
         return 2;
     }
     if (const QString problem = builder.inspector().podmanProblem(); !problem.isEmpty()) {
@@ -288,7 +310,8 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
         }
     }
     if (ids.isEmpty()) {
-        err << "cardhour-sim images: build what? Give image ids (" << recipes.join(u", "_s) << ") or --all" << Qt::endl;
+        err << "cardhour-sim images: build what? Give image ids (" << recipes.join(u", "_s)
+            << ") or --all" << Qt::endl;
         return 2;
     }
     for (const QString &id : std::as_const(ids)) {

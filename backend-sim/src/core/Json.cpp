@@ -1,10 +1,10 @@
 #include "Json.h"
 
 #include <QDateTime>
-#include <QTimeZone>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QTimeZone>
 
 #include <cmath>
 

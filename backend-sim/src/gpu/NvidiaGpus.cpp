@@ -42,7 +42,8 @@ QList<QStringList> csvRows(const QByteArray &csv, int columns)
 
 QStringList NvidiaGpus::inventoryArgs()
 {
-    return {u"--query-gpu=index,name,uuid,memory.total,pci.bus_id,power.limit"_s, u"--format=csv,noheader,nounits"_s};
+    return {u"--query-gpu=index,name,uuid,memory.total,pci.bus_id,power.limit"_s,
+            u"--format=csv,noheader,nounits"_s};
 }
 
 QList<NvidiaGpus::Card> NvidiaGpus::parseInventory(const QByteArray &csv)
@@ -95,11 +96,12 @@ QList<NvidiaGpus::Reading> NvidiaGpus::parseReadings(const QByteArray &csv)
 
 QString NvidiaGpus::findCdiSpec(const QStringList &folders)
 {
-    const QStringList dirs = folders.isEmpty() ? QStringList{u"/etc/cdi"_s, u"/var/run/cdi"_s} : folders;
+    const QStringList dirs =
+        folders.isEmpty() ? QStringList{u"/etc/cdi"_s, u"/var/run/cdi"_s} : folders;
     static const QRegularExpression kind(uR"(kind:\s*"?nvidia\.com/gpu"?)"_s);
     for (const QString &dir : dirs) {
-        const QStringList files =
-            QDir(dir).entryList({u"*.yaml"_s, u"*.yml"_s, u"*.json"_s}, QDir::Files | QDir::Readable, QDir::Name);
+        const QStringList files = QDir(dir).entryList({u"*.yaml"_s, u"*.yml"_s, u"*.json"_s},
+                                                      QDir::Files | QDir::Readable, QDir::Name);
         for (const QString &name : files) {
             QFile file(QDir(dir).filePath(name));
             if (!file.open(QIODevice::ReadOnly))

@@ -18,10 +18,10 @@ public:
     struct Card
     {
         int index = -1;
-        QString name;    // "NVIDIA H200"
-        QString uuid;    // "GPU-…"
+        QString name; // "NVIDIA H200"
+        QString uuid; // "GPU-…"
         int memoryMib = 0;
-        QString busId;   // "00000000:19:00.0"
+        QString busId; // "00000000:19:00.0"
         double powerLimitW = 0; // 0: not reported
     };
     struct Reading
@@ -35,8 +35,8 @@ public:
     struct Inventory
     {
         QList<Card> cards;
-        QString cdiSpec;  // the CDI spec file naming nvidia.com/gpu; empty: none found
-        QString problem;  // why there are no cards (no nvidia-smi, driver not loaded, ...)
+        QString cdiSpec; // the CDI spec file naming nvidia.com/gpu; empty: none found
+        QString problem; // why there are no cards (no nvidia-smi, driver not loaded, ...)
     };
 
     static QStringList inventoryArgs();
@@ -46,7 +46,8 @@ public:
     // A CDI spec for kind nvidia.com/gpu in these folders (default /etc/cdi, /var/run/cdi).
     static QString findCdiSpec(const QStringList &folders = {});
     // Runs nvidia-smi once (bounded). No GPU is not an error: cards is empty and problem says why.
-    static Inventory detect(const QString &nvidiaSmi = QStringLiteral("nvidia-smi"), int timeoutMs = 10000);
+    static Inventory detect(const QString &nvidiaSmi = QStringLiteral("nvidia-smi"),
+                            int timeoutMs = 10000);
     // A catalog id for a card model: "NVIDIA H200" → "h200", "NVIDIA GeForce RTX 4090" → "rtx4090".
     static QString catalogIdFor(const QString &name);
 };

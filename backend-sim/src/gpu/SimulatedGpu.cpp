@@ -9,9 +9,9 @@ namespace cardhour::sim {
 
 namespace {
 
-constexpr double kIdlePowerShare = 0.06;   // a card at rest draws ~6 % of its limit
-constexpr double kTemperatureTauS = 12.0;  // heating/cooling time constant
-constexpr double kPowerTauS = 1.5;         // power follows load almost at once
+constexpr double kIdlePowerShare = 0.06; // a card at rest draws ~6 % of its limit
+constexpr double kTemperatureTauS = 12.0; // heating/cooling time constant
+constexpr double kPowerTauS = 1.5; // power follows load almost at once
 constexpr double kFanStartC = 40.0;
 
 double clamp01(double v)
@@ -37,17 +37,21 @@ SimulatedGpu SimulatedGpu::idle(const Spec &spec)
     return gpu;
 }
 
-SimulatedGpu SimulatedGpu::step(const SimulatedGpu &previous, const Spec &spec, const Load &load, double seconds)
+SimulatedGpu SimulatedGpu::step(const SimulatedGpu &previous, const Spec &spec, const Load &load,
+                                double seconds)
 {
     SimulatedGpu next = previous;
     const double busy = clamp01(load.cpuShare);
     next.utilizationPct = std::round(busy * 100.0);
     next.memoryUsedMib = std::round(clamp01(load.memoryShare) * spec.vramMib);
-    next.memoryUtilizationPct = std::round(busy * 60.0); // memory bus busy about 60 % of a busy kernel's time
+    next.memoryUtilizationPct =
+        std::round(busy * 60.0); // memory bus busy about 60 % of a busy kernel's time
     const double targetTemperature =
         spec.idleTemperatureC + (spec.fullLoadTemperatureC - spec.idleTemperatureC) * busy;
-    next.temperatureC = approach(previous.temperatureC, targetTemperature, seconds, kTemperatureTauS);
-    const double targetPower = spec.powerLimitW * (kIdlePowerShare + (1.0 - kIdlePowerShare) * busy);
+    next.temperatureC =
+        approach(previous.temperatureC, targetTemperature, seconds, kTemperatureTauS);
+    const double targetPower =
+        spec.powerLimitW * (kIdlePowerShare + (1.0 - kIdlePowerShare) * busy);
     next.powerW = approach(previous.powerW, targetPower, seconds, kPowerTauS);
     next.fanPct = std::round(std::clamp((next.temperatureC - kFanStartC) * 2.5, 0.0, 100.0));
     return next;

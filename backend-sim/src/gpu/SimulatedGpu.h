@@ -19,7 +19,7 @@ struct SimulatedGpu
     };
     struct Load
     {
-        double cpuShare = 0;    // CPU used / CPU limit, 0..1 (more is clamped)
+        double cpuShare = 0; // CPU used / CPU limit, 0..1 (more is clamped)
         double memoryShare = 0; // memory used / memory limit, 0..1
     };
 
@@ -32,7 +32,8 @@ struct SimulatedGpu
 
     static SimulatedGpu idle(const Spec &spec);
     // The state `seconds` after `previous` under `load`.
-    static SimulatedGpu step(const SimulatedGpu &previous, const Spec &spec, const Load &load, double seconds);
+    static SimulatedGpu step(const SimulatedGpu &previous, const Spec &spec, const Load &load,
+                             double seconds);
     // "P0".."P8", as nvidia-smi shows the performance state.
     QString pstate() const;
 };

@@ -35,10 +35,11 @@ double rounded(double value, int decimals)
 
 } // namespace
 
-Telemetry::Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &runtime, EventBus &events, Clock &clock,
-                     ResourcesFn resources, Options options, QObject *parent)
-    : QObject(parent), m_db(db), m_catalog(catalog), m_runtime(runtime), m_events(events), m_clock(clock),
-      m_resources(std::move(resources)), m_options(std::move(options))
+Telemetry::Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &runtime,
+                     EventBus &events, Clock &clock, ResourcesFn resources, Options options,
+                     QObject *parent)
+    : QObject(parent), m_db(db), m_catalog(catalog), m_runtime(runtime), m_events(events),
+      m_clock(clock), m_resources(std::move(resources)), m_options(std::move(options))
 {
     m_monotonic.start();
     m_timer.setInterval(m_options.intervalMs);
@@ -97,11 +98,13 @@ void Telemetry::readRealCards()
 QString Telemetry::cardUuid(const QString &instanceId, int index)
 {
     const QByteArray hash =
-        QCryptographicHash::hash((instanceId + u'/' + QString::number(index)).toUtf8(), QCryptographicHash::Sha256)
+        QCryptographicHash::hash((instanceId + u'/' + QString::number(index)).toUtf8(),
+                                 QCryptographicHash::Sha256)
             .toHex();
-    return u"GPU-sim-%1-%2-%3-%4-%5"_s.arg(QString::fromLatin1(hash.mid(0, 8)), QString::fromLatin1(hash.mid(8, 4)),
-                                           QString::fromLatin1(hash.mid(12, 4)), QString::fromLatin1(hash.mid(16, 4)),
-                                           QString::fromLatin1(hash.mid(20, 12)));
+    return u"GPU-sim-%1-%2-%3-%4-%5"_s.arg(
+        QString::fromLatin1(hash.mid(0, 8)), QString::fromLatin1(hash.mid(8, 4)),
+        QString::fromLatin1(hash.mid(12, 4)), QString::fromLatin1(hash.mid(16, 4)),
+        QString::fromLatin1(hash.mid(20, 12)));
 }
 
 QString Telemetry::statusDirFor(const QString &dataDir, const QString &instanceId)
@@ -116,12 +119,14 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     // One transaction for the pass: at a minute's turn every instance writes its average, and
     // one sync for all of them (not one each) keeps the event loop from stalling for seconds.
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(u"SELECT id, user_id, gpu_type, gpu_count FROM instances WHERE state = 'running'"_s);
+    QSqlQuery q = m_db.exec(
+        u"SELECT id, user_id, gpu_type, gpu_count FROM instances WHERE state = 'running'"_s);
     // Real cards: which host cards each running instance holds (one query for all of them).
     QHash<QString, QList<int>> lentCards;
     if (m_hasRealCards) {
-        QSqlQuery cards = m_db.exec(u"SELECT c.instance_id, c.card FROM instance_cards c JOIN instances i"
-                                    " ON i.id = c.instance_id WHERE i.state = 'running' ORDER BY c.card"_s);
+        QSqlQuery cards =
+            m_db.exec(u"SELECT c.instance_id, c.card FROM instance_cards c JOIN instances i"
+                      " ON i.id = c.instance_id WHERE i.state = 'running' ORDER BY c.card"_s);
         while (cards.next())
             lentCards[cards.value(0).toString()].append(cards.value(1).toInt());
     }
@@ -150,7 +155,8 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         if (measured != usage.constEnd()) {
             double cores = -1;
             if (measured->cpuNanos >= 0 && track.lastCpuNanos >= 0 && seconds > 0)
-                cores = std::max<qint64>(0, measured->cpuNanos - track.lastCpuNanos) / 1e9 / seconds;
+                cores =
+                    std::max<qint64>(0, measured->cpuNanos - track.lastCpuNanos) / 1e9 / seconds;
             else if (measured->cpuNanos < 0 && measured->cpuPercent >= 0)
                 cores = measured->cpuPercent / 100.0;
             track.lastCpuNanos = measured->cpuNanos;
@@ -159,26 +165,29 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
                 load.cpuShare = cpus > 0 ? cores / cpus : cores;
             }
             sample.memoryMib = float(rounded(measured->memoryBytes / 1048576.0, 1));
-            const double limitMib = memoryMib > 0 ? double(memoryMib)
-                                                  : measured->memoryLimitBytes / 1048576.0;
+            const double limitMib =
+                memoryMib > 0 ? double(memoryMib) : measured->memoryLimitBytes / 1048576.0;
             load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
         }
         track.lastSampleNs = nowNs;
         if (real) {
-            // What nvidia-smi read from the cards this instance holds, in the order the box sees them.
+            // What nvidia-smi read from the cards this instance holds, in the order the box sees
+            // them.
             for (int card : lentCards.value(id))
                 sample.cards.append(m_realReadings.value(card));
         }
         for (SimulatedGpu &card : track.cards) {
             card = SimulatedGpu::step(card, spec, load, seconds);
             sample.cards.append(CardSample{float(card.utilizationPct), float(card.memoryUsedMib),
-                                           float(rounded(card.temperatureC, 1)), float(rounded(card.powerW, 1))});
+                                           float(rounded(card.temperatureC, 1)),
+                                           float(rounded(card.powerW, 1))});
         }
         // A minute that ended goes to SQLite as its average: history beyond the last hour.
         if (!track.history.empty() && track.history.back().atMs / 60000 != nowMs / 60000)
             persistMinute(id, track.history.back().atMs - track.history.back().atMs % 60000);
         track.history.push_back(sample);
-        while (int(track.history.size()) > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
+        while (int(track.history.size())
+               > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
             track.history.pop_front();
 
         if (!m_options.dataDir.isEmpty() && !real)
@@ -242,7 +251,8 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
     file.commit();
 }
 
-QList<Telemetry::Sample> Telemetry::samples(const QString &instanceId, qint64 sinceMs, int stepSeconds) const
+QList<Telemetry::Sample> Telemetry::samples(const QString &instanceId, qint64 sinceMs,
+                                            int stepSeconds) const
 {
     QList<Sample> result;
     const auto it = m_tracks.constFind(instanceId);
@@ -315,8 +325,10 @@ QJsonObject Telemetry::sampleJson(const Sample &sample, int vramMib)
                                 {u"power_w"_s, rounded(card.powerW, 1)}});
     }
     return {{u"at"_s, json::isoTime(sample.atMs)},
-            {u"cpu_percent"_s, sample.cpuPercent >= 0 ? QJsonValue(rounded(sample.cpuPercent, 1)) : QJsonValue()},
-            {u"memory_mib"_s, sample.memoryMib >= 0 ? QJsonValue(rounded(sample.memoryMib, 1)) : QJsonValue()},
+            {u"cpu_percent"_s,
+             sample.cpuPercent >= 0 ? QJsonValue(rounded(sample.cpuPercent, 1)) : QJsonValue()},
+            {u"memory_mib"_s,
+             sample.memoryMib >= 0 ? QJsonValue(rounded(sample.memoryMib, 1)) : QJsonValue()},
             {u"gpus"_s, gpus}};
 }
 
@@ -328,11 +340,14 @@ void Telemetry::persistMinute(const QString &instanceId, qint64 minuteMs)
     const Sample &avg = minute.first();
     QJsonArray gpus;
     for (const CardSample &card : avg.cards)
-        gpus.append(QJsonArray{card.utilizationPct, card.memoryUsedMib, card.temperatureC, card.powerW});
+        gpus.append(
+            QJsonArray{card.utilizationPct, card.memoryUsedMib, card.temperatureC, card.powerW});
     try {
-        m_db.exec(u"INSERT OR REPLACE INTO telemetry_minutes (instance_id, minute_ms, cpu_percent, memory_mib, gpus)"
+        m_db.exec(u"INSERT OR REPLACE INTO telemetry_minutes (instance_id, minute_ms, cpu_percent, "
+                  u"memory_mib, gpus)"
                   " VALUES (?, ?, ?, ?, ?)"_s,
-                  {instanceId, minuteMs, avg.cpuPercent >= 0 ? QVariant(avg.cpuPercent) : QVariant(),
+                  {instanceId, minuteMs,
+                   avg.cpuPercent >= 0 ? QVariant(avg.cpuPercent) : QVariant(),
                    avg.memoryMib >= 0 ? QVariant(avg.memoryMib) : QVariant(),
                    QString::fromUtf8(QJsonDocument(gpus).toJson(QJsonDocument::Compact))});
         // Kept for the retention period, then dropped (checked once an hour, cheaply by index).
@@ -340,16 +355,19 @@ void Telemetry::persistMinute(const QString &instanceId, qint64 minuteMs)
             m_db.exec(u"DELETE FROM telemetry_minutes WHERE minute_ms < ?"_s,
                       {minuteMs - qint64(m_options.retentionDays) * 86'400'000});
     } catch (const std::exception &error) {
-        qWarning("telemetry: could not keep the minute of %s: %s", qPrintable(instanceId), error.what());
+        qWarning("telemetry: could not keep the minute of %s: %s", qPrintable(instanceId),
+                 error.what());
     }
 }
 
-QList<Telemetry::Sample> Telemetry::storedMinutes(const QString &instanceId, qint64 sinceMs, qint64 untilMs) const
+QList<Telemetry::Sample> Telemetry::storedMinutes(const QString &instanceId, qint64 sinceMs,
+                                                  qint64 untilMs) const
 {
     QList<Sample> out;
-    QSqlQuery q = m_db.exec(u"SELECT minute_ms, cpu_percent, memory_mib, gpus FROM telemetry_minutes"
-                            " WHERE instance_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms"_s,
-                            {instanceId, sinceMs - sinceMs % 60000, untilMs});
+    QSqlQuery q = m_db.exec(
+        u"SELECT minute_ms, cpu_percent, memory_mib, gpus FROM telemetry_minutes"
+        " WHERE instance_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms"_s,
+        {instanceId, sinceMs - sinceMs % 60000, untilMs});
     while (q.next()) {
         Sample sample;
         sample.atMs = q.value(0).toLongLong();

@@ -44,17 +44,17 @@ public:
     };
     struct Sample
     {
-        qint64 atMs = 0;          // provider clock
-        float cpuPercent = -1;    // of one core (200 = two cores busy); -1: unknown
-        float memoryMib = -1;     // -1: unknown
+        qint64 atMs = 0; // provider clock
+        float cpuPercent = -1; // of one core (200 = two cores busy); -1: unknown
+        float memoryMib = -1; // -1: unknown
         QList<CardSample> cards;
     };
     struct Options
     {
         int intervalMs = 1000;
         int historySeconds = 3600;
-        QString dataDir;          // empty: no status files
-        int retentionDays = 30;   // minute averages kept in SQLite
+        QString dataDir; // empty: no status files
+        int retentionDays = 30; // minute averages kept in SQLite
         // Real cards (catalog types with simulated == false) are read with this nvidia-smi, once
         // per tick for all of them; empty: "nvidia-smi" from PATH.
         QString nvidiaSmi;
@@ -62,8 +62,8 @@ public:
     // (cpus, memory MiB) an instance of this type and card count is given.
     using ResourcesFn = std::function<QPair<double, qint64>(const QString &gpuType, int gpuCount)>;
 
-    Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &runtime, EventBus &events, Clock &clock,
-              ResourcesFn resources, Options options, QObject *parent = nullptr);
+    Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &runtime, EventBus &events,
+              Clock &clock, ResourcesFn resources, Options options, QObject *parent = nullptr);
 
     void start();
     void stop();
@@ -94,7 +94,8 @@ private:
     };
     void onUsage(const QHash<QString, ResourceUsage> &usage);
     void readRealCards();
-    void writeStatus(const QString &instanceId, const InstanceTrack &track, const SimulatedGpu::Spec &spec) const;
+    void writeStatus(const QString &instanceId, const InstanceTrack &track,
+                     const SimulatedGpu::Spec &spec) const;
     void persistMinute(const QString &instanceId, qint64 minuteMs);
     QList<Sample> storedMinutes(const QString &instanceId, qint64 sinceMs, qint64 untilMs) const;
 
@@ -110,7 +111,7 @@ private:
     QHash<QString, InstanceTrack> m_tracks;
     bool m_hasRealCards = false;
     Process *m_nvidiaSmi = nullptr; // the reading under way, if any
-    QHash<int, CardSample> m_realReadings;        // nvidia-smi index → its latest numbers
+    QHash<int, CardSample> m_realReadings; // nvidia-smi index → its latest numbers
 };
 
 } // namespace cardhour::sim

@@ -20,9 +20,7 @@ QByteArray singleLine(QByteArrayView text)
 
 } // namespace
 
-EventStream::EventStream(QTcpSocket *socket, QObject *parent)
-    : QObject(parent)
-    , m_socket(socket)
+EventStream::EventStream(QTcpSocket *socket, QObject *parent) : QObject(parent), m_socket(socket)
 {
     if (socket == nullptr) {
         m_closedEmitted = true;

@@ -75,46 +75,86 @@ Response Response::noContent()
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
-    case 100: return "Continue"_ba;
-    case 101: return "Switching Protocols"_ba;
-    case 200: return "OK"_ba;
-    case 201: return "Created"_ba;
-    case 202: return "Accepted"_ba;
-    case 204: return "No Content"_ba;
-    case 301: return "Moved Permanently"_ba;
-    case 302: return "Found"_ba;
-    case 303: return "See Other"_ba;
-    case 304: return "Not Modified"_ba;
-    case 307: return "Temporary Redirect"_ba;
-    case 308: return "Permanent Redirect"_ba;
-    case 400: return "Bad Request"_ba;
-    case 401: return "Unauthorized"_ba;
-    case 402: return "Payment Required"_ba;
-    case 403: return "Forbidden"_ba;
-    case 404: return "Not Found"_ba;
-    case 405: return "Method Not Allowed"_ba;
-    case 406: return "Not Acceptable"_ba;
-    case 408: return "Request Timeout"_ba;
-    case 409: return "Conflict"_ba;
-    case 410: return "Gone"_ba;
-    case 411: return "Length Required"_ba;
-    case 412: return "Precondition Failed"_ba;
-    case 413: return "Content Too Large"_ba;
-    case 414: return "URI Too Long"_ba;
-    case 415: return "Unsupported Media Type"_ba;
-    case 416: return "Range Not Satisfiable"_ba;
-    case 422: return "Unprocessable Content"_ba;
-    case 423: return "Locked"_ba;
-    case 428: return "Precondition Required"_ba;
-    case 429: return "Too Many Requests"_ba;
-    case 431: return "Request Header Fields Too Large"_ba;
-    case 500: return "Internal Server Error"_ba;
-    case 501: return "Not Implemented"_ba;
-    case 502: return "Bad Gateway"_ba;
-    case 503: return "Service Unavailable"_ba;
-    case 504: return "Gateway Timeout"_ba;
-    case 505: return "HTTP Version Not Supported"_ba;
-    default: return "Unknown"_ba;
+    case 100:
+        return "Continue"_ba;
+    case 101:
+        return "Switching Protocols"_ba;
+    case 200:
+        return "OK"_ba;
+    case 201:
+        return "Created"_ba;
+    case 202:
+        return "Accepted"_ba;
+    case 204:
+        return "No Content"_ba;
+    case 301:
+        return "Moved Permanently"_ba;
+    case 302:
+        return "Found"_ba;
+    case 303:
+        return "See Other"_ba;
+    case 304:
+        return "Not Modified"_ba;
+    case 307:
+        return "Temporary Redirect"_ba;
+    case 308:
+        return "Permanent Redirect"_ba;
+    case 400:
+        return "Bad Request"_ba;
+    case 401:
+        return "Unauthorized"_ba;
+    case 402:
+        return "Payment Required"_ba;
+    case 403:
+        return "Forbidden"_ba;
+    case 404:
+        return "Not Found"_ba;
+    case 405:
+        return "Method Not Allowed"_ba;
+    case 406:
+        return "Not Acceptable"_ba;
+    case 408:
+        return "Request Timeout"_ba;
+    case 409:
+        return "Conflict"_ba;
+    case 410:
+        return "Gone"_ba;
+    case 411:
+        return "Length Required"_ba;
+    case 412:
+        return "Precondition Failed"_ba;
+    case 413:
+        return "Content Too Large"_ba;
+    case 414:
+        return "URI Too Long"_ba;
+    case 415:
+        return "Unsupported Media Type"_ba;
+    case 416:
+        return "Range Not Satisfiable"_ba;
+    case 422:
+        return "Unprocessable Content"_ba;
+    case 423:
+        return "Locked"_ba;
+    case 428:
+        return "Precondition Required"_ba;
+    case 429:
+        return "Too Many Requests"_ba;
+    case 431:
+        return "Request Header Fields Too Large"_ba;
+    case 500:
+        return "Internal Server Error"_ba;
+    case 501:
+        return "Not Implemented"_ba;
+    case 502:
+        return "Bad Gateway"_ba;
+    case 503:
+        return "Service Unavailable"_ba;
+    case 504:
+        return "Gateway Timeout"_ba;
+    case 505:
+        return "HTTP Version Not Supported"_ba;
+    default:
+        return "Unknown"_ba;
     }
 }
 

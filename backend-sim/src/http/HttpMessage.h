@@ -22,13 +22,13 @@ using HeaderList = QList<QPair<QByteArray, QByteArray>>;
 // One parsed HTTP/1.1 request. Header names are stored lower-cased.
 struct Request
 {
-    QByteArray method;     // "GET", "POST", ...
-    QByteArray target;     // the raw request-target, e.g. "/v1/instances?limit=5"
-    QString path;          // percent-decoded path without the query, e.g. "/v1/instances"
-    QUrlQuery query;       // parsed query string
-    HeaderList headers;    // in arrival order, names lower-cased
+    QByteArray method; // "GET", "POST", ...
+    QByteArray target; // the raw request-target, e.g. "/v1/instances?limit=5"
+    QString path; // percent-decoded path without the query, e.g. "/v1/instances"
+    QUrlQuery query; // parsed query string
+    HeaderList headers; // in arrival order, names lower-cased
     QByteArray body;
-    QHostAddress peer;     // remote address (set by the server, empty in parser tests)
+    QHostAddress peer; // remote address (set by the server, empty in parser tests)
     QHash<QString, QString> pathParams; // filled by the Router from "{name}" segments
 
     // First value of a header, compared case-insensitively; empty if absent.

@@ -34,8 +34,8 @@ struct Connection
     QByteArray buffer;
     QTimer *idleTimer = nullptr; // child of the socket; also the lingering-close timer
     int idleTimeoutMs = 60000;
-    bool streaming = false;      // handed to an EventStream: no more requests
-    bool closing = false;        // answered for the last time, waiting for the close
+    bool streaming = false; // handed to an EventStream: no more requests
+    bool closing = false; // answered for the last time, waiting for the close
 };
 
 bool sameName(QByteArrayView a, QByteArrayView b)
@@ -183,12 +183,13 @@ void closeGracefully(QTcpSocket *socket, Connection *conn)
         return;
     }
     auto flushed = std::make_shared<QMetaObject::Connection>();
-    *flushed = QObject::connect(socket, &QIODevice::bytesWritten, socket, [socket, linger, flushed] {
-        if (socket->bytesToWrite() > 0)
-            return;
-        QObject::disconnect(*flushed);
-        linger();
-    });
+    *flushed =
+        QObject::connect(socket, &QIODevice::bytesWritten, socket, [socket, linger, flushed] {
+            if (socket->bytesToWrite() > 0)
+                return;
+            QObject::disconnect(*flushed);
+            linger();
+        });
 }
 
 // Answers every complete request in the connection's buffer, in order. Returns false when
@@ -203,9 +204,9 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
             return true;
         }
         if (result == RequestParser::Result::Error) {
-            const Response response = Response::error(conn->parser.errorStatus(),
-                                                      errorCode(conn->parser.errorStatus()),
-                                                      conn->parser.errorMessage());
+            const Response response =
+                Response::error(conn->parser.errorStatus(), errorCode(conn->parser.errorStatus()),
+                                conn->parser.errorMessage());
             conn->closing = true;
             if (socket->state() != QAbstractSocket::ConnectedState)
                 return false;
@@ -253,9 +254,7 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 
 } // namespace
 
-HttpServer::HttpServer(const Router &router, QObject *parent)
-    : QObject(parent)
-    , m_router(router)
+HttpServer::HttpServer(const Router &router, QObject *parent) : QObject(parent), m_router(router)
 {
     connect(&m_server, &QTcpServer::newConnection, this, &HttpServer::onNewConnection);
 }
@@ -307,9 +306,8 @@ void HttpServer::onNewConnection()
         conn->idleTimer->setSingleShot(true);
         conn->idleTimer->setInterval(m_idleTimeoutMs);
         conn->idleTimeoutMs = m_idleTimeoutMs;
-        connect(conn->idleTimer, &QTimer::timeout, socket, [socket] {
-            socket->disconnectFromHost();
-        });
+        connect(conn->idleTimer, &QTimer::timeout, socket,
+                [socket] { socket->disconnectFromHost(); });
 
         connect(socket, &QAbstractSocket::disconnected, socket, [socket, conn] {
             conn->closing = true;

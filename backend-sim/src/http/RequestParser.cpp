@@ -14,8 +14,21 @@ bool isTokenChar(char c)
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
         return true;
     switch (c) {
-    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+':
-    case '-': case '.': case '^': case '_': case '`': case '|': case '~':
+    case '!':
+    case '#':
+    case '$':
+    case '%':
+    case '&':
+    case '\'':
+    case '*':
+    case '+':
+    case '-':
+    case '.':
+    case '^':
+    case '_':
+    case '`':
+    case '|':
+    case '~':
         return true;
     default:
         return false;
@@ -152,7 +165,9 @@ RequestParser::Result RequestParser::feed(QByteArray &buffer)
                 }
                 m_stage = Stage::Body;
                 m_expectContinue = !m_http10
-                    && m_request.header("expect").trimmed().compare("100-continue", Qt::CaseInsensitive) == 0;
+                    && m_request.header("expect").trimmed().compare("100-continue",
+                                                                    Qt::CaseInsensitive)
+                        == 0;
                 continue;
             }
             m_headerBytes += lf + 1;

@@ -24,7 +24,11 @@ public:
         qsizetype maxBody = 1024 * 1024;
     };
 
-    enum class Result { NeedMore, Complete, Error };
+    enum class Result {
+        NeedMore,
+        Complete,
+        Error
+    };
 
     RequestParser() = default;
     explicit RequestParser(Limits limits) : m_limits(limits) {}
@@ -36,8 +40,8 @@ public:
     // should answer and close).
     Result feed(QByteArray &buffer);
 
-    Request takeRequest();           // valid after Complete; resets for the next request
-    int errorStatus() const { return m_errorStatus; }       // 400, 413, 414, 431, 501, 505
+    Request takeRequest(); // valid after Complete; resets for the next request
+    int errorStatus() const { return m_errorStatus; } // 400, 413, 414, 431, 501, 505
     QString errorMessage() const { return m_errorMessage; }
     // Whether the connection stays open after the last completed request
     // (HTTP/1.1 default unless "Connection: close"; HTTP/1.0 only with "keep-alive").
@@ -48,7 +52,11 @@ public:
 
 private:
     // implementation detail, free to change
-    enum class Stage { RequestLine, Headers, Body };
+    enum class Stage {
+        RequestLine,
+        Headers,
+        Body
+    };
     Result fail(int status, const QString &message);
     Result parseRequestLine(QByteArrayView line);
     Result parseHeaderLine(QByteArrayView line);

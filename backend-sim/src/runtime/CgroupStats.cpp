@@ -51,10 +51,12 @@ QString CgroupStats::findFolder(const QString &hierarchy, const QString &contain
     QList<QPair<QString, int>> pending{{base, 0}};
     while (!pending.isEmpty()) {
         const auto [dir, depth] = pending.takeFirst();
-        const QStringList children = QDir(dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks);
+        const QStringList children =
+            QDir(dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks);
         for (const QString &child : children) {
             const QString path = dir + u'/' + child;
-            if (child.contains(containerId) && !child.endsWith(u"-conmon"_s) && !child.contains(u"conmon"_s))
+            if (child.contains(containerId) && !child.endsWith(u"-conmon"_s)
+                && !child.contains(u"conmon"_s))
                 return path;
             if (depth < 3)
                 pending.append({path, depth + 1});
@@ -99,7 +101,8 @@ std::optional<CgroupStats::Reading> CgroupStats::read(const QString &containerId
         }
         reading.cpuNanos = statValue(cpuStat, "usage_usec") * 1000;
         const qint64 current = readNumber(paths.memory + u"/memory.current"_s).value_or(0);
-        const qint64 inactiveFile = statValue(readSmall(paths.memory + u"/memory.stat"_s), "inactive_file");
+        const qint64 inactiveFile =
+            statValue(readSmall(paths.memory + u"/memory.stat"_s), "inactive_file");
         reading.memoryBytes = std::max<qint64>(0, current - inactiveFile);
         const QByteArray max = readSmall(paths.memory + u"/memory.max"_s).trimmed();
         reading.memoryLimitBytes = max == "max" ? 0 : max.toLongLong();

@@ -16,8 +16,8 @@ class CgroupStats
 public:
     struct Reading
     {
-        qint64 cpuNanos = 0;        // CPU time used since the container started
-        qint64 memoryBytes = 0;     // in use, without reclaimable page cache (as `stats` shows)
+        qint64 cpuNanos = 0; // CPU time used since the container started
+        qint64 memoryBytes = 0; // in use, without reclaimable page cache (as `stats` shows)
         qint64 memoryLimitBytes = 0; // 0: no limit
     };
 
@@ -31,7 +31,7 @@ public:
 private:
     struct Paths
     {
-        QString cpu;    // v1: cpuacct folder; v2: the unified folder
+        QString cpu; // v1: cpuacct folder; v2: the unified folder
         QString memory; // v1: memory folder; v2: same as cpu
         bool v2 = false;
     };

@@ -77,9 +77,11 @@ QHash<int, int> parsePorts(const QJsonValue &value)
             if (p.value(u"protocol"_s).toString(u"tcp"_s) != u"tcp"_s)
                 continue;
             // podman 4: host_port/container_port; podman 3: hostPort/containerPort.
-            const int host = jsonInt(p.contains(u"host_port"_s) ? p.value(u"host_port"_s) : p.value(u"hostPort"_s));
+            const int host = jsonInt(p.contains(u"host_port"_s) ? p.value(u"host_port"_s)
+                                                                : p.value(u"hostPort"_s));
             const int container =
-                jsonInt(p.contains(u"container_port"_s) ? p.value(u"container_port"_s) : p.value(u"containerPort"_s));
+                jsonInt(p.contains(u"container_port"_s) ? p.value(u"container_port"_s)
+                                                        : p.value(u"containerPort"_s));
             const int range = std::max(1, jsonInt(p.value(u"range"_s)));
             if (host <= 0 || container <= 0)
                 continue;
@@ -89,7 +91,8 @@ QHash<int, int> parsePorts(const QJsonValue &value)
         return ports;
     }
     // "127.0.0.1:40022->22/tcp, 127.0.0.1:40023-40024->8888-8889/tcp, 9000/tcp"
-    static const QRegularExpression binding(uR"((?:^|[\s,])[^\s,]*:(\d+)(?:-(\d+))?->(\d+)(?:-(\d+))?/tcp)"_s);
+    static const QRegularExpression binding(
+        uR"((?:^|[\s,])[^\s,]*:(\d+)(?:-(\d+))?->(\d+)(?:-(\d+))?/tcp)"_s);
     auto matches = binding.globalMatch(value.toString());
     while (matches.hasNext()) {
         const QRegularExpressionMatch m = matches.next();
@@ -116,7 +119,8 @@ QList<ContainerInfo> parseContainerList(const QByteArray &output, const QString 
         if (labels.value(kManagedLabel) != u"true"_s || labels.value(kProviderLabel) != providerId)
             continue;
         ContainerInfo info;
-        info.containerId = obj.contains(u"Id"_s) ? obj.value(u"Id"_s).toString() : obj.value(u"ID"_s).toString();
+        info.containerId =
+            obj.contains(u"Id"_s) ? obj.value(u"Id"_s).toString() : obj.value(u"ID"_s).toString();
         info.instanceId = labels.value(kInstanceLabel);
         info.ownerId = labels.value(kOwnerLabel);
         info.state = obj.value(u"State"_s).toString().toLower();
@@ -135,7 +139,8 @@ QList<VolumeInfo> parseVolumeList(const QByteArray &output)
     QList<VolumeInfo> volumes;
     const QList<QJsonObject> objects = objectsOf(output);
     for (const QJsonObject &obj : objects)
-        volumes.append(VolumeInfo{obj.value(u"Name"_s).toString(), parseLabels(obj.value(u"Labels"_s))});
+        volumes.append(
+            VolumeInfo{obj.value(u"Name"_s).toString(), parseLabels(obj.value(u"Labels"_s))});
     return volumes;
 }
 
@@ -168,11 +173,13 @@ Failure classify(const QString &err)
     if (err.contains(u"address already in use"_s, Qt::CaseInsensitive)
         || err.contains(u"port is already allocated"_s, Qt::CaseInsensitive))
         return Failure::PortInUse;
-    if (err.contains(u"name"_s, Qt::CaseInsensitive) && err.contains(u"already in use"_s, Qt::CaseInsensitive))
+    if (err.contains(u"name"_s, Qt::CaseInsensitive)
+        && err.contains(u"already in use"_s, Qt::CaseInsensitive))
         return Failure::NameInUse;
     if (err.contains(u"no such container"_s, Qt::CaseInsensitive))
         return Failure::NoSuchContainer;
-    if (err.contains(u"volume"_s, Qt::CaseInsensitive) && err.contains(u"already exists"_s, Qt::CaseInsensitive))
+    if (err.contains(u"volume"_s, Qt::CaseInsensitive)
+        && err.contains(u"already exists"_s, Qt::CaseInsensitive))
         return Failure::VolumeExists;
     return Failure::Other;
 }

@@ -12,7 +12,10 @@ namespace cardhour::sim::cli {
 // The container engines CliRuntime drives. Their CLIs share the verbs CardHour needs (run,
 // start, stop, rm, ps, volume, inspect, logs) and differ in output formats and a few flags;
 // everything that differs lives here, as pure functions, so that it is tested without an engine.
-enum class Engine { Podman, Docker };
+enum class Engine {
+    Podman,
+    Docker
+};
 
 QString engineName(Engine engine); // "podman", "docker"
 
@@ -27,10 +30,10 @@ struct ContainerInfo
     QString containerId;
     QString instanceId;
     QString ownerId;
-    QString state;          // the engine's: created, running, exited, ...
+    QString state; // the engine's: created, running, exited, ...
     bool running = false;
-    int sshPort = 0;        // host port of container port 22
-    QHash<int, int> ports;  // container port → host port (127.0.0.1)
+    int sshPort = 0; // host port of container port 22
+    QHash<int, int> ports; // container port → host port (127.0.0.1)
 };
 
 struct VolumeInfo
@@ -69,10 +72,18 @@ QHash<QString, StatsLine> parseStats(Engine engine, const QByteArray &output);
 qint64 parseSize(const QString &text);
 
 // What a failed command's stderr says, in the words of either engine.
-enum class Failure { Other, ImageMissing, NameInUse, PortInUse, NoSuchContainer, VolumeExists };
+enum class Failure {
+    Other,
+    ImageMissing,
+    NameInUse,
+    PortInUse,
+    NoSuchContainer,
+    VolumeExists
+};
 Failure classify(const QString &stderrText);
 
-// `rm` of containers without waiting for a stop (docker's rm -f kills at once; podman's needs -t 0).
+// `rm` of containers without waiting for a stop (docker's rm -f kills at once; podman's needs -t
+// 0).
 QStringList forceRemoveArgs(Engine engine, const QStringList &containers);
 // `run` arguments that give a container these real cards (nvidia-smi indexes): podman through
 // the Container Device Interface (`--device nvidia.com/gpu=N`, needs the CDI spec that

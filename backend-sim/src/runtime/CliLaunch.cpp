@@ -1,5 +1,4 @@
 #include "CliRuntime.h"
-
 #include "CliRuntimePrivate.h"
 #include "InstanceFiles.h"
 #include "SshProbe.h"
@@ -70,7 +69,8 @@ QString hostnameFor(const QString &instanceId)
 
 void CliRuntime::create(const InstanceSpec &spec)
 {
-    enqueue(spec.instanceId, OpKind::Create, [this, spec](quint64 token) { doCreate(spec, token); });
+    enqueue(spec.instanceId, OpKind::Create,
+            [this, spec](quint64 token) { doCreate(spec, token); });
 }
 
 void CliRuntime::start(const InstanceSpec &spec)
@@ -84,13 +84,15 @@ void CliRuntime::setAuthorizedKeys(const QString &instanceId, const QStringList 
     if (sshDir.isEmpty() && !m_options.dataDir.isEmpty() && InstanceFiles::isSafeId(instanceId))
         sshDir = InstanceFiles::instanceDirFor(m_options.dataDir, instanceId) + u"/ssh"_s;
     if (sshDir.isEmpty() || !QFileInfo(sshDir).isDir()) {
-        qCWarning(lcCli) << "no ssh directory for instance" << instanceId << ": authorized_keys not written";
+        qCWarning(lcCli) << "no ssh directory for instance" << instanceId
+                         << ": authorized_keys not written";
         return;
     }
     try {
         InstanceFiles::writeAuthorizedKeysTo(sshDir, publicKeys);
     } catch (const std::exception &error) {
-        qCWarning(lcCli) << "cannot rewrite authorized_keys of" << instanceId << ":" << error.what();
+        qCWarning(lcCli) << "cannot rewrite authorized_keys of" << instanceId << ":"
+                         << error.what();
     }
 }
 
@@ -128,7 +130,8 @@ bool CliRuntime::resolveSsh(InstanceSpec &spec, QString *error) const
     return true;
 }
 
-void CliRuntime::failLaunch(const std::shared_ptr<Launch> &launch, const QString &reason, bool stopContainer)
+void CliRuntime::failLaunch(const std::shared_ptr<Launch> &launch, const QString &reason,
+                            bool stopContainer)
 {
     const QString id = launch->id();
     if (!current(id, launch->token)) {
@@ -142,13 +145,14 @@ void CliRuntime::failLaunch(const std::shared_ptr<Launch> &launch, const QString
         return;
     }
     // Not left running (and using resources) while the instance is `failed`.
-    runCli({u"stop"_s, u"-t"_s, u"2"_s, launch->containerId}, [this, launch, reason](const ProcResult &) {
-        const QString instanceId = launch->id();
-        setRunning(instanceId, false);
-        if (current(instanceId, launch->token))
-            Q_EMIT failed(instanceId, reason);
-        endOp(instanceId);
-    });
+    runCli({u"stop"_s, u"-t"_s, u"2"_s, launch->containerId},
+           [this, launch, reason](const ProcResult &) {
+               const QString instanceId = launch->id();
+               setRunning(instanceId, false);
+               if (current(instanceId, launch->token))
+                   Q_EMIT failed(instanceId, reason);
+               endOp(instanceId);
+           });
 }
 
 void CliRuntime::doCreate(InstanceSpec spec, quint64 token)
@@ -186,39 +190,42 @@ void CliRuntime::doCreate(InstanceSpec spec, quint64 token)
 
 void CliRuntime::clearLeftovers(const std::shared_ptr<Launch> &launch)
 {
-    findContainer(launch->id(), [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
-        const QString id = launch->id();
-        if (!current(id, launch->token))
-            return endOp(id);
-        if (!ok)
-            return failLaunch(launch, findError, false);
-        if (found.isEmpty()) {
-            forget(id);
-            return createVolume(launch);
-        }
-        QStringList args;
-        for (const ContainerInfo &info : found)
-            args.append(info.containerId);
-        runCli(cli::forceRemoveArgs(m_options.engine, args), [this, launch](const ProcResult &rm) {
-            const QString rid = launch->id();
-            if (!current(rid, launch->token))
-                return endOp(rid);
-            if (!rm.ok())
-                return failLaunch(launch, describe(rm, what(u"rm (an earlier container)"_s)),
-                                  false);
-            forget(rid);
-            createVolume(launch);
+    findContainer(
+        launch->id(),
+        [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
+            const QString id = launch->id();
+            if (!current(id, launch->token))
+                return endOp(id);
+            if (!ok)
+                return failLaunch(launch, findError, false);
+            if (found.isEmpty()) {
+                forget(id);
+                return createVolume(launch);
+            }
+            QStringList args;
+            for (const ContainerInfo &info : found)
+                args.append(info.containerId);
+            runCli(cli::forceRemoveArgs(m_options.engine, args),
+                   [this, launch](const ProcResult &rm) {
+                       const QString rid = launch->id();
+                       if (!current(rid, launch->token))
+                           return endOp(rid);
+                       if (!rm.ok())
+                           return failLaunch(
+                               launch, describe(rm, what(u"rm (an earlier container)"_s)), false);
+                       forget(rid);
+                       createVolume(launch);
+                   });
         });
-    });
 }
 
 void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
 {
     const QString id = launch->id();
     QStringList args{u"volume"_s, u"create"_s};
-    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id << u"--label"_s
-         << kOwner + u'=' + launch->spec.ownerId << u"--label"_s << kProvider + u'=' + m_options.providerId
-         << volumeName(id);
+    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id
+         << u"--label"_s << kOwner + u'=' + launch->spec.ownerId << u"--label"_s
+         << kProvider + u'=' + m_options.providerId << volumeName(id);
     runCli(args, [this, launch](const ProcResult &vc) {
         const QString vid = launch->id();
         if (!current(vid, launch->token))
@@ -242,10 +249,13 @@ void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
             if (!vi.ok())
                 return failLaunch(launch, describe(vi, what(u"volume inspect"_s)), false);
             const QList<cli::VolumeInfo> volumes = cli::parseVolumeList(vi.out);
-            const QHash<QString, QString> labels = volumes.isEmpty() ? QHash<QString, QString>{} : volumes.first().labels;
+            const QHash<QString, QString> labels =
+                volumes.isEmpty() ? QHash<QString, QString>{} : volumes.first().labels;
             if (labels.value(kInstance) != iid || labels.value(kProvider) != m_options.providerId)
-                return failLaunch(launch, u"volume %1 exists and does not belong to this instance"_s.arg(volumeName(iid)),
-                                  false);
+                return failLaunch(
+                    launch,
+                    u"volume %1 exists and does not belong to this instance"_s.arg(volumeName(iid)),
+                    false);
             runContainer(launch, 1);
         });
     });
@@ -264,8 +274,9 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
 
     // `run -d` is create + start in one process: each podman process costs ~0.1-0.3 s here.
     QStringList args{u"run"_s, u"-d"_s, u"--name"_s, containerName(id)};
-    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id << u"--label"_s
-         << kOwner + u'=' + spec.ownerId << u"--label"_s << kProvider + u'=' + m_options.providerId;
+    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id
+         << u"--label"_s << kOwner + u'=' + spec.ownerId << u"--label"_s
+         << kProvider + u'=' + m_options.providerId;
     args << u"--hostname"_s << hostnameFor(id) << u"--pull=never"_s;
     if (!m_options.network.isEmpty())
         args << u"--network"_s << m_options.network;
@@ -280,7 +291,8 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     args << u"-v"_s << volumeName(id) + u":/workspace"_s;
     args << u"-v"_s << spec.sshDir + u":/etc/cardhour/ssh:ro"_s + (m_selinux ? u",z"_s : QString());
     for (const auto &[name, folder] : spec.datasets)
-        args << u"-v"_s << folder + u":/datasets/"_s + name + u":ro"_s + (m_selinux ? u",z"_s : QString());
+        args << u"-v"_s
+             << folder + u":/datasets/"_s + name + u":ro"_s + (m_selinux ? u",z"_s : QString());
     if (spec.realGpus) {
         // Real cards: the devices and driver come in through the engine; without a status file
         // the image's nvidia-smi hands over to the real one.
@@ -291,7 +303,8 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
             ? InstanceFiles::instanceDirFor(m_options.dataDir, id) + u"/gpu"_s
             : spec.gpuStatusDir;
         if (!gpuDir.isEmpty() && QDir().mkpath(gpuDir))
-            args << u"-v"_s << gpuDir + u":/run/cardhour/gpu:ro"_s + (m_selinux ? u",z"_s : QString());
+            args << u"-v"_s
+                 << gpuDir + u":/run/cardhour/gpu:ro"_s + (m_selinux ? u",z"_s : QString());
     }
     if (spec.cpus > 0)
         args << u"--cpus"_s << QString::number(spec.cpus, 'g', 6);
@@ -303,7 +316,8 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
         args << u"-e"_s << u"CARDHOUR_APP_TOKEN"_s;
         extra.insert(u"CARDHOUR_APP_TOKEN"_s, spec.appToken);
     }
-    const QString image = spec.snapshotId.isEmpty() ? imageTag(spec.image) : snapshotImage(spec.snapshotId);
+    const QString image =
+        spec.snapshotId.isEmpty() ? imageTag(spec.image) : snapshotImage(spec.snapshotId);
     args << u"--stop-timeout"_s << QString::number(m_options.stopTimeoutS) << image;
 
     runCli(
@@ -330,54 +344,67 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
                 return waitForSshd(launch);
             }
             const bool ran = r.started && !r.timedOut;
-            const cli::Failure failure = ran ? cli::classify(QString::fromUtf8(r.err)) : cli::Failure::Other;
+            const cli::Failure failure =
+                ran ? cli::classify(QString::fromUtf8(r.err)) : cli::Failure::Other;
             if (failure == cli::Failure::ImageMissing) {
                 const QString reason = launch->spec.snapshotId.isEmpty()
-                    ? u"image %1 is not built: run cardhour-sim images build %1"_s.arg(launch->spec.image)
-                    : u"the snapshot's disk image is gone (snapshot %1 deleted)"_s.arg(launch->spec.snapshotId);
+                    ? u"image %1 is not built: run cardhour-sim images build %1"_s.arg(
+                        launch->spec.image)
+                    : u"the snapshot's disk image is gone (snapshot %1 deleted)"_s.arg(
+                        launch->spec.snapshotId);
                 // Nothing of a launch that never had an image is left behind. The volume is this
                 // instance's (checked above) and no container of it ever ran: it holds no data.
-                return runCli({u"volume"_s, u"rm"_s, volumeName(iid)}, [this, launch, reason](const ProcResult &) {
-                    failLaunch(launch, reason, false);
-                });
+                return runCli({u"volume"_s, u"rm"_s, volumeName(iid)},
+                              [this, launch, reason](const ProcResult &) {
+                                  failLaunch(launch, reason, false);
+                              });
             }
             const bool portTaken = failure == cli::Failure::PortInUse;
             const bool nameTaken = failure == cli::Failure::NameInUse;
             if ((portTaken || nameTaken) && attempt < 3) {
                 // A port taken between choosing and binding it leaves a created container behind;
                 // a name taken is a container of an earlier attempt. Either way: clear, run again.
-                qCInfo(lcCli) << "instance" << iid << (portTaken ? ": port taken meanwhile" : ": name in use")
-                                 << ", running the container again";
-                findContainer(iid, [this, launch, attempt](bool ok, const QString &findError,
-                                                           const QList<ContainerInfo> &found) {
-                    const QString fid = launch->id();
-                    if (!current(fid, launch->token))
-                        return endOp(fid);
-                    if (!ok)
-                        return failLaunch(launch, findError, false);
-                    QStringList rmArgs;
-                    for (const ContainerInfo &info : found)
-                        rmArgs.append(info.containerId);
-                    if (found.isEmpty()) // names are not trusted: what is not ours by label stays
-                        return failLaunch(launch,
-                                          u"the container name %1 is taken by a container that is not this "
-                                          "instance's"_s.arg(containerName(fid)),
-                                          false);
-                    runCli(cli::forceRemoveArgs(m_options.engine, rmArgs), [this, launch, attempt](const ProcResult &rm) {
-                        const QString rid = launch->id();
-                        if (!current(rid, launch->token))
-                            return endOp(rid);
-                        if (!rm.ok())
-                            return failLaunch(launch, describe(rm, what(u"rm"_s)), false);
-                        forget(rid);
-                        runContainer(launch, attempt + 1);
+                qCInfo(lcCli) << "instance" << iid
+                              << (portTaken ? ": port taken meanwhile" : ": name in use")
+                              << ", running the container again";
+                findContainer(
+                    iid,
+                    [this, launch, attempt](bool ok, const QString &findError,
+                                            const QList<ContainerInfo> &found) {
+                        const QString fid = launch->id();
+                        if (!current(fid, launch->token))
+                            return endOp(fid);
+                        if (!ok)
+                            return failLaunch(launch, findError, false);
+                        QStringList rmArgs;
+                        for (const ContainerInfo &info : found)
+                            rmArgs.append(info.containerId);
+                        if (found.isEmpty()) // names are not trusted: what is not ours by label
+                                             // stays
+                            return failLaunch(
+                                launch,
+                                u"the container name %1 is taken by a container that is not this "
+                                "instance's"_s.arg(containerName(fid)),
+                                false);
+                        runCli(cli::forceRemoveArgs(m_options.engine, rmArgs),
+                               [this, launch, attempt](const ProcResult &rm) {
+                                   const QString rid = launch->id();
+                                   if (!current(rid, launch->token))
+                                       return endOp(rid);
+                                   if (!rm.ok())
+                                       return failLaunch(launch, describe(rm, what(u"rm"_s)),
+                                                         false);
+                                   forget(rid);
+                                   runContainer(launch, attempt + 1);
+                               });
                     });
-                });
                 return;
             }
             QString reason = describe(r, what(u"run"_s));
             if (portTaken)
-                reason = u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort).arg(reason);
+                reason =
+                    u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort)
+                        .arg(reason);
             failLaunch(launch, reason, false);
         },
         0, extra);
@@ -391,14 +418,17 @@ void CliRuntime::startContainer(const std::shared_ptr<Launch> &launch)
             return endOp(id);
         if (!r.ok()) {
             const QString err = QString::fromUtf8(r.err);
-            const cli::Failure failure = r.started && !r.timedOut ? cli::classify(err) : cli::Failure::Other;
+            const cli::Failure failure =
+                r.started && !r.timedOut ? cli::classify(err) : cli::Failure::Other;
             if (failure == cli::Failure::NoSuchContainer) {
                 forget(id);
                 return failLaunch(launch, u"container is gone"_s, false);
             }
             QString reason = describe(r, what(u"start"_s));
             if (failure == cli::Failure::PortInUse)
-                reason = u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort).arg(reason);
+                reason =
+                    u"port %1 on 127.0.0.1 is taken by another program; %2"_s.arg(launch->sshPort)
+                        .arg(reason);
             return failLaunch(launch, reason, false);
         }
         setRunning(id, true);
@@ -436,17 +466,21 @@ void CliRuntime::waitForSshd(const std::shared_ptr<Launch> &launch)
                            .arg(result.attempts);
                 Q_EMIT stageReached(iid, u"ready"_s);
                 if (current(iid, launch->token))
-                    Q_EMIT ready(iid, SshEndpoint{kLoopback, launch->sshPort, launch->spec.sshUser,
-                                                  launch->spec.hostKeySha256, hostKeyLine(launch->spec.sshDir)});
+                    Q_EMIT ready(iid,
+                                 SshEndpoint{kLoopback, launch->sshPort, launch->spec.sshUser,
+                                             launch->spec.hostKeySha256,
+                                             hostKeyLine(launch->spec.sshDir)});
                 return endOp(iid);
             }
             // Why: the container's own log says more than "not listening" does.
             const QString reason = u"sshd did not become ready: %1"_s.arg(result.message);
             runCli({u"logs"_s, u"--tail"_s, u"15"_s, launch->containerId},
-                      [this, launch, reason](const ProcResult &logs) {
-                          const QString log = cli::tail(logs.out + logs.err, 500);
-                          failLaunch(launch, log.isEmpty() ? reason : reason + u"; container log: "_s + log, true);
-                      });
+                   [this, launch, reason](const ProcResult &logs) {
+                       const QString log = cli::tail(logs.out + logs.err, 500);
+                       failLaunch(launch,
+                                  log.isEmpty() ? reason : reason + u"; container log: "_s + log,
+                                  true);
+                   });
         });
     m_ops[id].probe = probe;
 
@@ -469,39 +503,41 @@ void CliRuntime::checkContainer(const std::shared_ptr<Launch> &launch)
     if (launch->checking)
         return;
     launch->checking = true;
-    runCli({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.State.Running}} {{.State.ExitCode}}"_s,
-               launch->containerId},
-              [this, launch](const ProcResult &r) {
-                  launch->checking = false;
-                  const QString id = launch->id();
-                  if (!launch->probing || !current(id, launch->token))
-                      return;
-                  QString reason;
-                  if (r.ok()) {
-                      const QStringList fields = QString::fromUtf8(r.out).simplified().split(u' ');
-                      if (fields.value(0) != u"false"_s)
-                          return; // still running: the probe carries on
-                      reason = u"the container exited (code %1) before sshd was ready"_s.arg(fields.value(1));
-                  } else if (r.started && !r.timedOut
-                             && QString::fromUtf8(r.err).contains(u"no such"_s, Qt::CaseInsensitive)) {
-                      reason = u"the container disappeared before sshd was ready"_s;
-                  } else {
-                      return; // engine hiccup: ask again at the next tick
-                  }
-                  launch->stopWatchdog();
-                  auto it = m_ops.find(id);
-                  if (it != m_ops.end() && it->probe) {
-                      it->probe->cancel();
-                      it->probe = nullptr;
-                  }
-                  setRunning(id, false);
-                  runCli({u"logs"_s, u"--tail"_s, u"15"_s, launch->containerId},
-                            [this, launch, reason](const ProcResult &logs) {
-                                const QString log = cli::tail(logs.out + logs.err, 500);
-                                failLaunch(launch, log.isEmpty() ? reason : reason + u"; container log: "_s + log,
-                                           false);
-                            });
-              });
+    runCli({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
+            u"{{.State.Running}} {{.State.ExitCode}}"_s, launch->containerId},
+           [this, launch](const ProcResult &r) {
+               launch->checking = false;
+               const QString id = launch->id();
+               if (!launch->probing || !current(id, launch->token))
+                   return;
+               QString reason;
+               if (r.ok()) {
+                   const QStringList fields = QString::fromUtf8(r.out).simplified().split(u' ');
+                   if (fields.value(0) != u"false"_s)
+                       return; // still running: the probe carries on
+                   reason = u"the container exited (code %1) before sshd was ready"_s.arg(
+                       fields.value(1));
+               } else if (r.started && !r.timedOut
+                          && QString::fromUtf8(r.err).contains(u"no such"_s, Qt::CaseInsensitive)) {
+                   reason = u"the container disappeared before sshd was ready"_s;
+               } else {
+                   return; // engine hiccup: ask again at the next tick
+               }
+               launch->stopWatchdog();
+               auto it = m_ops.find(id);
+               if (it != m_ops.end() && it->probe) {
+                   it->probe->cancel();
+                   it->probe = nullptr;
+               }
+               setRunning(id, false);
+               runCli({u"logs"_s, u"--tail"_s, u"15"_s, launch->containerId},
+                      [this, launch, reason](const ProcResult &logs) {
+                          const QString log = cli::tail(logs.out + logs.err, 500);
+                          failLaunch(launch,
+                                     log.isEmpty() ? reason : reason + u"; container log: "_s + log,
+                                     false);
+                      });
+           });
 }
 
 void CliRuntime::doStart(InstanceSpec spec, quint64 token)
@@ -527,44 +563,48 @@ void CliRuntime::doStart(InstanceSpec spec, quint64 token)
         launch->ports = known.ports;
         return startContainer(launch);
     }
-    findContainer(id, [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
-        const QString iid = launch->id();
-        if (!current(iid, launch->token))
-            return endOp(iid);
-        if (!ok)
-            return failLaunch(launch, findError, false);
-        if (found.isEmpty()) {
-            forget(iid);
-            return failLaunch(launch, u"container is gone"_s, false);
-        }
-        if (found.size() > 1)
-            qCWarning(lcCli) << "instance" << iid << "has" << found.size() << "containers; starting the first";
-        const ContainerInfo info = found.first();
-        launch->containerId = info.containerId;
-        launch->sshPort = info.sshPort;
-        launch->ports = info.ports;
-        remember(info);
-        if (launch->sshPort > 0)
-            return startContainer(launch);
-        // Not in the listing: the bindings made at create time are in the container's config.
-        runCli({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s, launch->containerId},
-                  [this, launch, info](const ProcResult &r) {
-                      const QString rid = launch->id();
-                      if (!current(rid, launch->token))
-                          return endOp(rid);
-                      if (!r.ok())
-                          return failLaunch(launch, describe(r, what(u"inspect"_s)), false);
-                      ContainerInfo updated = info;
-                      updated.ports = cli::portsFromInspect(r.out);
-                      updated.sshPort = updated.ports.value(kSshPort);
-                      if (updated.sshPort <= 0)
-                          return failLaunch(launch, u"the container publishes no SSH port"_s, false);
-                      launch->sshPort = updated.sshPort;
-                      launch->ports = updated.ports;
-                      remember(updated);
-                      startContainer(launch);
-                  });
-    });
+    findContainer(
+        id, [this, launch](bool ok, const QString &findError, const QList<ContainerInfo> &found) {
+            const QString iid = launch->id();
+            if (!current(iid, launch->token))
+                return endOp(iid);
+            if (!ok)
+                return failLaunch(launch, findError, false);
+            if (found.isEmpty()) {
+                forget(iid);
+                return failLaunch(launch, u"container is gone"_s, false);
+            }
+            if (found.size() > 1)
+                qCWarning(lcCli) << "instance" << iid << "has" << found.size()
+                                 << "containers; starting the first";
+            const ContainerInfo info = found.first();
+            launch->containerId = info.containerId;
+            launch->sshPort = info.sshPort;
+            launch->ports = info.ports;
+            remember(info);
+            if (launch->sshPort > 0)
+                return startContainer(launch);
+            // Not in the listing: the bindings made at create time are in the container's config.
+            runCli({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s,
+                    launch->containerId},
+                   [this, launch, info](const ProcResult &r) {
+                       const QString rid = launch->id();
+                       if (!current(rid, launch->token))
+                           return endOp(rid);
+                       if (!r.ok())
+                           return failLaunch(launch, describe(r, what(u"inspect"_s)), false);
+                       ContainerInfo updated = info;
+                       updated.ports = cli::portsFromInspect(r.out);
+                       updated.sshPort = updated.ports.value(kSshPort);
+                       if (updated.sshPort <= 0)
+                           return failLaunch(launch, u"the container publishes no SSH port"_s,
+                                             false);
+                       launch->sshPort = updated.sshPort;
+                       launch->ports = updated.ports;
+                       remember(updated);
+                       startContainer(launch);
+                   });
+        });
 }
 
 } // namespace cardhour::sim

@@ -151,7 +151,8 @@ bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs)
     else if (r.timedOut)
         reason = u"`%1 info` %2"_s.arg(program, notFinished(r, timeoutMs));
     else if (r.exitCode != 0)
-        reason = u"`%1 info` failed (exit %2): %3"_s.arg(program).arg(r.exitCode).arg(cli::tail(r.err));
+        reason =
+            u"`%1 info` failed (exit %2): %3"_s.arg(program).arg(r.exitCode).arg(cli::tail(r.err));
     else if (!QJsonDocument::fromJson(r.out).isObject())
         reason = u"`%1 info` printed no JSON"_s.arg(program);
     if (why)
@@ -199,7 +200,8 @@ bool CliRuntime::refreshNow(int timeoutMs)
             const ProcessResult up =
                 runBlocking(m_options.program, m_env, {u"unpause"_s, info.containerId}, timeoutMs);
             if (!up.ok())
-                qCWarning(lcCli).noquote() << what(u"unpause"_s) << info.containerId << "failed:" << cli::tail(up.err);
+                qCWarning(lcCli).noquote()
+                    << what(u"unpause"_s) << info.containerId << "failed:" << cli::tail(up.err);
         }
     }
     applyRefresh(found, stamp);
@@ -263,121 +265,134 @@ void CliRuntime::endOp(const QString &instanceId)
 
 void CliRuntime::stop(const QString &instanceId)
 {
-    enqueue(instanceId, OpKind::Stop, [this, instanceId](quint64 token) { doStop(instanceId, token); });
+    enqueue(instanceId, OpKind::Stop,
+            [this, instanceId](quint64 token) { doStop(instanceId, token); });
 }
 
 void CliRuntime::remove(const QString &instanceId)
 {
-    enqueue(instanceId, OpKind::Remove, [this, instanceId](quint64 token) { doRemove(instanceId, token); });
+    enqueue(instanceId, OpKind::Remove,
+            [this, instanceId](quint64 token) { doRemove(instanceId, token); });
 }
 
 void CliRuntime::doStop(const QString &instanceId, quint64)
 {
-    findContainer(instanceId, [this, instanceId](bool ok, const QString &error, const QList<ContainerInfo> &found) {
-        if (!ok) {
-            Q_EMIT failed(instanceId, u"cannot stop: "_s + error);
-            return endOp(instanceId);
-        }
-        QStringList ids;
-        for (const ContainerInfo &info : found) {
-            if (info.running || info.state != u"exited"_s)
-                ids.append(info.containerId);
-        }
-        if (ids.isEmpty()) {
-            setRunning(instanceId, false);
-            Q_EMIT stopped(instanceId);
-            return endOp(instanceId);
-        }
-        const QStringList args = QStringList{u"stop"_s, u"-t"_s, QString::number(m_options.stopTimeoutS)} + ids;
-        runCli(
-            args,
-            [this, instanceId](const ProcResult &r) {
-                if (!r.ok()) {
-                    // Gone or already stopped meanwhile is stopped all the same.
-                    findContainer(instanceId,
-                                  [this, instanceId, r](bool ok2, const QString &, const QList<ContainerInfo> &left) {
-                                      bool anyRunning = !ok2;
-                                      for (const ContainerInfo &info : left)
-                                          anyRunning = anyRunning || info.running;
-                                      if (anyRunning) {
-                                          Q_EMIT failed(instanceId, describe(r, what(u"stop"_s)));
-                                      } else {
-                                          setRunning(instanceId, false);
-                                          Q_EMIT stopped(instanceId);
-                                      }
-                                      endOp(instanceId);
-                                  });
-                    return;
-                }
+    findContainer(
+        instanceId,
+        [this, instanceId](bool ok, const QString &error, const QList<ContainerInfo> &found) {
+            if (!ok) {
+                Q_EMIT failed(instanceId, u"cannot stop: "_s + error);
+                return endOp(instanceId);
+            }
+            QStringList ids;
+            for (const ContainerInfo &info : found) {
+                if (info.running || info.state != u"exited"_s)
+                    ids.append(info.containerId);
+            }
+            if (ids.isEmpty()) {
                 setRunning(instanceId, false);
                 Q_EMIT stopped(instanceId);
-                endOp(instanceId);
-            },
-            (m_options.stopTimeoutS + 60) * 1000);
-    });
+                return endOp(instanceId);
+            }
+            const QStringList args =
+                QStringList{u"stop"_s, u"-t"_s, QString::number(m_options.stopTimeoutS)} + ids;
+            runCli(
+                args,
+                [this, instanceId](const ProcResult &r) {
+                    if (!r.ok()) {
+                        // Gone or already stopped meanwhile is stopped all the same.
+                        findContainer(instanceId,
+                                      [this, instanceId, r](bool ok2, const QString &,
+                                                            const QList<ContainerInfo> &left) {
+                                          bool anyRunning = !ok2;
+                                          for (const ContainerInfo &info : left)
+                                              anyRunning = anyRunning || info.running;
+                                          if (anyRunning) {
+                                              Q_EMIT failed(instanceId,
+                                                            describe(r, what(u"stop"_s)));
+                                          } else {
+                                              setRunning(instanceId, false);
+                                              Q_EMIT stopped(instanceId);
+                                          }
+                                          endOp(instanceId);
+                                      });
+                        return;
+                    }
+                    setRunning(instanceId, false);
+                    Q_EMIT stopped(instanceId);
+                    endOp(instanceId);
+                },
+                (m_options.stopTimeoutS + 60) * 1000);
+        });
 }
 
 void CliRuntime::doRemove(const QString &instanceId, quint64)
 {
-    findContainer(instanceId, [this, instanceId](bool ok, const QString &error, const QList<ContainerInfo> &found) {
-        if (!ok) {
-            Q_EMIT failed(instanceId, u"cannot remove: "_s + error);
-            return endOp(instanceId);
-        }
-        auto removeVolumes = [this, instanceId] {
-            runCli({u"volume"_s, u"ls"_s, u"--filter"_s, u"label="_s + kInstance + u'=' + instanceId,
-                       u"--format"_s, u"json"_s},
-                      [this, instanceId](const ProcResult &ls) {
-                          if (!ls.ok()) {
-                              Q_EMIT failed(instanceId,
-                                            u"cannot remove: "_s
-                                                + describe(ls, what(u"volume ls"_s)));
-                              return endOp(instanceId);
-                          }
-                          // Volume label filters are ORed by podman: the rest is checked here.
-                          QStringList names;
-                          const QList<cli::VolumeInfo> volumes = cli::parseVolumeList(ls.out);
-                          for (const cli::VolumeInfo &volume : volumes) {
-                              if (volume.labels.value(kInstance) == instanceId
-                                  && volume.labels.value(kProvider) == m_options.providerId)
-                                  names.append(volume.name);
-                          }
-                          auto finish = [this, instanceId] {
-                              if (!m_options.dataDir.isEmpty() && !InstanceFiles::remove(m_options.dataDir, instanceId))
-                                  qCWarning(lcCli) << "could not delete the files of instance" << instanceId;
-                              forget(instanceId);
-                              m_sshDirs.remove(instanceId);
-                              Q_EMIT removed(instanceId);
-                              endOp(instanceId);
-                          };
-                          if (names.isEmpty())
-                              return finish();
-                          runCli(QStringList{u"volume"_s, u"rm"_s, u"-f"_s} + names,
-                                    [this, instanceId, finish](const ProcResult &rm) {
-                                        if (!rm.ok()) {
-                                            Q_EMIT failed(instanceId,
-                                                          u"cannot remove: "_s
-                                                              + describe(rm, what(u"volume rm"_s)));
-                                            return endOp(instanceId);
-                                        }
-                                        finish();
-                                    });
-                      });
-        };
-        if (found.isEmpty())
-            return removeVolumes();
-        QStringList args;
-        for (const ContainerInfo &info : found)
-            args.append(info.containerId);
-        runCli(cli::forceRemoveArgs(m_options.engine, args), [this, instanceId, removeVolumes](const ProcResult &r) {
-            if (!r.ok()) {
-                Q_EMIT failed(instanceId, u"cannot remove: "_s + describe(r, what(u"rm"_s)));
+    findContainer(
+        instanceId,
+        [this, instanceId](bool ok, const QString &error, const QList<ContainerInfo> &found) {
+            if (!ok) {
+                Q_EMIT failed(instanceId, u"cannot remove: "_s + error);
                 return endOp(instanceId);
             }
-            setRunning(instanceId, false);
-            removeVolumes();
+            auto removeVolumes = [this, instanceId] {
+                runCli({u"volume"_s, u"ls"_s, u"--filter"_s,
+                        u"label="_s + kInstance + u'=' + instanceId, u"--format"_s, u"json"_s},
+                       [this, instanceId](const ProcResult &ls) {
+                           if (!ls.ok()) {
+                               Q_EMIT failed(instanceId,
+                                             u"cannot remove: "_s
+                                                 + describe(ls, what(u"volume ls"_s)));
+                               return endOp(instanceId);
+                           }
+                           // Volume label filters are ORed by podman: the rest is checked here.
+                           QStringList names;
+                           const QList<cli::VolumeInfo> volumes = cli::parseVolumeList(ls.out);
+                           for (const cli::VolumeInfo &volume : volumes) {
+                               if (volume.labels.value(kInstance) == instanceId
+                                   && volume.labels.value(kProvider) == m_options.providerId)
+                                   names.append(volume.name);
+                           }
+                           auto finish = [this, instanceId] {
+                               if (!m_options.dataDir.isEmpty()
+                                   && !InstanceFiles::remove(m_options.dataDir, instanceId))
+                                   qCWarning(lcCli)
+                                       << "could not delete the files of instance" << instanceId;
+                               forget(instanceId);
+                               m_sshDirs.remove(instanceId);
+                               Q_EMIT removed(instanceId);
+                               endOp(instanceId);
+                           };
+                           if (names.isEmpty())
+                               return finish();
+                           runCli(QStringList{u"volume"_s, u"rm"_s, u"-f"_s} + names,
+                                  [this, instanceId, finish](const ProcResult &rm) {
+                                      if (!rm.ok()) {
+                                          Q_EMIT failed(instanceId,
+                                                        u"cannot remove: "_s
+                                                            + describe(rm, what(u"volume rm"_s)));
+                                          return endOp(instanceId);
+                                      }
+                                      finish();
+                                  });
+                       });
+            };
+            if (found.isEmpty())
+                return removeVolumes();
+            QStringList args;
+            for (const ContainerInfo &info : found)
+                args.append(info.containerId);
+            runCli(cli::forceRemoveArgs(m_options.engine, args),
+                   [this, instanceId, removeVolumes](const ProcResult &r) {
+                       if (!r.ok()) {
+                           Q_EMIT failed(instanceId,
+                                         u"cannot remove: "_s + describe(r, what(u"rm"_s)));
+                           return endOp(instanceId);
+                       }
+                       setRunning(instanceId, false);
+                       removeVolumes();
+                   });
         });
-    });
 }
 
 } // namespace cardhour::sim

@@ -55,17 +55,18 @@ public:
     struct Options
     {
         cli::Engine engine = cli::Engine::Podman;
-        QString program;                                        // empty: "podman" or "docker"
-        QString containersConf;                                 // sets CONTAINERS_CONF when not empty
-        QString dockerHost;                                     // sets DOCKER_HOST when not empty
-        QString imagePrefix = QStringLiteral("localhost/cardhour/"); // catalog image X → <prefix>X:latest
-        QString providerId = QStringLiteral("cardhour-sim");    // cardhour.provider label value
+        QString program; // empty: "podman" or "docker"
+        QString containersConf; // sets CONTAINERS_CONF when not empty
+        QString dockerHost; // sets DOCKER_HOST when not empty
+        QString imagePrefix =
+            QStringLiteral("localhost/cardhour/"); // catalog image X → <prefix>X:latest
+        QString providerId = QStringLiteral("cardhour-sim"); // cardhour.provider label value
         // When set, create()/start() with an empty spec.sshDir make (or reuse) the instance's
         // files under <dataDir>/instances/<id> themselves (InstanceFiles) and take the host key
         // fingerprint from there; remove() then deletes that directory too.
         QString dataDir;
         int readyDeadlineMs = 60000; // sshd must answer with the right host key within this
-        int stopTimeoutS = 10;       // SIGTERM, then SIGKILL after this
+        int stopTimeoutS = 10; // SIGTERM, then SIGKILL after this
         int commandTimeoutMs = 120000;
         // --network for instances; "auto": slirp4netns for podman (user-mode networking, as
         // rootless podman uses: it starts a container ~1 s faster here than rootful podman's CNI
@@ -87,7 +88,10 @@ public:
     void stop(const QString &instanceId) override;
     void remove(const QString &instanceId) override;
     bool isRunning(const QString &instanceId) const override; // from the cache (refresh())
-    QHash<int, int> publishedPorts(const QString &instanceId) const override { return publishedPortsOf(instanceId); }
+    QHash<int, int> publishedPorts(const QString &instanceId) const override
+    {
+        return publishedPortsOf(instanceId);
+    }
     QHash<QString, bool> inventory() const override
     {
         QHash<QString, bool> runningById;
@@ -144,7 +148,13 @@ Q_SIGNALS:
     void refreshed(const QHash<QString, bool> &runningById, bool ok);
 
 private:
-    enum class OpKind { Create, Start, Stop, Remove, Snapshot };
+    enum class OpKind {
+        Create,
+        Start,
+        Stop,
+        Remove,
+        Snapshot
+    };
     struct Op
     {
         OpKind kind;
@@ -170,10 +180,11 @@ private:
     void endOp(const QString &instanceId);
 
     void runCli(const QStringList &args, ProcCallback done, int timeoutMs = 0,
-                   const QProcessEnvironment &extraEnv = {});
+                const QProcessEnvironment &extraEnv = {});
     QStringList labelFilter(const QString &instanceId) const;
-    void findContainer(const QString &instanceId, std::function<void(bool ok, const QString &error,
-                                                                      const QList<ContainerInfo> &found)> done);
+    void findContainer(
+        const QString &instanceId,
+        std::function<void(bool ok, const QString &error, const QList<ContainerInfo> &found)> done);
     QString program() const;
     QString what(const QString &verb) const; // "podman run", "docker rm", ... for messages
 
@@ -191,7 +202,8 @@ private:
     void startContainer(const std::shared_ptr<Launch> &launch);
     void waitForSshd(const std::shared_ptr<Launch> &launch);
     void checkContainer(const std::shared_ptr<Launch> &launch);
-    void failLaunch(const std::shared_ptr<Launch> &launch, const QString &reason, bool stopContainer);
+    void failLaunch(const std::shared_ptr<Launch> &launch, const QString &reason,
+                    bool stopContainer);
     void remember(const ContainerInfo &info);
     void setRunning(const QString &instanceId, bool running);
     void forget(const QString &instanceId);

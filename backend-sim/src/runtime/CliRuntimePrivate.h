@@ -6,11 +6,10 @@
 #include "CliRuntime.h"
 
 #include <QElapsedTimer>
-#include <QPointer>
-#include <QTimer>
-
 #include <QLoggingCategory>
+#include <QPointer>
 #include <QString>
+#include <QTimer>
 
 namespace cardhour::sim {
 
@@ -35,9 +34,9 @@ struct CliRuntime::Launch
     int sshPort = 0;
     QHash<int, int> ports;
     QElapsedTimer clock;
-    bool probing = false;       // the sshd probe runs (and the watchdog with it)
-    bool checking = false;      // a watchdog `inspect` is under way
-    QPointer<QTimer> watchdog;  // notices a container that exits before sshd answers
+    bool probing = false; // the sshd probe runs (and the watchdog with it)
+    bool checking = false; // a watchdog `inspect` is under way
+    QPointer<QTimer> watchdog; // notices a container that exits before sshd answers
     QString id() const { return spec.instanceId; }
     void stopWatchdog()
     {

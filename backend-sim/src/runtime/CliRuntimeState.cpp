@@ -1,5 +1,4 @@
 #include "CliRuntime.h"
-
 #include "CliRuntimePrivate.h"
 #include "SshProbe.h"
 
@@ -20,23 +19,26 @@ QStringList CliRuntime::labelFilter(const QString &instanceId) const
     return args;
 }
 
-void CliRuntime::findContainer(const QString &instanceId,
-                                  std::function<void(bool, const QString &, const QList<ContainerInfo> &)> done)
+void CliRuntime::findContainer(
+    const QString &instanceId,
+    std::function<void(bool, const QString &, const QList<ContainerInfo> &)> done)
 {
-    runCli(QStringList{u"ps"_s, u"-a"_s} + labelFilter(instanceId) + QStringList{u"--format"_s, u"json"_s},
-              [this, instanceId, done = std::move(done)](const ProcResult &r) {
-                  if (!r.ok()) {
-                      done(false, describe(r, what(u"ps"_s)), {});
-                      return;
-                  }
-                  QList<ContainerInfo> found;
-                  const QList<ContainerInfo> all = cli::parseContainerList(r.out, m_options.providerId);
-                  for (const ContainerInfo &info : all) {
-                      if (info.instanceId == instanceId)
-                          found.append(info);
-                  }
-                  done(true, {}, found);
-              });
+    runCli(QStringList{u"ps"_s, u"-a"_s} + labelFilter(instanceId)
+               + QStringList{u"--format"_s, u"json"_s},
+           [this, instanceId, done = std::move(done)](const ProcResult &r) {
+               if (!r.ok()) {
+                   done(false, describe(r, what(u"ps"_s)), {});
+                   return;
+               }
+               QList<ContainerInfo> found;
+               const QList<ContainerInfo> all =
+                   cli::parseContainerList(r.out, m_options.providerId);
+               for (const ContainerInfo &info : all) {
+                   if (info.instanceId == instanceId)
+                       found.append(info);
+               }
+               done(true, {}, found);
+           });
 }
 
 // ---- the cache ------------------------------------------------------------------------------
@@ -116,20 +118,19 @@ void CliRuntime::refresh()
 {
     const quint64 stamp = m_stamp;
     runCli(QStringList{u"ps"_s, u"-a"_s} + labelFilter({}) + QStringList{u"--format"_s, u"json"_s},
-              [this, stamp](const ProcResult &r) {
-                  if (!r.ok()) {
-                      qCWarning(lcCli).noquote() << describe(r, what(u"ps"_s));
-                      Q_EMIT refreshed({}, false);
-                      return;
-                  }
-                  applyRefresh(cli::parseContainerList(r.out, m_options.providerId), stamp);
-                  QHash<QString, bool> running;
-                  for (auto it = m_containers.cbegin(); it != m_containers.cend(); ++it)
-                      running.insert(it.key(), it->running);
-                  Q_EMIT refreshed(running, true);
-              });
+           [this, stamp](const ProcResult &r) {
+               if (!r.ok()) {
+                   qCWarning(lcCli).noquote() << describe(r, what(u"ps"_s));
+                   Q_EMIT refreshed({}, false);
+                   return;
+               }
+               applyRefresh(cli::parseContainerList(r.out, m_options.providerId), stamp);
+               QHash<QString, bool> running;
+               for (auto it = m_containers.cbegin(); it != m_containers.cend(); ++it)
+                   running.insert(it.key(), it->running);
+               Q_EMIT refreshed(running, true);
+           });
 }
-
 
 } // namespace cardhour::sim
 
@@ -147,7 +148,9 @@ void CliRuntime::sampleUsage()
             unmeasured.insert(it->containerId, it.key());
             continue;
         }
-        usage.insert(it.key(), ResourceUsage{reading->cpuNanos, -1, reading->memoryBytes, reading->memoryLimitBytes});
+        usage.insert(
+            it.key(),
+            ResourceUsage{reading->cpuNanos, -1, reading->memoryBytes, reading->memoryLimitBytes});
     }
     if (unmeasured.isEmpty() || m_statsInFlight) {
         Q_EMIT usageSampled(usage);
@@ -155,25 +158,30 @@ void CliRuntime::sampleUsage()
     }
     // Cgroups out of reach (a remote engine, rootless without delegation): one call for all.
     m_statsInFlight = true;
-    runCli(cli::statsArgs(m_options.engine), [this, usage, unmeasured](const ProcResult &r) mutable {
-        m_statsInFlight = false;
-        if (r.ok()) {
-            const QHash<QString, cli::StatsLine> stats = cli::parseStats(m_options.engine, r.out);
-            for (auto it = stats.cbegin(); it != stats.cend(); ++it) {
-                // docker prints short ids, podman long ones; the cache has what ps printed.
-                for (auto u = unmeasured.cbegin(); u != unmeasured.cend(); ++u) {
-                    if (u.key().startsWith(it.key()) || it.key().startsWith(u.key())) {
-                        usage.insert(u.value(), ResourceUsage{it->cpuNanos, it->cpuPercent, it->memoryBytes,
-                                                              it->memoryLimitBytes});
-                        break;
+    runCli(
+        cli::statsArgs(m_options.engine),
+        [this, usage, unmeasured](const ProcResult &r) mutable {
+            m_statsInFlight = false;
+            if (r.ok()) {
+                const QHash<QString, cli::StatsLine> stats =
+                    cli::parseStats(m_options.engine, r.out);
+                for (auto it = stats.cbegin(); it != stats.cend(); ++it) {
+                    // docker prints short ids, podman long ones; the cache has what ps printed.
+                    for (auto u = unmeasured.cbegin(); u != unmeasured.cend(); ++u) {
+                        if (u.key().startsWith(it.key()) || it.key().startsWith(u.key())) {
+                            usage.insert(u.value(),
+                                         ResourceUsage{it->cpuNanos, it->cpuPercent,
+                                                       it->memoryBytes, it->memoryLimitBytes});
+                            break;
+                        }
                     }
                 }
+            } else {
+                qCDebug(lcCli).noquote() << describe(r, what(u"stats"_s));
             }
-        } else {
-            qCDebug(lcCli).noquote() << describe(r, what(u"stats"_s));
-        }
-        Q_EMIT usageSampled(usage);
-    }, 10000);
+            Q_EMIT usageSampled(usage);
+        },
+        10000);
 }
 
 } // namespace cardhour::sim

@@ -13,26 +13,26 @@ struct InstanceSpec
 {
     QString instanceId;
     QString ownerId;
-    QString image;             // catalog image id, e.g. "base"
+    QString image; // catalog image id, e.g. "base"
     QString gpuType;
     int gpuCount = 1;
     QStringList authorizedKeys; // OpenSSH public key lines
     // Filled by the provider for container runtimes:
-    QString sshDir;            // host directory with ssh_host_ed25519_key(.pub) and authorized_keys,
-                               // mounted read-only at /etc/cardhour/ssh
-    QString hostKeySha256;     // "SHA256:..." of that host key: the only key readiness accepts
+    QString sshDir; // host directory with ssh_host_ed25519_key(.pub) and authorized_keys,
+                    // mounted read-only at /etc/cardhour/ssh
+    QString hostKeySha256; // "SHA256:..." of that host key: the only key readiness accepts
     QString sshUser = QStringLiteral("root");
-    double cpus = 0;           // 0: no limit
-    qint64 memoryMib = 0;      // 0: no limit
-    QList<int> appPorts;       // extra container ports to publish on loopback (one-click apps)
-    QString appToken;          // passed as CARDHOUR_APP_TOKEN
+    double cpus = 0; // 0: no limit
+    qint64 memoryMib = 0; // 0: no limit
+    QList<int> appPorts; // extra container ports to publish on loopback (one-click apps)
+    QString appToken; // passed as CARDHOUR_APP_TOKEN
     QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
-    QString gpuStatusDir;      // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
-                               // empty: <dataDir>/instances/<id>/gpu where the runtime has a dataDir
+    QString gpuStatusDir; // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
+                          // empty: <dataDir>/instances/<id>/gpu where the runtime has a dataDir
     // Real cards: the host's nvidia-smi indexes the container is given (CDI `nvidia.com/gpu=N` or
     // docker's `--gpus device=N`); the box then sees the real driver and no status file.
     bool realGpus = false;
-    QList<int> gpuCards;       // the cards lent (simulated: numbers within the type)
+    QList<int> gpuCards; // the cards lent (simulated: numbers within the type)
     // Restore: a create() runs the snapshot's disk image instead of the catalog image, and a
     // /workspace volume it makes anew is filled from the snapshot's archive. Empty: no snapshot.
     QString snapshotId;
@@ -50,9 +50,9 @@ struct SnapshotSpec
 // What a finished snapshot takes up.
 struct SnapshotSizes
 {
-    qint64 diskBytes = 0;      // the container disk's changes over the catalog image
+    qint64 diskBytes = 0; // the container disk's changes over the catalog image
     qint64 workspaceBytes = 0; // the /workspace archive
-    bool paused = false;       // the instance was running and frozen while both were copied
+    bool paused = false; // the instance was running and frozen while both were copied
 };
 
 struct SshEndpoint
@@ -68,10 +68,10 @@ struct SshEndpoint
 // What a running instance uses now, as the runtime measures it (cgroup counters).
 struct ResourceUsage
 {
-    qint64 cpuNanos = -1;          // CPU time used since its container started; -1: unknown
-    double cpuPercent = -1;        // when CPU time is unknown: the engine's own recent CPU %
-    qint64 memoryBytes = 0;        // in use, without reclaimable page cache
-    qint64 memoryLimitBytes = 0;   // 0: no limit
+    qint64 cpuNanos = -1; // CPU time used since its container started; -1: unknown
+    double cpuPercent = -1; // when CPU time is unknown: the engine's own recent CPU %
+    qint64 memoryBytes = 0; // in use, without reclaimable page cache
+    qint64 memoryLimitBytes = 0; // 0: no limit
 };
 
 // The seam between the instance state machine and whatever runs instances (podman, Docker,
@@ -89,8 +89,8 @@ public:
     virtual bool outlivesProvider() const = 0;
 
     virtual void create(const InstanceSpec &spec) = 0; // → stageReached…, then ready or failed
-    virtual void start(const InstanceSpec &spec) = 0;  // → ready or failed
-    virtual void stop(const QString &instanceId) = 0;  // → stopped
+    virtual void start(const InstanceSpec &spec) = 0; // → ready or failed
+    virtual void stop(const QString &instanceId) = 0; // → stopped
     virtual void remove(const QString &instanceId) = 0; // → removed
     virtual bool isRunning(const QString &instanceId) const = 0;
     // The containers the runtime manages, as last listed: instance id → running. Runtimes whose

@@ -9,12 +9,17 @@ namespace cardhour::sim {
 // One finding of `cardhour-sim doctor`.
 struct DoctorCheck
 {
-    enum Status { Ok, Warning, Problem, Skipped };
+    enum Status {
+        Ok,
+        Warning,
+        Problem,
+        Skipped
+    };
 
-    QString name;   // stable key, see Doctor
+    QString name; // stable key, see Doctor
     Status status = Ok;
     QString detail; // what was found
-    QString fix;    // what to do about it (Warning/Problem), may be several lines
+    QString fix; // what to do about it (Warning/Problem), may be several lines
 
     static QString statusName(Status status); // "ok", "warning", "problem", "skipped"
 };

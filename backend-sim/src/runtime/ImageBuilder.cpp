@@ -32,7 +32,8 @@ QString describeFailure(const QString &what, int exitCode, bool crashed, const Q
     }
     if (errors.isEmpty())
         errors = tail.mid(std::max<qsizetype>(0, tail.size() - 8));
-    const QString head = crashed ? u"%1 was killed"_s.arg(what) : u"%1 exited with %2"_s.arg(what).arg(exitCode);
+    const QString head =
+        crashed ? u"%1 was killed"_s.arg(what) : u"%1 exited with %2"_s.arg(what).arg(exitCode);
     return errors.isEmpty() ? head : u"%1: %2"_s.arg(head, errors.join(u'\n'));
 }
 
@@ -163,7 +164,10 @@ void ImageBuilder::ensureRoot()
     auto fail = [this, first](const QString &error) {
         if (first.id != m_current->requested)
             Q_EMIT finished(first.id, false, error);
-        finishJob(false, first.id == m_current->requested ? error : u"cannot build \"%1\": %2"_s.arg(first.id, error));
+        finishJob(false,
+                  first.id == m_current->requested
+                      ? error
+                      : u"cannot build \"%1\": %2"_s.arg(first.id, error));
     };
     Q_EMIT progress(first.id, u"check"_s, 0, 0, u"looking for the root image %1"_s.arg(root));
     runAsync(
@@ -267,7 +271,8 @@ void ImageBuilder::checkElement()
              });
 }
 
-void ImageBuilder::buildElement(const QString &parentImageId, const QString &why, const QString &oldImageId)
+void ImageBuilder::buildElement(const QString &parentImageId, const QString &why,
+                                const QString &oldImageId)
 {
     const ImageRecipe step = m_current->chain.at(m_current->index);
     const QString target = m_recipes.tag(step.id);
@@ -293,13 +298,15 @@ void ImageBuilder::buildElement(const QString &parentImageId, const QString &why
     // The parent goes in by image id, not tag: the image is then built on exactly the image its
     // cardhour.parent-image label names, even if someone retags the parent meanwhile.
     if (!step.parentArg.isEmpty() && !parentTag.isEmpty())
-        args << u"--build-arg"_s << u"%1=%2"_s.arg(step.parentArg, parentImageId.isEmpty() ? parentTag : parentImageId);
+        args << u"--build-arg"_s
+             << u"%1=%2"_s.arg(step.parentArg, parentImageId.isEmpty() ? parentTag : parentImageId);
     args << u"--tag"_s << target << step.dir;
 
     m_step = 0;
     m_totalSteps = 0;
     m_tail.clear();
-    const QString on = parentTag.isEmpty() ? QString() : u" on %1 %2"_s.arg(parentTag, parentImageId.left(12));
+    const QString on =
+        parentTag.isEmpty() ? QString() : u" on %1 %2"_s.arg(parentTag, parentImageId.left(12));
     Q_EMIT progress(step.id, u"start"_s, 0, 0, u"building %1%2 (%3)"_s.arg(target, on, why));
     runAsync(
         m_options.podman, args,
@@ -358,7 +365,8 @@ void ImageBuilder::elementBuilt(const QString &catalogId)
 void ImageBuilder::onBuildLine(const QString &catalogId, const QString &line)
 {
     // "STEP 3/8: RUN ..." (or "[1/2] STEP 3/8: ..." in multi-stage builds).
-    static const QRegularExpression stepLine(u"^(?:\\[\\d+/\\d+\\]\\s+)?STEP\\s+(\\d+)(?:/(\\d+))?:"_s);
+    static const QRegularExpression stepLine(
+        u"^(?:\\[\\d+/\\d+\\]\\s+)?STEP\\s+(\\d+)(?:/(\\d+))?:"_s);
     m_tail.append(line);
     if (m_tail.size() > kTailLines)
         m_tail.removeFirst();

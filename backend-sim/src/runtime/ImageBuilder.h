@@ -56,7 +56,8 @@ Q_SIGNALS:
     // begins), "step" (a "STEP n/m:" line), "output" (any other build output; step/totalSteps
     // are those of the step it belongs to), "commit" (writing the image). totalSteps is podman's
     // count: the recipe's instructions plus one LABEL step per label the builder adds (3).
-    void progress(const QString &catalogId, const QString &stage, int step, int totalSteps, const QString &line);
+    void progress(const QString &catalogId, const QString &stage, int step, int totalSteps,
+                  const QString &line);
     void finished(const QString &catalogId, bool ok, const QString &error);
 
 private:

@@ -29,7 +29,8 @@ bool copyTree(const QString &from, const QString &to)
         const QString path = it.next();
         const QString target = to + u'/' + QDir(from).relativeFilePath(path);
         const QFileInfo info = it.fileInfo();
-        const bool ok = info.isDir() && !info.isSymLink() ? QDir().mkpath(target) : QFile::copy(path, target);
+        const bool ok =
+            info.isDir() && !info.isSymLink() ? QDir().mkpath(target) : QFile::copy(path, target);
         if (!ok)
             return false;
     }
@@ -155,8 +156,9 @@ QString InProcessRuntime::snapshotDir(const QString &snapshotId) const
 
 QString InProcessRuntime::snapshotsUnsupportedReason() const
 {
-    return m_dataDir.isEmpty() ? u"the in-process runtime keeps no instance files without a data directory"_s
-                               : QString();
+    return m_dataDir.isEmpty()
+        ? u"the in-process runtime keeps no instance files without a data directory"_s
+        : QString();
 }
 
 void InProcessRuntime::snapshot(const SnapshotSpec &spec)

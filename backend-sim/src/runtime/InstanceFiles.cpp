@@ -6,14 +6,12 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
-#include <libssh/libssh.h>
-
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <cstring>
+#include <libssh/libssh.h>
 #include <memory>
 #include <stdexcept>
+#include <sys/stat.h>
 
 using namespace Qt::StringLiterals;
 
@@ -44,7 +42,8 @@ using SshChars = std::unique_ptr<char, CharDeleter>;
 void setMode(const QString &path, mode_t mode)
 {
     if (::chmod(QFile::encodeName(path).constData(), mode) != 0)
-        fail(u"cannot set the permissions of %1: %2"_s.arg(path, QString::fromLocal8Bit(std::strerror(errno))));
+        fail(u"cannot set the permissions of %1: %2"_s.arg(
+            path, QString::fromLocal8Bit(std::strerror(errno))));
 }
 
 // Writes `data` to `path` atomically (temporary file + rename) and leaves it with `mode`.
@@ -80,8 +79,8 @@ bool InstanceFiles::isSafeId(const QString &instanceId)
         return false;
     for (const QChar c : instanceId) {
         const char16_t u = c.unicode();
-        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9')
-                        || u == u'-' || u == u'_' || u == u'.';
+        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z')
+            || (u >= u'0' && u <= u'9') || u == u'-' || u == u'_' || u == u'.';
         if (!ok)
             return false;
     }
@@ -96,8 +95,8 @@ QString InstanceFiles::instanceDirFor(const QString &dataDir, const QString &ins
 QString InstanceFiles::sha256Fingerprint(const QByteArray &publicKeyBlob)
 {
     return u"SHA256:"_s
-           + QString::fromLatin1(QCryptographicHash::hash(publicKeyBlob, QCryptographicHash::Sha256)
-                                     .toBase64(QByteArray::OmitTrailingEquals));
+        + QString::fromLatin1(QCryptographicHash::hash(publicKeyBlob, QCryptographicHash::Sha256)
+                                  .toBase64(QByteArray::OmitTrailingEquals));
 }
 
 QString InstanceFiles::hostKeyPath() const
@@ -138,7 +137,8 @@ InstanceFiles InstanceFiles::prepare(const QString &dataDir, const QString &inst
         if (keyInfo.isSymLink() || !keyInfo.isFile())
             fail(u"%1 is not a regular file"_s.arg(keyPath));
         ssh_key raw = nullptr;
-        if (ssh_pki_import_privkey_file(keyPathBytes.constData(), nullptr, nullptr, nullptr, &raw) != SSH_OK)
+        if (ssh_pki_import_privkey_file(keyPathBytes.constData(), nullptr, nullptr, nullptr, &raw)
+            != SSH_OK)
             fail(u"cannot read the host key %1 (delete it to make a new one)"_s.arg(keyPath));
         key.reset(raw);
         if (ssh_key_type(key.get()) != SSH_KEYTYPE_ED25519)
@@ -150,7 +150,8 @@ InstanceFiles InstanceFiles::prepare(const QString &dataDir, const QString &inst
             fail(u"cannot generate an Ed25519 host key"_s);
         key.reset(raw);
         char *pem = nullptr;
-        if (ssh_pki_export_privkey_base64(key.get(), nullptr, nullptr, nullptr, &pem) != SSH_OK || !pem)
+        if (ssh_pki_export_privkey_base64(key.get(), nullptr, nullptr, nullptr, &pem) != SSH_OK
+            || !pem)
             fail(u"cannot export the host key"_s);
         const SshChars pemGuard(pem);
         QByteArray data(pem);
@@ -172,7 +173,8 @@ InstanceFiles InstanceFiles::prepare(const QString &dataDir, const QString &inst
     files.m_hostKeySha256 = sha256Fingerprint(QByteArray::fromBase64(base64));
 
     // The .pub file always matches the private key (rewritten if missing or stale).
-    const QByteArray pubLine = "ssh-ed25519 "_ba + base64 + " cardhour-"_ba + instanceId.toLatin1() + '\n';
+    const QByteArray pubLine =
+        "ssh-ed25519 "_ba + base64 + " cardhour-"_ba + instanceId.toLatin1() + '\n';
     QFile pubFile(files.hostPublicKeyPath());
     QByteArray existing;
     if (pubFile.open(QIODevice::ReadOnly))

@@ -37,7 +37,10 @@ public:
     QString hostKeyPath() const;
     QString hostPublicKeyPath() const;
     QString authorizedKeysPath() const;
-    QString hostPublicKeyLine() const { return m_publicKeyLine; } // "ssh-ed25519 AAAA..." (no comment)
+    QString hostPublicKeyLine() const
+    {
+        return m_publicKeyLine;
+    } // "ssh-ed25519 AAAA..." (no comment)
     QString hostKeySha256() const { return m_hostKeySha256; }
 
     // Rewrites authorized_keys whole (atomically, 0600): one key per line; blank lines and

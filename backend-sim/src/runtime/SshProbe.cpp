@@ -10,18 +10,16 @@
 #include <QThreadPool>
 #include <QTimer>
 
-#include <libssh/libssh.h>
-
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fcntl.h>
+#include <libssh/libssh.h>
+#include <memory>
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -45,7 +43,8 @@ int connectTcp(const QString &host, int port, int timeoutMs, QString *error)
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_NUMERICSERV;
     addrinfo *found = nullptr;
-    const int rc = ::getaddrinfo(host.toUtf8().constData(), QByteArray::number(port).constData(), &hints, &found);
+    const int rc = ::getaddrinfo(host.toUtf8().constData(), QByteArray::number(port).constData(),
+                                 &hints, &found);
     if (rc != 0) {
         *error = u"cannot resolve %1: %2"_s.arg(host, QString::fromLocal8Bit(::gai_strerror(rc)));
         return -1;
@@ -53,7 +52,8 @@ int connectTcp(const QString &host, int port, int timeoutMs, QString *error)
     std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> guard(found, &::freeaddrinfo);
     *error = u"no address for %1"_s.arg(host);
     for (addrinfo *ai = found; ai; ai = ai->ai_next) {
-        const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
+        const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+                                ai->ai_protocol);
         if (fd < 0) {
             *error = errnoText(errno);
             continue;
@@ -151,7 +151,8 @@ QString SshProbe::statusName(Status status)
     return {};
 }
 
-SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QString &expectedSha256, int timeoutMs)
+SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QString &expectedSha256,
+                                     int timeoutMs)
 {
     QElapsedTimer clock;
     clock.start();
@@ -200,7 +201,8 @@ SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QStrin
 
     if (ssh_connect(session.get()) != SSH_OK) {
         result.status = Status::HandshakeFailed;
-        result.message = u"no SSH handshake with %1: %2"_s.arg(where, QString::fromUtf8(ssh_get_error(session.get())));
+        result.message = u"no SSH handshake with %1: %2"_s.arg(
+            where, QString::fromUtf8(ssh_get_error(session.get())));
         result.elapsedMs = clock.elapsed();
         return result;
     }
@@ -208,14 +210,16 @@ SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QStrin
     ssh_key rawKey = nullptr;
     if (ssh_get_server_publickey(session.get(), &rawKey) != SSH_OK || !rawKey) {
         result.status = Status::HandshakeFailed;
-        result.message = u"%1 presented no host key: %2"_s.arg(where, QString::fromUtf8(ssh_get_error(session.get())));
+        result.message = u"%1 presented no host key: %2"_s.arg(
+            where, QString::fromUtf8(ssh_get_error(session.get())));
         result.elapsedMs = clock.elapsed();
         return result;
     }
     const std::unique_ptr<ssh_key_struct, KeyDeleter> key(rawKey);
     unsigned char *hash = nullptr;
     size_t hashLength = 0;
-    if (ssh_get_publickey_hash(key.get(), SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLength) != 0 || !hash) {
+    if (ssh_get_publickey_hash(key.get(), SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLength) != 0
+        || !hash) {
         result.status = Status::HandshakeFailed;
         result.message = u"cannot hash the host key of %1"_s.arg(where);
         result.elapsedMs = clock.elapsed();
@@ -228,18 +232,18 @@ SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QStrin
     result.elapsedMs = clock.elapsed();
     if (result.seenHostKeySha256 != expectedSha256) {
         result.status = Status::HostKeyMismatch;
-        result.message = u"sshd at %1 presented host key %2, expected %3"_s.arg(where, result.seenHostKeySha256,
-                                                                              expectedSha256);
+        result.message = u"sshd at %1 presented host key %2, expected %3"_s.arg(
+            where, result.seenHostKeySha256, expectedSha256);
         return result;
     }
     result.status = Status::Ready;
     return result;
 }
 
-SshProbe::SshProbe(const QString &host, int port, const QString &expectedSha256, int deadlineMs, Callback callback,
-                   QObject *parent)
-    : QObject(parent), m_host(host), m_port(port), m_expected(expectedSha256), m_deadlineMs(deadlineMs),
-      m_callback(std::move(callback)), m_retry(new QTimer(this))
+SshProbe::SshProbe(const QString &host, int port, const QString &expectedSha256, int deadlineMs,
+                   Callback callback, QObject *parent)
+    : QObject(parent), m_host(host), m_port(port), m_expected(expectedSha256),
+      m_deadlineMs(deadlineMs), m_callback(std::move(callback)), m_retry(new QTimer(this))
 {
     m_clock.start();
     m_retry->setSingleShot(true);
@@ -247,10 +251,11 @@ SshProbe::SshProbe(const QString &host, int port, const QString &expectedSha256,
     connect(&m_watcher, &QFutureWatcher<Result>::finished, this, &SshProbe::onAttemptDone);
 }
 
-SshProbe *SshProbe::probeUntilReady(const QString &host, int port, const QString &expectedSha256, int deadlineMs,
-                                    QObject *context, Callback callback)
+SshProbe *SshProbe::probeUntilReady(const QString &host, int port, const QString &expectedSha256,
+                                    int deadlineMs, QObject *context, Callback callback)
 {
-    auto *probe = new SshProbe(host, port, expectedSha256, deadlineMs, std::move(callback), context);
+    auto *probe =
+        new SshProbe(host, port, expectedSha256, deadlineMs, std::move(callback), context);
     probe->m_retry->start(0); // never from inside this call
     return probe;
 }
@@ -282,8 +287,9 @@ void SshProbe::onAttemptDone()
     }
     const qint64 elapsed = m_clock.elapsed();
     if (elapsed + kRetryMs >= m_deadlineMs) {
-        result.message = u"sshd was not ready within %1 s: %2"_s.arg(m_deadlineMs / 1000.0, 0, 'f', 1)
-                             .arg(result.message);
+        result.message =
+            u"sshd was not ready within %1 s: %2"_s.arg(m_deadlineMs / 1000.0, 0, 'f', 1)
+                .arg(result.message);
         finish(std::move(result));
         return;
     }

@@ -8,8 +8,8 @@
 #include "gpu/Telemetry.h"
 #include "http/HttpServer.h"
 #include "http/Router.h"
-#include "runtime/InProcessRuntime.h"
 #include "runtime/CliRuntime.h"
+#include "runtime/InProcessRuntime.h"
 #include "service/Accounts.h"
 #include "service/Catalog.h"
 #include "service/Datasets.h"
@@ -51,7 +51,9 @@ QString providerId(const QString &dataDir)
 }
 } // namespace
 
-SimServer::SimServer(Options options, QObject *parent) : QObject(parent), m_options(std::move(options)) {}
+SimServer::SimServer(Options options, QObject *parent)
+    : QObject(parent), m_options(std::move(options))
+{}
 
 SimServer::~SimServer()
 {
@@ -65,13 +67,14 @@ SimServer::~SimServer()
 void SimServer::start()
 {
     if (m_options.testClock)
-        m_clock = std::make_unique<ManualClock>(m_options.testClockStartMs > 0 ? m_options.testClockStartMs
-                                                                               : SystemClock().nowMs());
+        m_clock = std::make_unique<ManualClock>(
+            m_options.testClockStartMs > 0 ? m_options.testClockStartMs : SystemClock().nowMs());
     else
         m_clock = std::make_unique<SystemClock>();
 
     if (!QDir().mkpath(m_options.dataDir))
-        throw std::runtime_error(u"cannot create the data directory %1"_s.arg(m_options.dataDir).toStdString());
+        throw std::runtime_error(
+            u"cannot create the data directory %1"_s.arg(m_options.dataDir).toStdString());
     m_db = std::make_unique<Database>();
     try {
         m_db->open(QDir(m_options.dataDir).filePath(u"cardhour-sim.sqlite"_s));
@@ -104,11 +107,13 @@ void SimServer::start()
             runtimeName = u"podman"_s;
         } else if (docker) {
             runtimeName = u"docker"_s;
-            m_runtimeNote = u"podman is not usable (%1): instances run with docker"_s.arg(whyNotPodman);
+            m_runtimeNote =
+                u"podman is not usable (%1): instances run with docker"_s.arg(whyNotPodman);
         } else {
             runtimeName = u"inprocess"_s;
-            m_runtimeNote = u"neither podman (%1) nor docker (%2) is usable: instances run in-process, without "
-                            "containers"_s.arg(whyNotPodman, whyNotDocker);
+            m_runtimeNote =
+                u"neither podman (%1) nor docker (%2) is usable: instances run in-process, without "
+                "containers"_s.arg(whyNotPodman, whyNotDocker);
         }
     }
     if (runtimeName == u"inprocess"_s) {
@@ -128,28 +133,33 @@ void SimServer::start()
         for (int attempt = 0; attempt < 3 && !listed; ++attempt)
             listed = containers->refreshNow(20'000);
         if (!listed)
-            throw std::runtime_error(u"%1 did not list its containers after 3 tries; not starting, so that no "
-                                     "instance is declared dead by mistake"_s.arg(runtimeName).toStdString());
+            throw std::runtime_error(
+                u"%1 did not list its containers after 3 tries; not starting, so that no "
+                "instance is declared dead by mistake"_s.arg(runtimeName)
+                    .toStdString());
     } else {
         throw std::runtime_error(
-            u"unknown runtime \"%1\" (available: auto, podman, docker, inprocess)"_s.arg(runtimeName).toStdString());
+            u"unknown runtime \"%1\" (available: auto, podman, docker, inprocess)"_s
+                .arg(runtimeName)
+                .toStdString());
     }
     offerHostGpus(runtimeName);
-    m_instances = std::make_unique<InstanceService>(*m_db, *m_ledger, *m_meter, *m_catalog, *m_keys, *m_runtime,
-                                                    *m_events, *m_clock);
+    m_instances = std::make_unique<InstanceService>(*m_db, *m_ledger, *m_meter, *m_catalog, *m_keys,
+                                                    *m_runtime, *m_events, *m_clock);
     m_datasets = std::make_unique<Datasets>(m_options.dataDir);
     m_instances->setDatasets(m_datasets.get());
     m_instances->reconcile(true);
-    m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances, *m_runtime, *m_events,
-                                                    *m_clock);
+    m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances,
+                                                    *m_runtime, *m_events, *m_clock);
     m_snapshots->reconcile();
     if (containers) {
         // Periodically: containers that stopped or vanished behind our back end their instance's
         // billing at the last second they were seen; orphans are removed.
-        connect(containers, &CliRuntime::refreshed, this, [this](const QHash<QString, bool> &, bool ok) {
-            if (ok)
-                m_instances->reconcile(false);
-        });
+        connect(containers, &CliRuntime::refreshed, this,
+                [this](const QHash<QString, bool> &, bool ok) {
+                    if (ok)
+                        m_instances->reconcile(false);
+                });
         m_reconciler.setInterval(m_options.reconcileIntervalMs);
         connect(&m_reconciler, &QTimer::timeout, containers, &CliRuntime::refresh);
         m_reconciler.start();
@@ -170,9 +180,9 @@ void SimServer::start()
 
     m_router = std::make_unique<http::Router>();
     m_context = std::unique_ptr<ApiContext>(new ApiContext{
-        *m_db, *m_ledger, *m_accounts, *m_keys, *m_instances, *m_events, *m_catalog, *m_idempotency, *m_clock,
-        m_options.testClock ? static_cast<ManualClock *>(m_clock.get()) : nullptr, inProcess, *m_router,
-        m_telemetry.get()});
+        *m_db, *m_ledger, *m_accounts, *m_keys, *m_instances, *m_events, *m_catalog, *m_idempotency,
+        *m_clock, m_options.testClock ? static_cast<ManualClock *>(m_clock.get()) : nullptr,
+        inProcess, *m_router, m_telemetry.get()});
     m_context->datasets = m_datasets.get();
     m_context->snapshots = m_snapshots.get();
     registerAllRoutes(*m_context);
@@ -180,7 +190,9 @@ void SimServer::start()
     m_http = std::make_unique<http::HttpServer>(*m_router);
     if (!m_http->listen(m_options.address, m_options.port))
         throw std::runtime_error(u"cannot listen on %1:%2: %3"_s.arg(m_options.address.toString())
-                                     .arg(m_options.port).arg(m_http->errorString()).toStdString());
+                                     .arg(m_options.port)
+                                     .arg(m_http->errorString())
+                                     .toStdString());
 
     // The meter runs whether or not any client is connected: balances run out on their own.
     m_ticker.setInterval(m_options.tickIntervalMs);
@@ -199,7 +211,8 @@ void SimServer::offerHostGpus(const QString &runtimeName)
     const QString mode = m_options.gpus;
     if (mode != u"auto"_s && mode != u"real"_s && mode != u"simulated"_s && mode != u"mixed"_s)
         throw std::runtime_error(
-            u"unknown --gpus \"%1\" (available: auto, real, simulated, mixed)"_s.arg(mode).toStdString());
+            u"unknown --gpus \"%1\" (available: auto, real, simulated, mixed)"_s.arg(mode)
+                .toStdString());
     if (mode == u"simulated"_s) {
         m_gpuNote = u"simulated cards (--gpus simulated)"_s;
         return;
@@ -210,7 +223,8 @@ void SimServer::offerHostGpus(const QString &runtimeName)
     if (runtimeName == u"inprocess"_s)
         cannotPass = u"the in-process runtime has no containers to give them to"_s;
     else if (runtimeName == u"podman"_s && inventory.cdiSpec.isEmpty())
-        cannotPass = u"podman needs their CDI spec (run: nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml)"_s;
+        cannotPass =
+            u"podman needs their CDI spec (run: nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml)"_s;
     if (inventory.cards.isEmpty() || !cannotPass.isEmpty()) {
         const QString why = inventory.cards.isEmpty()
             ? inventory.problem
@@ -222,15 +236,15 @@ void SimServer::offerHostGpus(const QString &runtimeName)
     }
     QList<HostCard> cards;
     for (const NvidiaGpus::Card &card : inventory.cards)
-        cards.append(HostCard{card.index, NvidiaGpus::catalogIdFor(card.name), card.name, card.memoryMib,
-                              card.powerLimitW});
+        cards.append(HostCard{card.index, NvidiaGpus::catalogIdFor(card.name), card.name,
+                              card.memoryMib, card.powerLimitW});
     m_catalog->offerHostCards(cards, mode == u"mixed"_s);
     QStringList names;
     for (const NvidiaGpus::Card &card : inventory.cards)
         names.append(u"%1: %2"_s.arg(card.index).arg(card.name));
-    m_gpuNote = u"real cards, passed through with %1: %2%3"_s.arg(runtimeName, names.join(u", "_s),
-                                                                   mode == u"mixed"_s ? u" (and simulated ones)"_s
-                                                                                      : QString());
+    m_gpuNote = u"real cards, passed through with %1: %2%3"_s.arg(
+        runtimeName, names.join(u", "_s),
+        mode == u"mixed"_s ? u" (and simulated ones)"_s : QString());
 }
 
 QString SimServer::runtimeName() const
@@ -276,8 +290,9 @@ QStringList SimServer::routeTable(bool testClock)
     InProcessRuntime runtime;
     InstanceService instances(db, ledger, meter, catalog, keys, runtime, events, clock);
     http::Router router;
-    ApiContext ctx{db, ledger, accounts, keys, instances, events, catalog, idempotency, clock,
-                   testClock ? &clock : nullptr, &runtime, router};
+    ApiContext ctx{db,       ledger,  accounts,    keys,  instances,
+                   events,   catalog, idempotency, clock, testClock ? &clock : nullptr,
+                   &runtime, router};
     SnapshotService snapshots(db, meter, catalog, instances, runtime, events, clock);
     ctx.snapshots = &snapshots;
     registerAllRoutes(ctx);

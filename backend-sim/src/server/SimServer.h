@@ -43,7 +43,8 @@ public:
         QString dataDir;
         QString catalogDir = QStringLiteral(":/catalog");
         QString runtime = QStringLiteral("auto"); // auto | podman | docker | inprocess
-        QString containersConf;                    // podman: CONTAINERS_CONF to use, if any (docker: DOCKER_HOST comes from the environment)
+        QString containersConf; // podman: CONTAINERS_CONF to use, if any (docker: DOCKER_HOST comes
+                                // from the environment)
         int reconcileIntervalMs = 15'000;
         bool testClock = false;
         qint64 testClockStartMs = 0; // 0: start at the real time

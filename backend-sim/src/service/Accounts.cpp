@@ -18,8 +18,7 @@ namespace cardhour::sim {
 Accounts::Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher)
     : m_db(db), m_ledger(ledger), m_clock(clock), m_hasher(hasher), m_emailThrottle(clock),
       m_addressThrottle(clock, LoginThrottle::Policy{20, 15 * 60 * 1000, 15 * 60 * 1000})
-{
-}
+{}
 
 QString Accounts::normalizeEmail(const QString &email)
 {
@@ -60,8 +59,9 @@ Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &passw
     if (m_db.scalar(u"SELECT 1 FROM users WHERE email = ?"_s, {email}).isValid())
         throw ApiError(409, ErrorCode::EmailTaken,
                        u"An account with this e-mail address already exists."_s);
-    m_db.exec(u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES (?,?,?,0,?)"_s,
-              {userId, email, QString::fromLatin1(hash), now});
+    m_db.exec(
+        u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES (?,?,?,0,?)"_s,
+        {userId, email, QString::fromLatin1(hash), now});
     Ledger::Posting trial;
     trial.kind = Ledger::Kind::TrialCredit;
     trial.userId = userId;
@@ -79,7 +79,8 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
     const QString email = normalizeEmail(rawEmail);
     const QString emailKey = u"email:"_s + email;
     const QString addressKey = u"addr:"_s + clientAddress;
-    const qint64 wait = std::max(m_emailThrottle.retryAfterMs(emailKey), m_addressThrottle.retryAfterMs(addressKey));
+    const qint64 wait = std::max(m_emailThrottle.retryAfterMs(emailKey),
+                                 m_addressThrottle.retryAfterMs(addressKey));
     if (wait > 0)
         throw ApiError(429, ErrorCode::TooManyAttempts,
                        u"Too many failed log-ins. Try again in %1 s."_s.arg((wait + 999) / 1000));
@@ -122,8 +123,9 @@ std::optional<QString> Accounts::authenticate(const QByteArray &token)
     if (token.size() != 43) // 32 bytes in unpadded base64url
         return std::nullopt;
     const QByteArray hash = tokens::hashForStorage(token);
-    QSqlQuery q = m_db.exec(u"SELECT hash, user_id FROM tokens WHERE hash = ? AND revoked_at IS NULL"_s,
-                            {QString::fromLatin1(hash)});
+    QSqlQuery q =
+        m_db.exec(u"SELECT hash, user_id FROM tokens WHERE hash = ? AND revoked_at IS NULL"_s,
+                  {QString::fromLatin1(hash)});
     // The lookup is by hash, so timing says nothing about the token; compare anyway.
     if (!q.next() || !tokens::constantTimeEquals(q.value(0).toString().toLatin1(), hash))
         return std::nullopt;

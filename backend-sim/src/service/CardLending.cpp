@@ -13,7 +13,8 @@ namespace cardhour::sim {
 QList<int> CardLending::cardsOf(const QString &instanceId) const
 {
     QList<int> cards;
-    QSqlQuery q = m_db.exec(u"SELECT card FROM instance_cards WHERE instance_id = ? ORDER BY card"_s, {instanceId});
+    QSqlQuery q = m_db.exec(
+        u"SELECT card FROM instance_cards WHERE instance_id = ? ORDER BY card"_s, {instanceId});
     while (q.next())
         cards.append(q.value(0).toInt());
     return cards;
@@ -22,10 +23,11 @@ QList<int> CardLending::cardsOf(const QString &instanceId) const
 QList<int> CardLending::heldCards(const QString &gpuType, const QString &exceptInstanceId) const
 {
     QList<int> cards;
-    QSqlQuery q = m_db.exec(u"SELECT c.card FROM instance_cards c JOIN instances i ON i.id = c.instance_id"
-                            " WHERE c.gpu_type = ? AND c.instance_id <> ?"
-                            " AND i.state IN ('creating','starting','running','stopping') ORDER BY c.card"_s,
-                            {gpuType, exceptInstanceId});
+    QSqlQuery q =
+        m_db.exec(u"SELECT c.card FROM instance_cards c JOIN instances i ON i.id = c.instance_id"
+                  " WHERE c.gpu_type = ? AND c.instance_id <> ?"
+                  " AND i.state IN ('creating','starting','running','stopping') ORDER BY c.card"_s,
+                  {gpuType, exceptInstanceId});
     while (q.next())
         cards.append(q.value(0).toInt());
     return cards;
@@ -43,7 +45,8 @@ CardLending::Result CardLending::lend(const QString &instanceId, const GpuType &
     Result result;
     const QList<int> previous = cardsOf(instanceId);
     const bool previousFree = previous.size() == count
-        && std::all_of(previous.cbegin(), previous.cend(), [&](int card) { return free.contains(card); });
+        && std::all_of(previous.cbegin(), previous.cend(),
+                       [&](int card) { return free.contains(card); });
     if (previousFree) {
         result.cards = previous;
     } else if (mustKeepPrevious && !previous.isEmpty()) {

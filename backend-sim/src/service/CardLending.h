@@ -18,7 +18,11 @@ class CardLending
 public:
     explicit CardLending(Database &db) : m_db(db) {}
 
-    enum class Outcome { Lent, NotEnoughFree, PreviousCardsBusy };
+    enum class Outcome {
+        Lent,
+        NotEnoughFree,
+        PreviousCardsBusy
+    };
     struct Result
     {
         Outcome outcome = Outcome::NotEnoughFree;

@@ -61,19 +61,26 @@ QString requireText(const QString &path, const QJsonObject &o, const QString &ke
 {
     const QString text = o.value(key).toString();
     if (text.trimmed().isEmpty())
-        fail(path, u"\"%1\" of \"%2\" must be a non-empty string"_s.arg(key, o.value(u"id"_s).toString()));
+        fail(
+            path,
+            u"\"%1\" of \"%2\" must be a non-empty string"_s.arg(key, o.value(u"id"_s).toString()));
     return text;
 }
 
-qint64 requireInteger(const QString &path, const QJsonObject &o, const QString &key, qint64 min, qint64 max)
+qint64 requireInteger(const QString &path, const QJsonObject &o, const QString &key, qint64 min,
+                      qint64 max)
 {
     const QJsonValue v = o.value(key);
     const double d = v.toDouble(-1);
     // The range first: converting a double beyond qint64 to an integer is undefined.
-    if (!v.isDouble() || d < static_cast<double>(min) || d > static_cast<double>(max) || d != std::floor(d)) {
+    if (!v.isDouble() || d < static_cast<double>(min) || d > static_cast<double>(max)
+        || d != std::floor(d)) {
         const QString owner = o.value(u"id"_s).toString();
-        fail(path, u"\"%1\"%2 must be an integer in [%3, %4]"_s
-                       .arg(key, owner.isEmpty() ? QString() : u" of \"%1\""_s.arg(owner)).arg(min).arg(max));
+        fail(path,
+             u"\"%1\"%2 must be an integer in [%3, %4]"_s
+                 .arg(key, owner.isEmpty() ? QString() : u" of \"%1\""_s.arg(owner))
+                 .arg(min)
+                 .arg(max));
     }
     return static_cast<qint64>(d);
 }
@@ -91,8 +98,8 @@ Catalog Catalog::load(const QString &directory)
     catalog.m_storagePricePerGibHourMicros =
         requireInteger(gpuPath, gpuDocument, u"storage_price_per_gib_hour_micros"_s, 0, 10'000);
     if (gpuDocument.contains(u"real_card_price_per_hour_micros"_s))
-        catalog.m_realCardPricePerHourMicros =
-            requireInteger(gpuPath, gpuDocument, u"real_card_price_per_hour_micros"_s, 0, 1'000'000'000);
+        catalog.m_realCardPricePerHourMicros = requireInteger(
+            gpuPath, gpuDocument, u"real_card_price_per_hour_micros"_s, 0, 1'000'000'000);
     QSet<QString> seen;
     for (const QJsonValue &value : gpuDocument.value(u"gpus"_s).toArray()) {
         const QJsonObject o = value.toObject();
@@ -102,15 +109,19 @@ Catalog Catalog::load(const QString &directory)
         gpu.description = o.value(u"description"_s).toString();
         gpu.vramMib = static_cast<int>(requireInteger(gpuPath, o, u"vram_mib"_s, 1, 1 << 22));
         // At most 1 000 yuan per card-hour: keeps every cost product far from overflow.
-        gpu.pricePerHourMicros = requireInteger(gpuPath, o, u"price_per_hour_micros"_s, 0, 1'000'000'000);
+        gpu.pricePerHourMicros =
+            requireInteger(gpuPath, o, u"price_per_hour_micros"_s, 0, 1'000'000'000);
         gpu.capacity = static_cast<int>(requireInteger(gpuPath, o, u"capacity"_s, 0, 4096));
         if (o.contains(u"cpus_per_card"_s))
-            gpu.cpusPerCard = static_cast<double>(requireInteger(gpuPath, o, u"cpus_per_card"_s, 1, 256));
+            gpu.cpusPerCard =
+                static_cast<double>(requireInteger(gpuPath, o, u"cpus_per_card"_s, 1, 256));
         if (o.contains(u"memory_mib_per_card"_s))
-            gpu.memoryMibPerCard = requireInteger(gpuPath, o, u"memory_mib_per_card"_s, 256, 4 << 20);
+            gpu.memoryMibPerCard =
+                requireInteger(gpuPath, o, u"memory_mib_per_card"_s, 256, 4 << 20);
         gpu.diskGib = requireInteger(gpuPath, o, u"disk_gib"_s, 1, 65'536);
         if (o.contains(u"power_limit_w"_s))
-            gpu.powerLimitW = static_cast<double>(requireInteger(gpuPath, o, u"power_limit_w"_s, 10, 2000));
+            gpu.powerLimitW =
+                static_cast<double>(requireInteger(gpuPath, o, u"power_limit_w"_s, 10, 2000));
         catalog.m_gpus.append(gpu);
     }
     if (catalog.m_gpus.isEmpty())
@@ -119,7 +130,9 @@ Catalog Catalog::load(const QString &directory)
     const QString imagePath = directory + u"/images.json"_s;
     seen.clear();
     for (const QJsonValue &value :
-         readDocument(imagePath, u"cardhour-image-catalog/1"_s, u"images"_s).value(u"images"_s).toArray()) {
+         readDocument(imagePath, u"cardhour-image-catalog/1"_s, u"images"_s)
+             .value(u"images"_s)
+             .toArray()) {
         const QJsonObject o = value.toObject();
         ImageEntry image;
         image.id = requireId(imagePath, o, seen);
@@ -150,7 +163,8 @@ void Catalog::offerHostCards(const QList<HostCard> &cards, bool keepSimulated)
 {
     QList<GpuType> real;
     for (const HostCard &card : cards) {
-        auto same = std::find_if(real.begin(), real.end(), [&](const GpuType &t) { return t.id == card.id; });
+        auto same = std::find_if(real.begin(), real.end(),
+                                 [&](const GpuType &t) { return t.id == card.id; });
         if (same == real.end()) {
             GpuType type;
             // Sized and priced like the built-in type of this model, where there is one.
@@ -160,8 +174,9 @@ void Catalog::offerHostCards(const QList<HostCard> &cards, bool keepSimulated)
                 type.pricePerHourMicros = m_realCardPricePerHourMicros;
             type.id = card.id;
             type.name = card.name;
-            type.description = type.description.isEmpty() ? u"A real card of this host."_s
-                                                           : type.description + u" A real card of this host."_s;
+            type.description = type.description.isEmpty()
+                ? u"A real card of this host."_s
+                : type.description + u" A real card of this host."_s;
             type.vramMib = card.memoryMib;
             if (card.powerLimitW > 0)
                 type.powerLimitW = card.powerLimitW;
@@ -180,7 +195,8 @@ void Catalog::offerHostCards(const QList<HostCard> &cards, bool keepSimulated)
         return;
     if (keepSimulated) {
         for (const GpuType &type : std::as_const(m_gpus)) {
-            if (std::none_of(real.cbegin(), real.cend(), [&](const GpuType &t) { return t.id == type.id; }))
+            if (std::none_of(real.cbegin(), real.cend(),
+                             [&](const GpuType &t) { return t.id == type.id; }))
                 real.append(type);
         }
     }
@@ -207,9 +223,9 @@ std::optional<ImageEntry> Catalog::image(const QString &id) const
 
 QJsonObject Catalog::toJson(const ImageEntry &image)
 {
-    return {{u"id"_s, image.id},         {u"name"_s, image.name},
-            {u"description"_s, image.description}, {u"os"_s, image.os},
-            {u"ssh_user"_s, image.sshUser}, {u"apps"_s, image.apps}};
+    return {
+        {u"id"_s, image.id}, {u"name"_s, image.name},        {u"description"_s, image.description},
+        {u"os"_s, image.os}, {u"ssh_user"_s, image.sshUser}, {u"apps"_s, image.apps}};
 }
 
 } // namespace cardhour::sim

@@ -16,11 +16,11 @@ struct GpuType
     QString description;
     int vramMib = 0;
     qint64 pricePerHourMicros = 0; // per card
-    int capacity = 0;              // cards this sandbox lends at once
-    double cpusPerCard = 8;        // what a host of this type gives per card (before scaling
+    int capacity = 0; // cards this sandbox lends at once
+    double cpusPerCard = 8; // what a host of this type gives per card (before scaling
     qint64 memoryMibPerCard = 32768; // to the machine the sandbox runs on)
-    qint64 diskGib = 0;            // the disk an instance of this type is given (all cards together)
-    double powerLimitW = 450;      // per card: what nvidia-smi shows and simulated power tops out at
+    qint64 diskGib = 0; // the disk an instance of this type is given (all cards together)
+    double powerLimitW = 450; // per card: what nvidia-smi shows and simulated power tops out at
     // Real cards (detected on this host) or simulated ones. A real type lends exactly the host's
     // cards listed here (nvidia-smi indexes); a simulated one lends `capacity` numbered from 0.
     bool simulated = true;
@@ -33,7 +33,7 @@ struct GpuType
 struct HostCard
 {
     int index = -1;
-    QString id;   // catalog id for its model ("h200"), see NvidiaGpus::catalogIdFor
+    QString id; // catalog id for its model ("h200"), see NvidiaGpus::catalogIdFor
     QString name; // "NVIDIA H200"
     int memoryMib = 0;
     double powerLimitW = 0; // 0: not reported
@@ -64,7 +64,10 @@ public:
     // One price for all storage, per GiB-hour (may be zero): what a stopped instance's disk
     // costs. storageRatePerHour() is that price times `diskGib`.
     qint64 storagePricePerGibHourMicros() const { return m_storagePricePerGibHourMicros; }
-    qint64 storageRatePerHourMicros(qint64 diskGib) const { return diskGib * m_storagePricePerGibHourMicros; }
+    qint64 storageRatePerHourMicros(qint64 diskGib) const
+    {
+        return diskGib * m_storagePricePerGibHourMicros;
+    }
 
     static QJsonObject toJson(const ImageEntry &image);
 

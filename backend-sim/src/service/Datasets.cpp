@@ -23,7 +23,8 @@ void Datasets::measure(const QString &dir, qint64 *bytes, qint64 *files)
 {
     *bytes = 0;
     *files = 0;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System | QDir::NoSymLinks, QDirIterator::Subdirectories);
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System | QDir::NoSymLinks,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
         *bytes += it.fileInfo().size();
@@ -44,7 +45,8 @@ void Datasets::reloadIfChanged() const
     QFile file(m_file);
     if (!file.open(QIODevice::ReadOnly))
         return;
-    const QJsonArray all = QJsonDocument::fromJson(file.readAll()).object().value(u"datasets"_s).toArray();
+    const QJsonArray all =
+        QJsonDocument::fromJson(file.readAll()).object().value(u"datasets"_s).toArray();
     for (const QJsonValue &value : all) {
         const QJsonObject o = value.toObject();
         Dataset d{o.value(u"name"_s).toString(), o.value(u"path"_s).toString(),
@@ -84,8 +86,9 @@ bool Datasets::save(const QList<Dataset> &all, QString *error) const
         *error = u"cannot write %1: %2"_s.arg(m_file, file.errorString());
         return false;
     }
-    file.write(QJsonDocument(QJsonObject{{u"format"_s, u"cardhour-datasets/1"_s}, {u"datasets"_s, array}})
-                   .toJson(QJsonDocument::Indented));
+    file.write(
+        QJsonDocument(QJsonObject{{u"format"_s, u"cardhour-datasets/1"_s}, {u"datasets"_s, array}})
+            .toJson(QJsonDocument::Indented));
     if (!file.commit()) {
         *error = u"cannot write %1: %2"_s.arg(m_file, file.errorString());
         return false;
@@ -96,7 +99,8 @@ bool Datasets::save(const QList<Dataset> &all, QString *error) const
 bool Datasets::add(const QString &name, const QString &dir, QString *error)
 {
     if (!isValidName(name)) {
-        *error = u"\"%1\" is not a dataset name: use 1-64 of a-z, 0-9, '.', '_' and '-', starting with a "
+        *error = u"\"%1\" is not a dataset name: use 1-64 of a-z, 0-9, '.', '_' and '-', starting "
+                 u"with a "
                  "letter or digit"_s.arg(name);
         return false;
     }
@@ -113,7 +117,8 @@ bool Datasets::add(const QString &name, const QString &dir, QString *error)
     QList<Dataset> all = list();
     all.removeIf([&](const Dataset &other) { return other.name == name; });
     all.append(d);
-    std::sort(all.begin(), all.end(), [](const Dataset &a, const Dataset &b) { return a.name < b.name; });
+    std::sort(all.begin(), all.end(),
+              [](const Dataset &a, const Dataset &b) { return a.name < b.name; });
     return save(all, error);
 }
 

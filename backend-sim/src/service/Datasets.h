@@ -20,7 +20,7 @@ public:
     struct Dataset
     {
         QString name;
-        QString path;        // absolute, canonical
+        QString path; // absolute, canonical
         qint64 sizeBytes = 0; // measured when added (or refreshed)
         qint64 files = 0;
         QDateTime addedAt;

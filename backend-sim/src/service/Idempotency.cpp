@@ -22,7 +22,8 @@ void Idempotency::validateKey(const QByteArray &key)
                        u"Idempotency-Key must be 1 to 255 visible ASCII characters."_s);
 }
 
-QByteArray Idempotency::requestHash(const QByteArray &method, const QString &path, const QByteArray &body)
+QByteArray Idempotency::requestHash(const QByteArray &method, const QString &path,
+                                    const QByteArray &body)
 {
     QByteArray canonical = body.trimmed();
     const QJsonDocument doc = QJsonDocument::fromJson(body);
@@ -40,8 +41,9 @@ QByteArray Idempotency::requestHash(const QByteArray &method, const QString &pat
 std::optional<Idempotency::Stored> Idempotency::lookup(const QString &userId, const QByteArray &key,
                                                        const QByteArray &hash)
 {
-    QSqlQuery q = m_db.exec(u"SELECT request_hash, status, response FROM idempotency WHERE user_id = ? AND key = ?"_s,
-                            {userId, QString::fromLatin1(key)});
+    QSqlQuery q = m_db.exec(
+        u"SELECT request_hash, status, response FROM idempotency WHERE user_id = ? AND key = ?"_s,
+        {userId, QString::fromLatin1(key)});
     if (!q.next())
         return std::nullopt;
     if (q.value(0).toString().toLatin1() != hash)
@@ -50,11 +52,13 @@ std::optional<Idempotency::Stored> Idempotency::lookup(const QString &userId, co
     return Stored{q.value(1).toInt(), q.value(2).toString().toUtf8()};
 }
 
-void Idempotency::store(const QString &userId, const QByteArray &key, const QByteArray &hash, int status,
-                        const QByteArray &body, qint64 nowMs)
+void Idempotency::store(const QString &userId, const QByteArray &key, const QByteArray &hash,
+                        int status, const QByteArray &body, qint64 nowMs)
 {
-    m_db.exec(u"INSERT INTO idempotency(user_id, key, request_hash, status, response, created_at) VALUES (?,?,?,?,?,?)"_s,
-              {userId, QString::fromLatin1(key), QString::fromLatin1(hash), status, QString::fromUtf8(body), nowMs});
+    m_db.exec(
+        u"INSERT INTO idempotency(user_id, key, request_hash, status, response, created_at) VALUES (?,?,?,?,?,?)"_s,
+        {userId, QString::fromLatin1(key), QString::fromLatin1(hash), status,
+         QString::fromUtf8(body), nowMs});
 }
 
 } // namespace cardhour::sim

@@ -27,11 +27,13 @@ public:
     static void validateKey(const QByteArray &key);
     // Hash of what makes two requests "the same": method, path and the JSON body in
     // canonical form (so key order and whitespace do not matter).
-    static QByteArray requestHash(const QByteArray &method, const QString &path, const QByteArray &body);
+    static QByteArray requestHash(const QByteArray &method, const QString &path,
+                                  const QByteArray &body);
 
     // The stored response for a replay; throws ApiError 422 if the key was used with another
     // request; nullopt for a new key.
-    std::optional<Stored> lookup(const QString &userId, const QByteArray &key, const QByteArray &hash);
+    std::optional<Stored> lookup(const QString &userId, const QByteArray &key,
+                                 const QByteArray &hash);
     void store(const QString &userId, const QByteArray &key, const QByteArray &hash, int status,
                const QByteArray &body, qint64 nowMs);
 

@@ -70,8 +70,8 @@ const QString &InstanceService::holdingStatesSql()
 
 QString InstanceService::requireState(const QString &userId, const QString &instanceId)
 {
-    const QVariant state = m_db.scalar(u"SELECT state FROM instances WHERE id = ? AND user_id = ?"_s,
-                                       {instanceId, userId});
+    const QVariant state = m_db.scalar(
+        u"SELECT state FROM instances WHERE id = ? AND user_id = ?"_s, {instanceId, userId});
     if (!state.isValid())
         throw notFound(); // another user's instance is "not found", never "forbidden"
     return state.toString();
@@ -79,24 +79,28 @@ QString InstanceService::requireState(const QString &userId, const QString &inst
 
 int InstanceService::cardsHeld(const QString &gpuType)
 {
-    return m_db.scalar(u"SELECT COALESCE(SUM(gpu_count), 0) FROM instances WHERE gpu_type = ? AND state IN "_s
-                           + holdingStatesSql(),
-                       {gpuType})
+    return m_db
+        .scalar(
+            u"SELECT COALESCE(SUM(gpu_count), 0) FROM instances WHERE gpu_type = ? AND state IN "_s
+                + holdingStatesSql(),
+            {gpuType})
         .toInt();
 }
 
 // ---- transitions ----------------------------------------------------------------------------
 
-bool InstanceService::compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,
-                                     const QString &reason, qint64 nowMs)
+bool InstanceService::compareAndSwap(const QString &instanceId, const QStringList &from,
+                                     const QString &to, const QString &reason, qint64 nowMs)
 {
     QStringList quoted;
     for (const QString &state : from)
         quoted.append(u'\'' + state + u'\'');
-    QSqlQuery q = m_db.exec(u"UPDATE instances SET state = ?, state_reason = ?, updated_at = ?"
-                            " WHERE id = ? AND state IN ("_s + quoted.join(u',') + u")"_s,
-                            {to, reason.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(reason),
-                             nowMs, instanceId});
+    QSqlQuery q = m_db.exec(
+        u"UPDATE instances SET state = ?, state_reason = ?, updated_at = ?"
+        " WHERE id = ? AND state IN ("_s
+            + quoted.join(u',') + u")"_s,
+        {to, reason.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(reason), nowMs,
+         instanceId});
     return q.numRowsAffected() == 1;
 }
 
@@ -121,12 +125,14 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     if (!m_catalog.image(request.image))
         throw ApiError(400, ErrorCode::UnknownImage,
                        u"Unknown image \"%1\"."_s.arg(request.image.left(64)));
-    if (request.gpuCount != 1 && request.gpuCount != 2 && request.gpuCount != 4 && request.gpuCount != 8)
+    if (request.gpuCount != 1 && request.gpuCount != 2 && request.gpuCount != 4
+        && request.gpuCount != 8)
         throw ApiError(400, ErrorCode::InvalidGpuCount, u"gpu_count must be 1, 2, 4 or 8."_s);
     const QStringList keyLines = m_keys.publicKeysFor(userId, request.sshKeyIds);
     QStringList datasetPaths;
     for (const QString &name : request.datasets) {
-        const std::optional<Datasets::Dataset> dataset = m_datasets ? m_datasets->find(name) : std::nullopt;
+        const std::optional<Datasets::Dataset> dataset =
+            m_datasets ? m_datasets->find(name) : std::nullopt;
         if (!dataset)
             throw ApiError(400, ErrorCode::UnknownDataset,
                            u"Unknown dataset \"%1\"."_s.arg(name.left(64)));
@@ -156,11 +162,13 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     // One-click apps (a notebook server, say) are reached with this token; it is the owner's.
     const QString appToken = QString::fromLatin1(tokens::randomBytes(24).toHex());
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
-              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, app_token, disk_gib,"
+              " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, "
+              "app_token, disk_gib,"
               " snapshot_id) VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?,?)"_s,
-              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now, now, appToken,
-               gpu->diskGib,
-               request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(request.snapshotId)});
+              {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now,
+               now, appToken, gpu->diskGib,
+               request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
+                                            : QVariant(request.snapshotId)});
     const CardLending::Result lent = CardLending(m_db).lend(id, *gpu, request.gpuCount, false);
     if (lent.outcome != CardLending::Outcome::Lent)
         throw ApiError(409, ErrorCode::NotEnoughGpus,
@@ -168,8 +176,9 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
                            .arg(gpu->name)
                            .arg(request.gpuCount));
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
-        m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
-                  {id, request.sshKeyIds.at(i), keyLines.at(i)});
+        m_db.exec(
+            u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
+            {id, request.sshKeyIds.at(i), keyLines.at(i)});
     }
     for (int i = 0; i < request.datasets.size(); ++i)
         m_db.exec(u"INSERT INTO instance_datasets(instance_id, name, path) VALUES (?,?,?)"_s,
@@ -180,7 +189,8 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     // After the (outermost) commit: if the caller's transaction rolled back, there is no
     // `creating` row and nothing happens.
     QTimer::singleShot(0, this, [this, id] {
-        if (m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {id}).toString() == u"creating"_s) {
+        if (m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {id}).toString()
+            == u"creating"_s) {
             m_runtime.create(specFor(id));
             notify(id);
         }
@@ -198,7 +208,7 @@ QJsonObject InstanceService::stop(const QString &userId, const QString &instance
         throw ApiError(409, ErrorCode::IllegalTransition,
                        u"Only a running instance can be stopped; this one is %1."_s.arg(state));
     m_meter.closeSegment(instanceId, now); // compute stops the moment stop is asked for
-    openStorage(instanceId, userId, now);  // and the kept disk is billed from then on
+    openStorage(instanceId, userId, now); // and the kept disk is billed from then on
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
@@ -217,7 +227,8 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
         throw ApiError(
             409, ErrorCode::IllegalTransition,
             u"Only a stopped or failed instance can be started; this one is %1."_s.arg(state));
-    QSqlQuery q = m_db.exec(u"SELECT gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
+    QSqlQuery q =
+        m_db.exec(u"SELECT gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
     q.next();
     const std::optional<GpuType> gpu = m_catalog.gpu(q.value(0).toString());
     const int count = q.value(1).toInt();
@@ -269,7 +280,8 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
     // if any, is reused); a stopped instance's kept container is started.
     const bool fresh = state == u"failed"_s;
     QTimer::singleShot(0, this, [this, instanceId, fresh] {
-        if (m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {instanceId}).toString() != u"starting"_s)
+        if (m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {instanceId}).toString()
+            != u"starting"_s)
             return;
         if (fresh)
             m_runtime.create(specFor(instanceId));
@@ -287,12 +299,13 @@ QJsonObject InstanceService::terminate(const QString &userId, const QString &ins
     Transaction tx(m_db);
     const QString state = requireState(userId, instanceId);
     if (state == u"terminated"_s
-        || !compareAndSwap(instanceId, {u"creating"_s, u"starting"_s, u"running"_s, u"stopping"_s, u"stopped"_s,
-                                        u"failed"_s},
-                           u"terminated"_s, u"terminated_by_user"_s, now))
+        || !compareAndSwap(
+            instanceId,
+            {u"creating"_s, u"starting"_s, u"running"_s, u"stopping"_s, u"stopped"_s, u"failed"_s},
+            u"terminated"_s, u"terminated_by_user"_s, now))
         throw ApiError(409, ErrorCode::IllegalTransition, u"The instance is already terminated."_s);
     m_db.exec(u"UPDATE instances SET terminated_at = ? WHERE id = ?"_s, {now, instanceId});
-    m_meter.closeSegment(instanceId, now);                       // a run,
+    m_meter.closeSegment(instanceId, now); // a run,
     m_meter.closeSegment(instanceId, now, Meter::Kind::Storage); // or a stopped instance's disk
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
@@ -302,14 +315,16 @@ QJsonObject InstanceService::terminate(const QString &userId, const QString &ins
     return result;
 }
 
-QJsonObject InstanceService::addKey(const QString &userId, const QString &instanceId, const QString &keyId)
+QJsonObject InstanceService::addKey(const QString &userId, const QString &instanceId,
+                                    const QString &keyId)
 {
     const QStringList lines = m_keys.publicKeysFor(userId, {keyId}); // 400 unless the caller's key
     Transaction tx(m_db);
     if (requireState(userId, instanceId) == u"terminated"_s)
         throw ApiError(409, ErrorCode::IllegalTransition, u"The instance is terminated."_s);
-    m_db.exec(u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
-              {instanceId, keyId, lines.first()});
+    m_db.exec(
+        u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
+        {instanceId, keyId, lines.first()});
     QJsonObject result = instanceJson(instanceId, m_clock.nowMs());
     tx.commit();
     m_runtime.setAuthorizedKeys(instanceId, specFor(instanceId).authorizedKeys);
@@ -317,12 +332,14 @@ QJsonObject InstanceService::addKey(const QString &userId, const QString &instan
     return result;
 }
 
-QJsonObject InstanceService::removeKey(const QString &userId, const QString &instanceId, const QString &keyId)
+QJsonObject InstanceService::removeKey(const QString &userId, const QString &instanceId,
+                                       const QString &keyId)
 {
     Transaction tx(m_db);
     if (requireState(userId, instanceId) == u"terminated"_s)
         throw ApiError(409, ErrorCode::IllegalTransition, u"The instance is terminated."_s);
-    QSqlQuery q = m_db.exec(u"DELETE FROM instance_ssh_keys WHERE instance_id = ? AND key_id = ?"_s, {instanceId, keyId});
+    QSqlQuery q = m_db.exec(u"DELETE FROM instance_ssh_keys WHERE instance_id = ? AND key_id = ?"_s,
+                            {instanceId, keyId});
     if (q.numRowsAffected() != 1)
         throw ApiError(404, ErrorCode::NotFound, u"This key is not installed on the instance."_s);
     QJsonObject result = instanceJson(instanceId, m_clock.nowMs());
@@ -354,7 +371,8 @@ InstanceService::Resources InstanceService::resourcesFor(const QString &gpuType,
 InstanceSpec InstanceService::specFor(const QString &instanceId)
 {
     InstanceSpec spec;
-    QSqlQuery q = m_db.exec(u"SELECT user_id, image, gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
+    QSqlQuery q = m_db.exec(
+        u"SELECT user_id, image, gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
     if (!q.next())
         return spec;
     spec.instanceId = instanceId;
@@ -370,17 +388,21 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
             spec.appPorts.append(app.toObject().value(u"port"_s).toInt());
         spec.sshUser = image->sshUser;
     }
-    spec.appToken = m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}).toString();
-    spec.snapshotId = m_db.scalar(u"SELECT snapshot_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    spec.appToken =
+        m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    spec.snapshotId =
+        m_db.scalar(u"SELECT snapshot_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
     const Resources resources = resourcesFor(spec.gpuType, spec.gpuCount);
     spec.cpus = resources.cpus;
     spec.memoryMib = resources.memoryMib;
-    QSqlQuery keys = m_db.exec(u"SELECT public_key FROM instance_ssh_keys WHERE instance_id = ? ORDER BY key_id"_s,
-                               {instanceId});
+    QSqlQuery keys = m_db.exec(
+        u"SELECT public_key FROM instance_ssh_keys WHERE instance_id = ? ORDER BY key_id"_s,
+        {instanceId});
     while (keys.next())
         spec.authorizedKeys.append(keys.value(0).toString());
-    QSqlQuery datasets = m_db.exec(u"SELECT name, path FROM instance_datasets WHERE instance_id = ? ORDER BY name"_s,
-                                   {instanceId});
+    QSqlQuery datasets =
+        m_db.exec(u"SELECT name, path FROM instance_datasets WHERE instance_id = ? ORDER BY name"_s,
+                  {instanceId});
     while (datasets.next())
         spec.datasets.append({datasets.value(0).toString(), datasets.value(1).toString()});
     return spec;
@@ -392,9 +414,10 @@ void InstanceService::onStage(const QString &instanceId, const QString &stage)
 {
     const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
-    m_db.exec(u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
-              " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN ('creating','starting')"_s,
-              {stage, now, instanceId});
+    m_db.exec(
+        u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
+        " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN ('creating','starting')"_s,
+        {stage, now, instanceId});
     if (stage == u"container"_s)
         compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, now);
     tx.commit();
@@ -408,20 +431,25 @@ void InstanceService::onReady(const QString &instanceId, const SshEndpoint &ssh)
     Transaction tx(m_db);
     if (!compareAndSwap(instanceId, {u"creating"_s, u"starting"_s}, u"running"_s, {}, now)) {
         // Terminated (or otherwise moved on) while starting: the runtime keeps nothing running.
-        const QString state = m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {instanceId}).toString();
+        const QString state =
+            m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {instanceId}).toString();
         tx.commit();
         if (state == u"terminated"_s || state.isEmpty())
             m_runtime.remove(instanceId);
         return;
     }
-    QSqlQuery q = m_db.exec(u"SELECT user_id, price_per_hour_micros FROM instances WHERE id = ?"_s, {instanceId});
+    QSqlQuery q = m_db.exec(u"SELECT user_id, price_per_hour_micros FROM instances WHERE id = ?"_s,
+                            {instanceId});
     q.next();
     const QString userId = q.value(0).toString();
     if (ssh.isValid()) {
-        m_db.exec(u"UPDATE instances SET ssh_host = ?, ssh_port = ?, ssh_user = ?, ssh_host_key_sha256 = ?,"
+        m_db.exec(u"UPDATE instances SET ssh_host = ?, ssh_port = ?, ssh_user = ?, "
+                  u"ssh_host_key_sha256 = ?,"
                   " ssh_host_key = ? WHERE id = ?"_s,
                   {ssh.host, ssh.port, ssh.user, ssh.hostKeySha256,
-                   ssh.hostKey.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(ssh.hostKey), instanceId});
+                   ssh.hostKey.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
+                                         : QVariant(ssh.hostKey),
+                   instanceId});
     }
     // Billing starts here, at `running`, not while creating or starting.
     m_meter.openSegment(instanceId, userId, q.value(1).toLongLong(), now);
@@ -434,7 +462,8 @@ void InstanceService::onFailed(const QString &instanceId, const QString &reason)
 {
     const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
-    const bool moved = compareAndSwap(instanceId, {u"creating"_s, u"starting"_s}, u"failed"_s, reason, now);
+    const bool moved =
+        compareAndSwap(instanceId, {u"creating"_s, u"starting"_s}, u"failed"_s, reason, now);
     m_meter.closeSegment(instanceId, now);
     tx.commit();
     if (moved)
@@ -445,8 +474,9 @@ void InstanceService::onStopped(const QString &instanceId)
 {
     Transaction tx(m_db);
     // Keeps the reason given when stopping began (user, balance, ...).
-    m_db.exec(u"UPDATE instances SET state = 'stopped', updated_at = ? WHERE id = ? AND state = 'stopping'"_s,
-              {m_clock.nowMs(), instanceId});
+    m_db.exec(
+        u"UPDATE instances SET state = 'stopped', updated_at = ? WHERE id = ? AND state = 'stopping'"_s,
+        {m_clock.nowMs(), instanceId});
     tx.commit();
     notify(instanceId);
 }
@@ -471,8 +501,10 @@ void InstanceService::openStorage(const QString &instanceId, const QString &user
                             {instanceId});
     if (!q.next())
         return;
-    const qint64 rate = m_catalog.storageRatePerHourMicros(diskGibOf(q.value(0).toString(), q.value(1)));
-    if (rate <= 0 || m_ledger.balance(userId) <= 0 || !m_meter.openSegmentsOfInstance(instanceId).isEmpty())
+    const qint64 rate =
+        m_catalog.storageRatePerHourMicros(diskGibOf(q.value(0).toString(), q.value(1)));
+    if (rate <= 0 || m_ledger.balance(userId) <= 0
+        || !m_meter.openSegmentsOfInstance(instanceId).isEmpty())
         return;
     m_meter.openSegment(instanceId, userId, rate, atMs, Meter::Kind::Storage);
 }
@@ -484,12 +516,13 @@ void InstanceService::resumeStorageBilling(const QString &userId)
     // Stopped instances whose storage is not billed: the balance ran out and has been topped
     // up since (or they were stopped before the fee existed). Billed again from now on.
     const qint64 now = m_clock.nowMs();
-    QSqlQuery q = m_db.exec(u"SELECT i.id, i.user_id FROM instances i JOIN users u ON u.id = i.user_id"
-                            " WHERE i.state IN ('stopping','stopped') AND u.balance_micros > 0"
-                            " AND (COALESCE(?, '') = '' OR i.user_id = ?)"
-                            " AND NOT EXISTS (SELECT 1 FROM segments s"
-                            "   WHERE s.instance_id = i.id AND s.ended_at IS NULL AND s.snapshot_id IS NULL)"_s,
-                            {userId, userId});
+    QSqlQuery q = m_db.exec(
+        u"SELECT i.id, i.user_id FROM instances i JOIN users u ON u.id = i.user_id"
+        " WHERE i.state IN ('stopping','stopped') AND u.balance_micros > 0"
+        " AND (COALESCE(?, '') = '' OR i.user_id = ?)"
+        " AND NOT EXISTS (SELECT 1 FROM segments s"
+        "   WHERE s.instance_id = i.id AND s.ended_at IS NULL AND s.snapshot_id IS NULL)"_s,
+        {userId, userId});
     QList<std::pair<QString, QString>> due;
     while (q.next())
         due.append({q.value(0).toString(), q.value(1).toString()});
@@ -553,7 +586,8 @@ void InstanceService::reconcile(bool atStartup)
     QStringList toStop;
     QStringList seenRunning;
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(u"SELECT id, state, user_id FROM instances WHERE state != 'terminated'"_s);
+    QSqlQuery q =
+        m_db.exec(u"SELECT id, state, user_id FROM instances WHERE state != 'terminated'"_s);
     while (q.next()) {
         const QString id = q.value(0).toString();
         const QString state = q.value(1).toString();
@@ -599,7 +633,8 @@ void InstanceService::reconcile(bool atStartup)
         m_meter.markSeen(seenRunning, now);
     // Labelled containers without a live instance (made by hand, or left by a crash) go.
     for (auto it = containers.cbegin(); it != containers.cend(); ++it) {
-        const QString state = m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {it.key()}).toString();
+        const QString state =
+            m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {it.key()}).toString();
         if (state.isEmpty() || state == u"terminated"_s)
             toRemove.append(it.key());
     }
@@ -619,7 +654,8 @@ void InstanceService::notify(const QString &instanceId)
     const QJsonObject instance = instanceJson(instanceId, m_clock.nowMs());
     if (instance.isEmpty())
         return;
-    const QString userId = m_db.scalar(u"SELECT user_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    const QString userId =
+        m_db.scalar(u"SELECT user_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
     m_events.publish(userId, u"instance"_s, instance);
 }
 

@@ -79,8 +79,8 @@ public:
     // publishes billing updates.
     void tick();
     // Opens storage segments, from now, for the stopped instances and kept snapshots (of
-    // `userId`, or of everyone) whose storage is not billed because their owner's balance ran out. Joins the caller's
-    // transaction: a top-up calls it so the fee resumes at the top-up's moment.
+    // `userId`, or of everyone) whose storage is not billed because their owner's balance ran out.
+    // Joins the caller's transaction: a top-up calls it so the fee resumes at the top-up's moment.
     void resumeStorageBilling(const QString &userId = {});
     // Brings the rows in line with what the runtime lists (after a restart, and periodically):
     // instances whose container stopped or vanished are billed up to the last second the
@@ -92,7 +92,8 @@ public:
     // What stop and terminate keep and delete, and what is billed in which state, for an
     // instance given `diskGib` of disk.
     QJsonObject retentionJson(qint64 diskGib) const;
-    QJsonArray appsJson(const QString &imageId, const QString &instanceId, const QString &token, bool running) const;
+    QJsonArray appsJson(const QString &imageId, const QString &instanceId, const QString &token,
+                        bool running) const;
 
     struct Resources
     {
@@ -117,7 +118,8 @@ private:
     static const QString &holdingStatesSql();
     // The instances of `userId` (or only `instanceId` of them) as the API shows them, with a
     // fixed handful of queries whatever their number.
-    QJsonArray instancesJson(const QString &userId, const QString &instanceId, bool includeTerminated, qint64 nowMs);
+    QJsonArray instancesJson(const QString &userId, const QString &instanceId,
+                             bool includeTerminated, qint64 nowMs);
     // The disk an instance was given: `recorded` (instances.disk_gib), else its type's size.
     qint64 diskGibOf(const QString &gpuType, const QVariant &recorded) const;
     // Opens the storage segment of a stopped instance at `atMs`, unless its disk is free, the

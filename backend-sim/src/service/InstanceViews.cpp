@@ -1,8 +1,7 @@
 // InstanceService's read side: the JSON an API client sees for instances, the GPU catalog and
 // the bill. Nothing here changes state; InstanceService.cpp has the transitions.
-#include "InstanceService.h"
-
 #include "Catalog.h"
+#include "InstanceService.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
@@ -18,8 +17,10 @@ namespace cardhour::sim {
 
 namespace {
 const QString kInstanceColumns =
-    u"i.id, i.user_id, i.name, i.state, i.state_reason, i.gpu_type, i.gpu_count, i.image, i.price_per_hour_micros,"
-    " i.created_at, i.updated_at, i.terminated_at, i.ssh_host, i.ssh_port, i.ssh_user, i.ssh_host_key_sha256,"
+    u"i.id, i.user_id, i.name, i.state, i.state_reason, i.gpu_type, i.gpu_count, i.image, "
+    u"i.price_per_hour_micros,"
+    " i.created_at, i.updated_at, i.terminated_at, i.ssh_host, i.ssh_port, i.ssh_user, "
+    "i.ssh_host_key_sha256,"
     " i.launch_seq, i.launch_requested_at, i.ssh_host_key, i.app_token, i.disk_gib, i.snapshot_id"_s;
 
 // The instances a view shows: one user's, or just one of them (an empty or null id: all),
@@ -50,7 +51,8 @@ qint64 InstanceService::diskGibOf(const QString &gpuType, const QVariant &record
 
 QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowMs)
 {
-    const QString userId = m_db.scalar(u"SELECT user_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    const QString userId =
+        m_db.scalar(u"SELECT user_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
     if (userId.isEmpty())
         return {};
     const QJsonArray one = instancesJson(userId, instanceId, true, nowMs);
@@ -68,8 +70,8 @@ QJsonObject InstanceService::get(const QString &userId, const QString &instanceI
     return instanceJson(instanceId, m_clock.nowMs());
 }
 
-QJsonArray InstanceService::instancesJson(const QString &userId, const QString &instanceId, bool includeTerminated,
-                                          qint64 nowMs)
+QJsonArray InstanceService::instancesJson(const QString &userId, const QString &instanceId,
+                                          bool includeTerminated, qint64 nowMs)
 {
     const auto select = [&](const QString &sql) {
         return m_db.exec(sql, {userId, instanceId, instanceId, includeTerminated});
@@ -78,9 +80,10 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     // as a JSON array per instance, in the column's order.
     const auto perInstance = [&](const QString &table, const QString &column) {
         QHash<QString, QJsonArray> lists;
-        QSqlQuery rows = select(u"SELECT t.instance_id, t.%2 FROM %1 t JOIN instances i ON i.id = t.instance_id"
-                                " WHERE"_s.arg(table, column)
-                                + kViewFilter + u" ORDER BY t.instance_id, t.%1"_s.arg(column));
+        QSqlQuery rows =
+            select(u"SELECT t.instance_id, t.%2 FROM %1 t JOIN instances i ON i.id = t.instance_id"
+                   " WHERE"_s.arg(table, column)
+                   + kViewFilter + u" ORDER BY t.instance_id, t.%1"_s.arg(column));
         while (rows.next())
             lists[rows.value(0).toString()].append(QJsonValue::fromVariant(rows.value(1)));
         return lists;
@@ -92,9 +95,10 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     // The stages of each instance's latest launch, in the order reached.
     QHash<QString, QJsonArray> stages;
     QHash<QString, qint64> readyAt;
-    QSqlQuery stageRows = select(u"SELECT s.instance_id, s.stage, s.at FROM instance_stages s"
-                                 " JOIN instances i ON i.id = s.instance_id AND s.launch_seq = i.launch_seq WHERE"_s
-                                 + kViewFilter + u" ORDER BY s.instance_id, s.at, s.rowid"_s);
+    QSqlQuery stageRows =
+        select(u"SELECT s.instance_id, s.stage, s.at FROM instance_stages s"
+               " JOIN instances i ON i.id = s.instance_id AND s.launch_seq = i.launch_seq WHERE"_s
+               + kViewFilter + u" ORDER BY s.instance_id, s.at, s.rowid"_s);
     while (stageRows.next()) {
         const QString id = stageRows.value(0).toString();
         stages[id].append(QJsonObject{{u"name"_s, stageRows.value(1).toString()},
@@ -104,8 +108,9 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     }
 
     QHash<QString, Meter::Costs> costs = m_meter.postedByInstance(userId, instanceId);
-    const QList<Meter::OpenSegment> openList =
-        instanceId.isEmpty() ? m_meter.openSegmentsOf(userId) : m_meter.openSegmentsOfInstance(instanceId);
+    const QList<Meter::OpenSegment> openList = instanceId.isEmpty()
+        ? m_meter.openSegmentsOf(userId)
+        : m_meter.openSegmentsOfInstance(instanceId);
     Meter::addUnposted(costs, openList, nowMs);
     QHash<QString, Meter::OpenSegment> open;
     for (const Meter::OpenSegment &s : openList) {
@@ -114,8 +119,8 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     }
 
     QJsonArray result;
-    QSqlQuery q = select(u"SELECT "_s + kInstanceColumns + u" FROM instances i WHERE"_s + kViewFilter
-                         + u" ORDER BY i.created_at, i.rowid"_s);
+    QSqlQuery q = select(u"SELECT "_s + kInstanceColumns + u" FROM instances i WHERE"_s
+                         + kViewFilter + u" ORDER BY i.created_at, i.rowid"_s);
     while (q.next()) {
         const QString id = q.value(0).toString();
         const QString gpuType = q.value(5).toString();
@@ -127,7 +132,8 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
         const bool storing = segment && segment->kind == Meter::Kind::Storage;
         const qint64 requestedAt = q.value(17).toLongLong();
         const auto readyIt = readyAt.constFind(id);
-        const QJsonValue readyMs = readyIt != readyAt.cend() ? QJsonValue(readyIt.value() - requestedAt) : QJsonValue();
+        const QJsonValue readyMs =
+            readyIt != readyAt.cend() ? QJsonValue(readyIt.value() - requestedAt) : QJsonValue();
         const Resources resources = resourcesFor(gpuType, q.value(6).toInt());
 
         QJsonValue ssh;
@@ -158,25 +164,29 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"cost_micros"_s, costs.value(id).computeMicros},
             {u"storage_cost_micros"_s, costs.value(id).storageMicros},
             {u"storage_rate_micros_per_hour"_s, storing ? segment->ratePerHourMicros : 0},
-            {u"running_since"_s, computing ? QJsonValue(json::isoTime(segment->startedAtMs)) : QJsonValue()},
+            {u"running_since"_s,
+             computing ? QJsonValue(json::isoTime(segment->startedAtMs)) : QJsonValue()},
             {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
             {u"updated_at"_s, json::isoTime(q.value(10).toLongLong())},
             {u"terminated_at"_s, nullableTime(q.value(11))},
             {u"ssh"_s, ssh},
             {u"runtime"_s, m_runtime.name()},
-            {u"apps"_s, appsJson(q.value(7).toString(), id, q.value(19).toString(), state == u"running"_s)},
+            {u"apps"_s,
+             appsJson(q.value(7).toString(), id, q.value(19).toString(), state == u"running"_s)},
             {u"retention"_s, retentionJson(diskGibOf(gpuType, q.value(20)))},
-            {u"resources"_s, QJsonObject{{u"cpus"_s, resources.cpus}, {u"memory_mib"_s, resources.memoryMib}}},
-            {u"launch"_s, QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
-                                      {u"stages"_s, stages.value(id)},
-                                      {u"ready_ms"_s, readyMs}}},
+            {u"resources"_s,
+             QJsonObject{{u"cpus"_s, resources.cpus}, {u"memory_mib"_s, resources.memoryMib}}},
+            {u"launch"_s,
+             QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
+                         {u"stages"_s, stages.value(id)},
+                         {u"ready_ms"_s, readyMs}}},
         });
     }
     return result;
 }
 
-QJsonArray InstanceService::appsJson(const QString &imageId, const QString &instanceId, const QString &token,
-                                     bool running) const
+QJsonArray InstanceService::appsJson(const QString &imageId, const QString &instanceId,
+                                     const QString &token, bool running) const
 {
     // The image's one-click apps, each with the loopback port it is published on and its URL
     // (token included) while the instance runs; the URL is the owner's secret, like the host.
@@ -191,12 +201,14 @@ QJsonArray InstanceService::appsJson(const QString &imageId, const QString &inst
         const int hostPort = published.value(port);
         QJsonValue url;
         if (running && hostPort > 0)
-            url = u"%1://127.0.0.1:%2/?token=%3"_s.arg(app.value(u"protocol"_s).toString(u"http"_s)).arg(hostPort)
+            url = u"%1://127.0.0.1:%2/?token=%3"_s.arg(app.value(u"protocol"_s).toString(u"http"_s))
+                      .arg(hostPort)
                       .arg(token);
-        apps.append(QJsonObject{{u"name"_s, app.value(u"name"_s).toString()},
-                                {u"port"_s, port},
-                                {u"host_port"_s, hostPort > 0 ? QJsonValue(hostPort) : QJsonValue()},
-                                {u"url"_s, url}});
+        apps.append(
+            QJsonObject{{u"name"_s, app.value(u"name"_s).toString()},
+                        {u"port"_s, port},
+                        {u"host_port"_s, hostPort > 0 ? QJsonValue(hostPort) : QJsonValue()},
+                        {u"url"_s, url}});
     }
     return apps;
 }
@@ -207,9 +219,9 @@ QJsonObject InstanceService::retentionJson(qint64 diskGib) const
     // client can show it before the user confirms. Runtimes without containers keep no files,
     // but bill the disk the catalog gives as a provider would (it is simulated, like the GPUs).
     const bool containers = m_runtime.outlivesProvider();
-    const QJsonArray kept = containers ? QJsonArray{u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s,
-                                                    u"ssh_port"_s}
-                                       : QJsonArray{};
+    const QJsonArray kept = containers
+        ? QJsonArray{u"workspace_volume"_s, u"container_disk"_s, u"host_key"_s, u"ssh_port"_s}
+        : QJsonArray{};
     const qint64 storageRate = m_catalog.storageRatePerHourMicros(diskGib);
     return {{u"stop_keeps"_s, kept},
             {u"stop_releases"_s, QJsonArray{u"gpu_cards"_s}},
@@ -229,8 +241,8 @@ QJsonObject InstanceService::retentionJson(qint64 diskGib) const
 QJsonArray InstanceService::gpuCatalog()
 {
     QHash<QString, int> held;
-    QSqlQuery q = m_db.exec(u"SELECT gpu_type, SUM(gpu_count) FROM instances WHERE state IN "_s + holdingStatesSql()
-                            + u" GROUP BY gpu_type"_s);
+    QSqlQuery q = m_db.exec(u"SELECT gpu_type, SUM(gpu_count) FROM instances WHERE state IN "_s
+                            + holdingStatesSql() + u" GROUP BY gpu_type"_s);
     while (q.next())
         held.insert(q.value(0).toString(), q.value(1).toInt());
     QJsonArray gpus;
@@ -247,7 +259,8 @@ QJsonArray InstanceService::gpuCatalog()
             {u"memory_mib_per_card"_s, gpu.memoryMibPerCard},
             {u"disk_gib"_s, gpu.diskGib},
             {u"storage_price_per_gib_hour_micros"_s, m_catalog.storagePricePerGibHourMicros()},
-            {u"storage_rate_micros_per_hour_when_stopped"_s, m_catalog.storageRatePerHourMicros(gpu.diskGib)},
+            {u"storage_rate_micros_per_hour_when_stopped"_s,
+             m_catalog.storageRatePerHourMicros(gpu.diskGib)},
             {u"power_limit_w"_s, gpu.powerLimitW},
             {u"simulated"_s, gpu.simulated}});
     }
@@ -309,23 +322,25 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
         snapshotTotal += cost;
     storageTotal += snapshotTotal;
     QJsonArray perInstance;
-    QSqlQuery q = m_db.exec(u"SELECT id, name, state, price_per_hour_micros FROM instances WHERE user_id = ?"
-                            " ORDER BY created_at, rowid"_s,
-                            {userId});
+    QSqlQuery q =
+        m_db.exec(u"SELECT id, name, state, price_per_hour_micros FROM instances WHERE user_id = ?"
+                  " ORDER BY created_at, rowid"_s,
+                  {userId});
     while (q.next()) {
         const QString id = q.value(0).toString();
         const bool running = q.value(2).toString() == u"running"_s;
         if (!costs.contains(id) && !running)
             continue;
         const qint64 computeNow = running ? q.value(3).toLongLong() : 0;
-        perInstance.append(QJsonObject{{u"instance_id"_s, id},
-                                       {u"name"_s, q.value(1).toString()},
-                                       {u"state"_s, q.value(2).toString()},
-                                       {u"price_per_hour_micros"_s, q.value(3).toLongLong()},
-                                       {u"spend_rate_micros_per_hour"_s, computeNow + storageRates.value(id)},
-                                       {u"storage_rate_micros_per_hour"_s, storageRates.value(id)},
-                                       {u"cost_micros"_s, costs.value(id).computeMicros},
-                                       {u"storage_cost_micros"_s, costs.value(id).storageMicros}});
+        perInstance.append(
+            QJsonObject{{u"instance_id"_s, id},
+                        {u"name"_s, q.value(1).toString()},
+                        {u"state"_s, q.value(2).toString()},
+                        {u"price_per_hour_micros"_s, q.value(3).toLongLong()},
+                        {u"spend_rate_micros_per_hour"_s, computeNow + storageRates.value(id)},
+                        {u"storage_rate_micros_per_hour"_s, storageRates.value(id)},
+                        {u"cost_micros"_s, costs.value(id).computeMicros},
+                        {u"storage_cost_micros"_s, costs.value(id).storageMicros}});
     }
     return {{u"balance_micros"_s, std::max<qint64>(0, posted - owed)},
             {u"ledger_balance_micros"_s, posted},

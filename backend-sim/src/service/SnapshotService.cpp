@@ -35,17 +35,19 @@ QJsonValue nullableTime(const QVariant &value)
 }
 } // namespace
 
-SnapshotService::SnapshotService(Database &db, Meter &meter, const Catalog &catalog, InstanceService &instances,
-                                 ContainerRuntime &runtime, EventBus &events, const Clock &clock, QObject *parent)
-    : QObject(parent), m_db(db), m_meter(meter), m_catalog(catalog), m_instances(instances), m_runtime(runtime),
-      m_events(events), m_clock(clock)
+SnapshotService::SnapshotService(Database &db, Meter &meter, const Catalog &catalog,
+                                 InstanceService &instances, ContainerRuntime &runtime,
+                                 EventBus &events, const Clock &clock, QObject *parent)
+    : QObject(parent), m_db(db), m_meter(meter), m_catalog(catalog), m_instances(instances),
+      m_runtime(runtime), m_events(events), m_clock(clock)
 {
     connect(&m_runtime, &ContainerRuntime::snapshotTaken, this, &SnapshotService::onTaken);
     connect(&m_runtime, &ContainerRuntime::snapshotFailed, this, &SnapshotService::onFailed);
     connect(&m_runtime, &ContainerRuntime::snapshotRemoved, this, &SnapshotService::onRemoved);
 }
 
-QJsonObject SnapshotService::create(const QString &userId, const QString &instanceId, const QString &name)
+QJsonObject SnapshotService::create(const QString &userId, const QString &instanceId,
+                                    const QString &name)
 {
     const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
@@ -63,11 +65,13 @@ QJsonObject SnapshotService::create(const QString &userId, const QString &instan
         throw ApiError(
             402, ErrorCode::InsufficientBalance,
             u"A snapshot is billed for its storage and the balance is empty. Top up first."_s);
-    QSqlQuery q = m_db.exec(u"SELECT name, image, gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
+    QSqlQuery q = m_db.exec(
+        u"SELECT name, image, gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
     q.next();
     const QString id = ids::newUuid();
     const QString snapshotName = name.isEmpty() ? q.value(0).toString() + u"-snapshot"_s : name;
-    m_db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image, gpu_type, gpu_count, created_at)"
+    m_db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image, gpu_type, "
+              u"gpu_count, created_at)"
               " VALUES (?,?,?,?,'creating',?,?,?,?)"_s,
               {id, userId, instanceId, snapshotName, q.value(1), q.value(2), q.value(3), now});
     QJsonObject result = snapshotJson(id, now);
@@ -75,7 +79,8 @@ QJsonObject SnapshotService::create(const QString &userId, const QString &instan
     SnapshotSpec spec{id, instanceId, userId, q.value(1).toString()};
     // After the (outermost) commit, as instance launches are.
     QTimer::singleShot(0, this, [this, spec] {
-        if (m_db.scalar(u"SELECT state FROM snapshots WHERE id = ?"_s, {spec.snapshotId}).toString() == u"creating"_s)
+        if (m_db.scalar(u"SELECT state FROM snapshots WHERE id = ?"_s, {spec.snapshotId}).toString()
+            == u"creating"_s)
             m_runtime.snapshot(spec);
     });
     notify(id);
@@ -99,8 +104,8 @@ QJsonArray SnapshotService::list(const QString &userId)
 
 QJsonObject SnapshotService::get(const QString &userId, const QString &snapshotId)
 {
-    const QVariant state = m_db.scalar(u"SELECT state FROM snapshots WHERE id = ? AND user_id = ?"_s,
-                                       {snapshotId, userId});
+    const QVariant state = m_db.scalar(
+        u"SELECT state FROM snapshots WHERE id = ? AND user_id = ?"_s, {snapshotId, userId});
     if (!state.isValid() || state.toString() == u"deleted"_s)
         throw notFound(); // another user's snapshot is "not found", never "forbidden"
     return snapshotJson(snapshotId, m_clock.nowMs());
@@ -110,17 +115,18 @@ QJsonObject SnapshotService::remove(const QString &userId, const QString &snapsh
 {
     const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
-    const QVariant state = m_db.scalar(u"SELECT state FROM snapshots WHERE id = ? AND user_id = ?"_s,
-                                       {snapshotId, userId});
+    const QVariant state = m_db.scalar(
+        u"SELECT state FROM snapshots WHERE id = ? AND user_id = ?"_s, {snapshotId, userId});
     if (!state.isValid() || state.toString() == u"deleted"_s)
         throw notFound();
     if (state.toString() == u"creating"_s)
         throw ApiError(409, ErrorCode::IllegalTransition,
                        u"The snapshot is still being taken; delete it once it is ready."_s);
     // Its image runs the instances restored from it: it goes once they are terminated.
-    QSqlQuery users = m_db.exec(u"SELECT id FROM instances WHERE snapshot_id = ? AND state != 'terminated'"
-                                " ORDER BY created_at"_s,
-                                {snapshotId});
+    QSqlQuery users =
+        m_db.exec(u"SELECT id FROM instances WHERE snapshot_id = ? AND state != 'terminated'"
+                  " ORDER BY created_at"_s,
+                  {snapshotId});
     QStringList inUse;
     while (users.next())
         inUse.append(users.value(0).toString());
@@ -130,7 +136,8 @@ QJsonObject SnapshotService::remove(const QString &userId, const QString &snapsh
             u"Instances restored from this snapshot still exist (%1); terminate them first."_s.arg(
                 inUse.join(u", "_s)));
     m_meter.closeSnapshotSegment(snapshotId, now);
-    m_db.exec(u"UPDATE snapshots SET state = 'deleted', deleted_at = ? WHERE id = ?"_s, {now, snapshotId});
+    m_db.exec(u"UPDATE snapshots SET state = 'deleted', deleted_at = ? WHERE id = ?"_s,
+              {now, snapshotId});
     QJsonObject result = snapshotJson(snapshotId, now);
     tx.commit();
     QTimer::singleShot(0, this, [this, snapshotId] { m_runtime.removeSnapshot(snapshotId); });
@@ -146,9 +153,12 @@ void SnapshotService::reconcile()
     while (creating.next())
         stale.append(creating.value(0).toString());
     for (const QString &id : std::as_const(stale))
-        m_db.exec(u"UPDATE snapshots SET state = 'failed', state_reason = 'provider_restarted' WHERE id = ?"_s, {id});
+        m_db.exec(
+            u"UPDATE snapshots SET state = 'failed', state_reason = 'provider_restarted' WHERE id = ?"_s,
+            {id});
     QStringList toRemove = stale;
-    QSqlQuery deleted = m_db.exec(u"SELECT id FROM snapshots WHERE state = 'deleted' AND removed_at IS NULL"_s);
+    QSqlQuery deleted =
+        m_db.exec(u"SELECT id FROM snapshots WHERE state = 'deleted' AND removed_at IS NULL"_s);
     while (deleted.next())
         toRemove.append(deleted.value(0).toString());
     tx.commit();
@@ -165,21 +175,25 @@ void SnapshotService::onTaken(const QString &snapshotId, const SnapshotSizes &si
     m_instances.tick(); // the balance the fee starts from is today's
     const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(u"UPDATE snapshots SET state = 'ready', ready_at = ?, disk_bytes = ?, workspace_bytes = ?,"
-                            " paused = ? WHERE id = ? AND state = 'creating'"_s,
-                            {now, sizes.diskBytes, sizes.workspaceBytes, sizes.paused ? 1 : 0, snapshotId});
+    QSqlQuery q = m_db.exec(
+        u"UPDATE snapshots SET state = 'ready', ready_at = ?, disk_bytes = ?, workspace_bytes = ?,"
+        " paused = ? WHERE id = ? AND state = 'creating'"_s,
+        {now, sizes.diskBytes, sizes.workspaceBytes, sizes.paused ? 1 : 0, snapshotId});
     if (q.numRowsAffected() != 1) {
         tx.commit();
         return;
     }
-    QSqlQuery owner = m_db.exec(u"SELECT s.user_id, s.instance_id, u.balance_micros FROM snapshots s"
-                                " JOIN users u ON u.id = s.user_id WHERE s.id = ?"_s,
-                                {snapshotId});
+    QSqlQuery owner =
+        m_db.exec(u"SELECT s.user_id, s.instance_id, u.balance_micros FROM snapshots s"
+                  " JOIN users u ON u.id = s.user_id WHERE s.id = ?"_s,
+                  {snapshotId});
     owner.next();
-    const qint64 rate = m_catalog.storageRatePerHourMicros(snapshots::billableGib(sizes.diskBytes + sizes.workspaceBytes));
+    const qint64 rate = m_catalog.storageRatePerHourMicros(
+        snapshots::billableGib(sizes.diskBytes + sizes.workspaceBytes));
     // An empty balance: kept unbilled until a top-up (resumeBilling), like a stopped disk.
     if (rate > 0 && owner.value(2).toLongLong() > 0)
-        m_meter.openSnapshotSegment(snapshotId, owner.value(1).toString(), owner.value(0).toString(), rate, now);
+        m_meter.openSnapshotSegment(snapshotId, owner.value(1).toString(),
+                                    owner.value(0).toString(), rate, now);
     tx.commit();
     notify(snapshotId);
 }
@@ -187,8 +201,9 @@ void SnapshotService::onTaken(const QString &snapshotId, const SnapshotSizes &si
 void SnapshotService::onFailed(const QString &snapshotId, const QString &reason)
 {
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(u"UPDATE snapshots SET state = 'failed', state_reason = ? WHERE id = ? AND state = 'creating'"_s,
-                            {reason.left(1000), snapshotId});
+    QSqlQuery q = m_db.exec(
+        u"UPDATE snapshots SET state = 'failed', state_reason = ? WHERE id = ? AND state = 'creating'"_s,
+        {reason.left(1000), snapshotId});
     tx.commit();
     if (q.numRowsAffected() == 1)
         notify(snapshotId);
@@ -198,7 +213,8 @@ void SnapshotService::onFailed(const QString &snapshotId, const QString &reason)
 void SnapshotService::onRemoved(const QString &snapshotId)
 {
     Transaction tx(m_db);
-    m_db.exec(u"UPDATE snapshots SET removed_at = ? WHERE id = ? AND state = 'deleted'"_s, {m_clock.nowMs(), snapshotId});
+    m_db.exec(u"UPDATE snapshots SET removed_at = ? WHERE id = ? AND state = 'deleted'"_s,
+              {m_clock.nowMs(), snapshotId});
     tx.commit();
 }
 
@@ -212,8 +228,9 @@ QJsonObject SnapshotService::retentionJson(qint64 sizeBytes) const
         {u"keeps"_s, QJsonArray{u"container_disk"_s, u"workspace_volume"_s}},
         // A restore is a new instance: new host key and port, the keys and datasets it is
         // given; memory and processes are not saved.
-        {u"does_not_keep"_s, QJsonArray{u"host_key"_s, u"ssh_port"_s, u"authorized_keys"_s, u"datasets"_s,
-                                        u"memory_and_processes"_s}},
+        {u"does_not_keep"_s,
+         QJsonArray{u"host_key"_s, u"ssh_port"_s, u"authorized_keys"_s, u"datasets"_s,
+                    u"memory_and_processes"_s}},
         {u"survives_instance_terminate"_s, true},
         {u"billed_while_kept"_s, QJsonArray{u"storage"_s}},
         {u"storage_gib"_s, gib},
@@ -226,10 +243,11 @@ QJsonObject SnapshotService::retentionJson(qint64 sizeBytes) const
 
 QJsonObject SnapshotService::snapshotJson(const QString &snapshotId, qint64 nowMs)
 {
-    QSqlQuery q = m_db.exec(u"SELECT id, user_id, instance_id, name, state, state_reason, image, gpu_type, gpu_count,"
-                            " disk_bytes, workspace_bytes, paused, created_at, ready_at, deleted_at FROM snapshots"
-                            " WHERE id = ?"_s,
-                            {snapshotId});
+    QSqlQuery q = m_db.exec(
+        u"SELECT id, user_id, instance_id, name, state, state_reason, image, gpu_type, gpu_count,"
+        " disk_bytes, workspace_bytes, paused, created_at, ready_at, deleted_at FROM snapshots"
+        " WHERE id = ?"_s,
+        {snapshotId});
     if (!q.next())
         return {};
     const QString userId = q.value(1).toString();
@@ -249,7 +267,8 @@ QJsonObject SnapshotService::snapshotJson(const QString &snapshotId, qint64 nowM
         {u"size_bytes"_s, sized ? QJsonValue(size) : QJsonValue()},
         {u"disk_bytes"_s, nullableInt(q.value(9))},
         {u"workspace_bytes"_s, nullableInt(q.value(10))},
-        {u"paused_while_taken"_s, q.value(11).isNull() ? QJsonValue() : QJsonValue(q.value(11).toInt() == 1)},
+        {u"paused_while_taken"_s,
+         q.value(11).isNull() ? QJsonValue() : QJsonValue(q.value(11).toInt() == 1)},
         {u"storage_rate_micros_per_hour"_s, segment ? segment->ratePerHourMicros : 0},
         {u"storage_cost_micros"_s, cost},
         {u"created_at"_s, json::isoTime(q.value(12).toLongLong())},
@@ -264,7 +283,8 @@ void SnapshotService::notify(const QString &snapshotId)
     const QJsonObject snapshot = snapshotJson(snapshotId, m_clock.nowMs());
     if (snapshot.isEmpty())
         return;
-    const QString userId = m_db.scalar(u"SELECT user_id FROM snapshots WHERE id = ?"_s, {snapshotId}).toString();
+    const QString userId =
+        m_db.scalar(u"SELECT user_id FROM snapshots WHERE id = ?"_s, {snapshotId}).toString();
     m_events.publish(userId, u"snapshot"_s, snapshot);
 }
 

@@ -33,7 +33,8 @@ class SnapshotService : public QObject
     Q_OBJECT
 public:
     SnapshotService(Database &db, Meter &meter, const Catalog &catalog, InstanceService &instances,
-                    ContainerRuntime &runtime, EventBus &events, const Clock &clock, QObject *parent = nullptr);
+                    ContainerRuntime &runtime, EventBus &events, const Clock &clock,
+                    QObject *parent = nullptr);
 
     // Records a `creating` snapshot of the caller's instance (inside the caller's transaction,
     // if any); the runtime is asked to take it once that commits. `name` may be empty.

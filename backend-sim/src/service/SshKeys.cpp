@@ -37,11 +37,15 @@ QJsonObject SshKeys::add(const QString &userId, const QString &name, const QStri
     const QString fingerprint = key->fingerprintSha256();
     const QString id = ids::newUuid();
     Transaction tx(m_db);
-    if (m_db.scalar(u"SELECT 1 FROM ssh_keys WHERE user_id = ? AND fingerprint = ?"_s, {userId, fingerprint}).isValid())
+    if (m_db.scalar(u"SELECT 1 FROM ssh_keys WHERE user_id = ? AND fingerprint = ?"_s,
+                    {userId, fingerprint})
+            .isValid())
         throw ApiError(409, ErrorCode::DuplicateSshKey,
                        u"This key (%1) is already on your account."_s.arg(fingerprint));
-    const QString line = key->comment.isEmpty() ? key->canonical() : key->canonical() + u' ' + key->comment;
-    m_db.exec(u"INSERT INTO ssh_keys(id, user_id, name, public_key, key_type, bits, fingerprint, created_at)"
+    const QString line =
+        key->comment.isEmpty() ? key->canonical() : key->canonical() + u' ' + key->comment;
+    m_db.exec(u"INSERT INTO ssh_keys(id, user_id, name, public_key, key_type, bits, fingerprint, "
+              u"created_at)"
               " VALUES (?,?,?,?,?,?,?,?)"_s,
               {id, userId, name, line, key->type, key->bits, fingerprint, m_clock.nowMs()});
     QSqlQuery q = m_db.exec(u"SELECT "_s + kColumns + u" FROM ssh_keys WHERE id = ?"_s, {id});
@@ -54,7 +58,8 @@ QJsonObject SshKeys::add(const QString &userId, const QString &name, const QStri
 QJsonArray SshKeys::list(const QString &userId)
 {
     QJsonArray keys;
-    QSqlQuery q = m_db.exec(u"SELECT "_s + kColumns + u" FROM ssh_keys WHERE user_id = ? ORDER BY created_at, rowid"_s,
+    QSqlQuery q = m_db.exec(u"SELECT "_s + kColumns
+                                + u" FROM ssh_keys WHERE user_id = ? ORDER BY created_at, rowid"_s,
                             {userId});
     while (q.next())
         keys.append(keyJson(q));
@@ -64,7 +69,8 @@ QJsonArray SshKeys::list(const QString &userId)
 void SshKeys::remove(const QString &userId, const QString &keyId)
 {
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(u"DELETE FROM ssh_keys WHERE id = ? AND user_id = ?"_s, {keyId, userId});
+    QSqlQuery q =
+        m_db.exec(u"DELETE FROM ssh_keys WHERE id = ? AND user_id = ?"_s, {keyId, userId});
     if (q.numRowsAffected() != 1)
         throw ApiError(404, ErrorCode::NotFound, u"No SSH key with this id."_s);
     tx.commit();
@@ -74,8 +80,8 @@ QStringList SshKeys::publicKeysFor(const QString &userId, const QStringList &key
 {
     QStringList lines;
     for (const QString &keyId : keyIds) {
-        const QVariant line = m_db.scalar(u"SELECT public_key FROM ssh_keys WHERE id = ? AND user_id = ?"_s,
-                                          {keyId, userId});
+        const QVariant line = m_db.scalar(
+            u"SELECT public_key FROM ssh_keys WHERE id = ? AND user_id = ?"_s, {keyId, userId});
         if (!line.isValid())
             throw ApiError(400, ErrorCode::UnknownSshKey,
                            u"SSH key \"%1\" is not one of yours."_s.arg(keyId.left(64)));

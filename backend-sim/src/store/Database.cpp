@@ -81,11 +81,13 @@ QSqlQuery Database::exec(const QString &sql, std::initializer_list<QVariant> bin
 {
     QSqlQuery query(m_db);
     if (!query.prepare(sql))
-        throw DbError(u"prepare failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
+        throw DbError(
+            u"prepare failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
     for (const QVariant &value : bindings)
         query.addBindValue(value);
     if (!query.exec())
-        throw DbError(u"query failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
+        throw DbError(
+            u"query failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
     return query;
 }
 

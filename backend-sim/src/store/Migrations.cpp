@@ -7,7 +7,8 @@ namespace cardhour::sim::migrations {
 const QList<Migration> &all()
 {
     static const QList<Migration> list = {
-        {1, u"accounts, keys, instances, billing segments, double-entry ledger, idempotency"_s,
+        {1,
+         u"accounts, keys, instances, billing segments, double-entry ledger, idempotency"_s,
          {
              u"CREATE TABLE users ("
              " id TEXT PRIMARY KEY,"
@@ -69,8 +70,8 @@ const QList<Migration> &all()
              " rate_micros_per_hour INTEGER NOT NULL,"
              " started_at INTEGER NOT NULL,"
              " ended_at INTEGER,"
-             " last_seen_at INTEGER NOT NULL,"   // last meter tick that saw it running
-             " charged_micros INTEGER NOT NULL DEFAULT 0,"   // owed up to charged_until
+             " last_seen_at INTEGER NOT NULL," // last meter tick that saw it running
+             " charged_micros INTEGER NOT NULL DEFAULT 0," // owed up to charged_until
              // Part of charged_micros not posted because the balance ran out: never a debt.
              " written_off_micros INTEGER NOT NULL DEFAULT 0,"
              " charged_until INTEGER NOT NULL)"_s,
@@ -82,7 +83,7 @@ const QList<Migration> &all()
              " uuid TEXT NOT NULL UNIQUE,"
              " user_id TEXT NOT NULL REFERENCES users(id),"
              " kind TEXT NOT NULL,"
-             " amount_micros INTEGER NOT NULL,"        // signed, as the user's balance sees it
+             " amount_micros INTEGER NOT NULL," // signed, as the user's balance sees it
              " balance_after_micros INTEGER NOT NULL,"
              " instance_id TEXT,"
              " segment_id INTEGER,"
@@ -108,7 +109,8 @@ const QList<Migration> &all()
              " created_at INTEGER NOT NULL,"
              " PRIMARY KEY (user_id, key))"_s,
          }},
-        {2, u"launch stages with timestamps"_s,
+        {2,
+         u"launch stages with timestamps"_s,
          {
              // One launch per create or start; each stage is recorded once when reached.
              u"ALTER TABLE instances ADD COLUMN launch_seq INTEGER NOT NULL DEFAULT 0"_s,
@@ -120,15 +122,18 @@ const QList<Migration> &all()
              " at INTEGER NOT NULL,"
              " PRIMARY KEY (instance_id, launch_seq, stage))"_s,
          }},
-        {3, u"the host's public key next to its fingerprint"_s,
+        {3,
+         u"the host's public key next to its fingerprint"_s,
          {
              u"ALTER TABLE instances ADD COLUMN ssh_host_key TEXT"_s,
          }},
-        {4, u"a secret token for the instance's one-click app"_s,
+        {4,
+         u"a secret token for the instance's one-click app"_s,
          {
              u"ALTER TABLE instances ADD COLUMN app_token TEXT"_s,
          }},
-        {5, u"storage billed while stopped: segment kinds, the disk an instance was given"_s,
+        {5,
+         u"storage billed while stopped: segment kinds, the disk an instance was given"_s,
          {
              // Existing segments are all runs: compute. A storage segment is a stopped
              // instance's disk, billed at the rate recorded when it opened.
@@ -139,7 +144,8 @@ const QList<Migration> &all()
              // GiB of disk given at create; NULL for instances made before: the catalog's size.
              u"ALTER TABLE instances ADD COLUMN disk_gib INTEGER CHECK (disk_gib IS NULL OR disk_gib > 0)"_s,
          }},
-        {6, u"telemetry history by the minute; the shared datasets an instance mounts"_s,
+        {6,
+         u"telemetry history by the minute; the shared datasets an instance mounts"_s,
          {
              // One row per instance and minute: the minute's averages. gpus is a JSON array of
              // [utilization %, VRAM used MiB, temperature C, power W] per card.
@@ -159,7 +165,8 @@ const QList<Migration> &all()
              " path TEXT NOT NULL,"
              " PRIMARY KEY (instance_id, name))"_s,
          }},
-        {7, u"snapshots of an instance's disk and /workspace, their storage fee; instances restored from them"_s,
+        {7,
+         u"snapshots of an instance's disk and /workspace, their storage fee; instances restored from them"_s,
          {
              // A deleted snapshot's row stays (its fee is in the ledger); removed_at is when its
              // image and archive were confirmed gone.
@@ -170,12 +177,12 @@ const QList<Migration> &all()
              " name TEXT NOT NULL,"
              " state TEXT NOT NULL CHECK (state IN ('creating','ready','failed','deleted')),"
              " state_reason TEXT,"
-             " image TEXT NOT NULL,"       // the catalog image the disk is based on
-             " gpu_type TEXT NOT NULL,"    // the source's, the default for a restore
+             " image TEXT NOT NULL," // the catalog image the disk is based on
+             " gpu_type TEXT NOT NULL," // the source's, the default for a restore
              " gpu_count INTEGER NOT NULL,"
-             " disk_bytes INTEGER,"        // the disk's changes over the catalog image
+             " disk_bytes INTEGER," // the disk's changes over the catalog image
              " workspace_bytes INTEGER,"
-             " paused INTEGER,"            // 1: taken from a running instance, frozen meanwhile
+             " paused INTEGER," // 1: taken from a running instance, frozen meanwhile
              " created_at INTEGER NOT NULL,"
              " ready_at INTEGER,"
              " deleted_at INTEGER,"
@@ -190,7 +197,8 @@ const QList<Migration> &all()
              " WHERE ended_at IS NULL AND snapshot_id IS NOT NULL"_s,
              u"ALTER TABLE instances ADD COLUMN snapshot_id TEXT REFERENCES snapshots(id)"_s,
          }},
-        {8, u"which cards an instance was lent"_s,
+        {8,
+         u"which cards an instance was lent"_s,
          {
              // Card numbers within the instance's GPU type: nvidia-smi indexes for real cards,
              // 0..capacity-1 for simulated ones. Kept after stop, so that a restart asks for the

@@ -17,12 +17,15 @@ void PodmanApiTest::initPodmanTest()
         QSKIP(qPrintable(u"podman cannot be run: %1"_s.arg(version.describe())));
     const Cmd image = podman({u"image"_s, u"exists"_s, kImage});
     if (!image.ok())
-        QFAIL(qPrintable(u"the base image %1 is missing (the fixture podman_base_image builds it): %2"_s.arg(
-            kImage, image.describe())));
-    const QString probe = u"cardhour-test-probe-"_s + QUuid::createUuid().toString(QUuid::Id128).left(12);
+        QFAIL(qPrintable(
+            u"the base image %1 is missing (the fixture podman_base_image builds it): %2"_s.arg(
+                kImage, image.describe())));
+    const QString probe =
+        u"cardhour-test-probe-"_s + QUuid::createUuid().toString(QUuid::Id128).left(12);
     m_extraContainers.append(probe);
-    const Cmd canRun = podman({u"run"_s, u"--rm"_s, u"--name"_s, probe, u"--entrypoint"_s, u"/bin/true"_s, kImage},
-                              120'000);
+    const Cmd canRun =
+        podman({u"run"_s, u"--rm"_s, u"--name"_s, probe, u"--entrypoint"_s, u"/bin/true"_s, kImage},
+               120'000);
     if (!canRun.ok())
         QSKIP(qPrintable(u"podman cannot run a container here (is CONTAINERS_CONF set, e.g. to "
                          "backend-sim/podman/containers.conf?): %1"_s.arg(canRun.describe())));
@@ -47,7 +50,8 @@ void PodmanApiTest::removeEverything()
         const QStringList ids = containersWithLabel(u"cardhour.provider="_s + provider);
         if (!ids.isEmpty())
             podman(QStringList{u"rm"_s, u"-f"_s, u"-t"_s, u"0"_s} + ids, 120'000);
-        const Cmd volumes = podman({u"volume"_s, u"ls"_s, u"-q"_s, u"--filter"_s, u"label=cardhour.provider="_s + provider});
+        const Cmd volumes = podman({u"volume"_s, u"ls"_s, u"-q"_s, u"--filter"_s,
+                                    u"label=cardhour.provider="_s + provider});
         QStringList names;
         for (const QByteArray &line : volumes.out.split('\n'))
             if (!line.trimmed().isEmpty())
@@ -96,8 +100,9 @@ KeyPair PodmanApiTest::makeKey(const QString &name)
 {
     KeyPair key;
     key.privatePath = m_dir->filePath(u"%1-%2"_s.arg(name).arg(++m_files));
-    const Cmd c = run(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-C"_s,
-                                        name + u"@test"_s, u"-f"_s, key.privatePath});
+    const Cmd c = run(u"ssh-keygen"_s,
+                      {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-C"_s,
+                       name + u"@test"_s, u"-f"_s, key.privatePath});
     if (!c.ok()) {
         qWarning("ssh-keygen failed: %s", qPrintable(c.describe()));
         return {};
@@ -110,8 +115,9 @@ KeyPair PodmanApiTest::makeKey(const QString &name)
 
 QString PodmanApiTest::addKey(SimProcess &sim, const QString &token, const KeyPair &key)
 {
-    const Reply r = sim.authedPost(token, u"/v1/ssh-keys"_s,
-                                   QJsonObject{{u"name"_s, u"k%1"_s.arg(++m_files)}, {u"public_key"_s, key.publicLine}});
+    const Reply r = sim.authedPost(
+        token, u"/v1/ssh-keys"_s,
+        QJsonObject{{u"name"_s, u"k%1"_s.arg(++m_files)}, {u"public_key"_s, key.publicLine}});
     if (r.status != 201) {
         qWarning("adding a key failed: %s", r.describe().constData());
         return {};
@@ -120,7 +126,7 @@ QString PodmanApiTest::addKey(SimProcess &sim, const QString &token, const KeyPa
 }
 
 QString PodmanApiTest::create(SimProcess &sim, const QString &token, const QStringList &keyIds,
-                             const QJsonObject &extraFields)
+                              const QJsonObject &extraFields)
 {
     QJsonObject body{{u"gpu_type"_s, u"rtx4090"_s},
                      {u"image"_s, u"base"_s},
@@ -143,8 +149,8 @@ QJsonObject PodmanApiTest::instance(SimProcess &sim, const QString &token, const
     return r.status == 200 ? r.object() : QJsonObject();
 }
 
-QJsonObject PodmanApiTest::waitFor(SimProcess &sim, const QString &token, const QString &id, const QString &state,
-                                   int timeoutMs)
+QJsonObject PodmanApiTest::waitFor(SimProcess &sim, const QString &token, const QString &id,
+                                   const QString &state, int timeoutMs)
 {
     const QDeadlineTimer deadline(timeoutMs);
     QJsonObject last;
@@ -156,7 +162,8 @@ QJsonObject PodmanApiTest::waitFor(SimProcess &sim, const QString &token, const 
             return last;
         // Terminal states other than the one waited for end the wait early.
         const QString s = last.value(u"state"_s).toString();
-        if ((s == u"failed"_s || s == u"terminated"_s) && state != u"failed"_s && state != u"terminated"_s)
+        if ((s == u"failed"_s || s == u"terminated"_s) && state != u"failed"_s
+            && state != u"terminated"_s)
             return last;
         QTest::qWait(100);
     }
@@ -176,17 +183,37 @@ QString PodmanApiTest::knownHostsFor(const QJsonObject &inst)
     return path;
 }
 
-Cmd PodmanApiTest::ssh(const QJsonObject &inst, const QString &knownHosts, const KeyPair &key, const QString &command)
+Cmd PodmanApiTest::ssh(const QJsonObject &inst, const QString &knownHosts, const KeyPair &key,
+                       const QString &command)
 {
     const QJsonObject sshInfo = inst.value(u"ssh"_s).toObject();
-    return run(u"ssh"_s,
-               {u"-F"_s, u"/dev/null"_s, u"-o"_s, u"StrictHostKeyChecking=yes"_s, u"-o"_s,
-                u"UserKnownHostsFile="_s + knownHosts, u"-o"_s, u"GlobalKnownHostsFile=/dev/null"_s, u"-o"_s,
-                u"IdentitiesOnly=yes"_s, u"-o"_s, u"IdentityAgent=none"_s, u"-o"_s, u"BatchMode=yes"_s, u"-o"_s,
-                u"ConnectTimeout=15"_s, u"-o"_s, u"LogLevel=ERROR"_s, u"-i"_s, key.privatePath, u"-p"_s,
-                QString::number(sshInfo.value(u"port"_s).toInt()),
-                u"%1@%2"_s.arg(sshInfo.value(u"user"_s).toString(), sshInfo.value(u"host"_s).toString()), command},
-               60'000);
+    return run(
+        u"ssh"_s,
+        {u"-F"_s,
+         u"/dev/null"_s,
+         u"-o"_s,
+         u"StrictHostKeyChecking=yes"_s,
+         u"-o"_s,
+         u"UserKnownHostsFile="_s + knownHosts,
+         u"-o"_s,
+         u"GlobalKnownHostsFile=/dev/null"_s,
+         u"-o"_s,
+         u"IdentitiesOnly=yes"_s,
+         u"-o"_s,
+         u"IdentityAgent=none"_s,
+         u"-o"_s,
+         u"BatchMode=yes"_s,
+         u"-o"_s,
+         u"ConnectTimeout=15"_s,
+         u"-o"_s,
+         u"LogLevel=ERROR"_s,
+         u"-i"_s,
+         key.privatePath,
+         u"-p"_s,
+         QString::number(sshInfo.value(u"port"_s).toInt()),
+         u"%1@%2"_s.arg(sshInfo.value(u"user"_s).toString(), sshInfo.value(u"host"_s).toString()),
+         command},
+        60'000);
 }
 
 // ---- 1. the whole life of one instance, over real SSH -------------------------------------------

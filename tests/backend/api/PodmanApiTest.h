@@ -33,8 +33,8 @@ struct Cmd
     bool ok() const { return started && exitCode == 0; }
     QString describe() const
     {
-        return u"exit %1, stdout: %2, stderr: %3"_s.arg(exitCode).arg(QString::fromUtf8(out.trimmed()),
-                                                                     QString::fromUtf8(err.trimmed()));
+        return u"exit %1, stdout: %2, stderr: %3"_s.arg(exitCode).arg(
+            QString::fromUtf8(out.trimmed()), QString::fromUtf8(err.trimmed()));
     }
 };
 
@@ -120,11 +120,10 @@ struct KeyPair
     QString publicLine;
 };
 
-
 class PodmanApiTest : public QObject
 {
 protected:
-    void initPodmanTest();    // skips (QSKIP) where podman or ssh cannot run
+    void initPodmanTest(); // skips (QSKIP) where podman or ssh cannot run
     void cleanupPodmanTest(); // kills the providers, removes what they made
 
     // A provider with the podman runtime (plus `extra`), remembered for clean-up.
@@ -134,18 +133,19 @@ protected:
     QString addKey(SimProcess &sim, const QString &token, const KeyPair &key);
     QString create(SimProcess &sim, const QString &token, const QStringList &keyIds,
                    const QJsonObject &extraFields = {});
-    QJsonObject waitFor(SimProcess &sim, const QString &token, const QString &id, const QString &state,
-                        int timeoutMs = kRunningTimeoutMs);
+    QJsonObject waitFor(SimProcess &sim, const QString &token, const QString &id,
+                        const QString &state, int timeoutMs = kRunningTimeoutMs);
     QJsonObject instance(SimProcess &sim, const QString &token, const QString &id);
     // Writes `[host]:port <host_key>` to a new known_hosts file; returns its path.
     QString knownHostsFor(const QJsonObject &instance);
-    Cmd ssh(const QJsonObject &instance, const QString &knownHosts, const KeyPair &key, const QString &command);
+    Cmd ssh(const QJsonObject &instance, const QString &knownHosts, const KeyPair &key,
+            const QString &command);
     void removeEverything();
 
     std::unique_ptr<QTemporaryDir> m_dir; // keys and known_hosts
     QList<SimProcess *> m_sims;
-    QStringList m_providerIds;   // of every provider started, across tests
-    QStringList m_instanceIds;   // every instance id seen, for the volume names
+    QStringList m_providerIds; // of every provider started, across tests
+    QStringList m_instanceIds; // every instance id seen, for the volume names
     QStringList m_extraContainers; // made by hand
     int m_files = 0;
 };

@@ -158,7 +158,8 @@ void TestApiAuth::initTestCase()
     const Reply login = m_sim.post(u"/v1/auth/login"_s, credentials(m_email, kPassword));
     QVERIFY2(login.status == 200, login.describe().constData());
     m_revokedToken = login.value(u"token"_s).toString();
-    const Reply logout = m_sim.request("POST", u"/v1/auth/logout"_s, QByteArray(), SimProcess::bearer(m_revokedToken));
+    const Reply logout = m_sim.request("POST", u"/v1/auth/logout"_s, QByteArray(),
+                                       SimProcess::bearer(m_revokedToken));
     QVERIFY2(logout.status == 204, logout.describe().constData());
 }
 
@@ -172,7 +173,8 @@ void TestApiAuth::cleanupTestCase()
 
 void TestApiAuth::listeningLine()
 {
-    static const QRegularExpression exact(u"^listening http://127\\.0\\.0\\.1:([1-9][0-9]{0,4})$"_s);
+    static const QRegularExpression exact(
+        u"^listening http://127\\.0\\.0\\.1:([1-9][0-9]{0,4})$"_s);
     const QRegularExpressionMatch match = exact.match(m_sim.firstLine());
     QVERIFY2(match.hasMatch(), qPrintable(m_sim.firstLine()));
     QCOMPARE(match.captured(1).toUInt(), uint(m_sim.port()));
@@ -208,7 +210,7 @@ void TestApiAuth::refusesNonLoopbackAddress()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const Finished run = runSim({u"--listen"_s, listen, u"--data"_s, dir.path(), u"--test-clock"_s,
-                                     u"--runtime"_s, u"inprocess"_s});
+                                 u"--runtime"_s, u"inprocess"_s});
     QVERIFY2(run.finished, "the provider kept running instead of refusing");
     QCOMPARE(run.status, QProcess::NormalExit);
     QVERIFY(run.exitCode != 0);
@@ -257,7 +259,8 @@ void TestApiAuth::routeTableIsKnown()
 
 void TestApiAuth::signUpGrantsTrialCredit()
 {
-    const Reply reply = m_sim.post(u"/v1/auth/signup"_s, credentials(u"  New.Person@Example.COM "_s, kPassword));
+    const Reply reply =
+        m_sim.post(u"/v1/auth/signup"_s, credentials(u"  New.Person@Example.COM "_s, kPassword));
     QVERIFY2(reply.status == 201, reply.describe().constData());
     const QString token = reply.value(u"token"_s).toString();
     QCOMPARE(token.size(), 43); // 32 random bytes, unpadded base64url
@@ -324,31 +327,44 @@ void TestApiAuth::signUpRejectsBadInput_data()
     const auto row = [](const char *name, const QByteArray &body, const QString &code) {
         QTest::newRow(name) << body << code;
     };
-    row("password of 7", R"({"email":"p7@example.com","password":"1234567"})"_ba, u"weak_password"_s);
+    row("password of 7", R"({"email":"p7@example.com","password":"1234567"})"_ba,
+        u"weak_password"_s);
     row("empty password", R"({"email":"p0@example.com","password":""})"_ba, u"weak_password"_s);
-    row("password of 1025", "{\"email\":\"plong@example.com\",\"password\":\""_ba + QByteArray(1025, 'x') + "\"}"_ba,
+    row("password of 1025",
+        "{\"email\":\"plong@example.com\",\"password\":\""_ba + QByteArray(1025, 'x') + "\"}"_ba,
         u"invalid_field"_s);
     row("no at sign", R"({"email":"plainaddress","password":"12345678"})"_ba, u"invalid_email"_s);
-    row("no dot in domain", R"({"email":"a@localhost","password":"12345678"})"_ba, u"invalid_email"_s);
-    row("space inside", R"({"email":"a b@example.com","password":"12345678"})"_ba, u"invalid_email"_s);
-    row("no local part", R"({"email":"@example.com","password":"12345678"})"_ba, u"invalid_email"_s);
-    row("two at signs", R"({"email":"a@b@example.com","password":"12345678"})"_ba, u"invalid_email"_s);
-    row("double dot domain", R"({"email":"a@example..com","password":"12345678"})"_ba, u"invalid_email"_s);
-    row("leading hyphen label", R"({"email":"a@-example.com","password":"12345678"})"_ba, u"invalid_email"_s);
+    row("no dot in domain", R"({"email":"a@localhost","password":"12345678"})"_ba,
+        u"invalid_email"_s);
+    row("space inside", R"({"email":"a b@example.com","password":"12345678"})"_ba,
+        u"invalid_email"_s);
+    row("no local part", R"({"email":"@example.com","password":"12345678"})"_ba,
+        u"invalid_email"_s);
+    row("two at signs", R"({"email":"a@b@example.com","password":"12345678"})"_ba,
+        u"invalid_email"_s);
+    row("double dot domain", R"({"email":"a@example..com","password":"12345678"})"_ba,
+        u"invalid_email"_s);
+    row("leading hyphen label", R"({"email":"a@-example.com","password":"12345678"})"_ba,
+        u"invalid_email"_s);
     row("empty email", R"({"email":"","password":"12345678"})"_ba, u"invalid_field"_s);
-    row("email of 255", "{\"email\":\""_ba + QByteArray(243, 'a') + "@example.com\",\"password\":\"12345678\"}"_ba,
+    row("email of 255",
+        "{\"email\":\""_ba + QByteArray(243, 'a') + "@example.com\",\"password\":\"12345678\"}"_ba,
         u"invalid_field"_s);
     row("missing email", R"({"password":"12345678"})"_ba, u"invalid_field"_s);
     row("missing password", R"({"email":"mp@example.com"})"_ba, u"invalid_field"_s);
     row("email is a number", R"({"email":5,"password":"12345678"})"_ba, u"invalid_field"_s);
     row("email is null", R"({"email":null,"password":"12345678"})"_ba, u"invalid_field"_s);
-    row("email is an array", R"({"email":["a@example.com"],"password":"12345678"})"_ba, u"invalid_field"_s);
-    row("password is a number", R"({"email":"pn@example.com","password":12345678})"_ba, u"invalid_field"_s);
+    row("email is an array", R"({"email":["a@example.com"],"password":"12345678"})"_ba,
+        u"invalid_field"_s);
+    row("password is a number", R"({"email":"pn@example.com","password":12345678})"_ba,
+        u"invalid_field"_s);
     row("password is true", R"({"email":"pt@example.com","password":true})"_ba, u"invalid_field"_s);
-    row("unknown field", R"({"email":"u@example.com","password":"12345678","admin":true})"_ba, u"unknown_field"_s);
+    row("unknown field", R"({"email":"u@example.com","password":"12345678","admin":true})"_ba,
+        u"unknown_field"_s);
     row("unknown field only", R"({"name":"x"})"_ba, u"unknown_field"_s);
     row("truncated json", R"({"email":"t@example.com","password":)"_ba, u"invalid_json"_s);
-    row("trailing comma", R"({"email":"t@example.com","password":"12345678",})"_ba, u"invalid_json"_s);
+    row("trailing comma", R"({"email":"t@example.com","password":"12345678",})"_ba,
+        u"invalid_json"_s);
     row("not json", "email=a@example.com&password=12345678"_ba, u"invalid_json"_s);
     row("empty body", QByteArray(), u"invalid_json"_s);
     row("array", R"([{"email":"t@example.com","password":"12345678"}])"_ba, u"invalid_json"_s);
@@ -393,7 +409,8 @@ void TestApiAuth::me()
 
 void TestApiAuth::logIn()
 {
-    const Reply reply = m_sim.post(u"/v1/auth/login"_s, credentials(u"MAIN.User@example.com"_s, kPassword));
+    const Reply reply =
+        m_sim.post(u"/v1/auth/login"_s, credentials(u"MAIN.User@example.com"_s, kPassword));
     QVERIFY2(reply.status == 200, reply.describe().constData());
     const QString token = reply.value(u"token"_s).toString();
     QCOMPARE(token.size(), 43);
@@ -414,17 +431,19 @@ void TestApiAuth::logInFailures_data()
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("source");
     // Each from its own address, so these failures do not add up to an address lock.
-    QTest::newRow("wrong password") << loginBody(u"main.user@example.com"_s, u"wrong password"_s) << 401
-                                    << u"invalid_credentials"_s << u"127.0.0.41"_s;
+    QTest::newRow("wrong password") << loginBody(u"main.user@example.com"_s, u"wrong password"_s)
+                                    << 401 << u"invalid_credentials"_s << u"127.0.0.41"_s;
     QTest::newRow("unknown email") << loginBody(u"nobody@example.com"_s, kPassword) << 401
                                    << u"invalid_credentials"_s << u"127.0.0.42"_s;
     QTest::newRow("short password is not a 400 at log-in")
-        << loginBody(u"main.user@example.com"_s, u"x"_s) << 401 << u"invalid_credentials"_s << u"127.0.0.43"_s;
+        << loginBody(u"main.user@example.com"_s, u"x"_s) << 401 << u"invalid_credentials"_s
+        << u"127.0.0.43"_s;
     QTest::newRow("bad json") << "{"_ba << 400 << u"invalid_json"_s << u"127.0.0.44"_s;
-    QTest::newRow("password not a string") << R"({"email":"main.user@example.com","password":1})"_ba << 400
-                                           << u"invalid_field"_s << u"127.0.0.45"_s;
-    QTest::newRow("unknown field") << R"({"email":"main.user@example.com","password":"x","otp":"1"})"_ba << 400
-                                   << u"unknown_field"_s << u"127.0.0.46"_s;
+    QTest::newRow("password not a string") << R"({"email":"main.user@example.com","password":1})"_ba
+                                           << 400 << u"invalid_field"_s << u"127.0.0.45"_s;
+    QTest::newRow("unknown field")
+        << R"({"email":"main.user@example.com","password":"x","otp":"1"})"_ba << 400
+        << u"unknown_field"_s << u"127.0.0.46"_s;
 }
 
 void TestApiAuth::logInFailures()
@@ -435,7 +454,8 @@ void TestApiAuth::logInFailures()
     QFETCH(int, status);
     QFETCH(QString, code);
     QFETCH(QString, source);
-    const Reply reply = m_sim.rawFrom(QHostAddress(source), rawRequest("POST", u"/v1/auth/login"_s, body));
+    const Reply reply =
+        m_sim.rawFrom(QHostAddress(source), rawRequest("POST", u"/v1/auth/login"_s, body));
     QVERIFY2(reply.status == status, reply.describe().constData());
     QCOMPARE(reply.errorCode(), code);
     QVERIFY(!reply.object().contains(u"token"_s));
@@ -452,7 +472,8 @@ void TestApiAuth::logInIsThrottled_data()
     QTest::addColumn<bool>("exists");
     QTest::addColumn<QString>("attacker");
     QTest::newRow("known e-mail") << u"throttle.known@example.com"_s << true << u"127.0.0.11"_s;
-    QTest::newRow("unknown e-mail") << u"throttle.unknown@example.com"_s << false << u"127.0.0.21"_s;
+    QTest::newRow("unknown e-mail")
+        << u"throttle.unknown@example.com"_s << false << u"127.0.0.21"_s;
 }
 
 void TestApiAuth::logInIsThrottled()
@@ -465,37 +486,49 @@ void TestApiAuth::logInIsThrottled()
     if (exists)
         QVERIFY2(!m_sim.signUp(email, kPassword).isEmpty(), qPrintable(m_sim.lastError()));
     const QHostAddress from(attacker);
-    const QHostAddress otherPlace(QHostAddress(from.toIPv4Address() + 1)); // same e-mail, other address
-    const QHostAddress bystander(QHostAddress(from.toIPv4Address() + 2));  // other e-mail, other address
+    const QHostAddress otherPlace(
+        QHostAddress(from.toIPv4Address() + 1)); // same e-mail, other address
+    const QHostAddress bystander(
+        QHostAddress(from.toIPv4Address() + 2)); // other e-mail, other address
 
     for (int attempt = 1; attempt <= 5; ++attempt) {
-        const Reply reply = m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, u"guess %1"_s.arg(attempt))));
-        QVERIFY2(reply.status == 401, qPrintable(u"attempt %1: %2"_s.arg(attempt).arg(QString::fromUtf8(reply.describe().constData()))));
+        const Reply reply = m_sim.rawFrom(
+            from,
+            rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, u"guess %1"_s.arg(attempt))));
+        QVERIFY2(reply.status == 401,
+                 qPrintable(u"attempt %1: %2"_s.arg(attempt).arg(
+                     QString::fromUtf8(reply.describe().constData()))));
     }
     // The sixth try inside the window is refused before the password is looked at, even
     // when it is the right one.
-    const Reply sixth = m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
+    const Reply sixth =
+        m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
     QVERIFY2(sixth.status == 429, sixth.describe().constData());
     QCOMPARE(sixth.errorCode(), u"too_many_attempts"_s);
     QVERIFY(!sixth.object().contains(u"token"_s));
 
     // The e-mail address is locked wherever the attempt comes from...
-    const Reply elsewhere = m_sim.rawFrom(otherPlace, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
+    const Reply elsewhere = m_sim.rawFrom(
+        otherPlace, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
     QVERIFY2(elsewhere.status == 429, elsewhere.describe().constData());
     QCOMPARE(elsewhere.errorCode(), u"too_many_attempts"_s);
     // ...but other accounts are not, neither from the same address (its own limit is
     // looser: every local client is 127.0.0.1) nor from elsewhere.
-    const Reply sameAddress = m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
+    const Reply sameAddress =
+        m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
     QVERIFY2(sameAddress.status == 200, sameAddress.describe().constData());
-    const Reply bystanderLogin = m_sim.rawFrom(bystander, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
+    const Reply bystanderLogin = m_sim.rawFrom(
+        bystander, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
     QVERIFY2(bystanderLogin.status == 200, bystanderLogin.describe().constData());
 
     // The lock lasts 15 minutes of the provider's clock.
     QVERIFY(m_sim.advance(14 * 60));
-    const Reply stillLocked = m_sim.rawFrom(otherPlace, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
+    const Reply stillLocked = m_sim.rawFrom(
+        otherPlace, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
     QVERIFY2(stillLocked.status == 429, stillLocked.describe().constData());
     QVERIFY(m_sim.advance(60 + 1));
-    const Reply after = m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
+    const Reply after =
+        m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
     QVERIFY2(after.status == (exists ? 200 : 401), after.describe().constData());
 }
 
@@ -507,18 +540,25 @@ void TestApiAuth::addressIsThrottledAfterTwentyFailures()
     // e-mail lock), lock that address for every account; other addresses are unaffected.
     const QHostAddress from(u"127.0.0.51"_s);
     for (int attempt = 1; attempt <= 20; ++attempt) {
-        const Reply reply = m_sim.rawFrom(
-            from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(u"spray%1@example.com"_s.arg(attempt), kPassword)));
-        QVERIFY2(reply.status == 401, qPrintable(u"attempt %1: %2"_s.arg(attempt).arg(QString::fromUtf8(reply.describe()))));
+        const Reply reply =
+            m_sim.rawFrom(from,
+                          rawRequest("POST", u"/v1/auth/login"_s,
+                                     loginBody(u"spray%1@example.com"_s.arg(attempt), kPassword)));
+        QVERIFY2(
+            reply.status == 401,
+            qPrintable(u"attempt %1: %2"_s.arg(attempt).arg(QString::fromUtf8(reply.describe()))));
     }
-    const Reply locked = m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
+    const Reply locked =
+        m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
     QVERIFY2(locked.status == 429, locked.describe().constData());
     QCOMPARE(locked.errorCode(), u"too_many_attempts"_s);
-    const Reply other = m_sim.rawFrom(QHostAddress(u"127.0.0.52"_s),
-                                      rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
+    const Reply other =
+        m_sim.rawFrom(QHostAddress(u"127.0.0.52"_s),
+                      rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
     QVERIFY2(other.status == 200, other.describe().constData());
     QVERIFY(m_sim.advance(15 * 60 + 1));
-    const Reply unlocked = m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
+    const Reply unlocked =
+        m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
     QVERIFY2(unlocked.status == 200, unlocked.describe().constData());
 }
 
@@ -535,12 +575,14 @@ void TestApiAuth::failuresOutsideTheWindowDoNotLock()
     QVERIFY(m_sim.advance(15 * 60 + 1)); // the window of the first failure has passed
     for (int attempt = 1; attempt <= 4; ++attempt)
         QCOMPARE(m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, wrong)).status, 401);
-    const Reply ok = m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
+    const Reply ok =
+        m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
     QVERIFY2(ok.status == 200, ok.describe().constData());
     // A success clears the count: four more failures still do not lock.
     for (int attempt = 1; attempt <= 4; ++attempt)
         QCOMPARE(m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, wrong)).status, 401);
-    const Reply again = m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
+    const Reply again =
+        m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
     QVERIFY2(again.status == 200, again.describe().constData());
 }
 
@@ -553,7 +595,8 @@ void TestApiAuth::logOutRevokesOnlyThatToken()
     QCOMPARE(login.status, 200);
     const QString second = login.value(u"token"_s).toString();
 
-    const Reply logout = m_sim.request("POST", u"/v1/auth/logout"_s, QByteArray(), SimProcess::bearer(first));
+    const Reply logout =
+        m_sim.request("POST", u"/v1/auth/logout"_s, QByteArray(), SimProcess::bearer(first));
     QVERIFY2(logout.status == 204, logout.describe().constData());
     QVERIFY(logout.body.isEmpty());
 
@@ -564,7 +607,9 @@ void TestApiAuth::logOutRevokesOnlyThatToken()
     QCOMPARE(other.status, 200);
     QCOMPARE(other.value(u"email"_s).toString(), email);
     // Logging out twice: the token is no longer valid.
-    QCOMPARE(m_sim.request("POST", u"/v1/auth/logout"_s, QByteArray(), SimProcess::bearer(first)).status, 401);
+    QCOMPARE(
+        m_sim.request("POST", u"/v1/auth/logout"_s, QByteArray(), SimProcess::bearer(first)).status,
+        401);
     // Another user's token is untouched.
     QCOMPARE(m_sim.authedGet(m_token, u"/v1/me"_s).status, 200);
     // Logging in again gives a working token.
@@ -587,7 +632,8 @@ void TestApiAuth::authedRoutesNeedAValidToken_data()
         {u"garbage"_s, "Bearer garbage"_ba},
         {u"well-formed but unknown"_s, "Bearer "_ba + QByteArray(43, 'A')},
         {u"token plus junk"_s, "Bearer @TOKEN@x"_ba},
-        {u"basic scheme"_s, "Basic bWFpbi51c2VyQGV4YW1wbGUuY29tOmNvcnJlY3QgaG9yc2UgYmF0dGVyeQ=="_ba},
+        {u"basic scheme"_s,
+         "Basic bWFpbi51c2VyQGV4YW1wbGUuY29tOmNvcnJlY3QgaG9yc2UgYmF0dGVyeQ=="_ba},
         {u"valid token, wrong scheme"_s, "Token @TOKEN@"_ba},
         {u"revoked"_s, "Bearer @REVOKED@"_ba},
     };
@@ -595,7 +641,8 @@ void TestApiAuth::authedRoutesNeedAValidToken_data()
         QString path = route.pattern;
         path.replace(u"{id}"_s, u"00000000-0000-4000-8000-000000000000"_s);
         for (const auto &[variant, header] : variants) {
-            const QByteArray name = route.method + ' ' + route.pattern.toUtf8() + " / " + variant.toUtf8();
+            const QByteArray name =
+                route.method + ' ' + route.pattern.toUtf8() + " / " + variant.toUtf8();
             QTest::newRow(name.constData()) << route.method << path << header << variant;
         }
     }
@@ -613,25 +660,29 @@ void TestApiAuth::authedRoutesNeedAValidToken()
         headers.append({"Authorization"_ba, authorization});
     const QByteArray body = method == "POST" ? R"({"amount_micros":1000000})"_ba : QByteArray();
     // A raw request: what goes on the wire is exactly what the row says.
-    const Reply reply = m_sim.rawFrom(QHostAddress::LocalHost, rawRequest(method, path, body, headers));
+    const Reply reply =
+        m_sim.rawFrom(QHostAddress::LocalHost, rawRequest(method, path, body, headers));
     QVERIFY2(reply.status == 401, reply.describe().constData());
     QCOMPARE(reply.errorCode(), u"unauthorized"_s);
-    QVERIFY2(reply.header("www-authenticate").startsWith("Bearer"), reply.header("www-authenticate").constData());
+    QVERIFY2(reply.header("www-authenticate").startsWith("Bearer"),
+             reply.header("www-authenticate").constData());
     QVERIFY(reply.header("content-type").startsWith("application/json"));
 }
 
 void TestApiAuth::bearerSchemeIsCaseInsensitive()
 {
     for (const QByteArray &scheme : {"Bearer"_ba, "bearer"_ba, "BEARER"_ba}) {
-        const Reply reply = m_sim.rawFrom(
-            QHostAddress::LocalHost,
-            rawRequest("GET", u"/v1/me"_s, {}, {{"Authorization"_ba, scheme + ' ' + m_token.toLatin1()}}));
+        const Reply reply =
+            m_sim.rawFrom(QHostAddress::LocalHost,
+                          rawRequest("GET", u"/v1/me"_s, {},
+                                     {{"Authorization"_ba, scheme + ' ' + m_token.toLatin1()}}));
         QVERIFY2(reply.status == 200, reply.describe().constData());
         QCOMPARE(reply.value(u"id"_s).toString(), m_userId);
     }
     // Nothing in this test class moved money: the balance is the trial credit.
-    QCOMPARE(m_sim.authedGet(m_token, u"/v1/billing/summary"_s).value(u"balance_micros"_s).toInteger(),
-             kTrialCredit);
+    QCOMPARE(
+        m_sim.authedGet(m_token, u"/v1/billing/summary"_s).value(u"balance_micros"_s).toInteger(),
+        kTrialCredit);
 }
 
 QTEST_GUILESS_MAIN(TestApiAuth)

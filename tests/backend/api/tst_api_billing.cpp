@@ -21,8 +21,8 @@ constexpr qint64 kMsPerHour = 3'600'000;
 qint64 storageRate(const QString &gpuType)
 {
     const qint64 gib = gpuType.startsWith(u"rtx"_s) && gpuType != u"rtx6000ada"_s ? 50
-        : gpuType == u"a100-80g"_s || gpuType == u"h100-80g"_s                     ? 200
-                                                                                    : 100;
+        : gpuType == u"a100-80g"_s || gpuType == u"h100-80g"_s                    ? 200
+                                                                                  : 100;
     return gib * 200;
 }
 
@@ -80,7 +80,8 @@ qint64 sumOf(const QList<QJsonObject> &postings)
 
 QString iso(qint64 ms)
 {
-    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(u"yyyy-MM-ddTHH:mm:ss.zzzZ"_s);
+    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc())
+        .toString(u"yyyy-MM-ddTHH:mm:ss.zzzZ"_s);
 }
 
 } // namespace
@@ -125,7 +126,10 @@ private:
     {
         return m_sim->authedGet(m_token, u"/v1/instances/"_s + id).object();
     }
-    qint64 balance() { return m_sim->authedGet(m_token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(); }
+    qint64 balance()
+    {
+        return m_sim->authedGet(m_token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger();
+    }
 
     std::unique_ptr<SimProcess> m_sim;
     QString m_token;
@@ -139,8 +143,9 @@ bool TestApiBilling::startFresh(const QStringList &args)
         qWarning("%s", qPrintable(m_sim->lastError()));
         return false;
     }
-    const Reply signup = m_sim->post(u"/v1/auth/signup"_s, QJsonObject{{u"email"_s, u"billing@example.com"_s},
-                                                                       {u"password"_s, u"correct horse battery"_s}});
+    const Reply signup = m_sim->post(u"/v1/auth/signup"_s,
+                                     QJsonObject{{u"email"_s, u"billing@example.com"_s},
+                                                 {u"password"_s, u"correct horse battery"_s}});
     m_token = signup.value(u"token"_s).toString();
     m_userId = signup.value(u"user"_s).toObject().value(u"id"_s).toString();
     return signup.status == 201;
@@ -172,15 +177,19 @@ void TestApiBilling::exactCostOfARun_data()
     QTest::addColumn<qint64>("rate");
     QTest::addColumn<QList<double>>("steps"); // clock advances, in seconds, before the stop
     QTest::addColumn<qint64>("expected");
-    QTest::newRow("rtx4090, 3 s") << u"rtx4090"_s << 1 << qint64(1'900'000) << QList<double>{3} << qint64(1583);
+    QTest::newRow("rtx4090, 3 s") << u"rtx4090"_s << 1 << qint64(1'900'000) << QList<double>{3}
+                                  << qint64(1583);
     QTest::newRow("2 x rtx4090, 90.5 s in one step")
-        << u"rtx4090"_s << 2 << qint64(3'800'000) << QList<double>{90.5} << qint64(90'500LL * 3'800'000 / 3'600'000);
+        << u"rtx4090"_s << 2 << qint64(3'800'000) << QList<double>{90.5}
+        << qint64(90'500LL * 3'800'000 / 3'600'000);
     QTest::newRow("2 x rtx4090, 90.5 s as 60 + 30.5")
         << u"rtx4090"_s << 2 << qint64(3'800'000) << QList<double>{60, 30.5} << qint64(95'527);
-    QTest::newRow("rtx3090, 7 s as 7 x 1 s")
-        << u"rtx3090"_s << 1 << qint64(1'300'000) << QList<double>{1, 1, 1, 1, 1, 1, 1} << qint64(2527);
-    QTest::newRow("8 x h100, 1 ms") << u"h100-80g"_s << 8 << qint64(120'000'000) << QList<double>{0.001} << qint64(33);
-    QTest::newRow("rtx6000ada, 0 s") << u"rtx6000ada"_s << 1 << qint64(1'900'000) << QList<double>{} << qint64(0);
+    QTest::newRow("rtx3090, 7 s as 7 x 1 s") << u"rtx3090"_s << 1 << qint64(1'300'000)
+                                             << QList<double>{1, 1, 1, 1, 1, 1, 1} << qint64(2527);
+    QTest::newRow("8 x h100, 1 ms")
+        << u"h100-80g"_s << 8 << qint64(120'000'000) << QList<double>{0.001} << qint64(33);
+    QTest::newRow("rtx6000ada, 0 s")
+        << u"rtx6000ada"_s << 1 << qint64(1'900'000) << QList<double>{} << qint64(0);
     QTest::newRow("4 x l40s, 61.001 s")
         << u"l40s"_s << 4 << qint64(14'400'000) << QList<double>{61.001} << qint64(244'004);
 }
@@ -220,7 +229,8 @@ void TestApiBilling::exactCostOfARun()
     QCOMPARE(instance(id).value(u"cost_micros"_s).toInteger(), expected);
     QCOMPARE(instance(id).value(u"storage_cost_micros"_s).toInteger(), storage);
     QCOMPARE(balance(), kTrialCredit - expected - storage);
-    QCOMPARE(m_sim->authedDelete(m_token, u"/v1/instances/"_s + id).status, 200); // ends the storage fee
+    QCOMPARE(m_sim->authedDelete(m_token, u"/v1/instances/"_s + id).status,
+             200); // ends the storage fee
 
     const QJsonArray postings = m_sim->allPostings(m_token);
     const QList<QJsonObject> compute = postingsOfKind(postings, u"compute"_s);
@@ -241,7 +251,8 @@ void TestApiBilling::exactCostOfARun()
     QCOMPARE(ledger.value(u"balance_micros"_s).toInteger(), kTrialCredit - expected - storage);
     const Reply summary = m_sim->authedGet(m_token, u"/v1/billing/summary"_s);
     QCOMPARE(summary.value(u"balance_micros"_s).toInteger(), kTrialCredit - expected - storage);
-    QCOMPARE(summary.value(u"ledger_balance_micros"_s).toInteger(), kTrialCredit - expected - storage);
+    QCOMPARE(summary.value(u"ledger_balance_micros"_s).toInteger(),
+             kTrialCredit - expected - storage);
     QCOMPARE(summary.value(u"compute_cost_micros"_s).toInteger(), expected);
     QCOMPARE(summary.value(u"storage_cost_micros"_s).toInteger(), storage);
     QCOMPARE(summary.value(u"accrued_micros"_s).toInteger(), 0);
@@ -292,9 +303,11 @@ void TestApiBilling::checkpointPostings()
         QCOMPARE(from, previousEnd); // contiguous, no gap, no overlap
         QVERIFY(to > from);
         if (i + 1 < compute.size())
-            QVERIFY2(to - from >= interval * 1000LL, qPrintable(u"posting %1 covers %2 ms"_s.arg(i).arg(to - from)));
+            QVERIFY2(to - from >= interval * 1000LL,
+                     qPrintable(u"posting %1 covers %2 ms"_s.arg(i).arg(to - from)));
         // Each posting is the difference of whole-run costs, so rounding never adds up.
-        QCOMPARE(-p.value(u"amount_micros"_s).toInteger(), cost(to - start, rate) - cost(from - start, rate));
+        QCOMPARE(-p.value(u"amount_micros"_s).toInteger(),
+                 cost(to - start, rate) - cost(from - start, rate));
         QVERIFY(p.value(u"seq"_s).toInteger() > previousSeq);
         previousSeq = p.value(u"seq"_s).toInteger();
         previousEnd = to;
@@ -335,12 +348,14 @@ void TestApiBilling::exhaustionStopsAtZero()
     // Ten hours later: stopped by the provider at the exact millisecond, at exactly zero.
     QVERIFY(m_sim->advance(10 * 3600));
     const QJsonObject stopped = instance(id);
-    QVERIFY2(stopped.value(u"state"_s).toString() == u"stopping"_s || stopped.value(u"state"_s).toString() == u"stopped"_s,
+    QVERIFY2(stopped.value(u"state"_s).toString() == u"stopping"_s
+                 || stopped.value(u"state"_s).toString() == u"stopped"_s,
              qPrintable(stopped.value(u"state"_s).toString()));
     QCOMPARE(stopped.value(u"state_reason"_s).toString(), u"balance_exhausted"_s);
     QCOMPARE(stopped.value(u"cost_micros"_s).toInteger(), kTrialCredit);
     QVERIFY(stopped.value(u"running_since"_s).isNull());
-    QCOMPARE(m_sim->waitForState(m_token, id, u"stopped"_s).value(u"state_reason"_s).toString(), u"balance_exhausted"_s);
+    QCOMPARE(m_sim->waitForState(m_token, id, u"stopped"_s).value(u"state_reason"_s).toString(),
+             u"balance_exhausted"_s);
 
     QCOMPARE(balance(), 0);
     const Reply me = m_sim->authedGet(m_token, u"/v1/me"_s);
@@ -365,7 +380,8 @@ void TestApiBilling::exhaustionStopsAtZero()
     const Reply restart = m_sim->authedPost(m_token, u"/v1/instances/%1/start"_s.arg(id));
     QCOMPARE(restart.status, 402);
     QCOMPARE(m_sim->authedPost(m_token, u"/v1/instances"_s, spec(u"rtx3090"_s)).status, 402);
-    const Reply topup = m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 1'000'000}});
+    const Reply topup = m_sim->authedPost(m_token, u"/v1/billing/topup"_s,
+                                          QJsonObject{{u"amount_micros"_s, 1'000'000}});
     QCOMPARE(topup.status, 201);
     QCOMPARE(topup.value(u"balance_micros"_s).toInteger(), 1'000'000);
     QCOMPARE(m_sim->authedPost(m_token, u"/v1/instances/%1/start"_s.arg(id)).status, 202);
@@ -417,7 +433,8 @@ void TestApiBilling::launchFinishingAfterExhaustionIsStopped()
     const Reply created = m_sim->authedPost(m_token, u"/v1/instances"_s, spec(u"rtx6000ada"_s));
     QCOMPARE(created.status, 202);
     const QString late = created.value(u"id"_s).toString();
-    QCOMPARE(m_sim->waitForState(m_token, late, u"starting"_s).value(u"state"_s).toString(), u"starting"_s);
+    QCOMPARE(m_sim->waitForState(m_token, late, u"starting"_s).value(u"state"_s).toString(),
+             u"starting"_s);
     QCOMPARE(m_sim->post(u"/v1/_test/runtime/hold"_s, QJsonObject{{u"hold"_s, false}}).status, 204);
     QVERIFY(m_sim->advance(10 * 3600));
     QCOMPARE(m_sim->waitForState(m_token, first, u"stopped"_s).value(u"state_reason"_s).toString(),
@@ -445,11 +462,13 @@ void TestApiBilling::topUpPostponesExhaustion()
     const qint64 start = runningSince(id);
     QVERIFY(m_sim->advance(5 * 3600)); // 9.5 yuan spent
     QCOMPARE(balance(), kTrialCredit - 5 * rate);
-    const Reply topup = m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 1'900'000}});
+    const Reply topup = m_sim->authedPost(m_token, u"/v1/billing/topup"_s,
+                                          QJsonObject{{u"amount_micros"_s, 1'900'000}});
     QCOMPARE(topup.status, 201);
     QCOMPARE(topup.value(u"balance_micros"_s).toInteger(), kTrialCredit - 5 * rate + 1'900'000);
     const qint64 outMs = exhaustionMs({rate}, kTrialCredit + 1'900'000);
-    QCOMPARE(m_sim->authedGet(m_token, u"/v1/billing/summary"_s).value(u"runs_out_at"_s).toString(), iso(start + outMs));
+    QCOMPARE(m_sim->authedGet(m_token, u"/v1/billing/summary"_s).value(u"runs_out_at"_s).toString(),
+             iso(start + outMs));
     // Past the old moment, still running; past the new one, stopped at exactly zero.
     QVERIFY(m_sim->advance(3600));
     QCOMPARE(instance(id).value(u"state"_s).toString(), u"running"_s);
@@ -482,7 +501,8 @@ void TestApiBilling::deleteClosesBilling()
 void TestApiBilling::topUp()
 {
     QVERIFY(startFresh());
-    const Reply reply = m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 25'500'000}});
+    const Reply reply = m_sim->authedPost(m_token, u"/v1/billing/topup"_s,
+                                          QJsonObject{{u"amount_micros"_s, 25'500'000}});
     QVERIFY2(reply.status == 201, reply.describe().constData());
     QCOMPARE(reply.value(u"balance_micros"_s).toInteger(), kTrialCredit + 25'500'000);
     const QJsonObject posting = reply.value(u"posting"_s).toObject();
@@ -502,8 +522,16 @@ void TestApiBilling::topUp()
     QCOMPARE(entrySum, 0);
 
     // The smallest and the largest single payment.
-    QCOMPARE(m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 10'000}}).status, 201);
-    QCOMPARE(m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 100'000'000'000LL}}).status, 201);
+    QCOMPARE(
+        m_sim
+            ->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 10'000}})
+            .status,
+        201);
+    QCOMPARE(m_sim
+                 ->authedPost(m_token, u"/v1/billing/topup"_s,
+                              QJsonObject{{u"amount_micros"_s, 100'000'000'000LL}})
+                 .status,
+             201);
     QCOMPARE(balance(), kTrialCredit + 25'500'000 + 10'000 + 100'000'000'000LL);
 }
 
@@ -514,7 +542,8 @@ void TestApiBilling::topUpRejectsBadAmounts_data()
     QTest::newRow("zero") << R"({"amount_micros":0})"_ba << u"invalid_field"_s;
     QTest::newRow("negative") << R"({"amount_micros":-1000000})"_ba << u"invalid_field"_s;
     QTest::newRow("below 0.01 yuan") << R"({"amount_micros":9999})"_ba << u"invalid_field"_s;
-    QTest::newRow("above 100000 yuan") << R"({"amount_micros":100000000001})"_ba << u"invalid_field"_s;
+    QTest::newRow("above 100000 yuan")
+        << R"({"amount_micros":100000000001})"_ba << u"invalid_field"_s;
     QTest::newRow("huge") << R"({"amount_micros":1e300})"_ba << u"invalid_field"_s;
     QTest::newRow("float") << R"({"amount_micros":1000000.5})"_ba << u"invalid_field"_s;
     QTest::newRow("string") << R"({"amount_micros":"1000000"})"_ba << u"invalid_field"_s;
@@ -522,7 +551,8 @@ void TestApiBilling::topUpRejectsBadAmounts_data()
     QTest::newRow("null") << R"({"amount_micros":null})"_ba << u"invalid_field"_s;
     QTest::newRow("missing") << R"({})"_ba << u"invalid_field"_s;
     QTest::newRow("yuan instead of micros") << R"({"amount_yuan":10})"_ba << u"unknown_field"_s;
-    QTest::newRow("extra field") << R"({"amount_micros":1000000,"currency":"CNY"})"_ba << u"unknown_field"_s;
+    QTest::newRow("extra field") << R"({"amount_micros":1000000,"currency":"CNY"})"_ba
+                                 << u"unknown_field"_s;
     QTest::newRow("bad json") << R"({"amount_micros":)"_ba << u"invalid_json"_s;
     QTest::newRow("array") << R"([1000000])"_ba << u"invalid_json"_s;
 }
@@ -543,15 +573,21 @@ void TestApiBilling::topUpRejectsBadAmounts()
 void TestApiBilling::topUpBalanceLimit()
 {
     QVERIFY(startFresh());
-    constexpr qint64 maxTopup = 100'000'000'000LL;      // 100 000 yuan per payment
-    constexpr qint64 maxBalance = 1'000'000'000'000LL;  // 1 000 000 yuan per account
+    constexpr qint64 maxTopup = 100'000'000'000LL; // 100 000 yuan per payment
+    constexpr qint64 maxBalance = 1'000'000'000'000LL; // 1 000 000 yuan per account
     for (int i = 0; i < 9; ++i)
-        QCOMPARE(m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, maxTopup}}).status, 201);
+        QCOMPARE(m_sim
+                     ->authedPost(m_token, u"/v1/billing/topup"_s,
+                                  QJsonObject{{u"amount_micros"_s, maxTopup}})
+                     .status,
+                 201);
     const qint64 toLimit = maxBalance - (kTrialCredit + 9 * maxTopup);
-    const Reply exact = m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, toLimit}});
+    const Reply exact = m_sim->authedPost(m_token, u"/v1/billing/topup"_s,
+                                          QJsonObject{{u"amount_micros"_s, toLimit}});
     QVERIFY2(exact.status == 201, exact.describe().constData());
     QCOMPARE(exact.value(u"balance_micros"_s).toInteger(), maxBalance);
-    const Reply over = m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 10'000}});
+    const Reply over = m_sim->authedPost(m_token, u"/v1/billing/topup"_s,
+                                         QJsonObject{{u"amount_micros"_s, 10'000}});
     QVERIFY2(over.status == 400, over.describe().constData());
     QCOMPARE(over.errorCode(), u"balance_limit"_s);
     QCOMPARE(balance(), maxBalance);
@@ -571,15 +607,17 @@ void TestApiBilling::topUpIdempotency()
     QCOMPARE(balance(), kTrialCredit + 5'000'000);
     QCOMPARE(postingsOfKind(m_sim->allPostings(m_token), u"topup"_s).size(), 1);
 
-    const Reply other = m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 6'000'000}}, key);
+    const Reply other = m_sim->authedPost(m_token, u"/v1/billing/topup"_s,
+                                          QJsonObject{{u"amount_micros"_s, 6'000'000}}, key);
     QCOMPARE(other.status, 422);
     QCOMPARE(other.errorCode(), u"idempotency_key_reused"_s);
     QCOMPARE(balance(), kTrialCredit + 5'000'000);
 
     // Two retries on two connections at the same moment still credit once.
-    const QByteArray raw = rawRequest("POST", u"/v1/billing/topup"_s, R"({"amount_micros":7000000})"_ba,
-                                      {{"Authorization"_ba, "Bearer "_ba + m_token.toLatin1()},
-                                       {"Idempotency-Key"_ba, "payment-2026-0002"_ba}});
+    const QByteArray raw =
+        rawRequest("POST", u"/v1/billing/topup"_s, R"({"amount_micros":7000000})"_ba,
+                   {{"Authorization"_ba, "Bearer "_ba + m_token.toLatin1()},
+                    {"Idempotency-Key"_ba, "payment-2026-0002"_ba}});
     const QList<Reply> race = m_sim->sendConcurrently({raw, raw});
     QCOMPARE(race.at(0).status, 201);
     QCOMPARE(race.at(1).status, 201);
@@ -600,7 +638,11 @@ void TestApiBilling::ledgerPaging()
     QList<qint64> amounts{kTrialCredit};
     for (int i = 1; i <= 7; ++i) {
         const qint64 amount = i * 1'000'000 + i;
-        QCOMPARE(m_sim->authedPost(m_token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, amount}}).status, 201);
+        QCOMPARE(m_sim
+                     ->authedPost(m_token, u"/v1/billing/topup"_s,
+                                  QJsonObject{{u"amount_micros"_s, amount}})
+                     .status,
+                 201);
         amounts.append(amount);
     }
     // Newest first, three at a time.
@@ -632,12 +674,21 @@ void TestApiBilling::ledgerPaging()
         after += amounts.at(i);
         QCOMPARE(p.value(u"balance_after_micros"_s).toInteger(), after);
         if (i > 0)
-            QVERIFY(p.value(u"seq"_s).toInteger() > seen.at(seen.size() - i).toObject().value(u"seq"_s).toInteger());
+            QVERIFY(p.value(u"seq"_s).toInteger()
+                    > seen.at(seen.size() - i).toObject().value(u"seq"_s).toInteger());
     }
     // The default page holds them all, and `limit=1` just the newest.
-    QCOMPARE(m_sim->authedGet(m_token, u"/v1/billing/ledger"_s).value(u"postings"_s).toArray().size(), amounts.size());
+    QCOMPARE(
+        m_sim->authedGet(m_token, u"/v1/billing/ledger"_s).value(u"postings"_s).toArray().size(),
+        amounts.size());
     const Reply newest = m_sim->authedGet(m_token, u"/v1/billing/ledger?limit=1"_s);
-    QCOMPARE(newest.value(u"postings"_s).toArray().at(0).toObject().value(u"amount_micros"_s).toInteger(), amounts.last());
+    QCOMPARE(newest.value(u"postings"_s)
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(u"amount_micros"_s)
+                 .toInteger(),
+             amounts.last());
     QCOMPARE(newest.value(u"next_before"_s).toInteger(),
              newest.value(u"postings"_s).toArray().at(0).toObject().value(u"seq"_s).toInteger());
     // Before the oldest: empty, no next page.
@@ -650,7 +701,10 @@ void TestApiBilling::ledgerPaging()
     // Another user's ledger is separate, paging included.
     const QString other = m_sim->signUp(u"billing.other@example.com"_s);
     QVERIFY(!other.isEmpty());
-    const Reply theirs = m_sim->authedGet(other, u"/v1/billing/ledger?before=%1"_s.arg(seen.first().toObject().value(u"seq"_s).toInteger() + 1000));
+    const Reply theirs =
+        m_sim->authedGet(other,
+                         u"/v1/billing/ledger?before=%1"_s.arg(
+                             seen.first().toObject().value(u"seq"_s).toInteger() + 1000));
     QCOMPARE(theirs.value(u"postings"_s).toArray().size(), 1);
     QCOMPARE(theirs.value(u"balance_micros"_s).toInteger(), kTrialCredit);
 }
@@ -694,7 +748,8 @@ void TestApiBilling::summaryOfTwoRunningInstances()
     QCOMPARE(summary.value(u"balance_micros"_s).toInteger(), kTrialCredit - costA - costB);
     const qint64 posted = summary.value(u"ledger_balance_micros"_s).toInteger();
     QCOMPARE(posted - summary.value(u"accrued_micros"_s).toInteger(), kTrialCredit - costA - costB);
-    QCOMPARE(summary.value(u"as_of"_s).toString(), m_sim->get(u"/v1/_test/clock"_s).value(u"now"_s).toString());
+    QCOMPARE(summary.value(u"as_of"_s).toString(),
+             m_sim->get(u"/v1/_test/clock"_s).value(u"now"_s).toString());
     const qint64 start = runningSince(a);
     QCOMPARE(summary.value(u"runs_out_at"_s).toString(),
              iso(start + exhaustionMs({1'900'000, 7'200'000}, kTrialCredit)));
@@ -713,12 +768,15 @@ void TestApiBilling::summaryOfTwoRunningInstances()
     QCOMPARE(entry(b).value(u"cost_micros"_s).toInteger(), costB);
     QCOMPARE(entry(b).value(u"spend_rate_micros_per_hour"_s).toInteger(), 7'200'000);
     QCOMPARE(entry(b).value(u"price_per_hour_micros"_s).toInteger(), 7'200'000);
-    QCOMPARE(m_sim->authedGet(m_token, u"/v1/me"_s).value(u"spend_rate_micros_per_hour"_s).toInteger(), 9'100'000);
+    QCOMPARE(
+        m_sim->authedGet(m_token, u"/v1/me"_s).value(u"spend_rate_micros_per_hour"_s).toInteger(),
+        9'100'000);
 
     // Stop one: its compute cost stays in the summary, its compute rate leaves it, and its
     // disk (100 GiB for an L40S host) is billed apart while it is stopped.
     QCOMPARE(m_sim->authedPost(m_token, u"/v1/instances/%1/stop"_s.arg(b)).status, 202);
-    QCOMPARE(m_sim->waitForState(m_token, b, u"stopped"_s).value(u"state"_s).toString(), u"stopped"_s);
+    QCOMPARE(m_sim->waitForState(m_token, b, u"stopped"_s).value(u"state"_s).toString(),
+             u"stopped"_s);
     QVERIFY(m_sim->advance(60));
     const qint64 storageB = cost(60'000, 20'000);
     summary = m_sim->authedGet(m_token, u"/v1/billing/summary"_s);
@@ -774,15 +832,20 @@ void TestApiBilling::eventsHelloAndInstance()
         }
     }
     QCOMPARE(states, (QStringList{u"creating"_s, u"starting"_s, u"running"_s}));
-    QTRY_VERIFY_WITH_TIMEOUT(events.eventsOfType("billing").last().json().value(u"spend_rate_micros_per_hour"_s).toInteger()
+    QTRY_VERIFY_WITH_TIMEOUT(events.eventsOfType("billing")
+                                     .last()
+                                     .json()
+                                     .value(u"spend_rate_micros_per_hour"_s)
+                                     .toInteger()
                                  == 1'900'000,
                              10000);
 
     // Billing events follow the clock.
     QVERIFY(m_sim->advance(3600));
-    QTRY_VERIFY_WITH_TIMEOUT(events.eventsOfType("billing").last().json().value(u"balance_micros"_s).toInteger()
-                                 == kTrialCredit - 1'900'000,
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        events.eventsOfType("billing").last().json().value(u"balance_micros"_s).toInteger()
+            == kTrialCredit - 1'900'000,
+        10000);
     const QJsonObject billing = events.eventsOfType("billing").last().json();
     QVERIFY(!billing.contains(u"instances"_s));
     QVERIFY(billing.contains(u"runs_out_at"_s));
@@ -796,8 +859,9 @@ void TestApiBilling::eventsHelloAndInstance()
 void TestApiBilling::eventsAreIsolatedBetweenUsers()
 {
     QVERIFY(startFresh());
-    const Reply signupB = m_sim->post(u"/v1/auth/signup"_s, QJsonObject{{u"email"_s, u"events.b@example.com"_s},
-                                                                       {u"password"_s, u"correct horse battery"_s}});
+    const Reply signupB = m_sim->post(u"/v1/auth/signup"_s,
+                                      QJsonObject{{u"email"_s, u"events.b@example.com"_s},
+                                                  {u"password"_s, u"correct horse battery"_s}});
     QCOMPARE(signupB.status, 201);
     const QString tokenB = signupB.value(u"token"_s).toString();
     const QString userB = signupB.value(u"user"_s).toObject().value(u"id"_s).toString();
@@ -847,7 +911,8 @@ void TestApiBilling::eventsReplayAfterLastEventId()
 
     // While disconnected: the instance is stopped.
     QCOMPARE(m_sim->authedPost(m_token, u"/v1/instances/%1/stop"_s.arg(id)).status, 202);
-    QCOMPARE(m_sim->waitForState(m_token, id, u"stopped"_s).value(u"state"_s).toString(), u"stopped"_s);
+    QCOMPARE(m_sim->waitForState(m_token, id, u"stopped"_s).value(u"state"_s).toString(),
+             u"stopped"_s);
 
     SseClient resumed;
     QVERIFY(resumed.open(m_sim->port(), m_token, seenUpTo));
@@ -861,7 +926,8 @@ void TestApiBilling::eventsReplayAfterLastEventId()
         QVERIFY2(e.id > lastId, qPrintable(u"replayed id %1 after %2"_s.arg(e.id).arg(lastId)));
         lastId = e.id;
         if (e.type == "instance")
-            QVERIFY2(e.json().value(u"state"_s).toString() != u"running"_s, "an event seen before was sent again");
+            QVERIFY2(e.json().value(u"state"_s).toString() != u"running"_s,
+                     "an event seen before was sent again");
     }
 
     // A Last-Event-ID beyond everything replays nothing; no header replays nothing either.

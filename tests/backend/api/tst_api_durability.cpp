@@ -21,7 +21,7 @@ using namespace cardhour::test;
 namespace {
 
 constexpr qint64 kTrialCredit = 10'000'000;
-constexpr int kLanes = 4;       // clients sending at once in killWhileRequestsAreInFlight
+constexpr int kLanes = 4; // clients sending at once in killWhileRequestsAreInFlight
 constexpr int kOpsPerLane = 25; // requests each
 const QString kPassword = u"correct horse battery"_s;
 
@@ -86,10 +86,12 @@ private:
 
 User TestApiDurability::signUp(SimProcess &sim, const QString &email)
 {
-    const Reply reply = sim.post(u"/v1/auth/signup"_s, QJsonObject{{u"email"_s, email}, {u"password"_s, kPassword}});
+    const Reply reply = sim.post(u"/v1/auth/signup"_s,
+                                 QJsonObject{{u"email"_s, email}, {u"password"_s, kPassword}});
     if (reply.status != 201)
         return {};
-    return {email, reply.value(u"token"_s).toString(), reply.value(u"user"_s).toObject().value(u"id"_s).toString()};
+    return {email, reply.value(u"token"_s).toString(),
+            reply.value(u"user"_s).toObject().value(u"id"_s).toString()};
 }
 
 void TestApiDurability::restartKeepsEverything_data()
@@ -110,13 +112,15 @@ void TestApiDurability::restartKeepsEverything()
 
     // A: a top-up with a key, one instance run 10 s and stopped, one running.
     const Headers key{{"Idempotency-Key"_ba, "durable-topup"_ba}};
-    const Reply topup = sim.authedPost(a.token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 3'000'000}}, key);
+    const Reply topup = sim.authedPost(a.token, u"/v1/billing/topup"_s,
+                                       QJsonObject{{u"amount_micros"_s, 3'000'000}}, key);
     QCOMPARE(topup.status, 201);
     const QString stoppedId = sim.createRunning(a.token, spec(u"rtx3090"_s));
     QVERIFY2(!stoppedId.isEmpty(), qPrintable(sim.lastError()));
     QVERIFY(sim.advance(10));
     QCOMPARE(sim.authedPost(a.token, u"/v1/instances/%1/stop"_s.arg(stoppedId)).status, 202);
-    QCOMPARE(sim.waitForState(a.token, stoppedId, u"stopped"_s).value(u"state"_s).toString(), u"stopped"_s);
+    QCOMPARE(sim.waitForState(a.token, stoppedId, u"stopped"_s).value(u"state"_s).toString(),
+             u"stopped"_s);
     const qint64 stoppedCost = cost(10'000, 1'300'000);
 
     const QString runningA = sim.createRunning(a.token, spec(u"rtx4090"_s));
@@ -128,11 +132,14 @@ void TestApiDurability::restartKeepsEverything()
     QVERIFY(sim.advance(30));
     const qint64 costA = cost(180'000, 1'900'000);
     const qint64 costB = cost(180'000, 7'200'000);
-    QCOMPARE(sim.authedGet(a.token, u"/v1/instances/"_s + runningA).value(u"cost_micros"_s).toInteger(), costA);
+    QCOMPARE(
+        sim.authedGet(a.token, u"/v1/instances/"_s + runningA).value(u"cost_micros"_s).toInteger(),
+        costA);
 
     const QJsonArray ledgerA = sim.allPostings(a.token);
     const QJsonArray ledgerB = sim.allPostings(b.token);
-    const QJsonArray instancesA = sim.authedGet(a.token, u"/v1/instances?include_terminated=true"_s).array();
+    const QJsonArray instancesA =
+        sim.authedGet(a.token, u"/v1/instances?include_terminated=true"_s).array();
     QCOMPARE(instancesA.size(), 2);
     QCOMPARE(sim.verifyLedger(), QString());
 
@@ -149,7 +156,10 @@ void TestApiDurability::restartKeepsEverything()
     // Tokens survive; log-in works.
     QCOMPARE(sim.authedGet(a.token, u"/v1/me"_s).value(u"id"_s).toString(), a.id);
     QCOMPARE(sim.authedGet(b.token, u"/v1/me"_s).value(u"id"_s).toString(), b.id);
-    QCOMPARE(sim.post(u"/v1/auth/login"_s, QJsonObject{{u"email"_s, a.email}, {u"password"_s, kPassword}}).status, 200);
+    QCOMPARE(sim.post(u"/v1/auth/login"_s,
+                      QJsonObject{{u"email"_s, a.email}, {u"password"_s, kPassword}})
+                 .status,
+             200);
 
     // Every committed posting is still there, unchanged.
     for (const auto &[user, before] : {std::pair{a, ledgerA}, std::pair{b, ledgerB}}) {
@@ -157,7 +167,8 @@ void TestApiDurability::restartKeepsEverything()
         const QHash<qint64, QJsonObject> afterBySeq = bySeq(after);
         for (const QJsonValue &p : before) {
             const qint64 seq = p.toObject().value(u"seq"_s).toInteger();
-            QVERIFY2(afterBySeq.contains(seq), qPrintable(u"posting %1 of %2 is gone"_s.arg(seq).arg(user.email)));
+            QVERIFY2(afterBySeq.contains(seq),
+                     qPrintable(u"posting %1 of %2 is gone"_s.arg(seq).arg(user.email)));
             QCOMPARE(afterBySeq.value(seq), p.toObject());
         }
         // Anything new is the settlement of the run the provider lost.
@@ -167,25 +178,34 @@ void TestApiDurability::restartKeepsEverything()
             QCOMPARE(p.toObject().value(u"kind"_s).toString(), u"compute"_s);
         }
         // Balances equal the ledger.
-        const qint64 balance = sim.authedGet(user.token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger();
+        const qint64 balance =
+            sim.authedGet(user.token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger();
         QCOMPARE(balance, sumOfAmounts(after));
-        QCOMPARE(sim.authedGet(user.token, u"/v1/billing/ledger"_s).value(u"balance_micros"_s).toInteger(), balance);
+        QCOMPARE(sim.authedGet(user.token, u"/v1/billing/ledger"_s)
+                     .value(u"balance_micros"_s)
+                     .toInteger(),
+                 balance);
     }
 
     // Every instance still exists; the running ones were stopped by the restart and billed
     // up to the last tick the provider saw (180 s), not a millisecond more.
-    const QJsonArray afterA = sim.authedGet(a.token, u"/v1/instances?include_terminated=true"_s).array();
+    const QJsonArray afterA =
+        sim.authedGet(a.token, u"/v1/instances?include_terminated=true"_s).array();
     QCOMPARE(afterA.size(), instancesA.size());
     for (qsizetype i = 0; i < afterA.size(); ++i) {
-        QCOMPARE(afterA.at(i).toObject().value(u"id"_s), instancesA.at(i).toObject().value(u"id"_s));
-        QCOMPARE(afterA.at(i).toObject().value(u"name"_s), instancesA.at(i).toObject().value(u"name"_s));
-        QCOMPARE(afterA.at(i).toObject().value(u"created_at"_s), instancesA.at(i).toObject().value(u"created_at"_s));
+        QCOMPARE(afterA.at(i).toObject().value(u"id"_s),
+                 instancesA.at(i).toObject().value(u"id"_s));
+        QCOMPARE(afterA.at(i).toObject().value(u"name"_s),
+                 instancesA.at(i).toObject().value(u"name"_s));
+        QCOMPARE(afterA.at(i).toObject().value(u"created_at"_s),
+                 instancesA.at(i).toObject().value(u"created_at"_s));
     }
     const QJsonObject stopped = sim.authedGet(a.token, u"/v1/instances/"_s + stoppedId).object();
     QCOMPARE(stopped.value(u"state"_s).toString(), u"stopped"_s);
     QCOMPARE(stopped.value(u"state_reason"_s).toString(), u"stopped_by_user"_s);
     QCOMPARE(stopped.value(u"cost_micros"_s).toInteger(), stoppedCost);
-    for (const auto &[user, id, expected] : {std::tuple{a, runningA, costA}, std::tuple{b, runningB, costB}}) {
+    for (const auto &[user, id, expected] :
+         {std::tuple{a, runningA, costA}, std::tuple{b, runningB, costB}}) {
         const QJsonObject o = sim.authedGet(user.token, u"/v1/instances/"_s + id).object();
         QCOMPARE(o.value(u"state"_s).toString(), u"stopped"_s);
         QCOMPARE(o.value(u"state_reason"_s).toString(), u"provider_restarted"_s);
@@ -201,13 +221,15 @@ void TestApiDurability::restartKeepsEverything()
     QVERIFY(-sumOfKind(sim.allPostings(a.token), u"storage"_s) >= cost(150'000, 10'000));
     qint64 storageOfRestarted[2] = {0, 0};
     int n = 0;
-    for (const auto &[user, id, rate] : {std::tuple{a, runningA, 10'000}, std::tuple{b, runningB, 20'000}}) {
+    for (const auto &[user, id, rate] :
+         {std::tuple{a, runningA, 10'000}, std::tuple{b, runningB, 20'000}}) {
         const QJsonObject o = sim.authedGet(user.token, u"/v1/instances/"_s + id).object();
         QCOMPARE(o.value(u"storage_rate_micros_per_hour"_s).toInteger(), rate);
         storageOfRestarted[n++] = o.value(u"storage_cost_micros"_s).toInteger();
     }
     QCOMPARE(sim.authedGet(a.token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(),
-             kTrialCredit + 3'000'000 - stoppedCost - costA - storageOfStopped - storageOfRestarted[0]);
+             kTrialCredit + 3'000'000 - stoppedCost - costA - storageOfStopped
+                 - storageOfRestarted[0]);
     QCOMPARE(sim.authedGet(b.token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(),
              kTrialCredit - costB - storageOfRestarted[1]);
     // Cards of the lost runs are free again.
@@ -216,14 +238,16 @@ void TestApiDurability::restartKeepsEverything()
         QCOMPARE(g.toObject().value(u"available"_s).toInt(), 8);
 
     // The idempotency record survived: the retried top-up is answered, not paid twice.
-    const Reply retried = sim.authedPost(a.token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, 3'000'000}}, key);
+    const Reply retried = sim.authedPost(a.token, u"/v1/billing/topup"_s,
+                                         QJsonObject{{u"amount_micros"_s, 3'000'000}}, key);
     QCOMPARE(retried.status, 201);
     QCOMPARE(retried.body, topup.body);
     QCOMPARE(retried.header("idempotent-replayed"), "true"_ba);
 
     // And the provider works on: the stopped instance starts and runs again.
     QCOMPARE(sim.authedPost(a.token, u"/v1/instances/%1/start"_s.arg(runningA)).status, 202);
-    QCOMPARE(sim.waitForState(a.token, runningA, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(sim.waitForState(a.token, runningA, u"running"_s).value(u"state"_s).toString(),
+             u"running"_s);
     QCOMPARE(sim.verifyLedger(), QString());
 }
 
@@ -262,8 +286,9 @@ void TestApiDurability::killWhileRequestsAreInFlight()
     const quint32 seed = seeded ? fixedSeed : QRandomGenerator::global()->generate();
     QRandomGenerator random(seed);
     const int killAfter = int(random.bounded(10, 70)); // answers before the kill...
-    const int killDelayMs = int(random.bounded(0, 25));  // ...and this long after it
-    qInfo("seed %u: SIGKILL %d ms after answer %d of %d", seed, killDelayMs, killAfter, kLanes * kOpsPerLane);
+    const int killDelayMs = int(random.bounded(0, 25)); // ...and this long after it
+    qInfo("seed %u: SIGKILL %d ms after answer %d of %d", seed, killDelayMs, killAfter,
+          kLanes * kOpsPerLane);
 
     struct Topup
     {
@@ -279,15 +304,16 @@ void TestApiDurability::killWhileRequestsAreInFlight()
         int op = 0;
         User user;
     };
-    QList<User> users;                          // acknowledged sign-ups
-    QList<QPair<QString, QString>> instances;   // acknowledged creates: token, id
-    QList<Topup> topups;                        // every keyed top-up sent
+    QList<User> users; // acknowledged sign-ups
+    QList<QPair<QString, QString>> instances; // acknowledged creates: token, id
+    QList<Topup> topups; // every keyed top-up sent
     int answers = 0;
     bool killed = false;
     int inFlightAtKill = 0;
     int inFlight = 0;
     QList<Lane> lanes(kLanes);
-    const QStringList gpuTypes{u"rtx4090"_s, u"rtx6000ada"_s, u"rtx3090"_s, u"l40s"_s, u"a100-80g"_s, u"h100-80g"_s};
+    const QStringList gpuTypes{u"rtx4090"_s, u"rtx6000ada"_s, u"rtx3090"_s,
+                               u"l40s"_s,    u"a100-80g"_s,   u"h100-80g"_s};
 
     QEventLoop loop;
     QTimer killTimer;
@@ -301,22 +327,31 @@ void TestApiDurability::killWhileRequestsAreInFlight()
     std::function<void(Lane &)> next;
     next = [&](Lane &lane) {
         if (killed || lane.op >= kOpsPerLane) {
-            if (!killed && std::all_of(lanes.cbegin(), lanes.cend(), [](const Lane &l) { return l.op >= kOpsPerLane; }))
+            if (!killed && std::all_of(lanes.cbegin(), lanes.cend(), [](const Lane &l) {
+                    return l.op >= kOpsPerLane;
+                }))
                 loop.quit();
             return;
         }
         const int op = lane.op++;
         const int serial = lane.index * 1000 + op;
         QNetworkReply *reply = nullptr;
-        enum class Kind { SignUp, Create, Topup };
+        enum class Kind {
+            SignUp,
+            Create,
+            Topup
+        };
         Kind kind = Kind::SignUp;
         int topupIndex = -1;
         if (op % 12 == 0 || lane.user.token.isEmpty()) {
             kind = Kind::SignUp;
             const QString email = u"lane%1.op%2@example.com"_s.arg(lane.index).arg(op);
             lane.user = User{email, {}, {}};
-            reply = sim.send("POST", u"/v1/auth/signup"_s,
-                             QJsonDocument(QJsonObject{{u"email"_s, email}, {u"password"_s, kPassword}}).toJson(), {});
+            reply =
+                sim.send("POST", u"/v1/auth/signup"_s,
+                         QJsonDocument(QJsonObject{{u"email"_s, email}, {u"password"_s, kPassword}})
+                             .toJson(),
+                         {});
         } else if (op % 2 == 1) {
             kind = Kind::Create;
             reply = sim.send("POST", u"/v1/instances"_s,
@@ -375,9 +410,11 @@ void TestApiDurability::killWhileRequestsAreInFlight()
     QVERIFY(!sim.isRunning());
     // Let the replies of the dead connections finish (they fail), and count late 2xx.
     QTest::qWait(200);
-    qInfo("killed with %d request(s) in flight; %lld sign-ups, %lld creates, %lld top-ups acknowledged",
+    qInfo("killed with %d request(s) in flight; %lld sign-ups, %lld creates, %lld top-ups "
+          "acknowledged",
           inFlightAtKill, qlonglong(users.size()), qlonglong(instances.size()),
-          qlonglong(std::count_if(topups.cbegin(), topups.cend(), [](const Topup &t) { return t.acknowledged; })));
+          qlonglong(std::count_if(topups.cbegin(), topups.cend(),
+                                  [](const Topup &t) { return t.acknowledged; })));
     QVERIFY(!users.isEmpty());
 
     QVERIFY2(sim.restart(), qPrintable(sim.lastError()));
@@ -385,7 +422,8 @@ void TestApiDurability::killWhileRequestsAreInFlight()
 
     for (const User &user : std::as_const(users)) {
         const Reply me = sim.authedGet(user.token, u"/v1/me"_s);
-        QVERIFY2(me.status == 200, qPrintable(user.email + u": "_s + QString::fromUtf8(me.describe())));
+        QVERIFY2(me.status == 200,
+                 qPrintable(user.email + u": "_s + QString::fromUtf8(me.describe())));
         QCOMPARE(me.value(u"id"_s).toString(), user.id);
         QCOMPARE(me.value(u"email"_s).toString(), user.email);
         const QJsonArray postings = sim.allPostings(user.token);
@@ -409,7 +447,8 @@ void TestApiDurability::killWhileRequestsAreInFlight()
             QVERIFY2(postings.contains(seq), t.key.constData());
             QCOMPARE(postings.value(seq), t.posting);
         }
-        const Reply retry = sim.authedPost(t.token, u"/v1/billing/topup"_s, QJsonObject{{u"amount_micros"_s, t.amount}},
+        const Reply retry = sim.authedPost(t.token, u"/v1/billing/topup"_s,
+                                           QJsonObject{{u"amount_micros"_s, t.amount}},
                                            {{"Idempotency-Key"_ba, t.key}});
         QVERIFY2(retry.status == 201, retry.describe().constData());
         if (t.acknowledged) {
@@ -419,7 +458,10 @@ void TestApiDurability::killWhileRequestsAreInFlight()
         int copies = 0;
         for (const QJsonValue &p : sim.allPostings(t.token))
             copies += p.toObject().value(u"amount_micros"_s).toInteger() == t.amount ? 1 : 0;
-        QVERIFY2(copies == 1, qPrintable(u"%1: %2 postings of %3"_s.arg(QString::fromLatin1(t.key)).arg(copies).arg(t.amount)));
+        QVERIFY2(copies == 1,
+                 qPrintable(u"%1: %2 postings of %3"_s.arg(QString::fromLatin1(t.key))
+                                .arg(copies)
+                                .arg(t.amount)));
     }
     QCOMPARE(sim.verifyLedger(), QString());
 }

@@ -33,7 +33,8 @@ private:
 
 QJsonObject TestApiGpus::latestSample(SimProcess &sim, const QString &token, const QString &id)
 {
-    const Reply r = sim.authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z"_s.arg(id));
+    const Reply r =
+        sim.authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z"_s.arg(id));
     const QJsonArray samples = r.value(u"samples"_s).toArray();
     return samples.isEmpty() ? QJsonObject() : samples.last().toObject();
 }
@@ -72,21 +73,25 @@ void TestApiGpus::simulatedCardsFollowRealLoad()
     const QStringList lines = QString::fromUtf8(list.out).trimmed().split(u'\n');
     QCOMPARE(lines.size(), 2);
     for (int i = 0; i < 2; ++i) {
-        QVERIFY2(lines.at(i).startsWith(u"GPU %1: NVIDIA GeForce RTX 4090 (UUID: GPU-sim-"_s.arg(i)),
-                 qPrintable(lines.at(i)));
+        QVERIFY2(
+            lines.at(i).startsWith(u"GPU %1: NVIDIA GeForce RTX 4090 (UUID: GPU-sim-"_s.arg(i)),
+            qPrintable(lines.at(i)));
     }
     const Cmd table = ssh(running, knownHosts, key, u"nvidia-smi"_s);
     QVERIFY2(table.ok(), qPrintable(table.describe()));
-    QVERIFY2(table.out.contains("SIMULATED") && table.out.contains("24564MiB"), table.out.constData());
+    QVERIFY2(table.out.contains("SIMULATED") && table.out.contains("24564MiB"),
+             table.out.constData());
 
     // ---- idle first: two readings are needed for CPU %, and nothing runs
-    QTRY_VERIFY_WITH_TIMEOUT(latestSample(*sim, token, id).value(u"cpu_percent"_s).isDouble(), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(latestSample(*sim, token, id).value(u"cpu_percent"_s).isDouble(),
+                             15000);
     QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) < 20, 15000);
 
     // ---- real work in the box: busy loops on every CPU it has, for at most a minute
-    const Cmd burn = ssh(running, knownHosts, key,
-                         u"for i in $(seq $(( $(nproc) * 2 ))); do setsid timeout 60 sh -c 'while :; do :; done' "
-                         "</dev/null >/dev/null 2>&1 & done; echo started"_s);
+    const Cmd burn = ssh(
+        running, knownHosts, key,
+        u"for i in $(seq $(( $(nproc) * 2 ))); do setsid timeout 60 sh -c 'while :; do :; done' "
+        "</dev/null >/dev/null 2>&1 & done; echo started"_s);
     QVERIFY2(burn.ok(), qPrintable(burn.describe()));
     // The box may share the machine with other work, so "busy" is judged against what the box
     // itself used: utilisation = CPU used / the box's CPU limit, and clearly above idle.
@@ -99,13 +104,16 @@ void TestApiGpus::simulatedCardsFollowRealLoad()
     const double expected = std::min(100.0, busy.value(u"cpu_percent"_s).toDouble() / cpus);
     QVERIFY2(std::abs(meanUtilization(busy) - expected) <= 2,
              qPrintable(u"utilisation %1 for %2 % CPU of %3 cores"_s.arg(meanUtilization(busy))
-                            .arg(busy.value(u"cpu_percent"_s).toDouble()).arg(cpus)));
-    const Cmd query = ssh(running, knownHosts, key,
-                          u"nvidia-smi --query-gpu=index,utilization.gpu,memory.total --format=csv,noheader,nounits"_s);
+                            .arg(busy.value(u"cpu_percent"_s).toDouble())
+                            .arg(cpus)));
+    const Cmd query = ssh(
+        running, knownHosts, key,
+        u"nvidia-smi --query-gpu=index,utilization.gpu,memory.total --format=csv,noheader,nounits"_s);
     QVERIFY2(query.ok(), qPrintable(query.describe()));
     const QStringList rows = QString::fromUtf8(query.out).trimmed().split(u'\n');
     QCOMPARE(rows.size(), 2);
-    QVERIFY2(rows.first().split(u',').value(1).trimmed().toInt() >= idle + 10, qPrintable(rows.first()));
+    QVERIFY2(rows.first().split(u',').value(1).trimmed().toInt() >= idle + 10,
+             qPrintable(rows.first()));
     QCOMPARE(rows.first().split(u',').value(2).trimmed(), u"24564"_s);
 
     // ---- the event stream carries the very samples the endpoint serves
@@ -113,7 +121,8 @@ void TestApiGpus::simulatedCardsFollowRealLoad()
     const QJsonObject pushed = events.eventsOfType("metrics").last().json();
     QCOMPARE(pushed.value(u"instance_id"_s).toString(), id);
     const QJsonArray served =
-        sim->authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z"_s.arg(id)).value(u"samples"_s)
+        sim->authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z"_s.arg(id))
+            .value(u"samples"_s)
             .toArray();
     bool found = false;
     for (const QJsonValue &v : served) {
@@ -132,7 +141,8 @@ void TestApiGpus::simulatedCardsFollowRealLoad()
     QTRY_VERIFY_WITH_TIMEOUT(meanUtilization(latestSample(*sim, token, id)) <= idle + 5, 20000);
 
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
-    QCOMPARE(waitFor(*sim, token, id, u"terminated"_s).value(u"state"_s).toString(), u"terminated"_s);
+    QCOMPARE(waitFor(*sim, token, id, u"terminated"_s).value(u"state"_s).toString(),
+             u"terminated"_s);
 }
 
 void TestApiGpus::datasetSharedReadOnly()
@@ -146,8 +156,9 @@ void TestApiGpus::datasetSharedReadOnly()
     QVERIFY(data.open(QIODevice::WriteOnly));
     data.write("x,y\n1,2\n3,4\n");
     data.close();
-    const Cmd added = run(SimProcess::binaryPath(), {u"datasets"_s, u"add"_s, u"demo"_s, folder, u"--data"_s,
-                                                     sim->dataDir()});
+    const Cmd added =
+        run(SimProcess::binaryPath(),
+            {u"datasets"_s, u"add"_s, u"demo"_s, folder, u"--data"_s, sim->dataDir()});
     QVERIFY2(added.ok(), qPrintable(added.describe()));
 
     const QString token = sim->signUp(u"datasets@example.com"_s);
@@ -169,8 +180,10 @@ void TestApiGpus::datasetSharedReadOnly()
         const Cmd read = ssh(inst, knownHosts, key, u"cat /datasets/demo/train.csv"_s);
         QVERIFY2(read.ok(), qPrintable(read.describe()));
         QCOMPARE(read.out, "x,y\n1,2\n3,4\n"_ba);
-        const Cmd write = ssh(inst, knownHosts, key, u"touch /datasets/demo/mine 2>&1; echo rc=$?"_s);
-        QVERIFY2(write.out.contains("Read-only file system") && !write.out.contains("rc=0"), write.out.constData());
+        const Cmd write =
+            ssh(inst, knownHosts, key, u"touch /datasets/demo/mine 2>&1; echo rc=$?"_s);
+        QVERIFY2(write.out.contains("Read-only file system") && !write.out.contains("rc=0"),
+                 write.out.constData());
     }
     QVERIFY(!QFile::exists(folder + u"/mine"_s));
     // Unknown datasets are refused before anything is made.

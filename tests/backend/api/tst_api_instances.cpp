@@ -147,7 +147,8 @@ QString TestApiInstances::instanceIn(const QString &state)
         return {};
     const QString id = created.value(u"id"_s).toString();
     const QString reached = state == u"failed"_s || state == u"starting"_s ? state : u"running"_s;
-    const bool reachedIt = m_sim->waitForState(m_tokenA, id, reached).value(u"state"_s).toString() == reached;
+    const bool reachedIt =
+        m_sim->waitForState(m_tokenA, id, reached).value(u"state"_s).toString() == reached;
     if (state == u"starting"_s) // only this launch stays held; later ones run
         m_sim->post(u"/v1/_test/runtime/hold"_s, QJsonObject{{u"hold"_s, false}});
     if (!reachedIt)
@@ -155,7 +156,8 @@ QString TestApiInstances::instanceIn(const QString &state)
     if (state == u"stopped"_s) {
         if (m_sim->authedPost(m_tokenA, u"/v1/instances/%1/stop"_s.arg(id)).status != 202)
             return {};
-        if (m_sim->waitForState(m_tokenA, id, u"stopped"_s).value(u"state"_s).toString() != u"stopped"_s)
+        if (m_sim->waitForState(m_tokenA, id, u"stopped"_s).value(u"state"_s).toString()
+            != u"stopped"_s)
             return {};
     } else if (state == u"terminated"_s) {
         if (m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + id).status != 200)
@@ -224,7 +226,8 @@ void TestApiInstances::availabilityFollowsInstances()
     const QString twoId = two.value(u"id"_s).toString();
     const QString fourId = m_sim->createRunning(m_tokenA, spec(u"rtx6000ada"_s, 4));
     QVERIFY2(!fourId.isEmpty(), qPrintable(m_sim->lastError()));
-    QCOMPARE(m_sim->waitForState(m_tokenA, twoId, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(m_sim->waitForState(m_tokenA, twoId, u"running"_s).value(u"state"_s).toString(),
+             u"running"_s);
     QCOMPARE(available(u"rtx4090"_s), 6);
     QCOMPARE(available(u"rtx6000ada"_s), 4);
     QCOMPARE(available(u"h100-80g"_s), 8);
@@ -235,7 +238,8 @@ void TestApiInstances::availabilityFollowsInstances()
 
     QCOMPARE(m_sim->authedPost(m_tokenA, u"/v1/instances/%1/start"_s.arg(twoId)).status, 202);
     QCOMPARE(available(u"rtx4090"_s), 6);
-    QCOMPARE(m_sim->waitForState(m_tokenA, twoId, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(m_sim->waitForState(m_tokenA, twoId, u"running"_s).value(u"state"_s).toString(),
+             u"running"_s);
 
     QCOMPARE(m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + twoId).status, 200);
     QCOMPARE(available(u"rtx4090"_s), 8);
@@ -294,7 +298,8 @@ void TestApiInstances::lifecycle()
     QVERIFY2(start.status == 202, start.describe().constData());
     QCOMPARE(start.value(u"state"_s).toString(), u"starting"_s);
     QVERIFY(start.value(u"state_reason"_s).isNull());
-    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(),
+             u"running"_s);
 
     const Reply removed = m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + id);
     QVERIFY2(removed.status == 200, removed.describe().constData());
@@ -339,8 +344,8 @@ void TestApiInstances::illegalTransitions()
     const QString id = instanceIn(state);
     QVERIFY2(!id.isEmpty(), qPrintable(u"could not bring an instance to "_s + state));
     const Reply before = m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id);
-    const Reply reply = m_sim->request(method, u"/v1/instances/%1%2"_s.arg(id, action), QByteArray(),
-                                       SimProcess::bearer(m_tokenA));
+    const Reply reply = m_sim->request(method, u"/v1/instances/%1%2"_s.arg(id, action),
+                                       QByteArray(), SimProcess::bearer(m_tokenA));
     QVERIFY2(reply.status == 409, reply.describe().constData());
     QCOMPARE(reply.errorCode(), u"illegal_transition"_s);
     const Reply after = m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id);
@@ -348,7 +353,8 @@ void TestApiInstances::illegalTransitions()
     QCOMPARE(after.value(u"state_reason"_s), before.value(u"state_reason"_s));
     if (state == u"starting"_s) {
         QCOMPARE(m_sim->post(u"/v1/_test/runtime/release"_s, QJsonObject()).status, 204);
-        QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+        QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(),
+                 u"running"_s);
     }
 }
 
@@ -356,29 +362,49 @@ void TestApiInstances::createRejectsBadRequests_data()
 {
     QTest::addColumn<QByteArray>("body");
     QTest::addColumn<QString>("code");
-    QTest::newRow("unknown gpu_type") << R"({"gpu_type":"rtx9090","image":"base"})"_ba << u"unknown_gpu_type"_s;
-    QTest::newRow("gpu_type wrong case") << R"({"gpu_type":"RTX4090","image":"base"})"_ba << u"unknown_gpu_type"_s;
-    QTest::newRow("unknown image") << R"({"gpu_type":"rtx4090","image":"windows"})"_ba << u"unknown_image"_s;
-    QTest::newRow("gpu_count 3") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":3})"_ba << u"invalid_gpu_count"_s;
-    QTest::newRow("gpu_count 5") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":5})"_ba << u"invalid_gpu_count"_s;
-    QTest::newRow("gpu_count 7") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":7})"_ba << u"invalid_gpu_count"_s;
-    QTest::newRow("gpu_count 0") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":0})"_ba << u"invalid_field"_s;
-    QTest::newRow("gpu_count 9") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":9})"_ba << u"invalid_field"_s;
-    QTest::newRow("gpu_count 16") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":16})"_ba << u"invalid_field"_s;
-    QTest::newRow("gpu_count -1") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":-1})"_ba << u"invalid_field"_s;
-    QTest::newRow("gpu_count 1.5") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":1.5})"_ba << u"invalid_field"_s;
-    QTest::newRow("gpu_count string") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":"2"})"_ba << u"invalid_field"_s;
-    QTest::newRow("gpu_count null") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":null})"_ba << u"invalid_field"_s;
+    QTest::newRow("unknown gpu_type")
+        << R"({"gpu_type":"rtx9090","image":"base"})"_ba << u"unknown_gpu_type"_s;
+    QTest::newRow("gpu_type wrong case")
+        << R"({"gpu_type":"RTX4090","image":"base"})"_ba << u"unknown_gpu_type"_s;
+    QTest::newRow("unknown image")
+        << R"({"gpu_type":"rtx4090","image":"windows"})"_ba << u"unknown_image"_s;
+    QTest::newRow("gpu_count 3") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":3})"_ba
+                                 << u"invalid_gpu_count"_s;
+    QTest::newRow("gpu_count 5") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":5})"_ba
+                                 << u"invalid_gpu_count"_s;
+    QTest::newRow("gpu_count 7") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":7})"_ba
+                                 << u"invalid_gpu_count"_s;
+    QTest::newRow("gpu_count 0") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":0})"_ba
+                                 << u"invalid_field"_s;
+    QTest::newRow("gpu_count 9") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":9})"_ba
+                                 << u"invalid_field"_s;
+    QTest::newRow("gpu_count 16") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":16})"_ba
+                                  << u"invalid_field"_s;
+    QTest::newRow("gpu_count -1") << R"({"gpu_type":"rtx4090","image":"base","gpu_count":-1})"_ba
+                                  << u"invalid_field"_s;
+    QTest::newRow("gpu_count 1.5")
+        << R"({"gpu_type":"rtx4090","image":"base","gpu_count":1.5})"_ba << u"invalid_field"_s;
+    QTest::newRow("gpu_count string")
+        << R"({"gpu_type":"rtx4090","image":"base","gpu_count":"2"})"_ba << u"invalid_field"_s;
+    QTest::newRow("gpu_count null")
+        << R"({"gpu_type":"rtx4090","image":"base","gpu_count":null})"_ba << u"invalid_field"_s;
     QTest::newRow("missing gpu_type") << R"({"image":"base"})"_ba << u"invalid_field"_s;
     QTest::newRow("missing image") << R"({"gpu_type":"rtx4090"})"_ba << u"invalid_field"_s;
-    QTest::newRow("gpu_type number") << R"({"gpu_type":4090,"image":"base"})"_ba << u"invalid_field"_s;
-    QTest::newRow("empty name") << R"({"gpu_type":"rtx4090","image":"base","name":""})"_ba << u"invalid_field"_s;
-    QTest::newRow("blank name") << R"({"gpu_type":"rtx4090","image":"base","name":"   "})"_ba << u"invalid_field"_s;
-    QTest::newRow("name of 65") << QByteArray(R"({"gpu_type":"rtx4090","image":"base","name":")" + QByteArray(65, 'n') + "\"}")
+    QTest::newRow("gpu_type number")
+        << R"({"gpu_type":4090,"image":"base"})"_ba << u"invalid_field"_s;
+    QTest::newRow("empty name") << R"({"gpu_type":"rtx4090","image":"base","name":""})"_ba
                                 << u"invalid_field"_s;
-    QTest::newRow("name with control") << R"({"gpu_type":"rtx4090","image":"base","name":"a\u0007b"})"_ba << u"invalid_field"_s;
-    QTest::newRow("ssh_key_ids not array") << R"({"gpu_type":"rtx4090","image":"base","ssh_key_ids":"k"})"_ba << u"invalid_field"_s;
-    QTest::newRow("unknown field") << R"({"gpu_type":"rtx4090","image":"base","region":"cn"})"_ba << u"unknown_field"_s;
+    QTest::newRow("blank name") << R"({"gpu_type":"rtx4090","image":"base","name":"   "})"_ba
+                                << u"invalid_field"_s;
+    QTest::newRow("name of 65") << QByteArray(R"({"gpu_type":"rtx4090","image":"base","name":")"
+                                              + QByteArray(65, 'n') + "\"}")
+                                << u"invalid_field"_s;
+    QTest::newRow("name with control")
+        << R"({"gpu_type":"rtx4090","image":"base","name":"a\u0007b"})"_ba << u"invalid_field"_s;
+    QTest::newRow("ssh_key_ids not array")
+        << R"({"gpu_type":"rtx4090","image":"base","ssh_key_ids":"k"})"_ba << u"invalid_field"_s;
+    QTest::newRow("unknown field")
+        << R"({"gpu_type":"rtx4090","image":"base","region":"cn"})"_ba << u"unknown_field"_s;
     QTest::newRow("bad json") << R"({"gpu_type":"rtx4090",)"_ba << u"invalid_json"_s;
     QTest::newRow("json array") << R"(["rtx4090"])"_ba << u"invalid_json"_s;
     QTest::newRow("empty body") << QByteArray() << u"invalid_json"_s;
@@ -392,7 +418,8 @@ void TestApiInstances::createRejectsBadRequests()
                                              {{"Content-Type"_ba, "application/json"_ba}});
     QVERIFY2(reply.status == 400, reply.describe().constData());
     QCOMPARE(reply.errorCode(), code);
-    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances?include_terminated=true"_s).array().size(), 0);
+    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances?include_terminated=true"_s).array().size(),
+             0);
     QCOMPARE(available(u"rtx4090"_s), 8);
 }
 
@@ -413,22 +440,26 @@ void TestApiInstances::notEnoughCards()
     QStringList ids;
     int held = 0;
     for (const int count : granted) {
-        const Reply reply = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, count));
+        const Reply reply =
+            m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, count));
         QVERIFY2(reply.status == 202, reply.describe().constData());
         ids.append(reply.value(u"id"_s).toString());
         held += count;
     }
     QCOMPARE(available(u"rtx4090"_s), 8 - held);
-    const Reply reply = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, refused));
+    const Reply reply =
+        m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, refused));
     QVERIFY2(reply.status == 409, reply.describe().constData());
     QCOMPARE(reply.errorCode(), u"not_enough_gpus"_s);
     QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances"_s).array().size(), ids.size());
     // Other types are not affected.
-    const Reply other = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx6000ada"_s, refused));
+    const Reply other =
+        m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx6000ada"_s, refused));
     QVERIFY2(other.status == 202, other.describe().constData());
     // Cards come back when the first instance goes.
     QCOMPARE(m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + ids.first()).status, 200);
-    const Reply retry = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, refused));
+    const Reply retry =
+        m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, refused));
     QVERIFY2(retry.status == 202, retry.describe().constData());
 }
 
@@ -442,14 +473,19 @@ void TestApiInstances::capacityIsSharedBetweenUsers()
     QCOMPARE(refused.status, 409);
     QCOMPARE(refused.errorCode(), u"not_enough_gpus"_s);
     QCOMPARE(available(u"l40s"_s), 0);
-    QCOMPARE(m_sim->waitForState(b, big.value(u"id"_s).toString(), u"running"_s).value(u"state"_s).toString(),
+    QCOMPARE(m_sim->waitForState(b, big.value(u"id"_s).toString(), u"running"_s)
+                 .value(u"state"_s)
+                 .toString(),
              u"running"_s);
-    QCOMPARE(m_sim->authedPost(b, u"/v1/instances/%1/stop"_s.arg(big.value(u"id"_s).toString())).status, 202);
+    QCOMPARE(
+        m_sim->authedPost(b, u"/v1/instances/%1/stop"_s.arg(big.value(u"id"_s).toString())).status,
+        202);
     QTRY_COMPARE_WITH_TIMEOUT(available(u"l40s"_s), 8, 10000);
     const Reply now = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"l40s"_s, 8));
     QVERIFY2(now.status == 202, now.describe().constData());
     // B's stopped instance cannot start while A holds every card.
-    const Reply start = m_sim->authedPost(b, u"/v1/instances/%1/start"_s.arg(big.value(u"id"_s).toString()));
+    const Reply start =
+        m_sim->authedPost(b, u"/v1/instances/%1/start"_s.arg(big.value(u"id"_s).toString()));
     QCOMPARE(start.status, 409);
     QCOMPARE(start.errorCode(), u"not_enough_gpus"_s);
 }
@@ -461,8 +497,10 @@ void TestApiInstances::insufficientBalance()
     QVERIFY2(!big.isEmpty(), qPrintable(m_sim->lastError()));
     QVERIFY(m_sim->advance(270));
     QCOMPARE(m_sim->authedPost(m_tokenA, u"/v1/instances/%1/stop"_s.arg(big)).status, 202);
-    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(), 1'000'000);
-    QCOMPARE(m_sim->waitForState(m_tokenA, big, u"stopped"_s).value(u"cost_micros"_s).toInteger(), 9'000'000);
+    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(),
+             1'000'000);
+    QCOMPARE(m_sim->waitForState(m_tokenA, big, u"stopped"_s).value(u"cost_micros"_s).toInteger(),
+             9'000'000);
 
     // One minute of 8 × H100 is 2 yuan.
     const Reply restart = m_sim->authedPost(m_tokenA, u"/v1/instances/%1/start"_s.arg(big));
@@ -494,29 +532,35 @@ void TestApiInstances::insufficientBalance()
 void TestApiInstances::idempotentCreate()
 {
     const Headers key{{"Idempotency-Key"_ba, "create-7f3a"_ba}};
-    const QByteArray body = R"({"gpu_type":"rtx4090","image":"base","gpu_count":1,"name":"once"})"_ba;
+    const QByteArray body =
+        R"({"gpu_type":"rtx4090","image":"base","gpu_count":1,"name":"once"})"_ba;
     const Reply first = m_sim->authedPostRaw(m_tokenA, u"/v1/instances"_s, body, key);
     QVERIFY2(first.status == 202, first.describe().constData());
     QVERIFY(!first.hasHeader("idempotent-replayed"));
     const QString id = first.value(u"id"_s).toString();
-    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(),
+             u"running"_s);
 
     // Same key, same request (other spacing and field order): the first response, again.
-    const QByteArray sameBody = R"({ "name": "once", "gpu_count": 1, "image": "base", "gpu_type": "rtx4090" })"_ba;
+    const QByteArray sameBody =
+        R"({ "name": "once", "gpu_count": 1, "image": "base", "gpu_type": "rtx4090" })"_ba;
     const Reply replay = m_sim->authedPostRaw(m_tokenA, u"/v1/instances"_s, sameBody, key);
     QCOMPARE(replay.status, 202);
     QCOMPARE(replay.body, first.body);
     QCOMPARE(replay.header("idempotent-replayed"), "true"_ba);
-    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances?include_terminated=true"_s).array().size(), 1);
+    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances?include_terminated=true"_s).array().size(),
+             1);
     QCOMPARE(available(u"rtx4090"_s), 7);
 
     // Same key, other request.
-    const Reply other = m_sim->authedPostRaw(m_tokenA, u"/v1/instances"_s,
-                                             R"({"gpu_type":"rtx4090","image":"base","gpu_count":2,"name":"once"})"_ba, key);
+    const Reply other = m_sim->authedPostRaw(
+        m_tokenA, u"/v1/instances"_s,
+        R"({"gpu_type":"rtx4090","image":"base","gpu_count":2,"name":"once"})"_ba, key);
     QVERIFY2(other.status == 422, other.describe().constData());
     QCOMPARE(other.errorCode(), u"idempotency_key_reused"_s);
     // The key is per route too: the same key on another path is another request.
-    const Reply otherPath = m_sim->authedPostRaw(m_tokenA, u"/v1/instances/%1/stop"_s.arg(id), QByteArray(), key);
+    const Reply otherPath =
+        m_sim->authedPostRaw(m_tokenA, u"/v1/instances/%1/stop"_s.arg(id), QByteArray(), key);
     QCOMPARE(otherPath.status, 422);
     QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances"_s).array().size(), 1);
     QCOMPARE(instanceState(m_tokenA, id), u"running"_s);
@@ -552,9 +596,9 @@ void TestApiInstances::idempotencyKeyValidation()
     QFETCH(QByteArray, key);
     QFETCH(int, status);
     const qsizetype before = m_sim->authedGet(m_tokenA, u"/v1/instances"_s).array().size();
-    const QByteArray request = rawRequest("POST", u"/v1/instances"_s, R"({"gpu_type":"rtx3090","image":"base"})"_ba,
-                                          {{"Authorization"_ba, "Bearer "_ba + m_tokenA.toLatin1()},
-                                           {"Idempotency-Key"_ba, key}});
+    const QByteArray request = rawRequest(
+        "POST", u"/v1/instances"_s, R"({"gpu_type":"rtx3090","image":"base"})"_ba,
+        {{"Authorization"_ba, "Bearer "_ba + m_tokenA.toLatin1()}, {"Idempotency-Key"_ba, key}});
     const Reply reply = m_sim->rawFrom(QHostAddress::LocalHost, request);
     QVERIFY2(reply.status == status, reply.describe().constData());
     if (status == 400) {
@@ -568,14 +612,17 @@ void TestApiInstances::failedRequestsAreNotRemembered()
     const QString blocker = m_sim->createRunning(m_tokenA, spec(u"rtx4090"_s, 8));
     QVERIFY2(!blocker.isEmpty(), qPrintable(m_sim->lastError()));
     const Headers key{{"Idempotency-Key"_ba, "retry-me"_ba}};
-    const Reply refused = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, 4), key);
+    const Reply refused =
+        m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, 4), key);
     QCOMPARE(refused.status, 409);
     QCOMPARE(m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + blocker).status, 200);
     // The 409 was not stored: the retry with the same key does the work now.
-    const Reply retried = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, 4), key);
+    const Reply retried =
+        m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, 4), key);
     QVERIFY2(retried.status == 202, retried.describe().constData());
     QVERIFY(!retried.hasHeader("idempotent-replayed"));
-    const Reply replay = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, 4), key);
+    const Reply replay =
+        m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, 4), key);
     QCOMPARE(replay.status, 202);
     QCOMPARE(replay.value(u"id"_s), retried.value(u"id"_s));
     QCOMPARE(available(u"rtx4090"_s), 4);
@@ -588,7 +635,8 @@ void TestApiInstances::idempotentStop()
     const Headers key{{"Idempotency-Key"_ba, "stop-1"_ba}};
     const Reply first = m_sim->authedPost(m_tokenA, u"/v1/instances/%1/stop"_s.arg(id), {}, key);
     QCOMPARE(first.status, 202);
-    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"stopped"_s).value(u"state"_s).toString(), u"stopped"_s);
+    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"stopped"_s).value(u"state"_s).toString(),
+             u"stopped"_s);
     // A retried stop (the client never saw the answer) gets the answer, not a 409.
     const Reply retry = m_sim->authedPost(m_tokenA, u"/v1/instances/%1/stop"_s.arg(id), {}, key);
     QCOMPARE(retry.status, 202);
@@ -625,20 +673,22 @@ void TestApiInstances::otherUsersInstancesAreNotFound()
     QVERIFY(!b.isEmpty());
     const Reply before = m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id);
 
-    const Reply reply = m_sim->request(method, u"/v1/instances/%1%2"_s.arg(id, suffix), QByteArray(),
-                                       SimProcess::bearer(b));
+    const Reply reply = m_sim->request(method, u"/v1/instances/%1%2"_s.arg(id, suffix),
+                                       QByteArray(), SimProcess::bearer(b));
     QVERIFY2(reply.status == 404, reply.describe().constData());
     QCOMPARE(reply.errorCode(), u"not_found"_s);
     QVERIFY(!reply.body.contains(id.toLatin1()));
     // Same answer as for an id that does not exist at all.
-    const Reply missing = m_sim->request(method, u"/v1/instances/%1%2"_s.arg(u"00000000-0000-4000-8000-000000000000"_s, suffix),
-                                         QByteArray(), SimProcess::bearer(b));
+    const Reply missing = m_sim->request(
+        method, u"/v1/instances/%1%2"_s.arg(u"00000000-0000-4000-8000-000000000000"_s, suffix),
+        QByteArray(), SimProcess::bearer(b));
     QCOMPARE(missing.status, 404);
     QCOMPARE(missing.body, reply.body);
 
     QCOMPARE(m_sim->authedGet(b, u"/v1/instances"_s).array().size(), 0);
     QCOMPARE(m_sim->authedGet(b, u"/v1/instances?include_terminated=true"_s).array().size(), 0);
-    QCOMPARE(m_sim->authedGet(b, u"/v1/billing/summary"_s).value(u"instances"_s).toArray().size(), 0);
+    QCOMPARE(m_sim->authedGet(b, u"/v1/billing/summary"_s).value(u"instances"_s).toArray().size(),
+             0);
     const Reply after = m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id);
     QCOMPARE(after.value(u"state"_s), before.value(u"state"_s));
     QCOMPARE(after.value(u"updated_at"_s), before.value(u"updated_at"_s));
@@ -648,17 +698,20 @@ void TestApiInstances::otherUsersInstancesAreNotFound()
 
 void TestApiInstances::racingRequests_data()
 {
-    QTest::addColumn<QString>("setup");  // state of the instance, or "none"
+    QTest::addColumn<QString>("setup"); // state of the instance, or "none"
     QTest::addColumn<QByteArray>("first");
     QTest::addColumn<QByteArray>("second");
     QTest::addColumn<QList<int>>("statuses"); // sorted
-    QTest::newRow("two stops") << u"running"_s << "POST /stop"_ba << "POST /stop"_ba << QList<int>{202, 409};
-    QTest::newRow("two deletes") << u"running"_s << "DELETE"_ba << "DELETE"_ba << QList<int>{200, 409};
-    QTest::newRow("two starts") << u"stopped"_s << "POST /start"_ba << "POST /start"_ba << QList<int>{202, 409};
-    QTest::newRow("two creates for the last 8 cards") << u"none"_s << "CREATE 8"_ba << "CREATE 8"_ba
-                                                     << QList<int>{202, 409};
-    QTest::newRow("two creates, one idempotency key") << u"none"_s << "CREATE key"_ba << "CREATE key"_ba
-                                                      << QList<int>{202, 202};
+    QTest::newRow("two stops") << u"running"_s << "POST /stop"_ba
+                               << "POST /stop"_ba << QList<int>{202, 409};
+    QTest::newRow("two deletes") << u"running"_s << "DELETE"_ba
+                                 << "DELETE"_ba << QList<int>{200, 409};
+    QTest::newRow("two starts") << u"stopped"_s << "POST /start"_ba
+                                << "POST /start"_ba << QList<int>{202, 409};
+    QTest::newRow("two creates for the last 8 cards") << u"none"_s << "CREATE 8"_ba
+                                                      << "CREATE 8"_ba << QList<int>{202, 409};
+    QTest::newRow("two creates, one idempotency key") << u"none"_s << "CREATE key"_ba
+                                                      << "CREATE key"_ba << QList<int>{202, 202};
 }
 
 void TestApiInstances::racingRequests()
@@ -680,7 +733,8 @@ void TestApiInstances::racingRequests()
         if (what == "CREATE key")
             headers.append({"Idempotency-Key"_ba, "race-key"_ba});
         return rawRequest("POST", u"/v1/instances"_s,
-                          QJsonDocument(spec(u"rtx4090"_s, what == "CREATE 8" ? 8 : 1)).toJson(QJsonDocument::Compact),
+                          QJsonDocument(spec(u"rtx4090"_s, what == "CREATE 8" ? 8 : 1))
+                              .toJson(QJsonDocument::Compact),
                           headers);
     };
     const QList<Reply> replies = m_sim->sendConcurrently({build(first), build(second)});
@@ -695,7 +749,8 @@ void TestApiInstances::racingRequests()
             QCOMPARE(r.errorCode(), u"not_enough_gpus"_s);
     }
 
-    const QJsonArray all = m_sim->authedGet(m_tokenA, u"/v1/instances?include_terminated=true"_s).array();
+    const QJsonArray all =
+        m_sim->authedGet(m_tokenA, u"/v1/instances?include_terminated=true"_s).array();
     if (first == "CREATE key") {
         QCOMPARE(all.size(), 1);
         QCOMPARE(replies.at(0).body, replies.at(1).body);
@@ -705,9 +760,11 @@ void TestApiInstances::racingRequests()
     } else if (first == "DELETE" || second == "DELETE") {
         QCOMPARE(instanceState(m_tokenA, id), u"terminated"_s);
     } else if (first == "POST /stop") {
-        QCOMPARE(m_sim->waitForState(m_tokenA, id, u"stopped"_s).value(u"state"_s).toString(), u"stopped"_s);
+        QCOMPARE(m_sim->waitForState(m_tokenA, id, u"stopped"_s).value(u"state"_s).toString(),
+                 u"stopped"_s);
     } else {
-        QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+        QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(),
+                 u"running"_s);
     }
 }
 
@@ -719,7 +776,8 @@ void TestApiInstances::notBilledWhileStarting()
     const Reply created = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s));
     QCOMPARE(created.status, 202);
     const QString id = created.value(u"id"_s).toString();
-    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"starting"_s).value(u"state"_s).toString(), u"starting"_s);
+    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"starting"_s).value(u"state"_s).toString(),
+             u"starting"_s);
 
     QVERIFY(m_sim->advance(3600));
     const Reply starting = m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id);
@@ -730,7 +788,7 @@ void TestApiInstances::notBilledWhileStarting()
     QCOMPARE(me.value(u"balance_micros"_s).toInteger(), kTrialCredit);
     QCOMPARE(me.value(u"spend_rate_micros_per_hour"_s).toInteger(), 0);
     QCOMPARE(m_sim->allPostings(m_tokenA).size(), 1); // the trial credit only
-    QCOMPARE(available(u"rtx4090"_s), 7);             // but the card is taken
+    QCOMPARE(available(u"rtx4090"_s), 7); // but the card is taken
 
     QCOMPARE(m_sim->post(u"/v1/_test/runtime/release"_s, QJsonObject()).status, 204);
     const QJsonObject running = m_sim->waitForState(m_tokenA, id, u"running"_s);
@@ -738,15 +796,20 @@ void TestApiInstances::notBilledWhileStarting()
     QCOMPARE(running.value(u"cost_micros"_s).toInteger(), 0);
     QVERIFY(m_sim->advance(60));
     // One minute at 1.9 yuan/h: floor(60000 × 1900000 / 3600000) = 31666.
-    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id).value(u"cost_micros"_s).toInteger(), 31'666);
-    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(), kTrialCredit - 31'666);
+    QCOMPARE(
+        m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id).value(u"cost_micros"_s).toInteger(),
+        31'666);
+    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(),
+             kTrialCredit - 31'666);
     QCOMPARE(m_sim->post(u"/v1/_test/runtime/hold"_s, QJsonObject{{u"hold"_s, false}}).status, 204);
 }
 
 void TestApiInstances::failedLaunch()
 {
     const QString reason = u"GPU 3 fell off the bus"_s;
-    QCOMPARE(m_sim->post(u"/v1/_test/runtime/fail-next"_s, QJsonObject{{u"reason"_s, reason}}).status, 204);
+    QCOMPARE(
+        m_sim->post(u"/v1/_test/runtime/fail-next"_s, QJsonObject{{u"reason"_s, reason}}).status,
+        204);
     const Reply created = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, 2));
     QCOMPARE(created.status, 202);
     const QString id = created.value(u"id"_s).toString();
@@ -757,14 +820,18 @@ void TestApiInstances::failedLaunch()
     QVERIFY(failed.value(u"running_since"_s).isNull());
     QCOMPARE(available(u"rtx4090"_s), 8);
     QVERIFY(m_sim->advance(600));
-    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id).value(u"cost_micros"_s).toInteger(), 0);
-    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(), kTrialCredit);
+    QCOMPARE(
+        m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id).value(u"cost_micros"_s).toInteger(),
+        0);
+    QCOMPARE(m_sim->authedGet(m_tokenA, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(),
+             kTrialCredit);
     QCOMPARE(m_sim->allPostings(m_tokenA).size(), 1);
 
     // Only the next launch fails; the failed instance can be started again.
     const Reply start = m_sim->authedPost(m_tokenA, u"/v1/instances/%1/start"_s.arg(id));
     QVERIFY2(start.status == 202, start.describe().constData());
-    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(),
+             u"running"_s);
     QCOMPARE(available(u"rtx4090"_s), 6);
     QCOMPARE(m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + id).status, 200);
 }
@@ -774,7 +841,8 @@ void TestApiInstances::terminateWhileStarting()
     QCOMPARE(m_sim->post(u"/v1/_test/runtime/hold"_s, QJsonObject{{u"hold"_s, true}}).status, 204);
     const Reply created = m_sim->authedPost(m_tokenA, u"/v1/instances"_s, spec(u"rtx4090"_s, 4));
     const QString id = created.value(u"id"_s).toString();
-    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"starting"_s).value(u"state"_s).toString(), u"starting"_s);
+    QCOMPARE(m_sim->waitForState(m_tokenA, id, u"starting"_s).value(u"state"_s).toString(),
+             u"starting"_s);
     QCOMPARE(m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + id).status, 200);
     QCOMPARE(available(u"rtx4090"_s), 8);
     QCOMPARE(m_sim->post(u"/v1/_test/runtime/release"_s, QJsonObject()).status, 204);

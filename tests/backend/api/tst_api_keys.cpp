@@ -15,9 +15,9 @@ namespace {
 
 struct GeneratedKey
 {
-    QString publicLine;   // the .pub file's line, without the newline
-    QString fingerprint;  // "SHA256:..." as ssh-keygen -l -E sha256 prints it
-    int bits = 0;         // as ssh-keygen -l prints it
+    QString publicLine; // the .pub file's line, without the newline
+    QString fingerprint; // "SHA256:..." as ssh-keygen -l -E sha256 prints it
+    int bits = 0; // as ssh-keygen -l prints it
 };
 
 QJsonObject keyBody(const QString &name, const QString &publicKey)
@@ -75,11 +75,13 @@ bool TestApiKeys::generate(const QString &name, const QStringList &typeArgs)
 {
     const QString path = m_keyDir.filePath(name);
     QProcess keygen;
-    keygen.start(u"ssh-keygen"_s, typeArgs + QStringList{u"-N"_s, QString(), u"-q"_s, u"-C"_s,
-                                                       u"test-%1@cardhour"_s.arg(name), u"-f"_s, path});
+    keygen.start(u"ssh-keygen"_s,
+                 typeArgs
+                     + QStringList{u"-N"_s, QString(), u"-q"_s, u"-C"_s,
+                                   u"test-%1@cardhour"_s.arg(name), u"-f"_s, path});
     if (!keygen.waitForFinished(60000) || keygen.exitCode() != 0) {
-        m_generateError = u"ssh-keygen %1 failed: %2"_s.arg(typeArgs.join(u' '),
-                                                            QString::fromLocal8Bit(keygen.readAllStandardError()));
+        m_generateError = u"ssh-keygen %1 failed: %2"_s.arg(
+            typeArgs.join(u' '), QString::fromLocal8Bit(keygen.readAllStandardError()));
         return false;
     }
     QFile pub(path + u".pub"_s);
@@ -97,9 +99,11 @@ bool TestApiKeys::generate(const QString &name, const QStringList &typeArgs)
         return false;
     }
     // "256 SHA256:abc... comment (ED25519)"
-    const QStringList parts = QString::fromUtf8(fingerprint.readAllStandardOutput()).trimmed().split(u' ');
+    const QStringList parts =
+        QString::fromUtf8(fingerprint.readAllStandardOutput()).trimmed().split(u' ');
     if (parts.size() < 2 || !parts.at(1).startsWith(u"SHA256:"_s)) {
-        m_generateError = u"unexpected ssh-keygen -l output for %1: %2"_s.arg(name, parts.join(u' '));
+        m_generateError =
+            u"unexpected ssh-keygen -l output for %1: %2"_s.arg(name, parts.join(u' '));
         return false;
     }
     key.bits = parts.at(0).toInt();
@@ -149,7 +153,8 @@ void TestApiKeys::addsValidKeys_data()
     QTest::newRow("ed25519") << u"ed25519"_s << u"ssh-ed25519"_s << 256 << u"as is"_s;
     QTest::newRow("ecdsa 256") << u"ecdsa256"_s << u"ecdsa-sha2-nistp256"_s << 256 << u"as is"_s;
     QTest::newRow("ecdsa 384") << u"ecdsa384"_s << u"ecdsa-sha2-nistp384"_s << 384 << u"as is"_s;
-    QTest::newRow("ecdsa 521") << u"ecdsa521"_s << u"ecdsa-sha2-nistp521"_s << 521 << u"trailing newline"_s;
+    QTest::newRow("ecdsa 521") << u"ecdsa521"_s << u"ecdsa-sha2-nistp521"_s << 521
+                               << u"trailing newline"_s;
     QTest::newRow("rsa 2048") << u"rsa2048"_s << u"ssh-rsa"_s << 2048 << u"as is"_s;
     QTest::newRow("rsa 3072") << u"rsa3072"_s << u"ssh-rsa"_s << 3072 << u"surrounding blanks"_s;
 }
@@ -192,8 +197,9 @@ void TestApiKeys::addsValidKeys()
 
 void TestApiKeys::defaultName()
 {
-    const Reply reply = m_sim.authedPost(m_tokenB, u"/v1/ssh-keys"_s,
-                                         QJsonObject{{u"public_key"_s, m_keys[u"ed25519-b"_s].publicLine}});
+    const Reply reply =
+        m_sim.authedPost(m_tokenB, u"/v1/ssh-keys"_s,
+                         QJsonObject{{u"public_key"_s, m_keys[u"ed25519-b"_s].publicLine}});
     QVERIFY2(reply.status == 201, reply.describe().constData());
     QCOMPARE(reply.value(u"name"_s).toString(), u"key"_s);
     QCOMPARE(reply.value(u"fingerprint_sha256"_s).toString(), m_keys[u"ed25519-b"_s].fingerprint);
@@ -204,7 +210,8 @@ void TestApiKeys::rejectsBadKeys_data()
     QTest::addColumn<QByteArray>("body");
     QTest::addColumn<QString>("code");
     const auto json = [](const QString &publicKey) {
-        return QJsonDocument(QJsonObject{{u"name"_s, u"bad"_s}, {u"public_key"_s, publicKey}}).toJson(QJsonDocument::Compact);
+        return QJsonDocument(QJsonObject{{u"name"_s, u"bad"_s}, {u"public_key"_s, publicKey}})
+            .toJson(QJsonDocument::Compact);
     };
     const QString ed = m_keys[u"ed25519-other"_s].publicLine;
     const QString rsa = m_keys[u"rsa2048"_s].publicLine;
@@ -216,24 +223,28 @@ void TestApiKeys::rejectsBadKeys_data()
     QTest::newRow("two lines") << json(ed + u"\n"_s + rsa) << u"invalid_ssh_key"_s;
     QTest::newRow("two lines, CRLF") << json(ed + u"\r\n"_s + rsa) << u"invalid_ssh_key"_s;
     QTest::newRow("not base64") << json(u"ssh-ed25519 !!!notbase64!!! c"_s) << u"invalid_ssh_key"_s;
-    QTest::newRow("truncated data") << json(u"ssh-ed25519 "_s + edData.left(40)) << u"invalid_ssh_key"_s;
+    QTest::newRow("truncated data")
+        << json(u"ssh-ed25519 "_s + edData.left(40)) << u"invalid_ssh_key"_s;
     QTest::newRow("type and data disagree") << json(u"ssh-rsa "_s + edData) << u"invalid_ssh_key"_s;
-    QTest::newRow("dsa") << json(u"ssh-dss AAAAB3NzaC1kc3MAAACBAP1/U4EddRIpUt9KnC7s5Of2EbdSPO9EAMMeP4C2USZpRV1AIlH7WT2NWPq/xfW6MPbLm1Vs14E7gB00b/JmYLdrmVClpJ+f6AR7ECLCT7up1/63xhv4O1fnxqimFQ8E+4P208UewwI1VBNaFpEy9nXzrith1yrv8iIDGZ3RSAHHAAAAFQCXYFCPFSMLzLKSuYKi64QL8Fgc9QAAAIEA9+GghdabPd7LvKtcNrhXuXmUr7v6OuqC+VdMCz0HgmdRWVeOutRZT+ZxBxCBgLRJFnEj6EwoFhO3zwkyjMim4TwWeotUfI0o4KOuHiuzpnWRbqN/C/ohNWLx+2J6ASQ7zKTxvqhRkImog9/hWuWfBpKLZl6Ae1UlZAFMO/7PSSo= x"_s)
+    QTest::newRow("dsa") << json(
+        u"ssh-dss AAAAB3NzaC1kc3MAAACBAP1/U4EddRIpUt9KnC7s5Of2EbdSPO9EAMMeP4C2USZpRV1AIlH7WT2NWPq/xfW6MPbLm1Vs14E7gB00b/JmYLdrmVClpJ+f6AR7ECLCT7up1/63xhv4O1fnxqimFQ8E+4P208UewwI1VBNaFpEy9nXzrith1yrv8iIDGZ3RSAHHAAAAFQCXYFCPFSMLzLKSuYKi64QL8Fgc9QAAAIEA9+GghdabPd7LvKtcNrhXuXmUr7v6OuqC+VdMCz0HgmdRWVeOutRZT+ZxBxCBgLRJFnEj6EwoFhO3zwkyjMim4TwWeotUfI0o4KOuHiuzpnWRbqN/C/ohNWLx+2J6ASQ7zKTxvqhRkImog9/hWuWfBpKLZl6Ae1UlZAFMO/7PSSo= x"_s)
                          << u"invalid_ssh_key"_s;
-    QTest::newRow("private key") << json(u"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"_s)
+    QTest::newRow("private key") << json(
+        u"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"_s)
                                  << u"invalid_ssh_key"_s;
     QTest::newRow("authorized_keys options") << json(u"no-pty "_s + ed) << u"invalid_ssh_key"_s;
     QTest::newRow("empty") << json(QString()) << u"invalid_field"_s;
     QTest::newRow("blank") << json(u"   "_s) << u"invalid_field"_s;
     QTest::newRow("missing public_key") << R"({"name":"x"})"_ba << u"invalid_field"_s;
     QTest::newRow("public_key is a number") << R"({"public_key":42})"_ba << u"invalid_field"_s;
-    QTest::newRow("name is a number") << QByteArray(R"({"name":1,"public_key":")" + ed.toUtf8() + R"("})")
-                                      << u"invalid_field"_s;
-    QTest::newRow("name of 65") << QByteArray(R"({"name":")" + QByteArray(65, 'n') + R"(","public_key":")"
-                                              + ed.toUtf8() + R"("})")
+    QTest::newRow("name is a number")
+        << QByteArray(R"({"name":1,"public_key":")" + ed.toUtf8() + R"("})") << u"invalid_field"_s;
+    QTest::newRow("name of 65") << QByteArray(R"({"name":")" + QByteArray(65, 'n')
+                                              + R"(","public_key":")" + ed.toUtf8() + R"("})")
                                 << u"invalid_field"_s;
-    QTest::newRow("unknown field") << QByteArray(R"({"comment":"x","public_key":")" + ed.toUtf8() + R"("})")
-                                   << u"unknown_field"_s;
+    QTest::newRow("unknown field")
+        << QByteArray(R"({"comment":"x","public_key":")" + ed.toUtf8() + R"("})")
+        << u"unknown_field"_s;
     QTest::newRow("bad json") << "{\"public_key\":"_ba << u"invalid_json"_s;
 }
 
@@ -255,10 +266,15 @@ void TestApiKeys::duplicateKeyIsRejected()
     const Reply again = addKey(m_tokenA, u"again"_s, key.publicLine);
     QVERIFY2(again.status == 409, again.describe().constData());
     QCOMPARE(again.errorCode(), u"duplicate_ssh_key"_s);
-    QVERIFY(again.value(u"error"_s).toObject().value(u"message"_s).toString().contains(key.fingerprint));
+    QVERIFY(again.value(u"error"_s)
+                .toObject()
+                .value(u"message"_s)
+                .toString()
+                .contains(key.fingerprint));
     // The same key with another comment is still the same key.
     const QStringList parts = key.publicLine.split(u' ');
-    const Reply recommented = addKey(m_tokenA, u"again"_s, parts.at(0) + u' ' + parts.at(1) + u" other-comment"_s);
+    const Reply recommented =
+        addKey(m_tokenA, u"again"_s, parts.at(0) + u' ' + parts.at(1) + u" other-comment"_s);
     QCOMPARE(recommented.status, 409);
     const Reply noComment = addKey(m_tokenA, u"again"_s, parts.at(0) + u' ' + parts.at(1));
     QCOMPARE(noComment.status, 409);
@@ -283,7 +299,8 @@ void TestApiKeys::listIsInCreationOrder()
     // The keys addsValidKeys added, in that order (only those it managed to add, so that a
     // failure there is reported there and not again here).
     QStringList expected;
-    for (const QString &name : {u"ed25519"_s, u"ecdsa256"_s, u"ecdsa384"_s, u"ecdsa521"_s, u"rsa2048"_s, u"rsa3072"_s}) {
+    for (const QString &name :
+         {u"ed25519"_s, u"ecdsa256"_s, u"ecdsa384"_s, u"ecdsa521"_s, u"rsa2048"_s, u"rsa3072"_s}) {
         for (const QJsonValue &v : list.array()) {
             if (v.toObject().value(u"fingerprint_sha256"_s).toString() == m_keys[name].fingerprint)
                 expected.append(name);
@@ -323,7 +340,9 @@ void TestApiKeys::deleteThenNotFound()
     const Reply readded = addKey(m_tokenA, u"back"_s, m_keys[u"ed25519-other"_s].publicLine);
     QVERIFY2(readded.status == 201, readded.describe().constData());
     QVERIFY(readded.value(u"id"_s).toString() != id);
-    QCOMPARE(m_sim.authedDelete(m_tokenA, u"/v1/ssh-keys/"_s + readded.value(u"id"_s).toString()).status, 204);
+    QCOMPARE(
+        m_sim.authedDelete(m_tokenA, u"/v1/ssh-keys/"_s + readded.value(u"id"_s).toString()).status,
+        204);
 }
 
 void TestApiKeys::keysAreIsolatedBetweenUsers()
@@ -345,14 +364,25 @@ void TestApiKeys::keysAreIsolatedBetweenUsers()
 
 void TestApiKeys::instanceKeysMustBeYours()
 {
-    const QString keyOfA = m_sim.authedGet(m_tokenA, u"/v1/ssh-keys"_s).array().at(0).toObject().value(u"id"_s).toString();
-    const QString keyOfB = m_sim.authedGet(m_tokenB, u"/v1/ssh-keys"_s).array().at(0).toObject().value(u"id"_s).toString();
+    const QString keyOfA = m_sim.authedGet(m_tokenA, u"/v1/ssh-keys"_s)
+                               .array()
+                               .at(0)
+                               .toObject()
+                               .value(u"id"_s)
+                               .toString();
+    const QString keyOfB = m_sim.authedGet(m_tokenB, u"/v1/ssh-keys"_s)
+                               .array()
+                               .at(0)
+                               .toObject()
+                               .value(u"id"_s)
+                               .toString();
     QVERIFY(!keyOfA.isEmpty());
     QVERIFY(!keyOfB.isEmpty());
 
     const auto createWith = [this](const QJsonArray &keyIds) {
         return m_sim.authedPost(m_tokenA, u"/v1/instances"_s,
-                                QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"base"_s},
+                                QJsonObject{{u"gpu_type"_s, u"rtx4090"_s},
+                                            {u"image"_s, u"base"_s},
                                             {u"ssh_key_ids"_s, keyIds}});
     };
     const Reply withB = createWith(QJsonArray{keyOfB});
@@ -368,13 +398,15 @@ void TestApiKeys::instanceKeysMustBeYours()
     QCOMPARE(notStrings.status, 400);
     QCOMPARE(notStrings.errorCode(), u"invalid_field"_s);
     // Nothing was created by the refused requests.
-    QCOMPARE(m_sim.authedGet(m_tokenA, u"/v1/instances?include_terminated=true"_s).array().size(), 0);
+    QCOMPARE(m_sim.authedGet(m_tokenA, u"/v1/instances?include_terminated=true"_s).array().size(),
+             0);
 
     const Reply own = createWith(QJsonArray{keyOfA, keyOfA});
     QVERIFY2(own.status == 202, own.describe().constData());
     QCOMPARE(own.value(u"ssh_key_ids"_s).toArray(), QJsonArray{keyOfA});
     const QString instanceId = own.value(u"id"_s).toString();
-    QCOMPARE(m_sim.waitForState(m_tokenA, instanceId, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(m_sim.waitForState(m_tokenA, instanceId, u"running"_s).value(u"state"_s).toString(),
+             u"running"_s);
 
     // The instance keeps its copy of the key when the key leaves the account.
     QCOMPARE(m_sim.authedDelete(m_tokenA, u"/v1/ssh-keys/"_s + keyOfA).status, 204);

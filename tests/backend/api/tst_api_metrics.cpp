@@ -18,9 +18,12 @@ private Q_SLOTS:
     void minutesOutliveTheProvider();
 
 private:
-    static QJsonArray samples(SimProcess &sim, const QString &token, const QString &id, const QString &query = {})
+    static QJsonArray samples(SimProcess &sim, const QString &token, const QString &id,
+                              const QString &query = {})
     {
-        return sim.authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z%2"_s.arg(id, query))
+        return sim
+            .authedGet(token,
+                       u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z%2"_s.arg(id, query))
             .value(u"samples"_s)
             .toArray();
     }
@@ -31,12 +34,14 @@ void TestApiMetrics::samplesWhileRunning()
     SimProcess sim;
     QVERIFY2(sim.start({u"--test-clock"_s}), qPrintable(sim.lastError()));
     const QString token = sim.signUp(u"metrics@example.com"_s);
-    const QString id = sim.createRunning(token, QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"gpu_count"_s, 4},
-                                                            {u"image"_s, u"base"_s}});
+    const QString id = sim.createRunning(
+        token,
+        QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"gpu_count"_s, 4}, {u"image"_s, u"base"_s}});
     QVERIFY2(!id.isEmpty(), qPrintable(sim.lastError()));
     QTRY_VERIFY_WITH_TIMEOUT(samples(sim, token, id).size() >= 2, 10000);
     const QJsonObject reply =
-        sim.authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z"_s.arg(id)).object();
+        sim.authedGet(token, u"/v1/instances/%1/metrics?since=2000-01-01T00:00:00Z"_s.arg(id))
+            .object();
     QCOMPARE(reply.value(u"simulated"_s).toBool(), true);
     QCOMPARE(reply.value(u"step_seconds"_s).toInt(), 1);
     const QJsonObject last = reply.value(u"samples"_s).toArray().last().toObject();
@@ -47,7 +52,8 @@ void TestApiMetrics::samplesWhileRunning()
         QCOMPARE(card.value(u"index"_s).toInt(), i);
         QCOMPARE(card.value(u"memory_total_mib"_s).toInt(), 24564);
         QCOMPARE(card.value(u"utilization_pct"_s).toDouble(), 0.0); // nothing runs in-process
-        QVERIFY(card.value(u"temperature_c"_s).toDouble() >= 29 && card.value(u"temperature_c"_s).toDouble() < 35);
+        QVERIFY(card.value(u"temperature_c"_s).toDouble() >= 29
+                && card.value(u"temperature_c"_s).toDouble() < 35);
     }
     // Another user's instance is not found; a bad step is refused.
     const QString other = sim.signUp(u"other@example.com"_s);
@@ -67,14 +73,16 @@ void TestApiMetrics::minutesOutliveTheProvider()
     SimProcess sim;
     QVERIFY2(sim.start({u"--test-clock"_s}), qPrintable(sim.lastError()));
     const QString token = sim.signUp(u"minutes@example.com"_s);
-    const QString id = sim.createRunning(token, QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"gpu_count"_s, 2},
-                                                            {u"image"_s, u"base"_s}});
+    const QString id = sim.createRunning(
+        token,
+        QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"gpu_count"_s, 2}, {u"image"_s, u"base"_s}});
     QVERIFY2(!id.isEmpty(), qPrintable(sim.lastError()));
     QTRY_VERIFY_WITH_TIMEOUT(samples(sim, token, id).size() >= 2, 10000);
     const QString firstAt = samples(sim, token, id).first().toObject().value(u"at"_s).toString();
     // The minute ends: its average is written when the next minute's first sample comes.
     QVERIFY(sim.advance(120));
-    QTRY_VERIFY_WITH_TIMEOUT(samples(sim, token, id).last().toObject().value(u"at"_s).toString() != firstAt, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        samples(sim, token, id).last().toObject().value(u"at"_s).toString() != firstAt, 10000);
     QTest::qWait(1500);
 
     QVERIFY(sim.terminate());
@@ -84,9 +92,12 @@ void TestApiMetrics::minutesOutliveTheProvider()
     const QJsonArray after = samples(sim, token, id, u"&step=60"_s);
     QVERIFY2(!after.isEmpty(), "the stored minute is served after a restart");
     const QJsonObject minute = after.first().toObject();
-    QVERIFY2(minute.value(u"at"_s).toString().endsWith(u":00.000Z"_s), qPrintable(minute.value(u"at"_s).toString()));
+    QVERIFY2(minute.value(u"at"_s).toString().endsWith(u":00.000Z"_s),
+             qPrintable(minute.value(u"at"_s).toString()));
     QCOMPARE(minute.value(u"gpus"_s).toArray().size(), 2);
-    QCOMPARE(minute.value(u"gpus"_s).toArray().first().toObject().value(u"memory_total_mib"_s).toInt(), 24564);
+    QCOMPARE(
+        minute.value(u"gpus"_s).toArray().first().toObject().value(u"memory_total_mib"_s).toInt(),
+        24564);
 }
 
 QTEST_GUILESS_MAIN(TestApiMetrics)

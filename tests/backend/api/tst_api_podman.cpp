@@ -53,17 +53,20 @@ void TestApiPodman::lifecycleOverSsh()
     QVERIFY(retention.value(u"stop_keeps"_s).toArray().contains(u"workspace_volume"_s));
     QVERIFY(retention.value(u"stop_keeps"_s).toArray().contains(u"container_disk"_s));
     QVERIFY(retention.value(u"terminate_deletes"_s).toArray().contains(u"workspace_volume"_s));
-    QCOMPARE(retention.value(u"billed_while_stopped"_s).toArray(), QJsonArray{u"storage"_s}); // its 50 GiB
+    QCOMPARE(retention.value(u"billed_while_stopped"_s).toArray(),
+             QJsonArray{u"storage"_s}); // its 50 GiB
     // The container runs with the CPU and memory limits the API states.
     const QJsonObject resources = inst.value(u"resources"_s).toObject();
     QVERIFY(resources.value(u"cpus"_s).toDouble() > 0);
-    const Cmd limits = podman({u"inspect"_s, u"--format"_s, u"{{.HostConfig.NanoCpus}} {{.HostConfig.Memory}}"_s,
-                               instanceContainer(id)});
+    const Cmd limits =
+        podman({u"inspect"_s, u"--format"_s, u"{{.HostConfig.NanoCpus}} {{.HostConfig.Memory}}"_s,
+                instanceContainer(id)});
     QVERIFY2(limits.ok(), limits.err.constData());
     const QList<QByteArray> limitFields = limits.out.trimmed().split(' ');
     QCOMPARE(limitFields.size(), 2);
     QCOMPARE(limitFields.at(0).toLongLong(), qRound64(resources.value(u"cpus"_s).toDouble() * 1e9));
-    QCOMPARE(limitFields.at(1).toLongLong(), resources.value(u"memory_mib"_s).toInteger() * 1024 * 1024);
+    QCOMPARE(limitFields.at(1).toLongLong(),
+             resources.value(u"memory_mib"_s).toInteger() * 1024 * 1024);
 
     // Launch stages, in order, and a measured time to ready.
     const QJsonObject launch = inst.value(u"launch"_s).toObject();
@@ -107,7 +110,8 @@ void TestApiPodman::lifecycleOverSsh()
     QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
              QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
     qInfo("podman start: ready_ms = %lld",
-          static_cast<long long>(inst.value(u"launch"_s).toObject().value(u"ready_ms"_s).toInteger(-1)));
+          static_cast<long long>(
+              inst.value(u"launch"_s).toObject().value(u"ready_ms"_s).toInteger(-1)));
     QCOMPARE(inst.value(u"ssh"_s).toObject().value(u"port"_s).toInt(), port);
     QCOMPARE(inst.value(u"ssh"_s).toObject().value(u"host_key"_s).toString(), hostKey);
     c = ssh(inst, knownHosts, key, u"cat /workspace/f /root/d"_s);
@@ -121,7 +125,8 @@ void TestApiPodman::lifecycleOverSsh()
     QTRY_VERIFY_WITH_TIMEOUT(!volumeExists(instanceVolume(id)), 30'000);
 }
 
-// ---- 2. keys: per user, and changes apply at once ------------------------------------------------
+// ---- 2. keys: per user, and changes apply at once
+// ------------------------------------------------
 
 void TestApiPodman::keysSeparateUsersAndApplyAtOnce()
 {
@@ -181,7 +186,8 @@ void TestApiPodman::keysSeparateUsersAndApplyAtOnce()
     QVERIFY(!c.ok());
 
     // Withdraw it: refused at once; the first key still works.
-    const Reply removed = sim->authedDelete(tokenA, u"/v1/instances/%1/ssh-keys/%2"_s.arg(idA, keyIdA2));
+    const Reply removed =
+        sim->authedDelete(tokenA, u"/v1/instances/%1/ssh-keys/%2"_s.arg(idA, keyIdA2));
     QVERIFY2(removed.status == 200, removed.describe().constData());
     QVERIFY(!removed.value(u"ssh_key_ids"_s).toArray().contains(keyIdA2));
     c = ssh(instA, hostsA, keyA2, u"true"_s);
@@ -190,7 +196,8 @@ void TestApiPodman::keysSeparateUsersAndApplyAtOnce()
     QVERIFY2(c.ok(), qPrintable(c.describe()));
 }
 
-// ---- 3. running out of money stops the real container --------------------------------------------
+// ---- 3. running out of money stops the real container
+// --------------------------------------------
 
 void TestApiPodman::oneClickJupyterAnswersHttp()
 {
@@ -198,8 +205,9 @@ void TestApiPodman::oneClickJupyterAnswersHttp()
     QVERIFY(sim);
     const QString token = sim->signUp(u"notebook@example.com"_s);
     QVERIFY(!token.isEmpty());
-    const Reply r = sim->authedPost(token, u"/v1/instances"_s,
-                                    QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"jupyter"_s}});
+    const Reply r =
+        sim->authedPost(token, u"/v1/instances"_s,
+                        QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"jupyter"_s}});
     QVERIFY2(r.status == 202, r.describe().constData());
     const QString id = r.value(u"id"_s).toString();
     m_instanceIds.append(id);
@@ -216,14 +224,17 @@ void TestApiPodman::oneClickJupyterAnswersHttp()
     // The notebook server starts next to sshd; give it time, then it answers with the token
     // and refuses without it.
     Cmd withToken;
-    QTRY_VERIFY_WITH_TIMEOUT((withToken = run(u"curl"_s, {u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
-                                                          url.section(u'?', 0, 0) + u"api/status?"_s
-                                                              + url.section(u'?', 1)},
-                                              10'000))
-                                 .out.trimmed() == "200",
-                             60'000);
-    const Cmd withoutToken = run(u"curl"_s, {u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
-                                             url.section(u'?', 0, 0) + u"api/status"_s},
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (withToken = run(u"curl"_s,
+                         {u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
+                          url.section(u'?', 0, 0) + u"api/status?"_s + url.section(u'?', 1)},
+                         10'000))
+                .out.trimmed()
+            == "200",
+        60'000);
+    const Cmd withoutToken = run(u"curl"_s,
+                                 {u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
+                                  url.section(u'?', 0, 0) + u"api/status"_s},
                                  10'000);
     QCOMPARE(withoutToken.out.trimmed(), "403"_ba);
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
@@ -268,11 +279,11 @@ void TestApiPodman::reconcileRemovesForeignLabelledContainer()
     const QString stray = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const QString name = u"cardhour-test-stray-"_s + stray.left(8);
     m_extraContainers.append(name);
-    const Cmd made = podman({u"run"_s, u"-d"_s, u"--name"_s, name, u"--label"_s, u"cardhour.managed=true"_s,
-                             u"--label"_s, u"cardhour.instance="_s + stray, u"--label"_s,
-                             u"cardhour.provider="_s + provider, u"--entrypoint"_s, u"/bin/sleep"_s, kImage,
-                             u"600"_s},
-                            120'000);
+    const Cmd made = podman(
+        {u"run"_s, u"-d"_s, u"--name"_s, name, u"--label"_s, u"cardhour.managed=true"_s,
+         u"--label"_s, u"cardhour.instance="_s + stray, u"--label"_s,
+         u"cardhour.provider="_s + provider, u"--entrypoint"_s, u"/bin/sleep"_s, kImage, u"600"_s},
+        120'000);
     QVERIFY2(made.ok(), qPrintable(made.describe()));
     QCOMPARE(containerRunning(name), u"true"_s);
     QElapsedTimer timer;
@@ -286,11 +297,11 @@ void TestApiPodman::reconcileRemovesForeignLabelledContainer()
     const QString name2 = u"cardhour-test-stray-"_s + stray2.left(8);
     m_extraContainers.append(name2);
     QVERIFY(sim->terminate());
-    const Cmd made2 = podman({u"run"_s, u"-d"_s, u"--name"_s, name2, u"--label"_s, u"cardhour.managed=true"_s,
-                              u"--label"_s, u"cardhour.instance="_s + stray2, u"--label"_s,
-                              u"cardhour.provider="_s + provider, u"--entrypoint"_s, u"/bin/sleep"_s, kImage,
-                              u"600"_s},
-                             120'000);
+    const Cmd made2 = podman(
+        {u"run"_s, u"-d"_s, u"--name"_s, name2, u"--label"_s, u"cardhour.managed=true"_s,
+         u"--label"_s, u"cardhour.instance="_s + stray2, u"--label"_s,
+         u"cardhour.provider="_s + provider, u"--entrypoint"_s, u"/bin/sleep"_s, kImage, u"600"_s},
+        120'000);
     QVERIFY2(made2.ok(), qPrintable(made2.describe()));
     QVERIFY2(sim->restart(60'000), qPrintable(sim->lastError()));
     QTRY_VERIFY_WITH_TIMEOUT(!containerExists(name2), 10'000);
@@ -299,11 +310,12 @@ void TestApiPodman::reconcileRemovesForeignLabelledContainer()
     const QString other = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const QString name3 = u"cardhour-test-other-"_s + other.left(8);
     m_extraContainers.append(name3);
-    const Cmd made3 = podman({u"run"_s, u"-d"_s, u"--name"_s, name3, u"--label"_s, u"cardhour.managed=true"_s,
-                              u"--label"_s, u"cardhour.instance="_s + other, u"--label"_s,
-                              u"cardhour.provider=cardhour-test-someone-else"_s, u"--entrypoint"_s,
-                              u"/bin/sleep"_s, kImage, u"600"_s},
-                             120'000);
+    const Cmd made3 =
+        podman({u"run"_s, u"-d"_s, u"--name"_s, name3, u"--label"_s, u"cardhour.managed=true"_s,
+                u"--label"_s, u"cardhour.instance="_s + other, u"--label"_s,
+                u"cardhour.provider=cardhour-test-someone-else"_s, u"--entrypoint"_s,
+                u"/bin/sleep"_s, kImage, u"600"_s},
+               120'000);
     QVERIFY2(made3.ok(), qPrintable(made3.describe()));
     QVERIFY(sim->terminate());
     QVERIFY2(sim->restart(60'000), qPrintable(sim->lastError()));
@@ -337,8 +349,9 @@ void TestApiPodman::reconcileNoticesRemovedContainer()
     qInfo("container_gone noticed after %lld ms", static_cast<long long>(timer.elapsed()));
     const qint64 cost = inst.value(u"cost_micros"_s).toInteger(-1);
     QVERIFY(cost >= 0);
-    QVERIFY2(cost <= costAtRemoval, qPrintable(u"billed %1 after the container vanished, %2 before"_s.arg(cost)
-                                                   .arg(costAtRemoval)));
+    QVERIFY2(cost <= costAtRemoval,
+             qPrintable(u"billed %1 after the container vanished, %2 before"_s.arg(cost).arg(
+                 costAtRemoval)));
     QTest::qWait(2'000);
     QCOMPARE(instance(*sim, token, id).value(u"cost_micros"_s).toInteger(-1), cost);
 }
@@ -357,7 +370,8 @@ void TestApiPodman::killDuringCreateLeavesNothingRunning()
     QVERIFY(sim);
     const QString token = sim->signUp(u"crash@example.com"_s);
     QVERIFY(!token.isEmpty());
-    const qint64 balanceBefore = sim->authedGet(token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(-1);
+    const qint64 balanceBefore =
+        sim->authedGet(token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(-1);
     const QString id = create(*sim, token, {});
     QVERIFY(!id.isEmpty());
     if (waitForContainer) {
@@ -370,7 +384,8 @@ void TestApiPodman::killDuringCreateLeavesNothingRunning()
             const QString launching = now.value(u"state"_s).toString();
             QVERIFY2(launching == u"creating"_s || launching == u"starting"_s,
                      QJsonDocument(now).toJson(QJsonDocument::Compact).constData());
-            for (const QJsonValue &stage : now.value(u"launch"_s).toObject().value(u"stages"_s).toArray())
+            for (const QJsonValue &stage :
+                 now.value(u"launch"_s).toObject().value(u"stages"_s).toArray())
                 seen = seen || stage.toObject().value(u"name"_s).toString() == u"container"_s;
             if (!seen)
                 QTest::qWait(10);
@@ -393,7 +408,8 @@ void TestApiPodman::killDuringCreateLeavesNothingRunning()
     QCOMPARE(inst.value(u"state_reason"_s).toString(), u"provider_restarted"_s);
     QTRY_VERIFY_WITH_TIMEOUT(containersWithLabel(label).isEmpty(), 40'000);
     QCOMPARE(inst.value(u"cost_micros"_s).toInteger(-1), 0);
-    QCOMPARE(sim->authedGet(token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(-1), balanceBefore);
+    QCOMPARE(sim->authedGet(token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(-1),
+             balanceBefore);
 }
 
 QTEST_GUILESS_MAIN(TestApiPodman)

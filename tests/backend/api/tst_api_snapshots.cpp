@@ -44,29 +44,32 @@ private Q_SLOTS:
 
 private:
     // POST a snapshot and wait for it to be ready; the snapshot JSON (empty on failure).
-    QJsonObject snapshotReady(SimProcess &sim, const QString &token, const QString &instanceId, qint64 *elapsedMs);
-    QJsonObject waitForSnapshot(SimProcess &sim, const QString &token, const QString &id, const QString &state);
+    QJsonObject snapshotReady(SimProcess &sim, const QString &token, const QString &instanceId,
+                              qint64 *elapsedMs);
+    QJsonObject waitForSnapshot(SimProcess &sim, const QString &token, const QString &id,
+                                const QString &state);
 
     QStringList m_snapshotIds;
 };
 
-QJsonObject TestApiSnapshots::waitForSnapshot(SimProcess &sim, const QString &token, const QString &id,
-                                              const QString &state)
+QJsonObject TestApiSnapshots::waitForSnapshot(SimProcess &sim, const QString &token,
+                                              const QString &id, const QString &state)
 {
     QJsonObject last;
     const QDeadlineTimer deadline(kRunningTimeoutMs);
     while (!deadline.hasExpired()) {
         const Reply r = sim.authedGet(token, u"/v1/snapshots/"_s + id);
         last = r.object();
-        if (r.status != 200 || last.value(u"state"_s).toString() == state || last.value(u"state"_s) == u"failed"_s)
+        if (r.status != 200 || last.value(u"state"_s).toString() == state
+            || last.value(u"state"_s) == u"failed"_s)
             return last;
         QTest::qWait(50);
     }
     return last;
 }
 
-QJsonObject TestApiSnapshots::snapshotReady(SimProcess &sim, const QString &token, const QString &instanceId,
-                                            qint64 *elapsedMs)
+QJsonObject TestApiSnapshots::snapshotReady(SimProcess &sim, const QString &token,
+                                            const QString &instanceId, qint64 *elapsedMs)
 {
     QElapsedTimer timer;
     timer.start();
@@ -103,10 +106,12 @@ void TestApiSnapshots::restoreGivesTheSnapshotsDiskAndWorkspace()
     QCOMPARE(source.value(u"state"_s).toString(), u"running"_s);
     const QString sourceHosts = knownHostsFor(source);
 
-    // ---- written before the snapshot: on the container disk (outside every mount) and in /workspace
-    Cmd write = ssh(source, sourceHosts, key,
-                    u"echo disk-v1 > /root/marker && mkdir -p /opt/app && echo app-v1 > /opt/app/config"
-                    " && echo ws-v1 > /workspace/data.txt && mkdir -p /workspace/sub && echo kept > /workspace/sub/f"_s);
+    // ---- written before the snapshot: on the container disk (outside every mount) and in
+    // /workspace
+    Cmd write = ssh(
+        source, sourceHosts, key,
+        u"echo disk-v1 > /root/marker && mkdir -p /opt/app && echo app-v1 > /opt/app/config"
+        " && echo ws-v1 > /workspace/data.txt && mkdir -p /workspace/sub && echo kept > /workspace/sub/f"_s);
     QVERIFY2(write.ok(), qPrintable(write.describe()));
 
     qint64 snapshotMs = 0;
@@ -120,24 +125,30 @@ void TestApiSnapshots::restoreGivesTheSnapshotsDiskAndWorkspace()
     const qint64 sizeBytes = snapshot.value(u"size_bytes"_s).toInteger();
     QVERIFY(snapshot.value(u"disk_bytes"_s).toInteger() > 0);
     QVERIFY(snapshot.value(u"workspace_bytes"_s).toInteger() > 0);
-    QCOMPARE(sizeBytes, snapshot.value(u"disk_bytes"_s).toInteger() + snapshot.value(u"workspace_bytes"_s).toInteger());
+    QCOMPARE(sizeBytes,
+             snapshot.value(u"disk_bytes"_s).toInteger()
+                 + snapshot.value(u"workspace_bytes"_s).toInteger());
     // Both parts are on the host: the committed image and the /workspace archive.
     QVERIFY(imageExists(snapshotImage(snapshotId)));
-    const QString archive = QDir(sim->dataDir()).filePath(u"snapshots/%1/workspace.tar"_s.arg(snapshotId));
+    const QString archive =
+        QDir(sim->dataDir()).filePath(u"snapshots/%1/workspace.tar"_s.arg(snapshotId));
     QCOMPARE(QFileInfo(archive).size(), snapshot.value(u"workspace_bytes"_s).toInteger());
     // The source carries on running after its pause.
     QCOMPARE(instance(*sim, token, sourceId).value(u"state"_s).toString(), u"running"_s);
     QTRY_VERIFY_WITH_TIMEOUT(!events.eventsOfType("snapshot").isEmpty()
-                                 && events.eventsOfType("snapshot").last().json().value(u"state"_s) == u"ready"_s,
+                                 && events.eventsOfType("snapshot").last().json().value(u"state"_s)
+                                     == u"ready"_s,
                              10'000);
-    qInfo("snapshot of a running base instance: POST -> ready %lld ms, %lld bytes (disk %lld, workspace %lld)",
+    qInfo("snapshot of a running base instance: POST -> ready %lld ms, %lld bytes (disk %lld, "
+          "workspace %lld)",
           snapshotMs, sizeBytes, snapshot.value(u"disk_bytes"_s).toInteger(),
           snapshot.value(u"workspace_bytes"_s).toInteger());
 
     // ---- written after it: changed, added and deleted, in both places
-    write = ssh(source, sourceHosts, key,
-                u"echo disk-v2 > /root/marker && echo later > /root/later && rm /opt/app/config"
-                " && echo ws-v2 > /workspace/data.txt && echo later > /workspace/later.txt && rm -r /workspace/sub"_s);
+    write = ssh(
+        source, sourceHosts, key,
+        u"echo disk-v2 > /root/marker && echo later > /root/later && rm /opt/app/config"
+        " && echo ws-v2 > /workspace/data.txt && echo later > /workspace/later.txt && rm -r /workspace/sub"_s);
     QVERIFY2(write.ok(), qPrintable(write.describe()));
 
     // ---- the snapshot outlives its instance
@@ -145,7 +156,8 @@ void TestApiSnapshots::restoreGivesTheSnapshotsDiskAndWorkspace()
     waitFor(*sim, token, sourceId, u"terminated"_s);
     QTRY_VERIFY_WITH_TIMEOUT(!containerExists(instanceContainer(sourceId)), 30'000);
     QTRY_VERIFY_WITH_TIMEOUT(!volumeExists(instanceVolume(sourceId)), 30'000);
-    QCOMPARE(sim->authedGet(token, u"/v1/snapshots/"_s + snapshotId).value(u"state"_s).toString(), u"ready"_s);
+    QCOMPARE(sim->authedGet(token, u"/v1/snapshots/"_s + snapshotId).value(u"state"_s).toString(),
+             u"ready"_s);
 
     // ---- restore: a new instance (another GPU count) from the snapshot
     QElapsedTimer restoreTimer;
@@ -166,14 +178,17 @@ void TestApiSnapshots::restoreGivesTheSnapshotsDiskAndWorkspace()
     QCOMPARE(running.value(u"state"_s).toString(), u"running"_s);
     qInfo("restore from the snapshot: POST -> running %lld ms", restoreMs);
     const QString restoredHosts = knownHostsFor(running);
-    const Cmd read = ssh(running, restoredHosts, key,
-                         u"cat /root/marker /opt/app/config /workspace/data.txt /workspace/sub/f;"
-                         " ls /root/later /workspace/later.txt 2>&1 | wc -l; nvidia-smi -L | wc -l"_s);
+    const Cmd read =
+        ssh(running, restoredHosts, key,
+            u"cat /root/marker /opt/app/config /workspace/data.txt /workspace/sub/f;"
+            " ls /root/later /workspace/later.txt 2>&1 | wc -l; nvidia-smi -L | wc -l"_s);
     QVERIFY2(read.ok(), qPrintable(read.describe()));
     const QStringList lines = QString::fromUtf8(read.out).trimmed().split(u'\n');
     // The snapshot's files in both places, none of the later writes (two "No such file" lines).
-    QCOMPARE(lines, (QStringList{u"disk-v1"_s, u"app-v1"_s, u"ws-v1"_s, u"kept"_s, u"2"_s, u"1"_s}));
-    const Cmd missing = ssh(running, restoredHosts, key, u"test ! -e /root/later && test ! -e /workspace/later.txt"_s);
+    QCOMPARE(lines,
+             (QStringList{u"disk-v1"_s, u"app-v1"_s, u"ws-v1"_s, u"kept"_s, u"2"_s, u"1"_s}));
+    const Cmd missing = ssh(running, restoredHosts, key,
+                            u"test ! -e /root/later && test ! -e /workspace/later.txt"_s);
     QVERIFY2(missing.ok(), qPrintable(missing.describe()));
     // A new host, not a copy of the old one's identity.
     QVERIFY(running.value(u"ssh"_s).toObject().value(u"host_key_sha256"_s)
@@ -183,9 +198,13 @@ void TestApiSnapshots::restoreGivesTheSnapshotsDiskAndWorkspace()
     const qint64 gib = (sizeBytes + (1LL << 30) - 1) >> 30;
     const qint64 rate = std::max<qint64>(1, gib) * 200;
     QCOMPARE(snapshot.value(u"storage_rate_micros_per_hour"_s).toInteger(), rate);
-    const qint64 costBefore = sim->authedGet(token, u"/v1/snapshots/"_s + snapshotId).value(u"storage_cost_micros"_s).toInteger();
+    const qint64 costBefore = sim->authedGet(token, u"/v1/snapshots/"_s + snapshotId)
+                                  .value(u"storage_cost_micros"_s)
+                                  .toInteger();
     QVERIFY(sim->advance(3600));
-    const qint64 costAfter = sim->authedGet(token, u"/v1/snapshots/"_s + snapshotId).value(u"storage_cost_micros"_s).toInteger();
+    const qint64 costAfter = sim->authedGet(token, u"/v1/snapshots/"_s + snapshotId)
+                                 .value(u"storage_cost_micros"_s)
+                                 .toInteger();
     QVERIFY2(costAfter - costBefore >= rate - 1 && costAfter - costBefore <= rate + 1,
              qPrintable(u"%1 -> %2, rate %3"_s.arg(costBefore).arg(costAfter).arg(rate)));
     const QJsonObject bill = sim->authedGet(token, u"/v1/billing/summary"_s).object();
@@ -193,7 +212,11 @@ void TestApiSnapshots::restoreGivesTheSnapshotsDiskAndWorkspace()
     QVERIFY(bill.value(u"snapshot_storage_cost_micros"_s).toInteger() >= costAfter - 1);
     bool posted = false;
     for (const QJsonValue &p : sim->allPostings(token))
-        posted = posted || p.toObject().value(u"description"_s).toString().startsWith(u"Snapshot storage: before-change"_s);
+        posted = posted
+            || p.toObject()
+                   .value(u"description"_s)
+                   .toString()
+                   .startsWith(u"Snapshot storage: before-change"_s);
     QVERIFY2(posted, "no snapshot storage posting in the ledger");
     QCOMPARE(sim->verifyLedger(), QString());
 
@@ -210,7 +233,9 @@ void TestApiSnapshots::restoreGivesTheSnapshotsDiskAndWorkspace()
     QCOMPARE(sim->authedGet(token, u"/v1/snapshots/"_s + snapshotId).status, 404);
     QCOMPARE(sim->authedGet(token, u"/v1/snapshots"_s).array().size(), 0);
     // The fee stopped at the delete.
-    const qint64 rateNow = sim->authedGet(token, u"/v1/billing/summary"_s).value(u"snapshot_storage_spend_rate_micros_per_hour"_s).toInteger();
+    const qint64 rateNow = sim->authedGet(token, u"/v1/billing/summary"_s)
+                               .value(u"snapshot_storage_spend_rate_micros_per_hour"_s)
+                               .toInteger();
     QCOMPARE(rateNow, 0);
 }
 
@@ -226,14 +251,17 @@ void TestApiSnapshots::badRequestsChangeNothing()
     QVERIFY(!id.isEmpty());
     QCOMPARE(waitFor(*sim, alice, id, u"running"_s).value(u"state"_s).toString(), u"running"_s);
 
-    const auto snapshots = [&](const QString &token) { return sim->authedGet(token, u"/v1/snapshots"_s).array().size(); };
+    const auto snapshots = [&](const QString &token) {
+        return sim->authedGet(token, u"/v1/snapshots"_s).array().size();
+    };
     Reply r = sim->authedPost(alice, u"/v1/instances/no-such-instance/snapshots"_s);
     QCOMPARE(r.status, 404);
     r = sim->authedPost(bob, u"/v1/instances/%1/snapshots"_s.arg(id)); // someone else's
     QCOMPARE(r.status, 404);
     r = sim->authedPostRaw(alice, u"/v1/instances/%1/snapshots"_s.arg(id), "{not json");
     QCOMPARE(r.status, 400);
-    r = sim->authedPost(alice, u"/v1/instances/%1/snapshots"_s.arg(id), QJsonObject{{u"size"_s, 1}});
+    r = sim->authedPost(alice, u"/v1/instances/%1/snapshots"_s.arg(id),
+                        QJsonObject{{u"size"_s, 1}});
     QCOMPARE(r.status, 400);
     QCOMPARE(r.errorCode(), u"unknown_field"_s);
     QCOMPARE(snapshots(alice), 0);
@@ -262,7 +290,8 @@ void TestApiSnapshots::badRequestsChangeNothing()
     QCOMPARE(r.status, 400);
     QCOMPARE(r.errorCode(), u"unknown_snapshot"_s);
     // Another image than the snapshot's cannot be asked for.
-    r = sim->authedPost(alice, u"/v1/instances"_s, QJsonObject{{u"snapshot_id"_s, snapshotId}, {u"image"_s, u"pytorch"_s}});
+    r = sim->authedPost(alice, u"/v1/instances"_s,
+                        QJsonObject{{u"snapshot_id"_s, snapshotId}, {u"image"_s, u"pytorch"_s}});
     QCOMPARE(r.status, 400);
     QCOMPARE(sim->authedGet(alice, u"/v1/instances"_s).array().size(), 1);
 

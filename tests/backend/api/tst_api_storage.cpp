@@ -17,7 +17,7 @@ namespace {
 constexpr qint64 kTrialCredit = 10'000'000;
 constexpr qint64 kMsPerHour = 3'600'000;
 constexpr qint64 kRtx4090 = 1'900'000; // per hour
-constexpr qint64 kDisk4090 = 50;       // GiB
+constexpr qint64 kDisk4090 = 50; // GiB
 
 qint64 cost(qint64 ms, qint64 ratePerHour)
 {
@@ -43,7 +43,8 @@ qint64 exhaustionMs(qint64 rate, qint64 balance)
 
 QString iso(qint64 ms)
 {
-    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(u"yyyy-MM-ddTHH:mm:ss.zzzZ"_s);
+    return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc())
+        .toString(u"yyyy-MM-ddTHH:mm:ss.zzzZ"_s);
 }
 
 QList<QJsonObject> postingsOfKind(const QJsonArray &postings, const QString &kind)
@@ -86,9 +87,15 @@ private:
     bool startFresh(qint64 storagePrice = -1);
     // Creates an rtx4090 instance, runs it 3 s and stops it; returns its id.
     QString runThreeSecondsAndStop();
-    QJsonObject instance(const QString &id) { return m_sim->authedGet(m_token, u"/v1/instances/"_s + id).object(); }
+    QJsonObject instance(const QString &id)
+    {
+        return m_sim->authedGet(m_token, u"/v1/instances/"_s + id).object();
+    }
     QJsonObject summary() { return m_sim->authedGet(m_token, u"/v1/billing/summary"_s).object(); }
-    qint64 balance() { return m_sim->authedGet(m_token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(); }
+    qint64 balance()
+    {
+        return m_sim->authedGet(m_token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger();
+    }
     qint64 now() { return m_sim->get(u"/v1/_test/clock"_s).value(u"now_ms"_s).toInteger(); }
 
     std::unique_ptr<QTemporaryDir> m_catalogDir;
@@ -190,8 +197,11 @@ void TestApiStorage::storageWhileStopped()
     QCOMPARE(s.value(u"spend_rate_micros_per_hour"_s).toInteger(), rate);
     QCOMPARE(s.value(u"compute_spend_rate_micros_per_hour"_s).toInteger(), 0);
     QCOMPARE(s.value(u"storage_spend_rate_micros_per_hour"_s).toInteger(), rate);
-    QCOMPARE(s.value(u"runs_out_at"_s).toString(), iso(stoppedAt + exhaustionMs(rate, kTrialCredit - compute)));
-    QCOMPARE(m_sim->authedGet(m_token, u"/v1/me"_s).value(u"spend_rate_micros_per_hour"_s).toInteger(), rate);
+    QCOMPARE(s.value(u"runs_out_at"_s).toString(),
+             iso(stoppedAt + exhaustionMs(rate, kTrialCredit - compute)));
+    QCOMPARE(
+        m_sim->authedGet(m_token, u"/v1/me"_s).value(u"spend_rate_micros_per_hour"_s).toInteger(),
+        rate);
 
     // An hour later: compute has not moved, the disk cost an hour of storage.
     QVERIFY(m_sim->advance(3600));
@@ -229,7 +239,8 @@ void TestApiStorage::storageWhileStopped()
     const qint64 storageTotal = cost(kMsPerHour + 500, rate);
     QCOMPARE(start.value(u"storage_rate_micros_per_hour"_s).toInteger(), 0);
     QCOMPARE(start.value(u"storage_cost_micros"_s).toInteger(), storageTotal);
-    QCOMPARE(m_sim->waitForState(m_token, id, u"running"_s).value(u"state"_s).toString(), u"running"_s);
+    QCOMPARE(m_sim->waitForState(m_token, id, u"running"_s).value(u"state"_s).toString(),
+             u"running"_s);
     QVERIFY(m_sim->advance(60));
     const QJsonObject running = instance(id);
     QCOMPARE(running.value(u"storage_cost_micros"_s).toInteger(), storageTotal);
@@ -274,7 +285,8 @@ void TestApiStorage::exhaustionWhileStoppedKeepsTheInstance()
     QCOMPARE(stopped.value(u"state"_s).toString(), u"stopped"_s); // kept, not deleted
     QCOMPARE(stopped.value(u"state_reason"_s).toString(), u"stopped_by_user"_s);
     QCOMPARE(stopped.value(u"storage_rate_micros_per_hour"_s).toInteger(), 0);
-    QCOMPARE(stopped.value(u"storage_cost_micros"_s).toInteger(), left); // 500 000/h: never past a micro
+    QCOMPARE(stopped.value(u"storage_cost_micros"_s).toInteger(),
+             left); // 500 000/h: never past a micro
     QCOMPARE(stopped.value(u"cost_micros"_s).toInteger(), cost(3000, kRtx4090));
     const QList<QJsonObject> storage = postingsOfKind(m_sim->allPostings(m_token), u"storage"_s);
     QCOMPARE(storage.first().value(u"period_end"_s).toString(), iso(runsOut));
@@ -286,7 +298,9 @@ void TestApiStorage::exhaustionWhileStoppedKeepsTheInstance()
     QCOMPARE(refused.errorCode(), u"insufficient_balance"_s);
 
     // A top-up resumes the fee from the top-up's moment.
-    QCOMPARE(m_sim->authedPost(m_token, u"/v1/billing/topup"_s, {{u"amount_micros"_s, 2'000'000}}).status, 201);
+    QCOMPARE(m_sim->authedPost(m_token, u"/v1/billing/topup"_s, {{u"amount_micros"_s, 2'000'000}})
+                 .status,
+             201);
     QCOMPARE(instance(id).value(u"storage_rate_micros_per_hour"_s).toInteger(), rate);
     QVERIFY(m_sim->advance(3600));
     QCOMPARE(instance(id).value(u"storage_cost_micros"_s).toInteger(), left + rate);

@@ -92,10 +92,10 @@ private Q_SLOTS:
     {
         // RFC 7914 test vector 3 (P="pleaseletmein", S="SodiumChloride", N=16384, r=8, p=1);
         // the encoded form keeps 32 bytes, the first half of the vector's 64-byte output.
-        const QByteArray dk3 = QByteArray::fromHex(
-            "7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2");
-        const QByteArray encoded3 = "scrypt$16384$8$1$"_ba + "SodiumChloride"_ba.toBase64()
-            + "$"_ba + dk3.toBase64();
+        const QByteArray dk3 =
+            QByteArray::fromHex("7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2");
+        const QByteArray encoded3 =
+            "scrypt$16384$8$1$"_ba + "SodiumChloride"_ba.toBase64() + "$"_ba + dk3.toBase64();
         QVERIFY(PasswordHasher().verify(u"pleaseletmein"_s, encoded3));
         QVERIFY(!PasswordHasher().verify(u"pleaseletmeIn"_s, encoded3));
     }
@@ -135,7 +135,8 @@ private Q_SLOTS:
         const QByteArray tail = "$"_ba + salt + "$"_ba + hash;
         QTest::newRow("empty") << QByteArray();
         QTest::newRow("garbage") << "not a hash"_ba;
-        QTest::newRow("bcrypt") << "$2b$12$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234"_ba;
+        QTest::newRow("bcrypt")
+            << "$2b$12$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234"_ba;
         QTest::newRow("other-kdf") << ("pbkdf2$1024$8$1"_ba + tail);
         QTest::newRow("uppercase-name") << ("SCRYPT$1024$8$1"_ba + tail);
         QTest::newRow("too-few-fields") << ("scrypt$1024$8"_ba + tail);
@@ -162,12 +163,16 @@ private Q_SLOTS:
         QTest::newRow("memory-too-large") << ("scrypt$1048576$64$1"_ba + tail);
         QTest::newRow("salt-bad-base64") << ("scrypt$1024$8$1$!!!!$"_ba + hash);
         QTest::newRow("salt-empty") << ("scrypt$1024$8$1$$"_ba + hash);
-        QTest::newRow("salt-too-short") << ("scrypt$1024$8$1$"_ba + "abc"_ba.toBase64() + "$"_ba + hash);
+        QTest::newRow("salt-too-short")
+            << ("scrypt$1024$8$1$"_ba + "abc"_ba.toBase64() + "$"_ba + hash);
         QTest::newRow("hash-bad-base64") << ("scrypt$1024$8$1$"_ba + salt + "$****"_ba);
-        QTest::newRow("hash-short") << ("scrypt$1024$8$1$"_ba + salt + "$"_ba + QByteArray(31, 'H').toBase64());
-        QTest::newRow("hash-long") << ("scrypt$1024$8$1$"_ba + salt + "$"_ba + QByteArray(33, 'H').toBase64());
+        QTest::newRow("hash-short")
+            << ("scrypt$1024$8$1$"_ba + salt + "$"_ba + QByteArray(31, 'H').toBase64());
+        QTest::newRow("hash-long")
+            << ("scrypt$1024$8$1$"_ba + salt + "$"_ba + QByteArray(33, 'H').toBase64());
         QTest::newRow("hash-empty") << ("scrypt$1024$8$1$"_ba + salt + "$"_ba);
-        QTest::newRow("very-long") << ("scrypt$1024$8$1$"_ba + QByteArray(100000, 'A') + "$"_ba + hash);
+        QTest::newRow("very-long")
+            << ("scrypt$1024$8$1$"_ba + QByteArray(100000, 'A') + "$"_ba + hash);
         QTest::newRow("nul-byte") << ("scrypt$1024\0$8$1"_ba + tail);
     }
 

@@ -2,7 +2,6 @@
 // checking after every step that the money adds up, at several storage prices (a stopped
 // instance's disk is billed apart from compute).
 #include "ServiceFixture.h"
-
 #include "billing/Pricing.h"
 #include "core/Json.h"
 
@@ -30,67 +29,100 @@ private:
             // What was charged to the user is exactly what their segments owed, less what was
             // written off when the money ran out: compute and storage each on their own.
             for (const QString &kind : {u"compute"_s, u"storage"_s}) {
-                const qint64 charged = -f.db.scalar(u"SELECT COALESCE(SUM(amount_micros), 0) FROM ledger_txns"
-                                                    " WHERE user_id = ? AND kind = ?"_s, {user, kind}).toLongLong();
-                const qint64 owed = f.db.scalar(u"SELECT COALESCE(SUM(charged_micros - written_off_micros), 0)"
-                                                " FROM segments WHERE user_id = ? AND kind = ?"_s, {user, kind})
-                                        .toLongLong();
+                const qint64 charged =
+                    -f.db.scalar(u"SELECT COALESCE(SUM(amount_micros), 0) FROM ledger_txns"
+                                 " WHERE user_id = ? AND kind = ?"_s,
+                                 {user, kind})
+                         .toLongLong();
+                const qint64 owed =
+                    f.db.scalar(u"SELECT COALESCE(SUM(charged_micros - written_off_micros), 0)"
+                                " FROM segments WHERE user_id = ? AND kind = ?"_s,
+                                {user, kind})
+                        .toLongLong();
                 if (charged != owed)
-                    return u"user %1: ledger charged %2 for %3, segments owed %4"_s.arg(user).arg(charged).arg(kind)
+                    return u"user %1: ledger charged %2 for %3, segments owed %4"_s.arg(user)
+                        .arg(charged)
+                        .arg(kind)
                         .arg(owed);
             }
             // Storage postings go to the storage revenue account, compute to compute.
             const int misfiled = f.db.scalar(u"SELECT COUNT(*) FROM ledger_txns t"
                                              " JOIN ledger_entries e ON e.txn_id = t.id"
                                              " WHERE t.user_id = ? AND e.account LIKE 'revenue:%'"
-                                             " AND e.account != 'revenue:' || t.kind"_s, {user}).toInt();
+                                             " AND e.account != 'revenue:' || t.kind"_s,
+                                             {user})
+                                     .toInt();
             if (misfiled != 0)
-                return u"user %1: %2 postings on the wrong revenue account"_s.arg(user).arg(misfiled);
+                return u"user %1: %2 postings on the wrong revenue account"_s.arg(user).arg(
+                    misfiled);
             // Write-offs happen only where the balance hit zero, and are tiny (rounding of
             // several segments reaching the last micro-yuan at the same millisecond).
-            const qint64 writtenOff = f.db.scalar(u"SELECT COALESCE(SUM(written_off_micros), 0) FROM segments"
-                                                  " WHERE user_id = ?"_s, {user}).toLongLong();
-            if (writtenOff > 100 * f.db.scalar(u"SELECT COUNT(*) FROM segments WHERE user_id = ?"_s, {user}).toLongLong())
+            const qint64 writtenOff =
+                f.db.scalar(u"SELECT COALESCE(SUM(written_off_micros), 0) FROM segments"
+                            " WHERE user_id = ?"_s,
+                            {user})
+                    .toLongLong();
+            if (writtenOff > 100
+                    * f.db.scalar(u"SELECT COUNT(*) FROM segments WHERE user_id = ?"_s, {user})
+                          .toLongLong())
                 return u"user %1: %2 written off"_s.arg(user).arg(writtenOff);
             // Every closed segment was charged exactly its whole-length cost (floored once).
-            QSqlQuery closed = f.db.exec(u"SELECT started_at, ended_at, rate_micros_per_hour, charged_micros"
-                                         " FROM segments WHERE user_id = ? AND ended_at IS NOT NULL"_s, {user});
+            QSqlQuery closed =
+                f.db.exec(u"SELECT started_at, ended_at, rate_micros_per_hour, charged_micros"
+                          " FROM segments WHERE user_id = ? AND ended_at IS NOT NULL"_s,
+                          {user});
             while (closed.next()) {
-                const qint64 cost = pricing::segmentCost(closed.value(1).toLongLong() - closed.value(0).toLongLong(),
+                const qint64 cost = pricing::segmentCost(closed.value(1).toLongLong()
+                                                             - closed.value(0).toLongLong(),
                                                          closed.value(2).toLongLong());
                 if (cost != closed.value(3).toLongLong())
-                    return u"closed segment charged %1, costs %2"_s.arg(closed.value(3).toLongLong()).arg(cost);
+                    return u"closed segment charged %1, costs %2"_s
+                        .arg(closed.value(3).toLongLong())
+                        .arg(cost);
             }
         }
         // Running instances and open compute segments correspond one to one.
-        const int running = f.db.scalar(u"SELECT COUNT(*) FROM instances WHERE state = 'running'"_s).toInt();
-        const int open = f.db.scalar(u"SELECT COUNT(*) FROM segments WHERE ended_at IS NULL AND kind = 'compute'"_s).toInt();
+        const int running =
+            f.db.scalar(u"SELECT COUNT(*) FROM instances WHERE state = 'running'"_s).toInt();
+        const int open =
+            f.db.scalar(
+                    u"SELECT COUNT(*) FROM segments WHERE ended_at IS NULL AND kind = 'compute'"_s)
+                .toInt();
         if (running != open)
             return u"%1 running instances but %2 open compute segments"_s.arg(running).arg(open);
-        const int orphan = f.db.scalar(u"SELECT COUNT(*) FROM segments s JOIN instances i ON i.id = s.instance_id"
-                                       " WHERE s.ended_at IS NULL AND s.kind = 'compute' AND i.state != 'running'"_s).toInt();
+        const int orphan =
+            f.db.scalar(
+                    u"SELECT COUNT(*) FROM segments s JOIN instances i ON i.id = s.instance_id"
+                    " WHERE s.ended_at IS NULL AND s.kind = 'compute' AND i.state != 'running'"_s)
+                .toInt();
         if (orphan != 0)
             return u"open compute segment on an instance that is not running"_s;
         // Storage is billed only for stopping and stopped instances, and for each of them
         // whenever the disk has a price and the owner has money.
-        const int strayStorage = f.db.scalar(u"SELECT COUNT(*) FROM segments s JOIN instances i ON i.id = s.instance_id"
-                                             " WHERE s.ended_at IS NULL AND s.kind = 'storage'"
-                                             " AND i.state NOT IN ('stopping','stopped')"_s).toInt();
+        const int strayStorage =
+            f.db.scalar(u"SELECT COUNT(*) FROM segments s JOIN instances i ON i.id = s.instance_id"
+                        " WHERE s.ended_at IS NULL AND s.kind = 'storage'"
+                        " AND i.state NOT IN ('stopping','stopped')"_s)
+                .toInt();
         if (strayStorage != 0)
             return u"open storage segment on an instance that is not stopped"_s;
-        const int unbilled = f.db.scalar(u"SELECT COUNT(*) FROM instances i JOIN users u ON u.id = i.user_id"
-                                         " WHERE i.state IN ('stopping','stopped') AND u.balance_micros > 0"
-                                         " AND NOT EXISTS (SELECT 1 FROM segments s WHERE s.instance_id = i.id"
-                                         " AND s.ended_at IS NULL)"_s).toInt();
+        const int unbilled =
+            f.db.scalar(u"SELECT COUNT(*) FROM instances i JOIN users u ON u.id = i.user_id"
+                        " WHERE i.state IN ('stopping','stopped') AND u.balance_micros > 0"
+                        " AND NOT EXISTS (SELECT 1 FROM segments s WHERE s.instance_id = i.id"
+                        " AND s.ended_at IS NULL)"_s)
+                .toInt();
         if (f.catalog.storagePricePerGibHourMicros() > 0 && unbilled != 0)
             return u"%1 stopped instances with money left but no storage billing"_s.arg(unbilled);
         if (f.catalog.storagePricePerGibHourMicros() == 0
             && f.db.scalar(u"SELECT COUNT(*) FROM segments WHERE kind = 'storage'"_s).toInt() != 0)
             return u"storage segments with a free disk"_s;
         for (const GpuType &gpu : f.catalog.gpus()) {
-            const int held = f.db.scalar(u"SELECT COALESCE(SUM(gpu_count), 0) FROM instances WHERE gpu_type = ?"
-                                         " AND state IN ('creating','starting','running','stopping')"_s,
-                                         {gpu.id}).toInt();
+            const int held =
+                f.db.scalar(u"SELECT COALESCE(SUM(gpu_count), 0) FROM instances WHERE gpu_type = ?"
+                            " AND state IN ('creating','starting','running','stopping')"_s,
+                            {gpu.id})
+                    .toInt();
             if (held > gpu.capacity)
                 return u"%1: %2 cards held, capacity %3"_s.arg(gpu.id).arg(held).arg(gpu.capacity);
         }
@@ -107,7 +139,8 @@ private Q_SLOTS:
         // A free disk, and one dear enough (0.5-2 yuan/h) that storage alone empties balances.
         for (quint32 seed : {3u, 99u}) {
             QTest::newRow(qPrintable(u"seed %1, free storage"_s.arg(seed))) << seed << qint64(0);
-            QTest::newRow(qPrintable(u"seed %1, dear storage"_s.arg(seed))) << seed << qint64(10'000);
+            QTest::newRow(qPrintable(u"seed %1, dear storage"_s.arg(seed)))
+                << seed << qint64(10'000);
         }
     }
 
@@ -137,8 +170,10 @@ private Q_SLOTS:
                 switch (rng.bounded(9)) {
                 case 0:
                 case 1: {
-                    f->service->create(user, ServiceFixture::request(u"walk"_s, gpus.at(rng.bounded(gpus.size())),
-                                                                     counts.at(rng.bounded(counts.size()))));
+                    f->service->create(
+                        user,
+                        ServiceFixture::request(u"walk"_s, gpus.at(rng.bounded(gpus.size())),
+                                                counts.at(rng.bounded(counts.size()))));
                     break;
                 }
                 case 2:
@@ -172,8 +207,9 @@ private Q_SLOTS:
                     for (const QString &owner : users) {
                         for (const QJsonValue &v : f->service->list(owner, false)) {
                             if (v.toObject().value(u"state"_s).toString() == u"stopped"_s)
-                                stoppedCost.insert(v.toObject().value(u"id"_s).toString(),
-                                                   v.toObject().value(u"cost_micros"_s).toInteger());
+                                stoppedCost.insert(
+                                    v.toObject().value(u"id"_s).toString(),
+                                    v.toObject().value(u"cost_micros"_s).toInteger());
                         }
                     }
                     f->advanceSeconds(1 + rng.bounded(1800));
@@ -181,8 +217,11 @@ private Q_SLOTS:
                         for (const QJsonValue &v : f->service->list(owner, false)) {
                             const QString id = v.toObject().value(u"id"_s).toString();
                             QVERIFY2(!stoppedCost.contains(id)
-                                         || v.toObject().value(u"cost_micros"_s).toInteger() == stoppedCost.value(id),
-                                     qPrintable(u"step %1: a stopped instance's compute cost moved"_s.arg(step)));
+                                         || v.toObject().value(u"cost_micros"_s).toInteger()
+                                             == stoppedCost.value(id),
+                                     qPrintable(
+                                         u"step %1: a stopped instance's compute cost moved"_s.arg(
+                                             step)));
                         }
                     }
                     break;
@@ -200,8 +239,9 @@ private Q_SLOTS:
                 ++actions;
             } catch (const ApiError &error) {
                 ++refusals; // 402/409 are expected outcomes of a random walk
-                QVERIFY2(error.status() == 402 || error.status() == 409,
-                         qPrintable(u"unexpected %1 %2"_s.arg(error.status()).arg(error.message())));
+                QVERIFY2(
+                    error.status() == 402 || error.status() == 409,
+                    qPrintable(u"unexpected %1 %2"_s.arg(error.status()).arg(error.message())));
             }
             QCoreApplication::processEvents(); // let the runtime move instances along
             QCoreApplication::processEvents();
@@ -215,11 +255,17 @@ private Q_SLOTS:
             QVERIFY(storagePostings > 0); // the walk did exercise stopped instances
         else
             QCOMPARE(storagePostings, 0);
-        qInfo("seed %u, storage %lld: %d actions, %d refusals, %lld storage postings (%lld capped at a zero"
-              " balance), %lld written off", seed, storagePrice, actions, refusals, storagePostings,
-              f->db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage' AND balance_after_micros = 0"_s)
-                  .toLongLong(),
-              f->db.scalar(u"SELECT COALESCE(SUM(written_off_micros), 0) FROM segments"_s).toLongLong());
+        qInfo(
+            "seed %u, storage %lld: %d actions, %d refusals, %lld storage postings (%lld capped at "
+            "a zero"
+            " balance), %lld written off",
+            seed, storagePrice, actions, refusals, storagePostings,
+            f->db
+                .scalar(
+                    u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage' AND balance_after_micros = 0"_s)
+                .toLongLong(),
+            f->db.scalar(u"SELECT COALESCE(SUM(written_off_micros), 0) FROM segments"_s)
+                .toLongLong());
     }
 };
 

@@ -42,7 +42,8 @@ private Q_SLOTS:
         db.close();
         Database again; // re-opening applies nothing twice
         again.open(m_dir.filePath(u"migrations.sqlite"_s));
-        QCOMPARE(again.scalar(u"SELECT COUNT(*) FROM schema_version"_s).toInt(), migrations::all().size());
+        QCOMPARE(again.scalar(u"SELECT COUNT(*) FROM schema_version"_s).toInt(),
+                 migrations::all().size());
     }
 
     void refusesNewerSchema()
@@ -51,7 +52,8 @@ private Q_SLOTS:
         {
             Database db;
             db.open(path);
-            db.exec(u"INSERT INTO schema_version(version, description, applied_at) VALUES (9999, 'future', 'x')"_s);
+            db.exec(
+                u"INSERT INTO schema_version(version, description, applied_at) VALUES (9999, 'future', 'x')"_s);
         }
         Database db;
         QVERIFY_THROWS_EXCEPTION(DbError, db.open(path));
@@ -64,7 +66,8 @@ private Q_SLOTS:
         Ledger ledger(db);
         Transaction tx(db);
         addUser(db, u"u1"_s);
-        QCOMPARE(ledger.post(posting(Ledger::Kind::TrialCredit, u"u1"_s, 10'000'000), 1), 10'000'000);
+        QCOMPARE(ledger.post(posting(Ledger::Kind::TrialCredit, u"u1"_s, 10'000'000), 1),
+                 10'000'000);
         QCOMPARE(ledger.post(posting(Ledger::Kind::Compute, u"u1"_s, -1583), 2), 9'998'417);
         QCOMPARE(ledger.post(posting(Ledger::Kind::Topup, u"u1"_s, 5'000'000), 3), 14'998'417);
         tx.commit();
@@ -90,14 +93,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("counter");
         QTest::addColumn<qint64>("amount");
-        QTest::newRow("trial credit") << int(Ledger::Kind::TrialCredit) << u"trial_credit"_s << u"grant:trial"_s
-                                      << qint64(10'000'000);
-        QTest::newRow("top-up") << int(Ledger::Kind::Topup) << u"topup"_s << u"payments:sandbox-topup"_s
-                                << qint64(5'000'000);
-        QTest::newRow("compute") << int(Ledger::Kind::Compute) << u"compute"_s << u"revenue:compute"_s
-                                 << qint64(-1583);
-        QTest::newRow("storage") << int(Ledger::Kind::Storage) << u"storage"_s << u"revenue:storage"_s
-                                 << qint64(-10'000);
+        QTest::newRow("trial credit") << int(Ledger::Kind::TrialCredit) << u"trial_credit"_s
+                                      << u"grant:trial"_s << qint64(10'000'000);
+        QTest::newRow("top-up") << int(Ledger::Kind::Topup) << u"topup"_s
+                                << u"payments:sandbox-topup"_s << qint64(5'000'000);
+        QTest::newRow("compute") << int(Ledger::Kind::Compute) << u"compute"_s
+                                 << u"revenue:compute"_s << qint64(-1583);
+        QTest::newRow("storage") << int(Ledger::Kind::Storage) << u"storage"_s
+                                 << u"revenue:storage"_s << qint64(-10'000);
     }
     void kindsPostToTheirOwnAccounts()
     {
@@ -135,10 +138,12 @@ private Q_SLOTS:
             ledger.post(posting(Ledger::Kind::TrialCredit, u"u2"_s, 100), 1);
             tx.commit();
         }
-        QVERIFY_THROWS_EXCEPTION(DbError, ledger.post(posting(Ledger::Kind::Compute, u"u2"_s, -1), 2));
+        QVERIFY_THROWS_EXCEPTION(DbError,
+                                 ledger.post(posting(Ledger::Kind::Compute, u"u2"_s, -1), 2));
         {
             Transaction tx(db);
-            QVERIFY_THROWS_EXCEPTION(DbError, ledger.post(posting(Ledger::Kind::Compute, u"u2"_s, -101), 2));
+            QVERIFY_THROWS_EXCEPTION(DbError,
+                                     ledger.post(posting(Ledger::Kind::Compute, u"u2"_s, -101), 2));
         } // rolled back
         QCOMPARE(ledger.balance(u"u2"_s), 100);
         QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE user_id = 'u2'"_s).toInt(), 1);

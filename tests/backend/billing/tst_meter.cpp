@@ -41,11 +41,13 @@ struct Books
     }
     void addInstance(const QString &instanceId, const QString &userId)
     {
-        db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
+        db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, "
+                u"price_per_hour_micros,"
                 " created_at, updated_at) VALUES (?,?,?,'stopped','rtx4090',1,'base',0,0,0)"_s,
                 {instanceId, userId, instanceId});
     }
-    void open(const QString &instanceId, const QString &userId, qint64 rate, Meter::Kind kind, qint64 atMs = kT0)
+    void open(const QString &instanceId, const QString &userId, qint64 rate, Meter::Kind kind,
+              qint64 atMs = kT0)
     {
         Transaction tx(db);
         meter->openSegment(instanceId, userId, rate, atMs, kind);
@@ -66,7 +68,9 @@ struct Books
     }
     qint64 postedOfKind(const QString &kind)
     {
-        return -db.scalar(u"SELECT COALESCE(SUM(amount_micros), 0) FROM ledger_txns WHERE kind = ?"_s, {kind})
+        return -db.scalar(
+                      u"SELECT COALESCE(SUM(amount_micros), 0) FROM ledger_txns WHERE kind = ?"_s,
+                      {kind})
                     .toLongLong();
     }
 
@@ -83,17 +87,18 @@ class TestMeter : public QObject
 private Q_SLOTS:
     void storageCheckpointsAddUpToTheWhole_data()
     {
-        QTest::addColumn<qint64>("rate");       // micro-yuan per hour
+        QTest::addColumn<qint64>("rate"); // micro-yuan per hour
         QTest::addColumn<qint64>("intervalMs"); // posting interval
-        QTest::addColumn<qint64>("stepMs");     // how often the meter ticks
-        QTest::addColumn<qint64>("lengthMs");   // how long the instance stays stopped
-        QTest::newRow("50 GiB, 1 min postings") << qint64(10'000) << qint64(60'000) << qint64(1'000)
-                                                << qint64(3'600'000);
-        QTest::newRow("200 GiB, odd ticks") << qint64(40'000) << qint64(60'000) << qint64(7'777)
-                                            << qint64(5'432'109);
-        QTest::newRow("1 GiB at 1 micro") << qint64(1) << qint64(30'000) << qint64(999) << qint64(7'300'001);
-        QTest::newRow("dear disk, long stop") << qint64(655'360'000) << qint64(60'000) << qint64(59'999)
-                                              << qint64(9 * 3'600'000 + 1);
+        QTest::addColumn<qint64>("stepMs"); // how often the meter ticks
+        QTest::addColumn<qint64>("lengthMs"); // how long the instance stays stopped
+        QTest::newRow("50 GiB, 1 min postings")
+            << qint64(10'000) << qint64(60'000) << qint64(1'000) << qint64(3'600'000);
+        QTest::newRow("200 GiB, odd ticks")
+            << qint64(40'000) << qint64(60'000) << qint64(7'777) << qint64(5'432'109);
+        QTest::newRow("1 GiB at 1 micro")
+            << qint64(1) << qint64(30'000) << qint64(999) << qint64(7'300'001);
+        QTest::newRow("dear disk, long stop")
+            << qint64(655'360'000) << qint64(60'000) << qint64(59'999) << qint64(9 * 3'600'000 + 1);
     }
     void storageCheckpointsAddUpToTheWhole()
     {
@@ -107,23 +112,31 @@ private Q_SLOTS:
         b.open(u"i"_s, u"u"_s, rate, Meter::Kind::Storage);
         for (qint64 t = kT0 + stepMs; t < kT0 + lengthMs; t += stepMs)
             b.accrue(t);
-        const int checkpoints = b.db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage'"_s).toInt();
+        const int checkpoints =
+            b.db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage'"_s).toInt();
         b.close(u"i"_s, kT0 + lengthMs, Meter::Kind::Storage);
         const qint64 whole = pricing::segmentCost(lengthMs, rate);
         QCOMPARE(b.postedOfKind(u"storage"_s), whole); // never a sum of rounded ticks
         QCOMPARE(b.postedOfKind(u"compute"_s), 0);
         QVERIFY(checkpoints >= 2); // the whole was paid in instalments
         QCOMPARE(b.db.scalar(u"SELECT charged_micros FROM segments"_s).toLongLong(), whole);
-        QCOMPARE(b.db.scalar(u"SELECT COUNT(*) FROM ledger_entries WHERE account = 'revenue:storage'"_s).toInt(),
-                 b.db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage'"_s).toInt());
-        QCOMPARE(b.db.scalar(u"SELECT COUNT(*) FROM ledger_entries WHERE account = 'revenue:compute'"_s).toInt(), 0);
+        QCOMPARE(
+            b.db.scalar(u"SELECT COUNT(*) FROM ledger_entries WHERE account = 'revenue:storage'"_s)
+                .toInt(),
+            b.db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage'"_s).toInt());
+        QCOMPARE(
+            b.db.scalar(u"SELECT COUNT(*) FROM ledger_entries WHERE account = 'revenue:compute'"_s)
+                .toInt(),
+            0);
         QVERIFY2(b.ledger->verify().isEmpty(), qPrintable(b.ledger->verify()));
         // The ledger page shows the storage rate and period of each posting.
         const QJsonObject newest = b.ledger->page(u"u"_s, 0, 1).at(0).toObject();
         if (whole > 0) {
             QCOMPARE(newest.value(u"kind"_s).toString(), u"storage"_s);
             QCOMPARE(newest.value(u"rate_micros_per_hour"_s).toInteger(), rate);
-            QVERIFY(newest.value(u"description"_s).toString().startsWith(u"Storage while stopped: i,"_s));
+            QVERIFY(newest.value(u"description"_s)
+                        .toString()
+                        .startsWith(u"Storage while stopped: i,"_s));
         }
     }
 
@@ -143,7 +156,8 @@ private Q_SLOTS:
         b.addUser(u"u"_s, balance);
         b.addInstance(u"i"_s, u"u"_s);
         b.open(u"i"_s, u"u"_s, rate, Meter::Kind::Storage);
-        const std::optional<qint64> at = Meter::runsOutAt(b.meter->openSegmentsOf(u"u"_s), balance, kT0);
+        const std::optional<qint64> at =
+            Meter::runsOutAt(b.meter->openSegmentsOf(u"u"_s), balance, kT0);
         QVERIFY(at);
         // The first millisecond at which the whole stop costs the whole balance.
         QVERIFY(pricing::segmentCost(*at - kT0, rate) >= balance);
@@ -163,8 +177,10 @@ private Q_SLOTS:
         QCOMPARE(b.ledger->balance(u"u"_s), 0); // capped: never below zero
         const qint64 owed = pricing::segmentCost(*at - kT0, rate);
         QCOMPARE(b.db.scalar(u"SELECT charged_micros FROM segments"_s).toLongLong(), owed);
-        QCOMPARE(b.db.scalar(u"SELECT written_off_micros FROM segments"_s).toLongLong(), owed - balance);
-        QVERIFY(owed - balance <= rate / pricing::kMsPerHour + 1); // at most one millisecond's worth
+        QCOMPARE(b.db.scalar(u"SELECT written_off_micros FROM segments"_s).toLongLong(),
+                 owed - balance);
+        QVERIFY(owed - balance
+                <= rate / pricing::kMsPerHour + 1); // at most one millisecond's worth
         QVERIFY2(b.ledger->verify().isEmpty(), qPrintable(b.ledger->verify()));
     }
 
@@ -179,7 +195,8 @@ private Q_SLOTS:
         // One open segment per instance, whatever its kind.
         {
             Transaction tx(b.db);
-            QVERIFY_THROWS_EXCEPTION(DbError, b.meter->openSegment(u"stopped"_s, u"u"_s, 1, kT0, Meter::Kind::Compute));
+            QVERIFY_THROWS_EXCEPTION(
+                DbError, b.meter->openSegment(u"stopped"_s, u"u"_s, 1, kT0, Meter::Kind::Compute));
         }
         b.accrue(kT0 + 120'000);
         const qint64 at = kT0 + 150'000;

@@ -25,10 +25,12 @@ private Q_SLOTS:
 
 void TestNvidiaGpus::inventory()
 {
-    const QByteArray csv = "0, NVIDIA H200, GPU-1c2d3e4f-aaaa-bbbb-cccc-0123456789ab, 143771, 00000000:19:00.0\n"
-                           "1, NVIDIA GeForce RTX 4090, GPU-ffff0000-1111-2222-3333-444455556666, 24564, 00000000:3B:00.0\n"
-                           "WARNING: infoROM is corrupted at gpu 0000:19:00.0\n"
-                           "\n";
+    const QByteArray csv =
+        "0, NVIDIA H200, GPU-1c2d3e4f-aaaa-bbbb-cccc-0123456789ab, 143771, 00000000:19:00.0\n"
+        "1, NVIDIA GeForce RTX 4090, GPU-ffff0000-1111-2222-3333-444455556666, 24564, "
+        "00000000:3B:00.0\n"
+        "WARNING: infoROM is corrupted at gpu 0000:19:00.0\n"
+        "\n";
     const QList<NvidiaGpus::Card> cards = NvidiaGpus::parseInventory(csv);
     QCOMPARE(cards.size(), 2);
     QCOMPARE(cards.at(0).index, 0);
@@ -92,7 +94,8 @@ void TestNvidiaGpus::realGpus()
     if (inventory.cards.isEmpty())
         QSKIP(qPrintable(u"no NVIDIA GPU on this machine: %1"_s.arg(inventory.problem)));
     for (const NvidiaGpus::Card &card : inventory.cards) {
-        qInfo("GPU %d: %s, %d MiB, %s", card.index, qPrintable(card.name), card.memoryMib, qPrintable(card.uuid));
+        qInfo("GPU %d: %s, %d MiB, %s", card.index, qPrintable(card.name), card.memoryMib,
+              qPrintable(card.uuid));
         QVERIFY(card.memoryMib > 0);
         QVERIFY(card.uuid.startsWith(u"GPU-"_s));
     }

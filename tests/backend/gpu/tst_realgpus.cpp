@@ -41,16 +41,16 @@ void TestRealGpus::initTestCase()
     if (m_inventory.cards.isEmpty())
         QSKIP(qPrintable(u"no NVIDIA GPU on this machine (%1)"_s.arg(m_inventory.problem)));
     for (const NvidiaGpus::Card &card : std::as_const(m_inventory.cards))
-        qInfo("GPU %d: %s, %d MiB, power limit %.0f W, %s", card.index, qPrintable(card.name), card.memoryMib,
-              card.powerLimitW, qPrintable(card.uuid));
+        qInfo("GPU %d: %s, %d MiB, power limit %.0f W, %s", card.index, qPrintable(card.name),
+              card.memoryMib, card.powerLimitW, qPrintable(card.uuid));
 }
 
 QList<HostCard> TestRealGpus::hostCards() const
 {
     QList<HostCard> cards;
     for (const NvidiaGpus::Card &card : m_inventory.cards)
-        cards.append(HostCard{card.index, NvidiaGpus::catalogIdFor(card.name), card.name, card.memoryMib,
-                              card.powerLimitW});
+        cards.append(HostCard{card.index, NvidiaGpus::catalogIdFor(card.name), card.name,
+                              card.memoryMib, card.powerLimitW});
     return cards;
 }
 
@@ -63,8 +63,9 @@ void TestRealGpus::hostCardsBecomeTheCatalog()
         QVERIFY2(!type.simulated, qPrintable(type.id));
         offered += type.capacity;
         for (int index : type.hostCards) {
-            const auto card = std::find_if(m_inventory.cards.cbegin(), m_inventory.cards.cend(),
-                                           [&](const NvidiaGpus::Card &c) { return c.index == index; });
+            const auto card =
+                std::find_if(m_inventory.cards.cbegin(), m_inventory.cards.cend(),
+                             [&](const NvidiaGpus::Card &c) { return c.index == index; });
             QVERIFY(card != m_inventory.cards.cend());
             QCOMPARE(type.name, card->name);
             QCOMPARE(type.vramMib, card->memoryMib);
@@ -91,13 +92,15 @@ void TestRealGpus::telemetryReadsTheLentCards()
     env.insert(u"CUDA_VISIBLE_DEVICES"_s, QString::number(card));
     load.setProcessEnvironment(env);
     load.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    load.start(u"python3"_s, {u"-c"_s, u"import time, torch\n"
-                                       "a = torch.randn(8192, 8192, device='cuda', dtype=torch.bfloat16)\n"
-                                       "print('busy', flush=True)\n"
-                                       "end = time.time() + 12\n"
-                                       "while time.time() < end:\n"
-                                       "    b = a @ a\n"
-                                       "torch.cuda.synchronize()\n"_s});
+    load.start(u"python3"_s,
+               {u"-c"_s,
+                u"import time, torch\n"
+                "a = torch.randn(8192, 8192, device='cuda', dtype=torch.bfloat16)\n"
+                "print('busy', flush=True)\n"
+                "end = time.time() + 12\n"
+                "while time.time() < end:\n"
+                "    b = a @ a\n"
+                "torch.cuda.synchronize()\n"_s});
     const bool loaded = load.waitForStarted(5000) && load.waitForReadyRead(60'000);
     double peakUtil = 0, peakPower = 0, lastTemperature = 0, peakMemory = 0;
     for (int tick = 0; tick < 8; ++tick) {
@@ -115,14 +118,17 @@ void TestRealGpus::telemetryReadsTheLentCards()
     }
     load.kill();
     load.waitForFinished(10'000);
-    qInfo("card %d: peak utilisation %.0f %%, peak power %.0f W, peak VRAM %.0f MiB, temperature %.0f C (load %s)",
+    qInfo("card %d: peak utilisation %.0f %%, peak power %.0f W, peak VRAM %.0f MiB, temperature "
+          "%.0f C (load %s)",
           card, peakUtil, peakPower, peakMemory, lastTemperature, loaded ? "ran" : "did not run");
-    QVERIFY2(lastTemperature > 0, "nvidia-smi's temperature of the lent card never reached the samples");
+    QVERIFY2(lastTemperature > 0,
+             "nvidia-smi's temperature of the lent card never reached the samples");
     const QJsonObject metrics = telemetry.metricsJson(id, 0, 1);
     QCOMPARE(metrics.value(u"simulated"_s).toBool(true), false);
     if (!loaded)
         QSKIP("no PyTorch with CUDA here to load the card; readings checked, load not");
-    QVERIFY2(peakUtil >= 50, qPrintable(u"utilisation under a matmul loop peaked at %1 %"_s.arg(peakUtil)));
+    QVERIFY2(peakUtil >= 50,
+             qPrintable(u"utilisation under a matmul loop peaked at %1 %"_s.arg(peakUtil)));
     QVERIFY(peakMemory > 256); // the 128 MiB matrices and CUDA's context
 }
 
@@ -130,14 +136,16 @@ void TestRealGpus::containerSeesExactlyItsCards()
 {
     initPodmanTest(); // skips where podman or ssh cannot run
     if (m_inventory.cdiSpec.isEmpty())
-        QSKIP("no CDI spec for nvidia.com/gpu (nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml)");
+        QSKIP("no CDI spec for nvidia.com/gpu (nvidia-ctk cdi generate "
+              "--output=/etc/cdi/nvidia.yaml)");
     SimProcess *sim = startSim({u"--gpus"_s, u"real"_s});
     QVERIFY(sim);
     const QString token = sim->signUp(u"realgpu@example.com"_s);
     const KeyPair key = makeKey(u"realgpu"_s);
     const QString keyId = addKey(*sim, token, key);
     const QString type = NvidiaGpus::catalogIdFor(m_inventory.cards.first().name);
-    const QString id = create(*sim, token, {keyId}, QJsonObject{{u"gpu_type"_s, type}, {u"gpu_count"_s, 1}});
+    const QString id =
+        create(*sim, token, {keyId}, QJsonObject{{u"gpu_type"_s, type}, {u"gpu_count"_s, 1}});
     QVERIFY(!id.isEmpty());
     const QJsonObject running = waitFor(*sim, token, id, u"running"_s);
     QCOMPARE(running.value(u"gpu_simulated"_s).toBool(true), false);

@@ -54,8 +54,8 @@ void TestSimulatedGpu::followsLoad()
     QFETCH(double, utilization);
     QFETCH(double, vramMib);
     QFETCH(QString, pstate);
-    const SimulatedGpu gpu =
-        SimulatedGpu::step(SimulatedGpu::idle(spec4090()), spec4090(), {cpuShare, memoryShare}, 1.0);
+    const SimulatedGpu gpu = SimulatedGpu::step(SimulatedGpu::idle(spec4090()), spec4090(),
+                                                {cpuShare, memoryShare}, 1.0);
     QCOMPARE(gpu.utilizationPct, utilization);
     QCOMPARE(gpu.memoryUsedMib, vramMib);
     QCOMPARE(gpu.pstate(), pstate);
@@ -70,7 +70,8 @@ void TestSimulatedGpu::heatsWithLagAndCools()
     const SimulatedGpu oneSecond = run(idle, {1.0, 0.2}, 1);
     QVERIFY2(oneSecond.temperatureC > 30 && oneSecond.temperatureC < 40, "not at once");
     const SimulatedGpu aMinute = run(idle, {1.0, 0.2}, 60);
-    QVERIFY2(aMinute.temperatureC > 76 && aMinute.temperatureC <= 78, qPrintable(QString::number(aMinute.temperatureC)));
+    QVERIFY2(aMinute.temperatureC > 76 && aMinute.temperatureC <= 78,
+             qPrintable(QString::number(aMinute.temperatureC)));
     QVERIFY(aMinute.powerW > 440 && aMinute.powerW <= 450);
     QVERIFY(aMinute.fanPct > 50);
 
@@ -97,7 +98,8 @@ void TestSimulatedGpu::clampsNonsense()
     const SimulatedGpu under = SimulatedGpu::step(idle, spec4090(), {-1.0, -2.0}, 1.0);
     QCOMPARE(under.utilizationPct, 0.0);
     QCOMPARE(under.memoryUsedMib, 0.0);
-    const SimulatedGpu nan = SimulatedGpu::step(idle, spec4090(), {std::nan(""), std::nan("")}, 1.0);
+    const SimulatedGpu nan =
+        SimulatedGpu::step(idle, spec4090(), {std::nan(""), std::nan("")}, 1.0);
     QCOMPARE(nan.utilizationPct, 0.0);
     const SimulatedGpu noTime = SimulatedGpu::step(idle, spec4090(), {1.0, 0.0}, 0.0);
     QCOMPARE(noTime.temperatureC, idle.temperatureC);

@@ -137,8 +137,9 @@ QByteArray get(const QByteArray &path, const QByteArray &extraHeaders = {})
 
 QByteArray post(const QByteArray &path, const QByteArray &body)
 {
-    return "POST "_ba + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                               "Content-Length: "_ba
+    return "POST "_ba + path
+        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+          "Content-Length: "_ba
         + QByteArray::number(body.size()) + "\r\n\r\n"_ba + body;
 }
 
@@ -186,8 +187,8 @@ void TestHttpServer::init()
     m_streams.clear();
     m_holdStreams = true;
     m_router.add("GET"_ba, u"/hello"_s, [](Request &request) {
-        return Response::json(200, QJsonObject{{u"hello"_s, u"world"_s},
-                                               {u"peer"_s, request.peer.toString()}});
+        return Response::json(
+            200, QJsonObject{{u"hello"_s, u"world"_s}, {u"peer"_s, request.peer.toString()}});
     });
     m_router.add("POST"_ba, u"/echo"_s, [](Request &request) {
         Response response;
@@ -433,8 +434,9 @@ void TestHttpServer::expectContinue()
     Client client;
     QVERIFY(client.connectTo(m_server->serverPort()));
     const QByteArray body = R"({"waited":false})"_ba;
-    client.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: "_ba
-                + QByteArray::number(body.size()) + "\r\n\r\n"_ba);
+    client.send(
+        "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Length: "_ba
+        + QByteArray::number(body.size()) + "\r\n\r\n"_ba);
     const std::optional<Reply> interim = client.nextHead();
     QVERIFY(interim);
     QCOMPARE(interim->status, 100);
@@ -648,7 +650,8 @@ void TestHttpServer::eventStreamDroppedClosesConnection()
     client.send(get("/events"));
     QVERIFY(client.nextHead());
     QVERIFY(client.waitForDisconnect());
-    QCOMPARE(client.buffer(), "id: 1\nevent: tick\ndata: a\ndata: b\n\nevent: tock\ndata: {}\n\n"_ba);
+    QCOMPARE(client.buffer(),
+             "id: 1\nevent: tick\ndata: a\ndata: b\n\nevent: tock\ndata: {}\n\n"_ba);
 }
 
 void TestHttpServer::eventStreamSurvivesServerDestruction()

@@ -129,73 +129,92 @@ void TestRequestParser::validRequest_data()
     QTest::addColumn<QByteArray>("body");
     QTest::addColumn<bool>("keepAlive");
 
-    QTest::newRow("simple GET")
-        << "GET /v1/me HTTP/1.1\r\nHost: localhost\r\n\r\n"_ba << "GET"_ba << "/v1/me"_ba
-        << u"/v1/me"_s << QString() << QString() << QByteArray() << true;
+    QTest::newRow("simple GET") << "GET /v1/me HTTP/1.1\r\nHost: localhost\r\n\r\n"_ba
+                                << "GET"_ba
+                                << "/v1/me"_ba << u"/v1/me"_s << QString() << QString()
+                                << QByteArray() << true;
     QTest::newRow("bare LF line ends")
-        << "GET /v1/me HTTP/1.1\nHost: localhost\n\n"_ba << "GET"_ba << "/v1/me"_ba
-        << u"/v1/me"_s << QString() << QString() << QByteArray() << true;
+        << "GET /v1/me HTTP/1.1\nHost: localhost\n\n"_ba
+        << "GET"_ba
+        << "/v1/me"_ba << u"/v1/me"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("mixed line ends")
-        << "GET /v1/me HTTP/1.1\r\nHost: localhost\n\r\n"_ba << "GET"_ba << "/v1/me"_ba
-        << u"/v1/me"_s << QString() << QString() << QByteArray() << true;
-    QTest::newRow("no headers")
-        << "GET / HTTP/1.1\r\n\r\n"_ba << "GET"_ba << "/"_ba << u"/"_s << QString() << QString()
-        << QByteArray() << true;
-    QTest::newRow("HTTP/1.0")
-        << "GET /v1/me HTTP/1.0\r\n\r\n"_ba << "GET"_ba << "/v1/me"_ba << u"/v1/me"_s
-        << QString() << QString() << QByteArray() << false;
+        << "GET /v1/me HTTP/1.1\r\nHost: localhost\n\r\n"_ba
+        << "GET"_ba
+        << "/v1/me"_ba << u"/v1/me"_s << QString() << QString() << QByteArray() << true;
+    QTest::newRow("no headers") << "GET / HTTP/1.1\r\n\r\n"_ba
+                                << "GET"_ba
+                                << "/"_ba << u"/"_s << QString() << QString() << QByteArray()
+                                << true;
+    QTest::newRow("HTTP/1.0") << "GET /v1/me HTTP/1.0\r\n\r\n"_ba
+                              << "GET"_ba
+                              << "/v1/me"_ba << u"/v1/me"_s << QString() << QString()
+                              << QByteArray() << false;
     QTest::newRow("POST with JSON body")
         << "POST /v1/instances HTTP/1.1\r\nContent-Type: application/json\r\n"
            "Content-Length: 20\r\n\r\n{\"gpu\":\"h100\",\"n\":2}"_ba
-        << "POST"_ba << "/v1/instances"_ba << u"/v1/instances"_s << QString() << QString()
+        << "POST"_ba
+        << "/v1/instances"_ba << u"/v1/instances"_s << QString() << QString()
         << "{\"gpu\":\"h100\",\"n\":2}"_ba << true;
     QTest::newRow("POST without Content-Length has empty body")
-        << "POST /v1/x HTTP/1.1\r\n\r\n"_ba << "POST"_ba << "/v1/x"_ba << u"/v1/x"_s
-        << QString() << QString() << QByteArray() << true;
+        << "POST /v1/x HTTP/1.1\r\n\r\n"_ba
+        << "POST"_ba
+        << "/v1/x"_ba << u"/v1/x"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("Content-Length zero")
-        << "PUT /v1/x HTTP/1.1\r\nContent-Length: 0\r\n\r\n"_ba << "PUT"_ba << "/v1/x"_ba
-        << u"/v1/x"_s << QString() << QString() << QByteArray() << true;
+        << "PUT /v1/x HTTP/1.1\r\nContent-Length: 0\r\n\r\n"_ba
+        << "PUT"_ba
+        << "/v1/x"_ba << u"/v1/x"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("equal duplicate Content-Length")
         << "POST /v1/x HTTP/1.1\r\nContent-Length: 3\r\ncontent-length: 003\r\n\r\nabc"_ba
-        << "POST"_ba << "/v1/x"_ba << u"/v1/x"_s << QString() << QString() << "abc"_ba << true;
-    QTest::newRow("query string")
-        << "GET /v1/instances?limit=5&state=running HTTP/1.1\r\n\r\n"_ba << "GET"_ba
-        << "/v1/instances?limit=5&state=running"_ba << u"/v1/instances"_s << u"limit"_s
-        << u"5"_s << QByteArray() << true;
-    QTest::newRow("empty query")
-        << "GET /v1/instances? HTTP/1.1\r\n\r\n"_ba << "GET"_ba << "/v1/instances?"_ba
-        << u"/v1/instances"_s << QString() << QString() << QByteArray() << true;
-    QTest::newRow("percent-encoded space")
-        << "GET /v1/keys/my%20key HTTP/1.1\r\n\r\n"_ba << "GET"_ba << "/v1/keys/my%20key"_ba
-        << u"/v1/keys/my key"_s << QString() << QString() << QByteArray() << true;
+        << "POST"_ba
+        << "/v1/x"_ba << u"/v1/x"_s << QString() << QString() << "abc"_ba << true;
+    QTest::newRow("query string") << "GET /v1/instances?limit=5&state=running HTTP/1.1\r\n\r\n"_ba
+                                  << "GET"_ba
+                                  << "/v1/instances?limit=5&state=running"_ba << u"/v1/instances"_s
+                                  << u"limit"_s << u"5"_s << QByteArray() << true;
+    QTest::newRow("empty query") << "GET /v1/instances? HTTP/1.1\r\n\r\n"_ba
+                                 << "GET"_ba
+                                 << "/v1/instances?"_ba << u"/v1/instances"_s << QString()
+                                 << QString() << QByteArray() << true;
+    QTest::newRow("percent-encoded space") << "GET /v1/keys/my%20key HTTP/1.1\r\n\r\n"_ba
+                                           << "GET"_ba
+                                           << "/v1/keys/my%20key"_ba << u"/v1/keys/my key"_s
+                                           << QString() << QString() << QByteArray() << true;
     QTest::newRow("percent-encoded UTF-8")
-        << "GET /caf%C3%a9 HTTP/1.1\r\n\r\n"_ba << "GET"_ba << "/caf%C3%a9"_ba
-        << u"/caf\u00e9"_s << QString() << QString() << QByteArray() << true;
+        << "GET /caf%C3%a9 HTTP/1.1\r\n\r\n"_ba
+        << "GET"_ba
+        << "/caf%C3%a9"_ba << u"/caf\u00e9"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("percent-encoded slash")
-        << "GET /a%2Fb HTTP/1.1\r\n\r\n"_ba << "GET"_ba << "/a%2Fb"_ba << u"/a/b"_s
-        << QString() << QString() << QByteArray() << true;
+        << "GET /a%2Fb HTTP/1.1\r\n\r\n"_ba
+        << "GET"_ba
+        << "/a%2Fb"_ba << u"/a/b"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("percent in query is left to QUrlQuery")
-        << "GET /s?q=a%20b HTTP/1.1\r\n\r\n"_ba << "GET"_ba << "/s?q=a%20b"_ba << u"/s"_s
-        << u"q"_s << u"a b"_s << QByteArray() << true;
+        << "GET /s?q=a%20b HTTP/1.1\r\n\r\n"_ba
+        << "GET"_ba
+        << "/s?q=a%20b"_ba << u"/s"_s << u"q"_s << u"a b"_s << QByteArray() << true;
     QTest::newRow("empty lines before request line")
-        << "\r\n\n\r\nGET /v1/me HTTP/1.1\r\n\r\n"_ba << "GET"_ba << "/v1/me"_ba
-        << u"/v1/me"_s << QString() << QString() << QByteArray() << true;
+        << "\r\n\n\r\nGET /v1/me HTTP/1.1\r\n\r\n"_ba
+        << "GET"_ba
+        << "/v1/me"_ba << u"/v1/me"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("extension method")
-        << "M-SEARCH /x HTTP/1.1\r\n\r\n"_ba << "M-SEARCH"_ba << "/x"_ba << u"/x"_s
-        << QString() << QString() << QByteArray() << true;
+        << "M-SEARCH /x HTTP/1.1\r\n\r\n"_ba
+        << "M-SEARCH"_ba
+        << "/x"_ba << u"/x"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("header OWS trimmed")
-        << "DELETE /v1/x HTTP/1.1\r\nX-Thing: \t value \t \r\n\r\n"_ba << "DELETE"_ba
+        << "DELETE /v1/x HTTP/1.1\r\nX-Thing: \t value \t \r\n\r\n"_ba
+        << "DELETE"_ba
         << "/v1/x"_ba << u"/v1/x"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("empty header value")
-        << "GET /x HTTP/1.1\r\nX-Empty:\r\n\r\n"_ba << "GET"_ba << "/x"_ba << u"/x"_s
-        << QString() << QString() << QByteArray() << true;
+        << "GET /x HTTP/1.1\r\nX-Empty:\r\n\r\n"_ba
+        << "GET"_ba
+        << "/x"_ba << u"/x"_s << QString() << QString() << QByteArray() << true;
     QTest::newRow("body on GET is read")
-        << "GET /x HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi"_ba << "GET"_ba << "/x"_ba
-        << u"/x"_s << QString() << QString() << "hi"_ba << true;
-    QTest::newRow("binary body")
-        << "POST /x HTTP/1.1\r\nContent-Length: 4\r\n\r\n\0\r\n\xff"_ba
-        << "POST"_ba << "/x"_ba << u"/x"_s << QString() << QString()
-        << "\0\r\n\xff"_ba << true;
+        << "GET /x HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi"_ba
+        << "GET"_ba
+        << "/x"_ba << u"/x"_s << QString() << QString() << "hi"_ba << true;
+    QTest::newRow("binary body") << "POST /x HTTP/1.1\r\nContent-Length: 4\r\n\r\n\0\r\n\xff"_ba
+                                 << "POST"_ba
+                                 << "/x"_ba << u"/x"_s << QString() << QString() << "\0\r\n\xff"_ba
+                                 << true;
 }
 
 void TestRequestParser::validRequest()
@@ -290,8 +309,7 @@ void TestRequestParser::invalidRequest_data()
     QTest::newRow("Transfer-Encoding chunked")
         << "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"_ba << 501;
     QTest::newRow("Transfer-Encoding with Content-Length")
-        << "POST / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: identity\r\n\r\nx"_ba
-        << 501;
+        << "POST / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: identity\r\n\r\nx"_ba << 501;
 }
 
 void TestRequestParser::invalidRequest()
@@ -319,15 +337,14 @@ void TestRequestParser::limits_data()
         << "GET "_ba + longTarget + " HTTP/1.1\r\n\r\n"_ba << 414;
     QTest::newRow("request line too long, no line end yet")
         << "GET "_ba + longTarget + longTarget << 414;
-    QTest::newRow("garbage without line end")
-        << QByteArray(200, 'x') << 414;
+    QTest::newRow("garbage without line end") << QByteArray(200, 'x') << 414;
     QTest::newRow("one header too large")
         << "GET / HTTP/1.1\r\nX-Big: "_ba + QByteArray(150, 'b') + "\r\n\r\n"_ba << 431;
     QTest::newRow("header too large, no line end yet")
         << "GET / HTTP/1.1\r\nX-Big: "_ba + QByteArray(150, 'b') << 431;
     QTest::newRow("headers together too large")
-        << "GET / HTTP/1.1\r\nX-A: "_ba + QByteArray(40, 'a') + "\r\nX-B: "_ba
-               + QByteArray(40, 'b') + "\r\nX-C: "_ba + QByteArray(40, 'c') + "\r\n\r\n"_ba
+        << "GET / HTTP/1.1\r\nX-A: "_ba + QByteArray(40, 'a') + "\r\nX-B: "_ba + QByteArray(40, 'b')
+            + "\r\nX-C: "_ba + QByteArray(40, 'c') + "\r\n\r\n"_ba
         << 431;
     QTest::newRow("too many headers")
         << "GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\nE: 5\r\n\r\n"_ba << 431;
@@ -356,7 +373,8 @@ void TestRequestParser::limitBoundariesAccepted()
     // Request line of exactly maxRequestLine bytes (without CR LF).
     const QByteArray prefix = "GET /"_ba;
     const QByteArray suffix = " HTTP/1.1"_ba;
-    const QByteArray line = prefix + QByteArray(limits.maxRequestLine - prefix.size() - suffix.size(), 'a') + suffix;
+    const QByteArray line =
+        prefix + QByteArray(limits.maxRequestLine - prefix.size() - suffix.size(), 'a') + suffix;
     QCOMPARE(line.size(), limits.maxRequestLine);
     Outcome outcome = parse(line + "\r\n\r\n"_ba, 1, limits);
     QCOMPARE(outcome.requests.size(), 1);
@@ -368,7 +386,8 @@ void TestRequestParser::limitBoundariesAccepted()
     QCOMPARE(header.size(), limits.maxHeaderBytes);
     outcome = parse("GET / HTTP/1.1\r\n"_ba + header + "\r\n"_ba, 1, limits);
     QCOMPARE(outcome.requests.size(), 1);
-    outcome = parse("GET / HTTP/1.1\r\n"_ba + "X-A: h"_ba + header.sliced(5) + "\r\n"_ba, 1, limits);
+    outcome =
+        parse("GET / HTTP/1.1\r\n"_ba + "X-A: h"_ba + header.sliced(5) + "\r\n"_ba, 1, limits);
     QCOMPARE(outcome.errorStatus, 431);
 
     // maxHeaderCount headers, and a body of exactly maxBody bytes.
@@ -386,21 +405,26 @@ void TestRequestParser::keepAlive_data()
     QTest::addColumn<bool>("keepAlive");
 
     QTest::newRow("1.1 default") << "HTTP/1.1"_ba << QByteArray() << true;
-    QTest::newRow("1.1 close") << "HTTP/1.1"_ba << "Connection: close\r\n"_ba << false;
-    QTest::newRow("1.1 Close mixed case") << "HTTP/1.1"_ba << "connection: CLOSE\r\n"_ba << false;
-    QTest::newRow("1.1 close in list")
-        << "HTTP/1.1"_ba << "Connection: Upgrade, close\r\n"_ba << false;
+    QTest::newRow("1.1 close") << "HTTP/1.1"_ba
+                               << "Connection: close\r\n"_ba << false;
+    QTest::newRow("1.1 Close mixed case") << "HTTP/1.1"_ba
+                                          << "connection: CLOSE\r\n"_ba << false;
+    QTest::newRow("1.1 close in list") << "HTTP/1.1"_ba
+                                       << "Connection: Upgrade, close\r\n"_ba << false;
     QTest::newRow("1.1 close in second header")
-        << "HTTP/1.1"_ba << "Connection: keep-alive\r\nConnection: close\r\n"_ba << false;
-    QTest::newRow("1.1 keep-alive") << "HTTP/1.1"_ba << "Connection: keep-alive\r\n"_ba << true;
-    QTest::newRow("1.1 closed is not close")
-        << "HTTP/1.1"_ba << "Connection: closed\r\n"_ba << true;
+        << "HTTP/1.1"_ba
+        << "Connection: keep-alive\r\nConnection: close\r\n"_ba << false;
+    QTest::newRow("1.1 keep-alive") << "HTTP/1.1"_ba
+                                    << "Connection: keep-alive\r\n"_ba << true;
+    QTest::newRow("1.1 closed is not close") << "HTTP/1.1"_ba
+                                             << "Connection: closed\r\n"_ba << true;
     QTest::newRow("1.0 default") << "HTTP/1.0"_ba << QByteArray() << false;
-    QTest::newRow("1.0 keep-alive") << "HTTP/1.0"_ba << "Connection: Keep-Alive\r\n"_ba << true;
-    QTest::newRow("1.0 keep-alive in list")
-        << "HTTP/1.0"_ba << "Connection: foo ,keep-alive \r\n"_ba << true;
-    QTest::newRow("1.0 keep-alive and close")
-        << "HTTP/1.0"_ba << "Connection: keep-alive, close\r\n"_ba << false;
+    QTest::newRow("1.0 keep-alive") << "HTTP/1.0"_ba
+                                    << "Connection: Keep-Alive\r\n"_ba << true;
+    QTest::newRow("1.0 keep-alive in list") << "HTTP/1.0"_ba
+                                            << "Connection: foo ,keep-alive \r\n"_ba << true;
+    QTest::newRow("1.0 keep-alive and close") << "HTTP/1.0"_ba
+                                              << "Connection: keep-alive, close\r\n"_ba << false;
 }
 
 void TestRequestParser::keepAlive()

@@ -96,22 +96,21 @@ void TestRouter::matching_data()
 
     QTest::newRow("root") << "GET"_ba << u"/"_s << 200 << u"root"_s;
     QTest::newRow("literal") << "GET"_ba << u"/v1/me"_s << 200 << u"me"_s;
-    QTest::newRow("same path, other method") << "POST"_ba << u"/v1/instances"_s << 200
-                                             << u"create"_s;
+    QTest::newRow("same path, other method")
+        << "POST"_ba << u"/v1/instances"_s << 200 << u"create"_s;
     QTest::newRow("placeholder") << "GET"_ba << u"/v1/instances/i-42"_s << 200 << u"get"_s;
-    QTest::newRow("placeholder then literal") << "POST"_ba << u"/v1/instances/i-42/stop"_s
-                                              << 200 << u"stop"_s;
-    QTest::newRow("literal beats placeholder") << "GET"_ba << u"/v1/instances/pending"_s << 200
-                                               << u"pending"_s;
-    QTest::newRow("leftmost literal wins") << "GET"_ba << u"/v1/instances/i-1/logs"_s << 200
-                                           << u"instanceLogs"_s;
+    QTest::newRow("placeholder then literal")
+        << "POST"_ba << u"/v1/instances/i-42/stop"_s << 200 << u"stop"_s;
+    QTest::newRow("literal beats placeholder")
+        << "GET"_ba << u"/v1/instances/pending"_s << 200 << u"pending"_s;
+    QTest::newRow("leftmost literal wins")
+        << "GET"_ba << u"/v1/instances/i-1/logs"_s << 200 << u"instanceLogs"_s;
     QTest::newRow("two placeholders") << "GET"_ba << u"/v1/keys/k-1/logs"_s << 200 << u"logs"_s;
-    QTest::newRow("trailing slash is not stripped") << "GET"_ba << u"/v1/me/"_s << 404
-                                                    << QString();
+    QTest::newRow("trailing slash is not stripped") << "GET"_ba << u"/v1/me/"_s << 404 << QString();
     QTest::newRow("empty segment does not fill a placeholder")
         << "GET"_ba << u"/v1/instances//stop"_s << 404 << QString();
-    QTest::newRow("placeholder needs a segment") << "GET"_ba << u"/v1/instances/"_s << 404
-                                                 << QString();
+    QTest::newRow("placeholder needs a segment")
+        << "GET"_ba << u"/v1/instances/"_s << 404 << QString();
     QTest::newRow("too long") << "GET"_ba << u"/v1/me/extra"_s << 404 << QString();
     QTest::newRow("case-sensitive path") << "GET"_ba << u"/V1/me"_s << 404 << QString();
     QTest::newRow("case-sensitive method") << "get"_ba << u"/v1/me"_s << 405 << QString();
@@ -207,9 +206,8 @@ void TestRouter::methodNotAllowed()
 void TestRouter::handlerException()
 {
     Router router;
-    router.add("GET"_ba, u"/boom"_s, [](Request &) -> Response {
-        throw std::runtime_error("kaboom");
-    });
+    router.add("GET"_ba, u"/boom"_s,
+               [](Request &) -> Response { throw std::runtime_error("kaboom"); });
     router.add("GET"_ba, u"/odd"_s, [](Request &) -> Response { throw 42; });
     router.add("GET"_ba, u"/empty"_s, Handler());
 

@@ -108,16 +108,17 @@ inline QString podmanUnavailable(const QString &image)
     const Run info = podman({u"info"_s, u"--format"_s, u"json"_s}, 60000);
     if (!info.ok())
         return u"podman does not work here: %1"_s.arg(info.errTail(300));
-    const Run run = podman({u"run"_s, u"--rm"_s, u"--pull=never"_s, u"--network=none"_s, image, u"true"_s}, 120000);
+    const Run run = podman(
+        {u"run"_s, u"--rm"_s, u"--pull=never"_s, u"--network=none"_s, image, u"true"_s}, 120000);
     if (!run.ok())
-        return u"podman cannot run a container here (with CONTAINERS_CONF=%1): %2"_s.arg(containersConf(),
-                                                                                       run.errTail(400));
+        return u"podman cannot run a container here (with CONTAINERS_CONF=%1): %2"_s.arg(
+            containersConf(), run.errTail(400));
     return {};
 }
 
 struct ImageCheck
 {
-    QString skip;  // podman unusable: QSKIP with this
+    QString skip; // podman unusable: QSKIP with this
     QString error; // image could not be made: QFAIL with this
 };
 
@@ -145,10 +146,12 @@ inline ImageCheck ensureBaseImage()
             made = runProgram(script, {root}, 1800000);
         } else {
             const QString tree = QDir::tempPath() + u"/cardhour-debootstrap-"_s + randomSuffix();
-            made = runProgram(u"debootstrap"_s, {u"--variant=minbase"_s, u"bookworm"_s, tree}, 1800000);
+            made = runProgram(u"debootstrap"_s, {u"--variant=minbase"_s, u"bookworm"_s, tree},
+                              1800000);
             if (made.ok())
-                made = runProgram(u"sh"_s, {u"-c"_s, u"tar -C \"$1\" -c . | \"$2\" import - \"$3\""_s, u"sh"_s, tree,
-                                            podmanBinary(), root},
+                made = runProgram(u"sh"_s,
+                                  {u"-c"_s, u"tar -C \"$1\" -c . | \"$2\" import - \"$3\""_s,
+                                   u"sh"_s, tree, podmanBinary(), root},
                                   600000);
             QDir(tree).removeRecursively();
         }
@@ -160,9 +163,10 @@ inline ImageCheck ensureBaseImage()
     check.skip = podmanUnavailable(root);
     if (!check.skip.isEmpty())
         return check;
-    qInfo("building %s from backend-sim/images/base (first run only; takes minutes)", qPrintable(baseImageTag()));
-    const Run build = podman({u"build"_s, u"--build-arg"_s, u"DEBIAN_IMAGE="_s + root, u"-t"_s, baseImageTag(),
-                              imagesDir + u"/base"_s},
+    qInfo("building %s from backend-sim/images/base (first run only; takes minutes)",
+          qPrintable(baseImageTag()));
+    const Run build = podman({u"build"_s, u"--build-arg"_s, u"DEBIAN_IMAGE="_s + root, u"-t"_s,
+                              baseImageTag(), imagesDir + u"/base"_s},
                              1800000);
     if (!build.ok())
         check.error = u"cannot build %1: %2"_s.arg(baseImageTag(), build.errTail());

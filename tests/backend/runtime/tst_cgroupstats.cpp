@@ -52,7 +52,8 @@ void TestCgroupStats::reads()
     const QString rel = layout.mid(3).arg(kId);
     // A conmon folder with the same id must not be taken for the container.
     if (v2) {
-        write(root.filePath(u"machine.slice/libpod-conmon-%1.scope/cpu.stat"_s.arg(kId)), "usage_usec 1\n");
+        write(root.filePath(u"machine.slice/libpod-conmon-%1.scope/cpu.stat"_s.arg(kId)),
+              "usage_usec 1\n");
         write(root.filePath(rel + u"/cpu.stat"_s), "usage_usec 2500000\nuser_usec 2000000\n");
         write(root.filePath(rel + u"/memory.current"_s), "104857600\n");
         write(root.filePath(rel + u"/memory.stat"_s), "anon 90000000\ninactive_file 4857600\n");
@@ -60,8 +61,10 @@ void TestCgroupStats::reads()
     } else {
         write(root.filePath(u"cpuacct/"_s + rel + u"/cpuacct.usage"_s), "2500000000\n");
         write(root.filePath(u"memory/"_s + rel + u"/memory.usage_in_bytes"_s), "104857600\n");
-        write(root.filePath(u"memory/"_s + rel + u"/memory.stat"_s), "cache 5000000\ntotal_inactive_file 4857600\n");
-        write(root.filePath(u"memory/"_s + rel + u"/memory.limit_in_bytes"_s), "9223372036854771712\n");
+        write(root.filePath(u"memory/"_s + rel + u"/memory.stat"_s),
+              "cache 5000000\ntotal_inactive_file 4857600\n");
+        write(root.filePath(u"memory/"_s + rel + u"/memory.limit_in_bytes"_s),
+              "9223372036854771712\n");
     }
     CgroupStats stats(root.path());
     const std::optional<CgroupStats::Reading> r = stats.read(lookupId);

@@ -94,8 +94,10 @@ void TestCliDialect::labels_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value");
-    QTest::newRow("object") << R"({"L":{"a":"1","cardhour.instance":"x"}})"_ba << u"cardhour.instance"_s << u"x"_s;
-    QTest::newRow("string") << R"({"L":"a=1,cardhour.instance=x"})"_ba << u"cardhour.instance"_s << u"x"_s;
+    QTest::newRow("object") << R"({"L":{"a":"1","cardhour.instance":"x"}})"_ba
+                            << u"cardhour.instance"_s << u"x"_s;
+    QTest::newRow("string") << R"({"L":"a=1,cardhour.instance=x"})"_ba << u"cardhour.instance"_s
+                            << u"x"_s;
     QTest::newRow("value with =") << R"({"L":"a=b=c"})"_ba << u"a"_s << u"b=c"_s;
     QTest::newRow("empty value") << R"({"L":"a=,b=2"})"_ba << u"b"_s << u"2"_s;
     QTest::newRow("null") << R"({"L":null})"_ba << u"a"_s << QString();
@@ -106,7 +108,8 @@ void TestCliDialect::labels()
     QFETCH(QByteArray, json);
     QFETCH(QString, key);
     QFETCH(QString, value);
-    const QHash<QString, QString> labels = cli::parseLabels(QJsonDocument::fromJson(json).object().value(u"L"_s));
+    const QHash<QString, QString> labels =
+        cli::parseLabels(QJsonDocument::fromJson(json).object().value(u"L"_s));
     QCOMPARE(labels.value(key), value);
 }
 
@@ -114,15 +117,18 @@ void TestCliDialect::ports_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QList<int>>("expected"); // container, host, container, host, ...
-    QTest::newRow("podman array") << R"({"P":[{"host_port":40022,"container_port":22,"protocol":"tcp"}]})"_ba
-                                  << QList<int>{22, 40022};
-    QTest::newRow("podman range") << R"({"P":[{"host_port":40000,"container_port":8000,"range":3}]})"_ba
-                                  << QList<int>{8000, 40000, 8001, 40001, 8002, 40002};
-    QTest::newRow("podman udp skipped") << R"({"P":[{"host_port":5353,"container_port":53,"protocol":"udp"}]})"_ba
-                                        << QList<int>{};
+    QTest::newRow("podman array")
+        << R"({"P":[{"host_port":40022,"container_port":22,"protocol":"tcp"}]})"_ba
+        << QList<int>{22, 40022};
+    QTest::newRow("podman range")
+        << R"({"P":[{"host_port":40000,"container_port":8000,"range":3}]})"_ba
+        << QList<int>{8000, 40000, 8001, 40001, 8002, 40002};
+    QTest::newRow("podman udp skipped")
+        << R"({"P":[{"host_port":5353,"container_port":53,"protocol":"udp"}]})"_ba << QList<int>{};
     QTest::newRow("docker one") << R"({"P":"127.0.0.1:40022->22/tcp"})"_ba << QList<int>{22, 40022};
-    QTest::newRow("docker two") << R"({"P":"127.0.0.1:40022->22/tcp, 127.0.0.1:40023->8888/tcp"})"_ba
-                                << QList<int>{22, 40022, 8888, 40023};
+    QTest::newRow("docker two")
+        << R"({"P":"127.0.0.1:40022->22/tcp, 127.0.0.1:40023->8888/tcp"})"_ba
+        << QList<int>{22, 40022, 8888, 40023};
     QTest::newRow("docker range") << R"({"P":"0.0.0.0:40000-40001->8000-8001/tcp"})"_ba
                                   << QList<int>{8000, 40000, 8001, 40001};
     QTest::newRow("docker ipv6") << R"({"P":"[::1]:40022->22/tcp"})"_ba << QList<int>{22, 40022};
@@ -135,7 +141,8 @@ void TestCliDialect::ports()
 {
     QFETCH(QByteArray, json);
     QFETCH(QList<int>, expected);
-    const QHash<int, int> ports = cli::parsePorts(QJsonDocument::fromJson(json).object().value(u"P"_s));
+    const QHash<int, int> ports =
+        cli::parsePorts(QJsonDocument::fromJson(json).object().value(u"P"_s));
     QCOMPARE(ports.size(), expected.size() / 2);
     for (int i = 0; i + 1 < expected.size(); i += 2)
         QCOMPARE(ports.value(expected.at(i)), expected.at(i + 1));
@@ -143,9 +150,11 @@ void TestCliDialect::ports()
 
 void TestCliDialect::volumes()
 {
-    const QByteArray podman = R"([{"Name":"cardhour-ws-i-1","Labels":{"cardhour.instance":"i-1"}}])";
-    const QByteArray docker = R"({"Driver":"local","Labels":"cardhour.instance=i-1,cardhour.x=1","Name":"cardhour-ws-i-1"})"
-                              "\n";
+    const QByteArray podman =
+        R"([{"Name":"cardhour-ws-i-1","Labels":{"cardhour.instance":"i-1"}}])";
+    const QByteArray docker =
+        R"({"Driver":"local","Labels":"cardhour.instance=i-1,cardhour.x=1","Name":"cardhour-ws-i-1"})"
+        "\n";
     for (const QByteArray &output : {podman, docker}) {
         const QList<cli::VolumeInfo> volumes = cli::parseVolumeList(output);
         QCOMPARE(volumes.size(), 1);
@@ -172,32 +181,39 @@ void TestCliDialect::classify_data()
     QTest::addColumn<QString>("err");
     QTest::addColumn<int>("failure");
     using F = cli::Failure;
-    QTest::newRow("podman image") << u"Error: localhost/cardhour/nope:latest: image not known"_s << int(F::ImageMissing);
+    QTest::newRow("podman image") << u"Error: localhost/cardhour/nope:latest: image not known"_s
+                                  << int(F::ImageMissing);
     QTest::newRow("docker image")
-        << u"docker: Error response from daemon: No such image: localhost/cardhour/nope:latest"_s << int(F::ImageMissing);
+        << u"docker: Error response from daemon: No such image: localhost/cardhour/nope:latest"_s
+        << int(F::ImageMissing);
     QTest::newRow("podman name")
-        << u"Error: creating container storage: the container name \"zz1\" is already in use by 5357. You have to "
+        << u"Error: creating container storage: the container name \"zz1\" is already in use by "
+           u"5357. You have to "
            "remove that container to be able to reuse that name: that name is already in use"_s
         << int(F::NameInUse);
     QTest::newRow("docker name")
-        << u"docker: Error response from daemon: Conflict. The container name \"/dk1\" is already in use by container "
+        << u"docker: Error response from daemon: Conflict. The container name \"/dk1\" is already "
+           u"in use by container "
            "\"0ffe\". You have to remove (or rename) that container to be able to reuse that name."_s
         << int(F::NameInUse);
     QTest::newRow("podman port")
         << u"Error: cannot listen on the TCP port: listen tcp4 127.0.0.1:41022: bind: address already in use"_s
         << int(F::PortInUse);
-    QTest::newRow("rootless port") << u"Error: rootlessport listen tcp 127.0.0.1:45123: bind: address already in use"_s
-                                   << int(F::PortInUse);
-    QTest::newRow("docker port")
-        << u"docker: Error response from daemon: driver failed programming external connectivity on endpoint x: "
-           "Bind for 127.0.0.1:40022 failed: port is already allocated."_s
+    QTest::newRow("rootless port")
+        << u"Error: rootlessport listen tcp 127.0.0.1:45123: bind: address already in use"_s
         << int(F::PortInUse);
-    QTest::newRow("podman no container") << u"Error: no container with name or ID \"x\" found: no such container"_s
-                                         << int(F::NoSuchContainer);
-    QTest::newRow("docker no container") << u"Error response from daemon: No such container: x"_s
-                                         << int(F::NoSuchContainer);
-    QTest::newRow("podman volume") << u"Error: volume with name zzv already exists: volume already exists"_s
-                                   << int(F::VolumeExists);
+    QTest::newRow("docker port") << u"docker: Error response from daemon: driver failed "
+                                    u"programming external connectivity on endpoint x: "
+                                    "Bind for 127.0.0.1:40022 failed: port is already allocated."_s
+                                 << int(F::PortInUse);
+    QTest::newRow("podman no container")
+        << u"Error: no container with name or ID \"x\" found: no such container"_s
+        << int(F::NoSuchContainer);
+    QTest::newRow("docker no container")
+        << u"Error response from daemon: No such container: x"_s << int(F::NoSuchContainer);
+    QTest::newRow("podman volume")
+        << u"Error: volume with name zzv already exists: volume already exists"_s
+        << int(F::VolumeExists);
     QTest::newRow("other") << u"Error: OCI runtime error: runc create failed"_s << int(F::Other);
     QTest::newRow("empty") << QString() << int(F::Other);
 }
@@ -213,14 +229,17 @@ void TestCliDialect::engineArgs()
 {
     QCOMPARE(cli::forceRemoveArgs(cli::Engine::Podman, {u"a"_s, u"b"_s}),
              (QStringList{u"rm"_s, u"-f"_s, u"-t"_s, u"0"_s, u"a"_s, u"b"_s}));
-    QCOMPARE(cli::forceRemoveArgs(cli::Engine::Docker, {u"a"_s}), (QStringList{u"rm"_s, u"-f"_s, u"a"_s}));
+    QCOMPARE(cli::forceRemoveArgs(cli::Engine::Docker, {u"a"_s}),
+             (QStringList{u"rm"_s, u"-f"_s, u"a"_s}));
     QCOMPARE(cli::infoArgs(cli::Engine::Docker).last(), u"{{json .}}"_s);
     QCOMPARE(cli::infoArgs(cli::Engine::Podman).last(), u"json"_s);
     QCOMPARE(cli::engineName(cli::Engine::Docker), u"docker"_s);
     // Real cards: CDI devices for podman, one quoted --gpus list for docker, nothing for none.
-    QCOMPARE(cli::gpuDeviceArgs(cli::Engine::Podman, {2, 5}),
-             (QStringList{u"--device"_s, u"nvidia.com/gpu=2"_s, u"--device"_s, u"nvidia.com/gpu=5"_s}));
-    QCOMPARE(cli::gpuDeviceArgs(cli::Engine::Docker, {2, 5}), (QStringList{u"--gpus"_s, u"\"device=2,5\""_s}));
+    QCOMPARE(
+        cli::gpuDeviceArgs(cli::Engine::Podman, {2, 5}),
+        (QStringList{u"--device"_s, u"nvidia.com/gpu=2"_s, u"--device"_s, u"nvidia.com/gpu=5"_s}));
+    QCOMPARE(cli::gpuDeviceArgs(cli::Engine::Docker, {2, 5}),
+             (QStringList{u"--gpus"_s, u"\"device=2,5\""_s}));
     QVERIFY(cli::gpuDeviceArgs(cli::Engine::Podman, {}).isEmpty());
 }
 

@@ -6,8 +6,8 @@
 // What the engine did is checked with podman itself. Everything made is labelled with a unique
 // cardhour.provider and removed at the end, also when a test fails; the image is kept.
 #include "PodmanTestSupport.h"
-#include "runtime/InstanceFiles.h"
 #include "runtime/CliRuntime.h"
+#include "runtime/InstanceFiles.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -28,8 +28,9 @@ namespace {
 
 constexpr int kFirstReadyTimeoutMs = 120000;
 
-const cli::Engine kEngine =
-    QLatin1StringView(CARDHOUR_TEST_ENGINE) == QLatin1StringView("docker") ? cli::Engine::Docker : cli::Engine::Podman;
+const cli::Engine kEngine = QLatin1StringView(CARDHOUR_TEST_ENGINE) == QLatin1StringView("docker")
+    ? cli::Engine::Docker
+    : cli::Engine::Podman;
 
 QString readText(const QString &path)
 {
@@ -60,7 +61,8 @@ private:
     InstanceSpec specFor(const QString &id, const QStringList &keys);
     QString newId() const { return u"t"_s + randomSuffix(); }
     // Waits for ready or failed of `id`; returns the failure reason (empty when ready).
-    QString waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, int timeoutMs, SshEndpoint *endpoint);
+    QString waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, int timeoutMs,
+                      SshEndpoint *endpoint);
     Run ssh(const SshEndpoint &endpoint, const QString &key, const QString &command);
     void writeKnownHosts(const SshEndpoint &endpoint, const InstanceFiles &files);
 
@@ -99,12 +101,14 @@ void TestCliRuntime::initTestCase()
     QVERIFY(!why.isEmpty());
     m_cleanup = std::make_unique<CleanupGuard>(m_provider);
 
-    if (QStandardPaths::findExecutable(u"ssh"_s).isEmpty() || QStandardPaths::findExecutable(u"ssh-keygen"_s).isEmpty())
+    if (QStandardPaths::findExecutable(u"ssh"_s).isEmpty()
+        || QStandardPaths::findExecutable(u"ssh-keygen"_s).isEmpty())
         QSKIP("OpenSSH client (ssh, ssh-keygen) is not installed");
     for (int i = 0; i < 3; ++i) {
         m_clientKey[i] = m_data.filePath(u"client%1"_s.arg(i));
-        const Run made = runProgram(u"ssh-keygen"_s, {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-C"_s,
-                                                     u"client%1"_s.arg(i), u"-f"_s, m_clientKey[i]});
+        const Run made = runProgram(u"ssh-keygen"_s,
+                                    {u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-C"_s,
+                                     u"client%1"_s.arg(i), u"-f"_s, m_clientKey[i]});
         QVERIFY2(made.ok(), qPrintable(made.errTail()));
     }
     m_knownHosts = m_data.filePath(u"known_hosts"_s);
@@ -113,7 +117,8 @@ void TestCliRuntime::initTestCase()
 void TestCliRuntime::cleanupTestCase()
 {
     m_cleanup.reset(); // removes every container and volume of m_provider
-    const Run left = podman({u"ps"_s, u"-a"_s, u"-q"_s, u"--filter"_s, u"label=cardhour.provider="_s + m_provider});
+    const Run left = podman(
+        {u"ps"_s, u"-a"_s, u"-q"_s, u"--filter"_s, u"label=cardhour.provider="_s + m_provider});
     if (m_dockerApi) {
         m_dockerApi->terminate();
         if (!m_dockerApi->waitForFinished(10000))
@@ -148,12 +153,14 @@ bool TestCliRuntime::startDockerApi()
         probe.start(u"docker"_s, {u"version"_s, u"--format"_s, u"{{.Server.Version}}"_s});
         if (probe.waitForFinished(10000) && probe.exitCode() == 0) {
             qInfo("docker CLI talks to podman %s's Docker-compatible API at %s",
-                  qPrintable(QString::fromUtf8(probe.readAllStandardOutput()).trimmed()), qPrintable(m_dockerHost));
+                  qPrintable(QString::fromUtf8(probe.readAllStandardOutput()).trimmed()),
+                  qPrintable(m_dockerHost));
             return true;
         }
         QTest::qWait(200);
     }
-    qWarning("the docker CLI got no answer from podman's API service at %s", qPrintable(m_dockerHost));
+    qWarning("the docker CLI got no answer from podman's API service at %s",
+             qPrintable(m_dockerHost));
     return false;
 }
 
@@ -183,9 +190,10 @@ InstanceSpec TestCliRuntime::specFor(const QString &id, const QStringList &keys)
 }
 
 QString TestCliRuntime::waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, int timeoutMs,
-                                     SshEndpoint *endpoint)
+                                  SshEndpoint *endpoint)
 {
-    const bool done = QTest::qWaitFor([&] { return readySpy.count() > 0 || failedSpy.count() > 0; }, timeoutMs);
+    const bool done =
+        QTest::qWaitFor([&] { return readySpy.count() > 0 || failedSpy.count() > 0; }, timeoutMs);
     if (!done)
         return u"neither ready nor failed within %1 s"_s.arg(timeoutMs / 1000);
     if (failedSpy.count() > 0)
@@ -198,11 +206,30 @@ QString TestCliRuntime::waitReady(QSignalSpy &readySpy, QSignalSpy &failedSpy, i
 Run TestCliRuntime::ssh(const SshEndpoint &endpoint, const QString &key, const QString &command)
 {
     return runProgram(u"ssh"_s,
-                      {u"-F"_s, u"/dev/null"_s, u"-o"_s, u"StrictHostKeyChecking=yes"_s, u"-o"_s,
-                       u"UserKnownHostsFile="_s + m_knownHosts, u"-o"_s, u"GlobalKnownHostsFile=/dev/null"_s, u"-o"_s,
-                       u"BatchMode=yes"_s, u"-o"_s, u"IdentitiesOnly=yes"_s, u"-o"_s, u"IdentityAgent=none"_s, u"-o"_s,
-                       u"ConnectTimeout=15"_s, u"-o"_s, u"LogLevel=ERROR"_s, u"-i"_s, key, u"-p"_s,
-                       QString::number(endpoint.port), endpoint.user + u'@' + endpoint.host, command},
+                      {u"-F"_s,
+                       u"/dev/null"_s,
+                       u"-o"_s,
+                       u"StrictHostKeyChecking=yes"_s,
+                       u"-o"_s,
+                       u"UserKnownHostsFile="_s + m_knownHosts,
+                       u"-o"_s,
+                       u"GlobalKnownHostsFile=/dev/null"_s,
+                       u"-o"_s,
+                       u"BatchMode=yes"_s,
+                       u"-o"_s,
+                       u"IdentitiesOnly=yes"_s,
+                       u"-o"_s,
+                       u"IdentityAgent=none"_s,
+                       u"-o"_s,
+                       u"ConnectTimeout=15"_s,
+                       u"-o"_s,
+                       u"LogLevel=ERROR"_s,
+                       u"-i"_s,
+                       key,
+                       u"-p"_s,
+                       QString::number(endpoint.port),
+                       endpoint.user + u'@' + endpoint.host,
+                       command},
                       60000);
 }
 
@@ -210,7 +237,10 @@ void TestCliRuntime::writeKnownHosts(const SshEndpoint &endpoint, const Instance
 {
     QFile f(m_knownHosts);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(u"[%1]:%2 %3\n"_s.arg(endpoint.host).arg(endpoint.port).arg(files.hostPublicKeyLine()).toUtf8());
+    f.write(u"[%1]:%2 %3\n"_s.arg(endpoint.host)
+                .arg(endpoint.port)
+                .arg(files.hostPublicKeyLine())
+                .toUtf8());
 }
 
 void TestCliRuntime::lifecycle()
@@ -263,10 +293,12 @@ void TestCliRuntime::lifecycle()
     QVERIFY(appHostPort > 0 && appHostPort != endpoint.port);
 
     // Labels, mounts, limits and the app token, as podman reports them.
-    const Run inspect = podman({u"inspect"_s, u"--type"_s, u"container"_s, CliRuntime::containerName(id)});
+    const Run inspect =
+        podman({u"inspect"_s, u"--type"_s, u"container"_s, CliRuntime::containerName(id)});
     QVERIFY2(inspect.ok(), qPrintable(inspect.errTail()));
     const QJsonObject container = QJsonDocument::fromJson(inspect.out).array().first().toObject();
-    const QJsonObject labels = container.value(u"Config"_s).toObject().value(u"Labels"_s).toObject();
+    const QJsonObject labels =
+        container.value(u"Config"_s).toObject().value(u"Labels"_s).toObject();
     QCOMPARE(labels.value(u"cardhour.managed"_s).toString(), u"true"_s);
     QCOMPARE(labels.value(u"cardhour.instance"_s).toString(), id);
     QCOMPARE(labels.value(u"cardhour.owner"_s).toString(), u"owner-1"_s);
@@ -276,11 +308,13 @@ void TestCliRuntime::lifecycle()
     QCOMPARE(hostConfig.value(u"NanoCpus"_s).toInteger(), 1000000000LL);
     const QJsonArray env = container.value(u"Config"_s).toObject().value(u"Env"_s).toArray();
     QVERIFY(env.contains(u"CARDHOUR_APP_TOKEN=app-token-123"_s));
-    QVERIFY(!container.value(u"Args"_s).toVariant().toStringList().join(u' ').contains(u"app-token-123"_s));
+    QVERIFY(!container.value(u"Args"_s).toVariant().toStringList().join(u' ').contains(
+        u"app-token-123"_s));
 
     // ---- log in with OpenSSH, strict host key checking against the provider-made key
     writeKnownHosts(endpoint, files);
-    Run r = ssh(endpoint, m_clientKey[0], u"echo persisted > /workspace/persist.txt && hostname && ulimit -n"_s);
+    Run r = ssh(endpoint, m_clientKey[0],
+                u"echo persisted > /workspace/persist.txt && hostname && ulimit -n"_s);
     QVERIFY2(r.ok(), qPrintable(r.errTail()));
     qInfo("in the container: %s", qPrintable(QString::fromUtf8(r.out).simplified()));
     r = ssh(endpoint, m_clientKey[1], u"true"_s);
@@ -293,8 +327,8 @@ void TestCliRuntime::lifecycle()
     QVERIFY(!runtime.isRunning(id));
     QVERIFY(runtime.inventory().contains(id));
     QVERIFY(!runtime.inventory().value(id));
-    const Run running = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.State.Running}}"_s,
-                                CliRuntime::containerName(id)});
+    const Run running = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
+                                u"{{.State.Running}}"_s, CliRuntime::containerName(id)});
     QVERIFY2(running.ok(), qPrintable(running.errTail()));
     QCOMPARE(running.out.trimmed(), "false"_ba);
     QVERIFY(failedSpy.isEmpty());
@@ -408,12 +442,13 @@ void TestCliRuntime::wrongHostKeyIsNeverReady()
     QTRY_COMPARE_WITH_TIMEOUT(failedSpy.count(), 1, kFirstReadyTimeoutMs);
     QVERIFY(clock.elapsed() < 55000); // at once, not at the 60 s deadline
     const QString reason = failedSpy.first().at(1).toString();
-    QVERIFY2(reason.contains(u"host key"_s) && reason.contains(spec.hostKeySha256), qPrintable(reason));
+    QVERIFY2(reason.contains(u"host key"_s) && reason.contains(spec.hostKeySha256),
+             qPrintable(reason));
     QCOMPARE(readySpy.count(), 0);
     // Not left running while failed.
     QVERIFY(!runtime.isRunning(id));
-    const Run running = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.State.Running}}"_s,
-                                CliRuntime::containerName(id)});
+    const Run running = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
+                                u"{{.State.Running}}"_s, CliRuntime::containerName(id)});
     QCOMPARE(running.out.trimmed(), "false"_ba);
     runtime.remove(id);
     QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
@@ -478,11 +513,13 @@ void TestCliRuntime::removeWhileCreating()
     connect(&runtime, &ContainerRuntime::stageReached, this,
             [&runtime, probing](const QString &instanceId, const QString &stage) {
                 if (instanceId == probing && stage == u"sshd"_s)
-                    QTimer::singleShot(0, &runtime, [&runtime, probing] { runtime.remove(probing); });
+                    QTimer::singleShot(0, &runtime,
+                                       [&runtime, probing] { runtime.remove(probing); });
             });
     InstanceSpec slow = specFor(probing, {});
     // A host key sshd accepts but the probe does not: the probe would retry until removed.
-    slow.hostKeySha256 = InstanceFiles::prepare(m_data.path(), probing + u"-other"_s).hostKeySha256();
+    slow.hostKeySha256 =
+        InstanceFiles::prepare(m_data.path(), probing + u"-other"_s).hostKeySha256();
     runtime.create(slow);
 
     QTRY_VERIFY_WITH_TIMEOUT(removedSpy.count() + failedSpy.count() >= 3, kFirstReadyTimeoutMs);

@@ -26,9 +26,10 @@ using cardhour::sim::DoctorCheck;
 
 namespace {
 
-const QStringList kCheckNames{u"podman"_s,      u"containers.conf"_s, u"oci runtime"_s, u"cgroups"_s, u"rootless"_s,
-                              u"container start"_s, u"rlimits"_s,     u"runc"_s,        u"crun"_s,    u"slirp4netns"_s, u"debootstrap"_s,
-                              u"images"_s,      u"gpu"_s,             u"cdi"_s,         u"loopback"_s};
+const QStringList kCheckNames{
+    u"podman"_s,          u"containers.conf"_s, u"oci runtime"_s, u"cgroups"_s, u"rootless"_s,
+    u"container start"_s, u"rlimits"_s,         u"runc"_s,        u"crun"_s,    u"slirp4netns"_s,
+    u"debootstrap"_s,     u"images"_s,          u"gpu"_s,         u"cdi"_s,     u"loopback"_s};
 
 QString repoConf()
 {
@@ -81,7 +82,8 @@ bool podmanInstalled()
 
 QString localImage()
 {
-    for (const QString &image : {u"localhost/cardhour/base:latest"_s, u"localhost/cardhour/debian:bookworm"_s}) {
+    for (const QString &image :
+         {u"localhost/cardhour/base:latest"_s, u"localhost/cardhour/debian:bookworm"_s}) {
         if (podman({u"image"_s, u"exists"_s, image}).exitCode == 0)
             return image;
     }
@@ -99,7 +101,8 @@ DoctorCheck find(const QList<DoctorCheck> &checks, const QString &name)
 
 QString describe(const DoctorCheck &c)
 {
-    return u"%1: %2: %3 | fix: %4"_s.arg(c.name, DoctorCheck::statusName(c.status), c.detail, c.fix);
+    return u"%1: %2: %3 | fix: %4"_s.arg(c.name, DoctorCheck::statusName(c.status), c.detail,
+                                         c.fix);
 }
 
 // Runs runDoctorCommand with stdout captured.
@@ -168,7 +171,8 @@ void TestDoctor::containerStartsWithConf()
         QSKIP("no local image to start (cardhour-sim images build base)");
     }
     QVERIFY2(start.status == DoctorCheck::Ok, qPrintable(describe(start)));
-    QVERIFY2(find(checks, u"oci runtime"_s).status == DoctorCheck::Ok, qPrintable(describe(find(checks, u"oci runtime"_s))));
+    QVERIFY2(find(checks, u"oci runtime"_s).status == DoctorCheck::Ok,
+             qPrintable(describe(find(checks, u"oci runtime"_s))));
 }
 
 void TestDoctor::writeFixIsAcceptedByPodman()
@@ -186,8 +190,9 @@ void TestDoctor::writeFixIsAcceptedByPodman()
 
     if (!podmanInstalled())
         QSKIP("podman is not installed");
-    if (QStandardPaths::findExecutable(u"runc"_s, {u"/usr/local/sbin"_s, u"/usr/sbin"_s, u"/sbin"_s, u"/usr/local/bin"_s,
-                                                   u"/usr/bin"_s, u"/bin"_s})
+    if (QStandardPaths::findExecutable(u"runc"_s,
+                                       {u"/usr/local/sbin"_s, u"/usr/sbin"_s, u"/sbin"_s,
+                                        u"/usr/local/bin"_s, u"/usr/bin"_s, u"/bin"_s})
             .isEmpty())
         QSKIP("runc is not installed");
     const Run info = podman({u"info"_s, u"--format"_s, u"json"_s}, path);
@@ -211,17 +216,20 @@ void TestDoctor::jsonListsEveryCheck()
         const QJsonObject check = value.toObject();
         names.append(check.value(u"name"_s).toString());
         const QString status = check.value(u"status"_s).toString();
-        QVERIFY2(QStringList({u"ok"_s, u"warning"_s, u"problem"_s, u"skipped"_s}).contains(status), qPrintable(status));
+        QVERIFY2(QStringList({u"ok"_s, u"warning"_s, u"problem"_s, u"skipped"_s}).contains(status),
+                 qPrintable(status));
         QVERIFY(check.contains(u"detail"_s));
         if (status == u"problem"_s) {
             anyProblem = true;
-            QVERIFY2(!check.value(u"fix"_s).toString().isEmpty(), qPrintable(check.value(u"name"_s).toString()));
+            QVERIFY2(!check.value(u"fix"_s).toString().isEmpty(),
+                     qPrintable(check.value(u"name"_s).toString()));
         }
     }
     QCOMPARE(names, kCheckNames);
     QCOMPARE(root.value(u"ok"_s).toBool(), !anyProblem);
     QCOMPARE(code, anyProblem ? 1 : 0);
-    QCOMPARE(root.value(u"recommendedContainersConf"_s).toString(), Doctor::recommendedContainersConf());
+    QCOMPARE(root.value(u"recommendedContainersConf"_s).toString(),
+             Doctor::recommendedContainersConf());
 }
 
 void TestDoctor::usageAndFixOption()
@@ -234,7 +242,8 @@ void TestDoctor::usageAndFixOption()
     const QString path = dir.filePath(u"fixed.conf"_s);
     QCOMPARE(captureCommand({u"--fix"_s, path}, {}, &output), 0);
     QVERIFY(QFile::exists(path));
-    QVERIFY2(output.contains("export CONTAINERS_CONF=" + QFile::encodeName(path)), output.constData());
+    QVERIFY2(output.contains("export CONTAINERS_CONF=" + QFile::encodeName(path)),
+             output.constData());
 }
 
 void TestDoctor::withoutConfReportsWhatFails()
@@ -248,13 +257,26 @@ void TestDoctor::withoutConfReportsWhatFails()
     // What this host does without a containers.conf, found independently of Doctor.
     const Run info = podman({u"info"_s, u"--format"_s, u"json"_s});
     const QString runtime = QJsonDocument::fromJson(info.out)
-                                .object().value(u"host"_s).toObject().value(u"ociRuntime"_s).toObject()
-                                .value(u"name"_s).toString();
-    const bool failsPlain = podman({u"run"_s, u"--rm"_s, u"--pull=never"_s, u"--network=none"_s, image, u"true"_s}).exitCode != 0;
+                                .object()
+                                .value(u"host"_s)
+                                .toObject()
+                                .value(u"ociRuntime"_s)
+                                .toObject()
+                                .value(u"name"_s)
+                                .toString();
+    const bool failsPlain =
+        podman({u"run"_s, u"--rm"_s, u"--pull=never"_s, u"--network=none"_s, image, u"true"_s})
+            .exitCode
+        != 0;
     const bool worksWithRepoConf =
-        podman({u"run"_s, u"--rm"_s, u"--pull=never"_s, u"--network=none"_s, image, u"true"_s}, repoConf()).exitCode == 0;
-    qInfo().noquote() << "without CONTAINERS_CONF: runtime" << runtime << (failsPlain ? "fails" : "works")
-                      << "| with the repository's containers.conf:" << (worksWithRepoConf ? "works" : "fails");
+        podman({u"run"_s, u"--rm"_s, u"--pull=never"_s, u"--network=none"_s, image, u"true"_s},
+               repoConf())
+            .exitCode
+        == 0;
+    qInfo().noquote() << "without CONTAINERS_CONF: runtime" << runtime
+                      << (failsPlain ? "fails" : "works")
+                      << "| with the repository's containers.conf:"
+                      << (worksWithRepoConf ? "works" : "fails");
 
     const QList<DoctorCheck> checks = Doctor(Doctor::Options{}).run();
     const DoctorCheck start = find(checks, u"container start"_s);

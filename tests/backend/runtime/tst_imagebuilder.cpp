@@ -50,12 +50,15 @@ class Recorder : public QObject
 public:
     explicit Recorder(ImageBuilder *builder)
     {
-        connect(builder, &ImageBuilder::progress, this, [this](const QString &id, const QString &stage, int step, int total, const QString &line) {
-            progress.append({id, stage, step, total, line});
-        });
-        connect(builder, &ImageBuilder::finished, this, [this](const QString &id, bool ok, const QString &error) {
-            finished.append({id, ok, error});
-        });
+        connect(builder, &ImageBuilder::progress, this,
+                [this](const QString &id, const QString &stage, int step, int total,
+                       const QString &line) {
+                    progress.append({id, stage, step, total, line});
+                });
+        connect(builder, &ImageBuilder::finished, this,
+                [this](const QString &id, bool ok, const QString &error) {
+                    finished.append({id, ok, error});
+                });
     }
     std::optional<Finished> finishedFor(const QString &id) const
     {
@@ -89,13 +92,15 @@ public:
 bool writeFile(const QString &path, const QByteArray &content)
 {
     QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(content) == content.size();
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        && file.write(content) == content.size();
 }
 
 bool copyDir(const QString &from, const QString &to)
 {
     QDir().mkpath(to);
-    QDirIterator it(from, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(from, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString source = it.next();
         const QString target = QDir(to).filePath(QDir(from).relativeFilePath(source));
@@ -135,43 +140,50 @@ private:
 
     QString m_conf;
     QString m_podmanProblem;
-    QString m_prefix;                 // for every image this test makes besides base
-    QStringList m_containers;         // names of containers this test starts
-    QStringList m_dirs;               // host dirs written by containers (owned by root)
+    QString m_prefix; // for every image this test makes besides base
+    QStringList m_containers; // names of containers this test starts
+    QStringList m_dirs; // host dirs written by containers (owned by root)
 };
 
-#define REQUIRE_PODMAN()                                                                       \
-    do {                                                                                       \
-        if (!m_podmanProblem.isEmpty())                                                        \
-            QSKIP(qPrintable(u"podman cannot run here: "_s + m_podmanProblem));                \
+#define REQUIRE_PODMAN()                                                                           \
+    do {                                                                                           \
+        if (!m_podmanProblem.isEmpty())                                                            \
+            QSKIP(qPrintable(u"podman cannot run here: "_s + m_podmanProblem));                    \
     } while (false)
 
 void TestImageBuilder::initTestCase()
 {
-    m_conf = qEnvironmentVariable("CARDHOUR_CONTAINERS_CONF", qEnvironmentVariable("CONTAINERS_CONF"));
+    m_conf =
+        qEnvironmentVariable("CARDHOUR_CONTAINERS_CONF", qEnvironmentVariable("CONTAINERS_CONF"));
     m_prefix = u"localhost/cardhour-test-%1-%2/"_s.arg(QCoreApplication::applicationPid())
                    .arg(QRandomGenerator::global()->bounded(100000));
     m_podmanProblem = ImageBuilder(options()).inspector().podmanProblem();
     // podman answering is not enough: it must be able to start a container. Probe with an image
     // that is already here (none yet: the base build below will tell).
     if (m_podmanProblem.isEmpty()) {
-        for (const QString &image : {u"localhost/cardhour/debian:bookworm"_s, u"localhost/cardhour/base:latest"_s}) {
+        for (const QString &image :
+             {u"localhost/cardhour/debian:bookworm"_s, u"localhost/cardhour/base:latest"_s}) {
             if (podman({u"image"_s, u"exists"_s, image}) != 0)
                 continue;
             QString out;
-            if (podman({u"run"_s, u"--rm"_s, u"--name"_s, uniqueName(u"probe"_s), image, u"true"_s}, &out) != 0)
-                m_podmanProblem = u"podman cannot start a container (%1). Where podman needs its own "
-                                  "containers.conf (e.g. runc, lower default_ulimits), give it with "
-                                  "CARDHOUR_CONTAINERS_CONF or CONTAINERS_CONF (now: \"%2\")"_s
-                                      .arg(out.trimmed(), m_conf);
+            if (podman({u"run"_s, u"--rm"_s, u"--name"_s, uniqueName(u"probe"_s), image, u"true"_s},
+                       &out)
+                != 0)
+                m_podmanProblem =
+                    u"podman cannot start a container (%1). Where podman needs its own "
+                    "containers.conf (e.g. runc, lower default_ulimits), give it with "
+                    "CARDHOUR_CONTAINERS_CONF or CONTAINERS_CONF (now: \"%2\")"_s.arg(out.trimmed(),
+                                                                                      m_conf);
             break;
         }
     }
     if (!m_podmanProblem.isEmpty())
-        qWarning("podman cannot run, the tests that need it will be skipped: %s", qPrintable(m_podmanProblem));
+        qWarning("podman cannot run, the tests that need it will be skipped: %s",
+                 qPrintable(m_podmanProblem));
 }
 
-ImageBuilder::Options TestImageBuilder::options(const QString &imagesDir, const QString &prefix) const
+ImageBuilder::Options TestImageBuilder::options(const QString &imagesDir,
+                                                const QString &prefix) const
 {
     ImageBuilder::Options o;
     o.containersConf = m_conf;
@@ -205,7 +217,9 @@ int TestImageBuilder::podman(const QStringList &args, QString *output, int timeo
 
 QString TestImageBuilder::uniqueName(const QString &what)
 {
-    const QString name = u"cardhour-test-%1-%2-%3"_s.arg(what).arg(QCoreApplication::applicationPid()).arg(m_containers.size());
+    const QString name = u"cardhour-test-%1-%2-%3"_s.arg(what)
+                             .arg(QCoreApplication::applicationPid())
+                             .arg(m_containers.size());
     m_containers.append(name);
     return name;
 }
@@ -253,7 +267,8 @@ void TestImageBuilder::recipeHashIsStableAndFollowsContent()
     QFile containerfile(QDir(copy).filePath(u"Containerfile"_s));
     QVERIFY(containerfile.open(QIODevice::ReadWrite));
     const QByteArray content = containerfile.readAll();
-    QVERIFY(containerfile.setFileTime(QDateTime::currentDateTime().addDays(-3), QFileDevice::FileModificationTime));
+    QVERIFY(containerfile.setFileTime(QDateTime::currentDateTime().addDays(-3),
+                                      QFileDevice::FileModificationTime));
     containerfile.close();
     QCOMPARE(ImageRecipes::recipeHash(copy), hash);
 
@@ -267,13 +282,16 @@ void TestImageBuilder::recipeHashIsStableAndFollowsContent()
     // So do the executable bit (COPY keeps it), new files and renames.
     const QString entrypoint = QDir(copy).filePath(u"cardhour-entrypoint"_s);
     const QFile::Permissions mode = QFile::permissions(entrypoint);
-    QVERIFY(QFile::setPermissions(entrypoint, mode & ~(QFile::ExeOwner | QFile::ExeUser | QFile::ExeGroup | QFile::ExeOther)));
+    QVERIFY(QFile::setPermissions(
+        entrypoint,
+        mode & ~(QFile::ExeOwner | QFile::ExeUser | QFile::ExeGroup | QFile::ExeOther)));
     QVERIFY(ImageRecipes::recipeHash(copy) != hash);
     QVERIFY(QFile::setPermissions(entrypoint, mode));
     QCOMPARE(ImageRecipes::recipeHash(copy), hash);
     QVERIFY(writeFile(QDir(copy).filePath(u"extra.txt"_s), "x"));
     QVERIFY(ImageRecipes::recipeHash(copy) != hash);
-    QVERIFY(QFile::rename(QDir(copy).filePath(u"extra.txt"_s), QDir(copy).filePath(u"other.txt"_s)));
+    QVERIFY(
+        QFile::rename(QDir(copy).filePath(u"extra.txt"_s), QDir(copy).filePath(u"other.txt"_s)));
     const QString renamed = ImageRecipes::recipeHash(copy);
     QVERIFY(renamed != hash);
     QVERIFY(QFile::remove(QDir(copy).filePath(u"other.txt"_s)));
@@ -399,8 +417,9 @@ void TestImageBuilder::baseImageContents()
     QTemporaryDir keys;
     QVERIFY(keys.isValid());
     QString out;
-    QCOMPARE(podman({u"run"_s, u"--rm"_s, u"--name"_s, uniqueName(u"keygen"_s), u"-v"_s, keys.path() + u":/k"_s, image,
-                     u"ssh-keygen"_s, u"-q"_s, u"-t"_s, u"ed25519"_s, u"-N"_s, QString(), u"-f"_s, u"/k/ssh_host_ed25519_key"_s},
+    QCOMPARE(podman({u"run"_s, u"--rm"_s, u"--name"_s, uniqueName(u"keygen"_s), u"-v"_s,
+                     keys.path() + u":/k"_s, image, u"ssh-keygen"_s, u"-q"_s, u"-t"_s, u"ed25519"_s,
+                     u"-N"_s, QString(), u"-f"_s, u"/k/ssh_host_ed25519_key"_s},
                     &out),
              0);
     QVERIFY2(QFileInfo::exists(keys.filePath(u"ssh_host_ed25519_key"_s)), qPrintable(out));
@@ -415,16 +434,19 @@ void TestImageBuilder::baseImageContents()
         test -x /usr/local/sbin/cardhour-entrypoint && echo check:entrypoint
         command -v git curl tmux htop >/dev/null && echo check:tools
         true)SH"_s;
-    const int rc = podman({u"run"_s, u"--rm"_s, u"--name"_s, uniqueName(u"check"_s), u"-v"_s,
-                           keys.path() + u":/etc/cardhour/ssh:ro"_s, image, u"sh"_s, u"-c"_s, script},
-                          &out);
+    const int rc =
+        podman({u"run"_s, u"--rm"_s, u"--name"_s, uniqueName(u"check"_s), u"-v"_s,
+                keys.path() + u":/etc/cardhour/ssh:ro"_s, image, u"sh"_s, u"-c"_s, script},
+               &out);
     QVERIFY2(rc == 0, qPrintable(out));
-    for (const QString &check : {u"check:sshd-config"_s, u"check:sshd"_s, u"check:python3 3"_s, u"check:no-baked-host-keys"_s,
-                                 u"check:workspace"_s, u"check:entrypoint"_s, u"check:tools"_s})
+    for (const QString &check : {u"check:sshd-config"_s, u"check:sshd"_s, u"check:python3 3"_s,
+                                 u"check:no-baked-host-keys"_s, u"check:workspace"_s,
+                                 u"check:entrypoint"_s, u"check:tools"_s})
         QVERIFY2(out.contains(check), qPrintable(u"%1 missing from:\n%2"_s.arg(check, out)));
 
     // How instances start, and the labels the builder relies on.
-    QCOMPARE(podman({u"image"_s, u"inspect"_s, u"--format"_s, u"{{json .Config.Cmd}} {{index .Labels \"cardhour.image\"}}"_s, image},
+    QCOMPARE(podman({u"image"_s, u"inspect"_s, u"--format"_s,
+                     u"{{json .Config.Cmd}} {{index .Labels \"cardhour.image\"}}"_s, image},
                     &out),
              0);
     QCOMPARE(out.trimmed(), u"[\"/usr/local/sbin/cardhour-entrypoint\"] base"_s);
@@ -443,12 +465,15 @@ void TestImageBuilder::chainOfTinyRecipes()
     QVERIFY(images.mkpath(u"tiny-parent"_s) && images.mkpath(u"tiny-child"_s));
     QVERIFY(writeFile(images.filePath(u"tiny-parent/Containerfile"_s),
                       "ARG ROOT_IMAGE=none\nFROM ${ROOT_IMAGE}\nRUN echo parent > /parent.txt\n"));
-    QVERIFY(writeFile(images.filePath(u"tiny-parent/image.json"_s),
-                      R"({"id": "tiny-parent", "root": {"image": "localhost/cardhour/debian:bookworm"}, "parentArg": "ROOT_IMAGE"})"_ba));
+    QVERIFY(writeFile(
+        images.filePath(u"tiny-parent/image.json"_s),
+        R"({"id": "tiny-parent", "root": {"image": "localhost/cardhour/debian:bookworm"}, "parentArg": "ROOT_IMAGE"})"_ba));
     QVERIFY(writeFile(images.filePath(u"tiny-child/Containerfile"_s),
-                      "ARG PARENT=none\nFROM ${PARENT}\nRUN cat /parent.txt && echo child > /child.txt\nENV TINY=1\n"));
-    QVERIFY(writeFile(images.filePath(u"tiny-child/image.json"_s),
-                      R"({"id": "tiny-child", "parent": "tiny-parent", "parentArg": "PARENT"})"_ba));
+                      "ARG PARENT=none\nFROM ${PARENT}\nRUN cat /parent.txt && echo child > "
+                      "/child.txt\nENV TINY=1\n"));
+    QVERIFY(
+        writeFile(images.filePath(u"tiny-child/image.json"_s),
+                  R"({"id": "tiny-child", "parent": "tiny-parent", "parentArg": "PARENT"})"_ba));
 
     ImageBuilder builder(options(dir.path(), m_prefix));
     QCOMPARE(builder.recipes().recipeIds(), (QStringList{u"tiny-parent"_s, u"tiny-child"_s}));
@@ -509,7 +534,8 @@ void TestImageBuilder::chainOfTinyRecipes()
     // A change to the parent's recipe makes the parent stale, and the child with it; building
     // the child rebuilds both.
     QVERIFY(writeFile(images.filePath(u"tiny-parent/Containerfile"_s),
-                      "ARG ROOT_IMAGE=none\nFROM ${ROOT_IMAGE}\nRUN echo parent > /parent.txt\nENV TINY_PARENT=2\n"));
+                      "ARG ROOT_IMAGE=none\nFROM ${ROOT_IMAGE}\nRUN echo parent > /parent.txt\nENV "
+                      "TINY_PARENT=2\n"));
     const ImageInfo staleParent = builder.inspector().inspect(u"tiny-parent"_s);
     QCOMPARE(staleParent.status, ImageStatus::Stale);
     QVERIFY(!staleParent.reason.isEmpty());
@@ -549,10 +575,11 @@ void TestImageBuilder::failingRecipeLeavesNoTag()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     QVERIFY(QDir(dir.path()).mkpath(u"bogus"_s));
-    QVERIFY(writeFile(QDir(dir.path()).filePath(u"bogus/Containerfile"_s),
-                      "FROM localhost/cardhour/debian:bookworm\n"
-                      "RUN echo cardhour-bogus-says-hello && echo cardhour-bogus-on-stderr >&2 && exit 3\n"
-                      "RUN echo never\n"));
+    QVERIFY(writeFile(
+        QDir(dir.path()).filePath(u"bogus/Containerfile"_s),
+        "FROM localhost/cardhour/debian:bookworm\n"
+        "RUN echo cardhour-bogus-says-hello && echo cardhour-bogus-on-stderr >&2 && exit 3\n"
+        "RUN echo never\n"));
     ImageBuilder builder(options(dir.path(), m_prefix));
     Recorder recorder(&builder);
     builder.build(u"bogus"_s);
@@ -590,8 +617,12 @@ void TestImageBuilder::imagesCommand()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     QVERIFY(QDir(dir.path()).mkpath(u"bogus"_s));
-    QVERIFY(writeFile(QDir(dir.path()).filePath(u"bogus/Containerfile"_s), "FROM scratch\nRUN [\"/nothing-here\"]\n"));
-    QCOMPARE(runImagesCommand({u"build"_s, u"--images"_s, dir.path(), u"--tag-prefix"_s, m_prefix, u"--all"_s}, m_conf), 1);
+    QVERIFY(writeFile(QDir(dir.path()).filePath(u"bogus/Containerfile"_s),
+                      "FROM scratch\nRUN [\"/nothing-here\"]\n"));
+    QCOMPARE(runImagesCommand(
+                 {u"build"_s, u"--images"_s, dir.path(), u"--tag-prefix"_s, m_prefix, u"--all"_s},
+                 m_conf),
+             1);
     // base is Current after buildBase: a build of it is a quick no-op that succeeds.
     if (ImageBuilder(options()).inspector().status(u"base"_s) == ImageStatus::Current)
         QCOMPARE(runImagesCommand({u"build"_s, u"base"_s}, m_conf), 0);

@@ -8,9 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sys/stat.h>
-
 #include <stdexcept>
+#include <sys/stat.h>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::sim;
@@ -19,7 +18,8 @@ namespace {
 
 int modeOf(const QString &path)
 {
-    struct stat st{};
+    struct stat st
+    {};
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
         return -1;
     return int(st.st_mode & 07777);
@@ -27,7 +27,8 @@ int modeOf(const QString &path)
 
 ino_t inodeOf(const QString &path)
 {
-    struct stat st{};
+    struct stat st
+    {};
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)
         return 0;
     return st.st_ino;
@@ -106,7 +107,8 @@ void TestInstanceFiles::fingerprintMatchesSshKeygen()
     QTemporaryDir data;
     const InstanceFiles files = InstanceFiles::prepare(data.path(), u"fp"_s);
 
-    const Output listed = run(keygen, {u"-l"_s, u"-E"_s, u"sha256"_s, u"-f"_s, files.hostPublicKeyPath()});
+    const Output listed =
+        run(keygen, {u"-l"_s, u"-E"_s, u"sha256"_s, u"-f"_s, files.hostPublicKeyPath()});
     QCOMPARE(listed.exitCode, 0);
     const QStringList fields = QString::fromUtf8(listed.out).split(u' ', Qt::SkipEmptyParts);
     QVERIFY2(fields.size() >= 2, listed.out.constData());
@@ -115,7 +117,8 @@ void TestInstanceFiles::fingerprintMatchesSshKeygen()
     // OpenSSH reads the private key too, and derives the same public key from it.
     const Output derived = run(keygen, {u"-y"_s, u"-f"_s, files.hostKeyPath()});
     QVERIFY2(derived.exitCode == 0, derived.err.constData());
-    QCOMPARE(QString::fromUtf8(derived.out).trimmed().section(u' ', 0, 1), files.hostPublicKeyLine());
+    QCOMPARE(QString::fromUtf8(derived.out).trimmed().section(u' ', 0, 1),
+             files.hostPublicKeyLine());
 }
 
 void TestInstanceFiles::permissions()
@@ -145,10 +148,12 @@ void TestInstanceFiles::authorizedKeysRewrittenWhole()
     QCOMPARE(readAll(files.authorizedKeysPath()), QByteArray());
 
     files.writeAuthorizedKeys({u"ssh-ed25519 AAAA1 one"_s, u"  "_s, u"ssh-ed25519 AAAA2 two\n"_s});
-    QCOMPARE(readAll(files.authorizedKeysPath()), "ssh-ed25519 AAAA1 one\nssh-ed25519 AAAA2 two\n"_ba);
+    QCOMPARE(readAll(files.authorizedKeysPath()),
+             "ssh-ed25519 AAAA1 one\nssh-ed25519 AAAA2 two\n"_ba);
     const ino_t before = inodeOf(files.authorizedKeysPath());
 
-    files.writeAuthorizedKeys({u"ssh-ed25519 AAAA3 three"_s, u"ssh-ed25519 AAAA4 four\nssh-rsa AAAA5 injected"_s});
+    files.writeAuthorizedKeys(
+        {u"ssh-ed25519 AAAA3 three"_s, u"ssh-ed25519 AAAA4 four\nssh-rsa AAAA5 injected"_s});
     QCOMPARE(readAll(files.authorizedKeysPath()), "ssh-ed25519 AAAA3 three\n"_ba);
     // Replaced by rename (a new inode): a directory bind mount shows the new file at once.
     QVERIFY(inodeOf(files.authorizedKeysPath()) != before);

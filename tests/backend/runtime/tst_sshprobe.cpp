@@ -24,7 +24,9 @@ namespace {
 
 int openFds()
 {
-    return int(QDir(u"/proc/self/fd"_s).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System).size());
+    return int(QDir(u"/proc/self/fd"_s)
+                   .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System)
+                   .size());
 }
 
 int freePort()
@@ -92,9 +94,10 @@ bool TestSshProbe::startHostSshd()
     m_port = freePort();
     m_sshd = std::make_unique<QProcess>();
     m_sshd->setProcessChannelMode(QProcess::MergedChannels);
-    m_sshd->start(sshd, {u"-D"_s, u"-e"_s, u"-f"_s, u"/dev/null"_s, u"-p"_s, QString::number(m_port), u"-h"_s,
-                         m_files->hostKeyPath(), u"-o"_s, u"ListenAddress=127.0.0.1"_s, u"-o"_s, u"PidFile=none"_s,
-                         u"-o"_s, u"UsePAM=no"_s, u"-o"_s, u"StrictModes=no"_s});
+    m_sshd->start(sshd,
+                  {u"-D"_s, u"-e"_s, u"-f"_s, u"/dev/null"_s, u"-p"_s, QString::number(m_port),
+                   u"-h"_s, m_files->hostKeyPath(), u"-o"_s, u"ListenAddress=127.0.0.1"_s, u"-o"_s,
+                   u"PidFile=none"_s, u"-o"_s, u"UsePAM=no"_s, u"-o"_s, u"StrictModes=no"_s});
     if (!m_sshd->waitForStarted(5000)) {
         m_sshd.reset();
         return false;
@@ -123,10 +126,11 @@ QString TestSshProbe::startContainerSshd()
         return image.skip;
     m_cleanup = std::make_unique<CleanupGuard>(m_provider);
     m_port = freePort();
-    const Run run = podman({u"run"_s, u"-d"_s, u"--pull=never"_s, u"--name"_s, u"cardhour-probe-test-"_s + randomSuffix(),
-                            u"--label"_s, u"cardhour.provider="_s + m_provider, u"-p"_s,
-                            u"127.0.0.1:%1:22"_s.arg(m_port), u"-v"_s,
-                            m_files->sshDir() + u":/etc/cardhour/ssh:ro"_s, baseImageTag()});
+    const Run run =
+        podman({u"run"_s, u"-d"_s, u"--pull=never"_s, u"--name"_s,
+                u"cardhour-probe-test-"_s + randomSuffix(), u"--label"_s,
+                u"cardhour.provider="_s + m_provider, u"-p"_s, u"127.0.0.1:%1:22"_s.arg(m_port),
+                u"-v"_s, m_files->sshDir() + u":/etc/cardhour/ssh:ro"_s, baseImageTag()});
     if (!run.ok())
         return u"!podman run failed: "_s + run.errTail();
     QElapsedTimer clock;
@@ -139,7 +143,8 @@ QString TestSshProbe::startContainerSshd()
         QTest::qWait(100);
     }
     const Run logs = podman({u"logs"_s, u"--latest"_s});
-    return u"!sshd in the container never became ready: %1; log: %2"_s.arg(last.message, logs.errTail());
+    return u"!sshd in the container never became ready: %1; log: %2"_s.arg(last.message,
+                                                                           logs.errTail());
 }
 
 void TestSshProbe::initTestCase()
@@ -156,7 +161,8 @@ void TestSshProbe::initTestCase()
         QFAIL(qPrintable(why.mid(1)));
     if (!why.isEmpty())
         QSKIP(qPrintable(u"no sshd to probe: openssh-server is not installed and "_s + why));
-    qInfo("testing against sshd in a container of %s on port %d", qPrintable(baseImageTag()), m_port);
+    qInfo("testing against sshd in a container of %s on port %d", qPrintable(baseImageTag()),
+          m_port);
 }
 
 void TestSshProbe::cleanupTestCase()
@@ -172,7 +178,8 @@ void TestSshProbe::notListening()
 {
     QElapsedTimer clock;
     clock.start();
-    const SshProbe::Result r = SshProbe::probeOnce(u"127.0.0.1"_s, freePort(), m_files->hostKeySha256());
+    const SshProbe::Result r =
+        SshProbe::probeOnce(u"127.0.0.1"_s, freePort(), m_files->hostKeySha256());
     QCOMPARE(r.status, SshProbe::Status::NotListening);
     QVERIFY(!r.message.isEmpty());
     QVERIFY(!r.isReady());
@@ -181,7 +188,8 @@ void TestSshProbe::notListening()
 
 void TestSshProbe::ready()
 {
-    const SshProbe::Result r = SshProbe::probeOnce(u"127.0.0.1"_s, m_port, m_files->hostKeySha256());
+    const SshProbe::Result r =
+        SshProbe::probeOnce(u"127.0.0.1"_s, m_port, m_files->hostKeySha256());
     QVERIFY2(r.isReady(), qPrintable(r.message));
     QCOMPARE(r.seenHostKeySha256, m_files->hostKeySha256());
     // "localhost" resolves as well.
@@ -198,8 +206,10 @@ void TestSshProbe::hostKeyMismatch()
     // A tampered fingerprint (one character changed) is a mismatch too.
     QString tampered = m_files->hostKeySha256();
     tampered[10] = tampered.at(10) == u'A' ? u'B' : u'A';
-    QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, m_port, tampered).status, SshProbe::Status::HostKeyMismatch);
-    QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, m_port, QString()).status, SshProbe::Status::HostKeyMismatch);
+    QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, m_port, tampered).status,
+             SshProbe::Status::HostKeyMismatch);
+    QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, m_port, QString()).status,
+             SshProbe::Status::HostKeyMismatch);
 }
 
 void TestSshProbe::handshakeFailsOnAServerThatIsNotSsh()
@@ -213,8 +223,8 @@ void TestSshProbe::handshakeFailsOnAServerThatIsNotSsh()
         }
     });
     Outcome outcome;
-    SshProbe::probeUntilReady(u"127.0.0.1"_s, server.serverPort(), m_files->hostKeySha256(), 1500, this,
-                              outcome.callback());
+    SshProbe::probeUntilReady(u"127.0.0.1"_s, server.serverPort(), m_files->hostKeySha256(), 1500,
+                              this, outcome.callback());
     QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 10000);
     QCOMPARE(outcome.result->status, SshProbe::Status::HandshakeFailed);
     QVERIFY(outcome.result->attempts > 1); // retried until the deadline
@@ -224,7 +234,8 @@ void TestSshProbe::handshakeFailsOnAServerThatIsNotSsh()
     QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
     QElapsedTimer clock;
     clock.start();
-    const SshProbe::Result r = SshProbe::probeOnce(u"127.0.0.1"_s, silent.serverPort(), m_files->hostKeySha256(), 300);
+    const SshProbe::Result r =
+        SshProbe::probeOnce(u"127.0.0.1"_s, silent.serverPort(), m_files->hostKeySha256(), 300);
     QCOMPARE(r.status, SshProbe::Status::HandshakeFailed);
     QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
 }
@@ -232,8 +243,8 @@ void TestSshProbe::handshakeFailsOnAServerThatIsNotSsh()
 void TestSshProbe::untilReady()
 {
     Outcome outcome;
-    QPointer<SshProbe> probe =
-        SshProbe::probeUntilReady(u"127.0.0.1"_s, m_port, m_files->hostKeySha256(), 10000, this, outcome.callback());
+    QPointer<SshProbe> probe = SshProbe::probeUntilReady(
+        u"127.0.0.1"_s, m_port, m_files->hostKeySha256(), 10000, this, outcome.callback());
     QVERIFY(!outcome.result); // never from inside the call
     QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 15000);
     QVERIFY2(outcome.result->isReady(), qPrintable(outcome.result->message));
@@ -248,7 +259,8 @@ void TestSshProbe::untilReadyStopsAtOnceOnMismatch()
     Outcome outcome;
     QElapsedTimer clock;
     clock.start();
-    SshProbe::probeUntilReady(u"127.0.0.1"_s, m_port, m_otherSha256, 30000, this, outcome.callback());
+    SshProbe::probeUntilReady(u"127.0.0.1"_s, m_port, m_otherSha256, 30000, this,
+                              outcome.callback());
     QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 15000);
     QCOMPARE(outcome.result->status, SshProbe::Status::HostKeyMismatch);
     QCOMPARE(outcome.result->attempts, 1);
@@ -260,7 +272,8 @@ void TestSshProbe::untilReadyGivesUpAtTheDeadline()
     Outcome outcome;
     QElapsedTimer clock;
     clock.start();
-    SshProbe::probeUntilReady(u"127.0.0.1"_s, freePort(), m_files->hostKeySha256(), 600, this, outcome.callback());
+    SshProbe::probeUntilReady(u"127.0.0.1"_s, freePort(), m_files->hostKeySha256(), 600, this,
+                              outcome.callback());
     // The event loop keeps running meanwhile.
     int ticks = 0;
     QTimer ticker;
@@ -277,8 +290,8 @@ void TestSshProbe::untilReadyGivesUpAtTheDeadline()
 void TestSshProbe::cancelledProbeNeverCallsBack()
 {
     Outcome outcome;
-    QPointer<SshProbe> probe =
-        SshProbe::probeUntilReady(u"127.0.0.1"_s, freePort(), m_files->hostKeySha256(), 5000, this, outcome.callback());
+    QPointer<SshProbe> probe = SshProbe::probeUntilReady(
+        u"127.0.0.1"_s, freePort(), m_files->hostKeySha256(), 5000, this, outcome.callback());
     QTest::qWait(120);
     probe->cancel();
     QTRY_VERIFY(probe.isNull());
@@ -287,8 +300,8 @@ void TestSshProbe::cancelledProbeNeverCallsBack()
 
     // Cancelled after the result arrived but before the callback ran: no call either.
     Outcome late;
-    QPointer<SshProbe> quick =
-        SshProbe::probeUntilReady(u"127.0.0.1"_s, m_port, m_files->hostKeySha256(), 5000, this, late.callback());
+    QPointer<SshProbe> quick = SshProbe::probeUntilReady(
+        u"127.0.0.1"_s, m_port, m_files->hostKeySha256(), 5000, this, late.callback());
     quick->cancel();
     QTest::qWait(1500);
     QCOMPARE(late.calls, 0);
@@ -298,8 +311,8 @@ void TestSshProbe::deletingTheContextCancels()
 {
     Outcome outcome;
     auto *context = new QObject;
-    QPointer<SshProbe> probe = SshProbe::probeUntilReady(u"127.0.0.1"_s, m_port, m_files->hostKeySha256(), 5000,
-                                                         context, outcome.callback());
+    QPointer<SshProbe> probe = SshProbe::probeUntilReady(
+        u"127.0.0.1"_s, m_port, m_files->hostKeySha256(), 5000, context, outcome.callback());
     delete context;
     QVERIFY(probe.isNull());
     QTest::qWait(1500);
@@ -313,12 +326,16 @@ void TestSshProbe::leavesNoSocketsBehind()
     const int closed = freePort();
     const int before = openFds();
     for (int i = 0; i < 5; ++i) {
-        const SshProbe::Result ok = SshProbe::probeOnce(u"127.0.0.1"_s, m_port, m_files->hostKeySha256());
+        const SshProbe::Result ok =
+            SshProbe::probeOnce(u"127.0.0.1"_s, m_port, m_files->hostKeySha256());
         QVERIFY2(ok.isReady(), qPrintable(ok.message));
-        QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, m_port, m_otherSha256).status, SshProbe::Status::HostKeyMismatch);
-        QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, closed, m_otherSha256).status, SshProbe::Status::NotListening);
-        QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, silent.serverPort(), m_otherSha256, 100).status,
-                 SshProbe::Status::HandshakeFailed);
+        QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, m_port, m_otherSha256).status,
+                 SshProbe::Status::HostKeyMismatch);
+        QCOMPARE(SshProbe::probeOnce(u"127.0.0.1"_s, closed, m_otherSha256).status,
+                 SshProbe::Status::NotListening);
+        QCOMPARE(
+            SshProbe::probeOnce(u"127.0.0.1"_s, silent.serverPort(), m_otherSha256, 100).status,
+            SshProbe::Status::HandshakeFailed);
     }
     // The silent server's accepted (and then abandoned) connections are its own.
     while (QTcpSocket *socket = silent.nextPendingConnection())

@@ -65,7 +65,7 @@ private Q_SLOTS:
         QVERIFY(!rtx.simulated);
         QCOMPARE(rtx.cardPool(), (QList<int>{8, 9}));
         QCOMPARE(rtx.pricePerHourMicros, builtIn4090); // priced like the built-in type
-        QCOMPARE(rtx.powerLimitW, 450.0);             // not reported: the built-in type's
+        QCOMPARE(rtx.powerLimitW, 450.0); // not reported: the built-in type's
         QVERIFY(rtx.description.contains(u"real card"_s));
     }
 
@@ -107,8 +107,9 @@ private Q_SLOTS:
 
         const QString b = f.createRunning(user, u"h200"_s);
         QCOMPARE(cardsIn(f.service->get(user, b)), QList<int>{5});
-        QCOMPARE(errorCode([&] { f.service->create(user, ServiceFixture::request(u"c"_s, u"h200"_s)); }),
-                 u"not_enough_gpus"_s);
+        QCOMPARE(
+            errorCode([&] { f.service->create(user, ServiceFixture::request(u"c"_s, u"h200"_s)); }),
+            u"not_enough_gpus"_s);
 
         // A stopped instance releases its card; a new one may take it.
         f.service->stop(user, a);

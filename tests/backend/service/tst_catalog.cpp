@@ -55,21 +55,26 @@ private Q_SLOTS:
         QTest::addColumn<QJsonValue>("value");
         QTest::addColumn<QString>("error");
         const QString price = u"storage_price_per_gib_hour_micros"_s;
-        const QString priceError = u"\"storage_price_per_gib_hour_micros\" must be an integer in [0, 10000]"_s;
+        const QString priceError =
+            u"\"storage_price_per_gib_hour_micros\" must be an integer in [0, 10000]"_s;
         const QString diskError = u"\"disk_gib\" of \"l40s\" must be an integer in [1, 65536]"_s;
         QTest::newRow("free storage") << QString() << price << QJsonValue(0) << QString();
         QTest::newRow("dearest storage") << QString() << price << QJsonValue(10'000) << QString();
-        QTest::newRow("no storage price") << QString() << price << QJsonValue(QJsonValue::Undefined) << priceError;
+        QTest::newRow("no storage price")
+            << QString() << price << QJsonValue(QJsonValue::Undefined) << priceError;
         QTest::newRow("negative price") << QString() << price << QJsonValue(-1) << priceError;
         QTest::newRow("fractional price") << QString() << price << QJsonValue(0.5) << priceError;
         QTest::newRow("price as text") << QString() << price << QJsonValue(u"200"_s) << priceError;
         QTest::newRow("price too high") << QString() << price << QJsonValue(10'001) << priceError;
         QTest::newRow("absurd price") << QString() << price << QJsonValue(1e300) << priceError;
         QTest::newRow("smallest disk") << u"l40s"_s << u"disk_gib"_s << QJsonValue(1) << QString();
-        QTest::newRow("no disk") << u"l40s"_s << u"disk_gib"_s << QJsonValue(QJsonValue::Undefined) << diskError;
+        QTest::newRow("no disk") << u"l40s"_s << u"disk_gib"_s << QJsonValue(QJsonValue::Undefined)
+                                 << diskError;
         QTest::newRow("zero disk") << u"l40s"_s << u"disk_gib"_s << QJsonValue(0) << diskError;
-        QTest::newRow("disk too large") << u"l40s"_s << u"disk_gib"_s << QJsonValue(65'537) << diskError;
-        QTest::newRow("disk as null") << u"l40s"_s << u"disk_gib"_s << QJsonValue(QJsonValue::Null) << diskError;
+        QTest::newRow("disk too large")
+            << u"l40s"_s << u"disk_gib"_s << QJsonValue(65'537) << diskError;
+        QTest::newRow("disk as null")
+            << u"l40s"_s << u"disk_gib"_s << QJsonValue(QJsonValue::Null) << diskError;
     }
     void storageValues()
     {

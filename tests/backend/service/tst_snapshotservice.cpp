@@ -78,7 +78,7 @@ public:
     QStringList removedSnapshots;
 };
 
-template <typename Runtime>
+template<typename Runtime>
 struct Fixture
 {
     Fixture() : clock(kStartMs), catalog(Catalog::load())
@@ -88,10 +88,15 @@ struct Fixture
         meter = std::make_unique<Meter>(db, *ledger);
         accounts = std::make_unique<Accounts>(db, *ledger, clock, PasswordHasher({1u << 10, 8, 1}));
         keys = std::make_unique<SshKeys>(db, clock);
-        instances = std::make_unique<InstanceService>(db, *ledger, *meter, catalog, *keys, runtime, events, clock);
-        snapshots = std::make_unique<SnapshotService>(db, *meter, catalog, *instances, runtime, events, clock);
+        instances = std::make_unique<InstanceService>(db, *ledger, *meter, catalog, *keys, runtime,
+                                                      events, clock);
+        snapshots = std::make_unique<SnapshotService>(db, *meter, catalog, *instances, runtime,
+                                                      events, clock);
     }
-    QString signUp(const QString &email) { return accounts->signUp(email, u"password123"_s).userId; }
+    QString signUp(const QString &email)
+    {
+        return accounts->signUp(email, u"password123"_s).userId;
+    }
     QString createRunning(const QString &user, int count = 2)
     {
         InstanceService::CreateRequest request;
@@ -100,7 +105,9 @@ struct Fixture
         request.gpuCount = count;
         request.image = u"base"_s;
         const QString id = instances->create(user, request).value(u"id"_s).toString();
-        [&] { QTRY_COMPARE(instances->get(user, id).value(u"state"_s).toString(), u"running"_s); }();
+        [&] {
+            QTRY_COMPARE(instances->get(user, id).value(u"state"_s).toString(), u"running"_s);
+        }();
         return id;
     }
     QJsonObject snapshotReady(const QString &user, const QString &instanceId)
@@ -114,7 +121,10 @@ struct Fixture
         clock.advanceMs(seconds * 1000);
         instances->tick();
     }
-    qint64 rows(const QString &table) { return db.scalar(u"SELECT COUNT(*) FROM "_s + table).toLongLong(); }
+    qint64 rows(const QString &table)
+    {
+        return db.scalar(u"SELECT COUNT(*) FROM "_s + table).toLongLong();
+    }
 
     QTemporaryDir dir;
     ManualClock clock;
@@ -174,7 +184,8 @@ private Q_SLOTS:
         const qint64 computeBefore = f.instances->get(user, id).value(u"cost_micros"_s).toInteger();
         f.instances->stop(user, id); // its own disk and the snapshot, billed side by side
         QTRY_COMPARE(f.instances->get(user, id).value(u"state"_s).toString(), u"stopped"_s);
-        const qint64 computeStopped = f.instances->get(user, id).value(u"cost_micros"_s).toInteger();
+        const qint64 computeStopped =
+            f.instances->get(user, id).value(u"cost_micros"_s).toInteger();
         QCOMPARE(computeStopped, computeBefore);
         f.advanceSeconds(3600);
         const QString sid = snapshot.value(u"id"_s).toString();
@@ -186,9 +197,12 @@ private Q_SLOTS:
         QCOMPARE(bill.value(u"snapshot_storage_spend_rate_micros_per_hour"_s).toInteger(), 600);
         QCOMPARE(bill.value(u"storage_cost_micros"_s).toInteger(), 50 * 200 + 600);
         QCOMPARE(bill.value(u"storage_spend_rate_micros_per_hour"_s).toInteger(), 50 * 200 + 600);
-        QCOMPARE(f.ledger->balance(user), Accounts::kTrialCreditMicros - computeStopped - 50 * 200 - 600);
+        QCOMPARE(f.ledger->balance(user),
+                 Accounts::kTrialCreditMicros - computeStopped - 50 * 200 - 600);
         QVERIFY(f.db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE kind = 'storage'"
-                            " AND description LIKE 'Snapshot storage: snap,%'"_s).toInt() >= 1);
+                            " AND description LIKE 'Snapshot storage: snap,%'"_s)
+                    .toInt()
+                >= 1);
         QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
 
         // Outlives its instance, still billed; deleting ends the fee and removes its parts.
@@ -197,10 +211,14 @@ private Q_SLOTS:
         QCOMPARE(f.snapshots->get(user, sid).value(u"storage_cost_micros"_s).toInteger(), 900);
         f.snapshots->remove(user, sid);
         QTRY_COMPARE(f.runtime.removedSnapshots, QStringList{sid});
-        QTRY_VERIFY(!f.db.scalar(u"SELECT removed_at FROM snapshots WHERE id = ?"_s, {sid}).isNull());
+        QTRY_VERIFY(
+            !f.db.scalar(u"SELECT removed_at FROM snapshots WHERE id = ?"_s, {sid}).isNull());
         f.advanceSeconds(3600);
         QCOMPARE(f.meter->snapshotCosts(user, f.clock.nowMs()).value(sid), 900);
-        QCOMPARE(f.instances->billingSummary(user).value(u"snapshot_storage_spend_rate_micros_per_hour"_s).toInteger(), 0);
+        QCOMPARE(f.instances->billingSummary(user)
+                     .value(u"snapshot_storage_spend_rate_micros_per_hour"_s)
+                     .toInteger(),
+                 0);
         QCOMPARE(statusOf([&] { f.snapshots->get(user, sid); }), 404);
         QCOMPARE(f.snapshots->list(user).size(), 0);
         QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
@@ -238,7 +256,8 @@ private Q_SLOTS:
             f.instances->resumeStorageBilling(user);
             tx.commit();
         }
-        QCOMPARE(f.snapshots->get(user, sid).value(u"storage_rate_micros_per_hour"_s).toInteger(), 40'000);
+        QCOMPARE(f.snapshots->get(user, sid).value(u"storage_rate_micros_per_hour"_s).toInteger(),
+                 40'000);
         f.advanceSeconds(3600);
         // The stopped disk (50 GiB) resumed too: both fees from the top-up on.
         QCOMPARE(f.ledger->balance(user), 1'000'000 - 40'000 - 50 * 200);
@@ -327,7 +346,8 @@ private Q_SLOTS:
         const QString sid = f.snapshots->create(user, id, {}).value(u"id"_s).toString();
         f.snapshots->reconcile(); // as if the provider restarted before the runtime answered
         QCOMPARE(f.snapshots->get(user, sid).value(u"state"_s).toString(), u"failed"_s);
-        QCOMPARE(f.snapshots->get(user, sid).value(u"state_reason"_s).toString(), u"provider_restarted"_s);
+        QCOMPARE(f.snapshots->get(user, sid).value(u"state_reason"_s).toString(),
+                 u"provider_restarted"_s);
         QTRY_VERIFY(f.runtime.removedSnapshots.contains(sid)); // half-made parts deleted
         QTest::qWait(10); // the late answer of the runtime changes nothing
         QCOMPARE(f.snapshots->get(user, sid).value(u"state"_s).toString(), u"failed"_s);

@@ -19,14 +19,16 @@ void createAtVersion(const QString &path, int version, const QStringList &data)
         raw.setDatabaseName(path);
         QVERIFY(raw.open());
         QSqlQuery q(raw);
-        QVERIFY(q.exec(u"CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL,"
-                       " applied_at TEXT NOT NULL)"_s));
+        QVERIFY(q.exec(
+            u"CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL,"
+            " applied_at TEXT NOT NULL)"_s));
         for (const migrations::Migration &migration : migrations::all()) {
             if (migration.version > version)
                 break;
             for (const QString &statement : migration.statements)
                 QVERIFY2(q.exec(statement), qPrintable(q.lastError().text()));
-            QVERIFY(q.exec(u"INSERT INTO schema_version VALUES (%1, 'old', 'then')"_s.arg(migration.version)));
+            QVERIFY(q.exec(
+                u"INSERT INTO schema_version VALUES (%1, 'old', 'then')"_s.arg(migration.version)));
         }
         for (const QString &statement : data)
             QVERIFY2(q.exec(statement), qPrintable(statement + u": "_s + q.lastError().text()));
@@ -45,19 +47,28 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath(u"v4.sqlite"_s);
         const qint64 t = kStartMs - 3'600'000;
-        createAtVersion(path, 4, {
-            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 9998417, 0)"_s,
-            u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros, balance_after_micros, description, created_at)"
-            " VALUES (1, 'a', 'u', 'trial_credit', 10000000, 10000000, 'credit', 0),"
-            " (2, 'b', 'u', 'compute', -1583, 9998417, 'run', %1)"_s.arg(t),
-            u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (1, 'user:u', 10000000),"
-            " (1, 'grant:trial', -10000000), (2, 'user:u', -1583), (2, 'revenue:compute', 1583)"_s,
-            u"INSERT INTO instances(id, user_id, name, state, state_reason, gpu_type, gpu_count, image,"
-            " price_per_hour_micros, created_at, updated_at) VALUES"
-            " ('stopped', 'u', 'old', 'stopped', 'stopped_by_user', 'rtx4090', 1, 'base', 1900000, 0, %1)"_s.arg(t),
-            u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, ended_at, last_seen_at,"
-            " charged_micros, charged_until) VALUES ('stopped', 'u', 1900000, %1, %2, %2, 1583, %2)"_s.arg(t - 3000).arg(t),
-        });
+        createAtVersion(
+            path, 4,
+            {
+                u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 9998417, 0)"_s,
+                u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros, "
+                u"balance_after_micros, description, created_at)"
+                " VALUES (1, 'a', 'u', 'trial_credit', 10000000, 10000000, 'credit', 0),"
+                " (2, 'b', 'u', 'compute', -1583, 9998417, 'run', %1)"_s.arg(t),
+                u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (1, 'user:u', "
+                u"10000000),"
+                " (1, 'grant:trial', -10000000), (2, 'user:u', -1583), (2, 'revenue:compute', 1583)"_s,
+                u"INSERT INTO instances(id, user_id, name, state, state_reason, gpu_type, "
+                u"gpu_count, image,"
+                " price_per_hour_micros, created_at, updated_at) VALUES"
+                " ('stopped', 'u', 'old', 'stopped', 'stopped_by_user', 'rtx4090', 1, 'base', 1900000, 0, %1)"_s
+                    .arg(t),
+                u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, "
+                u"ended_at, last_seen_at,"
+                " charged_micros, charged_until) VALUES ('stopped', 'u', 1900000, %1, %2, %2, 1583, %2)"_s
+                    .arg(t - 3000)
+                    .arg(t),
+            });
         if (QTest::currentTestFailed())
             return;
 
@@ -68,14 +79,19 @@ private Q_SLOTS:
         QVERIFY(f.db.scalar(u"SELECT disk_gib FROM instances WHERE id = 'stopped'"_s).isNull());
         QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
         // The new constraints hold: one kind or the other, one open segment per instance.
-        QVERIFY_THROWS_EXCEPTION(DbError, f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
-                                                    " started_at, last_seen_at, charged_until, kind)"
-                                                    " VALUES ('stopped', 'u', 1, 0, 0, 0, 'disk')"_s));
-        f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, last_seen_at,"
+        QVERIFY_THROWS_EXCEPTION(
+            DbError,
+            f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
+                      " started_at, last_seen_at, charged_until, kind)"
+                      " VALUES ('stopped', 'u', 1, 0, 0, 0, 'disk')"_s));
+        f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, "
+                  u"last_seen_at,"
                   " charged_until, kind) VALUES ('stopped', 'u', 1, 0, 0, 0, 'storage')"_s);
-        QVERIFY_THROWS_EXCEPTION(DbError, f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
-                                                    " started_at, last_seen_at, charged_until)"
-                                                    " VALUES ('stopped', 'u', 1, 0, 0, 0)"_s));
+        QVERIFY_THROWS_EXCEPTION(
+            DbError,
+            f.db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
+                      " started_at, last_seen_at, charged_until)"
+                      " VALUES ('stopped', 'u', 1, 0, 0, 0)"_s));
         f.db.exec(u"DELETE FROM segments WHERE kind = 'storage'"_s);
 
         // An instance stopped before the fee existed has the catalog's disk, and its disk is
@@ -97,82 +113,115 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"v5.sqlite"_s);
-        createAtVersion(path, 5, {
-            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
-            u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
-            " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 2, 'base', 3800000, 0, 0)"_s,
-        });
+        createAtVersion(
+            path, 5,
+            {
+                u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
+                u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, "
+                u"price_per_hour_micros,"
+                " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 2, 'base', 3800000, 0, 0)"_s,
+            });
         Database db;
         db.open(path);
         QCOMPARE(db.schemaVersion(), migrations::all().last().version);
         // The instance is still there, and the new tables take rows tied to it.
         QCOMPARE(db.scalar(u"SELECT name FROM instances WHERE id = 'i'"_s).toString(), u"kept"_s);
-        db.exec(u"INSERT INTO telemetry_minutes(instance_id, minute_ms, cpu_percent, memory_mib, gpus)"
-                " VALUES ('i', 60000, 150.5, 1024, '[[75,100,60,300],[70,90,58,290]]')"_s);
-        db.exec(u"INSERT INTO instance_datasets(instance_id, name, path) VALUES ('i', 'demo', '/srv/demo')"_s);
+        db.exec(
+            u"INSERT INTO telemetry_minutes(instance_id, minute_ms, cpu_percent, memory_mib, gpus)"
+            " VALUES ('i', 60000, 150.5, 1024, '[[75,100,60,300],[70,90,58,290]]')"_s);
+        db.exec(
+            u"INSERT INTO instance_datasets(instance_id, name, path) VALUES ('i', 'demo', '/srv/demo')"_s);
         QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM telemetry_minutes"_s).toInt(), 1);
-        QCOMPARE(db.scalar(u"SELECT path FROM instance_datasets WHERE instance_id = 'i'"_s).toString(), u"/srv/demo"_s);
+        QCOMPARE(
+            db.scalar(u"SELECT path FROM instance_datasets WHERE instance_id = 'i'"_s).toString(),
+            u"/srv/demo"_s);
         // A dataset is named once per instance.
-        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_datasets(instance_id, name, path)"
-                                                  " VALUES ('i', 'demo', '/elsewhere')"_s));
+        QVERIFY_THROWS_EXCEPTION(DbError,
+                                 db.exec(u"INSERT INTO instance_datasets(instance_id, name, path)"
+                                         " VALUES ('i', 'demo', '/elsewhere')"_s));
     }
 
     void version7AddsSnapshotsBilledBesideTheInstance()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"v6.sqlite"_s);
-        createAtVersion(path, 6, {
-            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
-            u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
-            " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 1, 'base', 1900000, 0, 0)"_s,
-            u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, last_seen_at, charged_until,"
-            " kind) VALUES ('i', 'u', 10000, 0, 0, 0, 'storage')"_s,
-        });
+        createAtVersion(
+            path, 6,
+            {
+                u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
+                u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, "
+                u"price_per_hour_micros,"
+                " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 1, 'base', 1900000, 0, 0)"_s,
+                u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, "
+                u"last_seen_at, charged_until,"
+                " kind) VALUES ('i', 'u', 10000, 0, 0, 0, 'storage')"_s,
+            });
         Database db;
         db.open(path);
         QCOMPARE(db.schemaVersion(), migrations::all().last().version);
         // The stopped disk's open segment is kept; a snapshot of that instance is billed beside it.
-        QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM segments WHERE ended_at IS NULL AND snapshot_id IS NULL"_s).toInt(), 1);
-        db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image, gpu_type, gpu_count, created_at)"
+        QCOMPARE(
+            db.scalar(
+                  u"SELECT COUNT(*) FROM segments WHERE ended_at IS NULL AND snapshot_id IS NULL"_s)
+                .toInt(),
+            1);
+        db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image, gpu_type, "
+                u"gpu_count, created_at)"
                 " VALUES ('s', 'u', 'i', 'snap', 'ready', 'base', 'rtx4090', 1, 0)"_s);
-        db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, last_seen_at,"
-                " charged_until, kind, snapshot_id) VALUES ('i', 'u', 200, 0, 0, 0, 'storage', 's')"_s);
+        db.exec(
+            u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at, "
+            u"last_seen_at,"
+            " charged_until, kind, snapshot_id) VALUES ('i', 'u', 200, 0, 0, 0, 'storage', 's')"_s);
         // Still one open segment per instance of its own, and one per snapshot.
-        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
-                                                  " started_at, last_seen_at, charged_until, kind)"
-                                                  " VALUES ('i', 'u', 1, 0, 0, 0, 'compute')"_s));
-        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
-                                                  " started_at, last_seen_at, charged_until, kind, snapshot_id)"
-                                                  " VALUES ('i', 'u', 1, 0, 0, 0, 'storage', 's')"_s));
+        QVERIFY_THROWS_EXCEPTION(
+            DbError,
+            db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
+                    " started_at, last_seen_at, charged_until, kind)"
+                    " VALUES ('i', 'u', 1, 0, 0, 0, 'compute')"_s));
+        QVERIFY_THROWS_EXCEPTION(
+            DbError,
+            db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour,"
+                    " started_at, last_seen_at, charged_until, kind, snapshot_id)"
+                    " VALUES ('i', 'u', 1, 0, 0, 0, 'storage', 's')"_s));
         // A snapshot must name a real instance and a known state.
-        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image,"
-                                                  " gpu_type, gpu_count, created_at)"
-                                                  " VALUES ('t', 'u', 'nope', 'x', 'ready', 'base', 'rtx4090', 1, 0)"_s));
-        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image,"
-                                                  " gpu_type, gpu_count, created_at)"
-                                                  " VALUES ('t', 'u', 'i', 'x', 'half', 'base', 'rtx4090', 1, 0)"_s));
+        QVERIFY_THROWS_EXCEPTION(
+            DbError,
+            db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image,"
+                    " gpu_type, gpu_count, created_at)"
+                    " VALUES ('t', 'u', 'nope', 'x', 'ready', 'base', 'rtx4090', 1, 0)"_s));
+        QVERIFY_THROWS_EXCEPTION(
+            DbError,
+            db.exec(u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image,"
+                    " gpu_type, gpu_count, created_at)"
+                    " VALUES ('t', 'u', 'i', 'x', 'half', 'base', 'rtx4090', 1, 0)"_s));
     }
 
     void version8NumbersLentCards()
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(u"v7.sqlite"_s);
-        createAtVersion(path, 7, {
-            u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
-            u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, price_per_hour_micros,"
-            " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 2, 'base', 3800000, 0, 0)"_s,
-        });
+        createAtVersion(
+            path, 7,
+            {
+                u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 10000000, 0)"_s,
+                u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, "
+                u"price_per_hour_micros,"
+                " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 2, 'base', 3800000, 0, 0)"_s,
+            });
         Database db;
         db.open(path);
         QVERIFY(db.schemaVersion() >= 8);
         // Instances from before have no numbered cards (a start lends them some).
         QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM instance_cards"_s).toInt(), 0);
-        db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card) VALUES ('i', 'rtx4090', 0)"_s);
+        db.exec(
+            u"INSERT INTO instance_cards(instance_id, gpu_type, card) VALUES ('i', 'rtx4090', 0)"_s);
         // A card is held once per instance, and card numbers are never negative.
-        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
-                                                  " VALUES ('i', 'rtx4090', 0)"_s));
-        QVERIFY_THROWS_EXCEPTION(DbError, db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
-                                                  " VALUES ('i', 'rtx4090', -1)"_s));
+        QVERIFY_THROWS_EXCEPTION(DbError,
+                                 db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
+                                         " VALUES ('i', 'rtx4090', 0)"_s));
+        QVERIFY_THROWS_EXCEPTION(DbError,
+                                 db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
+                                         " VALUES ('i', 'rtx4090', -1)"_s));
     }
 };
 

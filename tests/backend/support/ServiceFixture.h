@@ -31,7 +31,8 @@ struct ServiceFixture
     // `catalogDir`: a catalog of its own (see writeCatalog), else the built-in one.
     explicit ServiceFixture(const QString &path = {}, qint64 postingIntervalMs = 60'000,
                             const QString &catalogDir = {})
-        : clock(kStartMs), catalog(catalogDir.isEmpty() ? Catalog::load() : Catalog::load(catalogDir))
+        : clock(kStartMs),
+          catalog(catalogDir.isEmpty() ? Catalog::load() : Catalog::load(catalogDir))
     {
         db.open(path.isEmpty() ? dir.filePath(QStringLiteral("sim.sqlite")) : path);
         ledger = std::make_unique<Ledger>(db);
@@ -39,7 +40,8 @@ struct ServiceFixture
         // Small scrypt parameters: these tests are about money, not password cost.
         accounts = std::make_unique<Accounts>(db, *ledger, clock, PasswordHasher({1u << 10, 8, 1}));
         keys = std::make_unique<SshKeys>(db, clock);
-        service = std::make_unique<InstanceService>(db, *ledger, *meter, catalog, *keys, runtime, events, clock);
+        service = std::make_unique<InstanceService>(db, *ledger, *meter, catalog, *keys, runtime,
+                                                    events, clock);
     }
 
     // Writes the built-in catalog into `dir` with another storage price; returns `dir`.
@@ -52,7 +54,8 @@ struct ServiceFixture
                 qFatal("cannot read the built-in catalog");
             QJsonObject document = QJsonDocument::fromJson(in.readAll()).object();
             if (name == QStringLiteral("gpus.json"))
-                document.insert(QStringLiteral("storage_price_per_gib_hour_micros"), storagePricePerGibHourMicros);
+                document.insert(QStringLiteral("storage_price_per_gib_hour_micros"),
+                                storagePricePerGibHourMicros);
             QFile out(dir + u'/' + name);
             if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(document).toJson()) < 0)
                 qFatal("cannot write a test catalog");
@@ -80,8 +83,8 @@ struct ServiceFixture
         return service->get(userId, id).value(QStringLiteral("cost_micros")).toInteger();
     }
 
-    static InstanceService::CreateRequest request(const QString &name, const QString &gpu = QStringLiteral("rtx4090"),
-                                                  int count = 1)
+    static InstanceService::CreateRequest
+    request(const QString &name, const QString &gpu = QStringLiteral("rtx4090"), int count = 1)
     {
         InstanceService::CreateRequest request;
         request.name = name;
@@ -98,10 +101,12 @@ struct ServiceFixture
     }
 
     // Creates an instance and lets the runtime bring it to `running`.
-    QString createRunning(const QString &userId, const QString &gpu = QStringLiteral("rtx4090"), int count = 1)
+    QString createRunning(const QString &userId, const QString &gpu = QStringLiteral("rtx4090"),
+                          int count = 1)
     {
         const QString id = service->create(userId, request(QStringLiteral("test"), gpu, count))
-                               .value(QStringLiteral("id")).toString();
+                               .value(QStringLiteral("id"))
+                               .toString();
         [&] { QTRY_COMPARE(state(userId, id), QStringLiteral("running")); }();
         return id;
     }

@@ -227,14 +227,16 @@ bool SimProcess::restart(int timeoutMs)
     const QDeadlineTimer deadline(timeoutMs);
     while (!m_process->canReadLine()) {
         if (m_process->state() != QProcess::Running || deadline.hasExpired()) {
-            m_lastError = u"%1 did not print its listening line (state %2, exit code %3)"_s.arg(program)
-                              .arg(int(m_process->state()))
-                              .arg(m_process->exitCode());
+            m_lastError =
+                u"%1 did not print its listening line (state %2, exit code %3)"_s.arg(program)
+                    .arg(int(m_process->state()))
+                    .arg(m_process->exitCode());
             if (m_process->state() == QProcess::Running)
                 kill();
             return false;
         }
-        m_process->waitForReadyRead(int(std::max<qint64>(1, std::min<qint64>(deadline.remainingTime(), 200))));
+        m_process->waitForReadyRead(
+            int(std::max<qint64>(1, std::min<qint64>(deadline.remainingTime(), 200))));
     }
     m_firstLine = QString::fromUtf8(m_process->readLine()).chopped(1);
     static const QRegularExpression pattern(u"^listening (http://127\\.0\\.0\\.1:(\\d+))$"_s);
@@ -279,13 +281,15 @@ bool SimProcess::terminate(int timeoutMs)
 
 // ---- HTTP -----------------------------------------------------------------------------------
 
-QNetworkReply *SimProcess::send(const QByteArray &method, const QString &path, const QByteArray &body,
-                                const Headers &headers)
+QNetworkReply *SimProcess::send(const QByteArray &method, const QString &path,
+                                const QByteArray &body, const Headers &headers)
 {
     QNetworkRequest request(m_baseUrl.resolved(QUrl(path, QUrl::TolerantMode)));
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
+                         QNetworkRequest::AlwaysNetwork);
     bool hasType = false;
     for (const auto &[name, value] : headers) {
         request.setRawHeader(name, value);
@@ -330,8 +334,8 @@ Reply SimProcess::request(const QByteArray &method, const QString &path, const Q
     Reply result;
     if (!reply->isFinished()) {
         reply->abort();
-        result.networkError = u"timed out after %1 ms: %2 %3"_s.arg(timeoutMs)
-                                  .arg(QString::fromLatin1(method), path);
+        result.networkError =
+            u"timed out after %1 ms: %2 %3"_s.arg(timeoutMs).arg(QString::fromLatin1(method), path);
     } else {
         result = toReply(reply);
     }
@@ -342,7 +346,8 @@ Reply SimProcess::request(const QByteArray &method, const QString &path, const Q
 Reply SimProcess::request(const QByteArray &method, const QString &path, const QJsonObject &body,
                           const Headers &headers, int timeoutMs)
 {
-    return request(method, path, QJsonDocument(body).toJson(QJsonDocument::Compact), headers, timeoutMs);
+    return request(method, path, QJsonDocument(body).toJson(QJsonDocument::Compact), headers,
+                   timeoutMs);
 }
 
 Headers SimProcess::bearer(const QString &token)
@@ -376,7 +381,8 @@ Reply SimProcess::authedDelete(const QString &token, const QString &path, const 
 
 QString SimProcess::signUp(const QString &email, const QString &password)
 {
-    const Reply reply = post(u"/v1/auth/signup"_s, QJsonObject{{u"email"_s, email}, {u"password"_s, password}});
+    const Reply reply =
+        post(u"/v1/auth/signup"_s, QJsonObject{{u"email"_s, email}, {u"password"_s, password}});
     if (reply.status != 201) {
         m_lastError = u"sign-up of %1 failed: %2"_s.arg(email, QString::fromUtf8(reply.describe()));
         return {};
@@ -403,8 +409,8 @@ QString SimProcess::verifyLedger()
     return problem.isEmpty() ? u"verify says not ok without a problem"_s : problem;
 }
 
-QJsonObject SimProcess::waitForState(const QString &token, const QString &instanceId, const QString &state,
-                                     int timeoutMs)
+QJsonObject SimProcess::waitForState(const QString &token, const QString &instanceId,
+                                     const QString &state, int timeoutMs)
 {
     const QDeadlineTimer deadline(timeoutMs);
     QJsonObject last;
@@ -468,13 +474,16 @@ QList<Reply> SimProcess::sendConcurrently(const QList<QByteArray> &requests, int
                                           const QHostAddress &source)
 {
     const QDeadlineTimer deadline(timeoutMs);
-    const auto remaining = [&deadline] { return int(std::max<qint64>(1, deadline.remainingTime())); };
+    const auto remaining = [&deadline] {
+        return int(std::max<qint64>(1, deadline.remainingTime()));
+    };
     std::vector<std::unique_ptr<QTcpSocket>> sockets;
     QList<Reply> replies(requests.size());
     for (qsizetype i = 0; i < requests.size(); ++i) {
         auto socket = std::make_unique<QTcpSocket>();
         if (!source.isNull() && !socket->bind(source, 0)) {
-            replies[i].networkError = u"cannot bind %1: %2"_s.arg(source.toString(), socket->errorString());
+            replies[i].networkError =
+                u"cannot bind %1: %2"_s.arg(source.toString(), socket->errorString());
             return replies;
         }
         socket->connectToHost(QHostAddress::LocalHost, m_port);
@@ -501,7 +510,8 @@ QList<Reply> SimProcess::sendConcurrently(const QList<QByteArray> &requests, int
                 break;
             }
             if (socket.state() != QAbstractSocket::ConnectedState && socket.bytesAvailable() == 0) {
-                replies[i].networkError = u"connection closed before a whole response (%1 bytes)"_s.arg(data.size());
+                replies[i].networkError =
+                    u"connection closed before a whole response (%1 bytes)"_s.arg(data.size());
                 break;
             }
             if (deadline.hasExpired()) {
@@ -549,12 +559,15 @@ bool SseClient::open(quint16 port, const QString &token, qint64 lastEventId, int
     m_socket.connectToHost(QHostAddress::LocalHost, port);
     if (!m_socket.waitForConnected(timeoutMs))
         return false;
-    Headers headers{{"Authorization"_ba, "Bearer "_ba + token.toLatin1()}, {"Accept"_ba, "text/event-stream"_ba}};
+    Headers headers{{"Authorization"_ba, "Bearer "_ba + token.toLatin1()},
+                    {"Accept"_ba, "text/event-stream"_ba}};
     if (lastEventId >= 0)
         headers.append({"Last-Event-ID"_ba, QByteArray::number(lastEventId)});
     m_socket.write(rawRequest("GET", u"/v1/events"_s, {}, headers, false));
-    while (!m_headDone && !deadline.hasExpired() && m_socket.state() == QAbstractSocket::ConnectedState)
-        m_socket.waitForReadyRead(int(std::max<qint64>(1, std::min<qint64>(deadline.remainingTime(), 100))));
+    while (!m_headDone && !deadline.hasExpired()
+           && m_socket.state() == QAbstractSocket::ConnectedState)
+        m_socket.waitForReadyRead(
+            int(std::max<qint64>(1, std::min<qint64>(deadline.remainingTime(), 100))));
     return m_headDone && m_status == 200;
 }
 

@@ -38,11 +38,11 @@ using Headers = QList<QPair<QByteArray, QByteArray>>;
 // One HTTP response, as seen by a test.
 struct Reply
 {
-    int status = 0;            // 0: no HTTP response (connection refused, timeout, ...)
-    QString networkError;      // empty when an HTTP response arrived
-    Headers headers;           // names as sent
+    int status = 0; // 0: no HTTP response (connection refused, timeout, ...)
+    QString networkError; // empty when an HTTP response arrived
+    Headers headers; // names as sent
     QByteArray body;
-    QJsonDocument json;        // parsed body; null if the body is not JSON
+    QJsonDocument json; // parsed body; null if the body is not JSON
     bool jsonValid = false;
 
     QByteArray header(QByteArrayView name) const; // case-insensitive; empty if absent
@@ -81,7 +81,8 @@ public:
     // `listening http://HOST:PORT` line. DIR is `dataDir` if given, else a temporary
     // directory owned by this object (kept across restarts). False (see lastError()) if the
     // process did not come up within `timeoutMs`.
-    bool start(const QStringList &extraArgs = {}, const QString &dataDir = {}, int timeoutMs = 30000);
+    bool start(const QStringList &extraArgs = {}, const QString &dataDir = {},
+               int timeoutMs = 30000);
     // The same without --data: the provider picks its default data directory (DataPaths), as
     // `cardhour-sim` started by hand does. Point XDG_DATA_HOME at a scratch folder first.
     bool startWithDefaultDataDir(const QStringList &extraArgs = {}, int timeoutMs = 30000);
@@ -94,7 +95,10 @@ public:
     // SIGTERM, then waits up to `timeoutMs`; true if it exited by itself with status 0.
     bool terminate(int timeoutMs = 15000);
     int exitCode() const { return m_process ? m_process->exitCode() : -1; }
-    QProcess::ExitStatus exitStatus() const { return m_process ? m_process->exitStatus() : QProcess::CrashExit; }
+    QProcess::ExitStatus exitStatus() const
+    {
+        return m_process ? m_process->exitStatus() : QProcess::CrashExit;
+    }
 
     QString dataDir() const { return m_dataDir; }
     QUrl baseUrl() const { return m_baseUrl; }
@@ -124,12 +128,13 @@ public:
     // ---- fire-and-forget (for requests still in flight when the process dies) -----------
     // The reply belongs to this object's network manager; connect to finished() or poll.
     QNetworkReply *send(const QByteArray &method, const QString &path, const QByteArray &body,
-                              const Headers &headers);
+                        const Headers &headers);
     static Reply toReply(QNetworkReply *reply);
 
     // ---- helpers ------------------------------------------------------------------------
     // POST /v1/auth/signup; returns the token, or an empty string (with lastError()).
-    QString signUp(const QString &email, const QString &password = QStringLiteral("correct horse battery"));
+    QString signUp(const QString &email,
+                   const QString &password = QStringLiteral("correct horse battery"));
     // POST /v1/_test/clock/advance; true on 200.
     bool advance(double seconds);
     // GET /v1/_test/ledger/verify: empty string if ok, else the problem.

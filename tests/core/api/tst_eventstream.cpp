@@ -2,7 +2,6 @@
 // and reconnecting after the provider was killed and came back on the same port.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
-
 #include "api/EventStream.h"
 #include "api/ProviderClient.h"
 
@@ -29,7 +28,8 @@ struct Recorder
                          [this](const Instance &i) { instances.append(i); });
         QObject::connect(&stream, &EventStream::billingChanged, context,
                          [this](const BillingSummary &s) { billing.append(s); });
-        QObject::connect(&stream, &EventStream::hello, context, [this](const QString &id) { hellos.append(id); });
+        QObject::connect(&stream, &EventStream::hello, context,
+                         [this](const QString &id) { hellos.append(id); });
     }
 
     bool saw(const QString &id, InstanceState state) const
@@ -73,7 +73,8 @@ void TestEventStream::init()
     QVERIFY2(m_sim->start({u"--test-clock"_s}), qPrintable(m_sim->lastError()));
     m_client = std::make_unique<ProviderClient>();
     m_client->setBaseUrl(m_sim->baseUrl());
-    const auto session = await(m_client->signUp(u"stream@example.com"_s, u"correct horse battery"_s));
+    const auto session =
+        await(m_client->signUp(u"stream@example.com"_s, u"correct horse battery"_s));
     QVERIFY2(session.ok, session.why());
     m_client->setToken(session.value->token);
     m_userId = session.value->user.id;
@@ -228,7 +229,8 @@ void TestEventStream::retriesWhileProviderIsDown()
     stream.start();
     QTRY_VERIFY(disconnected.count() >= 2);
     QVERIFY(!disconnected.first().first().toString().isEmpty()); // a reason for the banner
-    QVERIFY(stream.state() == EventStream::State::Waiting || stream.state() == EventStream::State::Connecting);
+    QVERIFY(stream.state() == EventStream::State::Waiting
+            || stream.state() == EventStream::State::Connecting);
     stream.stop();
     QCOMPARE(stream.state(), EventStream::State::Idle);
 }

@@ -4,8 +4,8 @@
 #include "api/Models.h"
 
 #include <QJsonDocument>
-#include <QTimeZone>
 #include <QTest>
+#include <QTimeZone>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
@@ -62,7 +62,6 @@ const QByteArray kInstance = R"({
 })";
 
 } // namespace
-
 
 void TestModels::instanceFull()
 {
@@ -175,7 +174,8 @@ void TestModels::billingSummary()
     QCOMPARE(s.instances.first().state, InstanceState::Running);
 
     // The SSE `billing` event: the same without instances, runs_out_at null when idle.
-    const BillingSummary idle = BillingSummary::fromJson(object(R"({"balance_micros": 5, "runs_out_at": null})"_ba));
+    const BillingSummary idle =
+        BillingSummary::fromJson(object(R"({"balance_micros": 5, "runs_out_at": null})"_ba));
     QCOMPARE(idle.balanceMicros, 5);
     QVERIFY(!idle.runsOutAt.isValid());
     QVERIFY(idle.instances.isEmpty());
@@ -206,7 +206,8 @@ void TestModels::metrics()
     QCOMPARE(s.gpus.first().powerW, 310.0);
 
     // The SSE `metrics` event: one sample with the instance's id.
-    const MetricsSample live = MetricsSample::fromJson(object(R"({"instance_id": "j", "at": "2026-11-30T12:00:06.000Z",
+    const MetricsSample live =
+        MetricsSample::fromJson(object(R"({"instance_id": "j", "at": "2026-11-30T12:00:06.000Z",
         "cpu_percent": 12, "memory_mib": 100, "gpus": [{"index": 1, "utilization_pct": 3}]})"_ba));
     QCOMPARE(live.instanceId, u"j"_s);
     QCOMPARE(live.gpus.first().index, 1);
@@ -260,11 +261,13 @@ void TestModels::errorMessages_data()
 {
     QTest::addColumn<ApiError>("error");
     QTest::addColumn<QString>("contains");
-    QTest::newRow("known code") << ApiError::http(401, u"invalid_credentials"_s, u"nope"_s) << u"password"_s;
-    QTest::newRow("unknown code: provider text") << ApiError::http(418, u"teapot"_s, u"I am a teapot"_s)
-                                                 << u"I am a teapot"_s;
+    QTest::newRow("known code") << ApiError::http(401, u"invalid_credentials"_s, u"nope"_s)
+                                << u"password"_s;
+    QTest::newRow("unknown code: provider text")
+        << ApiError::http(418, u"teapot"_s, u"I am a teapot"_s) << u"I am a teapot"_s;
     QTest::newRow("no body") << ApiError::http(502, {}, {}) << u"502"_s;
-    QTest::newRow("network") << ApiError::network(u"Connection refused"_s) << u"Connection refused"_s;
+    QTest::newRow("network") << ApiError::network(u"Connection refused"_s)
+                             << u"Connection refused"_s;
 }
 
 void TestModels::errorMessages()

@@ -2,7 +2,6 @@
 // the client uses, and the error paths the UI has to word.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
-
 #include "api/ProviderClient.h"
 
 #include <QSignalSpy>
@@ -131,14 +130,16 @@ void TestProviderClient::authErrors_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("code");
 
-    QTest::newRow("wrong password") << false << u"taken@example.com"_s << u"not the password"_s << 401
-                                    << u"invalid_credentials"_s;
-    QTest::newRow("unknown e-mail") << false << u"nobody@example.com"_s << u"whatever1"_s << 401
-                                    << u"invalid_credentials"_s;
-    QTest::newRow("duplicate e-mail") << true << u"TAKEN@example.com"_s << u"another password"_s << 409
-                                      << u"email_taken"_s;
-    QTest::newRow("weak password") << true << u"weak@example.com"_s << u"short"_s << 400 << u"weak_password"_s;
-    QTest::newRow("invalid e-mail") << true << u"not-an-address"_s << u"long enough"_s << 400 << u"invalid_email"_s;
+    QTest::newRow("wrong password") << false << u"taken@example.com"_s << u"not the password"_s
+                                    << 401 << u"invalid_credentials"_s;
+    QTest::newRow("unknown e-mail")
+        << false << u"nobody@example.com"_s << u"whatever1"_s << 401 << u"invalid_credentials"_s;
+    QTest::newRow("duplicate e-mail")
+        << true << u"TAKEN@example.com"_s << u"another password"_s << 409 << u"email_taken"_s;
+    QTest::newRow("weak password")
+        << true << u"weak@example.com"_s << u"short"_s << 400 << u"weak_password"_s;
+    QTest::newRow("invalid e-mail")
+        << true << u"not-an-address"_s << u"long enough"_s << 400 << u"invalid_email"_s;
 }
 
 void TestProviderClient::authErrors()
@@ -157,7 +158,8 @@ void TestProviderClient::authErrors()
         seeded = true;
     }
     QSignalSpy expired(&client, &ProviderClient::sessionExpired);
-    const auto result = await(signUp ? client.signUp(email, password) : client.logIn(email, password));
+    const auto result =
+        await(signUp ? client.signUp(email, password) : client.logIn(email, password));
     QVERIFY(result.done);
     QVERIFY(!result.ok);
     QCOMPARE(result.error.kind, ApiError::Kind::Http);
@@ -237,7 +239,8 @@ void TestProviderClient::instanceLifecycle()
     QCOMPARE(created.value->name, u"train-1"_s);
     QCOMPARE(created.value->gpuCount, 2);
     QCOMPARE(created.value->pricePerHourMicros, 3'800'000);
-    QVERIFY(created.value->state == InstanceState::Creating || created.value->state == InstanceState::Starting
+    QVERIFY(created.value->state == InstanceState::Creating
+            || created.value->state == InstanceState::Starting
             || created.value->state == InstanceState::Running);
     const QString id = created.value->id;
 
@@ -345,7 +348,8 @@ void TestProviderClient::snapshotsRoundTrip()
     // tst_api_snapshots' (podman). Here: what the client sends and reads.
     ProviderClient client;
     QVERIFY(!signUp(client).isEmpty());
-    const auto created = await(client.createInstance(NewInstance{u"src"_s, u"rtx4090"_s, 2, u"base"_s, {}}));
+    const auto created =
+        await(client.createInstance(NewInstance{u"src"_s, u"rtx4090"_s, 2, u"base"_s, {}}));
     QVERIFY2(created.ok, created.why());
     QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
 
@@ -356,7 +360,8 @@ void TestProviderClient::snapshotsRoundTrip()
     QCOMPARE(taken.value->instanceId, created.value->id);
     QCOMPARE(taken.value->gpuCount, 2);
     std::optional<Snapshot> ready;
-    QTRY_VERIFY((ready = await(client.snapshot(taken.value->id)).value) && ready->state != u"creating"_s);
+    QTRY_VERIFY((ready = await(client.snapshot(taken.value->id)).value)
+                && ready->state != u"creating"_s);
     QVERIFY2(ready->isReady(), qPrintable(ready->state + u' ' + ready->stateReason));
     QVERIFY(ready->sizeBytes && ready->diskBytes && ready->workspaceBytes);
     QVERIFY(ready->readyAt.isValid());
@@ -441,7 +446,8 @@ void TestProviderClient::insufficientBalance()
     QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
     // 10 yuan at 1.9 yuan an hour lasts about 5.3 hours; the provider then stops it.
     QVERIFY(m_sim.advance(6 * 3600));
-    const std::optional<Instance> stopped = awaitState(client, created.value->id, InstanceState::Stopped);
+    const std::optional<Instance> stopped =
+        awaitState(client, created.value->id, InstanceState::Stopped);
     QVERIFY(stopped);
     QCOMPARE(stopped->stateReason, u"balance_exhausted"_s);
     const auto again = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}}));

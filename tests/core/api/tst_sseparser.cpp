@@ -48,20 +48,22 @@ void TestSseParser::parse_data()
     QTest::newRow("multi-line data") << "data: one\ndata: two\ndata:three\n\n"_ba
                                      << QStringList{u"message|one\\ntwo\\nthree||-"_s};
     QTest::newRow("empty data line") << "data\n\n"_ba << QStringList{u"message|||-"_s};
-    QTest::newRow("two empty data lines") << "data:\ndata:\n\n"_ba << QStringList{u"message|\\n||-"_s};
-    QTest::newRow("only one space stripped") << "data:  two spaces\n\n"_ba
-                                             << QStringList{u"message| two spaces||-"_s};
+    QTest::newRow("two empty data lines")
+        << "data:\ndata:\n\n"_ba << QStringList{u"message|\\n||-"_s};
+    QTest::newRow("only one space stripped")
+        << "data:  two spaces\n\n"_ba << QStringList{u"message| two spaces||-"_s};
     QTest::newRow("colon in value") << "data: a:b: c\n\n"_ba << QStringList{u"message|a:b: c||-"_s};
     QTest::newRow("comments only") << ": keep-alive\n\n: again\n\n"_ba << QStringList{};
-    QTest::newRow("comment between data") << "data: a\n: note\ndata: b\n\n"_ba
-                                          << QStringList{u"message|a\\nb||-"_s};
-    QTest::newRow("no data: not dispatched") << "event: billing\nid: 3\n\ndata: y\n\n"_ba
-                                             << QStringList{u"message|y|3|-"_s};
-    QTest::newRow("unfinished event dropped") << "data: done\n\ndata: pending\n"_ba
-                                              << QStringList{u"message|done||-"_s};
+    QTest::newRow("comment between data")
+        << "data: a\n: note\ndata: b\n\n"_ba << QStringList{u"message|a\\nb||-"_s};
+    QTest::newRow("no data: not dispatched")
+        << "event: billing\nid: 3\n\ndata: y\n\n"_ba << QStringList{u"message|y|3|-"_s};
+    QTest::newRow("unfinished event dropped")
+        << "data: done\n\ndata: pending\n"_ba << QStringList{u"message|done||-"_s};
     QTest::newRow("CRLF") << "event: a\r\ndata: 1\r\n\r\n"_ba << QStringList{u"a|1||-"_s};
     QTest::newRow("CR") << "event: a\rdata: 1\r\r"_ba << QStringList{u"a|1||-"_s};
-    QTest::newRow("mixed endings") << "data: 1\r\ndata: 2\rdata: 3\n\r\n"_ba << QStringList{u"message|1\\n2\\n3||-"_s};
+    QTest::newRow("mixed endings")
+        << "data: 1\r\ndata: 2\rdata: 3\n\r\n"_ba << QStringList{u"message|1\\n2\\n3||-"_s};
     QTest::newRow("BOM at start") << "\xEF\xBB\xBF"
                                      "data: b\n\n"_ba
                                   << QStringList{u"message|b||-"_s};
@@ -72,12 +74,13 @@ void TestSseParser::parse_data()
     QTest::newRow("id with NUL ignored") << [] {
         static const char raw[] = "id: 9\ndata: a\n\nid: 1\0002\ndata: b\n\n";
         return QByteArray(raw, sizeof raw - 1);
-    }()
-                                         << QStringList{u"message|a|9|id"_s, u"message|b|9|-"_s};
-    QTest::newRow("unknown field ignored") << "foo: bar\ndata: z\n\n"_ba << QStringList{u"message|z||-"_s};
-    QTest::newRow("type resets after dispatch") << "event: a\ndata: 1\n\ndata: 2\n\n"_ba
-                                                << QStringList{u"a|1||-"_s, u"message|2||-"_s};
-    QTest::newRow("utf-8 data") << "data: 余额 0.12 元\n\n"_ba << QStringList{u"message|余额 0.12 元||-"_s};
+    }() << QStringList{u"message|a|9|id"_s, u"message|b|9|-"_s};
+    QTest::newRow("unknown field ignored")
+        << "foo: bar\ndata: z\n\n"_ba << QStringList{u"message|z||-"_s};
+    QTest::newRow("type resets after dispatch")
+        << "event: a\ndata: 1\n\ndata: 2\n\n"_ba << QStringList{u"a|1||-"_s, u"message|2||-"_s};
+    QTest::newRow("utf-8 data") << "data: 余额 0.12 元\n\n"_ba
+                                << QStringList{u"message|余额 0.12 元||-"_s};
 }
 
 void TestSseParser::parse()

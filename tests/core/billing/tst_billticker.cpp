@@ -43,8 +43,10 @@ void TestBillTicker::costOf_data()
     QTest::newRow("backwards") << qint64(-5000) << qint64(1'900'000) << qint64(0);
     QTest::newRow("idle") << kHour << qint64(0) << qint64(0);
     // Ten years of 8 H100s at 10 000 yuan an hour each: no overflow.
-    QTest::newRow("large") << 10 * 365 * 24 * kHour << qint64(80'000'000'000) << 10 * 365 * 24 * qint64(80'000'000'000);
-    QTest::newRow("large with a remainder") << 1000 * kHour + 1 << qint64(1'000'000'000) << 1000 * qint64(1'000'000'000) + 277;
+    QTest::newRow("large") << 10 * 365 * 24 * kHour << qint64(80'000'000'000)
+                           << 10 * 365 * 24 * qint64(80'000'000'000);
+    QTest::newRow("large with a remainder")
+        << 1000 * kHour + 1 << qint64(1'000'000'000) << 1000 * qint64(1'000'000'000) + 277;
 }
 
 void TestBillTicker::costOf()
@@ -61,7 +63,8 @@ void TestBillTicker::msToSpend_data()
     QTest::addColumn<qint64>("rate");
     QTest::addColumn<qint64>("ms");
     QTest::newRow("exact hour") << qint64(1'900'000) << qint64(1'900'000) << kHour;
-    QTest::newRow("trial credit at 1.9/h") << qint64(10'000'000) << qint64(1'900'000) << qint64(18'947'369);
+    QTest::newRow("trial credit at 1.9/h")
+        << qint64(10'000'000) << qint64(1'900'000) << qint64(18'947'369);
     QTest::newRow("nothing left") << qint64(0) << qint64(1'900'000) << qint64(0);
     QTest::newRow("idle") << qint64(5) << qint64(0) << qint64(-1);
     QTest::newRow("one micro") << qint64(1) << qint64(3'600'000) << qint64(1);
@@ -86,12 +89,16 @@ void TestBillTicker::interpolates_data()
     QTest::addColumn<qint64>("rate");
     QTest::addColumn<qint64>("elapsedMs");
     QTest::addColumn<qint64>("expected");
-    QTest::newRow("at once") << qint64(10'000'000) << qint64(1'900'000) << qint64(0) << qint64(10'000'000);
-    QTest::newRow("one second") << qint64(10'000'000) << qint64(1'900'000) << qint64(1000) << qint64(9'999'473);
-    QTest::newRow("one hour") << qint64(10'000'000) << qint64(1'900'000) << kHour << qint64(8'100'000);
+    QTest::newRow("at once") << qint64(10'000'000) << qint64(1'900'000) << qint64(0)
+                             << qint64(10'000'000);
+    QTest::newRow("one second") << qint64(10'000'000) << qint64(1'900'000) << qint64(1000)
+                                << qint64(9'999'473);
+    QTest::newRow("one hour") << qint64(10'000'000) << qint64(1'900'000) << kHour
+                              << qint64(8'100'000);
     QTest::newRow("past zero") << qint64(1'000) << qint64(1'900'000) << kHour << qint64(0);
     QTest::newRow("idle") << qint64(10'000'000) << qint64(0) << kHour << qint64(10'000'000);
-    QTest::newRow("clock went back") << qint64(10'000'000) << qint64(1'900'000) << qint64(-60'000) << qint64(10'000'000);
+    QTest::newRow("clock went back")
+        << qint64(10'000'000) << qint64(1'900'000) << qint64(-60'000) << qint64(10'000'000);
 }
 
 void TestBillTicker::interpolates()

@@ -67,7 +67,8 @@ void TestSandboxLauncher::startsAndStops()
     launcher.start();
     QCOMPARE(launcher.state(), SandboxLauncher::State::Starting);
     QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1 || failed.count() == 1, 60000);
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
     QCOMPARE(launcher.state(), SandboxLauncher::State::Running);
     QVERIFY(launcher.ownsProcess());
     QVERIFY(launcher.processId() > 0);

@@ -4,7 +4,6 @@
 // never shown to another; the same user back keeps it.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
-
 #include "api/EventStream.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
@@ -94,8 +93,8 @@ void TestClientSession::init()
     if (QLatin1StringView(QTest::currentTestFunction()) == "unreachableProviderIsNamed"_L1)
         return; // needs no keychain
     if (qEnvironmentVariable("CARDHOUR_KEYRING") != u"ready"_s) {
-        const QString reason = qEnvironmentVariable("CARDHOUR_KEYRING_REASON",
-                                                    u"not run through tests/core/run-with-keyring"_s);
+        const QString reason = qEnvironmentVariable(
+            "CARDHOUR_KEYRING_REASON", u"not run through tests/core/run-with-keyring"_s);
         QSKIP(qPrintable(u"no keychain to test against: "_s + reason));
     }
 }
@@ -224,7 +223,8 @@ void TestClientSession::sandboxRestartedOnAnotherPort()
     core.connectToSandbox();
     QVERIFY(core.usingSandbox());
     QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 1 || failed.count() == 1, 60000);
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
     const QUrl first = ready.first().first().toUrl();
     QTRY_COMPARE(loginNeeded.count(), 1);
     QVERIFY(logIn(core, u"dave@example.com"_s, true));
@@ -243,7 +243,8 @@ void TestClientSession::sandboxRestartedOnAnotherPort()
     QTRY_COMPARE_WITH_TIMEOUT(lost.count(), 1, 20000);
     core.retry();
     QTRY_VERIFY_WITH_TIMEOUT(ready.count() == 2 || failed.count() == 1, 60000);
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
     const QUrl second = ready.last().first().toUrl();
     QVERIFY2(second != first, qPrintable(second.toString()));
     QVERIFY(core.isLoggedIn());

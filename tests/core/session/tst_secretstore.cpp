@@ -33,7 +33,8 @@ Result run(SecretReply *reply)
     QObject::connect(reply, &SecretReply::finished, reply, [reply, result] {
         *result = {reply->status(), reply->secret(), reply->reason()};
     });
-    (void)QTest::qWaitFor([&result] { return result->status != SecretReply::Status::Pending; }, 60000);
+    (void)QTest::qWaitFor([&result] { return result->status != SecretReply::Status::Pending; },
+                          60000);
     return *result;
 }
 
@@ -75,8 +76,8 @@ void TestSecretStore::init()
     if (QLatin1StringView(QTest::currentTestFunction()) == "unavailableWithoutKeychain"_L1)
         return; // needs no keychain, only the program itself
     if (qEnvironmentVariable("CARDHOUR_KEYRING") != u"ready"_s) {
-        const QString reason = qEnvironmentVariable("CARDHOUR_KEYRING_REASON",
-                                                    u"not run through tests/core/run-with-keyring"_s);
+        const QString reason = qEnvironmentVariable(
+            "CARDHOUR_KEYRING_REASON", u"not run through tests/core/run-with-keyring"_s);
         QSKIP(qPrintable(u"no keychain to test against: "_s + reason));
     }
 }
@@ -85,7 +86,8 @@ void TestSecretStore::roundTrip()
 {
     const QString key = u"http://127.0.0.1:8787"_s;
     const Result written = run(m_store.writeToken(key, u"token-1"_s));
-    QVERIFY2(written.status == SecretReply::Status::Ok, qPrintable(statusName(written.status) + u": "_s + written.reason));
+    QVERIFY2(written.status == SecretReply::Status::Ok,
+             qPrintable(statusName(written.status) + u": "_s + written.reason));
 
     const Result read = run(m_store.readToken(key));
     QCOMPARE(read.status, SecretReply::Status::Ok);
@@ -134,7 +136,8 @@ void TestSecretStore::deleteMissing()
 {
     const Result result = run(m_store.deleteToken(u"http://never-stored.example"_s));
     // Deleting what is not there is not a keychain failure.
-    QVERIFY2(result.status == SecretReply::Status::Ok || result.status == SecretReply::Status::NotFound,
+    QVERIFY2(result.status == SecretReply::Status::Ok
+                 || result.status == SecretReply::Status::NotFound,
              qPrintable(statusName(result.status) + u": "_s + result.reason));
 }
 

@@ -3,7 +3,6 @@
 // The "keychain unavailable" case runs this program again as a child with `--probe-login`.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
-
 #include "api/ProviderClient.h"
 #include "session/SecretStore.h"
 #include "session/Session.h"
@@ -106,8 +105,8 @@ void TestSession::init()
     if (name == "keyForUrl"_L1 || name == "keychainUnavailable"_L1)
         return; // need no keychain
     if (qEnvironmentVariable("CARDHOUR_KEYRING") != u"ready"_s) {
-        const QString reason = qEnvironmentVariable("CARDHOUR_KEYRING_REASON",
-                                                    u"not run through tests/core/run-with-keyring"_s);
+        const QString reason = qEnvironmentVariable(
+            "CARDHOUR_KEYRING_REASON", u"not run through tests/core/run-with-keyring"_s);
         QSKIP(qPrintable(u"no keychain to test against: "_s + reason));
     }
     if (!m_sim.isRunning())
@@ -140,8 +139,10 @@ void TestSession::keyForUrl_data()
     QTest::addColumn<QString>("key");
     QTest::newRow("plain") << u"http://127.0.0.1:8787"_s << u"http://127.0.0.1:8787"_s;
     QTest::newRow("trailing slash") << u"http://127.0.0.1:8787/"_s << u"http://127.0.0.1:8787"_s;
-    QTest::newRow("path prefix") << u"https://cloud.example/api/"_s << u"https://cloud.example/api"_s;
-    QTest::newRow("user info dropped") << u"https://me:pw@cloud.example"_s << u"https://cloud.example"_s;
+    QTest::newRow("path prefix") << u"https://cloud.example/api/"_s
+                                 << u"https://cloud.example/api"_s;
+    QTest::newRow("user info dropped")
+        << u"https://me:pw@cloud.example"_s << u"https://cloud.example"_s;
     QTest::newRow("host case") << u"https://Cloud.Example"_s << u"https://cloud.example"_s;
 }
 
@@ -241,14 +242,16 @@ void TestSession::expiredTokenIsForgotten()
     QCOMPARE(me.error.httpStatus, 401);
     QTRY_COMPARE(expired.count(), 1);
     QCOMPARE(w.session.state(), Session::State::LoggedOut);
-    QTRY_COMPARE(waitFor(w.secrets.readToken(w.session.providerKey())), SecretReply::Status::NotFound);
+    QTRY_COMPARE(waitFor(w.secrets.readToken(w.session.providerKey())),
+                 SecretReply::Status::NotFound);
 }
 
 void TestSession::restoreWithRevokedToken()
 {
     Wiring w;
     w.session.setProvider(m_sim.baseUrl());
-    QCOMPARE(waitFor(w.secrets.writeToken(w.session.providerKey(), u"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"_s)),
+    QCOMPARE(waitFor(w.secrets.writeToken(w.session.providerKey(),
+                                          u"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"_s)),
              SecretReply::Status::Ok);
     QSignalSpy restored(&w.session, &Session::restoreFinished);
     QSignalSpy failed(&w.session, &Session::failed);
@@ -257,7 +260,8 @@ void TestSession::restoreWithRevokedToken()
     QCOMPARE(restored.first().first().toBool(), false);
     QCOMPARE(failed.count(), 0); // a dead token is not an error to show, just a log-in to ask for
     QCOMPARE(w.session.state(), Session::State::LoggedOut);
-    QTRY_COMPARE(waitFor(w.secrets.readToken(w.session.providerKey())), SecretReply::Status::NotFound);
+    QTRY_COMPARE(waitFor(w.secrets.readToken(w.session.providerKey())),
+                 SecretReply::Status::NotFound);
 }
 
 void TestSession::restoreWhileProviderDown()
@@ -280,7 +284,8 @@ void TestSession::restoreWhileProviderDown()
     QVERIFY(failed.first().first().value<ApiError>().isUnreachable());
     // The token is kept for when the provider is back.
     QString stored;
-    QCOMPARE(waitFor(next.secrets.readToken(next.session.providerKey()), &stored), SecretReply::Status::Ok);
+    QCOMPARE(waitFor(next.secrets.readToken(next.session.providerKey()), &stored),
+             SecretReply::Status::Ok);
     QCOMPARE(stored, token);
     QVERIFY2(m_sim.restart(), qPrintable(m_sim.lastError()));
 }
@@ -295,7 +300,8 @@ void TestSession::keychainUnavailable()
     env.remove(u"DISPLAY"_s);
     env.remove(u"WAYLAND_DISPLAY"_s);
     child.setProcessEnvironment(env);
-    child.start(QCoreApplication::applicationFilePath(), {u"--probe-login"_s, m_sim.baseUrl().toString(), email});
+    child.start(QCoreApplication::applicationFilePath(),
+                {u"--probe-login"_s, m_sim.baseUrl().toString(), email});
     QVERIFY(child.waitForStarted());
     QTRY_COMPARE_WITH_TIMEOUT(child.state(), QProcess::NotRunning, 90000);
     const QStringList lines = QString::fromUtf8(child.readAllStandardOutput()).split(u'\n');

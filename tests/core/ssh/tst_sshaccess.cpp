@@ -70,8 +70,7 @@ void TestSshAccess::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QString error;
-    QVERIFY2(SshKeyPair::generate(m_dir.filePath(u"id_ed25519"_s), {}, u"test"_s, &m_local,
-                                  &error),
+    QVERIFY2(SshKeyPair::generate(m_dir.filePath(u"id_ed25519"_s), {}, u"test"_s, &m_local, &error),
              qPrintable(error));
     m_providerKey.id = u"k-1"_s;
     m_providerKey.name = u"laptop"_s;
@@ -142,9 +141,10 @@ void TestSshAccess::pinsTheVerifiedHostKey()
     QString error;
     const QString command =
         SshAccess::copiedCommand(i, {m_providerKey}, {m_local}, knownHosts, &error);
-    QCOMPARE(command, u"ssh -i %1 -o IdentitiesOnly=yes -o UserKnownHostsFile=%2 "
-                      "-o StrictHostKeyChecking=yes -p 40022 root@127.0.0.1"_s
-                          .arg(m_local.privatePath(), knownHosts));
+    QCOMPARE(command,
+             u"ssh -i %1 -o IdentitiesOnly=yes -o UserKnownHostsFile=%2 "
+             "-o StrictHostKeyChecking=yes -p 40022 root@127.0.0.1"_s.arg(m_local.privatePath(),
+                                                                          knownHosts));
 }
 
 void TestSshAccess::copiedCommandWithoutLocalKey()
@@ -154,12 +154,12 @@ void TestSshAccess::copiedCommandWithoutLocalKey()
     QTemporaryDir spaced(m_dir.filePath(u"a b-XXXXXX"_s));
     const QString knownHosts = spaced.filePath(u"known_hosts"_s);
     QString error;
-    const QString command = SshAccess::copiedCommand(running(), {m_providerKey}, {}, knownHosts,
-                                                     &error);
+    const QString command =
+        SshAccess::copiedCommand(running(), {m_providerKey}, {}, knownHosts, &error);
     QVERIFY2(!command.isEmpty(), qPrintable(error));
-    QCOMPARE(command, u"ssh -o 'UserKnownHostsFile=%1' -o StrictHostKeyChecking=yes -p 40022 "
-                      "root@127.0.0.1"_s
-                          .arg(knownHosts));
+    QCOMPARE(command,
+             u"ssh -o 'UserKnownHostsFile=%1' -o StrictHostKeyChecking=yes -p 40022 "
+             "root@127.0.0.1"_s.arg(knownHosts));
     QVERIFY(!command.contains(u"accept-new"_s));
     QCOMPARE(readAll(knownHosts), u"[127.0.0.1]:40022 %1\n"_s.arg(kHostKey).toUtf8());
 }

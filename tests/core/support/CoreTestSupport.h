@@ -16,7 +16,7 @@
 
 namespace cardhour::test {
 
-template <typename T>
+template<typename T>
 struct Outcome
 {
     bool done = false;
@@ -33,7 +33,7 @@ struct Outcome
     const char *why() const { return whyText.constData(); }
 };
 
-template <typename T>
+template<typename T>
 Outcome<T> await(core::Reply<T> *reply, int timeoutMs = 30000)
 {
     auto outcome = std::make_shared<Outcome<T>>();
@@ -56,8 +56,12 @@ Outcome<T> await(core::Reply<T> *reply, int timeoutMs = 30000)
 inline QString testPublicKey(int which = 0)
 {
     return which == 0
-        ? QStringLiteral("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4 core-test")
-        : QStringLiteral("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPN9OK26OvU/ck9X3JTV/iEpmX46rC+ZWSQV9APBtYVu core-test-2");
+        ? QStringLiteral(
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4 "
+            "core-test")
+        : QStringLiteral(
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPN9OK26OvU/ck9X3JTV/iEpmX46rC+ZWSQV9APBtYVu "
+            "core-test-2");
 }
 
 // Polls GET /v1/instances/{id} through `client` until the state is reached (or time is up).
