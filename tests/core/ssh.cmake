@@ -10,6 +10,7 @@ cardhour_add_test(tst_sshaccess
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_sshaccess.cpp
     LIBS cardhour_core
     LABELS core)
+target_include_directories(tst_sshaccess PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/ssh)
 
 # Passphrases in the real keychain (run-with-keyring), keys checked with OpenSSH's ssh-keygen.
 cardhour_add_test(tst_sshkeys

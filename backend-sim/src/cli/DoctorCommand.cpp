@@ -1,5 +1,6 @@
 #include "cli/DoctorCommand.h"
 
+#include "cli/EngineOptions.h"
 #include "runtime/Doctor.h"
 #include "service/Catalog.h"
 
@@ -49,15 +50,11 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
     const QCommandLineOption fixOption(
         u"fix"_s, u"Write the recommended containers.conf (runc, ulimits 4096) to PATH."_s,
         u"PATH"_s);
-    const QCommandLineOption podmanOption(u"podman"_s, u"The podman program (default: podman)."_s,
-                                          u"PATH"_s, u"podman"_s);
-    const QCommandLineOption confOption(
-        u"containers-conf"_s, u"containers.conf for podman (sets CONTAINERS_CONF)."_s, u"FILE"_s);
-    const QCommandLineOption prefixOption(u"tag-prefix"_s,
-                                          u"Prefix of image tags (default: localhost/cardhour/)."_s,
-                                          u"PREFIX"_s, u"localhost/cardhour/"_s);
+    const EngineOptions engine;
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({jsonOption, fixOption, podmanOption, confOption, prefixOption, helpOption});
+    parser.addOptions({jsonOption, fixOption});
+    engine.addTo(&parser);
+    parser.addOption(helpOption);
 
     if (!parser.parse(QStringList{u"cardhour-sim doctor"_s} + args)) {
         err << "cardhour-sim doctor: " << parser.errorText() << Qt::endl;
@@ -81,9 +78,9 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
     }
 
     Doctor::Options options;
-    options.podman = parser.value(podmanOption);
-    options.containersConf = parser.isSet(confOption) ? parser.value(confOption) : containersConf;
-    options.tagPrefix = parser.value(prefixOption);
+    options.podman = engine.podman(parser);
+    options.containersConf = engine.containersConf(parser, containersConf);
+    options.tagPrefix = engine.tagPrefix(parser);
     // The built-in catalog's images; Doctor's own list where the catalog cannot be read.
     try {
         const Catalog catalog = Catalog::load();

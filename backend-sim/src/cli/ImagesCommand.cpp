@@ -1,5 +1,6 @@
 #include "cli/ImagesCommand.h"
 
+#include "cli/EngineOptions.h"
 #include "runtime/ImageBuilder.h"
 #include "service/Catalog.h"
 
@@ -233,21 +234,16 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
         u"images"_s,
         u"Directory of image recipes (default: %1)."_s.arg(ImageRecipes::defaultImagesDir()),
         u"DIR"_s);
-    const QCommandLineOption podmanOption(u"podman"_s, u"The podman program (default: podman)."_s,
-                                          u"PATH"_s, u"podman"_s);
-    const QCommandLineOption confOption(
-        u"containers-conf"_s, u"containers.conf for podman (sets CONTAINERS_CONF)."_s, u"FILE"_s);
-    const QCommandLineOption prefixOption(u"tag-prefix"_s,
-                                          u"Prefix of image tags (default: localhost/cardhour/)."_s,
-                                          u"PREFIX"_s, u"localhost/cardhour/"_s);
+    const EngineOptions engine;
     const QCommandLineOption catalogOption(
         u"catalog"_s, u"Directory with images.json (default: built in)."_s, u"DIR"_s);
     const QCommandLineOption allOption(u"all"_s, u"build: every image that has a recipe."_s);
     const QCommandLineOption verboseOption({u"v"_s, u"verbose"_s},
                                            u"build: show all build output."_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOptions({imagesOption, podmanOption, confOption, prefixOption, catalogOption,
-                       allOption, verboseOption, helpOption});
+    parser.addOption(imagesOption);
+    engine.addTo(&parser);
+    parser.addOptions({catalogOption, allOption, verboseOption, helpOption});
     parser.addPositionalArgument(u"command"_s, u"list | build"_s);
     parser.addPositionalArgument(u"ids"_s, u"build: image ids (or --all)"_s, u"[ID...]"_s);
 
@@ -265,10 +261,10 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
     }
 
     ImageBuilder::Options options;
-    options.podman = parser.value(podmanOption);
-    options.containersConf = parser.isSet(confOption) ? parser.value(confOption) : containersConf;
+    options.podman = engine.podman(parser);
+    options.containersConf = engine.containersConf(parser, containersConf);
     options.imagesDir = parser.value(imagesOption);
-    options.tagPrefix = parser.value(prefixOption);
+    options.tagPrefix = engine.tagPrefix(parser);
     ImageBuilder builder(options);
 
     const QString command = positional.first();

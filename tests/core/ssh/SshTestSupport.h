@@ -17,6 +17,19 @@ namespace cardhour::test {
 
 using namespace Qt::StringLiterals;
 
+// Two real ed25519 host keys: what a provider vouches for, and another one.
+inline const QString kHostKey =
+    u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
+inline const QString kOtherHostKey =
+    u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPN9OK26OvU/ck9X3JTV/iEpmX46rC+ZWSQV9APBtYVu"_s;
+
+// A whole file's bytes (empty when it cannot be read).
+inline QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 struct KeyOutcome
 {
     bool done = false;

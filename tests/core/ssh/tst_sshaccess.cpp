@@ -1,6 +1,7 @@
 // SshKeyChoice and SshAccess: which local key opens an instance, and the one path by which a
 // provider's host key reaches CardHour's known_hosts and every OpenSSH command (checked against
 // host_key_sha256 first; a tampered key is refused and named, never trusted on first use).
+#include "SshTestSupport.h"
 #include "api/Models.h"
 #include "ssh/SshAccess.h"
 #include "ssh/SshKeyChoice.h"
@@ -12,13 +13,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
+using namespace cardhour::test;
 
 namespace {
-
-const QString kHostKey =
-    u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
-const QString kOtherHostKey =
-    u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPN9OK26OvU/ck9X3JTV/iEpmX46rC+ZWSQV9APBtYVu"_s;
 
 Instance running()
 {
@@ -35,12 +32,6 @@ Instance running()
     ssh.hostKeySha256 = SshKeyPair::fingerprintOfPublicKeyLine(kHostKey);
     i.ssh = ssh;
     return i;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace

@@ -19,11 +19,6 @@ using namespace cardhour::test;
 
 namespace {
 
-const QString kHostKey =
-    u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIL3PxZifVOUQ1xXPeHsxq324rb+ldUOhk49GR8h7lj4"_s;
-const QString kOtherHostKey =
-    u"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPN9OK26OvU/ck9X3JTV/iEpmX46rC+ZWSQV9APBtYVu"_s;
-
 SshTarget target(int port = 40022)
 {
     SshTarget t;
@@ -35,12 +30,6 @@ SshTarget target(int port = 40022)
     t.privateKeyPath = u"/home/me/My Keys/id_ed25519"_s;
     t.instanceName = u"train run #1"_s;
     return t;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace
