@@ -152,6 +152,10 @@ int main(int argc, char *argv[])
     const QCommandLineOption nvidiaSmiOption(
         u"nvidia-smi"_s, u"The nvidia-smi to read real cards with."_s, u"PATH"_s, u"nvidia-smi"_s);
     const QCommandLineOption routesOption(u"print-routes"_s, u"Print the API routes and exit."_s);
+    // For scripts/run, so that it names the folder this program uses instead of a copy of the rule.
+    const QCommandLineOption dataDirOption(
+        u"print-data-dir"_s,
+        u"Print the data directory (--data, else the default one) and exit."_s);
     // For openapi_conformance, which compares them with the document's Error.code enum.
     QCommandLineOption errorCodesOption(u"print-error-codes"_s,
                                         u"Print the API's error codes and exit."_s);
@@ -159,13 +163,19 @@ int main(int argc, char *argv[])
     parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
                        runtimeOption, containersConfOption, postingOption, gpusOption,
-                       nvidiaSmiOption, routesOption});
+                       nvidiaSmiOption, routesOption, dataDirOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
         QTextStream out(stdout);
         for (const QLatin1StringView code : cardhour::sim::ErrorCode::all)
             out << code << '\n';
+        return 0;
+    }
+    if (parser.isSet(dataDirOption)) {
+        QTextStream(stdout) << (parser.isSet(dataOption) ? parser.value(dataOption)
+                                                         : defaultDataDir())
+                            << '\n';
         return 0;
     }
     if (parser.isSet(routesOption)) {
