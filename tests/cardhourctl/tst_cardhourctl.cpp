@@ -1,0 +1,513 @@
+// cardhourctl as a script sees it: the real binary, run as a child process (stdin a pipe, so
+// never a terminal), against a real cardhour-sim with the test clock, with a private keychain
+// (run-with-keyring) and its key files in a scratch XDG_DATA_HOME. Every command's human and
+// --json output and every exit status is checked here.
+#include "CardHourVersion.h"
+#include "SimProcess.h"
+#include "session/SecretStore.h"
+#include "session/Session.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using cardhour::test::SimProcess;
+
+namespace {
+
+const QString kPassword = u"correct horse battery"_s;
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+    QJsonDocument json() const { return QJsonDocument::fromJson(out.toUtf8()); }
+    QByteArray describe() const
+    {
+        return u"exit %1\nstdout: %2\nstderr: %3"_s.arg(code).arg(out, err).toUtf8();
+    }
+};
+
+// Display columns of a line up to `needle` (CJK characters count two).
+int columnOf(const QString &line, const QString &needle)
+{
+    const qsizetype at = line.indexOf(needle);
+    if (at < 0)
+        return -1;
+    int width = 0;
+    for (char32_t c : QStringView(line).left(at).toUcs4())
+        width += (c >= 0x2E80 && c <= 0x9FFF) ? 2 : 1;
+    return width;
+}
+
+} // namespace
+
+class TestCardhourctl : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void versionAndHelp();
+    void usageErrors_data();
+    void usageErrors();
+    void notLoggedIn();
+    void login();
+    void tokenInTheDesktopClientsEntry();
+    void catalog();
+    void keys();
+    void hosts();
+    void waitTimesOut();
+    void removeAsksFirst();
+    void ssh();
+    void money();
+    void refusedForMoney();
+
+private:
+    Run ctl(const QStringList &arguments, const QByteArray &input = {},
+            const QString &service = {});
+    bool needKeychain();
+    QString m_service;
+    SimProcess m_sim;
+    QTemporaryDir m_data;
+    QString m_host; // the running host of hosts(), kept for ssh()
+};
+
+void TestCardhourctl::initTestCase()
+{
+    QVERIFY(m_data.isValid());
+    QVERIFY2(m_sim.start({u"--test-clock"_s, u"--runtime"_s, u"inprocess"_s}),
+             qPrintable(m_sim.lastError()));
+    m_service = u"cardhourctl-test-%1"_s.arg(QCoreApplication::applicationPid());
+    QVERIFY(!m_sim.signUp(u"ada@example.com"_s, kPassword).isEmpty());
+}
+
+bool TestCardhourctl::needKeychain()
+{
+    return qEnvironmentVariable("CARDHOUR_KEYRING") == u"ready"_s;
+}
+
+Run TestCardhourctl::ctl(const QStringList &arguments, const QByteArray &input,
+                         const QString &service)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"CARDHOUR_PROVIDER_URL"_s, m_sim.baseUrl().toString());
+    env.insert(u"CARDHOUR_KEYCHAIN_SERVICE"_s, service.isEmpty() ? m_service : service);
+    env.insert(u"XDG_DATA_HOME"_s, m_data.path());
+    env.insert(u"LC_ALL"_s, u"C.UTF-8"_s);
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(CARDHOUR_CTL_BIN), arguments);
+    Run run;
+    if (!process.waitForStarted(10000))
+        return run;
+    process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+void TestCardhourctl::versionAndHelp()
+{
+    Run r = ctl({u"--version"_s});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.out.trimmed(), u"cardhourctl "_s + QStringLiteral(CARDHOUR_VERSION));
+
+    r = ctl({u"--help"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    for (const QString &word : {u"login"_s, u"launch"_s, u"ssh-config"_s, u"ledger"_s,
+                                u"Exit status"_s, u"6  timed out"_s, u"5  refused for money"_s})
+        QVERIFY2(r.out.contains(word), qPrintable(word));
+
+    r = ctl({u"launch"_s, u"--help"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(r.out.startsWith(u"Usage: cardhourctl launch [options]"_s));
+    QVERIFY(r.out.contains(u"--gpu TYPE"_s));
+    QVERIFY(r.out.contains(u"3  not logged in"_s));
+}
+
+void TestCardhourctl::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("nothing") << QStringList{} << u"Usage:"_s;
+    QTest::newRow("unknown command") << QStringList{u"frobnicate"_s} << u"frobnicate"_s;
+    QTest::newRow("unknown option") << QStringList{u"ls"_s, u"--bogus"_s} << u"bogus"_s;
+    QTest::newRow("wait without state") << QStringList{u"wait"_s, u"x"_s} << u"--state"_s;
+    QTest::newRow("wait bad state")
+        << QStringList{u"wait"_s, u"x"_s, u"--state"_s, u"asleep"_s} << u"asleep"_s;
+    QTest::newRow("show two") << QStringList{u"show"_s, u"a"_s, u"b"_s} << u"a b"_s;
+    QTest::newRow("launch without gpu") << QStringList{u"launch"_s} << u"--gpu"_s;
+    QTest::newRow("cards not a number")
+        << QStringList{u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"many"_s} << u"many"_s;
+    QTest::newRow("topup not money") << QStringList{u"topup"_s, u"lots"_s} << u"lots"_s;
+    QTest::newRow("keys what") << QStringList{u"keys"_s, u"polish"_s} << u"polish"_s;
+    QTest::newRow("both providers")
+        << QStringList{u"ls"_s, u"--sandbox"_s, u"--provider"_s, u"http://x"_s} << u"--sandbox"_s;
+}
+
+void TestCardhourctl::usageErrors()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
+    const Run r = ctl(arguments);
+    QVERIFY2(r.code == 2, r.describe());
+    QVERIFY2(r.err.contains(message), r.describe());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCardhourctl::notLoggedIn()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    const Run r = ctl({u"ls"_s}, {}, m_service + u"-nobody"_s);
+    QVERIFY2(r.code == 3, r.describe());
+    QVERIFY2(r.err.contains(u"cardhourctl login"_s), r.describe());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCardhourctl::login()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    // No terminal: the e-mail must come as an option.
+    Run r = ctl({u"login"_s}, kPassword.toUtf8() + '\n');
+    QVERIFY2(r.code == 2, r.describe());
+    QVERIFY(r.err.contains(u"--email"_s));
+
+    r = ctl({u"login"_s, u"--email"_s, u"ada@example.com"_s}, "wrong password\n");
+    QVERIFY2(r.code == 3, r.describe());
+
+    r = ctl({u"login"_s, u"--email"_s, u"ada@example.com"_s, u"--json"_s},
+            kPassword.toUtf8() + '\n');
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"user"_s][u"email"_s].toString(), u"ada@example.com"_s);
+    QCOMPARE(r.json()[u"token_stored"_s].toBool(), true);
+
+    r = ctl({u"whoami"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.out.section(u'\n', 0, 0), u"ada@example.com"_s);
+    QVERIFY(r.out.contains(u"¥"_s));
+
+    r = ctl({u"whoami"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"email"_s].toString(), u"ada@example.com"_s);
+    QVERIFY(r.json()[u"balance_micros"_s].toInteger() > 0);
+    QCOMPARE(r.json()[u"provider"_s].toString(), m_sim.baseUrl().toString());
+
+    // Log out and in again: the provider revokes the token, the keychain forgets it.
+    r = ctl({u"logout"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"whoami"_s});
+    QVERIFY2(r.code == 3, r.describe());
+    r = ctl({u"login"_s, u"--email"_s, u"ada@example.com"_s}, kPassword.toUtf8() + '\n');
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(r.err.contains(u"ada@example.com"_s));
+}
+
+void TestCardhourctl::tokenInTheDesktopClientsEntry()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    // The desktop client reads the token under Session::keyForUrl(url) in the same service.
+    cardhour::core::SecretStore store(m_service);
+    cardhour::core::SecretReply *read =
+        store.readToken(cardhour::core::Session::keyForUrl(m_sim.baseUrl()));
+    QSignalSpy done(read, &cardhour::core::SecretReply::finished);
+    QVERIFY(done.wait(15000));
+    QVERIFY(read->ok());
+    const cardhour::test::Reply me = m_sim.authedGet(read->secret(), u"/v1/me"_s);
+    QCOMPARE(me.status, 200);
+    QCOMPARE(me.value(u"email"_s).toString(), u"ada@example.com"_s);
+}
+
+void TestCardhourctl::catalog()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    Run r = ctl({u"gpus"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    bool found = false;
+    for (const QJsonValue &gpu : r.json().array()) {
+        if (gpu[u"id"_s] == u"rtx4090"_s) {
+            found = true;
+            QCOMPARE(gpu[u"price_per_hour_micros"_s].toInteger(), 1'900'000);
+            QVERIFY(gpu[u"capacity"_s].toInt() > 0);
+        }
+    }
+    QVERIFY(found);
+    r = ctl({u"gpus"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(r.out.startsWith(u"ID"_s));
+    QVERIFY(r.out.contains(QRegularExpression(u"\nrtx4090 +NVIDIA GeForce RTX 4090 +24 GiB +"
+                                              "¥1.90/h"_s)));
+
+    r = ctl({u"images"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QStringList ids;
+    for (const QJsonValue &image : r.json().array())
+        ids.append(image[u"id"_s].toString());
+    QVERIFY(ids.contains(u"base"_s));
+    r = ctl({u"images"_s});
+    QVERIFY(r.out.contains(QRegularExpression(u"\nbase +"_s)));
+}
+
+void TestCardhourctl::keys()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    Run r = ctl({u"keys"_s, u"upload"_s, u"/nonexistent/id_ed25519.pub"_s});
+    QVERIFY2(r.code == 2, r.describe());
+    QVERIFY2(r.err.contains(u"/nonexistent/id_ed25519.pub"_s), r.describe());
+
+    const QString notAKey = m_data.filePath(u"notes.txt"_s);
+    QFile file(notAKey);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("-----BEGIN OPENSSH PRIVATE KEY-----\nnot really\n");
+    file.close();
+    r = ctl({u"keys"_s, u"upload"_s, notAKey});
+    QVERIFY2(r.code == 2, r.describe());
+    QVERIFY2(r.err.contains(notAKey) && r.err.contains(u"not a public key"_s), r.describe());
+
+    r = ctl({u"keys"_s, u"generate"_s, u"laptop"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    const QString fingerprint = r.json()[u"fingerprint_sha256"_s].toString();
+    QVERIFY(fingerprint.startsWith(u"SHA256:"_s));
+    QCOMPARE(r.json()[u"name"_s].toString(), u"laptop"_s);
+
+    r = ctl({u"keys"_s, u"list"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"local"_s][0][u"fingerprint_sha256"_s].toString(), fingerprint);
+    QVERIFY(r.json()[u"local"_s][0][u"private_path"_s].toString().startsWith(m_data.path()));
+    QCOMPARE(r.json()[u"provider"_s][0][u"fingerprint_sha256"_s].toString(), fingerprint);
+    r = ctl({u"keys"_s, u"list"_s});
+    QVERIFY(r.out.contains(QRegularExpression(u"\nlaptop +SHA256:\\S+ +/\\S+ +laptop\n"_s)));
+
+    // A public key file by path (SshKeyStore names it after the label), under a name of its
+    // own; then removed again.
+    r = ctl({u"keys"_s, u"upload"_s, m_data.filePath(u"CardHour/ssh/id_ed25519_laptop.pub"_s),
+             u"--name"_s, u"again"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"name"_s].toString(), u"again"_s);
+    r = ctl({u"keys"_s, u"rm"_s, u"again"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"keys"_s, u"rm"_s, u"again"_s});
+    QVERIFY2(r.code == 4, r.describe());
+}
+
+void TestCardhourctl::hosts()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    // Piped: --wait prints nothing extra, only the name.
+    Run r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--name"_s, u"训练-1"_s, u"--wait"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.out, u"训练-1\n"_s);
+    m_host = u"训练-1"_s;
+
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"2"_s, u"--name"_s, u"b"_s,
+             u"--image"_s, u"base"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"gpu_count"_s].toInt(), 2);
+    QCOMPARE(r.json()[u"price_per_hour_micros"_s].toInteger(), 3'800'000);
+    QCOMPARE(r.json()[u"ssh_key_ids"_s].toArray().size(), 1); // all the account's keys
+    const QString id = r.json()[u"id"_s].toString();
+
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--key"_s, u"nosuchkey"_s});
+    QVERIFY2(r.code == 4, r.describe());
+    r = ctl({u"launch"_s, u"--gpu"_s, u"nosuchgpu"_s});
+    QVERIFY2(r.code == 1 || r.code == 4, r.describe());
+
+    r = ctl({u"wait"_s, u"b"_s, u"--state"_s, u"running"_s, u"--timeout"_s, u"60"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.out, u"b  running\n"_s);
+
+    // The table: columns line up in display width, the CJK name counting two per character.
+    r = ctl({u"ls"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith(u"NAME"_s));
+    const int stateColumn = columnOf(lines[0], u"STATE"_s);
+    for (const QString &line : lines.mid(1))
+        QCOMPARE(columnOf(line, u"running"_s), stateColumn);
+    QCOMPARE(columnOf(lines[1], u"1 × rtx4090"_s), columnOf(lines[0], u"GPUS"_s));
+
+    r = ctl({u"ls"_s, u"--json"_s});
+    QCOMPARE(r.json().array().size(), 2);
+    r = ctl({u"show"_s, u"训练-1"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"state"_s].toString(), u"running"_s);
+    QCOMPARE(r.json()[u"gpu_type"_s].toString(), u"rtx4090"_s);
+    QVERIFY(r.json()[u"retention"_s][u"terminate_deletes"_s].toArray().size() > 0);
+    r = ctl({u"show"_s, id});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(r.out.contains(QRegularExpression(u"state: +running"_s)));
+    r = ctl({u"show"_s, u"nobody"_s});
+    QVERIFY2(r.code == 4, r.describe());
+    QVERIFY(r.err.contains(u"nobody"_s));
+
+    r = ctl({u"stop"_s, u"b"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(QStringList({u"stopping"_s, u"stopped"_s}).contains(r.json()[u"state"_s].toString()));
+    r = ctl({u"wait"_s, u"b"_s, u"--state"_s, u"stopped"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"state"_s].toString(), u"stopped"_s);
+    r = ctl({u"start"_s, u"b"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"wait"_s, u"b"_s, u"--state"_s, u"running"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"rm"_s, u"b"_s, u"--yes"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"wait"_s, id, u"--state"_s, u"terminated"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"ls"_s, u"--json"_s});
+    QCOMPARE(r.json().array().size(), 1);
+    r = ctl({u"ls"_s, u"--all"_s, u"--json"_s});
+    QCOMPARE(r.json().array().size(), 2);
+}
+
+void TestCardhourctl::waitTimesOut()
+{
+    if (!needKeychain() || m_host.isEmpty())
+        QSKIP("needs the host of hosts()");
+    const Run r = ctl({u"wait"_s, m_host, u"--state"_s, u"stopped"_s, u"--timeout"_s, u"0.5"_s});
+    QVERIFY2(r.code == 6, r.describe());
+    QVERIFY2(r.err.contains(u"running"_s), r.describe());
+}
+
+void TestCardhourctl::removeAsksFirst()
+{
+    if (!needKeychain() || m_host.isEmpty())
+        QSKIP("needs the host of hosts()");
+    // stdin is no terminal: no prompt, usage error, and it says what would be deleted.
+    const Run r = ctl({u"rm"_s, m_host}, "y\n");
+    QVERIFY2(r.code == 2, r.describe());
+    QVERIFY2(r.err.contains(u"--yes"_s) && r.err.contains(u"workspace_volume"_s), r.describe());
+    QCOMPARE(ctl({u"show"_s, m_host, u"--json"_s}).json()[u"state"_s].toString(), u"running"_s);
+}
+
+void TestCardhourctl::ssh()
+{
+    if (!needKeychain() || m_host.isEmpty())
+        QSKIP("needs the host of hosts()");
+    Run r = ctl({u"ssh-config"_s, m_host});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY2(r.out.contains(u"Host cardhour-"_s), r.describe());
+    QVERIFY(r.out.contains(u"StrictHostKeyChecking yes"_s));
+    const QString knownHosts = m_data.filePath(u"CardHour/ssh/known_hosts"_s);
+    QVERIFY2(r.out.contains(knownHosts), r.describe());
+    r = ctl({u"ssh-config"_s, m_host, u"--json"_s});
+    const QString hostKey = r.json()[u"host_key_sha256"_s].toString();
+    QVERIFY(hostKey.startsWith(u"SHA256:"_s));
+    QCOMPARE(
+        hostKey,
+        ctl({u"show"_s, m_host, u"--json"_s}).json()[u"ssh"_s][u"host_key_sha256"_s].toString());
+
+    // The OpenSSH client gets the pinned known_hosts, strict checking and the remote command;
+    // its exit status is cardhourctl's. A stand-in prints its arguments.
+    const QString fake = m_data.filePath(u"fake-ssh"_s);
+    QFile script(fake);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\nexit 7\n");
+    script.close();
+    script.setPermissions(script.permissions() | QFileDevice::ExeOwner);
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"CARDHOUR_PROVIDER_URL"_s, m_sim.baseUrl().toString());
+    env.insert(u"CARDHOUR_KEYCHAIN_SERVICE"_s, m_service);
+    env.insert(u"XDG_DATA_HOME"_s, m_data.path());
+    env.insert(u"CARDHOUR_SSH"_s, fake);
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(CARDHOUR_CTL_BIN),
+                  {u"ssh"_s, m_host, u"--"_s, u"nvidia-smi"_s, u"-L"_s});
+    QVERIFY(process.waitForFinished(60000));
+    const QStringList args =
+        QString::fromUtf8(process.readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(process.exitCode(), 7);
+    QVERIFY2(args.contains(u"UserKnownHostsFile="_s + knownHosts), qPrintable(args.join(u' ')));
+    QVERIFY(args.contains(u"StrictHostKeyChecking=yes"_s));
+    QCOMPARE(args.mid(args.size() - 2), QStringList({u"nvidia-smi"_s, u"-L"_s}));
+    QFile pinned(knownHosts);
+    QVERIFY(pinned.open(QIODevice::ReadOnly));
+    QVERIFY(pinned.readAll().contains("ssh-ed25519 "));
+
+    r = ctl({u"ssh"_s, u"nobody"_s});
+    QVERIFY2(r.code == 4, r.describe());
+}
+
+void TestCardhourctl::money()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    Run r = ctl({u"topup"_s, u"12.50"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"posting"_s][u"amount_micros"_s].toInteger(), 12'500'000);
+    QCOMPARE(r.json()[u"posting"_s][u"kind"_s].toString(), u"topup"_s);
+    const qint64 balance = r.json()[u"balance_micros"_s].toInteger();
+    r = ctl({u"topup"_s, u"1"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(r.out.startsWith(u"Added ¥1.00; the balance is ¥"_s));
+
+    r = ctl({u"bill"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(r.json()[u"balance_micros"_s].toInteger() <= balance + 1'000'000);
+    QVERIFY(r.json()[u"balance_micros"_s].toInteger() > balance);
+    QCOMPARE(r.json()[u"spend_rate_micros_per_hour"_s].toInteger(), 1'900'000);
+    QCOMPARE(r.json()[u"instances"_s].toArray().size(), 1);
+    QVERIFY(!r.json()[u"runs_out_at"_s].isNull());
+    r = ctl({u"bill"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(r.out.contains(QRegularExpression(u"spending: +¥1.90/h"_s)));
+    QVERIFY(r.out.contains(QRegularExpression(u"\n训练-1 +running +¥1.90/h"_s)));
+
+    r = ctl({u"ledger"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    const QJsonArray postings = r.json().array();
+    QVERIFY(postings.size() >= 3); // trial credit, two top-ups
+    QCOMPARE(postings[0][u"amount_micros"_s].toInteger(), 1'000'000); // newest first
+    r = ctl({u"ledger"_s, u"--csv"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(r.out.startsWith(u"seq,created_at,kind,amount_micros,"_s));
+    QVERIFY(r.out.contains(QRegularExpression(u"\n\\d+,[^,]+,topup,12500000,"_s)));
+    r = ctl({u"ledger"_s});
+    QVERIFY(r.out.contains(QRegularExpression(u"topup +¥12.5000"_s)));
+}
+
+void TestCardhourctl::refusedForMoney()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    // Another account (its own keychain service) runs out of money on the test clock.
+    const QString service = m_service + u"-broke"_s;
+    QVERIFY(!m_sim.signUp(u"bob@example.com"_s, kPassword).isEmpty());
+    Run r =
+        ctl({u"login"_s, u"--email"_s, u"bob@example.com"_s}, kPassword.toUtf8() + '\n', service);
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"4"_s, u"--wait"_s}, {},
+            service);
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(m_sim.advance(30 * 24 * 3600.0));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        ctl({u"bill"_s, u"--json"_s}, {}, service).json()[u"balance_micros"_s].toInteger() <= 0,
+        20000);
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s}, {}, service);
+    QVERIFY2(r.code == 5, r.describe());
+}
+
+QTEST_GUILESS_MAIN(TestCardhourctl)
+#include "tst_cardhourctl.moc"
