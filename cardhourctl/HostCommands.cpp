@@ -54,7 +54,7 @@ int gpus(Context &ctx)
     }
     QList<QStringList> rows;
     for (const GpuType &gpu : *list.value) {
-        rows.append({gpu.id, gpu.name, Hosts::tr("%1 GiB").arg(gpu.vramMib / 1024),
+        rows.append({gpu.id, gpu.name, Hosts::tr("%1 GiB").arg(qRound(gpu.vramMib / 1024.0)),
                      perHour(gpu.pricePerHourMicros),
                      Hosts::tr("%1 of %2").arg(gpu.available).arg(gpu.capacity)});
     }
@@ -101,11 +101,11 @@ int datasets(Context &ctx)
     }
     QList<QStringList> rows;
     for (const Dataset &dataset : *list.value) {
-        rows.append({dataset.name, dataset.mountPath,
-                     Hosts::tr("%1 MiB").arg(double(dataset.sizeBytes) / (1024.0 * 1024.0), 0,
-                                             'f', 1),
-                     QString::number(dataset.files),
-                     dataset.available ? Hosts::tr("yes") : Hosts::tr("no")});
+        rows.append(
+            {dataset.name, dataset.mountPath,
+             Hosts::tr("%1 MiB").arg(double(dataset.sizeBytes) / (1024.0 * 1024.0), 0, 'f', 1),
+             QString::number(dataset.files),
+             dataset.available ? Hosts::tr("yes") : Hosts::tr("no")});
     }
     Output::raw(Output::table({Hosts::tr("NAME"), Hosts::tr("MOUNTED AT"), Hosts::tr("SIZE"),
                                Hosts::tr("FILES"), Hosts::tr("AVAILABLE")},
@@ -231,7 +231,7 @@ int waitFor(Context &ctx, const QString &id, InstanceState state, qint64 timeout
         if (waited.elapsed() >= timeoutMs) {
             Output::error(Hosts::tr("cardhourctl %1: timed out after %2 s: %3 is %4, not %5.")
                               .arg(ctx.commandName)
-                              .arg(timeoutMs / 1000)
+                              .arg(double(timeoutMs) / 1000.0)
                               .arg(last->name, last->stateText, instanceStateToString(state)));
             return TimedOut;
         }
@@ -369,7 +369,10 @@ int rm(Context &ctx)
     const std::optional<Instance> instance = ctx.findInstance(name, &code);
     if (!instance)
         return code;
-    const QString deletes = instance->retention.terminateDeletes.join(u", "_s);
+    // What goes, in the provider's words (retention.terminate_deletes).
+    const QString deletes = instance->retention.terminateDeletes.isEmpty()
+        ? Hosts::tr("nothing (the provider keeps no files for it)")
+        : instance->retention.terminateDeletes.join(u", "_s);
     if (!ctx.isSet(u"yes"_s)) {
         if (!Output::stdinIsTerminal()) {
             return ctx.usage(Hosts::tr("terminating %1 deletes %2; stdin is not a terminal to "
@@ -444,7 +447,10 @@ QList<Command> hostCommands()
     return {
         {u"gpus"_s, Hosts::tr("The GPU types, their prices and free cards."), {}, {}, gpus},
         {u"images"_s, Hosts::tr("The images a host can start from."), {}, {}, images},
-        {u"datasets"_s, Hosts::tr("The shared datasets a host can mount (read-only)."), {}, {},
+        {u"datasets"_s,
+         Hosts::tr("The shared datasets a host can mount (read-only)."),
+         {},
+         {},
          datasets},
         {u"ls"_s,
          Hosts::tr("The hosts."),
