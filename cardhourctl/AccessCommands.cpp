@@ -7,6 +7,7 @@
 #include "session/ClientSession.h"
 #include "ssh/SshAccess.h"
 #include "ssh/SshConfigWriter.h"
+#include "ssh/SshConnection.h"
 #include "ssh/SshKeyStore.h"
 
 #include <QFileInfo>
@@ -64,6 +65,15 @@ int ssh(Context &ctx)
     const std::optional<SshTarget> target = resolveTarget(ctx, ctx.args.first(), &code);
     if (!target)
         return code;
+    // The host must present the key the provider reported before OpenSSH is handed the
+    // terminal: a mismatch is refused here, naming both fingerprints (OpenSSH would only name
+    // the one it was shown). known_hosts holds the provider's key either way.
+    SshConnection check(*target);
+    if (!check.open()) {
+        Output::error(Access::tr("cardhourctl ssh: %1").arg(check.errorMessage()));
+        return Failed;
+    }
+    check.close();
     QStringList arguments =
         SshConfigWriter::sshArguments(*target, SshConfigWriter::defaultKnownHostsPath());
     arguments.append(ctx.args.mid(1)); // the remote command, as ssh takes it

@@ -3,6 +3,7 @@
 // (run-with-keyring) and its key files in a scratch XDG_DATA_HOME. Every command's human and
 // --json output and every exit status is checked here.
 #include "CardHourVersion.h"
+#include "CtlProcess.h"
 #include "SimProcess.h"
 #include "session/SecretStore.h"
 #include "session/Session.h"
@@ -24,20 +25,7 @@ namespace {
 
 const QString kPassword = u"correct horse battery"_s;
 
-struct Run
-{
-    int code = -1;
-    QString out;
-    QString err;
-    QJsonDocument json() const { return QJsonDocument::fromJson(out.toUtf8()); }
-    // For failure messages: the status and both streams.
-    const char *describe() const
-    {
-        m_text = u"exit %1\nstdout: %2\nstderr: %3"_s.arg(code).arg(out, err).toUtf8();
-        return m_text.constData();
-    }
-    mutable QByteArray m_text;
-};
+using Run = cardhour::test::CtlRun;
 
 // Display columns of a line up to `needle` (CJK characters count two).
 int columnOf(const QString &line, const QString &needle)
@@ -100,28 +88,12 @@ bool TestCardhourctl::needKeychain()
 Run TestCardhourctl::ctl(const QStringList &arguments, const QByteArray &input,
                          const QString &service)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"CARDHOUR_PROVIDER_URL"_s, m_sim.baseUrl().toString());
-    env.insert(u"CARDHOUR_KEYCHAIN_SERVICE"_s, service.isEmpty() ? m_service : service);
-    env.insert(u"XDG_DATA_HOME"_s, m_data.path());
-    env.insert(u"LC_ALL"_s, u"C.UTF-8"_s);
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(CARDHOUR_CTL_BIN), arguments);
-    Run run;
-    if (!process.waitForStarted(10000))
-        return run;
-    process.write(input);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = QString::fromUtf8(process.readAllStandardOutput());
-    run.err = QString::fromUtf8(process.readAllStandardError());
-    return run;
+    return cardhour::test::runCtl(
+        arguments,
+        {{u"CARDHOUR_PROVIDER_URL"_s, m_sim.baseUrl().toString()},
+         {u"CARDHOUR_KEYCHAIN_SERVICE"_s, service.isEmpty() ? m_service : service},
+         {u"XDG_DATA_HOME"_s, m_data.path()}},
+        input);
 }
 
 void TestCardhourctl::versionAndHelp()
@@ -326,9 +298,27 @@ void TestCardhourctl::hosts()
     QCOMPARE(r.out, u"训练-1\n"_s);
     m_host = u"训练-1"_s;
 
-    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"2"_s, u"--name"_s, u"b"_s,
-             u"--image"_s, u"base"_s, u"--json"_s});
+    // A shared dataset, registered by the operator.
+    QVERIFY(QDir(m_data.path()).mkpath(u"shared/demo"_s));
+    QProcess add;
+    add.start(SimProcess::binaryPath(),
+              {u"datasets"_s, u"add"_s, u"demo"_s, m_data.filePath(u"shared/demo"_s), u"--data"_s,
+               m_sim.dataDir()});
+    QVERIFY(add.waitForFinished(30000));
+    QCOMPARE(add.exitCode(), 0);
+    r = ctl({u"datasets"_s, u"--json"_s});
     QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[0][u"name"_s].toString(), u"demo"_s);
+    QCOMPARE(r.json()[0][u"available"_s].toBool(), true);
+    r = ctl({u"datasets"_s});
+    QVERIFY2(r.out.contains(QRegularExpression(u"\ndemo +/datasets/demo +"_s)), r.describe());
+
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--dataset"_s, u"nosuchdata"_s});
+    QVERIFY2(r.code == 1 && r.err.contains(u"nosuchdata"_s), r.describe());
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"2"_s, u"--name"_s, u"b"_s,
+             u"--image"_s, u"base"_s, u"--dataset"_s, u"demo"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"datasets"_s].toArray(), QJsonArray({u"demo"_s}));
     QCOMPARE(r.json()[u"gpu_count"_s].toInt(), 2);
     QCOMPARE(r.json()[u"price_per_hour_micros"_s].toInteger(), 3'800'000);
     QCOMPARE(r.json()[u"ssh_key_ids"_s].toArray().size(), 1); // all the account's keys
