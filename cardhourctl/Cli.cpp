@@ -106,7 +106,7 @@ QString Cli::helpText(const QList<Command> &commands)
 int Cli::run(const QStringList &arguments)
 {
     const QList<Command> commands =
-        accountCommands() + hostCommands() + accessCommands() + moneyCommands();
+        accountCommands() + hostCommands() + accessCommands() + moneyCommands() + watchCommands();
 
     QString name;
     for (qsizetype i = 1; i < arguments.size(); ++i) {

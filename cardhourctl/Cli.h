@@ -128,5 +128,6 @@ QList<Command> accountCommands();
 QList<Command> hostCommands();
 QList<Command> accessCommands();
 QList<Command> moneyCommands();
+QList<Command> watchCommands();
 
 } // namespace cardhour::ctl

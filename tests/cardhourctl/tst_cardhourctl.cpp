@@ -55,6 +55,7 @@ private Q_SLOTS:
     void catalog();
     void keys();
     void hosts();
+    void events();
     void waitTimesOut();
     void removeAsksFirst();
     void ssh();
@@ -376,6 +377,46 @@ void TestCardhourctl::hosts()
     QCOMPARE(r.json().array().size(), 1);
     r = ctl({u"ls"_s, u"--all"_s, u"--json"_s});
     QCOMPARE(r.json().array().size(), 2);
+}
+
+void TestCardhourctl::events()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    QProcess watch;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"CARDHOUR_PROVIDER_URL"_s, m_sim.baseUrl().toString());
+    env.insert(u"CARDHOUR_KEYCHAIN_SERVICE"_s, m_service);
+    env.insert(u"XDG_DATA_HOME"_s, m_data.path());
+    watch.setProcessEnvironment(env);
+    watch.start(QStringLiteral(CARDHOUR_CTL_BIN),
+                {u"events"_s, u"--type"_s, u"hello"_s, u"--type"_s, u"instance"_s, u"--count"_s,
+                 u"3"_s, u"--timeout"_s, u"60"_s});
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += watch.readAllStandardOutput()).contains('\n'), 20000);
+    Run r = ctl({u"launch"_s, u"--gpu"_s, u"rtx3090"_s, u"--name"_s, u"watched"_s, u"--wait"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QVERIFY(watch.waitForFinished(30000));
+    QCOMPARE(watch.exitCode(), 0);
+    out += watch.readAllStandardOutput();
+    const QList<QByteArray> lines = out.trimmed().split('\n');
+    QVERIFY2(lines.size() == 3, out.constData());
+    QCOMPARE(QJsonDocument::fromJson(lines[0])[u"type"_s].toString(), u"hello"_s);
+    for (const QByteArray &line : lines.mid(1)) {
+        const QJsonDocument event = QJsonDocument::fromJson(line);
+        QCOMPARE(event[u"type"_s].toString(), u"instance"_s);
+        QVERIFY(!event[u"id"_s].toString().isEmpty());
+        QCOMPARE(event[u"data"_s][u"name"_s].toString(), u"watched"_s);
+    }
+    r = ctl({u"rm"_s, u"watched"_s, u"--yes"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"wait"_s, u"watched"_s, u"--state"_s, u"terminated"_s});
+    QVERIFY2(r.code == 0, r.describe());
+
+    // Fewer events than --count within --timeout: timed out.
+    r = ctl(
+        {u"events"_s, u"--type"_s, u"snapshot"_s, u"--count"_s, u"1"_s, u"--timeout"_s, u"0.5"_s});
+    QVERIFY2(r.code == 6 && r.out.isEmpty(), r.describe());
 }
 
 void TestCardhourctl::waitTimesOut()
