@@ -9,8 +9,10 @@
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshConnection.h"
 #include "ssh/SshKeyStore.h"
+#include "ssh/SshPortForward.h"
 
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QJsonObject>
 
 #include <cerrno>
@@ -68,8 +70,12 @@ int ssh(Context &ctx)
     // The host must present the key the provider reported before OpenSSH is handed the
     // terminal: a mismatch is refused here, naming both fingerprints (OpenSSH would only name
     // the one it was shown). known_hosts holds the provider's key either way.
+    // The key check comes before authentication: a key libssh cannot use (a passphrase kept
+    // in the keychain, an agent's key) is left to OpenSSH, whose known_hosts pins the same key.
     SshConnection check(*target);
-    if (!check.open()) {
+    if (!check.open()
+        && (check.failure() == SshConnection::Failure::HostKey
+            || check.failure() == SshConnection::Failure::Connect)) {
         Output::error(Access::tr("cardhourctl ssh: %1").arg(check.errorMessage()));
         return Failed;
     }
@@ -130,6 +136,55 @@ int sshConfig(Context &ctx)
         Output::raw(SshConfigWriter::configBlock(*target, knownHosts));
     }
     return Ok;
+}
+
+int forward(Context &ctx)
+{
+    if (ctx.args.size() < 2 || ctx.args.size() > 3)
+        return ctx.usage(Access::tr("forward takes NAME REMOTE_PORT [LOCAL_PORT]."));
+    bool ok = false;
+    const int remote = ctx.args[1].toInt(&ok);
+    if (!ok || remote < 1 || remote > 65535)
+        return ctx.usage(Access::tr("%1 is not a port.").arg(ctx.args[1]));
+    int local = 0;
+    if (ctx.args.size() == 3) {
+        local = ctx.args[2].toInt(&ok);
+        if (!ok || local < 1 || local > 65535)
+            return ctx.usage(Access::tr("%1 is not a port.").arg(ctx.args[2]));
+    }
+    int code = Ok;
+    const std::optional<SshTarget> target = resolveTarget(ctx, ctx.args[0], &code);
+    if (!target)
+        return code;
+    // SshPortForward: the desktop client's forward (its own thread, 127.0.0.1 only, the host
+    // key checked against the provider's before a channel opens). It runs until interrupted.
+    SshPortForward forwarder(*target, remote);
+    QEventLoop loop;
+    QObject::connect(&forwarder, &SshPortForward::listening, &loop, [&](quint16 port) {
+        if (ctx.json) {
+            Output::line(
+                QString::fromUtf8(QJsonDocument(QJsonObject{{u"local_host"_s, u"127.0.0.1"_s},
+                                                            {u"local_port"_s, int(port)},
+                                                            {u"remote_port"_s, remote},
+                                                            {u"instance"_s, target->instanceName}})
+                                      .toJson(QJsonDocument::Compact)));
+        } else {
+            Output::line(u"127.0.0.1:%1"_s.arg(port));
+            Output::error(Access::tr("Forwarding 127.0.0.1:%1 to port %2 of %3; Ctrl-C ends it.")
+                              .arg(port)
+                              .arg(remote)
+                              .arg(target->instanceName));
+        }
+    });
+    QObject::connect(&forwarder, &SshPortForward::failed, &loop, [&](const QString &reason) {
+        Output::error(Access::tr("cardhourctl forward: %1").arg(reason));
+        code = Failed;
+        loop.quit();
+    });
+    forwarder.start(quint16(local));
+    loop.exec();
+    forwarder.stop();
+    return code;
 }
 
 // ---- keys ------------------------------------------------------------------------------------
@@ -344,13 +399,17 @@ QList<Command> accessCommands()
          Access::tr("OpenSSH to a host, its host key pinned (the remote command's exit status)."),
          u"NAME [-- COMMAND...]"_s,
          {},
-         ssh,
-         false},
+         ssh},
         {u"ssh-config"_s,
          Access::tr("The ~/.ssh/config block of a host, as the desktop writes it."),
          u"NAME"_s,
          {},
          sshConfig},
+        {u"forward"_s,
+         Access::tr("Forward a local port to a port of a host over SSH (until interrupted)."),
+         u"NAME REMOTE_PORT [LOCAL_PORT]"_s,
+         {},
+         forward},
         {u"keys"_s,
          Access::tr("SSH keys: list; generate NAME; upload NAME|PATH.pub; import PATH.pub; "
                     "rm NAME."),

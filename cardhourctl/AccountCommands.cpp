@@ -155,8 +155,7 @@ QList<Command> accountCommands()
          Account::tr("Log out: the provider revokes the token, the keychain forgets it."),
          {},
          {},
-         logout,
-         false},
+         logout},
         {u"whoami"_s, Account::tr("Who is logged in, where, and the balance."), {}, {}, whoami},
     };
 }

@@ -45,7 +45,6 @@ struct Command
     QString arguments; // e.g. "NAME" for the usage line
     QList<QCommandLineOption> options;
     std::function<int(Context &)> run; // returns an ExitCode
-    bool printsData = true; // whether --json means something to it
 };
 
 // What a command runs with: its parsed command line and the connection to the provider (made

@@ -131,6 +131,9 @@ void TestCardhourctl::usageErrors_data()
     QTest::newRow("cards not a number")
         << QStringList{u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"many"_s} << u"many"_s;
     QTest::newRow("topup not money") << QStringList{u"topup"_s, u"lots"_s} << u"lots"_s;
+    QTest::newRow("forward no port") << QStringList{u"forward"_s, u"x"_s} << u"REMOTE_PORT"_s;
+    QTest::newRow("forward bad port")
+        << QStringList{u"forward"_s, u"x"_s, u"99999"_s} << u"99999"_s;
     QTest::newRow("keys what") << QStringList{u"keys"_s, u"polish"_s} << u"polish"_s;
     QTest::newRow("both providers")
         << QStringList{u"ls"_s, u"--sandbox"_s, u"--provider"_s, u"http://x"_s} << u"--sandbox"_s;

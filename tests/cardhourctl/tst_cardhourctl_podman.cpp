@@ -7,7 +7,11 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QHostAddress>
+#include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,6 +29,8 @@ private Q_SLOTS:
 
 private:
     CtlRun ctl(const QStringList &arguments, const QByteArray &input = {});
+    QHash<QString, QString> variables() const;
+    QProcessEnvironment environment() const;
     SimProcess *m_sim = nullptr;
     QTemporaryDir m_data;
     QString m_host;
@@ -46,14 +52,26 @@ void TestCardhourctlPodman::initTestCase()
     QVERIFY2(key.code == 0, key.describe());
 }
 
+QHash<QString, QString> TestCardhourctlPodman::variables() const
+{
+    return {{u"CARDHOUR_PROVIDER_URL"_s, m_sim->baseUrl().toString()},
+            {u"CARDHOUR_KEYCHAIN_SERVICE"_s,
+             u"cardhourctl-podman-%1"_s.arg(QCoreApplication::applicationPid())},
+            {u"XDG_DATA_HOME"_s, m_data.path()}};
+}
+
+QProcessEnvironment TestCardhourctlPodman::environment() const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const QHash<QString, QString> vars = variables();
+    for (auto it = vars.cbegin(); it != vars.cend(); ++it)
+        env.insert(it.key(), it.value());
+    return env;
+}
+
 CtlRun TestCardhourctlPodman::ctl(const QStringList &arguments, const QByteArray &input)
 {
-    return runCtl(arguments,
-                  {{u"CARDHOUR_PROVIDER_URL"_s, m_sim->baseUrl().toString()},
-                   {u"CARDHOUR_KEYCHAIN_SERVICE"_s,
-                    u"cardhourctl-podman-%1"_s.arg(QCoreApplication::applicationPid())},
-                   {u"XDG_DATA_HOME"_s, m_data.path()}},
-                  input);
+    return runCtl(arguments, variables(), input);
 }
 
 void TestCardhourctlPodman::launchWaitThenSsh()
@@ -83,6 +101,23 @@ void TestCardhourctlPodman::launchWaitThenSsh()
     QVERIFY2(r.code == 0, r.describe());
     QVERIFY(r.out.contains(u"StrictHostKeyChecking yes"_s));
     QVERIFY(r.out.contains(m_data.filePath(u"CardHour/ssh/known_hosts"_s)));
+
+    // forward: a local port to the host's sshd (port 22 inside), which greets with its banner.
+    QProcess forward;
+    forward.setProcessEnvironment(environment());
+    forward.start(QStringLiteral(CARDHOUR_CTL_BIN), {u"forward"_s, m_host, u"22"_s, u"--json"_s});
+    QByteArray line;
+    QTRY_VERIFY_WITH_TIMEOUT((line += forward.readAllStandardOutput()).contains('\n'), 30000);
+    const int port = QJsonDocument::fromJson(line)[u"local_port"_s].toInt();
+    QVERIFY2(port > 0, line.constData());
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, quint16(port));
+    QVERIFY(socket.waitForConnected(10000));
+    QByteArray banner;
+    QTRY_VERIFY_WITH_TIMEOUT((banner += socket.readAll()).startsWith("SSH-2.0-"), 20000);
+    socket.close();
+    forward.terminate();
+    QVERIFY(forward.waitForFinished(10000));
 
     // rm without a terminal names what the provider deletes.
     r = ctl({u"rm"_s, m_host});
