@@ -349,7 +349,7 @@ void TestProviderClient::snapshotsRoundTrip()
     ProviderClient client;
     QVERIFY(!signUp(client).isEmpty());
     const auto created =
-        await(client.createInstance(NewInstance{u"src"_s, u"rtx4090"_s, 2, u"base"_s, {}}));
+        await(client.createInstance(NewInstance{u"src"_s, u"rtx4090"_s, 2, u"base"_s, {}, {}}));
     QVERIFY2(created.ok, created.why());
     QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
 
