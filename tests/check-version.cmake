@@ -1,4 +1,4 @@
-# Run by the `version_single_source` test: both programs say the version project() gives.
+# Run by the `version_single_source` test: every program says the version project() gives.
 #   cmake -DVERSION=x.y.z -DPROGRAMS="a|b" -P check-version.cmake
 string(REPLACE "|" ";" PROGRAMS "${PROGRAMS}")
 foreach(program IN LISTS PROGRAMS)

@@ -1,6 +1,7 @@
 #include "Format.h"
 
 #include "api/Models.h"
+#include "billing/Money.h"
 
 using namespace Qt::StringLiterals;
 
@@ -8,15 +9,7 @@ namespace cardhour::ui {
 
 QString Format::money(qint64 micros, int decimals)
 {
-    decimals = qBound(0, decimals, 6);
-    const bool negative = micros < 0;
-    const quint64 magnitude = negative ? quint64(-(micros + 1)) + 1 : quint64(micros);
-    QString text = u"¥"_s + QString::number(magnitude / 1'000'000);
-    if (decimals > 0) {
-        const QString fraction = u"%1"_s.arg(qulonglong(magnitude % 1'000'000), 6, 10, QChar(u'0'));
-        text += u'.' + fraction.left(decimals);
-    }
-    return negative ? u"−"_s + text : text;
+    return core::Money::format(micros, decimals);
 }
 
 QString Format::ratePerHour(qint64 microsPerHour)

@@ -3,6 +3,7 @@
 #include "Format.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "billing/Money.h"
 #include "ui_TopUpDialog.h"
 
 #include <QEvent>
@@ -30,26 +31,7 @@ TopUpDialog::~TopUpDialog() = default;
 
 std::optional<qint64> TopUpDialog::parseYuan(const QString &text, int maxDecimals)
 {
-    QString value = text.trimmed();
-    value.replace(u'，', u'.').replace(u',', u'.').replace(u'。', u'.');
-    if (value.startsWith(u'¥') || value.startsWith(u'￥'))
-        value = value.mid(1).trimmed();
-    const qsizetype point = value.indexOf(u'.');
-    const QString whole = point < 0 ? value : value.left(point);
-    const QString fraction = point < 0 ? QString() : value.mid(point + 1);
-    if (whole.isEmpty() && fraction.isEmpty())
-        return std::nullopt;
-    if (fraction.size() > maxDecimals || whole.size() > 12)
-        return std::nullopt;
-    for (const QString &part : {whole, fraction}) {
-        for (QChar c : part) {
-            if (c < u'0' || c > u'9')
-                return std::nullopt;
-        }
-    }
-    const qint64 yuan = whole.isEmpty() ? 0 : whole.toLongLong();
-    const qint64 micros = fraction.isEmpty() ? 0 : (fraction + u"000000"_s).left(6).toLongLong();
-    return yuan * 1'000'000 + micros;
+    return Money::parseYuan(text, maxDecimals);
 }
 
 void TopUpDialog::setAmountText(const QString &text)

@@ -167,6 +167,18 @@ Image Image::fromJson(const QJsonObject &o)
     return i;
 }
 
+Dataset Dataset::fromJson(const QJsonObject &o)
+{
+    Dataset d;
+    d.name = str(o, "name"_L1);
+    d.mountPath = str(o, "mount_path"_L1);
+    d.sizeBytes = int64(o, "size_bytes"_L1);
+    d.files = int64(o, "files"_L1);
+    d.available = o.value("available"_L1).toBool();
+    d.addedAt = parseTime(o.value("added_at"_L1));
+    return d;
+}
+
 SshKey SshKey::fromJson(const QJsonObject &o)
 {
     SshKey k;
@@ -297,6 +309,7 @@ Instance Instance::fromJson(const QJsonObject &o)
     i.cpus = resources.value("cpus"_L1).toDouble();
     i.memoryMib = int64(resources, "memory_mib"_L1);
     i.snapshotId = str(o, "snapshot_id"_L1);
+    i.datasets = strings(o.value("datasets"_L1));
     return i;
 }
 
@@ -402,6 +415,8 @@ QJsonObject NewInstance::toJson() const
     if (!name.isEmpty())
         o.insert(u"name"_s, name);
     o.insert(u"ssh_key_ids"_s, QJsonArray::fromStringList(sshKeyIds));
+    if (!datasets.isEmpty())
+        o.insert(u"datasets"_s, QJsonArray::fromStringList(datasets));
     return o;
 }
 

@@ -213,6 +213,7 @@ struct Instance
     qint64 memoryMib = 0;
 
     QString snapshotId; // restored from this snapshot; empty when made from an image
+    QStringList datasets; // shared datasets mounted read-only at /datasets/NAME
 
     static Instance fromJson(const QJsonObject &o);
     bool isBilled() const { return state == InstanceState::Running; }
@@ -327,6 +328,19 @@ struct InstanceMetrics
     static InstanceMetrics fromJson(const QJsonObject &o);
 };
 
+// GET /v1/datasets: a host folder the operator shares, read-only, with the instances that ask.
+struct Dataset
+{
+    QString name;
+    QString mountPath;
+    qint64 sizeBytes = 0;
+    qint64 files = 0;
+    bool available = false; // its folder is there now
+    QDateTime addedAt;
+
+    static Dataset fromJson(const QJsonObject &o);
+};
+
 // What POST /v1/instances asks for.
 struct NewInstance
 {
@@ -335,6 +349,7 @@ struct NewInstance
     int gpuCount = 1;
     QString image;
     QStringList sshKeyIds;
+    QStringList datasets; // names of GET /v1/datasets; sent only when not empty
 
     QJsonObject toJson() const;
 };

@@ -302,6 +302,11 @@ Reply<QList<GpuType>> *ProviderClient::gpuTypes()
                                 arrayOf<GpuType>);
 }
 
+Reply<QList<Dataset>> *ProviderClient::datasets()
+{
+    return call<QList<Dataset>>("GET", u"/v1/datasets"_s, {}, Auth::Bearer, {}, arrayOf<Dataset>);
+}
+
 Reply<QList<Image>> *ProviderClient::images()
 {
     return call<QList<Image>>("GET", u"/v1/catalog/images"_s, {}, Auth::Bearer, {}, arrayOf<Image>);

@@ -49,6 +49,8 @@ public:
     // ---- catalog and keys ----------------------------------------------------------------------
     Reply<QList<GpuType>> *gpuTypes();
     Reply<QList<Image>> *images();
+    // GET /v1/datasets: the shared datasets an instance may mount (NewInstance::datasets).
+    Reply<QList<Dataset>> *datasets();
     Reply<QList<SshKey>> *sshKeys();
     Reply<SshKey> *addSshKey(const QString &name, const QString &publicKey,
                              const QString &idempotencyKey = {});

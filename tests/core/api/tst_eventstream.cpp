@@ -95,7 +95,8 @@ void TestEventStream::prepare(EventStream &stream)
 
 QString TestEventStream::createInstance(const QString &name)
 {
-    const auto created = await(m_client->createInstance({name, u"rtx4090"_s, 1, u"base"_s, {}}));
+    const auto created =
+        await(m_client->createInstance({name, u"rtx4090"_s, 1, u"base"_s, {}, {}}));
     if (!created.ok)
         qWarning("create failed: %s", created.why());
     return created.ok ? created.value->id : QString();

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void ledgerPage();
     void metrics();
     void newInstanceJson();
+    void dataset();
     void errorMessages_data();
     void errorMessages();
 };
@@ -255,6 +256,29 @@ void TestModels::newInstanceJson()
     json = request.toJson();
     QCOMPARE(json.value(u"name"_s).toString(), u"train"_s);
     QCOMPARE(json.value(u"ssh_key_ids"_s).toArray().first().toString(), u"k"_s);
+    QVERIFY(!json.contains(u"datasets"_s)); // none asked for: the field is not sent
+    request.datasets = {u"imagenet"_s};
+    QCOMPARE(request.toJson().value(u"datasets"_s).toArray(), QJsonArray({u"imagenet"_s}));
+}
+
+void TestModels::dataset()
+{
+    const Dataset d =
+        Dataset::fromJson(QJsonObject{{u"name"_s, u"imagenet"_s},
+                                      {u"mount_path"_s, u"/datasets/imagenet"_s},
+                                      {u"size_bytes"_s, 5'000'000'000.0},
+                                      {u"files"_s, 1200},
+                                      {u"available"_s, true},
+                                      {u"added_at"_s, u"2026-11-30T12:00:00.000Z"_s}});
+    QCOMPARE(d.name, u"imagenet"_s);
+    QCOMPARE(d.mountPath, u"/datasets/imagenet"_s);
+    QCOMPARE(d.sizeBytes, 5'000'000'000);
+    QCOMPARE(d.files, 1200);
+    QVERIFY(d.available);
+    QCOMPARE(d.addedAt, QDateTime(QDate(2026, 11, 30), QTime(12, 0), QTimeZone::utc()));
+    const Instance i = Instance::fromJson(
+        QJsonObject{{u"id"_s, u"i"_s}, {u"datasets"_s, QJsonArray{u"imagenet"_s}}});
+    QCOMPARE(i.datasets, QStringList{u"imagenet"_s});
 }
 
 void TestModels::errorMessages_data()

@@ -300,7 +300,7 @@ void TestProviderClient::instanceKeys()
     const auto key1 = await(client.addSshKey(u"one"_s, testPublicKey(0)));
     const auto key2 = await(client.addSshKey(u"two"_s, testPublicKey(1)));
     QVERIFY(key1.ok && key2.ok);
-    NewInstance request{{}, u"rtx3090"_s, 1, u"base"_s, {key1.value->id}};
+    NewInstance request{{}, u"rtx3090"_s, 1, u"base"_s, {key1.value->id}, {}};
     const auto created = await(client.createInstance(request));
     QVERIFY2(created.ok, created.why());
     QCOMPARE(created.value->sshKeyIds, QStringList{key1.value->id});
@@ -324,7 +324,7 @@ void TestProviderClient::createIsIdempotent()
     ProviderClient client;
     QVERIFY(!signUp(client).isEmpty());
     const QString key = ProviderClient::newIdempotencyKey();
-    const NewInstance request{u"once"_s, u"rtx4090"_s, 1, u"base"_s, {}};
+    const NewInstance request{u"once"_s, u"rtx4090"_s, 1, u"base"_s, {}, {}};
     const auto first = await(client.createInstance(request, key));
     QVERIFY2(first.ok, first.why());
     QVERIFY(!first.replayed);
@@ -336,7 +336,7 @@ void TestProviderClient::createIsIdempotent()
     QCOMPARE(retry.value->id, first.value->id);
     QCOMPARE(await(client.instances()).value->size(), 1);
     // The same key for a different request is refused.
-    const NewInstance other{u"twice"_s, u"rtx4090"_s, 1, u"base"_s, {}};
+    const NewInstance other{u"twice"_s, u"rtx4090"_s, 1, u"base"_s, {}, {}};
     const auto reused = await(client.createInstance(other, key));
     QCOMPARE(reused.error.httpStatus, 422);
     QCOMPARE(reused.error.code, u"idempotency_key_reused"_s);
@@ -349,7 +349,7 @@ void TestProviderClient::snapshotsRoundTrip()
     ProviderClient client;
     QVERIFY(!signUp(client).isEmpty());
     const auto created =
-        await(client.createInstance(NewInstance{u"src"_s, u"rtx4090"_s, 2, u"base"_s, {}}));
+        await(client.createInstance(NewInstance{u"src"_s, u"rtx4090"_s, 2, u"base"_s, {}, {}}));
     QVERIFY2(created.ok, created.why());
     QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
 
@@ -428,7 +428,7 @@ void TestProviderClient::illegalTransition()
 {
     ProviderClient client;
     QVERIFY(!signUp(client).isEmpty());
-    const auto created = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}}));
+    const auto created = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}, {}}));
     QVERIFY2(created.ok, created.why());
     QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
     const auto start = await(client.startInstance(created.value->id));
@@ -441,7 +441,7 @@ void TestProviderClient::insufficientBalance()
 {
     ProviderClient client;
     QVERIFY(!signUp(client).isEmpty());
-    const auto created = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}}));
+    const auto created = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}, {}}));
     QVERIFY2(created.ok, created.why());
     QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
     // 10 yuan at 1.9 yuan an hour lasts about 5.3 hours; the provider then stops it.
@@ -450,7 +450,7 @@ void TestProviderClient::insufficientBalance()
         awaitState(client, created.value->id, InstanceState::Stopped);
     QVERIFY(stopped);
     QCOMPARE(stopped->stateReason, u"balance_exhausted"_s);
-    const auto again = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}}));
+    const auto again = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}, {}}));
     QCOMPARE(again.error.httpStatus, 402);
     QCOMPARE(again.error.code, u"insufficient_balance"_s);
     const auto restart = await(client.startInstance(created.value->id));
@@ -468,7 +468,7 @@ void TestProviderClient::billing()
     QVERIFY(!before.value->runsOutAt.isValid());
     QVERIFY(before.value->asOf.isValid());
 
-    const auto created = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}}));
+    const auto created = await(client.createInstance({{}, u"rtx4090"_s, 1, u"base"_s, {}, {}}));
     QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
     QVERIFY(m_sim.advance(1800));
     const auto running = await(client.billingSummary());

@@ -59,7 +59,7 @@ bool logIn(ClientSession &core, const QString &email, bool signUp)
 
 QString launch(ClientSession &core, const QString &name)
 {
-    const NewInstance request{name, u"rtx4090"_s, 1, u"base"_s, {}};
+    const NewInstance request{name, u"rtx4090"_s, 1, u"base"_s, {}, {}};
     const auto created = await(core.client()->createInstance(request));
     return created.ok ? created.value->id : QString();
 }
