@@ -342,8 +342,32 @@
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <source>Could not rename %1 to %2.</source>
-        <translation>无法将 %1 重命名为 %2。</translation>
+        <source>The instance&apos;s folder %1 holds a name that cannot be saved safely here: &quot;%2&quot; (%3). Nothing was downloaded.</source>
+        <translation>实例上的文件夹 %1 中有一个无法在本机安全保存的名称：“%2”（%3）。未下载任何文件。</translation>
+    </message>
+    <message>
+        <source>%1 cannot be saved under its name here (%2).</source>
+        <translation>%1 无法以其原名保存到本机（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 would be written outside %2; nothing was downloaded.</source>
+        <translation>%1 会被写到 %2 之外；未下载任何文件。</translation>
+    </message>
+    <message>
+        <source>%1 would be written outside %2; it was not downloaded.</source>
+        <translation>%1 会被写到 %2 之外；未下载该文件。</translation>
+    </message>
+    <message>
+        <source>%1 is a symbolic link; it was not followed.</source>
+        <translation>%1 是符号链接；未跟随该链接。</translation>
+    </message>
+    <message>
+        <source>%1 already exists and differs from %2 on the instance; it was not replaced. Move it away or download into another folder.</source>
+        <translation>%1 已存在，且与实例上的 %2 不同；未覆盖该文件。请将其移走，或下载到其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Could not rename %1 to %2 (does %2 exist now?).</source>
+        <translation>无法将 %1 重命名为 %2（%2 现在是否已存在？）。</translation>
     </message>
 </context>
 <context>
@@ -673,6 +697,21 @@
         <source>The provider closed the event stream.</source>
         <translation>服务商关闭了事件流。</translation>
     </message>
+    <message>
+        <source>The provider sent an event stream line longer than %1 MiB; the stream was dropped.</source>
+        <translation>服务商发送的事件流中有超过 %1 MiB 的行；已断开该事件流。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::ProviderClient</name>
+    <message>
+        <source>CardHour does not use plain http:// with %1, which is not on this computer: your password and token would cross the network unencrypted, readable by anyone on the way. Use the provider&apos;s https:// address.</source>
+        <translation>%1 不在本机上，CardHour 不会通过明文 http:// 与其通信：您的密码和令牌将以未加密形式在网络上传输，途经的任何人都能读取。请使用服务商的 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>%1 is not an http:// or https:// address.</source>
+        <translation>%1 不是 http:// 或 https:// 地址。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::core::SandboxLauncher</name>
@@ -742,6 +781,26 @@
         <source>Stopping the sandbox…</source>
         <translation>正在停止沙盒…</translation>
     </message>
+    <message>
+        <source>Refused the program at %1: it answers like CardHour Sandbox but cannot prove that it is the one using %2 (%3). It may be another user&apos;s program waiting for your password; nothing was sent to it.</source>
+        <translation>已拒绝 %1 上的程序：它的响应像 CardHour Sandbox，但无法证明自己就是使用 %2 的那个沙盒（%3）。它可能是其他用户等待窃取您密码的程序；未向其发送任何内容。</translation>
+    </message>
+    <message>
+        <source>its secret file cannot be used: %1</source>
+        <translation>其密钥文件不可用：%1</translation>
+    </message>
+    <message>
+        <source>it did not answer the challenge: %1</source>
+        <translation>它未应答质询：%1</translation>
+    </message>
+    <message>
+        <source>its answer to the challenge is wrong</source>
+        <translation>它对质询的应答不正确</translation>
+    </message>
+    <message>
+        <source>The sandbox started but what answers at %1 cannot prove it is the sandbox: %2</source>
+        <translation>沙盒已启动，但在 %1 上响应的程序无法证明自己就是该沙盒：%2</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::core::SecretStore</name>
@@ -773,6 +832,30 @@
     <message>
         <source>The transfer was cancelled; it resumes where it stopped.</source>
         <translation>传输已取消；再次传输时将从中断处继续。</translation>
+    </message>
+    <message>
+        <source>it is not a file name</source>
+        <translation>它不是文件名</translation>
+    </message>
+    <message>
+        <source>it holds a path separator</source>
+        <translation>其中含有路径分隔符</translation>
+    </message>
+    <message>
+        <source>it holds a colon, which names a drive or a stream on Windows</source>
+        <translation>其中含有冒号，在 Windows 上表示驱动器或数据流</translation>
+    </message>
+    <message>
+        <source>it holds a control character</source>
+        <translation>其中含有控制字符</translation>
+    </message>
+    <message>
+        <source>Windows reserves it for a device</source>
+        <translation>Windows 将其保留给设备</translation>
+    </message>
+    <message>
+        <source>Windows does not allow it</source>
+        <translation>Windows 不允许此名称</translation>
     </message>
 </context>
 <context>
@@ -864,6 +947,33 @@
     <message>
         <source>The terminal was closed.</source>
         <translation>终端已关闭。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SshTarget</name>
+    <message>
+        <source>the provider gave no SSH address</source>
+        <translation>服务商未提供 SSH 地址</translation>
+    </message>
+    <message>
+        <source>the provider&apos;s SSH address is longer than 253 characters</source>
+        <translation>服务商提供的 SSH 地址超过 253 个字符</translation>
+    </message>
+    <message>
+        <source>the provider&apos;s SSH address “%1” is neither a host name nor an IP address</source>
+        <translation>服务商提供的 SSH 地址“%1”既不是主机名也不是 IP 地址</translation>
+    </message>
+    <message>
+        <source>the provider gave no SSH user</source>
+        <translation>服务商未提供 SSH 用户</translation>
+    </message>
+    <message>
+        <source>the provider&apos;s SSH user “%1” is not a valid user name</source>
+        <translation>服务商提供的 SSH 用户“%1”不是有效的用户名</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be reached over SSH: %2</source>
+        <translation>无法通过 SSH 连接“%1”：%2</translation>
     </message>
 </context>
 <context>

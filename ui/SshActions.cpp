@@ -86,9 +86,12 @@ QStringList SshActions::systemTerminalCommand(const QStringList &sshArguments)
     }
     return {u"open"_s, u"-a"_s, u"Terminal"_s, script};
 #elif defined(Q_OS_WIN)
+    // Never through cmd.exe: it would split the line at `&`, `|` and the like. Windows Terminal
+    // takes the argv as it is; otherwise ssh.exe itself, given a console of its own by
+    // openSystemTerminal().
     if (!QStandardPaths::findExecutable(u"wt"_s).isEmpty())
         return QStringList{u"wt"_s} + ssh;
-    return QStringList{u"cmd"_s, u"/c"_s, u"start"_s, u"cmd"_s, u"/k"_s} + ssh;
+    return ssh;
 #else
     // Debian's alternative first, then the common desktops' own, then xterm.
     const QList<QStringList> candidates{{u"x-terminal-emulator"_s, u"-e"_s},
@@ -116,7 +119,16 @@ void SshActions::openSystemTerminal(const Instance &instance)
                                      "instead and paste it into your terminal."),
                                   true);
         }
-        if (!QProcess::startDetached(command.constFirst(), command.mid(1))) {
+        QProcess process;
+        process.setProgram(command.constFirst());
+        process.setArguments(command.mid(1));
+#ifdef Q_OS_WIN
+        // A console of its own for ssh.exe started from this GUI program (no cmd /c start).
+        process.setCreateProcessArgumentsModifier([](QProcess::CreateProcessArguments *arguments) {
+            arguments->flags |= 0x00000010; // CREATE_NEW_CONSOLE
+        });
+#endif
+        if (!process.startDetached()) {
             return Q_EMIT message(tr("%1 could not be started.").arg(command.constFirst()), true);
         }
         Q_EMIT message(

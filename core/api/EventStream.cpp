@@ -113,6 +113,13 @@ void EventStream::connectNow()
     if (!m_running)
         return;
     dropReply();
+    if (const QString why = ProviderClient::insecureUrlProblem(m_baseUrl); !why.isEmpty()) {
+        // The token would go in clear: no stream, and no reconnecting either.
+        m_running = false;
+        setState(State::Idle);
+        Q_EMIT disconnected(why);
+        return;
+    }
     m_parser.resetConnection();
     QNetworkRequest request(ProviderClient::endpoint(m_baseUrl, u"/v1/events"_s));
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
@@ -171,6 +178,10 @@ void EventStream::onReadyRead()
         if (!m_reply)
             return; // a slot stopped or restarted the stream
     }
+    if (m_parser.overflowed())
+        lose(tr("The provider sent an event stream line longer than %1 MiB; the stream was "
+                "dropped.")
+                 .arg(SseParser::kMaxLineBytes / (1024 * 1024)));
 }
 
 void EventStream::dispatch(const SseEvent &event)

@@ -97,6 +97,11 @@ QDateTime parseTime(const QJsonValue &value)
     return t.toUTC();
 }
 
+SandboxProofAnswer SandboxProofAnswer::fromJson(const QJsonObject &o)
+{
+    return SandboxProofAnswer{str(o, "proof"_L1).toLatin1()};
+}
+
 Health Health::fromJson(const QJsonObject &o)
 {
     Health h;

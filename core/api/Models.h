@@ -38,6 +38,14 @@ struct Health
     static Health fromJson(const QJsonObject &o);
 };
 
+// POST /v1/_sandbox/prove (paths/SandboxSecret).
+struct SandboxProofAnswer
+{
+    QByteArray proof; // hex HMAC
+
+    static SandboxProofAnswer fromJson(const QJsonObject &o);
+};
+
 struct SessionUser
 {
     QString id;

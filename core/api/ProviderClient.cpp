@@ -112,6 +112,21 @@ bool ProviderClient::isLoopback(const QUrl &url)
     return !address.isNull() && address.isLoopback();
 }
 
+QString ProviderClient::insecureUrlProblem(const QUrl &url)
+{
+    const QString scheme = url.scheme().toLower();
+    if (scheme == u"https"_s)
+        return {};
+    if (scheme == u"http"_s && isLoopback(url))
+        return {};
+    if (scheme == u"http"_s)
+        return tr("CardHour does not use plain http:// with %1, which is not on this computer: "
+                  "your password and token would cross the network unencrypted, readable by "
+                  "anyone on the way. Use the provider's https:// address.")
+            .arg(url.host());
+    return tr("%1 is not an http:// or https:// address.").arg(url.toDisplayString());
+}
+
 // ---- ProviderClient --------------------------------------------------------------------------
 
 ProviderClient::ProviderClient(QObject *parent)
@@ -177,6 +192,10 @@ void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl
             reply->finishWith(ApiError::network(u"no provider address is set"_s));
         });
         return;
+    }
+    if (const QString why = insecureUrlProblem(m_baseUrl); !why.isEmpty()) {
+        QTimer::singleShot(0, reply, [reply, why] { reply->finishWith(ApiError::network(why)); });
+        return; // nothing sent: not the token, not the password
     }
     QNetworkRequest request(url);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
@@ -272,6 +291,13 @@ void ProviderClient::onNetworkFinished(ApiReply *reply)
 Reply<Health> *ProviderClient::health()
 {
     return call<Health>("GET", u"/v1/health"_s, {}, Auth::None, {}, objectOf<Health>);
+}
+
+Reply<SandboxProofAnswer> *ProviderClient::proveSandbox(const QByteArray &nonce)
+{
+    const QJsonObject body{{u"nonce"_s, QString::fromLatin1(nonce)}};
+    return call<SandboxProofAnswer>("POST", u"/v1/_sandbox/prove"_s, QJsonDocument(body),
+                                    Auth::None, {}, objectOf<SandboxProofAnswer>);
 }
 
 Reply<AuthSession> *ProviderClient::signUp(const QString &email, const QString &password)

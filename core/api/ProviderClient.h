@@ -41,6 +41,8 @@ public:
 
     // ---- meta and accounts -------------------------------------------------------------------
     Reply<Health> *health();
+    // The sandbox's answer to a challenge (SandboxLauncher checks it with paths/SandboxSecret).
+    Reply<SandboxProofAnswer> *proveSandbox(const QByteArray &nonce);
     Reply<AuthSession> *signUp(const QString &email, const QString &password);
     Reply<AuthSession> *logIn(const QString &email, const QString &password);
     Reply<NoContent> *logOut(); // revokes the token this client holds
@@ -97,6 +99,11 @@ public:
     static QString newIdempotencyKey();
     // Whether `url` points at this machine (then no proxy may see the traffic).
     static bool isLoopback(const QUrl &url);
+    // Why the client will not talk to `url` (translated), or empty when it may: plain http://
+    // only to a loopback address, since a token or password sent in clear to another machine
+    // can be read by anyone on the way. https:// anywhere. Every request (and the event
+    // stream) goes through this check.
+    static QString insecureUrlProblem(const QUrl &url);
 
 Q_SIGNALS:
     // A call that carried the token got 401: the session is over.

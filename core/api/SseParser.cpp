@@ -7,6 +7,8 @@ namespace cardhour::core {
 QList<SseEvent> SseParser::feed(QByteArrayView chunk)
 {
     QList<SseEvent> out;
+    if (m_overflowed)
+        return out;
     qsizetype pos = 0;
     // A CR that ended the previous chunk and an LF that starts this one are one line end.
     if (m_lastWasCr && !chunk.isEmpty() && chunk.at(0) == '\n')
@@ -16,6 +18,10 @@ QList<SseEvent> SseParser::feed(QByteArrayView chunk)
         qsizetype end = pos;
         while (end < chunk.size() && chunk.at(end) != '\n' && chunk.at(end) != '\r')
             ++end;
+        if (m_line.size() + (end - pos) > kMaxLineBytes) {
+            overflow();
+            return out;
+        }
         if (end == chunk.size()) {
             m_line.append(chunk.sliced(pos));
             break;
@@ -28,6 +34,8 @@ QList<SseEvent> SseParser::feed(QByteArrayView chunk)
             const QByteArray line = std::exchange(m_line, QByteArray());
             processLine(line, &out);
         }
+        if (m_overflowed)
+            return out;
         if (chunk.at(end) == '\r') {
             if (end + 1 < chunk.size()) {
                 if (chunk.at(end + 1) == '\n')
@@ -41,8 +49,16 @@ QList<SseEvent> SseParser::feed(QByteArrayView chunk)
     return out;
 }
 
+void SseParser::overflow()
+{
+    m_overflowed = true;
+    m_line.clear();
+    m_data.clear();
+}
+
 void SseParser::resetConnection()
 {
+    m_overflowed = false;
     m_line.clear();
     m_lastWasCr = false;
     m_bomChecked = false;
@@ -86,6 +102,8 @@ void SseParser::processLine(QByteArrayView line, QList<SseEvent> *out)
         value = value.sliced(1);
 
     if (field == "data") {
+        if (m_data.size() + value.size() + 1 > kMaxEventDataBytes)
+            return overflow();
         m_data.append(value);
         m_data.append('\n');
     } else if (field == "event") {

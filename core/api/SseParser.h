@@ -37,8 +37,16 @@ public:
     // Comment lines seen so far (the provider's keep-alives); lets a watchdog see life.
     qint64 commentCount() const { return m_comments; }
 
+    // A line, or one event's data, longer than this stops the parser (a server that never
+    // ends a line would otherwise fill the client's memory): feed() returns no more events
+    // until resetConnection(), and overflowed() says so; the caller drops the connection.
+    static constexpr qsizetype kMaxLineBytes = 1024 * 1024;
+    static constexpr qsizetype kMaxEventDataBytes = 4 * 1024 * 1024;
+    bool overflowed() const { return m_overflowed; }
+
 private:
     void processLine(QByteArrayView line, QList<SseEvent> *out);
+    void overflow();
 
     QByteArray m_line;
     bool m_lastWasCr = false;
@@ -49,6 +57,7 @@ private:
     QByteArray m_lastEventId;
     std::optional<int> m_retryMs;
     qint64 m_comments = 0;
+    bool m_overflowed = false;
 };
 
 } // namespace cardhour::core

@@ -1,6 +1,7 @@
 #include "sandbox/SandboxLauncher.h"
 
 #include "DataPaths.h"
+#include "SandboxSecret.h"
 #include "api/ProviderClient.h"
 
 #include <QCoreApplication>
@@ -176,15 +177,61 @@ void SandboxLauncher::tryAttach(QList<QUrl> candidates)
     health->onFinished(this, [this, url, candidates, attempt](const Reply<Health> &r) {
         if (attempt != m_attempt || m_state != State::Starting)
             return;
-        if (r.ok() && r.value().service == u"cardhour-sim"_s) {
-            m_url = url;
-            m_startTimer->stop();
-            setState(State::Attached);
-            Q_EMIT ready(url);
+        if (!r.ok() || r.value().service != u"cardhour-sim"_s) {
+            tryAttach(candidates);
             return;
         }
-        tryAttach(candidates);
+        // It says it is a sandbox; only the one holding our data directory's secret is ours.
+        prove(
+            url,
+            [this, url] {
+                m_url = url;
+                m_startTimer->stop();
+                setState(State::Attached);
+                Q_EMIT ready(url);
+            },
+            [this, url, candidates](const QString &detail) {
+                const QString reason =
+                    tr("Refused the program at %1: it answers like CardHour Sandbox but cannot "
+                       "prove "
+                       "that it is the one using %2 (%3). It may be another user's program waiting "
+                       "for your password; nothing was sent to it.")
+                        .arg(url.toString(), QDir::toNativeSeparators(dataDir()), detail);
+                Q_EMIT impostorRefused(url, reason);
+                Q_EMIT progress(reason);
+                tryAttach(candidates);
+            });
     });
+}
+
+void SandboxLauncher::prove(const QUrl &url, std::function<void()> onProven,
+                            std::function<void(const QString &detail)> onRefused)
+{
+    QString problem;
+    const std::optional<QByteArray> secret = SandboxSecret::read(dataDir(), &problem);
+    if (!secret) {
+        onRefused(tr("its secret file cannot be used: %1").arg(problem));
+        return;
+    }
+    const QByteArray nonce = SandboxSecret::newNonce();
+    const QByteArray expected =
+        SandboxSecret::proof(*secret, nonce, static_cast<quint16>(url.port(80)));
+    const quint64 attempt = m_attempt;
+    m_probe->setBaseUrl(url);
+    auto *reply = m_probe->proveSandbox(nonce);
+    reply->onFinished(
+        this,
+        [this, attempt, expected, onProven = std::move(onProven),
+         onRefused = std::move(onRefused)](const Reply<SandboxProofAnswer> &r) {
+            if (attempt != m_attempt || m_state != State::Starting)
+                return;
+            if (!r.ok())
+                onRefused(tr("it did not answer the challenge: %1").arg(r.error().userMessage()));
+            else if (!SandboxSecret::proofsEqual(r.value().proof, expected))
+                onRefused(tr("its answer to the challenge is wrong"));
+            else
+                onProven();
+        });
 }
 
 void SandboxLauncher::launch()
@@ -255,10 +302,20 @@ void SandboxLauncher::verify(const QUrl &url)
                      .arg(url.toString(), r.error().userMessage()));
             return;
         }
-        m_startTimer->stop();
-        writeUrlFile();
-        setState(State::Running);
-        Q_EMIT ready(url);
+        // Our own child, yet checked the same way: what answers on that port must be it.
+        prove(
+            url,
+            [this, url] {
+                m_startTimer->stop();
+                writeUrlFile();
+                setState(State::Running);
+                Q_EMIT ready(url);
+            },
+            [this, url](const QString &detail) {
+                fail(tr("The sandbox started but what answers at %1 cannot prove it is the "
+                        "sandbox: %2")
+                         .arg(url.toString(), detail));
+            });
     });
 }
 

@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <functional>
+
 class QTimer;
 
 namespace cardhour::core {
@@ -19,9 +21,13 @@ class ProviderClient;
 // allows one per directory and holds `cardhour-sim.lock` there): it tries the address a
 // launcher recorded in `cardhour-sim.url` in that directory, then the attachUrl() (by default
 // http://127.0.0.1:8787, where scripts/run starts one), and attaches to the first that answers
-// GET /v1/health as cardhour-sim. Otherwise it starts
+// GET /v1/health as cardhour-sim and proves it holds the secret in the data directory
+// (paths/SandboxSecret: a challenge on POST /v1/_sandbox/prove). One that cannot prove it is
+// refused (impostorRefused) and gets nothing: another local user may have bound the port to
+// catch the token. When no candidate is proven and the data directory's lock is free, it starts
 //     cardhour-sim --listen 127.0.0.1:0 --data DIR [extra arguments]
-// reads the address from its first stdout line ("listening http://127.0.0.1:PORT"), checks
+// on a port of its own; when the lock is held (the real one runs elsewhere), start() fails.
+// It reads the address from its first stdout line ("listening http://127.0.0.1:PORT"), checks
 // /v1/health and reports ready(url). Failures carry the last lines the sandbox wrote to stderr.
 //
 // stop() ends a sandbox this object started (SIGTERM, then a kill after a grace period); an
@@ -85,6 +91,9 @@ Q_SIGNALS:
     // Our sandbox exited without being asked to (crash, killed); `reason` says how.
     void exitedUnexpectedly(const QString &reason, const QString &stderrTail);
     void stopped();
+    // A program at `url` answered as a sandbox but could not prove it is ours; `reason` is a
+    // translated sentence. start() goes on with the next candidate.
+    void impostorRefused(const QUrl &url, const QString &reason);
 
 private:
     void setState(State state);
@@ -95,6 +104,8 @@ private:
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
     void onProcessError(QProcess::ProcessError error);
     void verify(const QUrl &url);
+    void prove(const QUrl &url, std::function<void()> onProven,
+               std::function<void(const QString &detail)> onRefused);
     void fail(const QString &reason);
     bool dataDirInUse() const;
     QString urlFilePath() const;

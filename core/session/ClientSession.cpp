@@ -8,6 +8,8 @@
 #include "session/SecretStore.h"
 #include "session/Session.h"
 
+#include <QTimer>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
@@ -35,6 +37,8 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
             [this](const QString &reason, const QString &tail) {
                 Q_EMIT connectFailed(tail.isEmpty() ? reason : reason + u"\n\n"_s + tail);
             });
+    connect(m_launcher, &SandboxLauncher::impostorRefused, this,
+            [this](const QUrl &, const QString &reason) { Q_EMIT notice(reason); });
     connect(m_launcher, &SandboxLauncher::exitedUnexpectedly, this,
             [this](const QString &reason) { Q_EMIT providerLost(reason); });
 
@@ -108,6 +112,14 @@ void ClientSession::connectToUrl(const QUrl &url)
     m_usingSandbox = false;
     const quint64 generation = ++m_probeGeneration;
     Q_EMIT connecting(tr("Asking %1…").arg(url.toDisplayString()));
+    if (const QString why = ProviderClient::insecureUrlProblem(url); !why.isEmpty()) {
+        // Said as it is, not as "cannot be reached": nothing was even tried.
+        QTimer::singleShot(0, this, [this, why, generation] {
+            if (generation == m_probeGeneration)
+                Q_EMIT connectFailed(why);
+        });
+        return;
+    }
     auto *probe = new ProviderClient(this);
     probe->setBaseUrl(url);
     probe->setTimeoutMs(m_options.probeTimeoutMs);

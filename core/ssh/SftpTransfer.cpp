@@ -2,6 +2,9 @@
 
 #include "ssh/SftpTransferJob.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QThread>
 
 using namespace Qt::StringLiterals;
@@ -26,6 +29,41 @@ void SftpTransfer::upload(const QString &localPath, const QString &remoteDir)
 void SftpTransfer::download(const QString &remotePath, const QString &localDir)
 {
     begin(false, remotePath, localDir);
+}
+
+QString SftpTransfer::unsafeNameReason(const QString &name)
+{
+    if (name.isEmpty() || name == u"."_s || name == u".."_s)
+        return tr("it is not a file name");
+    for (const QChar c : name) {
+        if (c == u'/' || c == u'\\')
+            return tr("it holds a path separator");
+        if (c == u':')
+            return tr("it holds a colon, which names a drive or a stream on Windows");
+        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f))
+            return tr("it holds a control character");
+    }
+#ifdef Q_OS_WIN
+    // Names Windows maps to devices or silently changes.
+    static const QRegularExpression device(u"^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\\..*)?$"_s,
+                                           QRegularExpression::CaseInsensitiveOption);
+    if (device.match(name).hasMatch())
+        return tr("Windows reserves it for a device");
+    if (name.endsWith(u'.') || name.endsWith(u' ')
+        || name.contains(QRegularExpression(u"[<>\"|?*]"_s)))
+        return tr("Windows does not allow it");
+#endif
+    return {};
+}
+
+bool SftpTransfer::staysInside(const QString &root, const QString &path)
+{
+    const QString cleanRoot = QDir::cleanPath(QFileInfo(root).absoluteFilePath());
+    const QString cleanPath = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    if (cleanPath == cleanRoot)
+        return true;
+    const QString prefix = cleanRoot.endsWith(u'/') ? cleanRoot : cleanRoot + u'/';
+    return cleanPath.startsWith(prefix, Qt::CaseSensitive);
 }
 
 void SftpTransfer::cancel()

@@ -18,7 +18,12 @@ namespace cardhour::core {
 //    transfer of the same file continues from the partial file's size (remote for uploads,
 //    local for downloads), after hashing the part already there;
 //  - verified: size, then SHA-256 of the local file against `sha256sum` on the instance. A
-//    resumed file that does not verify is sent once more from the start.
+//    resumed file that does not verify is sent once more from the start;
+//  - contained (downloads): a remote name unsafeNameReason() refuses stops the download before
+//    anything is written, every target must stay inside the chosen folder, and an existing
+//    local file is never replaced: one identical to the remote file (size and SHA-256) counts as
+//    done, any other stops the transfer with an error naming it. Only NAME.cardhour-part
+//    files, which only a transfer writes, are resumed.
 //
 // Threading: each transfer runs on a thread of its own with its own SSH connection (blocking
 // libssh calls there); progress() and finished() arrive on this object's thread.
@@ -56,6 +61,14 @@ public:
     Result result() const { return m_result; }
 
     static QString partialSuffix() { return QStringLiteral(".cardhour-part"); }
+    // Why a name the instance listed must not become a local file name (translated), or empty
+    // when it may. A tampered or hostile server chooses these names: `/` and `\` would reach
+    // another folder, `:` a drive or an NTFS stream on Windows, NUL and control characters
+    // confuse every tool that shows the name later; `.`, `..` and empty names are never files.
+    static QString unsafeNameReason(const QString &name);
+    // Whether `path`, cleaned, is `root` or inside it (both made absolute first). No file
+    // system access: the download also checks canonical paths where the files already exist.
+    static bool staysInside(const QString &root, const QString &path);
     static constexpr qint64 kChunkBytes = 64 * 1024;
 
 Q_SIGNALS:

@@ -20,6 +20,19 @@ QString joinRemote(const QString &dir, const QString &name)
     return dir.endsWith(u'/') ? dir + name : dir + u'/' + name;
 }
 
+// A name for an error message: control characters shown as \xNN, so the message stays one line.
+QString printableName(const QString &name)
+{
+    QString shown;
+    for (const QChar c : name) {
+        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f))
+            shown += u"\\x%1"_s.arg(uint(c.unicode()), 2, 16, QChar(u'0'));
+        else
+            shown += c;
+    }
+    return shown;
+}
+
 QString remoteBaseName(const QString &path)
 {
     QString trimmed = path;
@@ -293,6 +306,13 @@ bool SftpTransferJob::listRemote(const QString &remote, const QString &local, QL
         sftp_attributes_free(entry);
         if (name == u"."_s || name == u".."_s || name.endsWith(SftpTransfer::partialSuffix()))
             continue;
+        // Checked before anything is written: the server chose this name.
+        if (const QString why = SftpTransfer::unsafeNameReason(name); !why.isEmpty()) {
+            sftp_closedir(dir);
+            return fail(tr("The instance's folder %1 holds a name that cannot be saved safely "
+                           "here: \"%2\" (%3). Nothing was downloaded.")
+                            .arg(remote, printableName(name), why));
+        }
         if (isDir)
             subdirs.append({joinRemote(remote, name), QDir(local).filePath(name)});
         else if (isFile)
@@ -314,14 +334,27 @@ SftpTransfer::Result SftpTransferJob::download(const QString &remotePath, const 
     QList<Item> files;
     QStringList dirs;
     const Attributes root = statRemote(m_sftp, remotePath);
-    const QString localTarget = QDir(localDir).filePath(remoteBaseName(remotePath));
+    const QString baseName = remoteBaseName(remotePath);
+    const QString localTarget = QDir(localDir).filePath(baseName);
     bool ok = true;
     if (!root.exists)
         ok = fail(tr("%1 does not exist on the instance.").arg(remotePath));
+    else if (const QString why = SftpTransfer::unsafeNameReason(baseName); !why.isEmpty())
+        ok = fail(tr("%1 cannot be saved under its name here (%2).").arg(remotePath, why));
     else if (root.directory)
         ok = listRemote(remotePath, localTarget, &files, &dirs);
     else
         files.append({localTarget, remotePath, root.size});
+    // Names are checked one by one above; this holds the whole path to the folder chosen.
+    for (const Item &f : std::as_const(files))
+        if (ok && !SftpTransfer::staysInside(localDir, f.local))
+            ok = fail(tr("%1 would be written outside %2; nothing was downloaded.")
+                          .arg(f.remote, QDir::toNativeSeparators(localDir)));
+    for (const QString &dir : std::as_const(dirs))
+        if (ok && !SftpTransfer::staysInside(localDir, dir))
+            ok = fail(tr("%1 would be written outside %2; nothing was downloaded.")
+                          .arg(dir, QDir::toNativeSeparators(localDir)));
+    m_localRoot = localDir;
     for (const Item &f : std::as_const(files))
         m_result.bytesTotal += f.size;
     if (ok && !QDir().mkpath(localDir))
@@ -336,6 +369,46 @@ SftpTransfer::Result SftpTransferJob::download(const QString &remotePath, const 
     m_result.elapsedMs = m_clock.elapsed();
     report(QString(), true);
     return m_result;
+}
+
+bool SftpTransferJob::targetIsSafe(const Item &item)
+{
+    // The folder it lands in, as it really is on disk (a symbolic link in the way would lead
+    // elsewhere), must be inside the chosen folder, as must the partial file.
+    const QString root = QFileInfo(m_localRoot).canonicalFilePath();
+    const QString parent = QFileInfo(QFileInfo(item.local).absolutePath()).canonicalFilePath();
+    if (root.isEmpty() || parent.isEmpty() || !SftpTransfer::staysInside(root, parent))
+        return fail(
+            tr("%1 would be written outside %2; it was not downloaded.")
+                .arg(QDir::toNativeSeparators(item.local), QDir::toNativeSeparators(m_localRoot)));
+    if (QFileInfo(item.local + SftpTransfer::partialSuffix()).isSymLink())
+        return fail(tr("%1 is a symbolic link; it was not followed.")
+                        .arg(QDir::toNativeSeparators(item.local + SftpTransfer::partialSuffix())));
+    return true;
+}
+
+bool SftpTransferJob::keepExisting(const Item &item)
+{
+    // Never replaced without asking. The same content (an earlier run of this download got it)
+    // counts as done; anything else is the user's file and stops the transfer.
+    const QFileInfo present(item.local);
+    const QString shown = QDir::toNativeSeparators(item.local);
+    if (present.isSymLink() || !present.isFile() || present.size() != item.size)
+        return fail(tr("%1 already exists and differs from %2 on the instance; it was not "
+                       "replaced. Move it away or download into another folder.")
+                        .arg(shown, item.remote));
+    QCryptographicHash sha(QCryptographicHash::Sha256);
+    if (!hashLocalPrefix(item.local, item.size, &sha))
+        return false;
+    if (remoteSha256(item.remote) != QString::fromLatin1(sha.result().toHex()))
+        return fail(tr("%1 already exists and differs from %2 on the instance; it was not "
+                       "replaced. Move it away or download into another folder.")
+                        .arg(shown, item.remote));
+    m_done += item.size;
+    m_result.resumedFromBytes += item.size;
+    ++m_result.files;
+    report(item.remote, true);
+    return true;
 }
 
 bool SftpTransferJob::readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset,
@@ -406,6 +479,11 @@ bool SftpTransferJob::downloadFile(const Item &item)
 {
     const QString part = item.local + SftpTransfer::partialSuffix();
     const qint64 doneBefore = m_done;
+    if (!targetIsSafe(item))
+        return false;
+    const QFileInfo present(item.local);
+    if (present.exists() || present.isSymLink())
+        return keepExisting(item);
     for (int attempt = 0; attempt < 2; ++attempt) {
         m_done = doneBefore;
         const QFileInfo existing(part);
@@ -433,9 +511,10 @@ bool SftpTransferJob::downloadFile(const Item &item)
         if (!ok || cancelled())
             return false;
         if (verify(item.local, item.size, QFileInfo(part).size(), sha.result(), item.remote)) {
-            QFile::remove(item.local);
+            // QFile::rename never replaces a file: one that appeared meanwhile stays.
             if (!QFile::rename(part, item.local))
-                return fail(tr("Could not rename %1 to %2.").arg(part, item.local));
+                return fail(
+                    tr("Could not rename %1 to %2 (does %2 exist now?).").arg(part, item.local));
             ++m_result.files;
             return true;
         }

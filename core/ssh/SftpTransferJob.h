@@ -45,6 +45,8 @@ private:
     bool open();
     bool uploadFile(const Item &item);
     bool downloadFile(const Item &item);
+    bool targetIsSafe(const Item &item);
+    bool keepExisting(const Item &item);
     bool readPipelined(sftp_file_struct *remote, const Item &item, qint64 offset, QFile *local,
                        QCryptographicHash *sha);
     bool listRemote(const QString &remote, const QString &local, QList<Item> *files,
@@ -67,6 +69,7 @@ private:
     qint64 m_done = 0; // bytes of the total accounted for (resumed or sent)
     QElapsedTimer m_clock;
     qint64 m_lastReportMs = -1000;
+    QString m_localRoot; // downloads: the folder the user chose
 };
 
 } // namespace cardhour::core

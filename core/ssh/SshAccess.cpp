@@ -17,7 +17,10 @@ SshAccess SshAccess::resolve(const Instance &instance, const QList<SshKey> &prov
     }
     access.target = SshTarget::fromInstance(instance, choice.key);
     if (!access.target.isValid()) {
-        access.error = tr("“%1” has no SSH address yet.").arg(access.target.instanceName);
+        // A hostile host or user (a newline and ProxyCommand, say) goes no further than here.
+        access.error = access.target.host.isEmpty()
+            ? tr("“%1” has no SSH address yet.").arg(access.target.instanceName)
+            : access.target.problem();
         access.target = {};
         return access;
     }

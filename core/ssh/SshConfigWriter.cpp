@@ -96,6 +96,11 @@ QString SshConfigWriter::endMarker(const QString &alias)
 bool SshConfigWriter::pinHostKey(const QString &knownHostsPath, const SshTarget &target,
                                  QString *error)
 {
+    // Each writer checks the target itself: a line with a newline in it is a new directive.
+    if (!target.isValid()) {
+        *error = target.problem();
+        return false;
+    }
     const QString keyLine = target.hostKeyLine.simplified().section(u' ', 0, 1);
     const QString fingerprint = SshKeyPair::fingerprintOfPublicKeyLine(keyLine);
     if (fingerprint.isEmpty()) {
@@ -125,6 +130,8 @@ bool SshConfigWriter::pinHostKey(const QString &knownHostsPath, const SshTarget 
 
 QString SshConfigWriter::configBlock(const SshTarget &target, const QString &knownHostsPath)
 {
+    if (!target.isValid())
+        return {};
     const QString alias = hostAlias(target.instanceName);
     QString block = beginMarker(alias) + u'\n';
     block += u"Host %1\n"_s.arg(alias);
@@ -144,6 +151,10 @@ QString SshConfigWriter::configBlock(const SshTarget &target, const QString &kno
 bool SshConfigWriter::addToConfig(const QString &configPathName, const SshTarget &target,
                                   const QString &knownHostsPath, QString *error)
 {
+    if (!target.isValid()) {
+        *error = target.problem();
+        return false;
+    }
     QByteArray config;
     if (!readWhole(configPathName, &config, error))
         return false;
@@ -180,6 +191,8 @@ bool SshConfigWriter::removeFromConfig(const QString &configPathName, const QStr
 
 QStringList SshConfigWriter::sshArguments(const SshTarget &target, const QString &knownHostsPath)
 {
+    if (!target.isValid())
+        return {};
     QStringList arguments;
     // Without a key of CardHour's (a copied command for a key kept elsewhere) ssh offers the
     // user's own; the host key is pinned either way.
@@ -193,6 +206,8 @@ QStringList SshConfigWriter::sshArguments(const SshTarget &target, const QString
 
 QString SshConfigWriter::sshCommandLine(const SshTarget &target, const QString &knownHostsPath)
 {
+    if (!target.isValid())
+        return {};
     QStringList words{u"ssh"_s};
     static const QRegularExpression plain(u"^[A-Za-z0-9_@%+=:,./-]+$"_s);
     for (const QString &arg : sshArguments(target, knownHostsPath))

@@ -70,7 +70,10 @@ bool SshConnection::open(int timeoutMs)
     m_error.clear();
     const QString where = tr("%1 (%2)").arg(m_target.instanceName, m_target.describe());
     if (!m_target.isValid())
-        return fail(Failure::Connect, tr("%1 has no SSH address yet.").arg(m_target.instanceName));
+        return fail(Failure::Connect,
+                    m_target.host.isEmpty()
+                        ? tr("%1 has no SSH address yet.").arg(m_target.instanceName)
+                        : m_target.problem());
 
     QElapsedTimer timer;
     timer.start();

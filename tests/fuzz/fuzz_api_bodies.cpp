@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const int which = data[0] % 7;
+    const int which = data[0] % 8;
     const QByteArray body(reinterpret_cast<const char *>(data + 1),
                           static_cast<qsizetype>(size - 1));
     try {
@@ -42,6 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         case 6:
             (void)requests::parseInstanceKey(body);
+            break;
+        case 7:
+            (void)requests::parseSandboxNonce(body);
             break;
         }
     } catch (const ApiError &error) {

@@ -143,6 +143,9 @@ void TestLedgerView::csvField_data()
     QTest::newRow("cr") << u"a\rb"_s << u"\"a\rb\""_s;
     QTest::newRow("formula") << u"=1+1"_s << u"'=1+1"_s;
     QTest::newRow("formula with comma") << u"@SUM(A1,A2)"_s << u"\"'@SUM(A1,A2)\""_s;
+    QTest::newRow("leading tab") << u"\t=1+1"_s << u"'\t=1+1"_s;
+    QTest::newRow("leading cr") << u"\r=1+1"_s << u"\"'\r=1+1\""_s;
+    QTest::newRow("minus") << u"-2+3"_s << u"'-2+3"_s;
     QTest::newRow("chinese") << u"存储费"_s << u"存储费"_s;
     QTest::newRow("empty") << QString() << QString();
 }

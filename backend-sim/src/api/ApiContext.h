@@ -46,6 +46,7 @@ struct ApiContext
     Telemetry *telemetry = nullptr; // samples running instances (GPU metrics)
     Datasets *datasets = nullptr; // shared read-only folders
     SnapshotService *snapshots = nullptr; // snapshots of instances' disks and /workspace
+    QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
 
     using Handler = std::function<http::Response(http::Request &)>;
     using AuthedHandler = std::function<http::Response(http::Request &, const QString &userId)>;

@@ -1,6 +1,9 @@
-// POST /v1/auth/signup, POST /v1/auth/login, POST /v1/auth/logout, GET /v1/me, GET /v1/health
+// POST /v1/auth/signup, POST /v1/auth/login, POST /v1/auth/logout, GET /v1/me, GET /v1/health,
+// POST /v1/_sandbox/prove
 #include "ApiContext.h"
 #include "Requests.h"
+#include "SandboxSecret.h"
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "service/Accounts.h"
@@ -32,6 +35,17 @@ void registerAuthRoutes(ApiContext &ctx)
                         {u"version"_s, QCoreApplication::applicationVersion()},
                         {u"test_clock"_s, ctx.testClock != nullptr},
                         {u"time"_s, json::isoTime(ctx.clock.nowMs())}});
+    });
+
+    // The answer to a client's challenge (paths/SandboxSecret): bound to the port the request
+    // came in on, so an impostor on another port cannot relay it.
+    ctx.publicRoute("POST", u"/v1/_sandbox/prove"_s, [&ctx](http::Request &request) {
+        const QByteArray nonce = requests::parseSandboxNonce(request.body);
+        if (ctx.sandboxSecret.isEmpty())
+            throw ApiError(503, ErrorCode::Unavailable,
+                           u"This provider holds no sandbox secret."_s);
+        const QByteArray proof = SandboxSecret::proof(ctx.sandboxSecret, nonce, request.localPort);
+        return http::Response::json(200, QJsonObject{{u"proof"_s, QString::fromLatin1(proof)}});
     });
 
     ctx.publicRoute("POST", u"/v1/auth/signup"_s, [&ctx](http::Request &request) {

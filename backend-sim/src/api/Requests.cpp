@@ -1,5 +1,6 @@
 #include "Requests.h"
 
+#include "SandboxSecret.h"
 #include "core/ApiError.h"
 #include "core/Json.h"
 
@@ -27,6 +28,17 @@ Credentials parseCredentials(const QByteArray &body)
         throw ApiError(400, ErrorCode::InvalidField,
                        u"Field \"password\" is longer than 1024 characters."_s);
     return c;
+}
+
+QByteArray parseSandboxNonce(const QByteArray &body)
+{
+    const QJsonObject o = json::parseObject(body);
+    json::rejectUnknownFields(o, {u"nonce"_s});
+    const QByteArray nonce = json::requiredString(o, u"nonce"_s, 128).toLatin1();
+    if (!SandboxSecret::isValidNonce(nonce))
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"Field \"nonce\" must be 32 to 128 hexadecimal digits."_s);
+    return nonce;
 }
 
 InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)

@@ -16,6 +16,9 @@ struct Credentials
 };
 Credentials parseCredentials(const QByteArray &body);
 
+// POST /v1/_sandbox/prove: {"nonce": 32 to 128 hex digits}.
+QByteArray parseSandboxNonce(const QByteArray &body);
+
 InstanceService::CreateRequest parseCreateInstance(const QByteArray &body);
 
 struct NewSshKey

@@ -29,6 +29,7 @@ struct Request
     HeaderList headers; // in arrival order, names lower-cased
     QByteArray body;
     QHostAddress peer; // remote address (set by the server, empty in parser tests)
+    quint16 localPort = 0; // the port the request arrived on (set by the server)
     QHash<QString, QString> pathParams; // filled by the Router from "{name}" segments
 
     // First value of a header, compared case-insensitively; empty if absent.

@@ -218,6 +218,7 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
         Request request = conn->parser.takeRequest();
         const bool keepAlive = conn->parser.keepAlive();
         request.peer = socket->peerAddress();
+        request.localPort = socket->localPort();
 
         QPointer<QTcpSocket> guard(socket);
         Response response = router.dispatch(request);

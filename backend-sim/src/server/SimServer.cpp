@@ -1,5 +1,6 @@
 #include "SimServer.h"
 
+#include "SandboxSecret.h"
 #include "api/ApiContext.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
@@ -75,6 +76,11 @@ void SimServer::start()
     if (!QDir().mkpath(m_options.dataDir))
         throw std::runtime_error(
             u"cannot create the data directory %1"_s.arg(m_options.dataDir).toStdString());
+    // Before listening: a client that finds this sandbox proves it by this secret.
+    QString secretError;
+    const QByteArray sandboxSecret = SandboxSecret::create(m_options.dataDir, &secretError);
+    if (sandboxSecret.isEmpty())
+        throw std::runtime_error(secretError.toStdString());
     m_db = std::make_unique<Database>();
     try {
         m_db->open(QDir(m_options.dataDir).filePath(u"cardhour-sim.sqlite"_s));
@@ -185,6 +191,7 @@ void SimServer::start()
         inProcess, *m_router, m_telemetry.get()});
     m_context->datasets = m_datasets.get();
     m_context->snapshots = m_snapshots.get();
+    m_context->sandboxSecret = sandboxSecret;
     registerAllRoutes(*m_context);
 
     m_http = std::make_unique<http::HttpServer>(*m_router);

@@ -748,6 +748,10 @@ def run_scenario(c, tmp, server_port):
             f"health's version is the document's info.version {version!r}"
             f" (got {(health.json or {}).get('version')!r})")
     c.call("GET", "/v1/_test/clock", expect=200)
+    # The sandbox proof (paths/SandboxSecret): an answer for a nonce, 400 for a bad one.
+    proof = c.call("POST", "/v1/_sandbox/prove", body={"nonce": "0123456789abcdef" * 4}, expect=200)
+    R.check(proof.json and len(proof.json.get("proof", "")) == 64, "the sandbox answers a proof")
+    c.call("POST", "/v1/_sandbox/prove", body={"nonce": "not hex"}, expect=400)
 
     R.section = "405 and 404 outside the document"
     error_schema = spec.json_schema({"$ref": "#/components/schemas/Error"})

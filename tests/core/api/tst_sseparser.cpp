@@ -33,6 +33,8 @@ private Q_SLOTS:
     void retry();
     void reconnectKeepsLastEventId();
     void commentsAreCounted();
+    void endlessLineStopsTheParser();
+    void hugeEventStopsTheParser();
 };
 
 void TestSseParser::parse_data()
@@ -137,6 +139,48 @@ void TestSseParser::commentsAreCounted()
     SseParser parser;
     parser.feed(": keep-alive\n\n: keep-alive\n\n"_ba);
     QCOMPARE(parser.commentCount(), 2);
+}
+
+void TestSseParser::endlessLineStopsTheParser()
+{
+    // A server that never ends its line (issue 13): the client keeps at most the cap, not all.
+    SseParser parser;
+    QCOMPARE(parser.feed("data: before\n\n").size(), 1);
+    const QByteArray piece(64 * 1024, 'x');
+    QByteArray start = "data: ";
+    QVERIFY(parser.feed(start).isEmpty());
+    for (qsizetype sent = 0; sent <= SseParser::kMaxLineBytes; sent += piece.size())
+        QVERIFY(parser.feed(piece).isEmpty());
+    QVERIFY(parser.overflowed());
+    // Stopped: even a proper event is not parsed on this connection any more.
+    QVERIFY(parser.feed("\n\ndata: after\n\n").isEmpty());
+    // A new connection starts clean.
+    parser.resetConnection();
+    QVERIFY(!parser.overflowed());
+    QCOMPARE(parser.feed("data: again\n\n").size(), 1);
+
+    // The same in one chunk, and a line just under the cap still passes.
+    SseParser once;
+    QVERIFY(once.feed("data: " + QByteArray(SseParser::kMaxLineBytes, 'y') + "\n\n").isEmpty());
+    QVERIFY(once.overflowed());
+    SseParser under;
+    const QList<SseEvent> ok =
+        under.feed("data: " + QByteArray(SseParser::kMaxLineBytes - 6, 'z') + "\n\n");
+    QCOMPARE(ok.size(), 1);
+    QVERIFY(!under.overflowed());
+}
+
+void TestSseParser::hugeEventStopsTheParser()
+{
+    // Many short data lines that never dispatch add up to one event: capped as well.
+    SseParser parser;
+    const QByteArray line = "data: " + QByteArray(1000, 'd') + '\n';
+    bool stopped = false;
+    for (int i = 0; i < 5000 && !stopped; ++i) {
+        QVERIFY(parser.feed(line).isEmpty());
+        stopped = parser.overflowed();
+    }
+    QVERIFY(stopped);
 }
 
 QTEST_GUILESS_MAIN(TestSseParser)
