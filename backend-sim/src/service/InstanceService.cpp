@@ -17,6 +17,7 @@
 #include "store/Database.h"
 
 #include <QHash>
+#include <QMessageAuthenticationCode>
 #include <QSqlQuery>
 #include <QThread>
 #include <QTimer>
@@ -57,6 +58,19 @@ InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, con
     connect(&m_runtime, &ContainerRuntime::ready, this, &InstanceService::onReady);
     connect(&m_runtime, &ContainerRuntime::failed, this, &InstanceService::onFailed);
     connect(&m_runtime, &ContainerRuntime::stopped, this, &InstanceService::onStopped);
+    m_appTokenKey = tokens::randomBytes(32);
+}
+
+QString InstanceService::appTokenOf(const QString &instanceId, const QVariant &stored) const
+{
+    if (!stored.isNull() && !stored.toString().isEmpty())
+        return stored.toString();
+    // 24 bytes, hex: what the images' apps accept (cardhour-app checks for hex).
+    return QString::fromLatin1(
+        QMessageAuthenticationCode::hash("cardhour-app-token:"_ba + instanceId.toUtf8(),
+                                         m_appTokenKey, QCryptographicHash::Sha256)
+            .left(24)
+            .toHex());
 }
 
 // ---- reading (the JSON views are in InstanceViews.cpp) --------------------------------------
@@ -159,14 +173,14 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
                            .arg(request.gpuCount));
 
     const QString id = ids::newUuid();
-    // One-click apps (a notebook server, say) are reached with this token; it is the owner's.
-    const QString appToken = QString::fromLatin1(tokens::randomBytes(24).toHex());
+    // One-click apps (a notebook server, say) are reached with a token derived from the id
+    // (appTokenOf): it is the owner's, and the database does not hold it (app_token NULL).
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
               " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, "
               "app_token, disk_gib,"
               " snapshot_id) VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?,?)"_s,
               {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now,
-               now, appToken, gpu->diskGib,
+               now, QVariant(QMetaType(QMetaType::QString)), gpu->diskGib,
                request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
                                             : QVariant(request.snapshotId)});
     const CardLending::Result lent = CardLending(m_db).lend(id, *gpu, request.gpuCount, false);
@@ -383,13 +397,10 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
     spec.realGpus = gpu && !gpu->simulated;
     spec.gpuCards = CardLending(m_db).cardsOf(instanceId);
-    if (const std::optional<ImageEntry> image = m_catalog.image(spec.image)) {
-        for (const QJsonValue &app : image->apps)
-            spec.appPorts.append(app.toObject().value(u"port"_s).toInt());
+    if (const std::optional<ImageEntry> image = m_catalog.image(spec.image))
         spec.sshUser = image->sshUser;
-    }
-    spec.appToken =
-        m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    spec.appToken = appTokenOf(
+        instanceId, m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}));
     spec.snapshotId =
         m_db.scalar(u"SELECT snapshot_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
     const Resources resources = resourcesFor(spec.gpuType, spec.gpuCount);

@@ -54,6 +54,13 @@ public:
 
     // Where create() looks datasets up; without one, asking for a dataset is refused.
     void setDatasets(const Datasets *datasets) { m_datasets = datasets; }
+    // The secret one-click app tokens are derived from (HMAC-SHA-256 of the instance id), so
+    // that the database holds none: SimServer keeps it in a 0600 file of the data directory.
+    // Without one, a random key for this process's life.
+    void setAppTokenKey(const QByteArray &key) { m_appTokenKey = key; }
+    // The instance's app token: the one derived from the key, or for a row made by an older
+    // version (which stored tokens), the stored one: its container has that one.
+    QString appTokenOf(const QString &instanceId, const QVariant &stored) const;
 
     // Validates and records a new instance (state `creating`) inside the caller's transaction
     // if there is one; the runtime is asked to create it once that commits.
@@ -92,8 +99,7 @@ public:
     // What stop and terminate keep and delete, and what is billed in which state, for an
     // instance given `diskGib` of disk.
     QJsonObject retentionJson(qint64 diskGib) const;
-    QJsonArray appsJson(const QString &imageId, const QString &instanceId, const QString &token,
-                        bool running) const;
+    QJsonArray appsJson(const QString &imageId, const QString &token, bool running) const;
 
     struct Resources
     {
@@ -140,6 +146,7 @@ private:
     EventBus &m_events;
     const Clock &m_clock;
     qint64 m_lastTickMs;
+    QByteArray m_appTokenKey; // see setAppTokenKey
     const Datasets *m_datasets = nullptr;
 };
 

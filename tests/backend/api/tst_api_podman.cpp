@@ -221,21 +221,23 @@ void TestApiPodman::oneClickJupyterAnswersHttp()
     const QString url = app.value(u"url"_s).toString();
     QVERIFY2(url.startsWith(u"http://127.0.0.1:"_s) && url.contains(u"token="_s), qPrintable(url));
 
-    // The notebook server starts next to sshd; give it time, then it answers with the token
-    // and refuses without it.
+    // The notebook server starts next to sshd, on the box's own loopback (the URL is the
+    // address inside the box); give it time, then it answers with the token and refuses
+    // without it.
+    const QString box = instanceContainer(id);
     Cmd withToken;
     QTRY_VERIFY_WITH_TIMEOUT(
-        (withToken = run(u"curl"_s,
-                         {u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
-                          url.section(u'?', 0, 0) + u"api/status?"_s + url.section(u'?', 1)},
-                         10'000))
+        (withToken = podman({u"exec"_s, box, u"curl"_s, u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s,
+                             u"%{http_code}"_s,
+                             url.section(u'?', 0, 0) + u"api/status?"_s + url.section(u'?', 1)},
+                            10'000))
                 .out.trimmed()
             == "200",
         60'000);
-    const Cmd withoutToken = run(u"curl"_s,
-                                 {u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
-                                  url.section(u'?', 0, 0) + u"api/status"_s},
-                                 10'000);
+    const Cmd withoutToken =
+        podman({u"exec"_s, box, u"curl"_s, u"-s"_s, u"-o"_s, u"/dev/null"_s, u"-w"_s,
+                u"%{http_code}"_s, url.section(u'?', 0, 0) + u"api/status"_s},
+               10'000);
     QCOMPARE(withoutToken.out.trimmed(), "403"_ba);
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
 }
