@@ -115,8 +115,8 @@ int main(int argc, char *argv[])
         return cardhour::sim::runImagesCommand(arguments.mid(2),
                                                qEnvironmentVariable("CONTAINERS_CONF"));
     if (arguments.size() > 1 && arguments.at(1) == u"doctor"_s)
-        return cardhour::sim::runDoctorCommand(arguments.mid(2),
-                                               qEnvironmentVariable("CONTAINERS_CONF"));
+        return cardhour::sim::runDoctorCommand(
+            arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"), defaultDataDir());
     if (arguments.size() > 1 && arguments.at(1) == u"datasets"_s)
         return cardhour::sim::runDatasetsCommand(arguments.mid(2), defaultDataDir());
 

@@ -16,6 +16,7 @@
 #include "core/Json.h"
 #include "store/Database.h"
 
+#include <QDebug>
 #include <QHash>
 #include <QMessageAuthenticationCode>
 #include <QSqlQuery>
@@ -642,14 +643,26 @@ void InstanceService::reconcile(bool atStartup)
     }
     if (durable)
         m_meter.markSeen(seenRunning, now);
-    // Labelled containers without a live instance (made by hand, or left by a crash) go.
+    // Containers of terminated instances go (with their volumes). Ones this database does not
+    // know at all are quarantined, never deleted: after the user restores an older database
+    // they hold live data. They are stopped (nobody bills them) and kept with their volumes;
+    // `cardhour-sim doctor` lists them.
+    QStringList toQuarantine;
     for (auto it = containers.cbegin(); it != containers.cend(); ++it) {
         const QString state =
             m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {it.key()}).toString();
-        if (state.isEmpty() || state == u"terminated"_s)
+        if (state == u"terminated"_s)
             toRemove.append(it.key());
+        else if (state.isEmpty() && it.value())
+            toQuarantine.append(it.key());
     }
     tx.commit();
+    for (const QString &id : std::as_const(toQuarantine)) {
+        qWarning().noquote() << "cardhour-sim: instance" << id
+                             << "has a container but no row in this database (an older database "
+                                "restored?): stopped and kept, see `cardhour-sim doctor`";
+        m_runtime.stop(id);
+    }
     for (const QString &id : std::as_const(toRemove))
         m_runtime.remove(id);
     for (const QString &id : std::as_const(toStop))

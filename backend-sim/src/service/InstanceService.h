@@ -92,7 +92,8 @@ public:
     // Brings the rows in line with what the runtime lists (after a restart, and periodically):
     // instances whose container stopped or vanished are billed up to the last second the
     // provider saw them running and marked stopped/failed; launches cut short by a restart
-    // fail; labelled containers without a live instance are removed.
+    // fail; containers of terminated instances are removed, ones without a row are stopped
+    // and kept (quarantined: never a volume deleted without its row).
     void reconcile(bool atStartup = true);
 
     QJsonObject instanceJson(const QString &instanceId, qint64 nowMs);

@@ -3,11 +3,14 @@
 //   * one-click app: the Jupyter token is read from the host's process list, the notebook is
 //     reached through a port published on the host (issue 13, item 3);
 //   * a key copied into /root/.ssh/authorized_keys inside the box survives its removal through
-//     the API (item 9).
+//     the API (item 9);
+//   * the user restores an older database: reconcile must not delete the volumes of instances
+//     it does not know (item 8).
 #include "PodmanApiTest.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTcpSocket>
 
 using namespace Qt::StringLiterals;
@@ -91,6 +94,7 @@ private Q_SLOTS:
 
     void appTokenAndPortStayInTheBox();
     void removedKeyNoLongerLogsIn();
+    void restoredOlderDatabaseLosesNoVolume();
 };
 
 void TestSecProviderPodman::appTokenAndPortStayInTheBox()
@@ -195,6 +199,67 @@ void TestSecProviderPodman::removedKeyNoLongerLogsIn()
     QVERIFY2(keptLogin.ok() && keptLogin.out.trimmed().toInt() >= 2,
              qPrintable(keptLogin.describe()));
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+}
+
+void TestSecProviderPodman::restoredOlderDatabaseLosesNoVolume()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"backup@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair key = makeKey(u"backup"_s);
+    const QString keyId = addKey(*sim, token, key);
+    QVERIFY(!keyId.isEmpty());
+
+    // The backup: the database as it was before the instance existed.
+    const QDir data(sim->dataDir());
+    QVERIFY(sim->terminate());
+    const QString backup = m_dir->filePath(u"backup.sqlite"_s);
+    QVERIFY(QFile::copy(data.filePath(u"cardhour-sim.sqlite"_s), backup));
+    QVERIFY(!QFile::exists(data.filePath(u"cardhour-sim.sqlite-wal"_s))
+            || QFileInfo(data.filePath(u"cardhour-sim.sqlite-wal"_s)).size() == 0);
+    QVERIFY2(sim->restart(60'000), qPrintable(sim->lastError()));
+
+    const QString id = create(*sim, token, {keyId});
+    QVERIFY(!id.isEmpty());
+    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    const Cmd wrote = ssh(inst, knownHostsFor(inst), key,
+                          u"echo precious-work > /workspace/results.txt && echo wrote"_s);
+    QVERIFY2(wrote.ok() && wrote.out.contains("wrote"), qPrintable(wrote.describe()));
+
+    // The user restores the older database and starts the provider again.
+    QVERIFY(sim->terminate());
+    for (const QString &suffix : {u""_s, u"-wal"_s, u"-shm"_s})
+        QFile::remove(data.filePath(u"cardhour-sim.sqlite"_s + suffix));
+    QVERIFY(QFile::copy(backup, data.filePath(u"cardhour-sim.sqlite"_s)));
+    QVERIFY2(sim->restart(60'000), qPrintable(sim->lastError()));
+
+    // Reconcile at start-up and a periodic one (every 15 s) later: the unknown instance's
+    // container is stopped (nobody bills it), and it and its volume stay, data and all.
+    QTRY_COMPARE_WITH_TIMEOUT(containerRunning(instanceContainer(id)), u"false"_s, 30'000);
+    QTest::qWait(17'000);
+    QVERIFY(containerExists(instanceContainer(id)));
+    QVERIFY(volumeExists(instanceVolume(id)));
+    const Cmd read =
+        podman({u"run"_s, u"--rm"_s, u"--network=none"_s, u"-v"_s, instanceVolume(id) + u":/w:ro"_s,
+                u"--entrypoint"_s, u"/bin/cat"_s, kImage, u"/w/results.txt"_s},
+               120'000);
+    QVERIFY2(read.ok() && read.out.trimmed() == "precious-work", qPrintable(read.describe()));
+
+    // `cardhour-sim doctor` lists it.
+    const Cmd doctor = run(SimProcess::binaryPath(),
+                           {u"doctor"_s, u"--json"_s, u"--data"_s, data.path()}, 180'000);
+    const QJsonArray checks =
+        QJsonDocument::fromJson(doctor.out).object().value(u"checks"_s).toArray();
+    QJsonObject quarantine;
+    for (const QJsonValue &check : checks)
+        if (check.toObject().value(u"name"_s).toString() == u"quarantine"_s)
+            quarantine = check.toObject();
+    QVERIFY2(quarantine.value(u"status"_s).toString() == u"warning"_s
+                 && quarantine.value(u"detail"_s).toString().contains(id),
+             qPrintable(doctor.describe()));
 }
 
 QTEST_MAIN(TestSecProviderPodman)
