@@ -305,6 +305,8 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
         args << u"--cpus"_s << QString::number(spec.cpus, 'g', 6);
     if (spec.memoryMib > 0)
         args << u"--memory"_s << QString::number(spec.memoryMib) + u'm';
+    if (spec.pidsLimit > 0)
+        args << u"--pids-limit"_s << QString::number(spec.pidsLimit);
     QProcessEnvironment extra;
     if (!spec.appToken.isEmpty()) {
         // By name only: the value comes from the CLI's environment, not its command line.

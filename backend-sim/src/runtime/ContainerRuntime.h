@@ -24,6 +24,7 @@ struct InstanceSpec
     QString sshUser = QStringLiteral("root");
     double cpus = 0; // 0: no limit
     qint64 memoryMib = 0; // 0: no limit
+    int pidsLimit = 0; // processes in the box; 0: the engine's default
     QString appToken; // passed as CARDHOUR_APP_TOKEN
     QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
     QString gpuStatusDir; // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);

@@ -369,6 +369,7 @@ InstanceService::Resources InstanceService::resourcesFor(const QString &gpuType,
     // The catalog's host spec per card, scaled to this machine: never more CPUs than it has,
     // never more than three quarters of its memory.
     Resources resources;
+    resources.pidsLimit = m_catalog.pidsLimitPerInstance();
     const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
     if (!gpu)
         return resources;
@@ -407,6 +408,7 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     const Resources resources = resourcesFor(spec.gpuType, spec.gpuCount);
     spec.cpus = resources.cpus;
     spec.memoryMib = resources.memoryMib;
+    spec.pidsLimit = resources.pidsLimit;
     QSqlQuery keys = m_db.exec(
         u"SELECT public_key FROM instance_ssh_keys WHERE instance_id = ? ORDER BY key_id"_s,
         {instanceId});

@@ -106,6 +106,7 @@ public:
     {
         double cpus = 0;
         qint64 memoryMib = 0;
+        int pidsLimit = 0; // processes (the catalog's pids_limit_per_instance)
     };
     // CPU and memory limits of an instance: the GPU type's host spec, scaled to this machine.
     Resources resourcesFor(const QString &gpuType, int gpuCount) const;

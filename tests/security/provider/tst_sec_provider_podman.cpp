@@ -5,13 +5,15 @@
 //   * a key copied into /root/.ssh/authorized_keys inside the box survives its removal through
 //     the API (item 9);
 //   * the user restores an older database: reconcile must not delete the volumes of instances
-//     it does not know (item 8).
+//     it does not know (item 8);
+//   * a fork bomb (bounded, to spare the machine if the limit were missing) in one box (item 6).
 #include "PodmanApiTest.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::test;
@@ -95,6 +97,7 @@ private Q_SLOTS:
     void appTokenAndPortStayInTheBox();
     void removedKeyNoLongerLogsIn();
     void restoredOlderDatabaseLosesNoVolume();
+    void forkBombStaysInItsBox();
 };
 
 void TestSecProviderPodman::appTokenAndPortStayInTheBox()
@@ -260,6 +263,70 @@ void TestSecProviderPodman::restoredOlderDatabaseLosesNoVolume()
     QVERIFY2(quarantine.value(u"status"_s).toString() == u"warning"_s
                  && quarantine.value(u"detail"_s).toString().contains(id),
              qPrintable(doctor.describe()));
+}
+
+void TestSecProviderPodman::forkBombStaysInItsBox()
+{
+    // A catalog with a low process limit, so that a bounded bomb (1,000 processes) shows it.
+    QTemporaryDir catalog;
+    QVERIFY(catalog.isValid());
+    const QDir source(QStringLiteral(CARDHOUR_SOURCE_CATALOG));
+    for (const QString &name : {u"gpus.json"_s, u"images.json"_s}) {
+        QFile in(source.filePath(name));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject document = QJsonDocument::fromJson(in.readAll()).object();
+        if (name == u"gpus.json"_s)
+            document.insert(u"pids_limit_per_instance"_s, 256);
+        QFile out(catalog.filePath(name));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(document).toJson()) > 0);
+    }
+    SimProcess *sim = startSim({u"--catalog"_s, catalog.path()});
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"forks@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair key = makeKey(u"forks"_s);
+    const QString keyId = addKey(*sim, token, key);
+    QVERIFY(!keyId.isEmpty());
+    const QString bomber = create(*sim, token, {keyId});
+    const QString neighbour = create(*sim, token, {keyId});
+    QVERIFY(!bomber.isEmpty() && !neighbour.isEmpty());
+    const QJsonObject inst = waitFor(*sim, token, bomber, u"running"_s);
+    const QJsonObject other = waitFor(*sim, token, neighbour, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s
+                 && other.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    // The API states the limit, and the container has it.
+    QCOMPARE(inst.value(u"resources"_s).toObject().value(u"pids_limit"_s).toInt(), 256);
+    const Cmd limit = podman(
+        {u"inspect"_s, u"--format"_s, u"{{.HostConfig.PidsLimit}}"_s, instanceContainer(bomber)});
+    QCOMPARE(limit.out.trimmed(), "256"_ba);
+
+    // The bomb: as many long-lived processes as it can make, up to 1,000 (their output to
+    // /dev/null, so that the SSH session ends).
+    const Cmd bomb =
+        ssh(inst, knownHostsFor(inst), key,
+            u"python3 -c 'import os\n"
+            "quiet = [(os.POSIX_SPAWN_OPEN, fd, \"/dev/null\", os.O_RDWR, 0) for fd in (0, 1, 2)]\n"
+            "n = 0\n"
+            "for i in range(1000):\n"
+            "    try:\n"
+            "        os.posix_spawn(\"/bin/sleep\", [\"sleep\", \"600\"], os.environ,"
+            " file_actions=quiet)\n"
+            "    except OSError:\n"
+            "        break\n"
+            "    n += 1\n"
+            "print(\"spawned\", n)'"_s);
+    QVERIFY2(bomb.out.contains("spawned"), qPrintable(bomb.describe()));
+    const int spawned = bomb.out.trimmed().split(' ').last().toInt();
+    qInfo("the box made %d of 1000 processes (limit 256)", spawned);
+    QVERIFY2(spawned < 256, qPrintable(bomb.describe()));
+
+    // The provider and the other box carry on.
+    QCOMPARE(sim->get(u"/v1/health"_s).status, 200);
+    const Cmd next = ssh(other, knownHostsFor(other), key, u"echo neighbour-ok"_s);
+    QVERIFY2(next.ok() && next.out.contains("neighbour-ok"), qPrintable(next.describe()));
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + bomber).status, 200);
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + neighbour).status, 200);
 }
 
 QTEST_MAIN(TestSecProviderPodman)
