@@ -307,6 +307,9 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
         args << u"--memory"_s << QString::number(spec.memoryMib) + u'm';
     if (spec.pidsLimit > 0)
         args << u"--pids-limit"_s << QString::number(spec.pidsLimit);
+    // No raw sockets (docker grants NET_RAW by default; podman's defaults lack it already):
+    // a box must not forge packets on the network it shares with the other boxes.
+    args << u"--cap-drop"_s << u"NET_RAW"_s;
     QProcessEnvironment extra;
     if (!spec.appToken.isEmpty()) {
         // By name only: the value comes from the CLI's environment, not its command line.

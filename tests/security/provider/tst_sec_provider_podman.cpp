@@ -300,6 +300,10 @@ void TestSecProviderPodman::forkBombStaysInItsBox()
     const Cmd limit = podman(
         {u"inspect"_s, u"--format"_s, u"{{.HostConfig.PidsLimit}}"_s, instanceContainer(bomber)});
     QCOMPARE(limit.out.trimmed(), "256"_ba);
+    // Nor may it forge packets for its neighbours (docker would grant NET_RAW by default).
+    const Cmd caps =
+        podman({u"inspect"_s, u"--format"_s, u"{{.EffectiveCaps}}"_s, instanceContainer(bomber)});
+    QVERIFY2(caps.ok() && !caps.out.contains("NET_RAW"), qPrintable(caps.describe()));
 
     // The bomb: as many long-lived processes as it can make, up to 1,000 (their output to
     // /dev/null, so that the SSH session ends).
