@@ -20,6 +20,7 @@
 
 #ifdef Q_OS_UNIX
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -96,6 +97,12 @@ QString defaultDataDir()
 
 int main(int argc, char *argv[])
 {
+#ifdef Q_OS_UNIX
+    // Everything the provider writes (database, snapshot archives, keys, tokens) is its user's
+    // alone; SimServer also narrows a data directory made by an older version. Child processes
+    // (podman) get the usual 022 back (runtime/Process.cpp).
+    ::umask(S_IRWXG | S_IRWXO);
+#endif
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"cardhour-sim"_s);
     QCoreApplication::setOrganizationName(u"CardHour"_s);
@@ -108,8 +115,8 @@ int main(int argc, char *argv[])
         return cardhour::sim::runImagesCommand(arguments.mid(2),
                                                qEnvironmentVariable("CONTAINERS_CONF"));
     if (arguments.size() > 1 && arguments.at(1) == u"doctor"_s)
-        return cardhour::sim::runDoctorCommand(arguments.mid(2),
-                                               qEnvironmentVariable("CONTAINERS_CONF"));
+        return cardhour::sim::runDoctorCommand(
+            arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"), defaultDataDir());
     if (arguments.size() > 1 && arguments.at(1) == u"datasets"_s)
         return cardhour::sim::runDatasetsCommand(arguments.mid(2), defaultDataDir());
 
@@ -151,6 +158,11 @@ int main(int argc, char *argv[])
         u"MODE"_s, u"auto"_s);
     const QCommandLineOption nvidiaSmiOption(
         u"nvidia-smi"_s, u"The nvidia-smi to read real cards with."_s, u"PATH"_s, u"nvidia-smi"_s);
+    const QCommandLineOption hostNameOption(
+        u"host-name"_s,
+        u"Also accept requests addressed (Host header) to NAME; IP literals and localhost are "
+        "always accepted, other names refused (DNS rebinding). Repeatable."_s,
+        u"NAME"_s);
     const QCommandLineOption routesOption(u"print-routes"_s, u"Print the API routes and exit."_s);
     // For scripts/run, so that it names the folder this program uses instead of a copy of the rule.
     const QCommandLineOption dataDirOption(
@@ -163,7 +175,7 @@ int main(int argc, char *argv[])
     parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
                        runtimeOption, containersConfOption, postingOption, gpusOption,
-                       nvidiaSmiOption, routesOption, dataDirOption});
+                       nvidiaSmiOption, hostNameOption, routesOption, dataDirOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -203,6 +215,7 @@ int main(int argc, char *argv[])
         ? parser.value(containersConfOption)
         : qEnvironmentVariable("CONTAINERS_CONF");
     options.testClock = parser.isSet(testClockOption);
+    options.hostNames = parser.values(hostNameOption);
     bool ok = false;
     const int postingSeconds = parser.value(postingOption).toInt(&ok);
     if (!ok || postingSeconds < 1 || postingSeconds > 86400)

@@ -10,6 +10,7 @@
 #include "store/Database.h"
 
 #include <QDebug>
+#include <QHostAddress>
 
 using namespace Qt::StringLiterals;
 
@@ -34,6 +35,61 @@ http::Response guarded(const std::function<http::Response()> &body)
 }
 } // namespace
 
+namespace {
+// The host part of a Host header or of an Origin's authority: "[::1]:80" → "::1",
+// "example.org:8787" → "example.org". Empty when it is malformed.
+QString hostPart(const QByteArray &authority)
+{
+    const QString text = QString::fromLatin1(authority).trimmed().toLower();
+    if (text.startsWith(u'[')) {
+        const qsizetype close = text.indexOf(u']');
+        if (close < 0)
+            return {};
+        const QString rest = text.mid(close + 1);
+        if (!rest.isEmpty() && !rest.startsWith(u':'))
+            return {};
+        return text.mid(1, close - 1);
+    }
+    return text.section(u':', 0, 0);
+}
+
+bool isOwnHost(const QString &host, const QStringList &hostNames)
+{
+    if (host.isEmpty())
+        return false;
+    // A page can make its own name resolve to 127.0.0.1 (DNS rebinding), never an IP literal.
+    return host == u"localhost"_s || !QHostAddress(host).isNull()
+        || hostNames.contains(host, Qt::CaseInsensitive);
+}
+} // namespace
+
+void ApiContext::checkRequestSource(const http::Request &request, const QStringList &hostNames)
+{
+    if (!request.body.isEmpty()) {
+        const QByteArray type =
+            request.header("content-type").split(';').constFirst().trimmed().toLower();
+        if (type != "application/json")
+            throw ApiError(415, ErrorCode::UnsupportedMediaType,
+                           u"A request body must be sent as Content-Type: application/json."_s);
+    }
+    const QByteArray host = request.header("host");
+    if (!isOwnHost(hostPart(host), hostNames))
+        throw ApiError(403, ErrorCode::ForbiddenOrigin,
+                       u"The request is addressed to a host (%1) that is not this provider."_s.arg(
+                           QString::fromLatin1(host.left(100))));
+    if (request.hasHeader("origin")) {
+        // Same origin only: scheme http(s) and the very authority the request was sent to.
+        const QByteArray origin = request.header("origin").trimmed().toLower();
+        const qsizetype sep = origin.indexOf("://");
+        const QByteArray scheme = sep > 0 ? origin.left(sep) : QByteArray();
+        const QByteArray authority = sep > 0 ? origin.mid(sep + 3) : QByteArray();
+        if ((scheme != "http" && scheme != "https") || authority != host.trimmed().toLower())
+            throw ApiError(403, ErrorCode::ForbiddenOrigin,
+                           u"Requests from another origin (%1) are refused."_s.arg(
+                               QString::fromLatin1(origin.left(100))));
+    }
+}
+
 QByteArray ApiContext::bearerToken(const http::Request &request)
 {
     const QByteArray value = request.header("authorization").trimmed();
@@ -44,8 +100,11 @@ QByteArray ApiContext::bearerToken(const http::Request &request)
 
 void ApiContext::publicRoute(const QByteArray &method, const QString &pattern, Handler handler)
 {
-    router.add(method, pattern, [handler = std::move(handler)](http::Request &request) {
-        return guarded([&] { return handler(request); });
+    router.add(method, pattern, [this, handler = std::move(handler)](http::Request &request) {
+        return guarded([&] {
+            checkRequestSource(request, hostNames);
+            return handler(request);
+        });
     });
 }
 
@@ -55,6 +114,7 @@ void ApiContext::authedRoute(const QByteArray &method, const QString &pattern,
     router.add(
         method, pattern, [this, method, handler = std::move(handler)](http::Request &request) {
             return guarded([&] {
+                checkRequestSource(request, hostNames);
                 const QByteArray token = bearerToken(request);
                 if (token.isEmpty())
                     throw ApiError(401, ErrorCode::Unauthorized,

@@ -3,6 +3,7 @@
 #include "http/HttpMessage.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -47,6 +48,8 @@ struct ApiContext
     Datasets *datasets = nullptr; // shared read-only folders
     SnapshotService *snapshots = nullptr; // snapshots of instances' disks and /workspace
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
+    // Host names (besides IP literals and `localhost`) that requests may be addressed to.
+    QStringList hostNames = {};
 
     using Handler = std::function<http::Response(http::Request &)>;
     using AuthedHandler = std::function<http::Response(http::Request &, const QString &userId)>;
@@ -61,6 +64,11 @@ struct ApiContext
     void idempotentRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler);
 
     static QByteArray bearerToken(const http::Request &request);
+    // What every route checks first, so that a web page in the user's browser cannot drive
+    // the provider: a body must be `application/json` (415: a no-cors form or text/plain POST
+    // cannot send that), the Host must be the provider's own (DNS rebinding: an IP literal,
+    // `localhost` or one of `hostNames`) and an Origin, when present, must name that host.
+    static void checkRequestSource(const http::Request &request, const QStringList &hostNames);
 };
 
 // Route groups, one file each under api/.

@@ -2,14 +2,19 @@
 
 #include "cli/EngineOptions.h"
 #include "runtime/Doctor.h"
+#include "runtime/Process.h"
 #include "service/Catalog.h"
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTextStream>
 
 #include <algorithm>
@@ -36,9 +41,87 @@ QString tagOf(DoctorCheck::Status status)
     return u"[ ?? ]"_s;
 }
 
+// Containers and volumes the data directory's provider made whose instance its database does
+// not know (an older database restored, say): reconcile stops them and keeps them, and here
+// the user learns of them.
+DoctorCheck quarantineCheck(const QString &dataDir, const Doctor::Options &options)
+{
+    DoctorCheck check;
+    check.name = u"quarantine"_s;
+    QFile idFile(QDir(dataDir).filePath(u"provider-id"_s));
+    const QString dbPath = QDir(dataDir).filePath(u"cardhour-sim.sqlite"_s);
+    if (dataDir.isEmpty() || !idFile.open(QIODevice::ReadOnly) || !QFile::exists(dbPath)) {
+        check.status = DoctorCheck::Skipped;
+        check.detail = u"no provider has run with %1"_s.arg(QDir::toNativeSeparators(dataDir));
+        return check;
+    }
+    const QString providerId = QString::fromLatin1(idFile.readAll()).trimmed();
+    QSet<QString> known;
+    bool readable = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"doctor-quarantine"_s);
+        db.setDatabaseName(dbPath);
+        db.setConnectOptions(u"QSQLITE_OPEN_READONLY"_s);
+        if (db.open()) {
+            QSqlQuery q(db);
+            readable = q.exec(u"SELECT id FROM instances"_s);
+            while (readable && q.next())
+                known.insert(q.value(0).toString());
+            db.close();
+        }
+    }
+    QSqlDatabase::removeDatabase(u"doctor-quarantine"_s);
+    if (!readable) {
+        check.status = DoctorCheck::Skipped;
+        check.detail = u"cannot read %1"_s.arg(QDir::toNativeSeparators(dbPath));
+        return check;
+    }
+    Process::Options run;
+    run.environment = containersEnvironment(options.containersConf, InheritedConf::Drop);
+    run.timeoutMs = options.timeoutMs;
+    const QString filter = u"label=cardhour.provider="_s + providerId;
+    const ProcessResult containers =
+        Process::run(options.podman,
+                     {u"ps"_s, u"-a"_s, u"--filter"_s, filter, u"--format"_s,
+                      u"{{index .Labels \"cardhour.instance\"}}"_s},
+                     run);
+    const ProcessResult volumes = Process::run(
+        options.podman,
+        {u"volume"_s, u"ls"_s, u"--filter"_s, filter, u"--format"_s, u"{{.Name}}"_s}, run);
+    if (!containers.ok() || !volumes.ok()) {
+        check.status = DoctorCheck::Skipped;
+        check.detail = u"podman cannot list the containers and volumes"_s;
+        return check;
+    }
+    QStringList unknown;
+    for (const QByteArray &line : containers.out.split('\n')) {
+        const QString id = QString::fromUtf8(line.trimmed());
+        if (!id.isEmpty() && !known.contains(id) && !unknown.contains(id))
+            unknown.append(id);
+    }
+    for (const QByteArray &line : volumes.out.split('\n')) {
+        const QString name = QString::fromUtf8(line.trimmed());
+        const QString id = name.startsWith(u"cardhour-ws-"_s) ? name.mid(12) : QString();
+        if (!id.isEmpty() && !known.contains(id) && !unknown.contains(id))
+            unknown.append(id);
+    }
+    if (unknown.isEmpty()) {
+        check.detail = u"every container and volume of this provider has its instance"_s;
+        return check;
+    }
+    check.status = DoctorCheck::Warning;
+    check.detail = u"quarantined (no row in the database; stopped, data kept): %1"_s.arg(
+        unknown.join(u", "_s));
+    check.fix = u"They hold instances this database does not know (an older database restored?)."
+                "\nRestore the newer database to get them back, or if their data is not needed:"_s;
+    for (const QString &id : std::as_const(unknown))
+        check.fix += u"\n  podman rm -f cardhour-%1; podman volume rm cardhour-ws-%1"_s.arg(id);
+    return check;
+}
+
 } // namespace
 
-int runDoctorCommand(const QStringList &args, const QString &containersConf)
+int runDoctorCommand(const QStringList &args, const QString &containersConf, const QString &dataDir)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -51,10 +134,12 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
         u"fix"_s, u"Write the recommended containers.conf (runc, ulimits 4096) to PATH."_s,
         u"PATH"_s);
     const EngineOptions engine;
+    const QCommandLineOption dataOption(
+        u"data"_s, u"The provider's data directory, for the quarantine check."_s, u"DIR"_s);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
     parser.addOptions({jsonOption, fixOption});
     engine.addTo(&parser);
-    parser.addOption(helpOption);
+    parser.addOptions({dataOption, helpOption});
 
     if (!parser.parse(QStringList{u"cardhour-sim doctor"_s} + args)) {
         err << "cardhour-sim doctor: " << parser.errorText() << Qt::endl;
@@ -108,7 +193,9 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf)
         return 0;
     }
 
-    const QList<DoctorCheck> checks = doctor.run();
+    QList<DoctorCheck> checks = doctor.run();
+    checks.append(
+        quarantineCheck(parser.isSet(dataOption) ? parser.value(dataOption) : dataDir, options));
     const bool anyProblem = std::any_of(checks.cbegin(), checks.cend(), [](const DoctorCheck &c) {
         return c.status == DoctorCheck::Problem;
     });

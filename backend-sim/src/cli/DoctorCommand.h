@@ -14,6 +14,9 @@ namespace cardhour::sim {
 // args: the arguments after "doctor". containersConf: CONTAINERS_CONF for podman (empty:
 // podman's defaults), overridden by --containers-conf. Blocking.
 // Returns the process exit code: 0 no problem, 1 a problem (or --fix could not write), 2 usage.
-int runDoctorCommand(const QStringList &args, const QString &containersConf);
+// dataDir (or --data DIR): whose containers and volumes without an instance row to list
+// (check "quarantine"); empty: that check is skipped.
+int runDoctorCommand(const QStringList &args, const QString &containersConf,
+                     const QString &dataDir = {});
 
 } // namespace cardhour::sim

@@ -35,6 +35,8 @@ inline constexpr QLatin1StringView UnknownField{"unknown_field"};
 inline constexpr QLatin1StringView InvalidQuery{"invalid_query"};
 inline constexpr QLatin1StringView InvalidIdempotencyKey{"invalid_idempotency_key"};
 inline constexpr QLatin1StringView IdempotencyKeyReused{"idempotency_key_reused"};
+inline constexpr QLatin1StringView UnsupportedMediaType{"unsupported_media_type"};
+inline constexpr QLatin1StringView ForbiddenOrigin{"forbidden_origin"};
 // Accounts.
 inline constexpr QLatin1StringView InvalidEmail{"invalid_email"};
 inline constexpr QLatin1StringView WeakPassword{"weak_password"};
@@ -82,6 +84,8 @@ inline constexpr std::array all{
     InvalidQuery,
     InvalidIdempotencyKey,
     IdempotencyKeyReused,
+    UnsupportedMediaType,
+    ForbiddenOrigin,
     InvalidEmail,
     WeakPassword,
     EmailTaken,

@@ -33,10 +33,17 @@ struct Connection
     RequestParser parser;
     QByteArray buffer;
     QTimer *idleTimer = nullptr; // child of the socket; also the lingering-close timer
+    QTimer *requestTimer = nullptr; // child of the socket: the deadline of a request under way
     int idleTimeoutMs = 60000;
+    qint64 maxQueuedOutput = 1024 * 1024;
     bool streaming = false; // handed to an EventStream: no more requests
     bool closing = false; // answered for the last time, waiting for the close
+    bool paused = false; // answers queued past maxQueuedOutput: no reading until they drain
 };
+
+// What evictOldest() looks at, on each socket.
+constexpr char kAcceptedProperty[] = "cardhour_accepted";
+constexpr char kStreamingProperty[] = "cardhour_streaming";
 
 bool sameName(QByteArrayView a, QByteArrayView b)
 {
@@ -197,6 +204,12 @@ void closeGracefully(QTcpSocket *socket, Connection *conn)
 bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 {
     for (;;) {
+        if (socket->bytesToWrite() > conn->maxQueuedOutput) {
+            // A peer that pipelines requests without reading the answers: stop here (the
+            // rest stays in the buffers, which are bounded) until the output drains.
+            conn->paused = true;
+            return true;
+        }
         const RequestParser::Result result = conn->parser.feed(conn->buffer);
         if (result == RequestParser::Result::NeedMore) {
             if (conn->parser.takeContinueRequest())
@@ -228,8 +241,10 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
         if (response.stream) {
             socket->write(serializeStreamHead(response));
             conn->streaming = true;
+            socket->setProperty(kStreamingProperty, true);
             conn->buffer.clear();
             conn->idleTimer->stop();
+            conn->requestTimer->stop();
             auto stream = std::make_shared<EventStream>(socket);
             try {
                 response.stream(std::move(stream));
@@ -258,6 +273,38 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 HttpServer::HttpServer(const Router &router, QObject *parent) : QObject(parent), m_router(router)
 {
     connect(&m_server, &QTcpServer::newConnection, this, &HttpServer::onNewConnection);
+    connect(&m_server, &QTcpServer::acceptError, this, &HttpServer::onAcceptError);
+}
+
+void HttpServer::onAcceptError(QAbstractSocket::SocketError error)
+{
+    // QTcpServer stops accepting after an error that is not temporary (EMFILE, ENFILE,
+    // ENOBUFS): free a descriptor and try again shortly instead of going deaf for good.
+    qWarning().noquote() << "cardhour-sim: accept failed:" << m_server.errorString() << "("
+                         << int(error) << "); closing the oldest connection, resuming soon";
+    evictOldest();
+    QTimer::singleShot(100, this, [this] { m_server.resumeAccepting(); });
+}
+
+bool HttpServer::evictOldest()
+{
+    QTcpSocket *oldest = nullptr;
+    quint64 oldestOrder = 0;
+    const auto sockets = m_server.findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
+    for (QTcpSocket *socket : sockets) {
+        if (socket->property(kStreamingProperty).toBool()
+            || socket->state() != QAbstractSocket::ConnectedState)
+            continue;
+        const quint64 order = socket->property(kAcceptedProperty).toULongLong();
+        if (!oldest || order < oldestOrder) {
+            oldest = socket;
+            oldestOrder = order;
+        }
+    }
+    if (!oldest)
+        return false;
+    oldest->abort(); // disconnected() → deleteLater
+    return true;
 }
 
 HttpServer::~HttpServer()
@@ -296,29 +343,45 @@ int HttpServer::openConnectionCount() const
 void HttpServer::onNewConnection()
 {
     while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+        // Past the cap, the oldest connection that is not an event stream makes room; with
+        // nothing to close (all streams), the new one is refused.
+        if (m_openConnections >= m_maxConnections && !evictOldest()) {
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
         ++m_openConnections;
         connect(socket, &QObject::destroyed, this, [this] { --m_openConnections; });
+        socket->setProperty(kAcceptedProperty, ++m_accepted);
 
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         socket->setReadBufferSize(SocketReadBuffer);
 
         auto conn = std::make_shared<Connection>(m_limits);
+        conn->maxQueuedOutput = m_maxQueuedOutput;
         conn->idleTimer = new QTimer(socket);
         conn->idleTimer->setSingleShot(true);
         conn->idleTimer->setInterval(m_idleTimeoutMs);
         conn->idleTimeoutMs = m_idleTimeoutMs;
         connect(conn->idleTimer, &QTimer::timeout, socket,
                 [socket] { socket->disconnectFromHost(); });
+        // From a request's first byte to its last, whatever the pace: a byte now and then
+        // (slowloris) does not keep a connection.
+        conn->requestTimer = new QTimer(socket);
+        conn->requestTimer->setSingleShot(true);
+        conn->requestTimer->setInterval(m_requestTimeoutMs);
+        connect(conn->requestTimer, &QTimer::timeout, socket, [socket] { socket->abort(); });
 
         connect(socket, &QAbstractSocket::disconnected, socket, [socket, conn] {
             conn->closing = true;
             conn->idleTimer->stop();
+            conn->requestTimer->stop();
             socket->deleteLater();
         });
 
         auto process = [this, socket, conn] {
             // Read in bounded chunks so the pending buffer stays near the parser's limits.
-            while (socket->bytesAvailable() > 0) {
+            while (socket->bytesAvailable() > 0 && !conn->paused) {
                 const QByteArray chunk = socket->read(ReadChunk);
                 if (chunk.isEmpty())
                     break;
@@ -328,10 +391,24 @@ void HttpServer::onNewConnection()
                 if (!answerBuffered(m_router, socket, conn.get()))
                     return;
             }
-            if (!conn->streaming && !conn->closing)
-                conn->idleTimer->start();
+            if (conn->streaming || conn->closing)
+                return;
+            conn->idleTimer->start();
+            if (!conn->buffer.isEmpty() || conn->parser.midRequest()) {
+                if (!conn->requestTimer->isActive())
+                    conn->requestTimer->start();
+            } else {
+                conn->requestTimer->stop();
+            }
         };
         connect(socket, &QIODevice::readyRead, socket, process);
+        connect(socket, &QIODevice::bytesWritten, socket, [this, socket, conn, process] {
+            if (!conn->paused || socket->bytesToWrite() > conn->maxQueuedOutput / 2)
+                return;
+            conn->paused = false;
+            if (!conn->streaming && !conn->closing && answerBuffered(m_router, socket, conn.get()))
+                process();
+        });
 
         if (socket->state() != QAbstractSocket::ConnectedState) {
             socket->deleteLater();

@@ -49,6 +49,9 @@ public:
     // True once, when the headers of a request with "Expect: 100-continue" are in and its body
     // is not: the server then sends an interim "100 Continue" so the client sends the body.
     bool takeContinueRequest() { return std::exchange(m_expectContinue, false); }
+    // Whether part of a request (its line, headers or body) has been taken in and the request
+    // is not complete yet: the server's request deadline runs meanwhile.
+    bool midRequest() const { return m_stage != Stage::RequestLine && !m_complete; }
 
 private:
     // implementation detail, free to change

@@ -265,7 +265,7 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
 {
     const InstanceSpec &spec = launch->spec;
     const QString id = spec.instanceId;
-    const QList<int> hostPorts = freeLoopbackPorts(1 + int(spec.appPorts.size()), reservedPorts());
+    const QList<int> hostPorts = freeLoopbackPorts(1, reservedPorts());
     if (hostPorts.isEmpty())
         return failLaunch(launch, u"no free port on 127.0.0.1"_s, false);
     launch->sshPort = hostPorts.first();
@@ -280,14 +280,9 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     args << u"--hostname"_s << hostnameFor(id) << u"--pull=never"_s;
     if (!m_options.network.isEmpty())
         args << u"--network"_s << m_options.network;
+    // Only sshd is published. One-click apps listen on the box's own loopback and are reached
+    // through an SSH forward: a published port would serve them to every user of the host.
     args << u"-p"_s << u"%1:%2:%3"_s.arg(kLoopback).arg(launch->sshPort).arg(kSshPort);
-    for (int i = 0; i < spec.appPorts.size(); ++i) {
-        const int appPort = spec.appPorts.at(i);
-        if (appPort <= 0 || appPort > 65535 || launch->ports.contains(appPort))
-            continue;
-        launch->ports.insert(appPort, hostPorts.at(i + 1));
-        args << u"-p"_s << u"%1:%2:%3"_s.arg(kLoopback).arg(hostPorts.at(i + 1)).arg(appPort);
-    }
     args << u"-v"_s << volumeName(id) + u":/workspace"_s;
     args << u"-v"_s << spec.sshDir + u":/etc/cardhour/ssh:ro"_s + (m_selinux ? u",z"_s : QString());
     for (const auto &[name, folder] : spec.datasets)
@@ -310,6 +305,11 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
         args << u"--cpus"_s << QString::number(spec.cpus, 'g', 6);
     if (spec.memoryMib > 0)
         args << u"--memory"_s << QString::number(spec.memoryMib) + u'm';
+    if (spec.pidsLimit > 0)
+        args << u"--pids-limit"_s << QString::number(spec.pidsLimit);
+    // No raw sockets (docker grants NET_RAW by default; podman's defaults lack it already):
+    // a box must not forge packets on the network it shares with the other boxes.
+    args << u"--cap-drop"_s << u"NET_RAW"_s;
     QProcessEnvironment extra;
     if (!spec.appToken.isEmpty()) {
         // By name only: the value comes from the CLI's environment, not its command line.

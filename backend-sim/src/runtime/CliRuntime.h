@@ -29,8 +29,8 @@ class SshProbe;
 //              containers are always looked up by those labels.
 //   volume     cardhour-ws-<id> (same labels) at /workspace; kept across stop/start.
 //   ssh dir    spec.sshDir (see InstanceFiles) mounted read-only at /etc/cardhour/ssh.
-//   ports      sshd (22) and every spec.appPorts entry published on a free 127.0.0.1 port,
-//              fixed for the container's life.
+//   ports      sshd (22) only, published on a free 127.0.0.1 port fixed for the container's
+//              life; one-click apps stay on the box's loopback (reached through SSH forwards).
 // Readiness is a real SSH handshake that must present spec.hostKeySha256 (SshProbe); a
 // container that exits meanwhile fails at once, with the tail of its log in the reason.
 // create() and start() (re)write <sshDir>/authorized_keys from spec.authorizedKeys: the spec is
@@ -88,10 +88,6 @@ public:
     void stop(const QString &instanceId) override;
     void remove(const QString &instanceId) override;
     bool isRunning(const QString &instanceId) const override; // from the cache (refresh())
-    QHash<int, int> publishedPorts(const QString &instanceId) const override
-    {
-        return publishedPortsOf(instanceId);
-    }
     QHash<QString, bool> inventory() const override
     {
         QHash<QString, bool> runningById;

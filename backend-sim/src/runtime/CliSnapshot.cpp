@@ -112,6 +112,13 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
 
             auto exportWorkspace = [this, job, fail] {
                 const QString target = snapshotArchive(m_options.dataDir, job->spec.snapshotId);
+                // Made 0600 by us before the engine writes into it (it keeps the mode): a whole
+                // /workspace is its owner's alone.
+                QFile part(target + u".part"_s);
+                if (!part.open(QIODevice::WriteOnly | QIODevice::Truncate)
+                    || !part.setPermissions(QFile::ReadOwner | QFile::WriteOwner))
+                    return fail(u"cannot create %1"_s.arg(part.fileName()));
+                part.close();
                 runCli(
                     {u"volume"_s, u"export"_s, volumeName(job->spec.instanceId), u"--output"_s,
                      target + u".part"_s},
@@ -123,6 +130,7 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                             return fail(
                                 u"cannot move the /workspace archive into place at %1"_s.arg(
                                     target));
+                        QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner);
                         job->sizes.workspaceBytes = QFileInfo(target).size();
                         auto measure = [this, job, fail] {
                             // The disk's share: what the commit added over the catalog image.

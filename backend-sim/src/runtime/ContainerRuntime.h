@@ -24,7 +24,7 @@ struct InstanceSpec
     QString sshUser = QStringLiteral("root");
     double cpus = 0; // 0: no limit
     qint64 memoryMib = 0; // 0: no limit
-    QList<int> appPorts; // extra container ports to publish on loopback (one-click apps)
+    int pidsLimit = 0; // processes in the box; 0: the engine's default
     QString appToken; // passed as CARDHOUR_APP_TOKEN
     QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
     QString gpuStatusDir; // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
@@ -96,12 +96,6 @@ public:
     // The containers the runtime manages, as last listed: instance id → running. Runtimes whose
     // instances die with the provider have nothing to list after a restart.
     virtual QHash<QString, bool> inventory() const { return {}; }
-    // Container port → loopback host port of an instance's published app ports.
-    virtual QHash<int, int> publishedPorts(const QString &instanceId) const
-    {
-        Q_UNUSED(instanceId);
-        return {};
-    }
     // Replaces the keys a live instance accepts, at once (authorized_keys is rewritten whole).
     virtual void setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys)
     {

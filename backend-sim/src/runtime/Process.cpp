@@ -5,6 +5,10 @@
 
 #include <algorithm>
 
+#ifdef Q_OS_UNIX
+#include <sys/stat.h>
+#endif
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
@@ -21,6 +25,12 @@ void prepare(QProcess &process, const Process::Options &options)
     process.setStandardInputFile(QProcess::nullDevice());
     process.setProcessChannelMode(options.mergeChannels ? QProcess::MergedChannels
                                                         : QProcess::SeparateChannels);
+#ifdef Q_OS_UNIX
+    // The provider runs with umask 077 (main.cpp); the engines keep their usual one, so that
+    // what they make in their own storage and in volumes has the modes they expect. Files of
+    // ours they write into are made 0600 by us first (snapshot archives).
+    process.setChildProcessModifier([] { ::umask(S_IWGRP | S_IWOTH); });
+#endif
 }
 
 } // namespace

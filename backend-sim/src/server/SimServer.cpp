@@ -2,6 +2,7 @@
 
 #include "SandboxSecret.h"
 #include "api/ApiContext.h"
+#include "auth/Tokens.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
@@ -50,6 +51,24 @@ QString providerId(const QString &dataDir)
         throw std::runtime_error(u"cannot write %1"_s.arg(file.fileName()).toStdString());
     return id;
 }
+
+// The key one-click app tokens are derived from (InstanceService::setAppTokenKey): made once,
+// 0600, next to the database, which then holds no app token.
+QByteArray appTokenKey(const QString &dataDir)
+{
+    QFile file(QDir(dataDir).filePath(u"app-token.key"_s));
+    if (file.open(QIODevice::ReadOnly)) {
+        const QByteArray key = file.readAll();
+        if (key.size() >= 32)
+            return key;
+        file.close();
+    }
+    const QByteArray key = tokens::randomBytes(32);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner) || file.write(key) != 32)
+        throw std::runtime_error(u"cannot write %1"_s.arg(file.fileName()).toStdString());
+    return key;
+}
 } // namespace
 
 SimServer::SimServer(Options options, QObject *parent)
@@ -76,17 +95,28 @@ void SimServer::start()
     if (!QDir().mkpath(m_options.dataDir))
         throw std::runtime_error(
             u"cannot create the data directory %1"_s.arg(m_options.dataDir).toStdString());
+    // The data directory holds every account's ledger, app tokens and whole /workspace
+    // archives: its user's alone (0700), also when an older version made it with 0755.
+    if (!QFile::setPermissions(m_options.dataDir,
+                               QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        throw std::runtime_error(
+            u"cannot make the data directory %1 private (0700)"_s.arg(m_options.dataDir)
+                .toStdString());
     // Before listening: a client that finds this sandbox proves it by this secret.
     QString secretError;
     const QByteArray sandboxSecret = SandboxSecret::create(m_options.dataDir, &secretError);
     if (sandboxSecret.isEmpty())
         throw std::runtime_error(secretError.toStdString());
+    const QString dbPath = QDir(m_options.dataDir).filePath(u"cardhour-sim.sqlite"_s);
     m_db = std::make_unique<Database>();
     try {
-        m_db->open(QDir(m_options.dataDir).filePath(u"cardhour-sim.sqlite"_s));
+        m_db->open(dbPath);
     } catch (const DbError &error) {
         throw std::runtime_error(error.what());
     }
+    for (const QString &suffix : {QString(), u"-wal"_s, u"-shm"_s})
+        if (QFile::exists(dbPath + suffix))
+            QFile::setPermissions(dbPath + suffix, QFile::ReadOwner | QFile::WriteOwner);
     m_catalog = std::make_unique<Catalog>(Catalog::load(m_options.catalogDir));
     m_ledger = std::make_unique<Ledger>(*m_db);
     m_meter = std::make_unique<Meter>(*m_db, *m_ledger, m_options.postingIntervalMs);
@@ -154,6 +184,7 @@ void SimServer::start()
                                                     *m_runtime, *m_events, *m_clock);
     m_datasets = std::make_unique<Datasets>(m_options.dataDir);
     m_instances->setDatasets(m_datasets.get());
+    m_instances->setAppTokenKey(appTokenKey(m_options.dataDir));
     m_instances->reconcile(true);
     m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances,
                                                     *m_runtime, *m_events, *m_clock);
@@ -192,6 +223,7 @@ void SimServer::start()
     m_context->datasets = m_datasets.get();
     m_context->snapshots = m_snapshots.get();
     m_context->sandboxSecret = sandboxSecret;
+    m_context->hostNames = m_options.hostNames;
     registerAllRoutes(*m_context);
 
     m_http = std::make_unique<http::HttpServer>(*m_router);

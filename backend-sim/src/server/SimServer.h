@@ -3,6 +3,7 @@
 #include <QHostAddress>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 #include <memory>
@@ -55,6 +56,7 @@ public:
         // runtime can pass them, else simulated).
         QString gpus = QStringLiteral("auto");
         QString nvidiaSmi = QStringLiteral("nvidia-smi");
+        QStringList hostNames; // accepted in Host besides IP literals and localhost
     };
 
     explicit SimServer(Options options, QObject *parent = nullptr);

@@ -16,7 +16,7 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 Accounts::Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher)
-    : m_db(db), m_ledger(ledger), m_clock(clock), m_hasher(hasher), m_emailThrottle(clock),
+    : m_db(db), m_ledger(ledger), m_clock(clock), m_hasher(hasher), m_clientEmailThrottle(clock),
       m_addressThrottle(clock, LoginThrottle::Policy{20, 15 * 60 * 1000, 15 * 60 * 1000})
 {}
 
@@ -77,9 +77,11 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
                                   const QString &clientAddress)
 {
     const QString email = normalizeEmail(rawEmail);
-    const QString emailKey = u"email:"_s + email;
+    // The client backs off, not the account: a flood from one place does not lock the owner
+    // out elsewhere (cross-origin pages are refused before this, see ApiContext).
+    const QString emailKey = u"client:"_s + clientAddress + u"|email:"_s + email;
     const QString addressKey = u"addr:"_s + clientAddress;
-    const qint64 wait = std::max(m_emailThrottle.retryAfterMs(emailKey),
+    const qint64 wait = std::max(m_clientEmailThrottle.retryAfterMs(emailKey),
                                  m_addressThrottle.retryAfterMs(addressKey));
     if (wait > 0)
         throw ApiError(429, ErrorCode::TooManyAttempts,
@@ -92,11 +94,11 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
     const QByteArray stored = found ? q.value(1).toString().toLatin1() : m_dummyHash;
     const bool ok = m_hasher.verify(password, stored) && found;
     if (!ok) {
-        m_emailThrottle.recordFailure(emailKey);
+        m_clientEmailThrottle.recordFailure(emailKey);
         m_addressThrottle.recordFailure(addressKey);
         throw ApiError(401, ErrorCode::InvalidCredentials, u"Wrong e-mail address or password."_s);
     }
-    m_emailThrottle.recordSuccess(emailKey);
+    m_clientEmailThrottle.recordSuccess(emailKey);
     const QString userId = q.value(0).toString();
     Transaction tx(m_db);
     const QString token = issueToken(userId);

@@ -30,7 +30,7 @@ public:
     Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher = {});
 
     Session signUp(const QString &email, const QString &password);
-    // `clientAddress` feeds the per-address throttle next to the per-email one.
+    // `clientAddress` keys the throttles: per (address, e-mail) and per address.
     Session logIn(const QString &email, const QString &password, const QString &clientAddress);
     void logOut(const QString &token);
     // The user id the bearer token belongs to, if the token is live.
@@ -47,9 +47,11 @@ private:
     Ledger &m_ledger;
     const Clock &m_clock;
     PasswordHasher m_hasher;
-    // Per e-mail: 5 failures lock that account's log-in for 15 min. Per client address a
-    // looser limit (20), since on a local sandbox every client is 127.0.0.1.
-    LoginThrottle m_emailThrottle;
+    // Per client address and e-mail: 5 failures make that client wait 15 min for that account.
+    // Never per e-mail alone: then anyone who knows the address could lock its owner out. Per
+    // client address a looser limit (20) over all accounts, since on a local sandbox every
+    // client is 127.0.0.1.
+    LoginThrottle m_clientEmailThrottle;
     LoginThrottle m_addressThrottle;
     QByteArray m_dummyHash; // verified against on unknown e-mails so timing does not tell
 };

@@ -97,6 +97,11 @@ Catalog Catalog::load(const QString &directory)
     // below 10^9 micro-yuan per hour, like a card's price. Zero is a free disk.
     catalog.m_storagePricePerGibHourMicros =
         requireInteger(gpuPath, gpuDocument, u"storage_price_per_gib_hour_micros"_s, 0, 10'000);
+    // Processes per instance (the container's pids cgroup): a fork bomb in one box must not
+    // take the host's process table from the provider and the other boxes.
+    if (gpuDocument.contains(u"pids_limit_per_instance"_s))
+        catalog.m_pidsLimitPerInstance =
+            int(requireInteger(gpuPath, gpuDocument, u"pids_limit_per_instance"_s, 64, 1'000'000));
     if (gpuDocument.contains(u"real_card_price_per_hour_micros"_s))
         catalog.m_realCardPricePerHourMicros = requireInteger(
             gpuPath, gpuDocument, u"real_card_price_per_hour_micros"_s, 0, 1'000'000'000);

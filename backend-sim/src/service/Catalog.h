@@ -76,12 +76,15 @@ public:
     // simulated types beside them (a real type replaces a simulated one of the same id).
     void offerHostCards(const QList<HostCard> &cards, bool keepSimulated);
     qint64 realCardPricePerHourMicros() const { return m_realCardPricePerHourMicros; }
+    // The most processes one instance may have (gpus.json `pids_limit_per_instance`).
+    int pidsLimitPerInstance() const { return m_pidsLimitPerInstance; }
 
 private:
     QList<GpuType> m_gpus;
     QList<ImageEntry> m_images;
     qint64 m_storagePricePerGibHourMicros = 0;
     qint64 m_realCardPricePerHourMicros = 5'000'000;
+    int m_pidsLimitPerInstance = 4096;
 };
 
 } // namespace cardhour::sim

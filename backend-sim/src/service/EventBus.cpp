@@ -76,7 +76,11 @@ void EventBus::subscribe(const QString &userId, std::shared_ptr<http::EventStrea
                 send(*stream, event);
         }
     }
-    m_streams[userId].append(std::move(stream));
+    QList<std::shared_ptr<http::EventStream>> &streams = m_streams[userId];
+    streams.removeIf([](const std::shared_ptr<http::EventStream> &s) { return !s->isOpen(); });
+    while (streams.size() >= kMaxStreamsPerUser)
+        streams.takeFirst()->close();
+    streams.append(std::move(stream));
 }
 
 bool EventBus::hasSubscribers(const QString &userId) const

@@ -34,6 +34,9 @@ public:
     // for live numbers (metrics at 1 Hz) that a reconnecting client does not need again and
     // that would otherwise push the events it does need out of the ring.
     void publishLive(const QString &userId, const QString &type, const QJsonObject &data);
+    // At most this many open streams per user: a new one closes that user's oldest (a client
+    // that reconnects after a network change is not refused because of a half-dead stream).
+    static constexpr int kMaxStreamsPerUser = 8;
     // Attaches a stream for `userId`; replays retained events after `lastEventId` (if >= 0).
     void subscribe(const QString &userId, std::shared_ptr<http::EventStream> stream,
                    qint64 lastEventId);

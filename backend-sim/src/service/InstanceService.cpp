@@ -16,7 +16,9 @@
 #include "core/Json.h"
 #include "store/Database.h"
 
+#include <QDebug>
 #include <QHash>
+#include <QMessageAuthenticationCode>
 #include <QSqlQuery>
 #include <QThread>
 #include <QTimer>
@@ -57,6 +59,19 @@ InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, con
     connect(&m_runtime, &ContainerRuntime::ready, this, &InstanceService::onReady);
     connect(&m_runtime, &ContainerRuntime::failed, this, &InstanceService::onFailed);
     connect(&m_runtime, &ContainerRuntime::stopped, this, &InstanceService::onStopped);
+    m_appTokenKey = tokens::randomBytes(32);
+}
+
+QString InstanceService::appTokenOf(const QString &instanceId, const QVariant &stored) const
+{
+    if (!stored.isNull() && !stored.toString().isEmpty())
+        return stored.toString();
+    // 24 bytes, hex: what the images' apps accept (cardhour-app checks for hex).
+    return QString::fromLatin1(
+        QMessageAuthenticationCode::hash("cardhour-app-token:"_ba + instanceId.toUtf8(),
+                                         m_appTokenKey, QCryptographicHash::Sha256)
+            .left(24)
+            .toHex());
 }
 
 // ---- reading (the JSON views are in InstanceViews.cpp) --------------------------------------
@@ -159,14 +174,14 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
                            .arg(request.gpuCount));
 
     const QString id = ids::newUuid();
-    // One-click apps (a notebook server, say) are reached with this token; it is the owner's.
-    const QString appToken = QString::fromLatin1(tokens::randomBytes(24).toHex());
+    // One-click apps (a notebook server, say) are reached with a token derived from the id
+    // (appTokenOf): it is the owner's, and the database does not hold it (app_token NULL).
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
               " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, "
               "app_token, disk_gib,"
               " snapshot_id) VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?,?)"_s,
               {id, userId, request.name, gpu->id, request.gpuCount, request.image, price, now, now,
-               now, appToken, gpu->diskGib,
+               now, QVariant(QMetaType(QMetaType::QString)), gpu->diskGib,
                request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
                                             : QVariant(request.snapshotId)});
     const CardLending::Result lent = CardLending(m_db).lend(id, *gpu, request.gpuCount, false);
@@ -354,6 +369,7 @@ InstanceService::Resources InstanceService::resourcesFor(const QString &gpuType,
     // The catalog's host spec per card, scaled to this machine: never more CPUs than it has,
     // never more than three quarters of its memory.
     Resources resources;
+    resources.pidsLimit = m_catalog.pidsLimitPerInstance();
     const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
     if (!gpu)
         return resources;
@@ -383,18 +399,16 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
     spec.realGpus = gpu && !gpu->simulated;
     spec.gpuCards = CardLending(m_db).cardsOf(instanceId);
-    if (const std::optional<ImageEntry> image = m_catalog.image(spec.image)) {
-        for (const QJsonValue &app : image->apps)
-            spec.appPorts.append(app.toObject().value(u"port"_s).toInt());
+    if (const std::optional<ImageEntry> image = m_catalog.image(spec.image))
         spec.sshUser = image->sshUser;
-    }
-    spec.appToken =
-        m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    spec.appToken = appTokenOf(
+        instanceId, m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}));
     spec.snapshotId =
         m_db.scalar(u"SELECT snapshot_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
     const Resources resources = resourcesFor(spec.gpuType, spec.gpuCount);
     spec.cpus = resources.cpus;
     spec.memoryMib = resources.memoryMib;
+    spec.pidsLimit = resources.pidsLimit;
     QSqlQuery keys = m_db.exec(
         u"SELECT public_key FROM instance_ssh_keys WHERE instance_id = ? ORDER BY key_id"_s,
         {instanceId});
@@ -631,14 +645,26 @@ void InstanceService::reconcile(bool atStartup)
     }
     if (durable)
         m_meter.markSeen(seenRunning, now);
-    // Labelled containers without a live instance (made by hand, or left by a crash) go.
+    // Containers of terminated instances go (with their volumes). Ones this database does not
+    // know at all are quarantined, never deleted: after the user restores an older database
+    // they hold live data. They are stopped (nobody bills them) and kept with their volumes;
+    // `cardhour-sim doctor` lists them.
+    QStringList toQuarantine;
     for (auto it = containers.cbegin(); it != containers.cend(); ++it) {
         const QString state =
             m_db.scalar(u"SELECT state FROM instances WHERE id = ?"_s, {it.key()}).toString();
-        if (state.isEmpty() || state == u"terminated"_s)
+        if (state == u"terminated"_s)
             toRemove.append(it.key());
+        else if (state.isEmpty() && it.value())
+            toQuarantine.append(it.key());
     }
     tx.commit();
+    for (const QString &id : std::as_const(toQuarantine)) {
+        qWarning().noquote() << "cardhour-sim: instance" << id
+                             << "has a container but no row in this database (an older database "
+                                "restored?): stopped and kept, see `cardhour-sim doctor`";
+        m_runtime.stop(id);
+    }
     for (const QString &id : std::as_const(toRemove))
         m_runtime.remove(id);
     for (const QString &id : std::as_const(toStop))

@@ -54,6 +54,13 @@ public:
 
     // Where create() looks datasets up; without one, asking for a dataset is refused.
     void setDatasets(const Datasets *datasets) { m_datasets = datasets; }
+    // The secret one-click app tokens are derived from (HMAC-SHA-256 of the instance id), so
+    // that the database holds none: SimServer keeps it in a 0600 file of the data directory.
+    // Without one, a random key for this process's life.
+    void setAppTokenKey(const QByteArray &key) { m_appTokenKey = key; }
+    // The instance's app token: the one derived from the key, or for a row made by an older
+    // version (which stored tokens), the stored one: its container has that one.
+    QString appTokenOf(const QString &instanceId, const QVariant &stored) const;
 
     // Validates and records a new instance (state `creating`) inside the caller's transaction
     // if there is one; the runtime is asked to create it once that commits.
@@ -85,20 +92,21 @@ public:
     // Brings the rows in line with what the runtime lists (after a restart, and periodically):
     // instances whose container stopped or vanished are billed up to the last second the
     // provider saw them running and marked stopped/failed; launches cut short by a restart
-    // fail; labelled containers without a live instance are removed.
+    // fail; containers of terminated instances are removed, ones without a row are stopped
+    // and kept (quarantined: never a volume deleted without its row).
     void reconcile(bool atStartup = true);
 
     QJsonObject instanceJson(const QString &instanceId, qint64 nowMs);
     // What stop and terminate keep and delete, and what is billed in which state, for an
     // instance given `diskGib` of disk.
     QJsonObject retentionJson(qint64 diskGib) const;
-    QJsonArray appsJson(const QString &imageId, const QString &instanceId, const QString &token,
-                        bool running) const;
+    QJsonArray appsJson(const QString &imageId, const QString &token, bool running) const;
 
     struct Resources
     {
         double cpus = 0;
         qint64 memoryMib = 0;
+        int pidsLimit = 0; // processes (the catalog's pids_limit_per_instance)
     };
     // CPU and memory limits of an instance: the GPU type's host spec, scaled to this machine.
     Resources resourcesFor(const QString &gpuType, int gpuCount) const;
@@ -140,6 +148,7 @@ private:
     EventBus &m_events;
     const Clock &m_clock;
     qint64 m_lastTickMs;
+    QByteArray m_appTokenKey; // see setAppTokenKey
     const Datasets *m_datasets = nullptr;
 };
 

@@ -172,10 +172,12 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"ssh"_s, ssh},
             {u"runtime"_s, m_runtime.name()},
             {u"apps"_s,
-             appsJson(q.value(7).toString(), id, q.value(19).toString(), state == u"running"_s)},
+             appsJson(q.value(7).toString(), appTokenOf(id, q.value(19)), state == u"running"_s)},
             {u"retention"_s, retentionJson(diskGibOf(gpuType, q.value(20)))},
             {u"resources"_s,
-             QJsonObject{{u"cpus"_s, resources.cpus}, {u"memory_mib"_s, resources.memoryMib}}},
+             QJsonObject{{u"cpus"_s, resources.cpus},
+                         {u"memory_mib"_s, resources.memoryMib},
+                         {u"pids_limit"_s, resources.pidsLimit}}},
             {u"launch"_s,
              QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
                          {u"stages"_s, stages.value(id)},
@@ -185,30 +187,27 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     return result;
 }
 
-QJsonArray InstanceService::appsJson(const QString &imageId, const QString &instanceId,
-                                     const QString &token, bool running) const
+QJsonArray InstanceService::appsJson(const QString &imageId, const QString &token,
+                                     bool running) const
 {
-    // The image's one-click apps, each with the loopback port it is published on and its URL
-    // (token included) while the instance runs; the URL is the owner's secret, like the host.
+    // The image's one-click apps, each with its port inside the box and its URL (token
+    // included) while the instance runs in a container; the URL is the owner's secret, like the
+    // host. Apps listen on the box's own 127.0.0.1 and nothing is published on the host: the
+    // URL is the address inside the box, reached through an SSH forward of `port`.
     QJsonArray apps;
     const std::optional<ImageEntry> image = m_catalog.image(imageId);
     if (!image)
         return apps;
-    const QHash<int, int> published = m_runtime.publishedPorts(instanceId);
     for (const QJsonValue &value : image->apps) {
         const QJsonObject app = value.toObject();
         const int port = app.value(u"port"_s).toInt();
-        const int hostPort = published.value(port);
         QJsonValue url;
-        if (running && hostPort > 0)
+        if (running && m_runtime.outlivesProvider() && !token.isEmpty())
             url = u"%1://127.0.0.1:%2/?token=%3"_s.arg(app.value(u"protocol"_s).toString(u"http"_s))
-                      .arg(hostPort)
+                      .arg(port)
                       .arg(token);
-        apps.append(
-            QJsonObject{{u"name"_s, app.value(u"name"_s).toString()},
-                        {u"port"_s, port},
-                        {u"host_port"_s, hostPort > 0 ? QJsonValue(hostPort) : QJsonValue()},
-                        {u"url"_s, url}});
+        apps.append(QJsonObject{
+            {u"name"_s, app.value(u"name"_s).toString()}, {u"port"_s, port}, {u"url"_s, url}});
     }
     return apps;
 }

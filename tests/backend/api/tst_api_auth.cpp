@@ -507,12 +507,12 @@ void TestApiAuth::logInIsThrottled()
     QCOMPARE(sixth.errorCode(), u"too_many_attempts"_s);
     QVERIFY(!sixth.object().contains(u"token"_s));
 
-    // The e-mail address is locked wherever the attempt comes from...
+    // The client backs off, not the account: the same e-mail address from elsewhere is not
+    // held up (a flood must not lock the owner out)...
     const Reply elsewhere = m_sim.rawFrom(
         otherPlace, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
-    QVERIFY2(elsewhere.status == 429, elsewhere.describe().constData());
-    QCOMPARE(elsewhere.errorCode(), u"too_many_attempts"_s);
-    // ...but other accounts are not, neither from the same address (its own limit is
+    QVERIFY2(elsewhere.status == (exists ? 200 : 401), elsewhere.describe().constData());
+    // ...nor are other accounts, neither from the same address (its own limit is
     // looser: every local client is 127.0.0.1) nor from elsewhere.
     const Reply sameAddress =
         m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(m_email, kPassword)));
@@ -523,8 +523,8 @@ void TestApiAuth::logInIsThrottled()
 
     // The lock lasts 15 minutes of the provider's clock.
     QVERIFY(m_sim.advance(14 * 60));
-    const Reply stillLocked = m_sim.rawFrom(
-        otherPlace, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
+    const Reply stillLocked =
+        m_sim.rawFrom(from, rawRequest("POST", u"/v1/auth/login"_s, loginBody(email, kPassword)));
     QVERIFY2(stillLocked.status == 429, stillLocked.describe().constData());
     QVERIFY(m_sim.advance(60 + 1));
     const Reply after =

@@ -251,7 +251,6 @@ void TestCliRuntime::lifecycle()
     InstanceSpec limited = spec;
     limited.cpus = 1;
     limited.memoryMib = 512;
-    limited.appPorts = {8888};
     limited.appToken = u"app-token-123"_s;
 
     CliRuntime runtime(options());
@@ -289,8 +288,8 @@ void TestCliRuntime::lifecycle()
     QVERIFY(runtime.isRunning(id));
     QCOMPARE(runtime.inventory().value(id, false), true);
     QCOMPARE(runtime.sshPortOf(id), endpoint.port);
-    const int appHostPort = runtime.publishedPortsOf(id).value(8888);
-    QVERIFY(appHostPort > 0 && appHostPort != endpoint.port);
+    // Only sshd is published: one-click apps stay on the box's loopback.
+    QCOMPARE(runtime.publishedPortsOf(id), (QHash<int, int>{{22, endpoint.port}}));
 
     // Labels, mounts, limits and the app token, as podman reports them.
     const Run inspect =
@@ -365,7 +364,7 @@ void TestCliRuntime::lifecycle()
         QVERIFY(refreshed.first().at(0).value<RunningById>().value(id));
         QVERIFY(restarted.isRunning(id));
         QCOMPARE(restarted.sshPortOf(id), endpoint.port);
-        QCOMPARE(restarted.publishedPortsOf(id).value(8888), appHostPort);
+        QCOMPARE(restarted.publishedPortsOf(id), (QHash<int, int>{{22, endpoint.port}}));
 
         restarted.refresh();
         QTRY_COMPARE_WITH_TIMEOUT(refreshed.count(), 2, 30000);

@@ -1,0 +1,337 @@
+// Attacks on the provider's containers by another user of the same machine or by the box's
+// own root, each performed for real against cardhour-sim with the podman runtime:
+//   * one-click app: the Jupyter token is read from the host's process list, the notebook is
+//     reached through a port published on the host (issue 13, item 3);
+//   * a key copied into /root/.ssh/authorized_keys inside the box survives its removal through
+//     the API (item 9);
+//   * the user restores an older database: reconcile must not delete the volumes of instances
+//     it does not know (item 8);
+//   * a fork bomb (bounded, to spare the machine if the limit were missing) in one box (item 6).
+#include "PodmanApiTest.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour::test;
+
+namespace {
+
+// Every host process whose command line (/proc/PID/cmdline, NULs as spaces) holds `needle`.
+QStringList processesShowing(const QByteArray &needle)
+{
+    QStringList hits;
+    const QStringList pids = QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &pid : pids) {
+        bool numeric = false;
+        pid.toInt(&numeric);
+        if (!numeric)
+            continue;
+        QFile file(u"/proc/%1/cmdline"_s.arg(pid));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        QByteArray cmdline = file.readAll();
+        cmdline.replace('\0', ' ');
+        if (cmdline.contains(needle))
+            hits.append(pid + u": "_s + QString::fromUtf8(cmdline.left(200)));
+    }
+    return hits;
+}
+
+// The TCP ports something listens on in this network namespace (the host's).
+QList<int> listeningPorts()
+{
+    QList<int> ports;
+    for (const QString &table : {u"/proc/net/tcp"_s, u"/proc/net/tcp6"_s}) {
+        QFile file(table);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QList<QByteArray> fields = lines.at(i).simplified().split(' ');
+            if (fields.size() < 4 || fields.at(3) != "0A") // 0A: LISTEN
+                continue;
+            bool ok = false;
+            const QByteArray local = fields.at(1);
+            const int port = local.mid(local.lastIndexOf(':') + 1).toInt(&ok, 16);
+            if (ok && !ports.contains(port))
+                ports.append(port);
+        }
+    }
+    return ports;
+}
+
+// What `GET path` on 127.0.0.1:port answers within a short time (empty when nothing does).
+QByteArray httpGet(int port, const QByteArray &path)
+{
+    QTcpSocket socket;
+    socket.connectToHost(u"127.0.0.1"_s, quint16(port));
+    if (!socket.waitForConnected(1000))
+        return {};
+    socket.write("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    QByteArray answer;
+    QDeadlineTimer deadline(1500);
+    while (!deadline.hasExpired() && socket.state() == QAbstractSocket::ConnectedState) {
+        if (socket.waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime()))))
+            answer += socket.readAll();
+        else
+            break;
+    }
+    return answer + socket.readAll();
+}
+
+} // namespace
+
+class TestSecProviderPodman : public PodmanApiTest
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { initPodmanTest(); }
+    void cleanup() { cleanupPodmanTest(); }
+    void cleanupTestCase() { cleanupPodmanTest(); }
+
+    void appTokenAndPortStayInTheBox();
+    void removedKeyNoLongerLogsIn();
+    void restoredOlderDatabaseLosesNoVolume();
+    void forkBombStaysInItsBox();
+};
+
+void TestSecProviderPodman::appTokenAndPortStayInTheBox()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"notebook@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const Reply r =
+        sim->authedPost(token, u"/v1/instances"_s,
+                        QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"jupyter"_s}});
+    QVERIFY2(r.status == 202, r.describe().constData());
+    const QString id = r.value(u"id"_s).toString();
+    m_instanceIds.append(id);
+    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    const QJsonObject app = inst.value(u"apps"_s).toArray().at(0).toObject();
+    const QString url = app.value(u"url"_s).toString();
+    const QByteArray appToken = url.section(u"token="_s, 1).toLatin1();
+    QVERIFY2(appToken.size() >= 32, qPrintable(url));
+    QVERIFY2(!app.contains(u"host_port"_s),
+             QJsonDocument(app).toJson(QJsonDocument::Compact).constData());
+
+    // The notebook server runs: inside the box, with the token, it answers.
+    const QString box = instanceContainer(id);
+    const QString status =
+        u"http://127.0.0.1:%1/api/status?token=%2"_s.arg(app.value(u"port"_s).toInt())
+            .arg(QString::fromLatin1(appToken));
+    QTRY_VERIFY_WITH_TIMEOUT(podman({u"exec"_s, box, u"curl"_s, u"-s"_s, u"-o"_s, u"/dev/null"_s,
+                                     u"-w"_s, u"%{http_code}"_s, status},
+                                    10'000)
+                                     .out.trimmed()
+                                 == "200",
+                             60'000);
+
+    // Another local user reads every process's command line: the token is in none.
+    const QStringList showing = processesShowing(appToken);
+    QVERIFY2(showing.isEmpty(), qPrintable(showing.join(u'\n')));
+
+    // Nothing on the host serves the app: podman publishes sshd only...
+    const Cmd ports = podman({u"port"_s, box});
+    QVERIFY2(ports.ok(), qPrintable(ports.describe()));
+    const QList<QByteArray> published = ports.out.trimmed().split('\n');
+    QCOMPARE(published.size(), 1);
+    QVERIFY2(published.first().startsWith("22/tcp"), ports.out.constData());
+    // ...and no port listening on this machine answers the notebook's API with the token.
+    const QByteArray path = "/api/status?token=" + appToken;
+    const int sshPort = inst.value(u"ssh"_s).toObject().value(u"port"_s).toInt();
+    for (const int port : listeningPorts()) {
+        if (port == sim->port() || port == sshPort)
+            continue;
+        const QByteArray answer = httpGet(port, path);
+        QVERIFY2(!(answer.startsWith("HTTP/1.1 200") && answer.contains("\"started\"")),
+                 qPrintable(u"port %1 serves the notebook: %2"_s.arg(port).arg(
+                     QString::fromUtf8(answer.left(300)))));
+    }
+
+    // The database does not hold the token either (it is derived from a 0600 key file).
+    QFile db(QDir(sim->dataDir()).filePath(u"cardhour-sim.sqlite"_s));
+    QVERIFY(db.open(QIODevice::ReadOnly));
+    QVERIFY(!db.readAll().contains(appToken));
+    QFile wal(QDir(sim->dataDir()).filePath(u"cardhour-sim.sqlite-wal"_s));
+    if (wal.open(QIODevice::ReadOnly))
+        QVERIFY(!wal.readAll().contains(appToken));
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+}
+
+void TestSecProviderPodman::removedKeyNoLongerLogsIn()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"keys@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair kept = makeKey(u"kept"_s);
+    const KeyPair removed = makeKey(u"removed"_s);
+    const QString keptId = addKey(*sim, token, kept);
+    const QString removedId = addKey(*sim, token, removed);
+    QVERIFY(!keptId.isEmpty() && !removedId.isEmpty());
+    const QString id = create(*sim, token, {keptId, removedId});
+    QVERIFY(!id.isEmpty());
+    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    const QString knownHosts = knownHostsFor(inst);
+
+    // Root in the box copies every installed key into root's own authorized_keys.
+    const Cmd copy = ssh(inst, knownHosts, removed,
+                         u"mkdir -p /root/.ssh && chmod 700 /root/.ssh"
+                         " && cat /etc/cardhour/ssh/authorized_keys >> /root/.ssh/authorized_keys"
+                         " && chmod 600 /root/.ssh/authorized_keys && echo copied"_s);
+    QVERIFY2(copy.ok() && copy.out.contains("copied"), qPrintable(copy.describe()));
+
+    const Reply del =
+        sim->authedDelete(token, u"/v1/instances/%1/ssh-keys/%2"_s.arg(id, removedId));
+    QVERIFY2(del.status == 200, del.describe().constData());
+
+    // The removed key is refused although the box's own file still lists it; the other works.
+    const Cmd after = ssh(inst, knownHosts, removed, u"echo still-in"_s);
+    QVERIFY2(!after.ok() && !after.out.contains("still-in"), qPrintable(after.describe()));
+    const Cmd keptLogin = ssh(inst, knownHosts, kept, u"grep -c . /root/.ssh/authorized_keys"_s);
+    QVERIFY2(keptLogin.ok() && keptLogin.out.trimmed().toInt() >= 2,
+             qPrintable(keptLogin.describe()));
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+}
+
+void TestSecProviderPodman::restoredOlderDatabaseLosesNoVolume()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"backup@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair key = makeKey(u"backup"_s);
+    const QString keyId = addKey(*sim, token, key);
+    QVERIFY(!keyId.isEmpty());
+
+    // The backup: the database as it was before the instance existed.
+    const QDir data(sim->dataDir());
+    QVERIFY(sim->terminate());
+    const QString backup = m_dir->filePath(u"backup.sqlite"_s);
+    QVERIFY(QFile::copy(data.filePath(u"cardhour-sim.sqlite"_s), backup));
+    QVERIFY(!QFile::exists(data.filePath(u"cardhour-sim.sqlite-wal"_s))
+            || QFileInfo(data.filePath(u"cardhour-sim.sqlite-wal"_s)).size() == 0);
+    QVERIFY2(sim->restart(60'000), qPrintable(sim->lastError()));
+
+    const QString id = create(*sim, token, {keyId});
+    QVERIFY(!id.isEmpty());
+    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    const Cmd wrote = ssh(inst, knownHostsFor(inst), key,
+                          u"echo precious-work > /workspace/results.txt && echo wrote"_s);
+    QVERIFY2(wrote.ok() && wrote.out.contains("wrote"), qPrintable(wrote.describe()));
+
+    // The user restores the older database and starts the provider again.
+    QVERIFY(sim->terminate());
+    for (const QString &suffix : {u""_s, u"-wal"_s, u"-shm"_s})
+        QFile::remove(data.filePath(u"cardhour-sim.sqlite"_s + suffix));
+    QVERIFY(QFile::copy(backup, data.filePath(u"cardhour-sim.sqlite"_s)));
+    QVERIFY2(sim->restart(60'000), qPrintable(sim->lastError()));
+
+    // Reconcile at start-up and a periodic one (every 15 s) later: the unknown instance's
+    // container is stopped (nobody bills it), and it and its volume stay, data and all.
+    QTRY_COMPARE_WITH_TIMEOUT(containerRunning(instanceContainer(id)), u"false"_s, 30'000);
+    QTest::qWait(17'000);
+    QVERIFY(containerExists(instanceContainer(id)));
+    QVERIFY(volumeExists(instanceVolume(id)));
+    const Cmd read =
+        podman({u"run"_s, u"--rm"_s, u"--network=none"_s, u"-v"_s, instanceVolume(id) + u":/w:ro"_s,
+                u"--entrypoint"_s, u"/bin/cat"_s, kImage, u"/w/results.txt"_s},
+               120'000);
+    QVERIFY2(read.ok() && read.out.trimmed() == "precious-work", qPrintable(read.describe()));
+
+    // `cardhour-sim doctor` lists it.
+    const Cmd doctor = run(SimProcess::binaryPath(),
+                           {u"doctor"_s, u"--json"_s, u"--data"_s, data.path()}, 180'000);
+    const QJsonArray checks =
+        QJsonDocument::fromJson(doctor.out).object().value(u"checks"_s).toArray();
+    QJsonObject quarantine;
+    for (const QJsonValue &check : checks)
+        if (check.toObject().value(u"name"_s).toString() == u"quarantine"_s)
+            quarantine = check.toObject();
+    QVERIFY2(quarantine.value(u"status"_s).toString() == u"warning"_s
+                 && quarantine.value(u"detail"_s).toString().contains(id),
+             qPrintable(doctor.describe()));
+}
+
+void TestSecProviderPodman::forkBombStaysInItsBox()
+{
+    // A catalog with a low process limit, so that a bounded bomb (1,000 processes) shows it.
+    QTemporaryDir catalog;
+    QVERIFY(catalog.isValid());
+    const QDir source(QStringLiteral(CARDHOUR_SOURCE_CATALOG));
+    for (const QString &name : {u"gpus.json"_s, u"images.json"_s}) {
+        QFile in(source.filePath(name));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject document = QJsonDocument::fromJson(in.readAll()).object();
+        if (name == u"gpus.json"_s)
+            document.insert(u"pids_limit_per_instance"_s, 256);
+        QFile out(catalog.filePath(name));
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(QJsonDocument(document).toJson()) > 0);
+    }
+    SimProcess *sim = startSim({u"--catalog"_s, catalog.path()});
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"forks@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair key = makeKey(u"forks"_s);
+    const QString keyId = addKey(*sim, token, key);
+    QVERIFY(!keyId.isEmpty());
+    const QString bomber = create(*sim, token, {keyId});
+    const QString neighbour = create(*sim, token, {keyId});
+    QVERIFY(!bomber.isEmpty() && !neighbour.isEmpty());
+    const QJsonObject inst = waitFor(*sim, token, bomber, u"running"_s);
+    const QJsonObject other = waitFor(*sim, token, neighbour, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s
+                 && other.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    // The API states the limit, and the container has it.
+    QCOMPARE(inst.value(u"resources"_s).toObject().value(u"pids_limit"_s).toInt(), 256);
+    const Cmd limit = podman(
+        {u"inspect"_s, u"--format"_s, u"{{.HostConfig.PidsLimit}}"_s, instanceContainer(bomber)});
+    QCOMPARE(limit.out.trimmed(), "256"_ba);
+    // Nor may it forge packets for its neighbours (docker would grant NET_RAW by default).
+    const Cmd caps =
+        podman({u"inspect"_s, u"--format"_s, u"{{.EffectiveCaps}}"_s, instanceContainer(bomber)});
+    QVERIFY2(caps.ok() && !caps.out.contains("NET_RAW"), qPrintable(caps.describe()));
+
+    // The bomb: as many long-lived processes as it can make, up to 1,000 (their output to
+    // /dev/null, so that the SSH session ends).
+    const Cmd bomb =
+        ssh(inst, knownHostsFor(inst), key,
+            u"python3 -c 'import os\n"
+            "quiet = [(os.POSIX_SPAWN_OPEN, fd, \"/dev/null\", os.O_RDWR, 0) for fd in (0, 1, 2)]\n"
+            "n = 0\n"
+            "for i in range(1000):\n"
+            "    try:\n"
+            "        os.posix_spawn(\"/bin/sleep\", [\"sleep\", \"600\"], os.environ,"
+            " file_actions=quiet)\n"
+            "    except OSError:\n"
+            "        break\n"
+            "    n += 1\n"
+            "print(\"spawned\", n)'"_s);
+    QVERIFY2(bomb.out.contains("spawned"), qPrintable(bomb.describe()));
+    const int spawned = bomb.out.trimmed().split(' ').last().toInt();
+    qInfo("the box made %d of 1000 processes (limit 256)", spawned);
+    QVERIFY2(spawned < 256, qPrintable(bomb.describe()));
+
+    // The provider and the other box carry on.
+    QCOMPARE(sim->get(u"/v1/health"_s).status, 200);
+    const Cmd next = ssh(other, knownHostsFor(other), key, u"echo neighbour-ok"_s);
+    QVERIFY2(next.ok() && next.out.contains("neighbour-ok"), qPrintable(next.describe()));
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + bomber).status, 200);
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + neighbour).status, 200);
+}
+
+QTEST_MAIN(TestSecProviderPodman)
+#include "tst_sec_provider_podman.moc"
