@@ -41,11 +41,13 @@ int noArguments(Context &ctx)
     return ctx.connect();
 }
 
-int gpus(Context &ctx)
+// A catalog listing: no arguments, one GET, then the API's objects (--json) or a table.
+template<typename T, typename Request, typename Row>
+int printList(Context &ctx, Request request, const QStringList &headers, Row row)
 {
     if (const int code = noArguments(ctx); code != Ok)
         return code;
-    const Result<QList<GpuType>> list = ctx.await(ctx.client()->gpuTypes());
+    const Result<QList<T>> list = ctx.await(request());
     if (!list.ok())
         return ctx.fail(list.error);
     if (ctx.json) {
@@ -53,64 +55,53 @@ int gpus(Context &ctx)
         return Ok;
     }
     QList<QStringList> rows;
-    for (const GpuType &gpu : *list.value) {
-        rows.append({gpu.id, gpu.name, Hosts::tr("%1 GiB").arg(qRound(gpu.vramMib / 1024.0)),
-                     perHour(gpu.pricePerHourMicros),
-                     Hosts::tr("%1 of %2").arg(gpu.available).arg(gpu.capacity)});
-    }
-    Output::raw(Output::table({Hosts::tr("ID"), Hosts::tr("NAME"), Hosts::tr("VRAM"),
-                               Hosts::tr("PRICE/CARD"), Hosts::tr("FREE")},
-                              rows));
+    for (const T &item : *list.value)
+        rows.append(row(item));
+    Output::raw(Output::table(headers, rows));
     return Ok;
+}
+
+int gpus(Context &ctx)
+{
+    return printList<GpuType>(
+        ctx, [&ctx] { return ctx.client()->gpuTypes(); },
+        {Hosts::tr("ID"), Hosts::tr("NAME"), Hosts::tr("VRAM"), Hosts::tr("PRICE/CARD"),
+         Hosts::tr("FREE")},
+        [](const GpuType &gpu) {
+            return QStringList{gpu.id, gpu.name,
+                               Hosts::tr("%1 GiB").arg(qRound(gpu.vramMib / 1024.0)),
+                               perHour(gpu.pricePerHourMicros),
+                               Hosts::tr("%1 of %2").arg(gpu.available).arg(gpu.capacity)};
+        });
 }
 
 int images(Context &ctx)
 {
-    if (const int code = noArguments(ctx); code != Ok)
-        return code;
-    const Result<QList<Image>> list = ctx.await(ctx.client()->images());
-    if (!list.ok())
-        return ctx.fail(list.error);
-    if (ctx.json) {
-        Output::json(ModelJson::toJson(*list.value));
-        return Ok;
-    }
-    QList<QStringList> rows;
-    for (const Image &image : *list.value) {
-        QStringList apps;
-        for (const ImageApp &app : image.apps)
-            apps.append(app.name);
-        rows.append({image.id, image.name, image.os, image.sshUser, apps.join(u", "_s)});
-    }
-    Output::raw(Output::table({Hosts::tr("ID"), Hosts::tr("NAME"), Hosts::tr("OS"),
-                               Hosts::tr("SSH USER"), Hosts::tr("APPS")},
-                              rows));
-    return Ok;
+    return printList<Image>(
+        ctx, [&ctx] { return ctx.client()->images(); },
+        {Hosts::tr("ID"), Hosts::tr("NAME"), Hosts::tr("OS"), Hosts::tr("SSH USER"),
+         Hosts::tr("APPS")},
+        [](const Image &image) {
+            QStringList apps;
+            for (const ImageApp &app : image.apps)
+                apps.append(app.name);
+            return QStringList{image.id, image.name, image.os, image.sshUser, apps.join(u", "_s)};
+        });
 }
 
 int datasets(Context &ctx)
 {
-    if (const int code = noArguments(ctx); code != Ok)
-        return code;
-    const Result<QList<Dataset>> list = ctx.await(ctx.client()->datasets());
-    if (!list.ok())
-        return ctx.fail(list.error);
-    if (ctx.json) {
-        Output::json(ModelJson::toJson(*list.value));
-        return Ok;
-    }
-    QList<QStringList> rows;
-    for (const Dataset &dataset : *list.value) {
-        rows.append(
-            {dataset.name, dataset.mountPath,
-             Hosts::tr("%1 MiB").arg(double(dataset.sizeBytes) / (1024.0 * 1024.0), 0, 'f', 1),
-             QString::number(dataset.files),
-             dataset.available ? Hosts::tr("yes") : Hosts::tr("no")});
-    }
-    Output::raw(Output::table({Hosts::tr("NAME"), Hosts::tr("MOUNTED AT"), Hosts::tr("SIZE"),
-                               Hosts::tr("FILES"), Hosts::tr("AVAILABLE")},
-                              rows));
-    return Ok;
+    return printList<Dataset>(
+        ctx, [&ctx] { return ctx.client()->datasets(); },
+        {Hosts::tr("NAME"), Hosts::tr("MOUNTED AT"), Hosts::tr("SIZE"), Hosts::tr("FILES"),
+         Hosts::tr("AVAILABLE")},
+        [](const Dataset &dataset) {
+            return QStringList{
+                dataset.name, dataset.mountPath,
+                Hosts::tr("%1 MiB").arg(double(dataset.sizeBytes) / (1024.0 * 1024.0), 0, 'f', 1),
+                QString::number(dataset.files),
+                dataset.available ? Hosts::tr("yes") : Hosts::tr("no")};
+        });
 }
 
 QStringList hostRow(const Instance &instance)
