@@ -62,6 +62,8 @@ const QStringList kPublicRoutes = {
     u"GET /v1/health"_s,
     u"POST /v1/auth/signup"_s,
     u"POST /v1/auth/login"_s,
+    // The sandbox's proof of who it is (tests/security/tst_sandboxattach): no token, by design.
+    u"POST /v1/_sandbox/prove"_s,
 };
 const QStringList kTestRoutes = {
     u"GET /v1/_test/clock"_s,
