@@ -117,23 +117,11 @@ QStringList hostRow(const Instance &instance)
 
 int ls(Context &ctx)
 {
-    if (const int code = noArguments(ctx); code != Ok)
-        return code;
-    const Result<QList<Instance>> list = ctx.await(ctx.client()->instances(ctx.isSet(u"all"_s)));
-    if (!list.ok())
-        return ctx.fail(list.error);
-    if (ctx.json) {
-        Output::json(ModelJson::toJson(*list.value));
-        return Ok;
-    }
-    QList<QStringList> rows;
-    for (const Instance &instance : *list.value)
-        rows.append(hostRow(instance));
-    Output::raw(
-        Output::table({Hosts::tr("NAME"), Hosts::tr("STATE"), Hosts::tr("GPUS"), Hosts::tr("IMAGE"),
-                       Hosts::tr("PRICE"), Hosts::tr("COST"), Hosts::tr("ID")},
-                      rows));
-    return Ok;
+    return printList<Instance>(
+        ctx, [&ctx] { return ctx.client()->instances(ctx.isSet(u"all"_s)); },
+        {Hosts::tr("NAME"), Hosts::tr("STATE"), Hosts::tr("GPUS"), Hosts::tr("IMAGE"),
+         Hosts::tr("PRICE"), Hosts::tr("COST"), Hosts::tr("ID")},
+        hostRow);
 }
 
 void printInstance(const Instance &instance)
