@@ -10,6 +10,8 @@
 
 #include <QTimer>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
@@ -170,6 +172,7 @@ void ClientSession::resetFor(const QString &userId)
         return;
     m_userId = userId;
     m_instanceNames.clear();
+    m_instances.clear();
     m_alerts->clear();
     m_ticker->clear();
     Q_EMIT resetForUser(userId);
@@ -192,6 +195,7 @@ void ClientSession::reload()
     m_client->instances()->onFinished(this, [this](const Reply<QList<Instance>> &reply) {
         if (!reply.ok())
             return; // the stream (down) or the session (401) says why
+        m_instances.clear();
         rememberNames(reply.value());
         m_alerts->seedInstances(reply.value());
         Q_EMIT instancesLoaded(reply.value());
@@ -230,8 +234,35 @@ void ClientSession::applyTopUp(const TopupResult &result)
 
 void ClientSession::noteInstance(const Instance &instance)
 {
-    if (!instance.id.isEmpty())
-        m_instanceNames.insert(instance.id, instance.name);
+    if (instance.id.isEmpty())
+        return;
+    m_instanceNames.insert(instance.id, instance.name);
+    // An action's answer may arrive after a newer event about the same instance: keep the newer.
+    const auto known = m_instances.constFind(instance.id);
+    if (known != m_instances.cend() && known->updatedAt.isValid() && instance.updatedAt.isValid()
+        && known->updatedAt > instance.updatedAt)
+        return;
+    if (instance.state == InstanceState::Terminated)
+        m_instances.remove(instance.id);
+    else
+        m_instances.insert(instance.id, instance);
+}
+
+QList<Instance> ClientSession::instances() const
+{
+    QList<Instance> list = m_instances.values();
+    std::sort(list.begin(), list.end(), [](const Instance &a, const Instance &b) {
+        return a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.id < b.id;
+    });
+    return list;
+}
+
+std::optional<Instance> ClientSession::instance(const QString &id) const
+{
+    const auto found = m_instances.constFind(id);
+    if (found == m_instances.cend())
+        return std::nullopt;
+    return *found;
 }
 
 void ClientSession::rememberNames(const QList<Instance> &instances)

@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <optional>
+
 namespace cardhour::core {
 
 class BillTicker;
@@ -88,6 +90,10 @@ public:
     // Every instance seen for this user, by id: terminated ones leave the list but stay in the
     // ledger, with their names.
     QHash<QString, QString> instanceNames() const { return m_instanceNames; }
+    // The user's instances as last heard of (list, stream or an action's answer), terminated ones
+    // left out, oldest first: what every page shows, so no page keeps a copy of its own.
+    QList<Instance> instances() const;
+    std::optional<Instance> instance(const QString &id) const;
     void setAlertThresholdsMinutes(const QList<int> &minutes);
 
 Q_SIGNALS:
@@ -128,6 +134,7 @@ private:
     BillTicker *m_ticker;
     RunwayAlerts *m_alerts;
     QHash<QString, QString> m_instanceNames;
+    QHash<QString, Instance> m_instances; // by id, not terminated
     QString m_userId;
     bool m_usingSandbox = false;
     quint64 m_probeGeneration = 0; // a newer connectToUrl() wins over an older probe's answer

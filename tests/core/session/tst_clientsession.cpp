@@ -159,6 +159,9 @@ void TestClientSession::switchingUserStartsAfresh()
     const QString instance = launch(core, u"alices-box"_s);
     QVERIFY(!instance.isEmpty());
     QTRY_VERIFY(core.instanceNames().contains(instance));
+    QTRY_VERIFY(core.instance(instance).has_value());
+    QCOMPARE(core.instances().size(), 1);
+    QCOMPARE(core.instances().first().name, u"alices-box"_s);
 
     QSignalSpy reset(&core, &ClientSession::resetForUser);
     QSignalSpy loggedOut(&core, &ClientSession::loggedOut);
@@ -167,6 +170,7 @@ void TestClientSession::switchingUserStartsAfresh()
     QCOMPARE(reset.count(), 1);
     QCOMPARE(reset.first().first().toString(), QString());
     QVERIFY(core.instanceNames().isEmpty());
+    QVERIFY(core.instances().isEmpty());
     QVERIFY(!core.ticker()->hasData());
     QVERIFY(!core.events()->isConnected());
 
@@ -178,6 +182,7 @@ void TestClientSession::switchingUserStartsAfresh()
     QVERIFY(!loaded.isEmpty());
     QVERIFY(loaded.last().first().value<QList<Instance>>().isEmpty()); // none of Alice's
     QVERIFY(!core.instanceNames().contains(instance));
+    QVERIFY(!core.instance(instance).has_value());
 }
 
 void TestClientSession::expiredTokenKeepsTheSameUsersView()
