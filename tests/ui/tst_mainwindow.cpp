@@ -309,8 +309,8 @@ void TestMainWindow::fullLoop()
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"(absent)"_s, 20000);
 
     // ---- the ledger tab: trial credit, the top-up, the compute of both runs -------------------
-    window.findChild<QAction *>(u"showLedgerAction"_s)->trigger();
-    QCOMPARE(window.currentView(), ui::MainWindow::View::Ledger);
+    window.findChild<QAction *>(u"showBillingAction"_s)->trigger();
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Billing);
     ui::LedgerModel *ledger = window.ledgerView()->model();
     QTRY_VERIFY_WITH_TIMEOUT(ledger->rowCount() >= 4, 10000);
     QStringList kinds;
@@ -468,7 +468,7 @@ void TestMainWindow::expiredTokenReturnsToTheSameView()
     QTRY_COMPARE(window.instanceModel()->rowCount(), 2);
     window.selectInstance(second);
     QCOMPARE(window.selectedInstanceId(), second);
-    window.setCurrentView(ui::MainWindow::View::Ledger);
+    window.setCurrentView(ui::MainWindow::View::Billing);
     QTRY_VERIFY(window.ledgerView()->model()->rowCount() >= 1);
 
     // Revoked from a second client; the window learns it when its event stream reconnects
@@ -492,7 +492,7 @@ void TestMainWindow::expiredTokenReturnsToTheSameView()
         Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
     QVERIFY(window.session()->token() != token);
-    QCOMPARE(window.currentView(), ui::MainWindow::View::Ledger);
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Billing);
     QTRY_COMPARE(window.instanceModel()->rowCount(), 2);
     QCOMPARE(window.selectedInstanceId(), second);
     QTRY_VERIFY(window.ledgerView()->model()->rowCount() >= 1);
