@@ -1,6 +1,7 @@
 #include "EmptyState.h"
 
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -27,8 +28,15 @@ EmptyState::EmptyState(Icon icon, QWidget *parent)
     m_text->setAlignment(Qt::AlignCenter);
     m_text->setWordWrap(true);
     m_text->setObjectName(u"emptyText"_s);
+    // A readable measure, centred: stretches either side (an alignment flag on a word-wrapped
+    // label would lose its height-for-width and cut the text).
     m_text->setMaximumWidth(520);
-    layout->addWidget(m_text, 0, Qt::AlignHCenter);
+    m_text->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    auto *textRow = new QHBoxLayout;
+    textRow->addStretch(1);
+    textRow->addWidget(m_text, 4);
+    textRow->addStretch(1);
+    layout->addLayout(textRow);
     m_button->setObjectName(u"emptyAction"_s);
     m_button->hide();
     layout->addWidget(m_button, 0, Qt::AlignHCenter);

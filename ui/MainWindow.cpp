@@ -176,7 +176,7 @@ void MainWindow::connectActions()
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
     connect(m_ui->showChartAction, &QAction::toggled, this, [this](bool on) {
         if (m_chart)
-            m_chart->setVisible(on);
+            m_chart->setVisible(on && m_model->rowCount() > 0);
     });
     connect(m_connectPage, &ConnectPage::sandboxRequested, this, &MainWindow::connectToSandbox);
     connect(m_connectPage, &ConnectPage::urlRequested, this, &MainWindow::connectToUrl);

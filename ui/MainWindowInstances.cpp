@@ -133,8 +133,11 @@ void MainWindow::updateChart()
 
 void MainWindow::updateInstancesEmptyState()
 {
-    m_instancesStack->setCurrentWidget(
-        m_model->rowCount() == 0 ? static_cast<QWidget *>(m_instancesEmpty) : m_table);
+    const bool empty = m_model->rowCount() == 0;
+    m_instancesStack->setCurrentWidget(empty ? static_cast<QWidget *>(m_instancesEmpty) : m_table);
+    // No chart of nothing: it comes back with the first instance.
+    if (m_chart)
+        m_chart->setVisible(!empty && m_ui->showChartAction->isChecked());
 }
 
 } // namespace cardhour::ui

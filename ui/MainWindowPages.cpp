@@ -166,10 +166,10 @@ MetricsChart *MainWindow::ensureChart()
     if (m_chart)
         return m_chart;
     m_chart = new MetricsChart(m_core->client(), m_instancesSplitter);
-    m_chart->setVisible(m_ui->showChartAction->isChecked());
     m_instancesSplitter->addWidget(m_chart);
     m_instancesSplitter->setStretchFactor(0, 3);
     m_instancesSplitter->setStretchFactor(1, 2);
+    updateInstancesEmptyState();
     updateChart();
     return m_chart;
 }

@@ -8,6 +8,7 @@
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
 #include "CoreTestSupport.h"
+#include "EmptyState.h"
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
 #include "LedgerModel.h"
@@ -19,6 +20,8 @@
 #include "Translations.h"
 #include "TrayNotifier.h"
 #include "api/ProviderClient.h"
+#include "pages/HomePage.h"
+#include "pages/HostCard.h"
 #include "session/Session.h"
 #include "ssh/SshKeyPair.h"
 
@@ -41,6 +44,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour;
@@ -214,6 +218,23 @@ void TestMainWindow::fullLoop()
     auto *bill = window.findChild<ui::BillPanel *>(u"billPanel"_s);
     QTRY_COMPARE(bill->balanceText(), u"¥10.0000"_s);
 
+    // ---- the first page: Home, which says what to do with no hosts; so does Instances --------
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Home);
+    auto *homeEmpty = window.homePage()->emptyState();
+    QTRY_VERIFY(homeEmpty->isVisible());
+    QVERIFY(homeEmpty->title().contains(u"No hosts"_s));
+    QVERIFY(homeEmpty->button()->isVisible());
+    shoot(&window, u"home-empty"_s);
+    auto *showInstances = window.findChild<QAction *>(u"showInstancesAction"_s);
+    QCOMPARE(showInstances->shortcut(), QKeySequence(u"Ctrl+2"_s));
+    showInstances->trigger();
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Instances);
+    auto *instancesEmpty = window.findChild<ui::EmptyState *>(u"instancesEmpty"_s);
+    QTRY_VERIFY(instancesEmpty->isVisible());
+    QVERIFY(instancesEmpty->button()->isVisible());
+    shoot(&window, u"instances-empty"_s);
+    window.setCurrentView(ui::MainWindow::View::Home);
+
     // ---- a (simulated) top-up raises the balance shown --------------------------------------
     window.findChild<QAction *>(u"topUpAction"_s)->trigger();
     ui::TopUpDialog *topUp = nullptr;
@@ -259,7 +280,22 @@ void TestMainWindow::fullLoop()
     const QString before = bill->balanceText();
     QTRY_VERIFY_WITH_TIMEOUT(bill->balanceText() != before, 5000); // ticks between provider updates
     QVERIFY(!window.findChild<QLabel *>(u"spendRateLabel"_s)->text().isEmpty());
+    // Home shows it as a card with its state, cards and cost; Stop there asks first.
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Home);
+    QTRY_COMPARE(window.homePage()->cards().size(), 1);
+    ui::HostCard *card = window.homePage()->cards().first();
+    QTRY_VERIFY(card->isVisible());
+    QTRY_VERIFY(card->findChild<QLabel *>(u"cardState"_s)->text().contains(u"Running"_s));
+    QVERIFY(card->findChild<QLabel *>(u"cardGpu"_s)->text().contains(u"× 1"_s));
+    QVERIFY(card->findChild<QLabel *>(u"cardCost"_s)->text().startsWith(u"¥"_s));
     shoot(&window, u"04-running"_s);
+    QTest::mouseClick(card->findChild<QToolButton *>(u"cardStop"_s), Qt::LeftButton);
+    QMessageBox *askStop = nullptr;
+    QTRY_VERIFY((askStop = visibleChild<QMessageBox>(&window, u"confirmDialog"_s)));
+    QVERIFY(askStop->text().contains(u"train-1"_s));
+    askStop->reject();
+    QTRY_VERIFY(!visibleChild<QMessageBox>(&window, u"confirmDialog"_s));
+    window.setCurrentView(ui::MainWindow::View::Instances);
 
     // ---- the tray's runway warning: ~7.9 h left is below a 10 h threshold, said once ---------
     ui::AppSettings warnEarly = window.settings();
