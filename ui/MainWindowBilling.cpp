@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -144,6 +145,13 @@ void MainWindow::saveWindowState()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveWindowState();
+    // Closing the window ends the client (and the sandbox it started): an open dialog (log-in,
+    // launch) would otherwise stay a window of its own and keep the process alive, hidden where
+    // there is no tray to bring it back.
+    for (QDialog *dialog : findChildren<QDialog *>()) {
+        if (dialog->isVisible())
+            dialog->close();
+    }
     QMainWindow::closeEvent(event);
 }
 

@@ -15,7 +15,6 @@
 #include "ui_MainWindow.h"
 
 #include <QAction>
-#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -61,8 +60,6 @@ void MainWindow::connectNavigation()
         buildShownPage();
         if (View(row) == View::Billing)
             reloadLedger();
-        if (m_options.useSettings)
-            QSettings().setValue(u"window/view"_s, row);
         updateTransferActions();
     });
 }

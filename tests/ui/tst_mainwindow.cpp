@@ -22,6 +22,7 @@
 #include "api/ProviderClient.h"
 #include "pages/HomePage.h"
 #include "pages/HostCard.h"
+#include "sandbox/SandboxLauncher.h"
 #include "session/Session.h"
 #include "ssh/SshKeyPair.h"
 
@@ -32,6 +33,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -39,12 +41,15 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour;
@@ -59,6 +64,7 @@ private Q_SLOTS:
     void init();
     void cleanupTestCase();
     void fullLoop();
+    void closingWithoutTrayQuitsAndStopsSandbox();
     void sandboxConnectStep();
     void switchesLanguage();
     void expiredTokenReturnsToTheSameView();
@@ -538,6 +544,35 @@ void TestMainWindow::expiredTokenReturnsToTheSameView()
     const QString fresh = window.session()->token();
     for (const QString &id : {first, second})
         QCOMPARE(m_sim.authedDelete(fresh, u"/v1/instances/%1"_s.arg(id)).status, 200);
+}
+
+// Where the desktop has no tray (offscreen here), nothing could bring a hidden window back:
+// closing it ends the client, and with it the sandbox the client started.
+void TestMainWindow::closingWithoutTrayQuitsAndStopsSandbox()
+{
+    auto window = std::make_unique<ui::MainWindow>(options());
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QVERIFY(!window->trayNotifier()->hasIcon());
+    window->connectToSandbox();
+    core::SandboxLauncher *launcher = window->clientSession()->launcher();
+    QTRY_VERIFY_WITH_TIMEOUT(launcher->ownsProcess(), 60000);
+    const qint64 pid = launcher->processId();
+    QVERIFY(pid > 0);
+    QVERIFY(QFileInfo::exists(u"/proc/%1"_s.arg(pid)));
+
+    // The log-in dialog is up (a window of its own): closing the window closes it too, so no
+    // window is left and the application quits (quitOnLastWindowClosed; the signal itself
+    // fires only inside exec()).
+    QTRY_VERIFY(visibleChild<ui::LoginDialog>(window.get(), u"loginDialog"_s));
+    QVERIFY(QGuiApplication::quitOnLastWindowClosed());
+    QVERIFY(window->close());
+    for (QWidget *topLevel : QApplication::topLevelWidgets())
+        QVERIFY2(!topLevel->isVisible(), qPrintable(topLevel->objectName()));
+    window.reset(); // what returning from exec() does in main()
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(u"/proc/%1/cmdline"_s.arg(pid))
+                                 || QFile(u"/proc/%1/cmdline"_s.arg(pid)).size() == 0,
+                             10000);
 }
 
 QTEST_MAIN(TestMainWindow)
