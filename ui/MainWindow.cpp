@@ -117,7 +117,9 @@ void MainWindow::buildInstancesPage()
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns fit their contents when rows or states change, not on every tick: a header in
+    // ResizeToContents mode lays out the text of every row for each changed cell.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_table->setItemDelegateForColumn(
@@ -145,6 +147,14 @@ void MainWindow::buildInstancesPage()
             &MainWindow::updateInstancesEmptyState);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this,
             &MainWindow::updateInstancesEmptyState);
+    auto fitColumns = [this] { m_table->resizeColumnsToContents(); };
+    connect(m_model, &QAbstractItemModel::modelReset, m_table, fitColumns);
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_table, fitColumns);
+    connect(m_model, &QAbstractItemModel::dataChanged, m_table,
+            [fitColumns](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
+                if (roles.isEmpty()) // a whole row changed (state, name): not the ticks
+                    fitColumns();
+            });
     connect(m_table, &QTableView::doubleClicked, this,
             [this] { openTerminal(selectedInstanceId()); });
     connect(m_instancesEmpty, &EmptyState::actionTriggered, this, &MainWindow::openLaunchDialog);
