@@ -162,7 +162,9 @@ QIcon Icons::icon(Icon which, const QPalette &palette)
 
 QIcon Icons::application()
 {
-    return QIcon(u":/cardhour.svg"_s);
+    // Drawn by the same engine (the file has no currentColor): QIcon's own loader would first
+    // look for and load the SVG icon-engine plugin, a cost paid at every start.
+    return QIcon(new TintedSvgEngine(u":/cardhour.svg"_s, QPalette()));
 }
 
 } // namespace cardhour::ui
