@@ -115,9 +115,8 @@ void LaunchDialog::updateGpuLayout()
 {
     QListWidget *list = m_ui->gpuList;
     const bool cards = width() >= cardsMinWidth;
-    if (cards == showsGpuCards() && list->property("laidOut").toBool())
+    if (cards == showsGpuCards())
         return;
-    list->setProperty("laidOut", true);
     if (cards) {
         list->setViewMode(QListView::IconMode);
         list->setFlow(QListView::LeftToRight);

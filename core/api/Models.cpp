@@ -275,6 +275,9 @@ Retention Retention::fromJson(const QJsonObject &o)
     r.billedWhileRunning = strings(o.value("billed_while_running"_L1));
     r.billedWhileStopped = strings(o.value("billed_while_stopped"_L1));
     r.storagePricePerGibHourMicros = int64(o, "storage_price_per_gib_hour_micros"_L1);
+    r.storageGib = int64(o, "storage_gib"_L1);
+    r.storageRateMicrosPerHourWhenStopped =
+        int64(o, "storage_rate_micros_per_hour_when_stopped"_L1);
     return r;
 }
 

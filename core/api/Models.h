@@ -185,6 +185,8 @@ struct Retention
     QStringList billedWhileRunning; // compute, storage
     QStringList billedWhileStopped;
     qint64 storagePricePerGibHourMicros = 0;
+    qint64 storageGib = 0; // the disk the instance was given
+    qint64 storageRateMicrosPerHourWhenStopped = 0; // storageGib × the price
 
     static Retention fromJson(const QJsonObject &o);
 };
