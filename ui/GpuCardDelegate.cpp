@@ -60,7 +60,8 @@ void GpuCardDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     QFont titleFont = option.font;
     titleFont.setBold(true);
     QFont smallFont = option.font;
-    smallFont.setPointSizeF(option.font.pointSizeF() * 0.85);
+    if (option.font.pointSizeF() > 0)
+        smallFont.setPointSizeF(option.font.pointSizeF() * 0.85);
 
     // The badge, top right, in a lighter tone; the title takes the rest of the first line.
     const QString badge = index.data(BadgeRole).toString();

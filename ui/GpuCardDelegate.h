@@ -18,7 +18,7 @@ public:
         BadgeRole, // QString
         ScarceRole, // bool: no card free (the free count is painted as a warning)
     };
-    static constexpr QSize cardSize{232, 116};
+    static constexpr QSize cardSize{232, 124};
 
     using QStyledItemDelegate::QStyledItemDelegate;
 
