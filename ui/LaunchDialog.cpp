@@ -126,22 +126,39 @@ void LaunchDialog::updateGpuLayout()
         list->setGridSize(GpuCardDelegate::cardSize);
         list->setSpacing(0);
         list->setWordWrap(true);
-        // Two rows of cards without scrolling; more scroll.
-        list->setMinimumHeight(2 * GpuCardDelegate::cardSize.height() + 2 * list->frameWidth() + 4);
     } else {
         list->setViewMode(QListView::ListMode);
         list->setFlow(QListView::TopToBottom);
         list->setWrapping(false);
         list->setGridSize({});
         list->setWordWrap(false);
-        list->setMinimumHeight(90);
     }
+    fitGpuList();
+}
+
+void LaunchDialog::fitGpuList()
+{
+    // As tall as its content, up to three rows of cards or six lines, so the other sections
+    // keep their room; more scroll.
+    QListWidget *list = m_ui->gpuList;
+    const int frame = 2 * list->frameWidth() + 2;
+    int height = 0;
+    if (showsGpuCards()) {
+        const int columns = qMax(1, (list->width() - frame) / GpuCardDelegate::cardSize.width());
+        const int rows = qBound(1, int((list->count() + columns - 1) / columns), 3);
+        height = rows * GpuCardDelegate::cardSize.height() + frame;
+    } else {
+        const int row = list->count() > 0 ? list->sizeHintForRow(0) : 2 * fontMetrics().height();
+        height = qBound(2, int(list->count()), 6) * row + frame;
+    }
+    list->setFixedHeight(height);
 }
 
 void LaunchDialog::resizeEvent(QResizeEvent *event)
 {
     QDialog::resizeEvent(event);
     updateGpuLayout();
+    fitGpuList();
 }
 
 void LaunchDialog::fillGpus()
@@ -156,7 +173,7 @@ void LaunchDialog::fillGpus()
         const QString free = tr("%1 of %2 free").arg(gpu.available).arg(gpu.capacity);
         // Never leave it to the user to guess whether the card is real.
         const QString kind = gpu.simulated ? tr("simulated") : tr("real GPU");
-        const QString sep = u"   ·   "_s;
+        const QString sep = u"  ·  "_s;
         auto *item = new QListWidgetItem(
             gpu.name + sep + vram + sep + price + sep + free + sep + kind, m_ui->gpuList);
         item->setData(IdRole, gpu.id);
@@ -177,6 +194,7 @@ void LaunchDialog::fillGpus()
     const QListWidgetItem *keep = m_ui->gpuList->item(previous);
     m_ui->gpuList->setCurrentRow(keep && (keep->flags() & Qt::ItemIsEnabled) ? previous
                                                                              : qMax(0, firstFree));
+    fitGpuList();
 }
 
 void LaunchDialog::fillImages()
@@ -393,9 +411,9 @@ void LaunchDialog::uploadCreatedKey()
                 ? tr("its passphrase is in your keychain")
                 : tr("without a passphrase, as there is no keychain");
             const QString note =
-                tr("Created the SSH key “%1” (%2) in %3, %4; uploaded it and ticked it.")
-                    .arg(reply.value().name, m_createdKey.fingerprintSha256(),
-                         QDir::toNativeSeparators(m_createdKey.privatePath()), protection);
+                tr("Created the SSH key “%1” in %2 (%3), uploaded it and ticked it.")
+                    .arg(reply.value().name, QDir::toNativeSeparators(m_keyStore->folder()),
+                         protection);
             m_createdKey = {};
             m_ui->keyNoteLabel->setText(note);
             m_ui->keyNoteLabel->show();

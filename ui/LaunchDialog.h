@@ -71,6 +71,7 @@ private:
     void fillCounts();
     void updateCost();
     void updateGpuLayout();
+    void fitGpuList();
     void validate();
     void onAccept();
     // The first launch without an uploaded key: make one (or reuse the one made by an earlier

@@ -10,6 +10,7 @@
 #include "LoginDialog.h"
 #include "MetricsChart.h"
 #include "SparklineDelegate.h"
+#include "SshActions.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
 #include "api/ProviderClient.h"

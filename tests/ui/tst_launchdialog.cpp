@@ -26,6 +26,7 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -184,7 +185,9 @@ void TestLaunchDialog::cardsShowTheCatalog()
     dialog.resize(520, 860);
     QTRY_VERIFY(!dialog.showsGpuCards());
     QCOMPARE(gpus->viewMode(), QListView::ListMode);
+    QVERIFY(gpus->item(rtx4090)->text().startsWith(u"NVIDIA GeForce RTX 4090\n24 GiB VRAM"_s));
     QVERIFY(gpus->item(rtx4090)->text().contains(u"6 of 8 free"_s));
+    QCOMPARE(gpus->horizontalScrollBar()->maximum(), 0); // nothing cut off at the side
     QVERIFY(gpus->item(rtx4090)->text().endsWith(u"simulated"_s));
     QCOMPARE(gpus->visualItemRect(gpus->item(1)).left(),
              gpus->visualItemRect(gpus->item(0)).left());
@@ -412,7 +415,9 @@ void TestLaunchDialog::firstLaunchMakesKey()
     const auto instance = launched.at(0).at(0).value<core::Instance>();
     QCOMPARE(instance.sshKeyIds, QStringList{provider.value->constFirst().id});
     const QString note = created.at(0).at(0).toString();
-    QVERIFY2(note.contains(key.fingerprintSha256()) && note.contains(u"without a passphrase"_s),
+    QVERIFY2(note.startsWith(u"Created the SSH key “%1” in %2"_s.arg(
+                 provider.value->constFirst().name, keyFolder.filePath(u"ssh"_s)))
+                 && note.contains(u"without a passphrase"_s),
              qPrintable(note));
     QCOMPARE(dialog.findChild<QLabel *>(u"keyNoteLabel"_s)->text(), note);
 
