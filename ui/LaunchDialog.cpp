@@ -174,8 +174,9 @@ void LaunchDialog::fillGpus()
         // Never leave it to the user to guess whether the card is real.
         const QString kind = gpu.simulated ? tr("simulated") : tr("real GPU");
         const QString sep = u"  ·  "_s;
+        // Two lines in the narrow list, so that it needs no sideways scrolling.
         auto *item = new QListWidgetItem(
-            gpu.name + sep + vram + sep + price + sep + free + sep + kind, m_ui->gpuList);
+            gpu.name + u'\n' + vram + sep + price + sep + free + sep + kind, m_ui->gpuList);
         item->setData(IdRole, gpu.id);
         item->setData(GpuCardDelegate::TitleRole, gpu.name);
         item->setData(GpuCardDelegate::LinesRole, QStringList{vram, price, free});
