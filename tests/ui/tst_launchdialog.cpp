@@ -11,6 +11,7 @@
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "session/SecretStore.h"
 #include "ssh/SshKeyPair.h"
 #include "ssh/SshKeyStore.h"
 
@@ -20,6 +21,7 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -43,6 +45,8 @@ class TestLaunchDialog : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        // No keychain for this process (firstLaunchMakesKey is about that case).
+        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/cardhour-test-bus");
         QVERIFY2(m_sim.start({u"--test-clock"_s}), qPrintable(m_sim.lastError()));
     }
 
@@ -380,8 +384,12 @@ void TestLaunchDialog::firstLaunchMakesKey()
     auto c = logIn(m_sim, u"firstkey@example.com"_s);
     QVERIFY(c);
     QTemporaryDir keyFolder;
-    // No keychain here: the key is made without a passphrase (the podman test has one).
-    core::SshKeyStore keys(nullptr, keyFolder.filePath(u"ssh"_s));
+    // A keychain that cannot be reached (initTestCase points D-Bus at nothing): the key is
+    // made without a passphrase instead, and the protected attempt leaves no file behind.
+    // tst_launchdialog_podman runs with a real keychain and checks the passphrase there.
+    core::SecretStore secrets(u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid()));
+    secrets.setTimeoutMs(3000);
+    core::SshKeyStore keys(&secrets, keyFolder.filePath(u"ssh"_s));
     ui::LaunchDialog dialog(&c->client, nullptr, &keys);
     dialog.load();
     dialog.show();
@@ -400,6 +408,10 @@ void TestLaunchDialog::firstLaunchMakesKey()
     QCOMPARE(keys.keys().size(), 1);
     const core::SshKeyPair key = keys.keys().constFirst();
     QCOMPARE(key.type(), u"ssh-ed25519"_s);
+    const QStringList files = QDir(keys.folder()).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(files,
+             (QStringList{QFileInfo(key.privatePath()).fileName(),
+                          QFileInfo(key.publicPath()).fileName(), u"keys.json"_s}));
     QString why;
     QVERIFY2(key.checkPrivateKey({}, &why), qPrintable(why));
     const QFileDevice::Permissions permissions = QFile::permissions(key.privatePath());
