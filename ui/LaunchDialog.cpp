@@ -15,6 +15,8 @@
 #include <QRegularExpression>
 #include <QSysInfo>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
@@ -418,7 +420,7 @@ void LaunchDialog::uploadCreatedKey()
             m_createdKey = {};
             m_ui->keyNoteLabel->setText(note);
             m_ui->keyNoteLabel->show();
-            Q_EMIT keyCreated(note);
+            m_keyNote = note; // said after launched(), so the window shows it last
             launch();
         });
 }
@@ -440,6 +442,8 @@ void LaunchDialog::launch()
             if (reply.ok()) {
                 m_idempotencyKey.clear();
                 Q_EMIT launched(reply.value());
+                if (!m_keyNote.isEmpty())
+                    Q_EMIT keyCreated(std::exchange(m_keyNote, QString()));
                 accept();
                 return;
             }

@@ -56,7 +56,8 @@ public:
 Q_SIGNALS:
     void launched(const cardhour::core::Instance &instance);
     void manageKeysRequested();
-    // A key was made and uploaded for this launch: the one line that says so.
+    // A key was made and uploaded for this launch: the one line that says so (after
+    // launched(); the dialog showed it too).
     void keyCreated(const QString &message);
 
 protected:
@@ -94,6 +95,7 @@ private:
     QList<core::SshKey> m_keys;
     core::SshKeyPair m_createdKey; // made on Launch, kept for a retry if its upload failed
     bool m_createdKeyHasPassphrase = false;
+    QString m_keyNote; // to say once the launch is accepted
     bool m_keysLoaded = false;
     bool m_busy = false;
     int m_pending = 0;

@@ -86,9 +86,13 @@ void TestLaunchDialogPodman::firstLaunchMakesKeyAndMountsDataset()
     QSignalSpy launched(&dialog, &ui::LaunchDialog::launched);
     QSignalSpy created(&dialog, &ui::LaunchDialog::keyCreated);
     QTest::mouseClick(launch, Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(created.size(), 1, 30000);
+    // The dialog says what it did in one line while the launch is asked for.
+    auto *keyNote = dialog.findChild<QLabel *>(u"keyNoteLabel"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(keyNote->isVisible(), 30000);
     shoot(&dialog, u"launch-first-key"_s);
     QTRY_COMPARE_WITH_TIMEOUT(launched.size(), 1, 30000);
+    QCOMPARE(created.size(), 1); // and the window hears it after launched()
+    QCOMPARE(created.at(0).at(0).toString(), keyNote->text());
     const auto launchedInstance = launched.at(0).at(0).value<core::Instance>();
     m_instanceIds.append(launchedInstance.id);
     QCOMPARE(launchedInstance.datasets, QStringList{u"demo"_s});
