@@ -1,5 +1,6 @@
 #include "InstanceActions.h"
 
+#include "CostPreview.h"
 #include "Format.h"
 
 using namespace Qt::StringLiterals;
@@ -83,6 +84,12 @@ QString InstanceActions::preview(Action action, const Instance &instance)
             lines << tr("Nothing is billed while it is stopped.");
         else
             lines << tr("Still billed while stopped: %1.").arg(listOf(r.billedWhileStopped));
+        if (r.billedWhileStopped.contains(u"storage"_s)
+            && r.storageRateMicrosPerHourWhenStopped > 0)
+            lines << tr("Its %1 GiB disk costs %2 per hour while stopped (%3 per GiB-hour).")
+                         .arg(QString::number(r.storageGib),
+                              CostPreview::exactMoney(r.storageRateMicrosPerHourWhenStopped),
+                              CostPreview::exactMoney(r.storagePricePerGibHourMicros));
         break;
     case Action::Start:
         lines << tr("Billing starts again at %1 once it is running.")

@@ -1,13 +1,21 @@
 #include "LaunchDialog.h"
 
+#include "CostPreview.h"
 #include "Format.h"
+#include "GpuCardDelegate.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "ssh/SshKeyStore.h"
 #include "ui_LaunchDialog.h"
 
+#include <QDir>
 #include <QEvent>
 #include <QListWidgetItem>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QSysInfo>
+
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -17,16 +25,30 @@ using namespace cardhour::core;
 
 namespace {
 constexpr int IdRole = Qt::UserRole + 1;
-constexpr qint64 msPerDay = 24LL * 3600 * 1000;
+
+// The name a key made on the first launch gets, here and at the provider: says where it lives.
+QString managedKeyName()
+{
+    QString host = QSysInfo::machineHostName();
+    host.replace(QRegularExpression(u"[^A-Za-z0-9_-]+"_s), u"-"_s);
+    return host.isEmpty() ? u"cardhour"_s : u"cardhour-"_s + host.left(40);
+}
 } // namespace
 
-LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, QWidget *parent)
-    : QDialog(parent), m_ui(std::make_unique<Ui::LaunchDialog>()), m_client(client),
-      m_ticker(ticker)
+LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, SshKeyStore *keys,
+                           QWidget *parent)
+    : QDialog(parent), m_ui(std::make_unique<Ui::LaunchDialog>()),
+      m_cardDelegate(new GpuCardDelegate(this)), m_client(client), m_ticker(ticker),
+      m_keyStore(keys)
 {
     m_ui->setupUi(this);
     setObjectName(u"launchDialog"_s);
     m_ui->noKeysLabel->hide();
+    m_ui->noDatasetsLabel->hide();
+    m_ui->keyNoteLabel->hide();
+    m_ui->gpuList->setItemDelegate(m_cardDelegate);
+    resize(cardsMinWidth + 80, 820);
+    updateGpuLayout();
     fillCounts();
     connect(m_ui->gpuList, &QListWidget::currentRowChanged, this, [this] {
         fillCounts();
@@ -45,7 +67,7 @@ LaunchDialog::~LaunchDialog() = default;
 
 void LaunchDialog::load()
 {
-    m_pending = 3;
+    m_pending = 4;
     m_loadError.clear();
     m_ui->errorLabel->setText(tr("Loading the catalog…"));
     auto done = [this](const ApiError &error) {
@@ -69,6 +91,13 @@ void LaunchDialog::load()
         }
         done(r.error());
     });
+    m_client->datasets()->onFinished(this, [this, done](const Reply<QList<Dataset>> &r) {
+        if (r.ok()) {
+            m_datasets = r.value();
+            fillDatasets();
+        }
+        done(r.error());
+    });
     m_client->sshKeys()->onFinished(this, [this, done](const Reply<QList<SshKey>> &r) {
         if (r.ok()) {
             m_keys = r.value();
@@ -79,21 +108,86 @@ void LaunchDialog::load()
     });
 }
 
+bool LaunchDialog::showsGpuCards() const
+{
+    return m_ui->gpuList->viewMode() == QListView::IconMode;
+}
+
+void LaunchDialog::updateGpuLayout()
+{
+    QListWidget *list = m_ui->gpuList;
+    const bool cards = width() >= cardsMinWidth;
+    if (cards == showsGpuCards())
+        return;
+    if (cards) {
+        list->setViewMode(QListView::IconMode);
+        list->setFlow(QListView::LeftToRight);
+        list->setWrapping(true);
+        list->setResizeMode(QListView::Adjust);
+        list->setMovement(QListView::Static);
+        list->setGridSize(GpuCardDelegate::cardSize);
+        list->setSpacing(0);
+        list->setWordWrap(true);
+    } else {
+        list->setViewMode(QListView::ListMode);
+        list->setFlow(QListView::TopToBottom);
+        list->setWrapping(false);
+        list->setGridSize({});
+        list->setWordWrap(false);
+    }
+    fitGpuList();
+}
+
+void LaunchDialog::fitGpuList()
+{
+    // As tall as its content, up to three rows of cards or six lines, so the other sections
+    // keep their room; more scroll.
+    QListWidget *list = m_ui->gpuList;
+    const int frame = 2 * list->frameWidth() + 2;
+    int height = 0;
+    if (showsGpuCards()) {
+        const int columns = qMax(1, (list->width() - frame) / GpuCardDelegate::cardSize.width());
+        const int rows = qBound(1, int((list->count() + columns - 1) / columns), 3);
+        height = rows * GpuCardDelegate::cardSize.height() + frame;
+    } else {
+        const int row = list->count() > 0 ? list->sizeHintForRow(0) : 2 * fontMetrics().height();
+        height = qBound(2, int(list->count()), 6) * row + frame;
+    }
+    list->setFixedHeight(height);
+}
+
+void LaunchDialog::resizeEvent(QResizeEvent *event)
+{
+    QDialog::resizeEvent(event);
+    updateGpuLayout();
+    fitGpuList();
+}
+
 void LaunchDialog::fillGpus()
 {
     const int previous = qMax(0, m_ui->gpuList->currentRow());
     m_ui->gpuList->clear();
     int firstFree = -1;
     for (const GpuType &gpu : std::as_const(m_gpus)) {
-        //: GPU card in the launch dialog: name, memory, price, free cards
+        const QString vram = tr("%1 GiB VRAM").arg((gpu.vramMib + 512) / 1024);
+        const QString price = tr("%1 per card-hour").arg(Format::money(gpu.pricePerHourMicros));
+        //: free cards of this type out of all the provider lends
+        const QString free = tr("%1 of %2 free").arg(gpu.available).arg(gpu.capacity);
+        // Never leave it to the user to guess whether the card is real.
+        const QString kind = gpu.simulated ? tr("simulated") : tr("real GPU");
+        const QString sep = u"  ·  "_s;
+        // Two lines in the narrow list, so that it needs no sideways scrolling.
         auto *item = new QListWidgetItem(
-            tr("%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   free: %4")
-                    .arg(gpu.name, QString::number((gpu.vramMib + 512) / 1024),
-                         Format::money(gpu.pricePerHourMicros), QString::number(gpu.available))
-                // Never leave it to the user to guess whether the card is real.
-                + u"   ·   "_s + (gpu.simulated ? tr("simulated") : tr("real GPU")),
-            m_ui->gpuList);
+            gpu.name + u'\n' + vram + sep + price + sep + free + sep + kind, m_ui->gpuList);
         item->setData(IdRole, gpu.id);
+        item->setData(GpuCardDelegate::TitleRole, gpu.name);
+        item->setData(GpuCardDelegate::LinesRole, QStringList{vram, price, free});
+        item->setData(GpuCardDelegate::BadgeRole, kind);
+        item->setData(GpuCardDelegate::ScarceRole, gpu.available <= 0);
+        //: how a screen reader says one GPU card: name, memory, price, free cards, kind
+        item->setData(Qt::AccessibleTextRole,
+                      tr("%1, %2, %3, %4, %5").arg(gpu.name, vram, price, free, kind));
+        item->setData(Qt::AccessibleDescriptionRole, gpu.description);
         item->setToolTip(gpu.description);
         if (gpu.available <= 0)
             item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
@@ -103,6 +197,7 @@ void LaunchDialog::fillGpus()
     const QListWidgetItem *keep = m_ui->gpuList->item(previous);
     m_ui->gpuList->setCurrentRow(keep && (keep->flags() & Qt::ItemIsEnabled) ? previous
                                                                              : qMax(0, firstFree));
+    fitGpuList();
 }
 
 void LaunchDialog::fillImages()
@@ -117,6 +212,34 @@ void LaunchDialog::fillImages()
         item->setData(IdRole, image.id);
     }
     m_ui->imageList->setCurrentRow(qMin(previous, m_ui->imageList->count() - 1));
+}
+
+void LaunchDialog::fillDatasets()
+{
+    QStringList checked;
+    for (int row = 0; row < m_ui->datasetList->count(); ++row) {
+        if (m_ui->datasetList->item(row)->checkState() == Qt::Checked)
+            checked << m_ui->datasetList->item(row)->data(IdRole).toString();
+    }
+    m_ui->datasetList->clear();
+    for (const Dataset &dataset : std::as_const(m_datasets)) {
+        const QString size = locale().formattedDataSize(dataset.sizeBytes);
+        //: a dataset: name, where it is mounted, size, number of files
+        QString text =
+            tr("%1   ·   %2   ·   %3, files: %4")
+                .arg(dataset.name, dataset.mountPath, size, QString::number(dataset.files));
+        if (!dataset.available)
+            text += u"   ·   "_s + tr("its folder is missing on the provider");
+        auto *item = new QListWidgetItem(text, m_ui->datasetList);
+        item->setData(IdRole, dataset.name);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        // None by default: a dataset is mounted only when asked for.
+        item->setCheckState(checked.contains(dataset.name) ? Qt::Checked : Qt::Unchecked);
+        if (!dataset.available)
+            item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
+    }
+    m_ui->datasetList->setVisible(!m_datasets.isEmpty());
+    m_ui->noDatasetsLabel->setVisible(m_datasets.isEmpty());
 }
 
 void LaunchDialog::reloadKeys()
@@ -149,6 +272,12 @@ void LaunchDialog::fillKeys()
     }
     m_ui->keyList->setVisible(!m_keys.isEmpty());
     m_ui->noKeysLabel->setVisible(m_keysLoaded && m_keys.isEmpty());
+    if (m_keyStore)
+        m_ui->noKeysLabel->setText(
+            tr("You have no SSH key yet: Launch creates one on this computer (ed25519, in %1), "
+               "uploads it and installs it on this host. Or choose Manage SSH keys to import "
+               "your own.")
+                .arg(QDir::toNativeSeparators(m_keyStore->folder())));
 }
 
 void LaunchDialog::fillCounts()
@@ -183,7 +312,8 @@ const GpuType *LaunchDialog::selectedGpu() const
 qint64 LaunchDialog::pricePerHourMicros() const
 {
     const GpuType *gpu = selectedGpu();
-    return gpu ? gpu->pricePerHourMicros * qMax(1, m_ui->countCombo->currentData().toInt()) : 0;
+    return gpu ? CostPreview::computePerHourMicros(*gpu, m_ui->countCombo->currentData().toInt())
+               : 0;
 }
 
 NewInstance LaunchDialog::request() const
@@ -200,32 +330,24 @@ NewInstance LaunchDialog::request() const
         if (item->checkState() == Qt::Checked)
             r.sshKeyIds << item->data(IdRole).toString();
     }
+    for (int i = 0; i < m_ui->datasetList->count(); ++i) {
+        const QListWidgetItem *item = m_ui->datasetList->item(i);
+        if (item->checkState() == Qt::Checked && (item->flags() & Qt::ItemIsEnabled))
+            r.datasets << item->data(IdRole).toString();
+    }
     return r;
 }
 
 void LaunchDialog::updateCost()
 {
-    const qint64 perHour = pricePerHourMicros();
-    if (perHour <= 0) {
+    const GpuType *gpu = selectedGpu();
+    if (!gpu) {
         m_ui->costLabel->clear();
         validate();
         return;
     }
-    QString text =
-        tr("<b>Cost:</b> %1 per hour, %2 per day. Billed per second while it runs; nothing "
-           "while stopped.")
-            .arg(Format::money(perHour), Format::money(BillTicker::costOf(msPerDay, perHour)));
-    if (m_ticker && m_ticker->hasData()) {
-        // What already runs keeps running: the balance lasts at the combined rate.
-        const qint64 rate = m_ticker->spendRateMicrosPerHour() + perHour;
-        const qint64 balance = m_ticker->balanceMicros();
-        text += u"<br>"_s
-            + tr("Your balance of %1 lasts %2 at %3 (with what already runs).")
-                  .arg(Format::money(balance),
-                       Format::duration(BillTicker::msToSpend(balance, rate)),
-                       Format::ratePerHour(rate));
-    }
-    m_ui->costLabel->setText(text);
+    m_ui->costLabel->setText(
+        CostPreview::text(*gpu, qMax(1, m_ui->countCombo->currentData().toInt()), m_ticker));
     validate();
 }
 
@@ -239,10 +361,72 @@ void LaunchDialog::validate()
     launch->setEnabled(ok);
 }
 
+bool LaunchDialog::needsKey() const
+{
+    return m_keyStore && m_keysLoaded && m_keys.isEmpty();
+}
+
+void LaunchDialog::fail(const QString &message)
+{
+    m_busy = false;
+    m_ui->errorLabel->setText(message);
+    validate();
+}
+
 void LaunchDialog::onAccept()
 {
     if (!m_ui->buttonBox->button(QDialogButtonBox::Ok)->isEnabled())
         return;
+    m_busy = true;
+    validate();
+    if (needsKey())
+        createKeyThenLaunch();
+    else
+        launch();
+}
+
+void LaunchDialog::createKeyThenLaunch()
+{
+    if (m_createdKey.isValid())
+        return uploadCreatedKey();
+    m_ui->errorLabel->setText(tr("Creating an SSH key for you…"));
+    SshKeyReply *made = m_keyStore->generateManaged(managedKeyName());
+    connect(made, &SshKeyReply::finished, this, [this, made] {
+        if (!made->ok())
+            return fail(tr("Not launched: no SSH key could be created. %1").arg(made->error()));
+        m_createdKey = made->key();
+        m_createdKeyHasPassphrase = made->hasPassphrase();
+        uploadCreatedKey();
+    });
+}
+
+void LaunchDialog::uploadCreatedKey()
+{
+    m_ui->errorLabel->setText(tr("Uploading your new SSH key…"));
+    SshKeyStore::upload(*m_client, m_createdKey, managedKeyName())
+        ->onFinished(this, [this](const Reply<SshKey> &reply) {
+            if (!reply.ok())
+                return fail(tr("Not launched: your new SSH key could not be uploaded. %1")
+                                .arg(reply.error().userMessage()));
+            m_keys.append(reply.value());
+            fillKeys(); // ticked, as every key is by default
+            const QString protection = m_createdKeyHasPassphrase
+                ? tr("its passphrase is in your keychain")
+                : tr("without a passphrase, as there is no keychain");
+            const QString note =
+                tr("Created the SSH key “%1” in %2 (%3), uploaded it and ticked it.")
+                    .arg(reply.value().name, QDir::toNativeSeparators(m_keyStore->folder()),
+                         protection);
+            m_createdKey = {};
+            m_ui->keyNoteLabel->setText(note);
+            m_ui->keyNoteLabel->show();
+            m_keyNote = note; // said after launched(), so the window shows it last
+            launch();
+        });
+}
+
+void LaunchDialog::launch()
+{
     const NewInstance r = request();
     // A retry of the very same request reuses the key: if the first one did reach the
     // provider, it answers with that instance instead of launching a second.
@@ -258,6 +442,8 @@ void LaunchDialog::onAccept()
             if (reply.ok()) {
                 m_idempotencyKey.clear();
                 Q_EMIT launched(reply.value());
+                if (!m_keyNote.isEmpty())
+                    Q_EMIT keyCreated(std::exchange(m_keyNote, QString()));
                 accept();
                 return;
             }
@@ -287,6 +473,8 @@ void LaunchDialog::changeEvent(QEvent *event)
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
         fillGpus();
+        fillDatasets();
+        fillKeys();
         fillCounts();
         updateCost();
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/Models.h"
+#include "ssh/SshKeyPair.h"
 
 #include <QDialog>
 #include <QJsonObject>
@@ -15,25 +16,31 @@ class LaunchDialog;
 namespace cardhour::core {
 class BillTicker;
 class ProviderClient;
+class SshKeyStore;
 } // namespace cardhour::core
 
 namespace cardhour::ui {
 
-// Rent a host: GPU type and card count, system image, SSH keys, name, with the cost per hour
-// and per day and how long the balance lasts at that rate, before anything is spent. It loads
-// the catalog and keys itself, sends POST /v1/instances, and closes on success with launched().
-// Refusals (402: balance too low; 409: not enough free cards) are said in words and the dialog
-// stays open, so the user can change the choice.
+class GpuCardDelegate;
+
+// Rent a host: GPU type (cards in a grid; a plain list when the dialog is narrow) and card
+// count, system image, datasets to mount, SSH keys, name, with what it costs running and
+// stopped and how long the balance lasts (CostPreview), before anything is spent. It loads the
+// catalog, datasets and keys itself, sends POST /v1/instances, and closes on success with
+// launched(). A user without any uploaded key gets one made for them on Launch (in the local
+// key store, uploaded, ticked; keyCreated() says so). Refusals (402: balance too low; 409: not
+// enough free cards) are said in words and the dialog stays open, so the user can change the
+// choice.
 class LaunchDialog : public QDialog
 {
     Q_OBJECT
 public:
-    // Neither is owned; both must outlive the dialog.
+    // None is owned; all must outlive the dialog. Without `keys` no key is made on Launch.
     LaunchDialog(core::ProviderClient *client, const core::BillTicker *ticker,
-                 QWidget *parent = nullptr);
+                 core::SshKeyStore *keys, QWidget *parent = nullptr);
     ~LaunchDialog() override;
 
-    // Fetches GPU types, images and keys (the dialog is usable once they arrived).
+    // Fetches GPU types, images, datasets and keys (the dialog is usable once they arrived).
     void load();
     // Fetches the provider's keys again (after the SSH keys dialog uploaded one); the ticks
     // already set stay set.
@@ -41,30 +48,54 @@ public:
     core::NewInstance request() const;
     // Per hour for the current choice (0 without one).
     qint64 pricePerHourMicros() const;
+    // Whether the GPU types show as cards (wide) or as the plain list (narrow).
+    bool showsGpuCards() const;
+    // Cards from this width of the dialog on.
+    static constexpr int cardsMinWidth = 720;
 
 Q_SIGNALS:
     void launched(const cardhour::core::Instance &instance);
     void manageKeysRequested();
+    // A key was made and uploaded for this launch: the one line that says so (after
+    // launched(); the dialog showed it too).
+    void keyCreated(const QString &message);
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void fillGpus();
     void fillImages();
+    void fillDatasets();
     void fillKeys();
     void fillCounts();
     void updateCost();
+    void updateGpuLayout();
+    void fitGpuList();
     void validate();
     void onAccept();
+    // The first launch without an uploaded key: make one (or reuse the one made by an earlier
+    // attempt), upload it, tick it, then launch.
+    void createKeyThenLaunch();
+    void uploadCreatedKey();
+    void launch();
+    void fail(const QString &message);
+    bool needsKey() const;
     const core::GpuType *selectedGpu() const;
 
     std::unique_ptr<Ui::LaunchDialog> m_ui;
+    GpuCardDelegate *m_cardDelegate;
     core::ProviderClient *m_client;
     const core::BillTicker *m_ticker;
+    core::SshKeyStore *m_keyStore;
     QList<core::GpuType> m_gpus;
     QList<core::Image> m_images;
+    QList<core::Dataset> m_datasets;
     QList<core::SshKey> m_keys;
+    core::SshKeyPair m_createdKey; // made on Launch, kept for a retry if its upload failed
+    bool m_createdKeyHasPassphrase = false;
+    QString m_keyNote; // to say once the launch is accepted
     bool m_keysLoaded = false;
     bool m_busy = false;
     int m_pending = 0;

@@ -6,6 +6,7 @@
 #include "LaunchDialog.h"
 #include "MainWindow.h"
 #include "MetricsChart.h"
+#include "SshActions.h"
 #include "api/ProviderClient.h"
 #include "ui_MainWindow.h"
 
@@ -57,7 +58,7 @@ void MainWindow::openLaunchDialog()
         m_launchDialog->raise();
         return;
     }
-    m_launchDialog = new LaunchDialog(m_core->client(), m_core->ticker(), this);
+    m_launchDialog = new LaunchDialog(m_core->client(), m_core->ticker(), m_ssh->keyStore(), this);
     m_launchDialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_launchDialog, &LaunchDialog::launched, this, [this](const Instance &instance) {
         m_core->noteInstance(instance);
@@ -66,6 +67,9 @@ void MainWindow::openLaunchDialog()
         statusBar()->showMessage(tr("Launching %1…").arg(instance.name), 5000);
     });
     connect(m_launchDialog, &LaunchDialog::manageKeysRequested, this, &MainWindow::openKeysDialog);
+    // A key made for this launch is news the user should read, after "Launching…".
+    connect(m_launchDialog, &LaunchDialog::keyCreated, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 15000); });
     m_launchDialog->load();
     m_launchDialog->open();
 }

@@ -152,6 +152,10 @@ GpuType GpuType::fromJson(const QJsonObject &o)
     g.simulated = o.value("simulated"_L1).toBool();
     g.cpusPerCard = o.value("cpus_per_card"_L1).toDouble();
     g.memoryMibPerCard = int32(o, "memory_mib_per_card"_L1);
+    g.diskGib = int64(o, "disk_gib"_L1);
+    g.storagePricePerGibHourMicros = int64(o, "storage_price_per_gib_hour_micros"_L1);
+    g.storageRateMicrosPerHourWhenStopped =
+        int64(o, "storage_rate_micros_per_hour_when_stopped"_L1);
     return g;
 }
 
@@ -271,6 +275,9 @@ Retention Retention::fromJson(const QJsonObject &o)
     r.billedWhileRunning = strings(o.value("billed_while_running"_L1));
     r.billedWhileStopped = strings(o.value("billed_while_stopped"_L1));
     r.storagePricePerGibHourMicros = int64(o, "storage_price_per_gib_hour_micros"_L1);
+    r.storageGib = int64(o, "storage_gib"_L1);
+    r.storageRateMicrosPerHourWhenStopped =
+        int64(o, "storage_rate_micros_per_hour_when_stopped"_L1);
     return r;
 }
 

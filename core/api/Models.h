@@ -89,6 +89,11 @@ struct GpuType
     bool simulated = false;
     double cpusPerCard = 0;
     int memoryMibPerCard = 0;
+    // The disk an instance of this type is given, and what it costs per hour while stopped
+    // (disk × the catalog's one storage price): known before launch.
+    qint64 diskGib = 0;
+    qint64 storagePricePerGibHourMicros = 0;
+    qint64 storageRateMicrosPerHourWhenStopped = 0;
 
     static GpuType fromJson(const QJsonObject &o);
 };
@@ -180,6 +185,8 @@ struct Retention
     QStringList billedWhileRunning; // compute, storage
     QStringList billedWhileStopped;
     qint64 storagePricePerGibHourMicros = 0;
+    qint64 storageGib = 0; // the disk the instance was given
+    qint64 storageRateMicrosPerHourWhenStopped = 0; // storageGib × the price
 
     static Retention fromJson(const QJsonObject &o);
 };

@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QTimer>
@@ -136,6 +137,34 @@ SshKeyReply *SshKeyStore::generate(const QString &name, const QString &passphras
     return finishAdding(key, true, passphrase);
 }
 
+SshKeyReply *SshKeyStore::generateManaged(const QString &name)
+{
+    if (!m_secrets)
+        return generate(name);
+    // 256 random bits: nobody types it, the keychain hands it to the SSH code.
+    QByteArray random(32, Qt::Uninitialized);
+    QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(random.data()),
+                                          random.size() / int(sizeof(quint32)));
+    const QString passphrase = QString::fromLatin1(
+        random.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    auto *reply = new SshKeyReply(this);
+    SshKeyReply *protectedKey = generate(name, passphrase);
+    connect(protectedKey, &SshKeyReply::finished, reply, [this, reply, protectedKey, name] {
+        if (protectedKey->ok() || !protectedKey->m_keychainRefused) {
+            reply->m_hasPassphrase = protectedKey->m_hasPassphrase;
+            reply->finish(protectedKey->ok(), protectedKey->key(), protectedKey->error());
+            return;
+        }
+        // No keychain to hold a passphrase (its files are gone already): a key without one,
+        // protected like ~/.ssh keys are, by the folder's permissions.
+        SshKeyReply *plainKey = generate(name);
+        connect(plainKey, &SshKeyReply::finished, reply, [reply, plainKey] {
+            reply->finish(plainKey->ok(), plainKey->key(), plainKey->error());
+        });
+    });
+    return reply;
+}
+
 SshKeyReply *SshKeyStore::importPublicKey(const QString &publicPath, const QString &passphrase)
 {
     QString error;
@@ -154,6 +183,7 @@ SshKeyReply *SshKeyStore::finishAdding(const SshKeyPair &key, bool generated,
                                        const QString &passphrase)
 {
     auto *reply = new SshKeyReply(this);
+    reply->m_hasPassphrase = !passphrase.isEmpty();
     // Removes what generate() wrote when the key cannot be kept after all.
     const auto fail = [reply, key, generated](const QString &error) {
         if (generated) {
@@ -182,18 +212,20 @@ SshKeyReply *SshKeyStore::finishAdding(const SshKeyPair &key, bool generated,
     }
     SecretReply *stored = m_secrets ? m_secrets->writeToken(keychainKey(key), passphrase) : nullptr;
     if (!stored) {
+        reply->m_keychainRefused = true;
         QTimer::singleShot(0, reply,
                            [fail] { fail(tr("There is no keychain to hold the passphrase.")); });
         return reply;
     }
-    connect(stored, &SecretReply::finished, reply, [stored, record, fail] {
-        if (stored->ok())
+    connect(stored, &SecretReply::finished, reply, [reply, stored, record, fail] {
+        if (stored->ok()) {
             record();
-        else
-            fail(
-                tr("The passphrase could not be saved in the keychain, so the key was not added: "
-                   "%1")
-                    .arg(stored->reason().isEmpty() ? tr("access was refused") : stored->reason()));
+            return;
+        }
+        reply->m_keychainRefused = true;
+        fail(tr("The passphrase could not be saved in the keychain, so the key was not added: "
+                "%1")
+                 .arg(stored->reason().isEmpty() ? tr("access was refused") : stored->reason()));
     });
     return reply;
 }

@@ -23,6 +23,8 @@ public:
     bool ok() const { return m_ok; }
     SshKeyPair key() const { return m_key; }
     QString error() const { return m_error; } // translated, for the user
+    // Whether the key has a passphrase (kept in the keychain).
+    bool hasPassphrase() const { return m_hasPassphrase; }
 
 Q_SIGNALS:
     void finished();
@@ -33,6 +35,8 @@ private:
     void finish(bool ok, const SshKeyPair &key, const QString &error);
 
     bool m_ok = false;
+    bool m_hasPassphrase = false;
+    bool m_keychainRefused = false; // the key was fine, the keychain did not take its passphrase
     SshKeyPair m_key;
     QString m_error;
 };
@@ -55,6 +59,9 @@ public:
     SshKeyPair key(const QString &fingerprintSha256) const;
 
     SshKeyReply *generate(const QString &name, const QString &passphrase = {});
+    // A key CardHour manages for the user (the first launch makes one): ed25519 with a random
+    // passphrase kept in the keychain when the keychain takes it, else without a passphrase.
+    SshKeyReply *generateManaged(const QString &name);
     SshKeyReply *importPublicKey(const QString &publicPath, const QString &passphrase = {});
     // The passphrase kept for this key (NotFound: the key has none); null without a SecretStore.
     SecretReply *passphrase(const SshKeyPair &key);

@@ -62,6 +62,14 @@ private Q_SLOTS:
         QVERIFY(ui::InstanceActions::preview(Action::Stop, i).contains(u"keep no data"_s));
         QVERIFY(ui::InstanceActions::preview(Action::Stop, i)
                     .contains(u"Still billed while stopped: storage."_s));
+        // The rate the provider states for this instance's disk, not a sentence of our own.
+        i.retention.storageGib = 50;
+        i.retention.storagePricePerGibHourMicros = 200;
+        i.retention.storageRateMicrosPerHourWhenStopped = 10'000;
+        const QString billed = ui::InstanceActions::preview(Action::Stop, i);
+        QVERIFY2(billed.contains(u"Its 50 GiB disk costs ¥0.01 per hour while stopped (¥0.0002 "
+                                 "per GiB-hour)."_s),
+                 qPrintable(billed));
         QVERIFY(!ui::InstanceActions::preview(Action::Terminate, i).contains(u"/workspace"_s));
     }
 };

@@ -27,6 +27,7 @@ private Q_SLOTS:
     void metrics();
     void newInstanceJson();
     void dataset();
+    void storageBeforeAndAfterLaunch();
     void errorMessages_data();
     void errorMessages();
 };
@@ -279,6 +280,23 @@ void TestModels::dataset()
     const Instance i = Instance::fromJson(
         QJsonObject{{u"id"_s, u"i"_s}, {u"datasets"_s, QJsonArray{u"imagenet"_s}}});
     QCOMPARE(i.datasets, QStringList{u"imagenet"_s});
+}
+
+void TestModels::storageBeforeAndAfterLaunch()
+{
+    // Before launch the catalog states a type's disk and its storage price; after, retention.
+    const GpuType g = GpuType::fromJson(object(R"({
+        "id": "rtx4090", "disk_gib": 50, "storage_price_per_gib_hour_micros": 200,
+        "storage_rate_micros_per_hour_when_stopped": 10000})"_ba));
+    QCOMPARE(g.diskGib, 50);
+    QCOMPARE(g.storagePricePerGibHourMicros, 200);
+    QCOMPARE(g.storageRateMicrosPerHourWhenStopped, 10'000);
+    const Retention r = Retention::fromJson(object(R"({
+        "billed_while_stopped": ["storage"], "storage_gib": 200,
+        "storage_price_per_gib_hour_micros": 200,
+        "storage_rate_micros_per_hour_when_stopped": 40000})"_ba));
+    QCOMPARE(r.storageGib, 200);
+    QCOMPARE(r.storageRateMicrosPerHourWhenStopped, 40'000);
 }
 
 void TestModels::errorMessages_data()
