@@ -1,0 +1,95 @@
+#pragma once
+
+#include "api/Models.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+class QTimer;
+
+namespace cardhour::core {
+class ClientSession;
+}
+
+namespace cardhour::ui {
+
+class SnapshotsModel;
+
+// The user's snapshots: what each keeps and what keeping it costs (size, storage fee per hour
+// and since when, cost so far, all as the provider reports them), taking one from an instance,
+// deleting one (a confirmation says what is lost and that the fee stops) and restoring one as a
+// new instance (SnapshotsRestoreDialog). The list comes from GET /v1/snapshots when the user
+// logs in or the event stream comes back, and follows the provider's `snapshot` events in
+// between; it is cleared when the session changes hands. With no snapshot yet the page says how
+// to make one, with a button that does it when an instance can be snapshotted.
+class SnapshotsPage : public QWidget
+{
+    Q_OBJECT
+public:
+    // `session` is not owned and must outlive the page.
+    explicit SnapshotsPage(core::ClientSession *session, QWidget *parent = nullptr);
+    ~SnapshotsPage() override;
+
+    SnapshotsModel *model() const { return m_model; }
+    QString selectedSnapshotId() const;
+    void selectSnapshot(const QString &id);
+    // GET /v1/snapshots again.
+    void reload();
+
+Q_SIGNALS:
+    // A restore was accepted by the provider: the window can select it and open a terminal.
+    void restored(const cardhour::core::Instance &instance);
+    // Something failed that the page could not say in place (it also shows it in its status).
+    void errorOccurred(const QString &title, const QString &message);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
+private:
+    void retranslate();
+    void clear();
+    void fillInstances();
+    void updateView();
+    void updateDetails();
+    void takeSnapshot(const QString &instanceId, const QString &name);
+    void confirmDelete();
+    void deleteSnapshot(const QString &id);
+    void openRestore();
+    void setStatus(const QString &text);
+    QString deleteQuestion(const core::Snapshot &snapshot) const;
+    QString inUseMessage(const core::Snapshot &snapshot, const QString &providerMessage) const;
+    QList<core::Instance> snapshottable() const;
+
+    core::ClientSession *m_session;
+    SnapshotsModel *m_model;
+    QTimer *m_ticker;
+    QLabel *m_title;
+    QLabel *m_intro;
+    QLabel *m_fromLabel;
+    QComboBox *m_instanceCombo;
+    QLabel *m_nameLabel;
+    QLineEdit *m_nameEdit;
+    QPushButton *m_createButton;
+    QLabel *m_priceNote;
+    QStackedWidget *m_stack;
+    QLabel *m_emptyTitle;
+    QLabel *m_emptyText;
+    QPushButton *m_emptyButton;
+    QTableView *m_table;
+    QLabel *m_details;
+    QPushButton *m_restoreButton;
+    QPushButton *m_deleteButton;
+    QPushButton *m_refreshButton;
+    QLabel *m_status;
+    bool m_loaded = false;
+    quint64 m_generation = 0; // answers for an earlier user are dropped
+};
+
+} // namespace cardhour::ui

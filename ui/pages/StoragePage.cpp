@@ -1,0 +1,322 @@
+#include "pages/StoragePage.h"
+
+#include "api/ProviderClient.h"
+#include "sandbox/SandboxDatasets.h"
+#include "session/ClientSession.h"
+
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+using core::Dataset;
+using core::Instance;
+using core::Reply;
+
+namespace {
+constexpr int kEmptyPage = 0;
+constexpr int kListPage = 1;
+} // namespace
+
+StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
+    : QWidget(parent), m_session(session),
+      m_sandboxDatasets(new core::SandboxDatasets(session->launcher(), this)),
+      m_title(new QLabel(this)), m_intro(new QLabel(this)), m_stack(new QStackedWidget(this)),
+      m_emptyTitle(new QLabel), m_emptyText(new QLabel), m_table(new QTableWidget(0, ColumnCount)),
+      m_addBox(new QGroupBox(this)), m_addIntro(new QLabel), m_folderLabel(new QLabel),
+      m_folderEdit(new QLineEdit), m_browseButton(new QPushButton), m_nameLabel(new QLabel),
+      m_nameEdit(new QLineEdit), m_addButton(new QPushButton), m_modelsBox(new QGroupBox(this)),
+      m_modelsText(new QLabel), m_refreshButton(new QPushButton(this)), m_status(new QLabel(this))
+{
+    setObjectName(u"storagePage"_s);
+    m_stack->setObjectName(u"storageStack"_s);
+    m_emptyTitle->setObjectName(u"storageEmptyTitle"_s);
+    m_emptyText->setObjectName(u"storageEmptyText"_s);
+    m_table->setObjectName(u"datasetsTable"_s);
+    m_addBox->setObjectName(u"addDatasetBox"_s);
+    m_folderEdit->setObjectName(u"datasetFolderEdit"_s);
+    m_browseButton->setObjectName(u"datasetBrowseButton"_s);
+    m_nameEdit->setObjectName(u"datasetNameEdit"_s);
+    m_addButton->setObjectName(u"addDatasetButton"_s);
+    m_modelsBox->setObjectName(u"modelsBox"_s);
+    m_refreshButton->setObjectName(u"refreshStorageButton"_s);
+    m_status->setObjectName(u"storageStatus"_s);
+
+    QFont titleFont = m_title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
+    titleFont.setBold(true);
+    m_title->setFont(titleFont);
+    QFont emptyFont = m_emptyTitle->font();
+    emptyFont.setPointSizeF(emptyFont.pointSizeF() * 1.25);
+    emptyFont.setBold(true);
+    m_emptyTitle->setFont(emptyFont);
+    m_emptyTitle->setAlignment(Qt::AlignCenter);
+    m_emptyText->setAlignment(Qt::AlignCenter);
+    for (QLabel *label : {m_intro, m_emptyText, m_addIntro, m_modelsText, m_status}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_folderLabel->setBuddy(m_folderEdit);
+    m_nameLabel->setBuddy(m_nameEdit);
+
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    auto *empty = new QWidget;
+    auto *emptyLayout = new QVBoxLayout(empty);
+    emptyLayout->addStretch(1);
+    emptyLayout->addWidget(m_emptyTitle);
+    emptyLayout->addWidget(m_emptyText);
+    emptyLayout->addStretch(1);
+    m_stack->insertWidget(kEmptyPage, empty);
+    m_stack->insertWidget(kListPage, m_table);
+
+    auto *folderRow = new QHBoxLayout;
+    folderRow->addWidget(m_folderEdit, 1);
+    folderRow->addWidget(m_browseButton);
+    auto *form = new QFormLayout;
+    form->addRow(m_folderLabel, folderRow);
+    form->addRow(m_nameLabel, m_nameEdit);
+    auto *addRow = new QHBoxLayout;
+    addRow->addStretch(1);
+    addRow->addWidget(m_addButton);
+    auto *addLayout = new QVBoxLayout(m_addBox);
+    addLayout->addWidget(m_addIntro);
+    addLayout->addLayout(form);
+    addLayout->addLayout(addRow);
+
+    auto *modelsLayout = new QVBoxLayout(m_modelsBox);
+    modelsLayout->addWidget(m_modelsText);
+
+    auto *refreshRow = new QHBoxLayout;
+    refreshRow->addWidget(m_status, 1);
+    refreshRow->addWidget(m_refreshButton);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(m_intro);
+    layout->addWidget(m_stack, 1);
+    layout->addLayout(refreshRow);
+    layout->addWidget(m_addBox);
+    layout->addWidget(m_modelsBox);
+
+    connect(m_browseButton, &QPushButton::clicked, this, &StoragePage::browse);
+    connect(m_addButton, &QPushButton::clicked, this, &StoragePage::addFolder);
+    connect(m_refreshButton, &QPushButton::clicked, this, &StoragePage::reload);
+    connect(m_nameEdit, &QLineEdit::textEdited, this,
+            [this](const QString &text) { m_nameEdited = !text.isEmpty(); });
+    connect(m_folderEdit, &QLineEdit::textChanged, this, [this](const QString &folder) {
+        if (!m_nameEdited)
+            m_nameEdit->setText(suggestedName(folder));
+        updateView();
+    });
+    connect(m_nameEdit, &QLineEdit::textChanged, this, &StoragePage::updateView);
+    connect(m_sandboxDatasets, &core::SandboxDatasets::finished, this,
+            [this](const QString &name, bool ok, const QString &message) {
+                updateView();
+                if (!ok) {
+                    setStatus(message);
+                    Q_EMIT errorOccurred(tr("Dataset not added"), message);
+                    return;
+                }
+                setStatus(tr("Added the dataset “%1”. %2").arg(name, message));
+                m_folderEdit->clear();
+                m_nameEdit->clear();
+                m_nameEdited = false;
+                reload();
+            });
+
+    connect(m_session, &core::ClientSession::loggedIn, this, &StoragePage::reload);
+    connect(m_session, &core::ClientSession::streamUp, this, &StoragePage::reload);
+    connect(m_session, &core::ClientSession::providerReady, this, &StoragePage::updateView);
+    connect(m_session, &core::ClientSession::resetForUser, this, &StoragePage::clear);
+    connect(m_session, &core::ClientSession::instancesLoaded, this, &StoragePage::fillTable);
+    connect(m_session, &core::ClientSession::instanceChanged, this, &StoragePage::fillTable);
+
+    retranslate();
+    if (m_session->isLoggedIn())
+        reload();
+}
+
+StoragePage::~StoragePage() = default;
+
+QString StoragePage::suggestedName(const QString &folder)
+{
+    QString name = QFileInfo(QDir::cleanPath(folder)).fileName().toLower();
+    name.replace(QRegularExpression(u"[^a-z0-9._-]+"_s), u"-"_s);
+    name.replace(QRegularExpression(u"\\.{2,}"_s), u"."_s);
+    name.remove(QRegularExpression(u"^[^a-z0-9]+"_s));
+    return name.left(64);
+}
+
+void StoragePage::reload()
+{
+    if (!m_session->isLoggedIn())
+        return;
+    const quint64 generation = m_generation;
+    m_session->client()->datasets()->onFinished(
+        this, [this, generation](const Reply<QList<Dataset>> &reply) {
+            if (generation != m_generation)
+                return;
+            if (!reply.ok())
+                return setStatus(
+                    tr("The datasets could not be loaded: %1").arg(reply.error().userMessage()));
+            m_datasets = reply.value();
+            m_loaded = true;
+            fillTable();
+        });
+}
+
+void StoragePage::clear()
+{
+    ++m_generation;
+    m_loaded = false;
+    m_datasets.clear();
+    m_status->clear();
+    fillTable();
+}
+
+QStringList StoragePage::mountedBy(const QString &dataset) const
+{
+    QStringList names;
+    for (const Instance &instance : m_session->instances()) {
+        if (instance.datasets.contains(dataset))
+            names << instance.name;
+    }
+    return names;
+}
+
+void StoragePage::fillTable()
+{
+    m_table->setRowCount(int(m_datasets.size()));
+    const QLocale locale;
+    for (int row = 0; row < m_datasets.size(); ++row) {
+        const Dataset &d = m_datasets.at(row);
+        const QStringList hosts = mountedBy(d.name);
+        const QStringList cells{
+            d.name,
+            d.mountPath,
+            locale.formattedDataSize(d.sizeBytes, 1, QLocale::DataSizeIecFormat),
+            locale.toString(d.files),
+            d.available ? tr("yes") : tr("no: its folder is missing"),
+            hosts.isEmpty() ? tr("none of your hosts") : locale.createSeparatedList(hosts),
+        };
+        for (int column = 0; column < ColumnCount; ++column) {
+            auto *item = new QTableWidgetItem(cells.at(column));
+            if (column == SizeColumn || column == FilesColumn)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(row, column, item);
+        }
+    }
+    updateView();
+}
+
+void StoragePage::updateView()
+{
+    m_stack->setCurrentIndex(m_datasets.isEmpty() ? kEmptyPage : kListPage);
+    const bool sandbox = m_session->usingSandbox();
+    m_emptyTitle->setText(m_loaded || !m_session->isLoggedIn() ? tr("No datasets yet")
+                                                               : tr("Loading datasets…"));
+    m_emptyText->setText(
+        sandbox ? tr("A dataset is a folder the provider shares read-only with the instances "
+                     "launched with it. Add a folder of this computer below.")
+                : tr("A dataset is a folder the provider shares read-only with the instances "
+                     "launched with it. This provider offers none yet."));
+    m_addBox->setVisible(sandbox);
+    const bool busy = m_sandboxDatasets->isBusy();
+    m_addButton->setEnabled(sandbox && !busy && !m_folderEdit->text().trimmed().isEmpty()
+                            && !m_nameEdit->text().trimmed().isEmpty());
+    m_browseButton->setEnabled(!busy);
+}
+
+void StoragePage::browse()
+{
+    auto *dialog = new QFileDialog(this, tr("Folder to share as a dataset"));
+    dialog->setObjectName(u"datasetFolderDialog"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::Directory);
+    dialog->setOption(QFileDialog::ShowDirsOnly);
+    if (!m_folderEdit->text().isEmpty())
+        dialog->setDirectory(m_folderEdit->text());
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &folder) {
+        m_folderEdit->setText(QDir::toNativeSeparators(folder));
+    });
+    dialog->open();
+}
+
+void StoragePage::addFolder()
+{
+    const QString folder = QDir::fromNativeSeparators(m_folderEdit->text().trimmed());
+    const QString name = m_nameEdit->text().trimmed();
+    if (!QFileInfo(folder).isDir()) {
+        setStatus(tr("“%1” is not a folder.").arg(m_folderEdit->text().trimmed()));
+        return;
+    }
+    QString error;
+    if (!m_sandboxDatasets->add(name, QFileInfo(folder).absoluteFilePath(), &error)) {
+        setStatus(error);
+        return;
+    }
+    setStatus(tr("Adding “%1” (the sandbox measures the folder first)…").arg(name));
+    updateView();
+}
+
+void StoragePage::setStatus(const QString &text)
+{
+    m_status->setText(text);
+}
+
+void StoragePage::retranslate()
+{
+    m_title->setText(tr("Storage"));
+    m_intro->setText(tr("Datasets the provider shares: an instance launched with one sees it "
+                        "read-only at its mount path, without copying it."));
+    m_table->setHorizontalHeaderLabels(
+        {tr("Name"), tr("Mounted at"), tr("Size"), tr("Files"), tr("Available"), tr("Mounted by")});
+    m_table->setAccessibleName(tr("Datasets"));
+    m_addBox->setTitle(tr("Add a folder as a dataset"));
+    m_addIntro->setText(tr("The local sandbox shares a folder of this computer with the "
+                           "instances launched with it."));
+    m_folderLabel->setText(tr("&Folder:"));
+    m_folderEdit->setAccessibleName(tr("Folder to share"));
+    m_browseButton->setText(tr("&Browse…"));
+    m_nameLabel->setText(tr("&Name:"));
+    m_nameEdit->setAccessibleName(tr("Dataset name"));
+    m_nameEdit->setPlaceholderText(tr("a-z, 0-9, '.', '_' and '-'"));
+    m_addButton->setText(tr("&Add dataset"));
+    m_modelsBox->setTitle(tr("Models"));
+    m_modelsText->setText(tr("The provider offers no model library yet; models will be listed "
+                             "here when it does."));
+    m_refreshButton->setText(tr("Refresh"));
+    fillTable();
+}
+
+void StoragePage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+} // namespace cardhour::ui
