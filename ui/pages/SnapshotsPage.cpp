@@ -267,8 +267,8 @@ void SnapshotsPage::updateView()
     } else {
         m_emptyText->setText(
             tr("A snapshot keeps an instance's own disk and /workspace, so you can restore it "
-               "later as a new instance, on any GPU type. Choose an instance above and Take "
-               "snapshot, or take one of the first now:"));
+               "later as a new instance, on any GPU type. Choose an instance above and press Take "
+               "snapshot, or snapshot the first one now:"));
         m_emptyButton->setText(tr("Take a snapshot of “%1”").arg(candidates.constFirst().name));
         m_emptyButton->show();
     }

@@ -94,7 +94,7 @@ void SnapshotsRestoreDialog::retranslate()
         lost.append(SnapshotsModel::retentionItem(item));
     m_intro->setText(
         tr("<b>%1</b> comes back as a new instance with %2 as they were when it was taken. "
-           "It gets anew: %3.")
+           "Not kept: %3.")
             .arg(m_snapshot.name.toHtmlEscaped(),
                  SnapshotsModel::keepsText(m_snapshot.retention).toHtmlEscaped(),
                  QLocale().createSeparatedList(lost).toHtmlEscaped()));
