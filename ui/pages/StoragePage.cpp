@@ -140,7 +140,9 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
                     Q_EMIT errorOccurred(tr("Dataset not added"), message);
                     return;
                 }
-                setStatus(tr("Added the dataset “%1”. %2").arg(name, message));
+                // The sandbox's own report (English) stays in the tooltip; the list shows the rest.
+                setStatus(tr("Added the dataset “%1”.").arg(name));
+                m_status->setToolTip(message);
                 m_folderEdit->clear();
                 m_nameEdit->clear();
                 m_nameEdited = false;
@@ -284,6 +286,7 @@ void StoragePage::addFolder()
 
 void StoragePage::setStatus(const QString &text)
 {
+    m_status->setToolTip({});
     m_status->setText(text);
 }
 
