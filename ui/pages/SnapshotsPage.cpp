@@ -156,9 +156,9 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     connect(m_ticker, &QTimer::timeout, m_model, &SnapshotsModel::tick);
 
     // ---- what the session says ---------------------------------------------------------------
-    connect(m_session, &core::ClientSession::loggedIn, this, &SnapshotsPage::reload);
-    // After a gap in the stream the list may have missed events: ask again (not on bill ticks).
-    connect(m_session, &core::ClientSession::streamUp, this, &SnapshotsPage::reload);
+    // The session reloads its lists after a log-in, after every gap in the event stream and when
+    // asked to: the snapshots are asked for again then (never on bill ticks).
+    connect(m_session, &core::ClientSession::instancesLoaded, this, &SnapshotsPage::reload);
     connect(m_session, &core::ClientSession::resetForUser, this, &SnapshotsPage::clear);
     connect(m_session, &core::ClientSession::snapshotChanged, this, [this](const Snapshot &s) {
         m_model->upsert(s);
@@ -170,6 +170,7 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
         updateView();
     };
     connect(m_session, &core::ClientSession::instancesLoaded, this, instancesMoved);
+    connect(m_session, &core::ClientSession::loggedIn, this, instancesMoved);
     connect(m_session, &core::ClientSession::instanceChanged, this, instancesMoved);
 
     retranslate();
@@ -335,12 +336,20 @@ void SnapshotsPage::takeSnapshot(const QString &instanceId, const QString &name)
     m_createButton->setEnabled(false);
     setStatus(tr("Asking the provider to snapshot “%1”…").arg(instanceName));
     const quint64 generation = m_generation;
+    // The very same request again (after a network error) reuses its key: a snapshot that was
+    // taken after all is answered instead of a second one.
+    const QString request = instanceId + u'\n' + name;
+    if (request != m_lastCreate || m_createKey.isEmpty())
+        m_createKey = core::ProviderClient::newIdempotencyKey();
+    m_lastCreate = request;
     m_session->client()
-        ->createSnapshot(instanceId, name)
+        ->createSnapshot(instanceId, name, m_createKey)
         ->onFinished(this, [this, generation, instanceName](const Reply<Snapshot> &reply) {
             if (generation != m_generation)
                 return;
             m_createButton->setEnabled(m_instanceCombo->count() > 0);
+            if (reply.ok() || !reply.error().isUnreachable())
+                m_createKey.clear(); // a definite answer: a new attempt is a new request
             if (!reply.ok()) {
                 const ApiError &error = reply.error();
                 QString text = error.userMessage();

@@ -23,10 +23,11 @@ class SnapshotsModel;
 // The user's snapshots: what each keeps and what keeping it costs (size, storage fee per hour
 // and since when, cost so far, all as the provider reports them), taking one from an instance,
 // deleting one (a confirmation says what is lost and that the fee stops) and restoring one as a
-// new instance (SnapshotsRestoreDialog). The list comes from GET /v1/snapshots when the user
-// logs in or the event stream comes back, and follows the provider's `snapshot` events in
-// between; it is cleared when the session changes hands. With no snapshot yet the page says how
-// to make one, with a button that does it when an instance can be snapshotted.
+// new instance (SnapshotsRestoreDialog). The list comes from GET /v1/snapshots whenever the
+// session reloads its lists (log-in, the event stream back, ClientSession::reload), and follows the
+// provider's `snapshot` events in between; it is cleared when the session changes hands. With no
+// snapshot yet the page says how to make one, with a button that does it when an instance can be
+// snapshotted.
 class SnapshotsPage : public QWidget
 {
     Q_OBJECT
@@ -88,6 +89,8 @@ private:
     QPushButton *m_deleteButton;
     QPushButton *m_refreshButton;
     QLabel *m_status;
+    QString m_createKey; // Idempotency-Key of the last snapshot asked for
+    QString m_lastCreate;
     bool m_loaded = false;
     quint64 m_generation = 0; // answers for an earlier user are dropped
 };

@@ -149,11 +149,11 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
                 reload();
             });
 
-    connect(m_session, &core::ClientSession::loggedIn, this, &StoragePage::reload);
-    connect(m_session, &core::ClientSession::streamUp, this, &StoragePage::reload);
+    // The session reloads its lists after a log-in, after every gap in the event stream and when
+    // asked to: the datasets are asked for again then.
+    connect(m_session, &core::ClientSession::instancesLoaded, this, &StoragePage::reload);
     connect(m_session, &core::ClientSession::providerReady, this, &StoragePage::updateView);
     connect(m_session, &core::ClientSession::resetForUser, this, &StoragePage::clear);
-    connect(m_session, &core::ClientSession::instancesLoaded, this, &StoragePage::fillTable);
     connect(m_session, &core::ClientSession::instanceChanged, this, &StoragePage::fillTable);
 
     retranslate();
