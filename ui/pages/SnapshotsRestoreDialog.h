@@ -3,14 +3,14 @@
 #include "api/Models.h"
 
 #include <QDialog>
+#include <QJsonObject>
 #include <QList>
 
-class QComboBox;
-class QDialogButtonBox;
-class QLabel;
-class QLineEdit;
-class QListWidget;
-class QSpinBox;
+#include <memory>
+
+namespace Ui {
+class SnapshotsRestoreDialog;
+}
 
 namespace cardhour::core {
 class ProviderClient;
@@ -30,6 +30,7 @@ public:
     // `client` is not owned and must outlive the dialog.
     SnapshotsRestoreDialog(core::ProviderClient *client, const core::Snapshot &snapshot,
                            QWidget *parent = nullptr);
+    ~SnapshotsRestoreDialog() override;
 
     // Fetches the GPU types and the account's keys.
     void load();
@@ -56,18 +57,7 @@ private:
     core::Snapshot m_snapshot;
     QList<core::GpuType> m_gpus;
     QList<core::SshKey> m_keys;
-    QLabel *m_intro;
-    QLabel *m_nameLabel;
-    QLineEdit *m_name;
-    QLabel *m_gpuLabel;
-    QComboBox *m_gpu;
-    QLabel *m_countLabel;
-    QSpinBox *m_count;
-    QLabel *m_keysLabel;
-    QListWidget *m_keyList;
-    QLabel *m_cost;
-    QLabel *m_error;
-    QDialogButtonBox *m_buttons;
+    std::unique_ptr<Ui::SnapshotsRestoreDialog> m_ui;
     int m_pending = 0;
     bool m_busy = false;
     QString m_loadError;
