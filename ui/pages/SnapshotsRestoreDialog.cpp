@@ -232,6 +232,14 @@ void SnapshotsRestoreDialog::onRestore()
             if (!error.isUnreachable())
                 m_idempotencyKey.clear(); // a definite answer: a new attempt is a new request
             m_ui->restoreErrorLabel->setText(tr("Not restored: %1").arg(error.userMessage()));
+            // Not enough free cards, most likely: show the provider's current counts.
+            if (error.kind == ApiError::Kind::Http && error.httpStatus == 409)
+                m_client->gpuTypes()->onFinished(this, [this](const Reply<QList<GpuType>> &gpus) {
+                    if (gpus.ok()) {
+                        m_gpus = gpus.value();
+                        fillGpus();
+                    }
+                });
         });
 }
 
