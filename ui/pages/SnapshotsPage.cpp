@@ -284,6 +284,9 @@ void SnapshotsPage::updateView()
         m_priceNote->clear();
     m_priceNote->setVisible(!m_priceNote->text().isEmpty());
 
+    // Nothing to restore or delete in the empty state: its text says what to do instead.
+    m_restoreButton->setVisible(!empty);
+    m_deleteButton->setVisible(!empty);
     const Snapshot *selected = m_model->snapshot(selectedSnapshotId());
     m_restoreButton->setEnabled(selected && selected->isReady());
     m_deleteButton->setEnabled(selected && selected->state != u"creating"_s);
@@ -477,6 +480,7 @@ void SnapshotsPage::retranslate()
                         "keep it."));
     m_fromLabel->setText(tr("&From:"));
     m_instanceCombo->setAccessibleName(tr("Instance to snapshot"));
+    m_instanceCombo->setPlaceholderText(tr("no running or stopped instance"));
     m_nameLabel->setText(tr("N&ame:"));
     m_nameEdit->setPlaceholderText(tr("instance name + “-snapshot”"));
     m_nameEdit->setAccessibleName(tr("Snapshot name"));
