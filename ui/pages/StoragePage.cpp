@@ -3,14 +3,13 @@
 #include "api/ProviderClient.h"
 #include "sandbox/SandboxDatasets.h"
 #include "session/ClientSession.h"
+#include "ui_StoragePage.h"
 
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,7 +18,6 @@
 #include <QRegularExpression>
 #include <QStackedWidget>
 #include <QTableWidget>
-#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -35,28 +33,24 @@ constexpr int kListPage = 1;
 } // namespace
 
 StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
-    : QWidget(parent), m_session(session),
-      m_sandboxDatasets(new core::SandboxDatasets(session->launcher(), this)),
-      m_title(new QLabel(this)), m_intro(new QLabel(this)), m_stack(new QStackedWidget(this)),
-      m_emptyTitle(new QLabel), m_emptyText(new QLabel), m_table(new QTableWidget(0, ColumnCount)),
-      m_addBox(new QGroupBox(this)), m_addIntro(new QLabel), m_folderLabel(new QLabel),
-      m_folderEdit(new QLineEdit), m_browseButton(new QPushButton), m_nameLabel(new QLabel),
-      m_nameEdit(new QLineEdit), m_addButton(new QPushButton), m_modelsBox(new QGroupBox(this)),
-      m_modelsText(new QLabel), m_refreshButton(new QPushButton(this)), m_status(new QLabel(this))
+    : QWidget(parent), m_ui(std::make_unique<Ui::StoragePage>()), m_session(session),
+      m_sandboxDatasets(new core::SandboxDatasets(session->launcher(), this))
 {
+    m_ui->setupUi(this);
     setObjectName(u"storagePage"_s);
-    m_stack->setObjectName(u"storageStack"_s);
-    m_emptyTitle->setObjectName(u"storageEmptyTitle"_s);
-    m_emptyText->setObjectName(u"storageEmptyText"_s);
-    m_table->setObjectName(u"datasetsTable"_s);
-    m_addBox->setObjectName(u"addDatasetBox"_s);
-    m_folderEdit->setObjectName(u"datasetFolderEdit"_s);
-    m_browseButton->setObjectName(u"datasetBrowseButton"_s);
-    m_nameEdit->setObjectName(u"datasetNameEdit"_s);
-    m_addButton->setObjectName(u"addDatasetButton"_s);
-    m_modelsBox->setObjectName(u"modelsBox"_s);
-    m_refreshButton->setObjectName(u"refreshStorageButton"_s);
-    m_status->setObjectName(u"storageStatus"_s);
+    m_title = m_ui->titleLabel;
+    m_intro = m_ui->introLabel;
+    m_stack = m_ui->storageStack;
+    m_emptyTitle = m_ui->storageEmptyTitle;
+    m_emptyText = m_ui->storageEmptyText;
+    m_table = m_ui->datasetsTable;
+    m_addBox = m_ui->addDatasetBox;
+    m_folderEdit = m_ui->datasetFolderEdit;
+    m_browseButton = m_ui->datasetBrowseButton;
+    m_nameEdit = m_ui->datasetNameEdit;
+    m_addButton = m_ui->addDatasetButton;
+    m_refreshButton = m_ui->refreshStorageButton;
+    m_status = m_ui->storageStatus;
 
     QFont titleFont = m_title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
@@ -66,60 +60,10 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
     emptyFont.setPointSizeF(emptyFont.pointSizeF() * 1.25);
     emptyFont.setBold(true);
     m_emptyTitle->setFont(emptyFont);
-    m_emptyTitle->setAlignment(Qt::AlignCenter);
-    m_emptyText->setAlignment(Qt::AlignCenter);
-    for (QLabel *label : {m_intro, m_emptyText, m_addIntro, m_modelsText, m_status}) {
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    }
-    m_folderLabel->setBuddy(m_folderEdit);
-    m_nameLabel->setBuddy(m_nameEdit);
-
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->verticalHeader()->hide();
+    m_table->setColumnCount(ColumnCount);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
-
-    auto *empty = new QWidget;
-    auto *emptyLayout = new QVBoxLayout(empty);
-    emptyLayout->addStretch(1);
-    emptyLayout->addWidget(m_emptyTitle);
-    emptyLayout->addWidget(m_emptyText);
-    emptyLayout->addStretch(1);
-    m_stack->insertWidget(kEmptyPage, empty);
-    m_stack->insertWidget(kListPage, m_table);
-
-    auto *folderRow = new QHBoxLayout;
-    folderRow->addWidget(m_folderEdit, 1);
-    folderRow->addWidget(m_browseButton);
-    auto *form = new QFormLayout;
-    form->addRow(m_folderLabel, folderRow);
-    form->addRow(m_nameLabel, m_nameEdit);
-    auto *addRow = new QHBoxLayout;
-    addRow->addStretch(1);
-    addRow->addWidget(m_addButton);
-    auto *addLayout = new QVBoxLayout(m_addBox);
-    addLayout->addWidget(m_addIntro);
-    addLayout->addLayout(form);
-    addLayout->addLayout(addRow);
-
-    auto *modelsLayout = new QVBoxLayout(m_modelsBox);
-    modelsLayout->addWidget(m_modelsText);
-
-    auto *refreshRow = new QHBoxLayout;
-    refreshRow->addWidget(m_status, 1);
-    refreshRow->addWidget(m_refreshButton);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_title);
-    layout->addWidget(m_intro);
-    layout->addWidget(m_stack, 1);
-    layout->addLayout(refreshRow);
-    layout->addWidget(m_addBox);
-    layout->addWidget(m_modelsBox);
+    m_stack->setCurrentIndex(kEmptyPage);
 
     connect(m_browseButton, &QPushButton::clicked, this, &StoragePage::browse);
     connect(m_addButton, &QPushButton::clicked, this, &StoragePage::addFolder);
@@ -292,33 +236,18 @@ void StoragePage::setStatus(const QString &text)
 
 void StoragePage::retranslate()
 {
-    m_title->setText(tr("Storage"));
-    m_intro->setText(tr("Datasets the provider shares: an instance launched with one sees it "
-                        "read-only at its mount path, without copying it."));
     m_table->setHorizontalHeaderLabels(
         {tr("Name"), tr("Mounted at"), tr("Size"), tr("Files"), tr("Available"), tr("Mounted by")});
     m_table->setAccessibleName(tr("Datasets"));
-    m_addBox->setTitle(tr("Add a folder as a dataset"));
-    m_addIntro->setText(tr("The local sandbox shares a folder of this computer with the "
-                           "instances launched with it."));
-    m_folderLabel->setText(tr("&Folder:"));
-    m_folderEdit->setAccessibleName(tr("Folder to share"));
-    m_browseButton->setText(tr("&Browse…"));
-    m_nameLabel->setText(tr("&Name:"));
-    m_nameEdit->setAccessibleName(tr("Dataset name"));
-    m_nameEdit->setPlaceholderText(tr("a-z, 0-9, '.', '_' and '-'"));
-    m_addButton->setText(tr("&Add dataset"));
-    m_modelsBox->setTitle(tr("Models"));
-    m_modelsText->setText(tr("The provider offers no model library yet; models will be listed "
-                             "here when it does."));
-    m_refreshButton->setText(tr("Refresh"));
     fillTable();
 }
 
 void StoragePage::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
+        m_ui->retranslateUi(this);
         retranslate();
+    }
     QWidget::changeEvent(event);
 }
 

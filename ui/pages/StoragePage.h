@@ -5,12 +5,18 @@
 #include <QList>
 #include <QWidget>
 
+#include <memory>
+
 class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QStackedWidget;
 class QTableWidget;
+
+namespace Ui {
+class StoragePage;
+}
 
 namespace cardhour::core {
 class ClientSession;
@@ -66,27 +72,24 @@ private:
     void addFolder();
     void setStatus(const QString &text);
 
+    std::unique_ptr<Ui::StoragePage> m_ui;
     core::ClientSession *m_session;
     core::SandboxDatasets *m_sandboxDatasets;
     QList<core::Dataset> m_datasets;
-    QLabel *m_title;
-    QLabel *m_intro;
-    QStackedWidget *m_stack;
-    QLabel *m_emptyTitle;
-    QLabel *m_emptyText;
-    QTableWidget *m_table;
-    QGroupBox *m_addBox;
-    QLabel *m_addIntro;
-    QLabel *m_folderLabel;
-    QLineEdit *m_folderEdit;
-    QPushButton *m_browseButton;
-    QLabel *m_nameLabel;
-    QLineEdit *m_nameEdit;
-    QPushButton *m_addButton;
-    QGroupBox *m_modelsBox;
-    QLabel *m_modelsText;
-    QPushButton *m_refreshButton;
-    QLabel *m_status;
+    // Widgets of the form that the code changes.
+    QLabel *m_title = nullptr;
+    QLabel *m_intro = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_emptyTitle = nullptr;
+    QLabel *m_emptyText = nullptr;
+    QTableWidget *m_table = nullptr;
+    QGroupBox *m_addBox = nullptr;
+    QLineEdit *m_folderEdit = nullptr;
+    QPushButton *m_browseButton = nullptr;
+    QLineEdit *m_nameEdit = nullptr;
+    QPushButton *m_addButton = nullptr;
+    QPushButton *m_refreshButton = nullptr;
+    QLabel *m_status = nullptr;
     bool m_loaded = false;
     bool m_nameEdited = false; // the user typed a name: a newly picked folder keeps it
     quint64 m_generation = 0;
