@@ -5,10 +5,10 @@
 #include "pages/SnapshotsModel.h"
 #include "pages/SnapshotsRestoreDialog.h"
 #include "session/ClientSession.h"
+#include "ui_SnapshotsPage.h"
 
 #include <QComboBox>
 #include <QEvent>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -19,7 +19,6 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTimer>
-#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -37,102 +36,42 @@ constexpr int kListPage = 1;
 } // namespace
 
 SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
-    : QWidget(parent), m_session(session),
+    : QWidget(parent), m_ui(std::make_unique<Ui::SnapshotsPage>()), m_session(session),
       m_model(new SnapshotsModel(
           [session](const QString &id) { return session->instanceNames().value(id); }, nullptr,
           this)),
-      m_ticker(new QTimer(this)), m_title(new QLabel(this)), m_intro(new QLabel(this)),
-      m_fromLabel(new QLabel(this)), m_instanceCombo(new QComboBox(this)),
-      m_nameLabel(new QLabel(this)), m_nameEdit(new QLineEdit(this)),
-      m_createButton(new QPushButton(this)), m_priceNote(new QLabel(this)),
-      m_stack(new QStackedWidget(this)), m_emptyTitle(new QLabel), m_emptyText(new QLabel),
-      m_emptyButton(new QPushButton), m_table(new QTableView), m_details(new QLabel(this)),
-      m_restoreButton(new QPushButton(this)), m_deleteButton(new QPushButton(this)),
-      m_refreshButton(new QPushButton(this)), m_status(new QLabel(this))
+      m_ticker(new QTimer(this))
 {
+    m_ui->setupUi(this);
     setObjectName(u"snapshotsPage"_s);
-    m_instanceCombo->setObjectName(u"snapshotInstanceCombo"_s);
-    m_nameEdit->setObjectName(u"snapshotNameEdit"_s);
-    m_createButton->setObjectName(u"createSnapshotButton"_s);
-    m_priceNote->setObjectName(u"snapshotPriceNote"_s);
-    m_stack->setObjectName(u"snapshotsStack"_s);
-    m_emptyTitle->setObjectName(u"snapshotsEmptyTitle"_s);
-    m_emptyText->setObjectName(u"snapshotsEmptyText"_s);
-    m_emptyButton->setObjectName(u"snapshotsEmptyButton"_s);
-    m_table->setObjectName(u"snapshotsTable"_s);
-    m_details->setObjectName(u"snapshotDetails"_s);
-    m_restoreButton->setObjectName(u"restoreSnapshotButton"_s);
-    m_deleteButton->setObjectName(u"deleteSnapshotButton"_s);
-    m_refreshButton->setObjectName(u"refreshSnapshotsButton"_s);
-    m_status->setObjectName(u"snapshotsStatus"_s);
+    m_instanceCombo = m_ui->snapshotInstanceCombo;
+    m_nameEdit = m_ui->snapshotNameEdit;
+    m_createButton = m_ui->createSnapshotButton;
+    m_priceNote = m_ui->snapshotPriceNote;
+    m_stack = m_ui->snapshotsStack;
+    m_emptyTitle = m_ui->snapshotsEmptyTitle;
+    m_emptyText = m_ui->snapshotsEmptyText;
+    m_emptyButton = m_ui->snapshotsEmptyButton;
+    m_table = m_ui->snapshotsTable;
+    m_details = m_ui->snapshotDetails;
+    m_restoreButton = m_ui->restoreSnapshotButton;
+    m_deleteButton = m_ui->deleteSnapshotButton;
+    m_refreshButton = m_ui->refreshSnapshotsButton;
+    m_status = m_ui->snapshotsStatus;
 
-    QFont titleFont = m_title->font();
+    QFont titleFont = m_ui->titleLabel->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
     titleFont.setBold(true);
-    m_title->setFont(titleFont);
-    for (QLabel *label : {m_intro, m_priceNote, m_emptyText, m_details, m_status}) {
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    }
+    m_ui->titleLabel->setFont(titleFont);
     QFont emptyFont = m_emptyTitle->font();
     emptyFont.setPointSizeF(emptyFont.pointSizeF() * 1.25);
     emptyFont.setBold(true);
     m_emptyTitle->setFont(emptyFont);
-    m_emptyTitle->setAlignment(Qt::AlignCenter);
-    m_emptyText->setAlignment(Qt::AlignCenter);
-    m_nameEdit->setClearButtonEnabled(true);
-    m_instanceCombo->setMinimumContentsLength(18);
-    m_fromLabel->setBuddy(m_instanceCombo);
-    m_nameLabel->setBuddy(m_nameEdit);
 
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setAlternatingRowColors(true);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(SnapshotsModel::KeepsColumn,
                                                       QHeaderView::Stretch);
-
-    // ---- layout ------------------------------------------------------------------------------
-    auto *createRow = new QHBoxLayout;
-    createRow->addWidget(m_fromLabel);
-    createRow->addWidget(m_instanceCombo, 1);
-    createRow->addWidget(m_nameLabel);
-    createRow->addWidget(m_nameEdit, 1);
-    createRow->addWidget(m_createButton);
-
-    auto *empty = new QWidget;
-    auto *emptyLayout = new QVBoxLayout(empty);
-    emptyLayout->addStretch(1);
-    emptyLayout->addWidget(m_emptyTitle);
-    emptyLayout->addWidget(m_emptyText);
-    auto *emptyButtonRow = new QHBoxLayout;
-    emptyButtonRow->addStretch(1);
-    emptyButtonRow->addWidget(m_emptyButton);
-    emptyButtonRow->addStretch(1);
-    emptyLayout->addLayout(emptyButtonRow);
-    emptyLayout->addStretch(2);
-    m_stack->insertWidget(kEmptyPage, empty);
-    m_stack->insertWidget(kListPage, m_table);
-
-    auto *actions = new QHBoxLayout;
-    actions->addWidget(m_restoreButton);
-    actions->addWidget(m_deleteButton);
-    actions->addStretch(1);
-    actions->addWidget(m_refreshButton);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_title);
-    layout->addWidget(m_intro);
-    layout->addLayout(createRow);
-    layout->addWidget(m_priceNote);
-    layout->addWidget(m_stack, 1);
-    layout->addWidget(m_details);
-    layout->addLayout(actions);
-    layout->addWidget(m_status);
 
     // ---- what the user does ------------------------------------------------------------------
     connect(m_createButton, &QPushButton::clicked, this, [this] {
@@ -474,23 +413,6 @@ void SnapshotsPage::openRestore()
 
 void SnapshotsPage::retranslate()
 {
-    m_title->setText(tr("Snapshots"));
-    m_intro->setText(tr("A snapshot is a copy of an instance's own disk and /workspace. Restore "
-                        "it as a new instance on any GPU type; you pay for its storage while you "
-                        "keep it."));
-    m_fromLabel->setText(tr("&From:"));
-    m_instanceCombo->setAccessibleName(tr("Instance to snapshot"));
-    m_instanceCombo->setPlaceholderText(tr("no running or stopped instance"));
-    m_nameLabel->setText(tr("N&ame:"));
-    m_nameEdit->setPlaceholderText(tr("instance name + “-snapshot”"));
-    m_nameEdit->setAccessibleName(tr("Snapshot name"));
-    m_createButton->setText(tr("&Take snapshot"));
-    m_restoreButton->setText(tr("&Restore…"));
-    m_restoreButton->setToolTip(tr("Restore the selected snapshot as a new instance"));
-    m_deleteButton->setText(tr("&Delete…"));
-    m_deleteButton->setToolTip(tr("Delete the selected snapshot; its storage fee stops"));
-    m_refreshButton->setText(tr("Refresh"));
-    m_table->setAccessibleName(tr("Snapshots"));
     m_model->retranslate();
     fillInstances();
     updateView();
@@ -498,8 +420,10 @@ void SnapshotsPage::retranslate()
 
 void SnapshotsPage::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
+        m_ui->retranslateUi(this);
         retranslate();
+    }
     QWidget::changeEvent(event);
 }
 

@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -11,6 +13,10 @@ class QPushButton;
 class QStackedWidget;
 class QTableView;
 class QTimer;
+
+namespace Ui {
+class SnapshotsPage;
+}
 
 namespace cardhour::core {
 class ClientSession;
@@ -68,27 +74,25 @@ private:
     QString inUseMessage(const core::Snapshot &snapshot, const QString &providerMessage) const;
     QList<core::Instance> snapshottable() const;
 
+    std::unique_ptr<Ui::SnapshotsPage> m_ui;
     core::ClientSession *m_session;
     SnapshotsModel *m_model;
     QTimer *m_ticker;
-    QLabel *m_title;
-    QLabel *m_intro;
-    QLabel *m_fromLabel;
-    QComboBox *m_instanceCombo;
-    QLabel *m_nameLabel;
-    QLineEdit *m_nameEdit;
-    QPushButton *m_createButton;
-    QLabel *m_priceNote;
-    QStackedWidget *m_stack;
-    QLabel *m_emptyTitle;
-    QLabel *m_emptyText;
-    QPushButton *m_emptyButton;
-    QTableView *m_table;
-    QLabel *m_details;
-    QPushButton *m_restoreButton;
-    QPushButton *m_deleteButton;
-    QPushButton *m_refreshButton;
-    QLabel *m_status;
+    // Widgets of the form that the code changes.
+    QComboBox *m_instanceCombo = nullptr;
+    QLineEdit *m_nameEdit = nullptr;
+    QPushButton *m_createButton = nullptr;
+    QLabel *m_priceNote = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_emptyTitle = nullptr;
+    QLabel *m_emptyText = nullptr;
+    QPushButton *m_emptyButton = nullptr;
+    QTableView *m_table = nullptr;
+    QLabel *m_details = nullptr;
+    QPushButton *m_restoreButton = nullptr;
+    QPushButton *m_deleteButton = nullptr;
+    QPushButton *m_refreshButton = nullptr;
+    QLabel *m_status = nullptr;
     QString m_createKey; // Idempotency-Key of the last snapshot asked for
     QString m_lastCreate;
     bool m_loaded = false;
