@@ -12,11 +12,14 @@
 #include "TerminalTab.h"
 #include "pages/HomePage.h"
 #include "pages/KeysPage.h"
+#include "pages/SnapshotsPage.h"
+#include "pages/StoragePage.h"
 #include "ui_MainWindow.h"
 
 #include <QAction>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QTabWidget>
 
 using namespace Qt::StringLiterals;
@@ -150,12 +153,22 @@ QWidget *MainWindow::createPage(View view)
             keys->reload();
         return keys;
     }
-    case View::Snapshots:
-    case View::Storage:
-        break;
+    case View::Snapshots: {
+        auto *snapshots = new SnapshotsPage(m_core, m_pages);
+        connect(snapshots, &SnapshotsPage::restored, this, [this](const Instance &instance) {
+            // The new host appears in the list at once; its terminal opens when it runs.
+            m_core->noteInstance(instance);
+            m_model->upsert(instance);
+            selectInstance(instance.id);
+            statusBar()->showMessage(tr("Restoring into %1…").arg(instance.name), 8000);
+        });
+        connect(snapshots, &SnapshotsPage::errorOccurred, this, &MainWindow::showError);
+        return snapshots;
     }
-    auto *soon = new EmptyState(view == View::Snapshots ? Icon::Snapshots : Icon::Storage, m_pages);
-    return soon;
+    case View::Storage:
+        return new StoragePage(m_core, m_pages);
+    }
+    return nullptr;
 }
 
 MetricsChart *MainWindow::ensureChart()

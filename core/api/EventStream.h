@@ -65,8 +65,8 @@ Q_SIGNALS:
     void connected();
     // The stream was lost (or could not be opened); a reconnect follows unless stopped.
     void disconnected(const QString &reason);
-    // Every event, as received (hello, instance, billing, metrics, and types this client does not
-    // know).
+    // Every event, as received (hello, instance, billing, metrics, snapshot, and types this client
+    // does not know).
     void eventReceived(const cardhour::core::SseEvent &event);
     void hello(const QString &userId);
     void instanceChanged(const cardhour::core::Instance &instance);
@@ -75,6 +75,8 @@ Q_SIGNALS:
     // The SSE `metrics` event: one telemetry sample of a running instance (sample.instanceId).
     // These carry no id and are not replayed after a reconnect.
     void metricsReceived(const cardhour::core::MetricsSample &sample);
+    // The SSE `snapshot` event: a snapshot was created, became ready or failed, or was deleted.
+    void snapshotChanged(const cardhour::core::Snapshot &snapshot);
     // The provider refused the token (401); the stream stays stopped.
     void sessionExpired();
 

@@ -343,7 +343,22 @@ Snapshot Snapshot::fromJson(const QJsonObject &o)
     s.storageCostMicros = int64(o, "storage_cost_micros"_L1);
     s.createdAt = parseTime(o.value("created_at"_L1));
     s.readyAt = parseTime(o.value("ready_at"_L1));
+    s.retention = SnapshotRetention::fromJson(o.value("retention"_L1).toObject());
     return s;
+}
+
+SnapshotRetention SnapshotRetention::fromJson(const QJsonObject &o)
+{
+    SnapshotRetention r;
+    r.keeps = strings(o.value("keeps"_L1));
+    r.doesNotKeep = strings(o.value("does_not_keep"_L1));
+    r.survivesInstanceTerminate = o.value("survives_instance_terminate"_L1).toBool();
+    r.billedWhileKept = strings(o.value("billed_while_kept"_L1));
+    r.storageGib = int64(o, "storage_gib"_L1);
+    r.storagePricePerGibHourMicros = int64(o, "storage_price_per_gib_hour_micros"_L1);
+    r.storageRateMicrosPerHour = int64(o, "storage_rate_micros_per_hour"_L1);
+    r.deletedWhenBalanceRunsOut = o.value("deleted_when_balance_runs_out"_L1).toBool();
+    return r;
 }
 
 QJsonObject SnapshotRestore::toJson() const

@@ -369,6 +369,21 @@ struct NewInstance
     QJsonObject toJson() const;
 };
 
+// What a snapshot keeps and what keeping it costs (a snapshot's `retention`).
+struct SnapshotRetention
+{
+    QStringList keeps; // container_disk, workspace_volume
+    QStringList doesNotKeep; // host_key, ssh_port, authorized_keys, datasets, memory_and_processes
+    bool survivesInstanceTerminate = false;
+    QStringList billedWhileKept; // storage
+    qint64 storageGib = 0; // billable size
+    qint64 storagePricePerGibHourMicros = 0;
+    qint64 storageRateMicrosPerHour = 0; // storageGib at that price
+    bool deletedWhenBalanceRunsOut = false;
+
+    static SnapshotRetention fromJson(const QJsonObject &o);
+};
+
 // A snapshot of an instance's container disk and /workspace (GET /v1/snapshots[/{id}]).
 struct Snapshot
 {
@@ -387,6 +402,7 @@ struct Snapshot
     qint64 storageCostMicros = 0; // so far, posted or not
     QDateTime createdAt;
     QDateTime readyAt;
+    SnapshotRetention retention;
 
     static Snapshot fromJson(const QJsonObject &o);
     bool isReady() const { return state == QLatin1StringView("ready"); }

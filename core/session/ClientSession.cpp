@@ -86,6 +86,7 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
         Q_EMIT billMoved();
     });
     connect(m_events, &EventStream::metricsReceived, this, &ClientSession::metricsReceived);
+    connect(m_events, &EventStream::snapshotChanged, this, &ClientSession::snapshotChanged);
     // A 401 on the stream ends the session as a 401 on any call does (Session says so once).
     connect(m_events, &EventStream::sessionExpired, m_session, &Session::expire);
 

@@ -111,6 +111,8 @@ Q_SIGNALS:
     void instancesLoaded(const QList<cardhour::core::Instance> &instances);
     void instanceChanged(const cardhour::core::Instance &instance);
     void metricsReceived(const cardhour::core::MetricsSample &sample);
+    // A snapshot of this user's was created, became ready or failed, or was deleted.
+    void snapshotChanged(const cardhour::core::Snapshot &snapshot);
     // The provider's bill changed: a billing event, a reload, a top-up.
     void billMoved();
     void balanceExhausted();

@@ -22,6 +22,7 @@
 #include "api/ProviderClient.h"
 #include "pages/HomePage.h"
 #include "pages/HostCard.h"
+#include "pages/KeysPage.h"
 #include "sandbox/SandboxLauncher.h"
 #include "session/Session.h"
 #include "ssh/SshKeyPair.h"
@@ -239,6 +240,21 @@ void TestMainWindow::fullLoop()
     QTRY_VERIFY(instancesEmpty->isVisible());
     QVERIFY(instancesEmpty->button()->isVisible());
     shoot(&window, u"instances-empty"_s);
+    // Every page says what it holds when there is nothing yet (each built on first showing).
+    window.setCurrentView(ui::MainWindow::View::Snapshots);
+    QTRY_VERIFY(window.findChild<QWidget *>(u"emptyPage"_s, Qt::FindChildrenRecursively)
+                && window.page(ui::MainWindow::View::Snapshots)
+                       ->findChild<QWidget *>(u"emptyPage"_s)
+                       ->isVisible());
+    shoot(&window, u"snapshots-page-empty"_s);
+    window.setCurrentView(ui::MainWindow::View::Storage);
+    QTRY_VERIFY(window.page(ui::MainWindow::View::Storage)
+                    ->findChild<QWidget *>(u"emptyPage"_s)
+                    ->isVisible());
+    shoot(&window, u"storage-page-empty"_s);
+    window.setCurrentView(ui::MainWindow::View::Keys);
+    QTRY_VERIFY(window.keysPage()->isVisible());
+    shoot(&window, u"keys-page"_s);
     window.setCurrentView(ui::MainWindow::View::Home);
 
     // ---- a (simulated) top-up raises the balance shown --------------------------------------

@@ -11,6 +11,7 @@
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
 using cardhour::test::await;
+using cardhour::test::awaitState;
 using cardhour::test::SimProcess;
 
 namespace {
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void cleanup();
     void instanceEventsAfterCreate();
     void billingEvents();
+    void snapshotEvents();
     void resumesWithLastEventId();
     void reconnectsAfterProviderRestart();
     void unauthorizedStops();
@@ -143,6 +145,47 @@ void TestEventStream::billingEvents()
                 && seen.billing.last().balanceMicros == 10'000'000 - 1'900'000);
     QVERIFY(seen.billing.last().runsOutAt.isValid());
     QVERIFY(seen.billing.last().asOf.isValid());
+}
+
+void TestEventStream::snapshotEvents()
+{
+    // Snapshots of the in-process runtime are copies of folders: ready at once.
+    SimProcess sim;
+    QVERIFY2(sim.start({u"--runtime"_s, u"inprocess"_s}), qPrintable(sim.lastError()));
+    ProviderClient client;
+    client.setBaseUrl(sim.baseUrl());
+    const auto session = await(client.signUp(u"snap@example.com"_s, u"correct horse battery"_s));
+    QVERIFY2(session.ok, session.why());
+    client.setToken(session.value->token);
+    EventStream stream;
+    stream.setBaseUrl(sim.baseUrl());
+    stream.setToken(client.token());
+    QList<Snapshot> snapshots;
+    connect(&stream, &EventStream::snapshotChanged, this,
+            [&snapshots](const Snapshot &s) { snapshots.append(s); });
+    stream.start();
+    QTRY_VERIFY(stream.isConnected());
+    const auto created =
+        await(client.createInstance({u"src"_s, u"rtx4090"_s, 1, u"base"_s, {}, {}}));
+    QVERIFY2(created.ok, created.why());
+    QVERIFY(awaitState(client, created.value->id, InstanceState::Running));
+    const auto taken = await(client.createSnapshot(created.value->id, u"snap"_s));
+    QVERIFY2(taken.ok, taken.why());
+    QTRY_VERIFY(!snapshots.isEmpty() && snapshots.last().isReady());
+    const Snapshot &ready = snapshots.last();
+    QCOMPARE(ready.id, taken.value->id);
+    QCOMPARE(ready.name, u"snap"_s);
+    QCOMPARE(ready.retention.keeps, (QStringList{u"container_disk"_s, u"workspace_volume"_s}));
+    QVERIFY(ready.retention.doesNotKeep.contains(u"host_key"_s));
+    QVERIFY(ready.retention.survivesInstanceTerminate);
+    QCOMPARE(ready.retention.billedWhileKept, QStringList{u"storage"_s});
+    QVERIFY(ready.retention.storageGib >= 1);
+    QVERIFY(ready.retention.storagePricePerGibHourMicros > 0);
+    QCOMPARE(ready.retention.storageRateMicrosPerHour,
+             ready.retention.storageGib * ready.retention.storagePricePerGibHourMicros);
+    QCOMPARE(ready.storageRateMicrosPerHour, ready.retention.storageRateMicrosPerHour);
+    QVERIFY(await(client.deleteSnapshot(ready.id)).ok);
+    QTRY_COMPARE(snapshots.last().state, u"deleted"_s);
 }
 
 void TestEventStream::resumesWithLastEventId()

@@ -1,0 +1,29 @@
+# ui/pages: the Snapshots and Storage pages against a real cardhour-sim. The snapshots test also
+# restores a /workspace file with real containers (podman), so it runs alone after the base
+# image fixture. Screens are saved under <build>/screenshots.
+cardhour_add_test(tst_storagepage
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pages/tst_storagepage.cpp
+        ${CMAKE_CURRENT_SOURCE_DIR}/pages/PageTestSupport.h
+    LIBS cardhour_ui cardhour_core_test_support
+    LABELS ui)
+target_compile_definitions(tst_storagepage
+    PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
+add_dependencies(tst_storagepage cardhour-sim)
+
+cardhour_add_test(tst_snapshotspage
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pages/tst_snapshotspage.cpp
+        ${CMAKE_CURRENT_SOURCE_DIR}/pages/PageTestSupport.h
+    LIBS cardhour_ui cardhour_core_test_support cardhour_podman_api_test)
+target_include_directories(tst_snapshotspage PRIVATE ${PROJECT_SOURCE_DIR}/tests/core/ssh)
+target_compile_definitions(tst_snapshotspage
+    PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
+add_dependencies(tst_snapshotspage cardhour-sim)
+set_tests_properties(tst_snapshotspage PROPERTIES
+    TIMEOUT 900
+    LABELS "ui;podman"
+    RUN_SERIAL ON
+    FIXTURES_REQUIRED podman_base_image)
+if(CARDHOUR_TEST_CONTAINERS_CONF)
+    set_property(TEST tst_snapshotspage APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+endif()
