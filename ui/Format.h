@@ -27,7 +27,7 @@ public:
     static QString seconds(qint64 ms);
     // The instance state in the user's language.
     static QString state(core::InstanceState state, const QString &providerWord);
-    // A launch stage name (image, container, sshd, ready) in the user's language.
+    // A launch stage name (image, container, sshd, ready, app:NAME) in the user's language.
     static QString stage(const QString &stage);
     // A retention item (workspace_volume, container_disk, host_key, ssh_port, gpu_cards, compute,
     // storage) in the user's language.

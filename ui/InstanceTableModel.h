@@ -5,8 +5,10 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QIcon>
 #include <QList>
 
+class QPalette;
 class QTimer;
 
 namespace cardhour::ui {
@@ -79,11 +81,14 @@ private:
         qint64 receivedMs = 0; // when the provider's figure arrived, on our clock
     };
     void updateTimer();
+    QIcon stateIcon(core::InstanceState state, const QPalette &palette) const;
 
     const core::Clock *m_clock;
     QList<Row> m_rows;
     QHash<QString, QList<double>> m_activity; // instance id → recent utilisation
     QTimer *m_timer = nullptr;
+    mutable QHash<int, QIcon> m_stateIcons; // by state, for the theme below
+    mutable bool m_iconsDark = false;
 };
 
 } // namespace cardhour::ui

@@ -271,6 +271,9 @@ Retention Retention::fromJson(const QJsonObject &o)
     r.billedWhileRunning = strings(o.value("billed_while_running"_L1));
     r.billedWhileStopped = strings(o.value("billed_while_stopped"_L1));
     r.storagePricePerGibHourMicros = int64(o, "storage_price_per_gib_hour_micros"_L1);
+    r.storageGib = int64(o, "storage_gib"_L1);
+    r.storageRateWhenStoppedMicrosPerHour =
+        int64(o, "storage_rate_micros_per_hour_when_stopped"_L1);
     return r;
 }
 
@@ -282,6 +285,8 @@ InstanceApp InstanceApp::fromJson(const QJsonObject &o)
     if (const std::optional<qint64> hostPort = optInt64(o, "host_port"_L1))
         a.hostPort = int(*hostPort);
     a.url = str(o, "url"_L1);
+    a.ready = o.value("ready"_L1).toBool();
+    a.readyAt = parseTime(o.value("ready_at"_L1));
     return a;
 }
 
@@ -296,6 +301,8 @@ Instance Instance::fromJson(const QJsonObject &o)
     i.gpuType = str(o, "gpu_type"_L1);
     i.gpuName = str(o, "gpu_name"_L1);
     i.gpuCount = int32(o, "gpu_count"_L1);
+    for (const QJsonValue &card : o.value("gpu_cards"_L1).toArray())
+        i.gpuCards.append(card.toInt());
     i.image = str(o, "image"_L1);
     i.sshKeyIds = strings(o.value("ssh_key_ids"_L1));
     i.pricePerHourMicros = int64(o, "price_per_hour_micros"_L1);

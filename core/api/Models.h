@@ -144,7 +144,8 @@ QString instanceStateToString(InstanceState state); // the API word ("running"),
 
 struct LaunchStage
 {
-    QString name; // image, container, sshd, ready (a runtime reports only the stages it has)
+    QString name; // image, container, sshd, ready, app:<name> (a runtime reports only the
+                  // stages it has)
     QDateTime at;
 };
 
@@ -180,6 +181,8 @@ struct Retention
     QStringList billedWhileRunning; // compute, storage
     QStringList billedWhileStopped;
     qint64 storagePricePerGibHourMicros = 0;
+    qint64 storageGib = 0; // the disk stop keeps
+    qint64 storageRateWhenStoppedMicrosPerHour = 0; // the provider's own product of the two
 
     static Retention fromJson(const QJsonObject &o);
 };
@@ -190,6 +193,8 @@ struct InstanceApp
     int port = 0; // inside the instance
     std::optional<int> hostPort; // on the sandbox's loopback; unset without a container
     QString url; // token included; empty unless running with a container
+    bool ready = false; // it answers (its port listens in the box): the `app:<name>` stage
+    QDateTime readyAt; // invalid until ready
 
     static InstanceApp fromJson(const QJsonObject &o);
 };
@@ -204,6 +209,7 @@ struct Instance
     QString gpuType;
     QString gpuName;
     int gpuCount = 0;
+    QList<int> gpuCards; // the cards lent (real: nvidia-smi indexes; simulated: per type)
     QString image;
     QStringList sshKeyIds;
     qint64 pricePerHourMicros = 0; // the current (or last) run, all cards together
