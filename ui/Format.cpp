@@ -12,9 +12,9 @@ QString Format::money(qint64 micros, int decimals)
     return core::Money::format(micros, decimals);
 }
 
-QString Format::ratePerHour(qint64 microsPerHour)
+QString Format::ratePerHour(qint64 microsPerHour, int decimals)
 {
-    return tr("%1/h").arg(money(microsPerHour));
+    return tr("%1/h").arg(money(microsPerHour, decimals));
 }
 
 QString Format::duration(qint64 ms)

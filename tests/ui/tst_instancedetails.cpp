@@ -16,6 +16,8 @@
 #include "ssh/SshKeyStore.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -202,13 +204,14 @@ void TestInstanceDetails::datasetInPaneAndInBox()
                                  && m_session->instance(id)->state == core::InstanceState::Running,
                              kRunningTimeoutMs);
     const QJsonObject json = instance(*m_sim, m_session->session()->token(), id);
-    const QJsonObject ssh = json.value(u"ssh"_s).toObject();
+    const QJsonObject sshJson = json.value(u"ssh"_s).toObject();
     const QJsonObject retention = json.value(u"retention"_s).toObject();
 
-    QTRY_COMPARE(label(u"fingerprintLabel"_s), ssh.value(u"host_key_sha256"_s).toString());
-    QCOMPARE(label(u"sshLabel"_s),
-             u"%1@%2:%3"_s.arg(ssh.value(u"user"_s).toString(), ssh.value(u"host"_s).toString())
-                 .arg(ssh.value(u"port"_s).toInt()));
+    QTRY_COMPARE(label(u"fingerprintLabel"_s), sshJson.value(u"host_key_sha256"_s).toString());
+    QCOMPARE(
+        label(u"sshLabel"_s),
+        u"%1@%2:%3"_s.arg(sshJson.value(u"user"_s).toString(), sshJson.value(u"host"_s).toString())
+            .arg(sshJson.value(u"port"_s).toInt()));
     QVERIFY2(label(u"datasetsLabel"_s).contains(u"/datasets/corpus"_s),
              qPrintable(label(u"datasetsLabel"_s)));
     const QString timeline = label(u"timelineLabel"_s);
@@ -278,7 +281,9 @@ void TestInstanceDetails::appStageTurnsReadyAndOpensThroughForward()
     QCOMPARE(shown.apps.value(0).readyAt, appAt);
     QVERIFY(shown.runningSince.isValid() && shown.runningSince <= appAt); // billed from SSH ready
     const QJsonObject json = instance(*m_sim, m_session->session()->token(), id);
-    QCOMPARE(json[u"apps"_s][0][u"ready"_s].toBool(), true);
+    const QJsonObject app = json.value(u"apps"_s).toArray().at(0).toObject();
+    QCOMPARE(app.value(u"ready"_s).toBool(), true);
+    QVERIFY(!app.value(u"ready_at"_s).toString().isEmpty());
 
     QTRY_VERIFY(label(u"appStatus_"_s + appName).startsWith(u"answers"_s));
     QVERIFY2(label(u"timelineLabel"_s).contains(ui::Format::stage(u"app:"_s + appName)),

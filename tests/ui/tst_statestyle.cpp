@@ -16,6 +16,9 @@
 #include <QSet>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 using namespace cardhour;
 using core::InstanceState;

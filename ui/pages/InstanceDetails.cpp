@@ -69,7 +69,7 @@ QString rowTitle(int row)
 
 // Money with as many decimals as the amount has (2 to 6): a storage price of ¥0.0002 per
 // GiB-hour is not shown as ¥0.00.
-QString exactMoney(qint64 micros)
+int exactDecimals(qint64 micros)
 {
     int decimals = 2;
     qint64 unit = 10'000; // micro-yuan per last digit shown
@@ -77,7 +77,12 @@ QString exactMoney(qint64 micros)
         ++decimals;
         unit /= 10;
     }
-    return Format::money(micros, decimals);
+    return decimals;
+}
+
+QString exactMoney(qint64 micros)
+{
+    return Format::money(micros, exactDecimals(micros));
 }
 
 QString listOf(const QStringList &items)
@@ -223,11 +228,11 @@ void InstanceDetails::render()
         m_stack->setCurrentWidget(m_emptyLabel);
         return;
     }
-    show(*m_shown);
+    fill(*m_shown);
     m_stack->setCurrentIndex(1);
 }
 
-void InstanceDetails::show(const Instance &instance)
+void InstanceDetails::fill(const Instance &instance)
 {
     const QPalette pal = palette();
     m_iconLabel->setPixmap(StateStyle::pixmap(instance.state, pal, 20, devicePixelRatioF()));
@@ -381,8 +386,9 @@ QString InstanceDetails::storageText(const Retention &retention)
     if (!retention.billedWhileStopped.contains(u"storage"_s)
         || retention.storageRateWhenStoppedMicrosPerHour <= 0)
         return tr("nothing is billed while it is stopped");
-    return tr("%1/h for the %2 GiB kept (%3 per GiB-hour)")
-        .arg(exactMoney(retention.storageRateWhenStoppedMicrosPerHour))
+    const qint64 rate = retention.storageRateWhenStoppedMicrosPerHour;
+    return tr("%1 for the %2 GiB kept (%3 per GiB-hour)")
+        .arg(Format::ratePerHour(rate, exactDecimals(rate)))
         .arg(retention.storageGib)
         .arg(exactMoney(retention.storagePricePerGibHourMicros));
 }

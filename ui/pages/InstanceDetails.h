@@ -58,7 +58,7 @@ protected:
 private:
     QLabel *addRow(const QString &objectName);
     void render();
-    void show(const core::Instance &instance);
+    void fill(const core::Instance &instance);
     void showApps(const core::Instance &instance);
     void retranslateRows();
 

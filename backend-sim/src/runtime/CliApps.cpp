@@ -11,7 +11,10 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 namespace {
+// Often while an app usually starts, then seldom: each look is an `exec` in the box.
 constexpr int kAppPollMs = 500;
+constexpr int kAppSlowPollMs = 5000;
+constexpr int kAppFastPollForMs = 30'000;
 // An app that has not listened by then is left as not answering (its instance still runs).
 constexpr int kAppDeadlineMs = 10 * 60 * 1000;
 } // namespace
@@ -64,15 +67,19 @@ void CliRuntime::pollApps(const QString &instanceId, quint64 generation)
                 }
             }
             const bool done = watch->pending.isEmpty();
+            const int delay =
+                watch->since.hasExpired(kAppFastPollForMs) ? kAppSlowPollMs : kAppPollMs;
             if (done)
                 m_appWatches.erase(watch);
+            // The slots may stop or remove the instance (ending the watch): `watch` is not used
+            // after this.
             for (const QString &name : std::as_const(answered)) {
                 qCInfo(lcCli).noquote()
                     << u"instance %1: app \"%2\" answers"_s.arg(instanceId, name);
                 Q_EMIT stageReached(instanceId, u"app:"_s + name);
             }
             if (!done)
-                QTimer::singleShot(kAppPollMs, this, [this, instanceId, generation] {
+                QTimer::singleShot(delay, this, [this, instanceId, generation] {
                     pollApps(instanceId, generation);
                 });
         },
