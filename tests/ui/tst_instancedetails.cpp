@@ -13,6 +13,7 @@
 #include "api/ProviderClient.h"
 #include "pages/InstanceDetails.h"
 #include "session/ClientSession.h"
+#include "session/Session.h"
 #include "ssh/SshKeyStore.h"
 
 #include <QApplication>
