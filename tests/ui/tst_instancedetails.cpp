@@ -156,6 +156,7 @@ QString TestInstanceDetails::label(const QString &name) const
 void TestInstanceDetails::shoot(const QString &name)
 {
     QCoreApplication::processEvents();
+    QVERIFY(QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR)));
     const QString path = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u'/' + name + u".png"_s;
     QVERIFY2(m_window->grab().save(path), qPrintable(path));
     // And the same in a dark theme: the state colours follow the window's lightness.
@@ -292,6 +293,7 @@ void TestInstanceDetails::appStageTurnsReadyAndOpensThroughForward()
     open = m_details->findChild<QPushButton *>(u"openApp_"_s + appName);
     QVERIFY(open && open->isEnabled());
     shoot(u"details-app"_s);
+    QCOMPARE(m_details->findChild<QPushButton *>(u"openApp_"_s + appName), open); // kept
 
     // One click: the URL handed to the browser is the app's, on the local end of the forward.
     QSignalSpy opened(m_ssh, &ui::SshActions::appOpened);

@@ -8,6 +8,7 @@
 #include "api/Models.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QIcon>
 #include <QImage>
 #include <QJsonObject>
@@ -136,6 +137,7 @@ void TestStateStyle::iconsDifferAndFollowTheTheme()
         QCOMPARE(images.size(), kStates.size()); // no two states look the same
         const QString path = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/statestyle-"_s
             + (dark ? u"dark"_s : u"light"_s) + u".png"_s;
+        QVERIFY(QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR)));
         QVERIFY2(sheet.save(path), qPrintable(path));
     }
     // Ring, dot, half ring, square, cross, dash: shape, not only colour.

@@ -266,50 +266,71 @@ void InstanceDetails::fill(const Instance &instance)
 
 void InstanceDetails::showApps(const Instance &instance)
 {
-    while (QLayoutItem *item = m_appsGrid->takeAt(0)) {
-        delete item->widget();
-        delete item;
+    // The rows are made again only when the apps themselves change (another instance, another
+    // image), so that a click, the keyboard focus or a screen reader stays on its button while
+    // events update the texts.
+    QStringList names;
+    for (const InstanceApp &app : instance.apps)
+        names << app.name;
+    const QString key = instance.id + u'\n' + names.join(u'\n');
+    if (key != m_appsKey) {
+        m_appsKey = key;
+        while (QLayoutItem *item = m_appsGrid->takeAt(0)) {
+            delete item->widget();
+            delete item;
+        }
+        if (instance.apps.isEmpty()) {
+            QLabel *none = selectableLabel(m_apps);
+            none->setObjectName(u"noAppsLabel"_s);
+            m_appsGrid->addWidget(none, 0, 0);
+            none->show(); // at once, not when the layout gets round to it
+        }
+        int row = 0;
+        for (const InstanceApp &app : instance.apps) {
+            QLabel *name = selectableLabel(m_apps);
+            name->setObjectName(u"appName_"_s + app.name);
+            QLabel *status = selectableLabel(m_apps);
+            status->setObjectName(u"appStatus_"_s + app.name);
+            auto *open = new QPushButton(m_apps);
+            open->setObjectName(u"openApp_"_s + app.name);
+            connect(open, &QPushButton::clicked, this,
+                    [this, id = instance.id, n = app.name] { Q_EMIT openAppRequested(id, n); });
+            m_appsGrid->addWidget(name, row, 0);
+            m_appsGrid->addWidget(status, row, 1);
+            m_appsGrid->addWidget(open, row, 2);
+            for (QWidget *widget : {static_cast<QWidget *>(name), static_cast<QWidget *>(status),
+                                    static_cast<QWidget *>(open)})
+                widget->show();
+            ++row;
+        }
+        m_appsGrid->setColumnStretch(1, 1);
     }
-    const bool reachable = instance.state == InstanceState::Running && instance.ssh;
-    if (instance.apps.isEmpty()) {
-        QLabel *none = selectableLabel(m_apps);
-        none->setObjectName(u"noAppsLabel"_s);
+    if (auto *none = m_apps->findChild<QLabel *>(u"noAppsLabel"_s))
         none->setText(tr("This image serves no web apps."));
-        m_appsGrid->addWidget(none, 0, 0);
-        return;
-    }
-    int row = 0;
+    const bool reachable = instance.state == InstanceState::Running && instance.ssh;
     for (const InstanceApp &app : instance.apps) {
-        QLabel *name = selectableLabel(m_apps);
-        name->setObjectName(u"appName_"_s + app.name);
+        auto *name = m_apps->findChild<QLabel *>(u"appName_"_s + app.name);
+        auto *status = m_apps->findChild<QLabel *>(u"appStatus_"_s + app.name);
+        auto *open = m_apps->findChild<QPushButton *>(u"openApp_"_s + app.name);
+        if (!name || !status || !open)
+            continue;
+        const bool answers = reachable && app.ready;
         name->setText(tr("%1 (port %2)").arg(app.name).arg(app.port));
-        QLabel *status = selectableLabel(m_apps);
-        status->setObjectName(u"appStatus_"_s + app.name);
         status->setText(appStatusText(instance, app));
         status->setAccessibleName(tr("%1: status").arg(app.name));
         QPalette statusPalette = status->palette();
-        statusPalette.setColor(QPalette::WindowText,
-                               StateStyle::colour(reachable && app.ready ? InstanceState::Running
-                                                                         : InstanceState::Starting,
-                                                  palette()));
+        statusPalette.setColor(
+            QPalette::WindowText,
+            StateStyle::colour(answers ? InstanceState::Running : InstanceState::Starting,
+                               palette()));
         status->setPalette(statusPalette);
-        auto *open = new QPushButton(tr("Open in browser"), m_apps);
-        open->setObjectName(u"openApp_"_s + app.name);
+        open->setText(tr("Open in browser"));
         open->setAccessibleName(tr("Open %1 in the browser").arg(app.name));
-        open->setEnabled(reachable && app.ready);
-        open->setToolTip(open->isEnabled()
+        open->setEnabled(answers);
+        open->setToolTip(answers
                              ? tr("Through an SSH forward to port %1 in the instance").arg(app.port)
                              : appStatusText(instance, app));
-        const QString id = instance.id;
-        const QString appName = app.name;
-        connect(open, &QPushButton::clicked, this,
-                [this, id, appName] { Q_EMIT openAppRequested(id, appName); });
-        m_appsGrid->addWidget(name, row, 0);
-        m_appsGrid->addWidget(status, row, 1);
-        m_appsGrid->addWidget(open, row, 2);
-        ++row;
     }
-    m_appsGrid->setColumnStretch(1, 1);
 }
 
 // ---- the sentences --------------------------------------------------------------------------

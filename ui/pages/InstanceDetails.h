@@ -74,6 +74,7 @@ private:
     QList<QLabel *> m_values; // in row order, next to their titles
     QWidget *m_apps;
     QGridLayout *m_appsGrid;
+    QString m_appsKey; // the instance and app names the app rows were made for
 };
 
 } // namespace cardhour::ui
