@@ -303,7 +303,9 @@ void InstanceDetails::showApps(const Instance &instance)
                 widget->show();
             ++row;
         }
-        m_appsGrid->setColumnStretch(1, 1);
+        // The sentence alone takes the width; with apps, their status does.
+        m_appsGrid->setColumnStretch(0, instance.apps.isEmpty() ? 1 : 0);
+        m_appsGrid->setColumnStretch(1, instance.apps.isEmpty() ? 0 : 1);
     }
     if (auto *none = m_apps->findChild<QLabel *>(u"noAppsLabel"_s))
         none->setText(tr("This image serves no web apps."));
