@@ -51,6 +51,8 @@ void installBenchLogin(ui::MainWindow *window)
     auto showFirst = [window, model] {
         if (model->rowCount() == 0 || !window->selectedInstanceId().isEmpty())
             return;
+        // The busiest page: the table with its sparklines and the chart of the first instance.
+        window->setCurrentView(ui::MainWindow::View::Instances);
         window->selectInstance(model->instanceAt(0)->id);
         std::printf("cardhour-bench instances_shown=%d\n", model->rowCount());
         std::fflush(stdout);

@@ -31,7 +31,7 @@
 <context>
     <name>HostKeyVerifier</name>
     <message>
-        <source>Connection refused: %1 presented the host key %2, but the provider says this instance&apos;s host key is %3. Someone may be intercepting the connection, or the address now belongs to another machine. CardHour does not connect to a host whose key does not match.</source>
+        <source>Connection refused: %1 presented the host key %2, but the provider says this instance's host key is %3. Someone may be intercepting the connection, or the address now belongs to another machine. CardHour does not connect to a host whose key does not match.</source>
         <translation>连接已拒绝：%1 出示的主机密钥是 %2，但服务商给出的该实例主机密钥是 %3。可能有人在截获连接，或该地址已属于另一台机器。CardHour 不会连接主机密钥不符的主机。</translation>
     </message>
     <message>
@@ -41,6 +41,53 @@
     <message>
         <source>Connection refused: %1 did not present a host key that could be read.</source>
         <translation>连接已拒绝：%1 未出示可读取的主机密钥。</translation>
+    </message>
+</context>
+<context>
+    <name>KeysPage</name>
+    <message>
+        <source>The keys on this computer. An instance accepts the keys it was launched with; the terminal logs in with the matching one from this list. Passphrases are kept in the system keychain.</source>
+        <translation>本机上的密钥。实例只接受启动时指定的密钥；终端会用此列表中与之匹配的密钥登录。密码短语保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>指纹</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>name of a new key</source>
+        <translation>新密钥的名称</translation>
+    </message>
+    <message>
+        <source>passphrase (optional)</source>
+        <translation>密码短语（可选）</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Import from ~/.ssh…</source>
+        <translation>从 ~/.ssh 导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Upload to provider</source>
+        <translation>上传到服务商(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove from this computer</source>
+        <translation>从本机移除(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -224,12 +271,24 @@
         <translation>为余额充值（沙盒中为模拟支付）</translation>
     </message>
     <message>
-        <source>L&amp;edger</source>
-        <translation>账目(&amp;E)</translation>
-    </message>
-    <message>
         <source>GPU &amp;chart</source>
         <translation>GPU 图表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Home</source>
+        <translation>主页(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Snapshots</source>
+        <translation>快照(&amp;S)</translation>
+    </message>
+    <message>
+        <source>St&amp;orage</source>
+        <translation>存储(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Keys</source>
+        <translation>密钥(&amp;K)</translation>
     </message>
 </context>
 <context>
@@ -278,7 +337,7 @@
         <translation>服务器无法完成（磁盘是否已满？）</translation>
     </message>
     <message>
-        <source>The instance&apos;s SFTP service did not start: %1</source>
+        <source>The instance's SFTP service did not start: %1</source>
         <translation>实例的 SFTP 服务未能启动：%1</translation>
     </message>
     <message>
@@ -342,7 +401,7 @@
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <source>The instance&apos;s folder %1 holds a name that cannot be saved safely here: &quot;%2&quot; (%3). Nothing was downloaded.</source>
+        <source>The instance's folder %1 holds a name that cannot be saved safely here: "%2" (%3). Nothing was downloaded.</source>
         <translation>实例上的文件夹 %1 中有一个无法在本机安全保存的名称：“%2”（%3）。未下载任何文件。</translation>
     </message>
     <message>
@@ -420,7 +479,7 @@
         <translation>私钥 %1 不存在。</translation>
     </message>
     <message>
-        <source>%1 does not accept your key %2 (%3): that key is missing from the host&apos;s authorized keys. Add it to the instance (Keys…) or connect with a key the instance was launched with.</source>
+        <source>%1 does not accept your key %2 (%3): that key is missing from the host's authorized keys. Add it to the instance (Keys…) or connect with a key the instance was launched with.</source>
         <translation>%1 不接受你的密钥 %2（%3）：该密钥不在主机的授权密钥中。请把它添加到实例（密钥…），或使用启动实例时所用的密钥连接。</translation>
     </message>
     <message>
@@ -501,57 +560,6 @@
     <message>
         <source>The private key %1 does not belong to the public key %2.</source>
         <translation>私钥 %1 与公钥 %2 不配对。</translation>
-    </message>
-</context>
-<context>
-    <name>SshKeysDialog</name>
-    <message>
-        <source>SSH keys</source>
-        <translation>SSH 密钥</translation>
-    </message>
-    <message>
-        <source>The keys on this computer. An instance accepts the keys it was launched with; the terminal logs in with the matching one from this list. Passphrases are kept in the system keychain.</source>
-        <translation>本机上的密钥。实例只接受启动时指定的密钥；终端会用此列表中与之匹配的密钥登录。密码短语保存在系统钥匙串中。</translation>
-    </message>
-    <message>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <source>Type</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <source>Fingerprint</source>
-        <translation>指纹</translation>
-    </message>
-    <message>
-        <source>Provider</source>
-        <translation>服务商</translation>
-    </message>
-    <message>
-        <source>name of a new key</source>
-        <translation>新密钥的名称</translation>
-    </message>
-    <message>
-        <source>passphrase (optional)</source>
-        <translation>密码短语（可选）</translation>
-    </message>
-    <message>
-        <source>&amp;Generate</source>
-        <translation>生成(&amp;G)</translation>
-    </message>
-    <message>
-        <source>&amp;Import from ~/.ssh…</source>
-        <translation>从 ~/.ssh 导入(&amp;I)…</translation>
-    </message>
-    <message>
-        <source>&amp;Upload to provider</source>
-        <translation>上传到服务商(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Remove from this computer</source>
-        <translation>从本机移除(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -705,7 +713,7 @@
 <context>
     <name>cardhour::core::ProviderClient</name>
     <message>
-        <source>CardHour does not use plain http:// with %1, which is not on this computer: your password and token would cross the network unencrypted, readable by anyone on the way. Use the provider&apos;s https:// address.</source>
+        <source>CardHour does not use plain http:// with %1, which is not on this computer: your password and token would cross the network unencrypted, readable by anyone on the way. Use the provider's https:// address.</source>
         <translation>%1 不在本机上，CardHour 不会通过明文 http:// 与其通信：您的密码和令牌将以未加密形式在网络上传输，途经的任何人都能读取。请使用服务商的 https:// 地址。</translation>
     </message>
     <message>
@@ -734,7 +742,7 @@
         <translation>在 %1 找不到沙盒程序。</translation>
     </message>
     <message>
-        <source>The sandbox&apos;s data directory %1 cannot be created.</source>
+        <source>The sandbox's data directory %1 cannot be created.</source>
         <translation>无法创建沙盒的数据目录 %1。</translation>
     </message>
     <message>
@@ -782,7 +790,7 @@
         <translation>正在停止沙盒…</translation>
     </message>
     <message>
-        <source>Refused the program at %1: it answers like CardHour Sandbox but cannot prove that it is the one using %2 (%3). It may be another user&apos;s program waiting for your password; nothing was sent to it.</source>
+        <source>Refused the program at %1: it answers like CardHour Sandbox but cannot prove that it is the one using %2 (%3). It may be another user's program waiting for your password; nothing was sent to it.</source>
         <translation>已拒绝 %1 上的程序：它的响应像 CardHour Sandbox，但无法证明自己就是使用 %2 的那个沙盒（%3）。它可能是其他用户等待窃取您密码的程序；未向其发送任何内容。</translation>
     </message>
     <message>
@@ -956,11 +964,11 @@
         <translation>服务商未提供 SSH 地址</translation>
     </message>
     <message>
-        <source>the provider&apos;s SSH address is longer than 253 characters</source>
+        <source>the provider's SSH address is longer than 253 characters</source>
         <translation>服务商提供的 SSH 地址超过 253 个字符</translation>
     </message>
     <message>
-        <source>the provider&apos;s SSH address “%1” is neither a host name nor an IP address</source>
+        <source>the provider's SSH address “%1” is neither a host name nor an IP address</source>
         <translation>服务商提供的 SSH 地址“%1”既不是主机名也不是 IP 地址</translation>
     </message>
     <message>
@@ -968,7 +976,7 @@
         <translation>服务商未提供 SSH 用户</translation>
     </message>
     <message>
-        <source>the provider&apos;s SSH user “%1” is not a valid user name</source>
+        <source>the provider's SSH user “%1” is not a valid user name</source>
         <translation>服务商提供的 SSH 用户“%1”不是有效的用户名</translation>
     </message>
     <message>
@@ -1123,7 +1131,7 @@
         <translation>/workspace</translation>
     </message>
     <message>
-        <source>the container&apos;s own disk</source>
+        <source>the container's own disk</source>
         <translation>容器自身的磁盘</translation>
     </message>
     <message>
@@ -1145,6 +1153,68 @@
     <message>
         <source>storage</source>
         <translation>存储</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::HomePage</name>
+    <message>
+        <source>No hosts yet</source>
+        <translation>还没有主机</translation>
+    </message>
+    <message>
+        <source>Launch a GPU host: pick a card and an image, and it is ready for SSH within seconds. The launch dialog shows what it costs per hour before you confirm.</source>
+        <translation>启动一台 GPU 主机：选择显卡和镜像，几秒钟内即可通过 SSH 登录。确认之前，启动对话框会显示每小时的费用。</translation>
+    </message>
+    <message>
+        <source>Launch a host…</source>
+        <translation>启动主机…</translation>
+    </message>
+    <message>
+        <source>Hosts: %1 · running: %2</source>
+        <translation>主机：%1 · 运行中：%2</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::HostCard</name>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>Cost so far</source>
+        <translation>累计费用</translation>
+    </message>
+    <message>
+        <source>Terminal</source>
+        <translation>终端</translation>
+    </message>
+    <message>
+        <source>Open a terminal on this host</source>
+        <translation>在这台主机上打开终端</translation>
+    </message>
+    <message>
+        <source>Open the host's app in the browser</source>
+        <translation>在浏览器中打开这台主机的应用</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop this host (asks first)</source>
+        <translation>停止这台主机（会先询问）</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>Start this host again (asks first)</source>
+        <translation>再次启动这台主机（会先询问）</translation>
+    </message>
+    <message>
+        <source>GPU utilisation over the last minute</source>
+        <translation>最近一分钟的 GPU 利用率</translation>
     </message>
 </context>
 <context>
@@ -1271,6 +1341,65 @@
     <message>
         <source>GPU use (1 min)</source>
         <translation>GPU 使用率（1 分钟）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::KeysPage</name>
+    <message>
+        <source>not uploaded</source>
+        <translation>未上传</translation>
+    </message>
+    <message>
+        <source>uploaded as “%1”</source>
+        <translation>已上传为“%1”</translation>
+    </message>
+    <message>
+        <source>Generating an ed25519 key…</source>
+        <translation>正在生成 ed25519 密钥…</translation>
+    </message>
+    <message>
+        <source>Generated %1. Upload it to launch instances with it.</source>
+        <translation>已生成 %1。上传后即可用它启动实例。</translation>
+    </message>
+    <message>
+        <source>Import a public key</source>
+        <translation>导入公钥</translation>
+    </message>
+    <message>
+        <source>Public keys (*.pub)</source>
+        <translation>公钥 (*.pub)</translation>
+    </message>
+    <message>
+        <source>Imported %1.</source>
+        <translation>已导入 %1。</translation>
+    </message>
+    <message>
+        <source>Uploading…</source>
+        <translation>正在上传…</translation>
+    </message>
+    <message>
+        <source>Uploaded as “%1”: new instances can be launched with it.</source>
+        <translation>已上传为“%1”：新实例可以使用它启动。</translation>
+    </message>
+    <message>
+        <source>Remove key</source>
+        <translation>移除密钥</translation>
+    </message>
+    <message>
+        <source>Remove %1 from this computer?</source>
+        <translation>要从本机移除 %1 吗？</translation>
+    </message>
+    <message>
+        <source>A key CardHour generated is deleted for good; an imported key stays in ~/.ssh. Instances that accept only this key can no longer be reached from here.</source>
+        <translation>CardHour 生成的密钥将被永久删除；导入的密钥仍保留在 ~/.ssh 中。只接受此密钥的实例将无法再从本机连接。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Removed %1 from this computer (the provider keeps its copy).</source>
+        <translation>已从本机移除 %1（服务商仍保留其副本）。</translation>
     </message>
 </context>
 <context>
@@ -1503,10 +1632,6 @@
         <translation>实例</translation>
     </message>
     <message>
-        <source>Ledger</source>
-        <translation>账目</translation>
-    </message>
-    <message>
         <source>Added %1 (simulated payment). Balance: %2</source>
         <translation>已充值 %1（模拟支付）。余额：%2</translation>
     </message>
@@ -1541,6 +1666,22 @@
     <message>
         <source>Save into folder</source>
         <translation>保存到文件夹</translation>
+    </message>
+    <message>
+        <source>No instances yet</source>
+        <translation>还没有实例</translation>
+    </message>
+    <message>
+        <source>An instance is a GPU host you rent by the second. Launch one, then open its terminal with a double-click; stopped instances stay listed here.</source>
+        <translation>实例是按秒租用的 GPU 主机。启动一个，然后双击打开它的终端；已停止的实例也会留在这里。</translation>
+    </message>
+    <message>
+        <source>Launch an instance…</source>
+        <translation>启动实例…</translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation>页面</translation>
     </message>
 </context>
 <context>
@@ -1654,60 +1795,8 @@
 <context>
     <name>cardhour::ui::SshKeysDialog</name>
     <message>
-        <source>not uploaded</source>
-        <translation>未上传</translation>
-    </message>
-    <message>
-        <source>uploaded as “%1”</source>
-        <translation>已上传为“%1”</translation>
-    </message>
-    <message>
-        <source>Generating an ed25519 key…</source>
-        <translation>正在生成 ed25519 密钥…</translation>
-    </message>
-    <message>
-        <source>Generated %1. Upload it to launch instances with it.</source>
-        <translation>已生成 %1。上传后即可用它启动实例。</translation>
-    </message>
-    <message>
-        <source>Import a public key</source>
-        <translation>导入公钥</translation>
-    </message>
-    <message>
-        <source>Public keys (*.pub)</source>
-        <translation>公钥 (*.pub)</translation>
-    </message>
-    <message>
-        <source>Imported %1.</source>
-        <translation>已导入 %1。</translation>
-    </message>
-    <message>
-        <source>Uploading…</source>
-        <translation>正在上传…</translation>
-    </message>
-    <message>
-        <source>Uploaded as “%1”: new instances can be launched with it.</source>
-        <translation>已上传为“%1”：新实例可以使用它启动。</translation>
-    </message>
-    <message>
-        <source>Remove key</source>
-        <translation>移除密钥</translation>
-    </message>
-    <message>
-        <source>Remove %1 from this computer?</source>
-        <translation>要从本机移除 %1 吗？</translation>
-    </message>
-    <message>
-        <source>A key CardHour generated is deleted for good; an imported key stays in ~/.ssh. Instances that accept only this key can no longer be reached from here.</source>
-        <translation>CardHour 生成的密钥将被永久删除；导入的密钥仍保留在 ~/.ssh 中。只接受此密钥的实例将无法再从本机连接。</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>移除</translation>
-    </message>
-    <message>
-        <source>Removed %1 from this computer (the provider keeps its copy).</source>
-        <translation>已从本机移除 %1（服务商仍保留其副本）。</translation>
+        <source>SSH keys</source>
+        <translation>SSH 密钥</translation>
     </message>
 </context>
 <context>

@@ -1,8 +1,11 @@
 #include "ConnectPage.h"
 
+#include "Icons.h"
 #include "ui_ConnectPage.h"
 
 #include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
 
 using namespace Qt::StringLiterals;
 
@@ -12,6 +15,22 @@ ConnectPage::ConnectPage(QWidget *parent)
     : QWidget(parent), m_ui(std::make_unique<Ui::ConnectPage>())
 {
     m_ui->setupUi(this);
+    // A column of readable width in the middle of the window, under the application's icon,
+    // with a button of button size rather than a bar across the screen.
+    auto *icon = new QLabel(this);
+    icon->setObjectName(u"appIcon"_s);
+    icon->setPixmap(Icons::application().pixmap(QSize(96, 96)));
+    icon->setAlignment(Qt::AlignCenter);
+    m_ui->outerLayout->insertWidget(1, icon);
+    m_ui->choiceBox->setMinimumWidth(460);
+    m_ui->choiceBox->setMaximumWidth(620);
+    m_ui->outerLayout->setAlignment(m_ui->choiceBox, Qt::AlignHCenter);
+    m_ui->choiceLayout->removeWidget(m_ui->connectButton);
+    auto *buttonRow = new QHBoxLayout;
+    buttonRow->addStretch(1);
+    m_ui->connectButton->setMinimumWidth(140);
+    buttonRow->addWidget(m_ui->connectButton);
+    m_ui->choiceLayout->insertLayout(m_ui->choiceLayout->indexOf(m_ui->progressBar), buttonRow);
     connect(m_ui->urlRadio, &QRadioButton::toggled, m_ui->urlEdit, &QLineEdit::setEnabled);
     connect(m_ui->urlRadio, &QRadioButton::toggled, this, &ConnectPage::validate);
     connect(m_ui->urlEdit, &QLineEdit::textChanged, this, &ConnectPage::validate);

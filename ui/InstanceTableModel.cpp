@@ -17,10 +17,13 @@ using core::InstanceState;
 
 InstanceTableModel::InstanceTableModel(const core::Clock *clock, QObject *parent)
     : QAbstractTableModel(parent), m_clock(clock ? clock : core::SystemClock::instance()),
-      m_timer(new QTimer(this))
+      m_timer(new QTimer(this)), m_activityFlush(new QTimer(this))
 {
     m_timer->setInterval(1000);
     connect(m_timer, &QTimer::timeout, this, &InstanceTableModel::tick);
+    m_activityFlush->setSingleShot(true);
+    m_activityFlush->setInterval(kFrameMs);
+    connect(m_activityFlush, &QTimer::timeout, this, &InstanceTableModel::flushActivity);
 }
 
 int InstanceTableModel::rowCount(const QModelIndex &parent) const
@@ -165,6 +168,7 @@ void InstanceTableModel::setInstances(const QList<Instance> &instances)
         if (instance.state != InstanceState::Terminated)
             m_rows.append({instance, now});
     }
+    reindex();
     for (auto it = m_activity.begin(); it != m_activity.end();) {
         it = rowOf(it.key()) < 0 ? m_activity.erase(it) : std::next(it);
     }
@@ -185,6 +189,7 @@ void InstanceTableModel::upsert(const Instance &instance)
             beginRemoveRows({}, row, row);
             m_activity.remove(instance.id);
             m_rows.removeAt(row);
+            reindex();
             endRemoveRows();
         }
     } else if (row >= 0) {
@@ -193,6 +198,7 @@ void InstanceTableModel::upsert(const Instance &instance)
     } else {
         beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
         m_rows.append({instance, m_clock->nowMs()});
+        m_rowOf.insert(instance.id, int(m_rows.size()) - 1);
         endInsertRows();
     }
     updateTimer();
@@ -205,11 +211,15 @@ void InstanceTableModel::clear()
 
 int InstanceTableModel::rowOf(const QString &id) const
 {
-    for (int row = 0; row < m_rows.size(); ++row) {
-        if (m_rows.at(row).instance.id == id)
-            return row;
-    }
-    return -1;
+    return m_rowOf.value(id, -1);
+}
+
+void InstanceTableModel::reindex()
+{
+    m_rowOf.clear();
+    for (int row = 0; row < m_rows.size(); ++row)
+        m_rowOf.insert(m_rows.at(row).instance.id, row);
+    m_dirtyFirst = m_dirtyLast = -1; // rows moved: a pending flush would name the wrong ones
 }
 
 const Instance *InstanceTableModel::instanceAt(int row) const
@@ -224,10 +234,17 @@ const Instance *InstanceTableModel::instance(const QString &id) const
 
 void InstanceTableModel::tick()
 {
+    // One change covering every billed row: a view repaints the column once.
+    int first = -1;
+    int last = -1;
     for (int row = 0; row < m_rows.size(); ++row) {
-        if (m_rows.at(row).instance.isBilled())
-            Q_EMIT dataChanged(index(row, CostColumn), index(row, CostColumn), {Qt::DisplayRole});
+        if (m_rows.at(row).instance.isBilled()) {
+            first = first < 0 ? row : first;
+            last = row;
+        }
     }
+    if (first >= 0)
+        Q_EMIT dataChanged(index(first, CostColumn), index(last, CostColumn), {Qt::DisplayRole});
 }
 
 void InstanceTableModel::retranslate()
@@ -260,8 +277,20 @@ void InstanceTableModel::addSample(const core::MetricsSample &sample)
     values.append(qBound(0.0, sum / double(sample.gpus.size()), 100.0));
     if (values.size() > kSparklinePoints)
         values.remove(0, values.size() - kSparklinePoints);
-    const QModelIndex cell = index(row, ActivityColumn);
-    Q_EMIT dataChanged(cell, cell, {SparklineRole});
+    m_dirtyFirst = m_dirtyFirst < 0 ? row : qMin(m_dirtyFirst, row);
+    m_dirtyLast = qMax(m_dirtyLast, row);
+    if (!m_activityFlush->isActive())
+        m_activityFlush->start();
+}
+
+void InstanceTableModel::flushActivity()
+{
+    if (m_dirtyFirst < 0 || m_dirtyLast >= m_rows.size())
+        return;
+    const QModelIndex from = index(m_dirtyFirst, ActivityColumn);
+    const QModelIndex to = index(m_dirtyLast, ActivityColumn);
+    m_dirtyFirst = m_dirtyLast = -1;
+    Q_EMIT dataChanged(from, to, {SparklineRole});
 }
 
 } // namespace cardhour::ui

@@ -53,8 +53,11 @@ public:
     // Adds or updates one row; a terminated instance's row goes away.
     void upsert(const core::Instance &instance);
     void clear();
-    // One `metrics` event: appends to that instance's sparkline and repaints only its cell.
+    // One `metrics` event: appends to that instance's sparkline. The cells that changed are
+    // announced together once per frame (kFrameMs), not once per sample: with many instances
+    // at 1 Hz the views repaint a few times a second, not a few hundred.
     void addSample(const core::MetricsSample &sample);
+    static constexpr int kFrameMs = 16;
 
     int rowOf(const QString &id) const;
     const core::Instance *instanceAt(int row) const;
@@ -81,12 +84,18 @@ private:
         qint64 receivedMs = 0; // when the provider's figure arrived, on our clock
     };
     void updateTimer();
+    void flushActivity();
+    void reindex();
     QIcon stateIcon(core::InstanceState state, const QPalette &palette) const;
 
     const core::Clock *m_clock;
     QList<Row> m_rows;
+    QHash<QString, int> m_rowOf; // instance id → row
     QHash<QString, QList<double>> m_activity; // instance id → recent utilisation
     QTimer *m_timer = nullptr;
+    QTimer *m_activityFlush = nullptr;
+    int m_dirtyFirst = -1; // rows whose sparkline changed since the last flush
+    int m_dirtyLast = -1;
     mutable QHash<int, QIcon> m_stateIcons; // by state, for the theme below
     mutable bool m_iconsDark = false;
 };

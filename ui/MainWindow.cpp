@@ -3,12 +3,15 @@
 #include "BillPanel.h"
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
+#include "EmptyState.h"
 #include "Format.h"
+#include "Icons.h"
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
 #include "LedgerView.h"
 #include "LoginDialog.h"
 #include "MetricsChart.h"
+#include "NavigationBar.h"
 #include "SparklineDelegate.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
@@ -19,10 +22,10 @@
 
 #include <QActionGroup>
 #include <QEvent>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -42,6 +45,7 @@ MainWindow::MainWindow(const Options &options, Translations *translations, QWidg
       m_model(new InstanceTableModel(nullptr, this))
 {
     m_ui->setupUi(this);
+    paintIcons();
     buildUi();
     connectActions();
     buildLanguageMenu();
@@ -61,6 +65,7 @@ MainWindow::~MainWindow()
 
 void MainWindow::buildUi()
 {
+    setWindowIcon(Icons::application());
     m_stack = new QStackedWidget(this);
     m_connectPage = new ConnectPage(m_stack);
     m_connectPage->setObjectName(u"connectPage"_s);
@@ -70,17 +75,51 @@ void MainWindow::buildUi()
     m_dashboard->setObjectName(u"dashboard"_s);
     auto *layout = new QVBoxLayout(m_dashboard);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
     m_banner = new ConnectionBanner(m_dashboard);
     layout->addWidget(m_banner);
     m_billPanel = new BillPanel(m_core->ticker(), m_dashboard);
     layout->addWidget(m_billPanel);
-    m_table = new QTableView(m_dashboard);
+    auto *row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    m_nav = new NavigationBar(m_dashboard);
+    row->addWidget(m_nav);
+    m_pages = new QStackedWidget(m_dashboard);
+    m_pages->setObjectName(u"pages"_s);
+    row->addWidget(m_pages, 1);
+    layout->addLayout(row, 1);
+    m_stack->addWidget(m_dashboard);
+    buildNavigation();
+    buildInstancesPage();
+    buildBillingUi();
+    buildSshUi();
+    setCentralWidget(m_stack);
+
+    m_userLabel = new QLabel(this);
+    m_userLabel->setObjectName(u"userLabel"_s);
+    statusBar()->addPermanentWidget(m_userLabel);
+}
+
+// The Instances page is built at once: terminals open into its tabs from any page. Its chart
+// (Qt Charts, the costliest widget to create) waits until the page is first shown.
+void MainWindow::buildInstancesPage()
+{
+    m_tabs = new QTabWidget(m_pages);
+    m_tabs->setObjectName(u"viewTabs"_s);
+    m_tabs->setDocumentMode(true);
+    m_instancesStack = new QStackedWidget(m_tabs);
+    m_instancesEmpty = new EmptyState(Icon::Instances, m_instancesStack);
+    m_instancesEmpty->setObjectName(u"instancesEmpty"_s);
+    m_instancesStack->addWidget(m_instancesEmpty);
+    m_table = new QTableView(m_instancesStack);
     m_table->setObjectName(u"instanceTable"_s);
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns fit their contents when rows or states change, not on every tick: a header in
+    // ResizeToContents mode lays out the text of every row for each changed cell.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_table->setItemDelegateForColumn(
@@ -89,33 +128,37 @@ void MainWindow::buildUi()
     m_table->addActions({m_ui->openTerminalAction, m_ui->appsMenu->menuAction(),
                          m_ui->systemTerminalAction, m_ui->sshConfigAction, m_ui->copySshAction,
                          m_ui->stopAction, m_ui->startAction, m_ui->terminateAction});
-    m_chart = new MetricsChart(m_core->client(), m_dashboard);
-    auto *splitter = new QSplitter(Qt::Vertical, m_dashboard);
-    splitter->addWidget(m_table);
-    splitter->addWidget(m_chart);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    m_tabs = new QTabWidget(m_dashboard);
-    m_tabs->setObjectName(u"viewTabs"_s);
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(splitter, QString());
-    layout->addWidget(m_tabs, 1);
-    m_stack->addWidget(m_dashboard);
-    buildBillingUi();
-    buildSshUi();
-    setCentralWidget(m_stack);
-
-    m_userLabel = new QLabel(this);
-    m_userLabel->setObjectName(u"userLabel"_s);
-    statusBar()->addPermanentWidget(m_userLabel);
+    m_instancesStack->addWidget(m_table);
+    m_instancesSplitter = new QSplitter(Qt::Vertical, m_tabs);
+    m_instancesSplitter->setObjectName(u"instancesSplitter"_s);
+    m_instancesSplitter->addWidget(m_instancesStack);
+    m_tabs->addTab(m_instancesSplitter, QString());
+    m_pages->removeWidget(m_pages->widget(int(View::Instances)));
+    m_pages->insertWidget(int(View::Instances), m_tabs);
+    m_builtPages[int(View::Instances)] = m_tabs;
 
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::updateActions);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::updateChart);
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateInstancesEmptyState);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            &MainWindow::updateInstancesEmptyState);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this,
+            &MainWindow::updateInstancesEmptyState);
+    auto fitColumns = [this] { m_table->resizeColumnsToContents(); };
+    connect(m_model, &QAbstractItemModel::modelReset, m_table, fitColumns);
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_table, fitColumns);
+    connect(m_model, &QAbstractItemModel::dataChanged, m_table,
+            [fitColumns](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
+                if (roles.isEmpty()) // a whole row changed (state, name): not the ticks
+                    fitColumns();
+            });
     connect(m_table, &QTableView::doubleClicked, this,
             [this] { openTerminal(selectedInstanceId()); });
+    connect(m_instancesEmpty, &EmptyState::actionTriggered, this, &MainWindow::openLaunchDialog);
+    updateInstancesEmptyState();
 }
 
 void MainWindow::connectActions()
@@ -125,10 +168,12 @@ void MainWindow::connectActions()
     m_ui->refreshAction->setShortcut(QKeySequence::Refresh);
     m_ui->quitAction->setShortcut(QKeySequence::Quit);
     connect(m_ui->launchAction, &QAction::triggered, this, &MainWindow::openLaunchDialog);
-    connect(m_ui->stopAction, &QAction::triggered, this, [this] { confirm(Action::Stop); });
-    connect(m_ui->startAction, &QAction::triggered, this, [this] { confirm(Action::Start); });
+    connect(m_ui->stopAction, &QAction::triggered, this,
+            [this] { confirm(Action::Stop, selectedInstanceId()); });
+    connect(m_ui->startAction, &QAction::triggered, this,
+            [this] { confirm(Action::Start, selectedInstanceId()); });
     connect(m_ui->terminateAction, &QAction::triggered, this,
-            [this] { confirm(Action::Terminate); });
+            [this] { confirm(Action::Terminate, selectedInstanceId()); });
     connect(m_ui->refreshAction, &QAction::triggered, this, &MainWindow::reloadAll);
     connect(m_ui->logOutAction, &QAction::triggered, m_core, &ClientSession::logOut);
     connect(m_ui->connectAction, &QAction::triggered, this, [this] {
@@ -139,10 +184,14 @@ void MainWindow::connectActions()
         m_stack->setCurrentWidget(m_connectPage);
     });
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
-    connect(m_ui->showChartAction, &QAction::toggled, m_chart, &QWidget::setVisible);
+    connect(m_ui->showChartAction, &QAction::toggled, this, [this](bool on) {
+        if (m_chart)
+            m_chart->setVisible(on && m_model->rowCount() > 0);
+    });
     connect(m_connectPage, &ConnectPage::sandboxRequested, this, &MainWindow::connectToSandbox);
     connect(m_connectPage, &ConnectPage::urlRequested, this, &MainWindow::connectToUrl);
     connect(m_banner, &ConnectionBanner::retryRequested, m_core, &ClientSession::retry);
+    connectNavigation();
     connectBillingActions();
     connectSshActions();
 }
@@ -181,6 +230,7 @@ void MainWindow::connectSession()
         m_connectPage->setBusy(false, {});
         m_banner->hide();
         m_stack->setCurrentWidget(m_dashboard);
+        buildShownPage();
         updateActions();
         statusBar()->showMessage(tr("Connected to %1").arg(url.toDisplayString()), 5000);
     });
@@ -202,7 +252,10 @@ void MainWindow::connectSession()
     connect(m_core, &ClientSession::resetForUser, this, &MainWindow::clearForUser);
     connect(m_core, &ClientSession::instancesLoaded, this, &MainWindow::showInstances);
     connect(m_core, &ClientSession::instanceChanged, this, &MainWindow::showInstance);
-    connect(m_core, &ClientSession::metricsReceived, m_chart, &MetricsChart::addSample);
+    connect(m_core, &ClientSession::metricsReceived, this, [this](const MetricsSample &sample) {
+        if (m_chart)
+            m_chart->addSample(sample);
+    });
     connect(m_core, &ClientSession::metricsReceived, m_model, &InstanceTableModel::addSample);
     connect(m_core, &ClientSession::billMoved, this, &MainWindow::onBillMoved);
     connect(m_core->ticker(), &BillTicker::balanceChanged, m_trayNotifier, &TrayNotifier::refresh);
@@ -222,8 +275,44 @@ void MainWindow::retranslate()
                                                : QString());
     m_model->retranslate();
     m_tabs->setTabText(0, tr("Instances"));
-    m_tabs->setTabText(1, tr("Ledger"));
+    m_instancesEmpty->setTitle(tr("No instances yet"));
+    m_instancesEmpty->setText(
+        tr("An instance is a GPU host you rent by the second. Launch one, then open its "
+           "terminal with a double-click; stopped instances stay listed here."));
+    m_instancesEmpty->setAction(tr("Launch an instance…"));
+    retranslateNavigation();
     m_trayNotifier->retranslate();
+}
+
+void MainWindow::paintIcons()
+{
+    const QPalette colours = palette();
+    const QList<std::pair<QAction *, Icon>> icons = {
+        {m_ui->launchAction, Icon::Launch},
+        {m_ui->openTerminalAction, Icon::Terminal},
+        {m_ui->systemTerminalAction, Icon::SystemTerminal},
+        {m_ui->stopAction, Icon::Stop},
+        {m_ui->startAction, Icon::Start},
+        {m_ui->terminateAction, Icon::Terminate},
+        {m_ui->copySshAction, Icon::Copy},
+        {m_ui->sshConfigAction, Icon::SshConfig},
+        {m_ui->appsMenu->menuAction(), Icon::OpenApp},
+        {m_ui->uploadAction, Icon::Upload},
+        {m_ui->downloadAction, Icon::Download},
+        {m_ui->topUpAction, Icon::TopUp},
+        {m_ui->refreshAction, Icon::Reload},
+        {m_ui->settingsAction, Icon::Settings},
+        {m_ui->connectAction, Icon::Connect},
+        {m_ui->logOutAction, Icon::LogOut},
+        {m_ui->sshKeysAction, Icon::Keys},
+        {m_ui->showHomeAction, Icon::Home},
+        {m_ui->showInstancesAction, Icon::Instances},
+        {m_ui->showSnapshotsAction, Icon::Snapshots},
+        {m_ui->showStorageAction, Icon::Storage},
+        {m_ui->showBillingAction, Icon::Billing},
+        {m_ui->showKeysAction, Icon::Keys}};
+    for (const auto &[action, icon] : icons)
+        action->setIcon(Icons::icon(icon, colours));
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -231,6 +320,8 @@ void MainWindow::changeEvent(QEvent *event)
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
         retranslate();
+    } else if (event->type() == QEvent::PaletteChange) {
+        paintIcons();
     }
     QMainWindow::changeEvent(event);
 }
@@ -287,7 +378,8 @@ void MainWindow::onLoginFailed(const ApiError &error)
 void MainWindow::clearForUser()
 {
     m_model->clear();
-    m_ledgerView->clear();
+    if (m_ledgerView)
+        m_ledgerView->clear();
     updateActions();
 }
 
@@ -300,7 +392,7 @@ void MainWindow::reloadAll()
         return;
     }
     m_core->reload();
-    if (currentView() == View::Ledger)
+    if (currentView() == View::Billing)
         reloadLedger();
 }
 
@@ -321,110 +413,6 @@ void MainWindow::showInstance(const Instance &instance)
     updateChart();
 }
 
-// ---- instances ----------------------------------------------------------------------------------
-
-QString MainWindow::selectedInstanceId() const
-{
-    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : rows.first().data(InstanceTableModel::IdRole).toString();
-}
-
-void MainWindow::selectInstance(const QString &id)
-{
-    const int row = m_model->rowOf(id);
-    if (row >= 0)
-        m_table->selectRow(row);
-}
-
-void MainWindow::updateActions()
-{
-    const bool loggedIn = m_core->isLoggedIn();
-    const Instance *instance = m_model->instance(selectedInstanceId());
-    auto allowed = [&](Action action) {
-        return loggedIn && instance && InstanceActions::allowed(action, *instance);
-    };
-    m_ui->launchAction->setEnabled(loggedIn);
-    m_ui->refreshAction->setEnabled(m_stack->currentWidget() == m_dashboard);
-    m_ui->logOutAction->setEnabled(loggedIn);
-    m_ui->topUpAction->setEnabled(loggedIn);
-    m_ui->stopAction->setEnabled(allowed(Action::Stop));
-    m_ui->startAction->setEnabled(allowed(Action::Start));
-    m_ui->terminateAction->setEnabled(allowed(Action::Terminate));
-    updateSshActions(loggedIn ? instance : nullptr);
-}
-
-void MainWindow::openLaunchDialog()
-{
-    if (m_launchDialog) {
-        m_launchDialog->raise();
-        return;
-    }
-    m_launchDialog = new LaunchDialog(m_core->client(), m_core->ticker(), this);
-    m_launchDialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_launchDialog, &LaunchDialog::launched, this, [this](const Instance &instance) {
-        m_core->noteInstance(instance);
-        m_model->upsert(instance);
-        selectInstance(instance.id);
-        statusBar()->showMessage(tr("Launching %1…").arg(instance.name), 5000);
-    });
-    connect(m_launchDialog, &LaunchDialog::manageKeysRequested, this, &MainWindow::openKeysDialog);
-    m_launchDialog->load();
-    m_launchDialog->open();
-}
-
-void MainWindow::confirm(Action action)
-{
-    const Instance *instance = m_model->instance(selectedInstanceId());
-    if (!instance || !InstanceActions::allowed(action, *instance))
-        return;
-    auto *box =
-        new QMessageBox(action == Action::Terminate ? QMessageBox::Warning : QMessageBox::Question,
-                        InstanceActions::buttonText(action),
-                        InstanceActions::question(action, *instance), QMessageBox::Cancel, this);
-    box->setObjectName(u"confirmDialog"_s);
-    box->setInformativeText(InstanceActions::preview(action, *instance));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(InstanceActions::buttonText(action), QMessageBox::AcceptRole);
-    yes->setObjectName(u"confirmButton"_s);
-    // Terminate cannot be undone: Enter alone must not do it.
-    box->setDefaultButton(action == Action::Terminate ? QMessageBox::Cancel
-                                                      : QMessageBox::NoButton);
-    if (action != Action::Terminate)
-        box->setDefaultButton(yes);
-    const QString id = instance->id;
-    connect(box, &QMessageBox::buttonClicked, this,
-            [this, yes, action, id](QAbstractButton *button) {
-                if (button == yes)
-                    perform(action, id);
-            });
-    box->open();
-}
-
-void MainWindow::perform(Action action, const QString &instanceId)
-{
-    Reply<Instance> *reply = nullptr;
-    switch (action) {
-    case Action::Stop:
-        reply = m_core->client()->stopInstance(instanceId);
-        break;
-    case Action::Start:
-        reply = m_core->client()->startInstance(instanceId);
-        break;
-    case Action::Terminate:
-        reply = m_core->client()->terminateInstance(instanceId);
-        break;
-    }
-    reply->onFinished(this, [this, action](const Reply<Instance> &r) {
-        if (r.ok()) {
-            m_core->noteInstance(r.value());
-            m_model->upsert(r.value());
-            updateActions();
-            return;
-        }
-        showError(InstanceActions::buttonText(action), r.error().userMessage());
-    });
-}
-
 void MainWindow::showError(const QString &title, const QString &message)
 {
     auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
@@ -433,17 +421,11 @@ void MainWindow::showError(const QString &title, const QString &message)
     box->open();
 }
 
-void MainWindow::updateChart()
-{
-    const Instance *instance = m_model->instance(selectedInstanceId());
-    m_chart->setInstance(instance ? instance->id : QString(), instance && instance->isBilled());
-}
-
 void MainWindow::onBillMoved()
 {
     m_billPanel->refresh();
     m_trayNotifier->refresh();
-    if (currentView() == View::Ledger)
+    if (currentView() == View::Billing)
         reloadLedger(); // the balance moved: there are new postings to show
 }
 

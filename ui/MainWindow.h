@@ -13,6 +13,7 @@
 #include <memory>
 
 class QLabel;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QTabWidget;
@@ -34,11 +35,15 @@ namespace cardhour::ui {
 class BillPanel;
 class ConnectPage;
 class ConnectionBanner;
+class EmptyState;
+class HomePage;
 class InstanceTableModel;
+class KeysPage;
 class LaunchDialog;
 class LedgerView;
 class LoginDialog;
 class MetricsChart;
+class NavigationBar;
 class SettingsDialog;
 class SshActions;
 class SshKeysDialog;
@@ -48,10 +53,12 @@ class Translations;
 class TrayNotifier;
 
 // The client's one window: the connect step (local sandbox or a provider URL), then log-in,
-// then the instances with their actions, the bill, and a banner while the provider is out of
-// reach. It shows what its ClientSession (core/session) holds and keeps no provider state of
-// its own; its menus and toolbar are MainWindow.ui. Nothing here waits: every provider call is
-// a Reply answered later, and every dialog is opened with open(), never exec().
+// then the dashboard: the bill panel, a banner while the provider is out of reach, and the pages
+// (Home, Instances with their terminals, Snapshots, Storage, Billing, Keys) chosen in the side
+// bar. It shows what its ClientSession (core/session) holds and keeps no provider state of its
+// own; its menus and toolbar are MainWindow.ui. Pages are built when first shown, so the
+// window opens as fast as the connect step allows. Nothing here waits: every provider call is a
+// Reply answered later, and every dialog is opened with open(), never exec().
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -65,10 +72,14 @@ public:
         // from and written to QSettings.
         bool useSettings = true;
     };
-    // The views of the dashboard, in tab order.
+    // The pages of the dashboard, in the side bar's order (and Ctrl+1...6).
     enum class View {
+        Home,
         Instances,
-        Ledger
+        Snapshots,
+        Storage,
+        Billing,
+        Keys
     };
 
     // `translations` (not owned; may be null) drives the Language menu.
@@ -91,7 +102,11 @@ public:
     QString selectedInstanceId() const;
     void selectInstance(const QString &id);
     QString knownHostsFile() const;
-    LedgerView *ledgerView() const { return m_ledgerView; }
+    // Pages are built when first shown; these build them when asked for first.
+    LedgerView *ledgerView();
+    HomePage *homePage();
+    KeysPage *keysPage();
+    QWidget *page(View view);
     TrayNotifier *trayNotifier() const { return m_trayNotifier; }
     SshActions *sshActions() const { return m_ssh; }
     SshKeysDialog *keysDialog() const;
@@ -113,6 +128,8 @@ private:
     using Action = InstanceActions::Action;
 
     void buildUi();
+    void paintIcons();
+    void buildInstancesPage();
     void connectActions();
     void buildLanguageMenu();
     void connectSession();
@@ -125,11 +142,21 @@ private:
     void reloadAll();
     void updateActions();
     void openLaunchDialog();
-    void confirm(Action action);
+    void confirm(Action action, const QString &instanceId);
     void perform(Action action, const QString &instanceId);
     void showError(const QString &title, const QString &message);
     void updateChart();
+    void updateInstancesEmptyState();
     void onBillMoved();
+    // MainWindowPages.cpp: the side bar and the pages, built when first shown.
+    void buildNavigation();
+    void connectNavigation();
+    void retranslateNavigation();
+    void buildShownPage();
+    QWidget *ensurePage(View view);
+    QWidget *createPage(View view);
+    MetricsChart *ensureChart();
+    void openApp(const QString &instanceId);
     // MainWindowSsh.cpp: terminal tabs and the OpenSSH actions.
     void buildSshUi();
     void connectSshActions();
@@ -160,9 +187,15 @@ private:
     QWidget *m_dashboard = nullptr;
     ConnectionBanner *m_banner = nullptr;
     BillPanel *m_billPanel = nullptr;
+    NavigationBar *m_nav = nullptr;
+    QStackedWidget *m_pages = nullptr; // one slot per View; a placeholder until first shown
+    QList<QWidget *> m_builtPages; // by View; null until built
+    QTabWidget *m_tabs = nullptr; // the Instances page: the list, then one tab per terminal
+    QStackedWidget *m_instancesStack = nullptr; // the table, or its empty state
+    EmptyState *m_instancesEmpty = nullptr;
     QTableView *m_table = nullptr;
-    MetricsChart *m_chart = nullptr;
-    QTabWidget *m_tabs = nullptr;
+    QSplitter *m_instancesSplitter = nullptr;
+    MetricsChart *m_chart = nullptr; // built when the Instances page is first shown
     LedgerView *m_ledgerView = nullptr;
     TrayNotifier *m_trayNotifier = nullptr;
     SshActions *m_ssh = nullptr;

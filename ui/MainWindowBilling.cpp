@@ -1,4 +1,4 @@
-// MainWindow, continued: the ledger tab, top-up, settings, the tray and the remembered window.
+// MainWindow, continued: the ledger page, top-up, settings, the tray and the remembered window.
 // (MainWindow.cpp has the connect step, the session and the instances.)
 #include "ConnectPage.h"
 #include "Format.h"
@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -26,15 +27,6 @@ using namespace cardhour::core;
 
 void MainWindow::buildBillingUi()
 {
-    m_ledgerView = new LedgerView(m_core->client(), m_tabs);
-    m_tabs->addTab(m_ledgerView, QString());
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (currentView() == View::Ledger && m_core->isLoggedIn())
-            reloadLedger();
-        if (m_options.useSettings)
-            QSettings().setValue(u"window/view"_s, int(currentView()));
-    });
-
     m_trayNotifier = new TrayNotifier(m_core->ticker(), m_core->alerts(), this);
     connect(m_trayNotifier, &TrayNotifier::quitRequested, this, &QWidget::close);
     // Without a tray the same sentence goes to the status bar, so it is never lost.
@@ -56,26 +48,12 @@ void MainWindow::connectBillingActions()
 {
     m_ui->settingsAction->setShortcut(QKeySequence::Preferences);
     connect(m_ui->topUpAction, &QAction::triggered, this, &MainWindow::openTopUpDialog);
-    connect(m_ui->showInstancesAction, &QAction::triggered, this,
-            [this] { setCurrentView(View::Instances); });
-    connect(m_ui->showLedgerAction, &QAction::triggered, this,
-            [this] { setCurrentView(View::Ledger); });
     connect(m_ui->settingsAction, &QAction::triggered, this, &MainWindow::openSettingsDialog);
-}
-
-MainWindow::View MainWindow::currentView() const
-{
-    return m_tabs->currentWidget() == m_ledgerView ? View::Ledger : View::Instances;
-}
-
-void MainWindow::setCurrentView(View view)
-{
-    m_tabs->setCurrentIndex(view == View::Ledger ? 1 : 0);
 }
 
 void MainWindow::reloadLedger()
 {
-    if (!m_core->isLoggedIn())
+    if (!m_core->isLoggedIn() || !m_ledgerView)
         return;
     updateLedgerNames();
     m_ledgerView->reload();
@@ -84,7 +62,8 @@ void MainWindow::reloadLedger()
 void MainWindow::updateLedgerNames()
 {
     // Terminated instances leave the list but stay in the ledger: the session keeps their names.
-    m_ledgerView->setInstanceNames(m_core->instanceNames());
+    if (m_ledgerView)
+        m_ledgerView->setInstanceNames(m_core->instanceNames());
 }
 
 void MainWindow::openTopUpDialog()
@@ -147,8 +126,10 @@ void MainWindow::restoreWindowState()
     QSettings store;
     restoreGeometry(store.value(u"window/geometry"_s).toByteArray());
     restoreState(store.value(u"window/state"_s).toByteArray());
-    const int view = store.value(u"window/view"_s, 0).toInt();
-    setCurrentView(view == int(View::Ledger) ? View::Ledger : View::Instances);
+    // The page last shown is shown again (built then, not before).
+    const int view = store.value(u"window/view"_s, int(View::Home)).toInt();
+    if (view >= int(View::Home) && view <= int(View::Keys))
+        setCurrentView(View(view));
 }
 
 void MainWindow::saveWindowState()
@@ -164,6 +145,13 @@ void MainWindow::saveWindowState()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveWindowState();
+    // Closing the window ends the client (and the sandbox it started): an open dialog (log-in,
+    // launch) would otherwise stay a window of its own and keep the process alive, hidden where
+    // there is no tray to bring it back.
+    for (QDialog *dialog : findChildren<QDialog *>()) {
+        if (dialog->isVisible())
+            dialog->close();
+    }
     QMainWindow::closeEvent(event);
 }
 

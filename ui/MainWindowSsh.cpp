@@ -68,7 +68,7 @@ void MainWindow::connectSshActions()
         if (const Instance *instance = selected())
             m_ssh->copySshCommand(*instance);
     });
-    connect(m_ui->sshKeysAction, &QAction::triggered, this, &MainWindow::openKeysDialog);
+    connect(m_ui->sshKeysAction, &QAction::triggered, this, [this] { setCurrentView(View::Keys); });
     connect(m_ui->uploadAction, &QAction::triggered, this, &MainWindow::uploadToCurrentTab);
     connect(m_ui->downloadAction, &QAction::triggered, this, &MainWindow::downloadFromCurrentTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTransferActions);
@@ -110,7 +110,10 @@ TerminalTab *MainWindow::openTerminal(const QString &instanceId)
             statusBar()->showMessage(tr("“%1” is not running yet.").arg(instance->name), 5000);
         return nullptr;
     }
-    return m_ssh->openTerminal(*instance);
+    TerminalTab *tab = m_ssh->openTerminal(*instance);
+    if (tab)
+        setCurrentView(View::Instances); // from Home, a card's Terminal button
+    return tab;
 }
 
 QList<TerminalTab *> MainWindow::terminalTabs() const
@@ -133,7 +136,8 @@ void MainWindow::closeTab(int index)
 
 void MainWindow::updateTransferActions()
 {
-    const bool terminal = qobject_cast<TerminalTab *>(m_tabs->currentWidget()) != nullptr;
+    const bool terminal = currentView() == View::Instances
+        && qobject_cast<TerminalTab *>(m_tabs->currentWidget()) != nullptr;
     m_ui->uploadAction->setEnabled(terminal);
     m_ui->downloadAction->setEnabled(terminal);
 }

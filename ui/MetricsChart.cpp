@@ -1,17 +1,13 @@
 #include "MetricsChart.h"
 
 #include "api/ProviderClient.h"
+#include "charts/TimeChart.h"
 
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
-#include <QDateTimeAxis>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineSeries>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 using namespace Qt::StringLiterals;
 
@@ -29,22 +25,17 @@ int stepFor(int minutes)
 
 MetricsChart::MetricsChart(ProviderClient *client, QWidget *parent)
     : QWidget(parent), m_client(client), m_range(new QComboBox(this)), m_note(new QLabel(this)),
-      m_chart(new QChart), m_view(new QChartView(m_chart, this)),
-      m_timeAxis(new QDateTimeAxis(m_chart)), m_valueAxis(new QValueAxis(m_chart))
+      m_plot(new TimeChart(this))
 {
     setObjectName(u"metricsChart"_s);
     m_range->setObjectName(u"metricsRange"_s);
     for (int minutes : {5, 15, 60})
         m_range->addItem(QString(), minutes);
-    m_chart->legend()->setAlignment(Qt::AlignRight);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_timeAxis->setFormat(u"HH:mm"_s);
-    m_valueAxis->setRange(0, 100);
-    m_valueAxis->setLabelFormat(u"%d%%"_s);
-    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
-    m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(180);
+    m_plot->setObjectName(u"metricsPlot"_s);
+    m_plot->setTimeFormat(u"HH:mm"_s);
+    m_plot->setValueRange(0, 100);
+    m_plot->setValueLabel([](double value) { return u"%1%"_s.arg(qRound(value)); });
+    m_plot->setMinimumHeight(180);
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_note, 1);
@@ -52,7 +43,7 @@ MetricsChart::MetricsChart(ProviderClient *client, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_plot, 1);
     connect(m_range, &QComboBox::currentIndexChanged, this, &MetricsChart::reload);
     retranslate();
 }
@@ -64,8 +55,7 @@ int MetricsChart::rangeMinutes() const
 
 int MetricsChart::pointCount(int index) const
 {
-    const QLineSeries *series = m_series.value(index);
-    return series ? int(series->count()) : 0;
+    return m_series.contains(index) ? m_plot->pointCount(m_series.value(index)) : 0;
 }
 
 void MetricsChart::setInstance(const QString &instanceId, bool running)
@@ -95,9 +85,10 @@ void MetricsChart::retranslate()
     m_range->setItemText(0, tr("Last 5 min"));
     m_range->setItemText(1, tr("Last 15 min"));
     m_range->setItemText(2, tr("Last 60 min"));
-    m_chart->setTitle(tr("GPU utilisation"));
+    m_plot->setTitle(tr("GPU utilisation"));
+    m_plot->setAccessibleName(tr("GPU utilisation"));
     for (auto it = m_series.cbegin(); it != m_series.cend(); ++it)
-        it.value()->setName(tr("GPU %1").arg(it.key()));
+        m_plot->setSeriesName(it.value(), tr("GPU %1").arg(it.key()));
     if (m_instanceId.isEmpty())
         m_note->setText(tr("Select an instance to see its GPUs."));
     else if (!m_running)
@@ -108,19 +99,15 @@ void MetricsChart::retranslate()
 
 void MetricsChart::clearSeries()
 {
-    m_chart->removeAllSeries(); // deletes them
+    m_plot->clearSeries();
     m_series.clear();
 }
 
-QLineSeries *MetricsChart::seriesFor(int index)
+int MetricsChart::seriesFor(int index)
 {
-    if (QLineSeries *series = m_series.value(index))
-        return series;
-    auto *series = new QLineSeries;
-    series->setName(tr("GPU %1").arg(index));
-    m_chart->addSeries(series);
-    series->attachAxis(m_timeAxis);
-    series->attachAxis(m_valueAxis);
+    if (m_series.contains(index))
+        return m_series.value(index);
+    const int series = m_plot->addSeries(tr("GPU %1").arg(index));
     m_series.insert(index, series);
     return series;
 }
@@ -130,7 +117,7 @@ void MetricsChart::reload()
     ++m_generation;
     clearSeries();
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    m_timeAxis->setRange(now.addSecs(-60LL * rangeMinutes()).toLocalTime(), now.toLocalTime());
+    m_plot->setTimeRange(now.addSecs(-60LL * rangeMinutes()), now);
     retranslate();
     if (!isVisible() || m_instanceId.isEmpty())
         return;
@@ -163,22 +150,15 @@ void MetricsChart::append(const MetricsSample &sample)
         return;
     const qreal x = qreal(sample.at.toMSecsSinceEpoch());
     for (const GpuSample &gpu : sample.gpus)
-        seriesFor(gpu.index)->append(x, gpu.utilizationPct);
+        m_plot->appendPoint(seriesFor(gpu.index), x, gpu.utilizationPct);
 }
 
 void MetricsChart::trim()
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime from = now.addSecs(-60LL * rangeMinutes());
-    m_timeAxis->setRange(from.toLocalTime(), now.toLocalTime());
-    const qreal oldest = qreal(from.toMSecsSinceEpoch());
-    for (QLineSeries *series : std::as_const(m_series)) {
-        int drop = 0;
-        while (drop < series->count() && series->at(drop).x() < oldest)
-            ++drop;
-        if (drop > 0)
-            series->removePoints(0, drop);
-    }
+    m_plot->setTimeRange(from, now);
+    m_plot->removeBefore(qreal(from.toMSecsSinceEpoch()));
 }
 
 } // namespace cardhour::ui

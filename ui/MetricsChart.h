@@ -6,13 +6,8 @@
 #include <QHash>
 #include <QWidget>
 
-class QChart;
-class QChartView;
 class QComboBox;
-class QDateTimeAxis;
 class QLabel;
-class QLineSeries;
-class QValueAxis;
 
 namespace cardhour::core {
 class ProviderClient;
@@ -20,7 +15,9 @@ class ProviderClient;
 
 namespace cardhour::ui {
 
-// Per-card GPU utilisation of one instance over the last 5, 15 or 60 minutes (Qt Charts). The
+class TimeChart;
+
+// Per-card GPU utilisation of one instance over the last 5, 15 or 60 minutes (a TimeChart). The
 // history comes from GET /v1/instances/{id}/metrics when the instance or the range changes or
 // the chart is shown again; after that, live `metrics` events are appended. While the chart is
 // hidden it does no work at all: samples are dropped and the history is fetched anew on show.
@@ -48,7 +45,7 @@ protected:
 private:
     void reload();
     void clearSeries();
-    QLineSeries *seriesFor(int index);
+    int seriesFor(int index);
     void append(const core::MetricsSample &sample);
     void trim();
     void retranslate();
@@ -56,11 +53,8 @@ private:
     core::ProviderClient *m_client;
     QComboBox *m_range;
     QLabel *m_note;
-    QChart *m_chart;
-    QChartView *m_view;
-    QDateTimeAxis *m_timeAxis;
-    QValueAxis *m_valueAxis;
-    QHash<int, QLineSeries *> m_series;
+    TimeChart *m_plot;
+    QHash<int, int> m_series; // card index -> the plot's series
     QString m_instanceId;
     bool m_running = false;
     quint64 m_generation = 0; // answers for an earlier instance or range are dropped

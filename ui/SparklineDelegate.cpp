@@ -19,10 +19,17 @@ void SparklineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     QStyle *style = option.widget ? option.widget->style() : QApplication::style();
     style->drawControl(QStyle::CE_ItemViewItem, &background, painter, option.widget);
 
-    const QList<double> values = index.data(m_role).value<QList<double>>();
+    const bool selected = option.state & QStyle::State_Selected;
+    drawLine(painter, QRectF(option.rect).adjusted(4, 4, -4, -4),
+             index.data(m_role).value<QList<double>>(),
+             option.palette.color(selected ? QPalette::HighlightedText : QPalette::Highlight));
+}
+
+void SparklineDelegate::drawLine(QPainter *painter, const QRectF &area, const QList<double> &values,
+                                 const QColor &colour)
+{
     if (values.size() < 2)
         return;
-    const QRectF area = QRectF(option.rect).adjusted(4, 4, -4, -4);
     const double step = area.width() / double(values.size() - 1);
     QPainterPath line;
     for (int i = 0; i < values.size(); ++i) {
@@ -35,9 +42,7 @@ void SparklineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     }
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
-    const bool selected = option.state & QStyle::State_Selected;
-    painter->setPen(QPen(
-        option.palette.color(selected ? QPalette::HighlightedText : QPalette::Highlight), 1.5));
+    painter->setPen(QPen(colour, 1.5));
     painter->drawPath(line);
     painter->restore();
 }

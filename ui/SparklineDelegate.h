@@ -16,6 +16,10 @@ public:
                const QModelIndex &index) const override;
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
 
+    // The line itself (values 0-100, oldest first) inside `area`; also used by the host cards.
+    static void drawLine(QPainter *painter, const QRectF &area, const QList<double> &values,
+                         const QColor &colour);
+
 private:
     int m_role;
 };

@@ -1,18 +1,13 @@
 #include "SpendChart.h"
 
 #include "Format.h"
+#include "charts/TimeChart.h"
 
-#include <QAreaSeries>
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
-#include <QDateTimeAxis>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineSeries>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 using namespace Qt::StringLiterals;
 
@@ -28,26 +23,17 @@ int maxBuckets(ledger::Bucket bucket)
 
 SpendChart::SpendChart(QWidget *parent)
     : QWidget(parent), m_bucket(new QComboBox(this)), m_total(new QLabel(this)),
-      m_chart(new QChart), m_view(new QChartView(m_chart, this)), m_line(new QLineSeries(m_chart)),
-      m_area(new QAreaSeries(m_line)), m_timeAxis(new QDateTimeAxis(m_chart)),
-      m_values(new QValueAxis(m_chart))
+      m_plot(new TimeChart(this))
 {
     setObjectName(u"spendChart"_s);
     m_bucket->setObjectName(u"spendBucket"_s);
     m_total->setObjectName(u"spendTotal"_s);
     m_bucket->addItem(QString(), int(ledger::Bucket::Hour));
     m_bucket->addItem(QString(), int(ledger::Bucket::Day));
-    m_chart->legend()->hide();
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->addSeries(m_area);
-    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
-    m_chart->addAxis(m_values, Qt::AlignLeft);
-    m_area->attachAxis(m_timeAxis);
-    m_area->attachAxis(m_values);
-    m_area->setOpacity(0.8);
-    m_timeAxis->setTickCount(6);
-    m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(160);
+    m_plot->setObjectName(u"spendPlot"_s);
+    m_plot->setLegendVisible(false);
+    m_spendSeries = m_plot->addSeries(QString(), true);
+    m_plot->setMinimumHeight(160);
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_total, 1);
@@ -55,7 +41,7 @@ SpendChart::SpendChart(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_plot, 1);
     connect(m_bucket, &QComboBox::currentIndexChanged, this, [this] {
         m_dirty = true;
         rebuild();
@@ -115,18 +101,21 @@ void SpendChart::rebuild()
         total += b.micros;
         highest = qMax(highest, b.micros);
     }
-    m_line->replace(points);
+    m_plot->replacePoints(m_spendSeries, points);
     if (!m_shown.isEmpty()) {
         const QDateTime first = m_shown.first().start;
         const QDateTime last =
             m_shown.last().start.addSecs(bucket() == ledger::Bucket::Hour ? 3600 : 86400);
-        m_timeAxis->setRange(first.toTimeZone(m_zone), last.toTimeZone(m_zone));
+        m_plot->setTimeRange(first, last);
     }
-    m_timeAxis->setFormat(bucket() == ledger::Bucket::Hour ? u"MM-dd HH:mm"_s : u"MM-dd"_s);
+    m_plot->setTimeZone(m_zone);
+    m_plot->setTimeFormat(bucket() == ledger::Bucket::Hour ? u"MM-dd HH:mm"_s : u"MM-dd"_s);
     // Enough decimals that small sandbox charges do not all read 0.00.
     const double top = qMax(0.0001, double(highest) / 1e6 * 1.15);
-    m_values->setRange(0, top);
-    m_values->setLabelFormat(top < 0.05 ? u"%.4f"_s : u"%.2f"_s);
+    m_plot->setValueRange(0, top);
+    const int decimals = top < 0.05 ? 4 : 2;
+    m_plot->setValueLabel(
+        [decimals](double value) { return QString::number(value, 'f', decimals); });
     m_total->setText(m_shown.isEmpty()
                          ? tr("No charges yet.")
                          : tr("Spent in the periods shown: %1").arg(Format::money(total, 4)));
@@ -136,9 +125,10 @@ void SpendChart::retranslate()
 {
     m_bucket->setItemText(0, tr("Per hour"));
     m_bucket->setItemText(1, tr("Per day"));
-    m_chart->setTitle(tr("Spend over time"));
-    m_values->setTitleText(tr("yuan"));
-    m_area->setName(tr("Spend"));
+    m_plot->setTitle(tr("Spend over time"));
+    m_plot->setAccessibleName(tr("Spend over time"));
+    m_plot->setValueTitle(tr("yuan"));
+    m_plot->setSeriesName(m_spendSeries, tr("Spend"));
     m_dirty = true;
     rebuild();
 }

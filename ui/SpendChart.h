@@ -4,19 +4,15 @@
 
 #include <QWidget>
 
-class QAreaSeries;
-class QChart;
-class QChartView;
 class QComboBox;
-class QDateTimeAxis;
 class QLabel;
-class QLineSeries;
-class QValueAxis;
 
 namespace cardhour::ui {
 
+class TimeChart;
+
 // Spend over time from the ledger (compute and storage charges), per hour or per day, drawn as
-// steps over a time axis (Qt Charts). Shows the newest buckets (two days of hours, two months of
+// steps over a time axis (a TimeChart). Shows the newest buckets (two days of hours, two months of
 // days); nothing is drawn while it is hidden.
 class SpendChart : public QWidget
 {
@@ -41,12 +37,8 @@ private:
 
     QComboBox *m_bucket;
     QLabel *m_total;
-    QChart *m_chart;
-    QChartView *m_view;
-    QLineSeries *m_line;
-    QAreaSeries *m_area;
-    QDateTimeAxis *m_timeAxis;
-    QValueAxis *m_values;
+    TimeChart *m_plot;
+    int m_spendSeries = 0;
     QList<core::Posting> m_postings;
     QList<ledger::SpendBucket> m_shown;
     QTimeZone m_zone = QTimeZone::systemTimeZone();

@@ -1,192 +1,50 @@
 #include "SshKeysDialog.h"
 
-#include "api/ProviderClient.h"
-#include "ssh/SshKeyStore.h"
-#include "ui_SshKeysDialog.h"
+#include "pages/KeysPage.h"
 
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QMessageBox>
-#include <QPushButton>
+#include <QDialogButtonBox>
+#include <QEvent>
+#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-using core::SshKeyPair;
-
 SshKeysDialog::SshKeysDialog(core::SshKeyStore *keys, core::ProviderClient *client, QWidget *parent)
-    : QDialog(parent), m_ui(std::make_unique<Ui::SshKeysDialog>()), m_keys(keys), m_client(client),
-      m_homeDir(QDir::homePath())
+    : QDialog(parent), m_page(new KeysPage(keys, client, this))
 {
-    m_ui->setupUi(this);
     setObjectName(u"sshKeysDialog"_s);
-    connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_ui->generateButton, &QPushButton::clicked, this, &SshKeysDialog::generate);
-    connect(m_ui->nameEdit, &QLineEdit::returnPressed, this, &SshKeysDialog::generate);
-    connect(m_ui->importButton, &QPushButton::clicked, this, &SshKeysDialog::importKey);
-    connect(m_ui->uploadButton, &QPushButton::clicked, this, &SshKeysDialog::upload);
-    connect(m_ui->removeButton, &QPushButton::clicked, this, &SshKeysDialog::removeKey);
-    connect(m_ui->keyTree, &QTreeWidget::itemSelectionChanged, this, [this] {
-        const bool any = selectedKey().isValid();
-        m_ui->uploadButton->setEnabled(any);
-        m_ui->removeButton->setEnabled(any);
-    });
-    m_ui->uploadButton->setEnabled(false);
-    m_ui->removeButton->setEnabled(false);
-}
-
-SshKeysDialog::~SshKeysDialog() = default;
-
-QString SshKeysDialog::statusText() const
-{
-    return m_ui->statusLabel->text();
-}
-
-void SshKeysDialog::setStatus(const QString &text)
-{
-    m_ui->statusLabel->setText(text);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_page);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->setObjectName(u"buttonBox"_s);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_page, &KeysPage::keysChanged, this, &SshKeysDialog::keysChanged);
+    resize(720, 420);
+    setWindowTitle(tr("SSH keys"));
 }
 
 void SshKeysDialog::reload()
 {
-    fill();
-    m_client->sshKeys()->onFinished(this, [this](const core::Reply<QList<core::SshKey>> &r) {
-        if (!r.ok())
-            return setStatus(r.error().userMessage());
-        m_providerKeys = r.value();
-        fill();
-    });
+    m_page->reload();
 }
 
-void SshKeysDialog::fill()
+QString SshKeysDialog::statusText() const
 {
-    const QString selected = selectedKey().fingerprintSha256();
-    m_ui->keyTree->clear();
-    for (const SshKeyPair &key : m_keys->keys()) {
-        QString uploaded = tr("not uploaded");
-        for (const core::SshKey &remote : std::as_const(m_providerKeys)) {
-            if (remote.fingerprintSha256 == key.fingerprintSha256())
-                uploaded = tr("uploaded as “%1”").arg(remote.name);
-        }
-        auto *item = new QTreeWidgetItem(m_ui->keyTree);
-        const QString name =
-            key.comment().isEmpty() ? QFileInfo(key.privatePath()).fileName() : key.comment();
-        item->setText(0, name);
-        item->setToolTip(0, QDir::toNativeSeparators(key.privatePath()));
-        item->setText(1, key.type());
-        item->setText(2, key.fingerprintSha256());
-        item->setText(3, uploaded);
-        item->setData(0, Qt::UserRole, key.fingerprintSha256());
-        if (key.fingerprintSha256() == selected)
-            item->setSelected(true);
-    }
-    for (int column = 0; column < m_ui->keyTree->columnCount(); ++column)
-        m_ui->keyTree->resizeColumnToContents(column);
+    return m_page->statusText();
 }
 
-SshKeyPair SshKeysDialog::selectedKey() const
+void SshKeysDialog::setHomeDir(const QString &dir)
 {
-    const QList<QTreeWidgetItem *> items = m_ui->keyTree->selectedItems();
-    if (items.isEmpty())
-        return {};
-    return m_keys->key(items.constFirst()->data(0, Qt::UserRole).toString());
+    m_page->setHomeDir(dir);
 }
 
-void SshKeysDialog::generate()
+void SshKeysDialog::changeEvent(QEvent *event)
 {
-    QString name = m_ui->nameEdit->text().trimmed();
-    if (name.isEmpty())
-        name = u"cardhour"_s;
-    m_ui->generateButton->setEnabled(false);
-    setStatus(tr("Generating an ed25519 key…"));
-    core::SshKeyReply *reply = m_keys->generate(name, m_ui->passphraseEdit->text());
-    connect(reply, &core::SshKeyReply::finished, this, [this, reply] {
-        m_ui->generateButton->setEnabled(true);
-        if (!reply->ok())
-            return setStatus(reply->error());
-        m_ui->nameEdit->clear();
-        m_ui->passphraseEdit->clear();
-        setStatus(tr("Generated %1. Upload it to launch instances with it.")
-                      .arg(reply->key().fingerprintSha256()));
-        fill();
-        Q_EMIT keysChanged();
-    });
-}
-
-void SshKeysDialog::importKey()
-{
-    const QStringList candidates = core::SshKeyStore::importCandidates(m_homeDir);
-    const QString start =
-        candidates.isEmpty() ? QDir(m_homeDir).filePath(u".ssh"_s) : candidates.constFirst();
-    auto *dialog =
-        new QFileDialog(this, tr("Import a public key"), start, tr("Public keys (*.pub)"));
-    dialog->setObjectName(u"importKeyDialog"_s);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
-        // The passphrase field doubles as the one of the imported key.
-        core::SshKeyReply *reply = m_keys->importPublicKey(path, m_ui->passphraseEdit->text());
-        connect(reply, &core::SshKeyReply::finished, this, [this, reply] {
-            if (!reply->ok())
-                return setStatus(reply->error());
-            m_ui->passphraseEdit->clear();
-            setStatus(tr("Imported %1.").arg(reply->key().fingerprintSha256()));
-            fill();
-            Q_EMIT keysChanged();
-        });
-    });
-    dialog->open();
-}
-
-void SshKeysDialog::upload()
-{
-    const SshKeyPair key = selectedKey();
-    if (!key.isValid())
-        return;
-    const QString name =
-        key.comment().isEmpty() ? QFileInfo(key.privatePath()).fileName() : key.comment();
-    setStatus(tr("Uploading…"));
-    core::SshKeyStore::upload(*m_client, key, name)
-        ->onFinished(this, [this](const core::Reply<core::SshKey> &r) {
-            if (!r.ok())
-                return setStatus(r.error().userMessage());
-            setStatus(
-                tr("Uploaded as “%1”: new instances can be launched with it.").arg(r.value().name));
-            reload();
-            Q_EMIT keysChanged();
-        });
-}
-
-void SshKeysDialog::removeKey()
-{
-    const SshKeyPair key = selectedKey();
-    if (!key.isValid())
-        return;
-    // A generated key's files go too, and instances launched with it cannot be reached without
-    // it: ask first.
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Remove key"),
-                                tr("Remove %1 from this computer?").arg(key.fingerprintSha256()),
-                                QMessageBox::Cancel, this);
-    box->setObjectName(u"confirmRemoveKey"_s);
-    box->setInformativeText(tr("A key CardHour generated is deleted for good; an imported key "
-                               "stays in ~/.ssh. Instances that accept only this key can no "
-                               "longer be reached from here."));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(tr("Remove"), QMessageBox::DestructiveRole);
-    connect(box, &QMessageBox::buttonClicked, this, [this, yes, key](QAbstractButton *button) {
-        if (button != yes)
-            return;
-        QString error;
-        if (!m_keys->remove(key, &error))
-            return setStatus(error);
-        setStatus(tr("Removed %1 from this computer (the provider keeps its copy).")
-                      .arg(key.fingerprintSha256()));
-        fill();
-        Q_EMIT keysChanged();
-    });
-    box->open();
+    if (event->type() == QEvent::LanguageChange)
+        setWindowTitle(tr("SSH keys"));
+    QDialog::changeEvent(event);
 }
 
 } // namespace cardhour::ui

@@ -1,16 +1,6 @@
 #pragma once
 
-#include "api/Models.h"
-#include "ssh/SshKeyPair.h"
-
 #include <QDialog>
-#include <QList>
-
-#include <memory>
-
-namespace Ui {
-class SshKeysDialog;
-}
 
 namespace cardhour::core {
 class ProviderClient;
@@ -19,39 +9,30 @@ class SshKeyStore;
 
 namespace cardhour::ui {
 
-// The SSH keys on this computer (SshKeyStore) next to those the provider has: generate an
-// ed25519 key (its passphrase goes to the keychain), import ~/.ssh/id_*.pub, upload to the
-// provider, forget. keysChanged() after any change, so the launch dialog can list them again.
+class KeysPage;
+
+// The Keys page in a dialog of its own, for where the window's pages cannot be reached (the
+// launch dialog's "Manage keys…").
 class SshKeysDialog : public QDialog
 {
     Q_OBJECT
 public:
     // Neither is owned; both must outlive the dialog.
     SshKeysDialog(core::SshKeyStore *keys, core::ProviderClient *client, QWidget *parent = nullptr);
-    ~SshKeysDialog() override;
 
-    void reload(); // the local list now, the provider's when it answers
+    KeysPage *page() const { return m_page; }
+    void reload();
     QString statusText() const;
-    // For "Import": where ~/.ssh is (tests point it elsewhere).
-    void setHomeDir(const QString &dir) { m_homeDir = dir; }
+    void setHomeDir(const QString &dir);
 
 Q_SIGNALS:
     void keysChanged();
 
-private:
-    void fill();
-    void generate();
-    void importKey();
-    void upload();
-    void removeKey();
-    core::SshKeyPair selectedKey() const;
-    void setStatus(const QString &text);
+protected:
+    void changeEvent(QEvent *event) override;
 
-    std::unique_ptr<Ui::SshKeysDialog> m_ui;
-    core::SshKeyStore *m_keys;
-    core::ProviderClient *m_client;
-    QList<core::SshKey> m_providerKeys;
-    QString m_homeDir;
+private:
+    KeysPage *m_page;
 };
 
 } // namespace cardhour::ui

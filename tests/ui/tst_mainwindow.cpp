@@ -8,6 +8,7 @@
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
 #include "CoreTestSupport.h"
+#include "EmptyState.h"
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
 #include "LedgerModel.h"
@@ -19,6 +20,9 @@
 #include "Translations.h"
 #include "TrayNotifier.h"
 #include "api/ProviderClient.h"
+#include "pages/HomePage.h"
+#include "pages/HostCard.h"
+#include "sandbox/SandboxLauncher.h"
 #include "session/Session.h"
 #include "ssh/SshKeyPair.h"
 
@@ -29,6 +33,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -36,11 +41,15 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour;
@@ -55,6 +64,7 @@ private Q_SLOTS:
     void init();
     void cleanupTestCase();
     void fullLoop();
+    void closingWithoutTrayQuitsAndStopsSandbox();
     void sandboxConnectStep();
     void switchesLanguage();
     void expiredTokenReturnsToTheSameView();
@@ -214,6 +224,23 @@ void TestMainWindow::fullLoop()
     auto *bill = window.findChild<ui::BillPanel *>(u"billPanel"_s);
     QTRY_COMPARE(bill->balanceText(), u"¥10.0000"_s);
 
+    // ---- the first page: Home, which says what to do with no hosts; so does Instances --------
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Home);
+    auto *homeEmpty = window.homePage()->emptyState();
+    QTRY_VERIFY(homeEmpty->isVisible());
+    QVERIFY(homeEmpty->title().contains(u"No hosts"_s));
+    QVERIFY(homeEmpty->button()->isVisible());
+    shoot(&window, u"home-empty"_s);
+    auto *showInstances = window.findChild<QAction *>(u"showInstancesAction"_s);
+    QCOMPARE(showInstances->shortcut(), QKeySequence(u"Ctrl+2"_s));
+    showInstances->trigger();
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Instances);
+    auto *instancesEmpty = window.findChild<ui::EmptyState *>(u"instancesEmpty"_s);
+    QTRY_VERIFY(instancesEmpty->isVisible());
+    QVERIFY(instancesEmpty->button()->isVisible());
+    shoot(&window, u"instances-empty"_s);
+    window.setCurrentView(ui::MainWindow::View::Home);
+
     // ---- a (simulated) top-up raises the balance shown --------------------------------------
     window.findChild<QAction *>(u"topUpAction"_s)->trigger();
     ui::TopUpDialog *topUp = nullptr;
@@ -259,7 +286,22 @@ void TestMainWindow::fullLoop()
     const QString before = bill->balanceText();
     QTRY_VERIFY_WITH_TIMEOUT(bill->balanceText() != before, 5000); // ticks between provider updates
     QVERIFY(!window.findChild<QLabel *>(u"spendRateLabel"_s)->text().isEmpty());
+    // Home shows it as a card with its state, cards and cost; Stop there asks first.
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Home);
+    QTRY_COMPARE(window.homePage()->cards().size(), 1);
+    ui::HostCard *card = window.homePage()->cards().first();
+    QTRY_VERIFY(card->isVisible());
+    QTRY_VERIFY(card->findChild<QLabel *>(u"cardState"_s)->text().contains(u"Running"_s));
+    QVERIFY(card->findChild<QLabel *>(u"cardGpu"_s)->text().contains(u"× 1"_s));
+    QVERIFY(card->findChild<QLabel *>(u"cardCost"_s)->text().startsWith(u"¥"_s));
     shoot(&window, u"04-running"_s);
+    QTest::mouseClick(card->findChild<QToolButton *>(u"cardStop"_s), Qt::LeftButton);
+    QMessageBox *askStop = nullptr;
+    QTRY_VERIFY((askStop = visibleChild<QMessageBox>(&window, u"confirmDialog"_s)));
+    QVERIFY(askStop->text().contains(u"train-1"_s));
+    askStop->reject();
+    QTRY_VERIFY(!visibleChild<QMessageBox>(&window, u"confirmDialog"_s));
+    window.setCurrentView(ui::MainWindow::View::Instances);
 
     // ---- the tray's runway warning: ~7.9 h left is below a 10 h threshold, said once ---------
     ui::AppSettings warnEarly = window.settings();
@@ -309,8 +351,8 @@ void TestMainWindow::fullLoop()
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"(absent)"_s, 20000);
 
     // ---- the ledger tab: trial credit, the top-up, the compute of both runs -------------------
-    window.findChild<QAction *>(u"showLedgerAction"_s)->trigger();
-    QCOMPARE(window.currentView(), ui::MainWindow::View::Ledger);
+    window.findChild<QAction *>(u"showBillingAction"_s)->trigger();
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Billing);
     ui::LedgerModel *ledger = window.ledgerView()->model();
     QTRY_VERIFY_WITH_TIMEOUT(ledger->rowCount() >= 4, 10000);
     QStringList kinds;
@@ -468,7 +510,7 @@ void TestMainWindow::expiredTokenReturnsToTheSameView()
     QTRY_COMPARE(window.instanceModel()->rowCount(), 2);
     window.selectInstance(second);
     QCOMPARE(window.selectedInstanceId(), second);
-    window.setCurrentView(ui::MainWindow::View::Ledger);
+    window.setCurrentView(ui::MainWindow::View::Billing);
     QTRY_VERIFY(window.ledgerView()->model()->rowCount() >= 1);
 
     // Revoked from a second client; the window learns it when its event stream reconnects
@@ -492,7 +534,7 @@ void TestMainWindow::expiredTokenReturnsToTheSameView()
         Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
     QVERIFY(window.session()->token() != token);
-    QCOMPARE(window.currentView(), ui::MainWindow::View::Ledger);
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Billing);
     QTRY_COMPARE(window.instanceModel()->rowCount(), 2);
     QCOMPARE(window.selectedInstanceId(), second);
     QTRY_VERIFY(window.ledgerView()->model()->rowCount() >= 1);
@@ -502,6 +544,35 @@ void TestMainWindow::expiredTokenReturnsToTheSameView()
     const QString fresh = window.session()->token();
     for (const QString &id : {first, second})
         QCOMPARE(m_sim.authedDelete(fresh, u"/v1/instances/%1"_s.arg(id)).status, 200);
+}
+
+// Where the desktop has no tray (offscreen here), nothing could bring a hidden window back:
+// closing it ends the client, and with it the sandbox the client started.
+void TestMainWindow::closingWithoutTrayQuitsAndStopsSandbox()
+{
+    auto window = std::make_unique<ui::MainWindow>(options());
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QVERIFY(!window->trayNotifier()->hasIcon());
+    window->connectToSandbox();
+    core::SandboxLauncher *launcher = window->clientSession()->launcher();
+    QTRY_VERIFY_WITH_TIMEOUT(launcher->ownsProcess(), 60000);
+    const qint64 pid = launcher->processId();
+    QVERIFY(pid > 0);
+    QVERIFY(QFileInfo::exists(u"/proc/%1"_s.arg(pid)));
+
+    // The log-in dialog is up (a window of its own): closing the window closes it too, so no
+    // window is left and the application quits (quitOnLastWindowClosed; the signal itself
+    // fires only inside exec()).
+    QTRY_VERIFY(visibleChild<ui::LoginDialog>(window.get(), u"loginDialog"_s));
+    QVERIFY(QGuiApplication::quitOnLastWindowClosed());
+    QVERIFY(window->close());
+    for (QWidget *topLevel : QApplication::topLevelWidgets())
+        QVERIFY2(!topLevel->isVisible(), qPrintable(topLevel->objectName()));
+    window.reset(); // what returning from exec() does in main()
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(u"/proc/%1/cmdline"_s.arg(pid))
+                                 || QFile(u"/proc/%1/cmdline"_s.arg(pid)).size() == 0,
+                             10000);
 }
 
 QTEST_MAIN(TestMainWindow)

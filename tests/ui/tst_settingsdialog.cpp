@@ -157,7 +157,7 @@ void TestSettingsDialog::appliedAndRemembered()
         QCOMPARE(store.value(u"alerts/lastMinutes"_s).toInt(), 5);
         QCOMPARE(store.value(u"provider/url"_s).toUrl(), QUrl(u"http://127.0.0.1:8790"_s));
 
-        window.setCurrentView(ui::MainWindow::View::Ledger);
+        window.setCurrentView(ui::MainWindow::View::Billing);
         window.resize(870, 640);
         QTRY_COMPARE(window.size(), QSize(870, 640));
     }
@@ -165,7 +165,7 @@ void TestSettingsDialog::appliedAndRemembered()
     ui::MainWindow again(options(), &translations);
     again.show();
     QVERIFY(QTest::qWaitForWindowExposed(&again));
-    QCOMPARE(again.currentView(), ui::MainWindow::View::Ledger);
+    QCOMPARE(again.currentView(), ui::MainWindow::View::Billing);
     QCOMPARE(again.size(), QSize(870, 640));
     QCOMPARE(again.runwayAlerts()->thresholdsMinutes(), (QList<int>{30, 5}));
     QCOMPARE(again.settings().theme, u"dark"_s);

@@ -1,0 +1,198 @@
+// MainWindow, continued: the side bar and the pages behind it. Every page but Instances is built
+// the first time it is shown (or asked for), so the window's start pays only for the connect step.
+#include "EmptyState.h"
+#include "InstanceTableModel.h"
+#include "LaunchDialog.h"
+#include "LedgerView.h"
+#include "MainWindow.h"
+#include "MetricsChart.h"
+#include "NavigationBar.h"
+#include "SshActions.h"
+#include "SshKeysDialog.h"
+#include "TerminalTab.h"
+#include "pages/HomePage.h"
+#include "pages/KeysPage.h"
+#include "ui_MainWindow.h"
+
+#include <QAction>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+using namespace cardhour::core;
+
+namespace {
+
+constexpr int kViewCount = int(MainWindow::View::Keys) + 1;
+
+} // namespace
+
+void MainWindow::buildNavigation()
+{
+    const QList<std::pair<Icon, QString>> entries = {
+        {Icon::Home, u"navHome"_s},           {Icon::Instances, u"navInstances"_s},
+        {Icon::Snapshots, u"navSnapshots"_s}, {Icon::Storage, u"navStorage"_s},
+        {Icon::Billing, u"navBilling"_s},     {Icon::Keys, u"navKeys"_s}};
+    for (const auto &[icon, name] : entries) {
+        m_nav->addPage(icon, name);
+        m_pages->addWidget(new QWidget(m_pages)); // a placeholder until the page is built
+        m_builtPages.append(nullptr);
+    }
+}
+
+void MainWindow::connectNavigation()
+{
+    const QList<std::pair<QAction *, View>> actions = {
+        {m_ui->showHomeAction, View::Home},           {m_ui->showInstancesAction, View::Instances},
+        {m_ui->showSnapshotsAction, View::Snapshots}, {m_ui->showStorageAction, View::Storage},
+        {m_ui->showBillingAction, View::Billing},     {m_ui->showKeysAction, View::Keys}};
+    for (const auto &[action, view] : actions)
+        connect(action, &QAction::triggered, this, [this, view = view] { setCurrentView(view); });
+    m_nav->setCurrentRow(int(View::Home)); // before the connection: nothing is built yet
+    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0 || row >= kViewCount)
+            return;
+        m_pages->setCurrentIndex(row);
+        buildShownPage();
+        if (View(row) == View::Billing)
+            reloadLedger();
+        updateTransferActions();
+    });
+}
+
+void MainWindow::buildShownPage()
+{
+    // Until the dashboard is on screen (the connect step), pages wait.
+    if (m_stack->currentWidget() != m_dashboard)
+        return;
+    ensurePage(currentView());
+    if (currentView() == View::Instances)
+        ensureChart();
+}
+
+void MainWindow::retranslateNavigation()
+{
+    const QList<QAction *> actions = {m_ui->showHomeAction,      m_ui->showInstancesAction,
+                                      m_ui->showSnapshotsAction, m_ui->showStorageAction,
+                                      m_ui->showBillingAction,   m_ui->showKeysAction};
+    for (int row = 0; row < actions.size(); ++row)
+        m_nav->setPageText(row, actions[row]->text().remove(u'&'), actions[row]->shortcut());
+    m_nav->setAccessibleName(tr("Pages"));
+}
+
+MainWindow::View MainWindow::currentView() const
+{
+    return View(qBound(0, m_pages->currentIndex(), kViewCount - 1));
+}
+
+void MainWindow::setCurrentView(View view)
+{
+    m_nav->setCurrentRow(int(view)); // currentRowChanged shows (and builds) the page
+}
+
+QWidget *MainWindow::page(View view)
+{
+    return ensurePage(view);
+}
+
+QWidget *MainWindow::ensurePage(View view)
+{
+    const int index = int(view);
+    if (QWidget *built = m_builtPages.value(index))
+        return built;
+    QWidget *page = createPage(view);
+    QWidget *placeholder = m_pages->widget(index);
+    const bool current = m_pages->currentIndex() == index;
+    m_pages->insertWidget(index, page);
+    m_pages->removeWidget(placeholder);
+    placeholder->deleteLater();
+    if (current)
+        m_pages->setCurrentIndex(index);
+    m_builtPages[index] = page;
+    return page;
+}
+
+QWidget *MainWindow::createPage(View view)
+{
+    switch (view) {
+    case View::Home: {
+        auto *home = new HomePage(m_model, m_pages);
+        connect(home, &HomePage::launchRequested, this, &MainWindow::openLaunchDialog);
+        connect(home, &HomePage::terminalRequested, this,
+                [this](const QString &id) { openTerminal(id); });
+        connect(home, &HomePage::appRequested, this, &MainWindow::openApp);
+        connect(home, &HomePage::stopRequested, this,
+                [this](const QString &id) { confirm(Action::Stop, id); });
+        connect(home, &HomePage::startRequested, this,
+                [this](const QString &id) { confirm(Action::Start, id); });
+        return home;
+    }
+    case View::Instances:
+        return m_tabs; // built with the window (buildInstancesPage)
+    case View::Billing: {
+        m_ledgerView = new LedgerView(m_core->client(), m_pages);
+        updateLedgerNames();
+        return m_ledgerView;
+    }
+    case View::Keys: {
+        auto *keys = new KeysPage(m_ssh->keyStore(), m_core->client(), m_pages);
+        // The launch dialog lists the provider's keys: an upload shows there at once.
+        connect(keys, &KeysPage::keysChanged, this, [this] {
+            if (m_launchDialog)
+                m_launchDialog->reloadKeys();
+        });
+        connect(m_core, &ClientSession::loggedIn, keys, &KeysPage::reload);
+        if (m_core->isLoggedIn())
+            keys->reload();
+        return keys;
+    }
+    case View::Snapshots:
+    case View::Storage:
+        break;
+    }
+    auto *soon = new EmptyState(view == View::Snapshots ? Icon::Snapshots : Icon::Storage, m_pages);
+    return soon;
+}
+
+MetricsChart *MainWindow::ensureChart()
+{
+    if (m_chart)
+        return m_chart;
+    m_chart = new MetricsChart(m_core->client(), m_instancesSplitter);
+    m_instancesSplitter->addWidget(m_chart);
+    m_instancesSplitter->setStretchFactor(0, 3);
+    m_instancesSplitter->setStretchFactor(1, 2);
+    updateInstancesEmptyState();
+    updateChart();
+    return m_chart;
+}
+
+LedgerView *MainWindow::ledgerView()
+{
+    ensurePage(View::Billing);
+    return m_ledgerView;
+}
+
+HomePage *MainWindow::homePage()
+{
+    return static_cast<HomePage *>(ensurePage(View::Home));
+}
+
+KeysPage *MainWindow::keysPage()
+{
+    return static_cast<KeysPage *>(ensurePage(View::Keys));
+}
+
+void MainWindow::openApp(const QString &instanceId)
+{
+    const Instance *instance = m_model->instance(instanceId);
+    if (!instance || instance->apps.isEmpty())
+        return;
+    m_ssh->openApp(*instance, instance->apps.first());
+}
+
+} // namespace cardhour::ui

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QHash>
+#include <QWidget>
+
+class QGridLayout;
+class QLabel;
+class QStackedWidget;
+
+namespace cardhour::ui {
+
+class EmptyState;
+class HostCard;
+class InstanceTableModel;
+
+// The first page after log-in: the user's hosts as compact cards (running ones first) with their
+// one-click actions, or, with none, what to do next. The balance, spend rate and runs-out time
+// are in the bill panel above every page. Cards are updated only while the page is on screen;
+// when it is shown again they read the model once.
+class HomePage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit HomePage(InstanceTableModel *model, QWidget *parent = nullptr);
+
+    QList<HostCard *> cards() const;
+    EmptyState *emptyState() const { return m_empty; }
+
+Q_SIGNALS:
+    void launchRequested();
+    void terminalRequested(const QString &instanceId);
+    void appRequested(const QString &instanceId);
+    void stopRequested(const QString &instanceId);
+    void startRequested(const QString &instanceId);
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void rebuild();
+    void layoutCards();
+    void onDataChanged(const QModelIndex &from, const QModelIndex &to, const QList<int> &roles);
+    void retranslate();
+
+    InstanceTableModel *m_model;
+    QStackedWidget *m_stack;
+    EmptyState *m_empty;
+    QWidget *m_cardsPage;
+    QLabel *m_heading;
+    QWidget *m_grid;
+    QGridLayout *m_gridLayout;
+    QHash<QString, HostCard *> m_cards;
+    QList<QString> m_order;
+    int m_columns = 0;
+    bool m_stale = true; // the model changed while the page was hidden
+};
+
+} // namespace cardhour::ui

@@ -1,0 +1,201 @@
+#include "pages/KeysPage.h"
+
+#include "api/ProviderClient.h"
+#include "ssh/SshKeyStore.h"
+#include "ui_KeysPage.h"
+
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+using core::SshKeyPair;
+
+KeysPage::KeysPage(core::SshKeyStore *keys, core::ProviderClient *client, QWidget *parent)
+    : QWidget(parent), m_ui(std::make_unique<Ui::KeysPage>()), m_keys(keys), m_client(client),
+      m_homeDir(QDir::homePath())
+{
+    m_ui->setupUi(this);
+    setObjectName(u"keysPage"_s);
+    connect(m_ui->generateButton, &QPushButton::clicked, this, &KeysPage::generate);
+    connect(m_ui->nameEdit, &QLineEdit::returnPressed, this, &KeysPage::generate);
+    connect(m_ui->importButton, &QPushButton::clicked, this, &KeysPage::importKey);
+    connect(m_ui->uploadButton, &QPushButton::clicked, this, &KeysPage::upload);
+    connect(m_ui->removeButton, &QPushButton::clicked, this, &KeysPage::removeKey);
+    connect(m_ui->keyTree, &QTreeWidget::itemSelectionChanged, this, [this] {
+        const bool any = selectedKey().isValid();
+        m_ui->uploadButton->setEnabled(any);
+        m_ui->removeButton->setEnabled(any);
+    });
+    m_ui->uploadButton->setEnabled(false);
+    m_ui->removeButton->setEnabled(false);
+}
+
+KeysPage::~KeysPage() = default;
+
+QString KeysPage::statusText() const
+{
+    return m_ui->statusLabel->text();
+}
+
+void KeysPage::setStatus(const QString &text)
+{
+    m_ui->statusLabel->setText(text);
+}
+
+void KeysPage::reload()
+{
+    fill();
+    m_client->sshKeys()->onFinished(this, [this](const core::Reply<QList<core::SshKey>> &r) {
+        if (!r.ok())
+            return setStatus(r.error().userMessage());
+        m_providerKeys = r.value();
+        fill();
+    });
+}
+
+void KeysPage::fill()
+{
+    const QString selected = selectedKey().fingerprintSha256();
+    m_ui->keyTree->clear();
+    for (const SshKeyPair &key : m_keys->keys()) {
+        QString uploaded = tr("not uploaded");
+        for (const core::SshKey &remote : std::as_const(m_providerKeys)) {
+            if (remote.fingerprintSha256 == key.fingerprintSha256())
+                uploaded = tr("uploaded as “%1”").arg(remote.name);
+        }
+        auto *item = new QTreeWidgetItem(m_ui->keyTree);
+        const QString name =
+            key.comment().isEmpty() ? QFileInfo(key.privatePath()).fileName() : key.comment();
+        item->setText(0, name);
+        item->setToolTip(0, QDir::toNativeSeparators(key.privatePath()));
+        item->setText(1, key.type());
+        item->setText(2, key.fingerprintSha256());
+        item->setText(3, uploaded);
+        item->setData(0, Qt::UserRole, key.fingerprintSha256());
+        if (key.fingerprintSha256() == selected)
+            item->setSelected(true);
+    }
+    for (int column = 0; column < m_ui->keyTree->columnCount(); ++column)
+        m_ui->keyTree->resizeColumnToContents(column);
+}
+
+SshKeyPair KeysPage::selectedKey() const
+{
+    const QList<QTreeWidgetItem *> items = m_ui->keyTree->selectedItems();
+    if (items.isEmpty())
+        return {};
+    return m_keys->key(items.constFirst()->data(0, Qt::UserRole).toString());
+}
+
+void KeysPage::generate()
+{
+    QString name = m_ui->nameEdit->text().trimmed();
+    if (name.isEmpty())
+        name = u"cardhour"_s;
+    m_ui->generateButton->setEnabled(false);
+    setStatus(tr("Generating an ed25519 key…"));
+    core::SshKeyReply *reply = m_keys->generate(name, m_ui->passphraseEdit->text());
+    connect(reply, &core::SshKeyReply::finished, this, [this, reply] {
+        m_ui->generateButton->setEnabled(true);
+        if (!reply->ok())
+            return setStatus(reply->error());
+        m_ui->nameEdit->clear();
+        m_ui->passphraseEdit->clear();
+        setStatus(tr("Generated %1. Upload it to launch instances with it.")
+                      .arg(reply->key().fingerprintSha256()));
+        fill();
+        Q_EMIT keysChanged();
+    });
+}
+
+void KeysPage::importKey()
+{
+    const QStringList candidates = core::SshKeyStore::importCandidates(m_homeDir);
+    const QString start =
+        candidates.isEmpty() ? QDir(m_homeDir).filePath(u".ssh"_s) : candidates.constFirst();
+    auto *dialog =
+        new QFileDialog(this, tr("Import a public key"), start, tr("Public keys (*.pub)"));
+    dialog->setObjectName(u"importKeyDialog"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+        // The passphrase field doubles as the one of the imported key.
+        core::SshKeyReply *reply = m_keys->importPublicKey(path, m_ui->passphraseEdit->text());
+        connect(reply, &core::SshKeyReply::finished, this, [this, reply] {
+            if (!reply->ok())
+                return setStatus(reply->error());
+            m_ui->passphraseEdit->clear();
+            setStatus(tr("Imported %1.").arg(reply->key().fingerprintSha256()));
+            fill();
+            Q_EMIT keysChanged();
+        });
+    });
+    dialog->open();
+}
+
+void KeysPage::upload()
+{
+    const SshKeyPair key = selectedKey();
+    if (!key.isValid())
+        return;
+    const QString name =
+        key.comment().isEmpty() ? QFileInfo(key.privatePath()).fileName() : key.comment();
+    setStatus(tr("Uploading…"));
+    core::SshKeyStore::upload(*m_client, key, name)
+        ->onFinished(this, [this](const core::Reply<core::SshKey> &r) {
+            if (!r.ok())
+                return setStatus(r.error().userMessage());
+            setStatus(
+                tr("Uploaded as “%1”: new instances can be launched with it.").arg(r.value().name));
+            reload();
+            Q_EMIT keysChanged();
+        });
+}
+
+void KeysPage::removeKey()
+{
+    const SshKeyPair key = selectedKey();
+    if (!key.isValid())
+        return;
+    // A generated key's files go too, and instances launched with it cannot be reached without
+    // it: ask first.
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Remove key"),
+                                tr("Remove %1 from this computer?").arg(key.fingerprintSha256()),
+                                QMessageBox::Cancel, this);
+    box->setObjectName(u"confirmRemoveKey"_s);
+    box->setInformativeText(tr("A key CardHour generated is deleted for good; an imported key "
+                               "stays in ~/.ssh. Instances that accept only this key can no "
+                               "longer be reached from here."));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *yes = box->addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    connect(box, &QMessageBox::buttonClicked, this, [this, yes, key](QAbstractButton *button) {
+        if (button != yes)
+            return;
+        QString error;
+        if (!m_keys->remove(key, &error))
+            return setStatus(error);
+        setStatus(tr("Removed %1 from this computer (the provider keeps its copy).")
+                      .arg(key.fingerprintSha256()));
+        fill();
+        Q_EMIT keysChanged();
+    });
+    box->open();
+}
+
+void KeysPage::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        m_ui->retranslateUi(this);
+        fill();
+    }
+    QWidget::changeEvent(event);
+}
+
+} // namespace cardhour::ui
