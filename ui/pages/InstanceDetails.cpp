@@ -1,6 +1,7 @@
 #include "InstanceDetails.h"
 
 #include "Format.h"
+#include "Icons.h"
 #include "StateStyle.h"
 #include "session/ClientSession.h"
 
@@ -327,6 +328,7 @@ void InstanceDetails::showApps(const Instance &instance)
                                palette()));
         status->setPalette(statusPalette);
         open->setText(tr("Open in browser"));
+        open->setIcon(Icons::icon(Icon::OpenApp, palette())); // made per palette (theme)
         open->setAccessibleName(tr("Open %1 in the browser").arg(app.name));
         open->setEnabled(answers);
         open->setToolTip(answers
