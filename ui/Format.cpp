@@ -12,9 +12,9 @@ QString Format::money(qint64 micros, int decimals)
     return core::Money::format(micros, decimals);
 }
 
-QString Format::ratePerHour(qint64 microsPerHour)
+QString Format::ratePerHour(qint64 microsPerHour, int decimals)
 {
-    return tr("%1/h").arg(money(microsPerHour));
+    return tr("%1/h").arg(money(microsPerHour, decimals));
 }
 
 QString Format::duration(qint64 ms)
@@ -70,6 +70,8 @@ QString Format::stage(const QString &stage)
         return tr("sshd");
     if (stage == u"ready"_s)
         return tr("SSH ready");
+    if (stage.startsWith(u"app:"_s)) // one of the image's apps answers
+        return tr("%1 answers").arg(stage.mid(4));
     return stage;
 }
 

@@ -19,15 +19,15 @@ class Format
 public:
     // "¥1.90" with `decimals` (0-6) digits of the yuan, truncated towards zero.
     static QString money(qint64 micros, int decimals = 2);
-    // "¥1.90/h"
-    static QString ratePerHour(qint64 microsPerHour);
+    // "¥1.90/h" (`decimals` as for money())
+    static QString ratePerHour(qint64 microsPerHour, int decimals = 2);
     // "45 s", "12 min", "3 h 05 min", "2 d 4 h"
     static QString duration(qint64 ms);
     // "3.2 s" for a launch's time to ready
     static QString seconds(qint64 ms);
     // The instance state in the user's language.
     static QString state(core::InstanceState state, const QString &providerWord);
-    // A launch stage name (image, container, sshd, ready) in the user's language.
+    // A launch stage name (image, container, sshd, ready, app:NAME) in the user's language.
     static QString stage(const QString &stage);
     // A retention item (workspace_volume, container_disk, host_key, ssh_port, gpu_cards, compute,
     // storage) in the user's language.

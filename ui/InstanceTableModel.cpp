@@ -1,8 +1,11 @@
 #include "InstanceTableModel.h"
 
 #include "Format.h"
+#include "StateStyle.h"
 #include "billing/BillTicker.h"
 
+#include <QGuiApplication>
+#include <QPalette>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -54,6 +57,20 @@ QString InstanceTableModel::stateText(const Instance &instance)
     return state;
 }
 
+QIcon InstanceTableModel::stateIcon(InstanceState state, const QPalette &palette) const
+{
+    // Drawn once per state and theme, not on every repaint of the table.
+    const bool dark = StateStyle::isDark(palette);
+    if (dark != m_iconsDark) {
+        m_stateIcons.clear();
+        m_iconsDark = dark;
+    }
+    auto it = m_stateIcons.find(int(state));
+    if (it == m_stateIcons.end())
+        it = m_stateIcons.insert(int(state), StateStyle::icon(state, palette));
+    return it.value();
+}
+
 qint64 InstanceTableModel::costNowMicros(int row) const
 {
     const Row &r = m_rows.at(row);
@@ -83,6 +100,16 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::TextAlignmentRole
         && (index.column() == PriceColumn || index.column() == CostColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (index.column() == StateColumn) {
+        // Colour and shape from StateStyle, for the palette in use now (light or dark).
+        const QPalette palette = QGuiApplication::palette();
+        if (role == Qt::DecorationRole)
+            return stateIcon(instance.state, palette);
+        if (role == Qt::ForegroundRole)
+            return StateStyle::colour(instance.state, palette);
+        if (role == Qt::AccessibleTextRole)
+            return StateStyle::accessibleText(instance.state, instance.stateText);
+    }
     if (role == Qt::ToolTipRole && index.column() == StateColumn) {
         QStringList lines;
         for (const core::LaunchStage &stage : instance.launch.stages)

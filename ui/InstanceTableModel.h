@@ -5,8 +5,10 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QIcon>
 #include <QList>
 
+class QPalette;
 class QTimer;
 
 namespace cardhour::ui {
@@ -84,6 +86,7 @@ private:
     void updateTimer();
     void flushActivity();
     void reindex();
+    QIcon stateIcon(core::InstanceState state, const QPalette &palette) const;
 
     const core::Clock *m_clock;
     QList<Row> m_rows;
@@ -93,6 +96,8 @@ private:
     QTimer *m_activityFlush = nullptr;
     int m_dirtyFirst = -1; // rows whose sparkline changed since the last flush
     int m_dirtyLast = -1;
+    mutable QHash<int, QIcon> m_stateIcons; // by state, for the theme below
+    mutable bool m_iconsDark = false;
 };
 
 } // namespace cardhour::ui

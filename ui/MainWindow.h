@@ -37,6 +37,7 @@ class ConnectPage;
 class ConnectionBanner;
 class EmptyState;
 class HomePage;
+class InstanceDetails;
 class InstanceTableModel;
 class KeysPage;
 class LaunchDialog;
@@ -195,6 +196,7 @@ private:
     EmptyState *m_instancesEmpty = nullptr;
     QTableView *m_table = nullptr;
     QSplitter *m_instancesSplitter = nullptr;
+    InstanceDetails *m_details = nullptr;
     MetricsChart *m_chart = nullptr; // built when the Instances page is first shown
     LedgerView *m_ledgerView = nullptr;
     TrayNotifier *m_trayNotifier = nullptr;

@@ -188,6 +188,19 @@ void SshActions::closeForwards(const QString &instanceId)
     }
 }
 
+void SshActions::openApp(const std::optional<Instance> &instance, const QString &appName)
+{
+    if (!instance)
+        return Q_EMIT message(tr("That instance is no longer there."), true);
+    if (instance->state != core::InstanceState::Running || !instance->ssh)
+        return Q_EMIT message(tr("“%1” is not running.").arg(instance->name), true);
+    for (const core::InstanceApp &app : instance->apps) {
+        if (app.name == appName)
+            return openApp(*instance, app);
+    }
+    Q_EMIT message(tr("“%1” has no app called “%2”.").arg(instance->name, appName), true);
+}
+
 void SshActions::openApp(const Instance &instance, const core::InstanceApp &app)
 {
     const QString key = u"%1:%2"_s.arg(instance.id).arg(app.port);

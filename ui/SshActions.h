@@ -10,6 +10,7 @@
 #include <QUrl>
 
 #include <functional>
+#include <optional>
 
 class QTabWidget;
 class QWidget;
@@ -58,6 +59,10 @@ public:
     // then the app's URL (token included) in the browser. A forward stays open for later clicks
     // until the app's instance is no longer running (see closeForwards()).
     void openApp(const core::Instance &instance, const core::InstanceApp &app);
+    // The same by name, for views that hold only ids (the details pane's openAppRequested):
+    // `instance` as the session holds it now; a gone or stopped instance or an unknown app is
+    // reported through message() instead.
+    void openApp(const std::optional<core::Instance> &instance, const QString &appName);
     void closeForwards(const QString &instanceId);
     // The local port the app's forward listens on (0: none yet).
     quint16 forwardedPort(const QString &instanceId, int remotePort) const;

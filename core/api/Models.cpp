@@ -289,6 +289,8 @@ InstanceApp InstanceApp::fromJson(const QJsonObject &o)
     if (const std::optional<qint64> hostPort = optInt64(o, "host_port"_L1))
         a.hostPort = int(*hostPort);
     a.url = str(o, "url"_L1);
+    a.ready = o.value("ready"_L1).toBool();
+    a.readyAt = parseTime(o.value("ready_at"_L1));
     return a;
 }
 
@@ -303,6 +305,8 @@ Instance Instance::fromJson(const QJsonObject &o)
     i.gpuType = str(o, "gpu_type"_L1);
     i.gpuName = str(o, "gpu_name"_L1);
     i.gpuCount = int32(o, "gpu_count"_L1);
+    for (const QJsonValue &card : o.value("gpu_cards"_L1).toArray())
+        i.gpuCards.append(card.toInt());
     i.image = str(o, "image"_L1);
     i.sshKeyIds = strings(o.value("ssh_key_ids"_L1));
     i.pricePerHourMicros = int64(o, "price_per_hour_micros"_L1);

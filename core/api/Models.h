@@ -149,7 +149,8 @@ QString instanceStateToString(InstanceState state); // the API word ("running"),
 
 struct LaunchStage
 {
-    QString name; // image, container, sshd, ready (a runtime reports only the stages it has)
+    QString name; // image, container, sshd, ready, app:<name> (a runtime reports only the
+                  // stages it has)
     QDateTime at;
 };
 
@@ -197,6 +198,8 @@ struct InstanceApp
     int port = 0; // inside the instance
     std::optional<int> hostPort; // on the sandbox's loopback; unset without a container
     QString url; // token included; empty unless running with a container
+    bool ready = false; // it answers (its port listens in the box): the `app:<name>` stage
+    QDateTime readyAt; // invalid until ready
 
     static InstanceApp fromJson(const QJsonObject &o);
 };
@@ -211,6 +214,7 @@ struct Instance
     QString gpuType;
     QString gpuName;
     int gpuCount = 0;
+    QList<int> gpuCards; // the cards lent (real: nvidia-smi indexes; simulated: per type)
     QString image;
     QStringList sshKeyIds;
     qint64 pricePerHourMicros = 0; // the current (or last) run, all cards together

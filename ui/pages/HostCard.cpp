@@ -3,6 +3,7 @@
 #include "Icons.h"
 #include "InstanceTableModel.h"
 #include "SparklineDelegate.h"
+#include "StateStyle.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -49,22 +50,6 @@ private:
 };
 
 namespace {
-
-QColor stateColour(InstanceState state)
-{
-    switch (state) {
-    case InstanceState::Running:
-        return QColor(0x2e, 0xa0, 0x43);
-    case InstanceState::Creating:
-    case InstanceState::Starting:
-    case InstanceState::Stopping:
-        return QColor(0xd0, 0x8a, 0x00);
-    case InstanceState::Failed:
-        return QColor(0xd0, 0x30, 0x30);
-    default:
-        return QColor(0x80, 0x80, 0x80);
-    }
-}
 
 QToolButton *actionButton(const QString &objectName, QWidget *parent)
 {
@@ -128,9 +113,9 @@ void HostCard::refresh()
     m_name->setText(instance->name);
     setAccessibleName(instance->name);
     m_state->setText(u"<span style=\"color:%1\">%2</span>&nbsp;%3"_s.arg(
-        stateColour(instance->state).name(), QString(QChar(0x25CF)),
+        StateStyle::colour(instance->state, palette()).name(), QString(QChar(0x25CF)),
         InstanceTableModel::stateText(*instance).toHtmlEscaped()));
-    m_state->setAccessibleName(InstanceTableModel::stateText(*instance));
+    m_state->setAccessibleName(StateStyle::accessibleText(instance->state, instance->stateText));
     m_gpu->setText(tr("%1 × %2")
                        .arg(instance->gpuName.isEmpty() ? instance->gpuType : instance->gpuName)
                        .arg(instance->gpuCount));

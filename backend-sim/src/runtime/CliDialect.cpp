@@ -288,4 +288,24 @@ QString tail(const QByteArray &bytes, int chars)
     return text.replace(u'\n', u" | "_s);
 }
 
+QSet<int> listeningPorts(const QByteArray &procNetTcp)
+{
+    // "  0: 0100007F:22B8 00000000:0000 0A ...": local address:port in hex, then the state
+    // (0A is LISTEN). Header lines and anything else fail the checks and are skipped.
+    constexpr int kListen = 0x0A;
+    QSet<int> ports;
+    for (const QByteArray &line : procNetTcp.split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() < 4 || !fields.at(0).endsWith(':'))
+            continue;
+        bool stateOk = false;
+        bool portOk = false;
+        const int state = fields.at(3).toInt(&stateOk, 16);
+        const int port = fields.at(1).mid(fields.at(1).lastIndexOf(':') + 1).toInt(&portOk, 16);
+        if (stateOk && portOk && state == kListen && port > 0)
+            ports.insert(port);
+    }
+    return ports;
+}
+
 } // namespace cardhour::sim::cli

@@ -4,6 +4,7 @@
 #include <QHash>
 #include <QJsonValue>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -70,6 +71,10 @@ QStringList statsArgs(Engine engine);
 QHash<QString, StatsLine> parseStats(Engine engine, const QByteArray &output);
 // "1.5GiB", "300MB", "12kB", "0B" → bytes; -1 when it is not a size.
 qint64 parseSize(const QString &text);
+
+// The TCP ports something listens on, from the box's /proc/net/tcp and /proc/net/tcp6 (any
+// local address): how an app's readiness is seen without any tool inside the image.
+QSet<int> listeningPorts(const QByteArray &procNetTcp);
 
 // What a failed command's stderr says, in the words of either engine.
 enum class Failure {

@@ -465,11 +465,13 @@ void CliRuntime::waitForSshd(const std::shared_ptr<Launch> &launch)
                            .arg(result.elapsedMs)
                            .arg(result.attempts);
                 Q_EMIT stageReached(iid, u"ready"_s);
-                if (current(iid, launch->token))
+                if (current(iid, launch->token)) {
                     Q_EMIT ready(iid,
                                  SshEndpoint{kLoopback, launch->sshPort, launch->spec.sshUser,
                                              launch->spec.hostKeySha256,
                                              hostKeyLine(launch->spec.sshDir)});
+                    watchApps(iid, launch->containerId, launch->spec.apps);
+                }
                 return endOp(iid);
             }
             // Why: the container's own log says more than "not listening" does.

@@ -265,12 +265,14 @@ void CliRuntime::endOp(const QString &instanceId)
 
 void CliRuntime::stop(const QString &instanceId)
 {
+    stopWatchingApps(instanceId);
     enqueue(instanceId, OpKind::Stop,
             [this, instanceId](quint64 token) { doStop(instanceId, token); });
 }
 
 void CliRuntime::remove(const QString &instanceId)
 {
+    stopWatchingApps(instanceId);
     enqueue(instanceId, OpKind::Remove,
             [this, instanceId](quint64 token) { doRemove(instanceId, token); });
 }

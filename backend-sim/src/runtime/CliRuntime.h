@@ -7,6 +7,7 @@
 #include "Process.h"
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QList>
 #include <QPointer>
@@ -37,8 +38,10 @@ class SshProbe;
 // the truth. Later changes go through InstanceFiles::writeAuthorizedKeys and work at once.
 // Signals: create → stageReached image, container, sshd, ready → ready(endpoint), or failed;
 // start → stageReached container, sshd, ready → ready, or failed ("container is gone" when
-// there is none); stop → stopped; remove (container, volume, and with Options::dataDir the
-// instance files) → removed. Failures of stop/remove come as failed(id, reason).
+// there is none); after ready, stageReached "app:<name>" for each of spec.apps as its port
+// starts listening inside the box (CliApps.cpp: `exec cat /proc/net/tcp*`, no tool needed); stop →
+// stopped; remove (container, volume, and with Options::dataDir the instance files) → removed.
+// Failures of stop/remove come as failed(id, reason).
 //
 // Snapshots (podman only; see CliSnapshot.cpp): snapshot() commits the container's disk to the
 // image snapshotImage(<snapshot id>) and exports its /workspace volume to
@@ -170,6 +173,14 @@ private:
     static QString describe(const ProcResult &result, const QString &what);
     using ProcCallback = std::function<void(const ProcResult &)>;
     struct Launch; // the state of one create()/start() chain
+    struct AppWatch
+    {
+        quint64 generation = 0;
+        QString containerId;
+        QList<QPair<QString, int>> pending; // apps not answering yet
+        QElapsedTimer since;
+        bool polling = false; // an `exec` is under way
+    };
 
     void enqueue(const QString &instanceId, OpKind kind, std::function<void(quint64)> run);
     bool current(const QString &instanceId, quint64 token) const;
@@ -198,6 +209,10 @@ private:
     void startContainer(const std::shared_ptr<Launch> &launch);
     void waitForSshd(const std::shared_ptr<Launch> &launch);
     void checkContainer(const std::shared_ptr<Launch> &launch);
+    void watchApps(const QString &instanceId, const QString &containerId,
+                   const QList<QPair<QString, int>> &apps);
+    void pollApps(const QString &instanceId, quint64 generation);
+    void stopWatchingApps(const QString &instanceId);
     void failLaunch(const std::shared_ptr<Launch> &launch, const QString &reason,
                     bool stopContainer);
     void remember(const ContainerInfo &info);
@@ -212,6 +227,8 @@ private:
     bool m_usable = false;
     QString m_unusableReason;
     QHash<QString, InstanceOps> m_ops;
+    QHash<QString, AppWatch> m_appWatches; // running instances whose apps do not answer yet
+    quint64 m_lastAppWatch = 0;
     QHash<QString, ContainerInfo> m_containers;
     QHash<QString, QString> m_sshDirs; // instance → ssh dir of its last create/start
     QHash<QString, quint64> m_touched; // instance → m_stamp of its last local cache update

@@ -26,6 +26,9 @@ struct InstanceSpec
     qint64 memoryMib = 0; // 0: no limit
     int pidsLimit = 0; // processes in the box; 0: the engine's default
     QString appToken; // passed as CARDHOUR_APP_TOKEN
+    // The image's one-click apps (name, port inside the box): a runtime with containers
+    // reports stage "app:<name>" once that port listens, after "ready" (apps start later).
+    QList<QPair<QString, int>> apps;
     QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
     QString gpuStatusDir; // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
                           // empty: <dataDir>/instances/<id>/gpu where the runtime has a dataDir
@@ -121,7 +124,7 @@ public:
 
 Q_SIGNALS:
     void usageSampled(const QHash<QString, cardhour::sim::ResourceUsage> &byInstance);
-    // stage: "image", "container", "sshd", "ready"
+    // stage: "image", "container", "sshd", "ready", then "app:<name>" for each app that answers
     void stageReached(const QString &instanceId, const QString &stage);
     void ready(const QString &instanceId, const cardhour::sim::SshEndpoint &ssh);
     void failed(const QString &instanceId, const QString &reason);

@@ -399,8 +399,11 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
     spec.realGpus = gpu && !gpu->simulated;
     spec.gpuCards = CardLending(m_db).cardsOf(instanceId);
-    if (const std::optional<ImageEntry> image = m_catalog.image(spec.image))
+    if (const std::optional<ImageEntry> image = m_catalog.image(spec.image)) {
         spec.sshUser = image->sshUser;
+        for (const QJsonValue &app : image->apps)
+            spec.apps.append({app[u"name"_s].toString(), app[u"port"_s].toInt()});
+    }
     spec.appToken = appTokenOf(
         instanceId, m_db.scalar(u"SELECT app_token FROM instances WHERE id = ?"_s, {instanceId}));
     spec.snapshotId =

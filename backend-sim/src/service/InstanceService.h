@@ -2,6 +2,7 @@
 
 #include "runtime/ContainerRuntime.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
@@ -100,7 +101,9 @@ public:
     // What stop and terminate keep and delete, and what is billed in which state, for an
     // instance given `diskGib` of disk.
     QJsonObject retentionJson(qint64 diskGib) const;
-    QJsonArray appsJson(const QString &imageId, const QString &token, bool running) const;
+    // `answeredAt`: app name → when its `app:<name>` stage was reached in the latest launch.
+    QJsonArray appsJson(const QString &imageId, const QString &token, bool running,
+                        const QHash<QString, qint64> &answeredAt = {}) const;
 
     struct Resources
     {

@@ -25,11 +25,14 @@ namespace cardhour::sim {
 void InstanceService::onStage(const QString &instanceId, const QString &stage)
 {
     const qint64 now = m_clock.nowMs();
+    // An app answers after SSH is ready: its stage belongs to the running launch (billing has
+    // started at `ready`, whatever the app does); the launch stages only to one in progress.
+    const bool appStage = stage.startsWith(u"app:"_s);
     Transaction tx(m_db);
-    m_db.exec(
-        u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
-        " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN ('creating','starting')"_s,
-        {stage, now, instanceId});
+    m_db.exec(u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
+              " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN "_s
+                  + (appStage ? u"('running')"_s : u"('creating','starting')"_s),
+              {stage, now, instanceId});
     if (stage == u"container"_s)
         compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, now);
     tx.commit();

@@ -95,6 +95,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     // The stages of each instance's latest launch, in the order reached.
     QHash<QString, QJsonArray> stages;
     QHash<QString, qint64> readyAt;
+    QHash<QString, QHash<QString, qint64>> appReadyAt; // instance → app name → when it answered
     QSqlQuery stageRows =
         select(u"SELECT s.instance_id, s.stage, s.at FROM instance_stages s"
                " JOIN instances i ON i.id = s.instance_id AND s.launch_seq = i.launch_seq WHERE"_s
@@ -103,8 +104,11 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
         const QString id = stageRows.value(0).toString();
         stages[id].append(QJsonObject{{u"name"_s, stageRows.value(1).toString()},
                                       {u"at"_s, json::isoTime(stageRows.value(2).toLongLong())}});
-        if (stageRows.value(1).toString() == u"ready"_s)
+        const QString stage = stageRows.value(1).toString();
+        if (stage == u"ready"_s)
             readyAt.insert(id, stageRows.value(2).toLongLong());
+        else if (stage.startsWith(u"app:"_s))
+            appReadyAt[id].insert(stage.mid(4), stageRows.value(2).toLongLong());
     }
 
     QHash<QString, Meter::Costs> costs = m_meter.postedByInstance(userId, instanceId);
@@ -172,7 +176,8 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"ssh"_s, ssh},
             {u"runtime"_s, m_runtime.name()},
             {u"apps"_s,
-             appsJson(q.value(7).toString(), appTokenOf(id, q.value(19)), state == u"running"_s)},
+             appsJson(q.value(7).toString(), appTokenOf(id, q.value(19)), state == u"running"_s,
+                      appReadyAt.value(id))},
             {u"retention"_s, retentionJson(diskGibOf(gpuType, q.value(20)))},
             {u"resources"_s,
              QJsonObject{{u"cpus"_s, resources.cpus},
@@ -187,8 +192,8 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     return result;
 }
 
-QJsonArray InstanceService::appsJson(const QString &imageId, const QString &token,
-                                     bool running) const
+QJsonArray InstanceService::appsJson(const QString &imageId, const QString &token, bool running,
+                                     const QHash<QString, qint64> &answeredAt) const
 {
     // The image's one-click apps, each with its port inside the box and its URL (token
     // included) while the instance runs in a container; the URL is the owner's secret, like the
@@ -206,8 +211,16 @@ QJsonArray InstanceService::appsJson(const QString &imageId, const QString &toke
             url = u"%1://127.0.0.1:%2/?token=%3"_s.arg(app.value(u"protocol"_s).toString(u"http"_s))
                       .arg(port)
                       .arg(token);
+        // Answering is the latest launch's `app:<name>` stage, and only while it runs.
+        const QString name = app.value(u"name"_s).toString();
+        const auto answered = answeredAt.constFind(name);
+        const bool ready = running && answered != answeredAt.cend();
         apps.append(QJsonObject{
-            {u"name"_s, app.value(u"name"_s).toString()}, {u"port"_s, port}, {u"url"_s, url}});
+            {u"name"_s, name},
+            {u"port"_s, port},
+            {u"url"_s, url},
+            {u"ready"_s, ready},
+            {u"ready_at"_s, ready ? QJsonValue(json::isoTime(answered.value())) : QJsonValue()}});
     }
     return apps;
 }

@@ -239,6 +239,27 @@ void TestApiPodman::oneClickJupyterAnswersHttp()
                 u"%{http_code}"_s, url.section(u'?', 0, 0) + u"api/status"_s},
                10'000);
     QCOMPARE(withoutToken.out.trimmed(), "403"_ba);
+
+    // Its readiness is a stage of its own, after SSH's `ready` (billing began at `ready`).
+    QJsonObject answered;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (answered = instance(*sim, token, id)).value(u"apps"_s)[0][u"ready"_s].toBool(), 30'000);
+    const QJsonObject readyApp = answered.value(u"apps"_s)[0].toObject();
+    QStringList stageNames;
+    QString sshReadyAt;
+    QString appAt;
+    for (const QJsonValue &stage : answered.value(u"launch"_s)[u"stages"_s].toArray()) {
+        const QString name = stage[u"name"_s].toString();
+        stageNames.append(name);
+        if (name == u"ready"_s)
+            sshReadyAt = stage[u"at"_s].toString();
+        if (name == u"app:"_s + readyApp[u"name"_s].toString())
+            appAt = stage[u"at"_s].toString();
+    }
+    QCOMPARE(stageNames.constLast(), u"app:"_s + readyApp[u"name"_s].toString());
+    QCOMPARE(readyApp[u"ready_at"_s].toString(), appAt);
+    QVERIFY2(!sshReadyAt.isEmpty() && appAt >= sshReadyAt, qPrintable(stageNames.join(u' ')));
+    QVERIFY(answered.value(u"running_since"_s).toString() <= appAt);
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
 }
 

@@ -5,6 +5,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -29,6 +30,7 @@ private Q_SLOTS:
     void sizes_data();
     void sizes();
     void stats();
+    void listeningPorts();
 };
 
 namespace {
@@ -281,6 +283,25 @@ void TestCliDialect::stats()
     QCOMPARE(d.value(u"8990324b7523"_s).cpuNanos, -1LL);
     QCOMPARE(d.value(u"8990324b7523"_s).cpuPercent, 83.28);
     QCOMPARE(d.value(u"8990324b7523"_s).memoryLimitBytes, 1073741824LL);
+}
+
+void TestCliDialect::listeningPorts()
+{
+    // /proc/net/tcp then /proc/net/tcp6 of a box: sshd on 22 (all addresses), a notebook on
+    // 127.0.0.1:8888, an established connection to 8888 and one in TIME_WAIT, which are not
+    // listening; the header lines are skipped.
+    const QByteArray tables =
+        "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid\n"
+        "   0: 00000000:0016 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0\n"
+        "   1: 0100007F:22B8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0\n"
+        "   2: 0100007F:D431 0100007F:22B8 01 00000000:00000000 00:00000000 00000000     0\n"
+        "   3: 0100007F:1F90 0100007F:C350 06 00000000:00000000 03:00001770 00000000     0\n"
+        "  sl  local_address                         remote_address                        st\n"
+        "   0: 00000000000000000000000000000000:1A0B 00000000000000000000000000000000:0000 0A "
+        "00000000:00000000 00:00000000 00000000     0\n";
+    QCOMPARE(cli::listeningPorts(tables), QSet<int>({22, 8888, 6667}));
+    QCOMPARE(cli::listeningPorts({}), QSet<int>());
+    QCOMPARE(cli::listeningPorts("cat: /proc/net/tcp6: No such file or directory\n"), QSet<int>());
 }
 
 QTEST_GUILESS_MAIN(TestCliDialect)

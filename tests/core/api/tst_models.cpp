@@ -54,12 +54,16 @@ const QByteArray kInstance = R"({
              "stages": [{"name": "image", "at": "2026-11-30T11:59:51.000Z"},
                         {"name": "container", "at": "2026-11-30T11:59:55.000Z"},
                         {"name": "sshd", "at": "2026-11-30T11:59:58.000Z"},
-                        {"name": "ready", "at": "2026-11-30T12:00:00.000Z"}],
+                        {"name": "ready", "at": "2026-11-30T12:00:00.000Z"},
+                        {"name": "app:jupyter", "at": "2026-11-30T12:00:04.000Z"}],
              "ready_ms": 10000},
   "retention": {"stop_keeps": ["workspace_volume", "host_key"], "stop_releases": ["gpu_cards"],
                 "terminate_deletes": ["workspace_volume"], "billed_while_running": ["compute"],
-                "billed_while_stopped": [], "storage_price_per_gib_hour_micros": 0},
-  "apps": [{"name": "jupyter", "port": 8888, "host_port": 41000, "url": "http://127.0.0.1:41000/?token=t"}],
+                "billed_while_stopped": ["storage"], "storage_price_per_gib_hour_micros": 200,
+                "storage_gib": 50, "storage_rate_micros_per_hour_when_stopped": 10000},
+  "gpu_cards": [0, 3],
+  "apps": [{"name": "jupyter", "port": 8888, "host_port": 41000, "url": "http://127.0.0.1:41000/?token=t",
+            "ready": true, "ready_at": "2026-11-30T12:00:04.000Z"}],
   "resources": {"cpus": 8.5, "memory_mib": 65536}
 })";
 
@@ -81,7 +85,8 @@ void TestModels::instanceFull()
     QVERIFY(i.ssh.has_value());
     QCOMPARE(i.ssh->port, 40022);
     QCOMPARE(i.ssh->hostKeySha256, u"SHA256:abc"_s);
-    QCOMPARE(i.launch.stages.size(), 4);
+    QCOMPARE(i.launch.stages.size(), 5);
+    QCOMPARE(i.launch.stages.at(4).name, u"app:jupyter"_s);
     QCOMPARE(i.launch.stages.at(2).name, u"sshd"_s);
     QVERIFY(i.launch.reached(u"ready"_s));
     QCOMPARE(i.launch.readyMs.value_or(-1), 10000);
@@ -89,6 +94,12 @@ void TestModels::instanceFull()
     QCOMPARE(i.retention.stopReleases, QStringList{u"gpu_cards"_s});
     QCOMPARE(i.apps.size(), 1);
     QCOMPARE(i.apps.first().hostPort.value_or(-1), 41000);
+    QVERIFY(i.apps.first().ready);
+    QCOMPARE(i.apps.first().readyAt,
+             QDateTime(QDate(2026, 11, 30), QTime(12, 0, 4), QTimeZone::utc()));
+    QCOMPARE(i.retention.storageGib, 50);
+    QCOMPARE(i.retention.storageRateMicrosPerHourWhenStopped, 10'000);
+    QCOMPARE(i.gpuCards, (QList<int>{0, 3}));
     QCOMPARE(i.cpus, 8.5);
     QCOMPARE(i.memoryMib, 65536);
 }
@@ -113,6 +124,8 @@ void TestModels::instanceLenient()
     QCOMPARE(i.apps.size(), 1);
     QVERIFY(!i.apps.first().hostPort.has_value());
     QVERIFY(i.apps.first().url.isEmpty());
+    QVERIFY(!i.apps.first().ready); // missing: not answering
+    QVERIFY(!i.apps.first().readyAt.isValid());
 }
 
 void TestModels::states_data()
