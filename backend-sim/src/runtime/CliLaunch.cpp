@@ -219,13 +219,8 @@ void CliRuntime::clearLeftovers(const std::shared_ptr<Launch> &launch)
         });
 }
 
-void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
+void CliRuntime::runVolumeCreate(const std::shared_ptr<Launch> &launch, const QStringList &args)
 {
-    const QString id = launch->id();
-    QStringList args{u"volume"_s, u"create"_s};
-    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id
-         << u"--label"_s << kOwner + u'=' + launch->spec.ownerId << u"--label"_s
-         << kProvider + u'=' + m_options.providerId << volumeName(id);
     runCli(args, [this, launch](const ProcResult &vc) {
         const QString vid = launch->id();
         if (!current(vid, launch->token))

@@ -25,6 +25,7 @@ struct InstanceSpec
     double cpus = 0; // 0: no limit
     qint64 memoryMib = 0; // 0: no limit
     int pidsLimit = 0; // processes in the box; 0: the engine's default
+    qint64 diskGib = 0; // the instance's disk (bounds /workspace where diskQuota() says so)
     QString appToken; // passed as CARDHOUR_APP_TOKEN
     QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
     QString gpuStatusDir; // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
@@ -36,6 +37,17 @@ struct InstanceSpec
     // Restore: a create() runs the snapshot's disk image instead of the catalog image, and a
     // /workspace volume it makes anew is filled from the snapshot's archive. Empty: no snapshot.
     QString snapshotId;
+};
+
+// How an instance's disk (its `disk_gib`) is bounded on this runtime, as the API and
+// `cardhour-sim doctor` report it.
+struct DiskQuota
+{
+    // "loop-ext4": /workspace is an ext4 file system of `disk_gib` on a loop device, so a full
+    // disk is ENOSPC inside the box; "none": nothing bounds it.
+    QString mechanism = QStringLiteral("none");
+    QString detail; // what is bounded, what is not, and why
+    bool workspaceBounded() const { return mechanism == QStringLiteral("loop-ext4"); }
 };
 
 // What a runtime is asked to snapshot: the instance's container disk and its /workspace.
@@ -106,6 +118,13 @@ public:
     // Measures every running instance at once (one pass, not one call per instance) →
     // usageSampled. Runtimes without containers measure nothing (an empty sample).
     virtual void sampleUsage() { Q_EMIT usageSampled({}); }
+    // How this runtime bounds an instance's disk (what the API and doctor report).
+    virtual DiskQuota diskQuota() const
+    {
+        return {
+            QStringLiteral("none"),
+            QStringLiteral("The disk is not bounded: the %1 runtime keeps no disks.").arg(name())};
+    }
 
     // Snapshots. Empty when this runtime can take them, else why not (asked before a snapshot
     // is recorded, so an unsupported runtime refuses up front and writes nothing).

@@ -111,6 +111,9 @@ public:
     // CPU and memory limits of an instance: the GPU type's host spec, scaled to this machine.
     Resources resourcesFor(const QString &gpuType, int gpuCount) const;
 
+    // How the runtime bounds each instance's disk (GET /v1/limits, the instance's resources).
+    DiskQuota diskQuota() const { return m_runtime.diskQuota(); }
+
     // The instance's state, if it is the user's; ApiError 404 otherwise (never 403).
     QString requireState(const QString &userId, const QString &instanceId);
 
