@@ -19,7 +19,7 @@ void registerLimitRoutes(ApiContext &ctx)
         limits.insert(u"disk"_s,
                       QJsonObject{{u"mechanism"_s, disk.mechanism},
                                   {u"workspace_bounded"_s, disk.workspaceBounded()},
-                                  {u"container_disk_bounded"_s, false},
+                                  {u"container_disk"_s, disk.containerDisk},
                                   {u"detail"_s, disk.detail}});
         return http::Response::json(200, limits);
     });

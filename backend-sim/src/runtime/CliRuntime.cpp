@@ -76,6 +76,14 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
 {
     m_options.program = programOf(m_options);
     m_diskQuota = WorkspaceDisk::probe(m_options.engine, m_options.dataDir);
+    if (m_options.engine == cli::Engine::Podman) {
+        // overlay has no size limit on most hosts: the container's own disk is measured.
+        m_diskQuota.containerDisk = u"stop-when-full"_s;
+        m_diskTimer = new QTimer(this);
+        m_diskTimer->setInterval(kDiskCheckIntervalMs);
+        connect(m_diskTimer, &QTimer::timeout, this, &CliRuntime::checkContainerDisks);
+        m_diskTimer->start();
+    }
     if (m_options.network == u"auto"_s)
         m_options.network = m_options.engine == cli::Engine::Podman ? u"slirp4netns"_s : QString();
     // Bounded, once: whether the engine answers at all, and whether bind mounts need ",z".

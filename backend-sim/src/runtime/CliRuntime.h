@@ -12,6 +12,7 @@
 #include <QPointer>
 #include <QProcessEnvironment>
 #include <QSet>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -202,6 +203,8 @@ private:
     void createVolume(const std::shared_ptr<Launch> &launch);
     void makeWorkspaceImage(const std::shared_ptr<Launch> &launch, const QStringList &args);
     void runVolumeCreate(const std::shared_ptr<Launch> &launch, const QStringList &args);
+    // Measures the writable layer of every running container (`ps --size`) → diskFull.
+    void checkContainerDisks();
     // `volume export` / `import` of a volume with mount options (the ext4 image) only work
     // while podman has it mounted: mounted around `args` when it is one.
     void runOnWorkspace(const QString &instanceId, const QStringList &args, ProcCallback done,
@@ -233,6 +236,16 @@ private:
     bool m_shuttingDown = false;
     CgroupStats m_cgroups;
     bool m_statsInFlight = false;
+    // What each running container's own disk held when first measured after it started
+    // (by its start time): a box started over its size may clean up, not grow.
+    struct DiskBaseline
+    {
+        qint64 startedAt = 0;
+        qint64 bytes = 0;
+    };
+    QHash<QString, DiskBaseline> m_diskBaselines;
+    bool m_diskCheckInFlight = false;
+    QTimer *m_diskTimer = nullptr;
 };
 
 } // namespace cardhour::sim

@@ -4,11 +4,15 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
 
 using namespace Qt::StringLiterals;
 
-// The /workspace volume: made (an ext4 image of the instance's disk where the host allows it),
-// and mounted around exports and imports.
+// An instance's disks: the /workspace volume (an ext4 image of the instance's disk where the
+// host allows it, mounted around exports and imports), and the container's own disk, measured.
 
 namespace cardhour::sim {
 
@@ -81,6 +85,66 @@ void CliRuntime::runOnWorkspace(const QString &instanceId, const QStringList &ar
                    },
                    timeoutMs);
            });
+}
+
+} // namespace cardhour::sim
+
+namespace cardhour::sim {
+
+using namespace clidetail;
+
+void CliRuntime::checkContainerDisks()
+{
+    if (m_diskCheckInFlight || m_shuttingDown)
+        return;
+    bool anyRunning = false;
+    for (const ContainerInfo &info : std::as_const(m_containers))
+        anyRunning = anyRunning || info.running;
+    if (!anyRunning)
+        return;
+    m_diskCheckInFlight = true;
+    // `--size` adds up each container's writable layer: one call for all of them.
+    runCli(
+        QStringList{u"ps"_s, u"--size"_s} + labelFilter({})
+            + QStringList{u"--filter"_s, u"status=running"_s, u"--format"_s, u"json"_s},
+        [this](const ProcResult &r) {
+            m_diskCheckInFlight = false;
+            if (!r.ok()) {
+                qCDebug(lcCli).noquote() << describe(r, what(u"ps --size"_s));
+                return;
+            }
+            constexpr qint64 kGib = 1024LL * 1024 * 1024;
+            // A box started over its size may delete, and write this much, before it is
+            // stopped again.
+            constexpr qint64 kSlack = 64LL * 1024 * 1024;
+            QSet<QString> seen;
+            for (const QJsonValue &value : QJsonDocument::fromJson(r.out).array()) {
+                const QJsonObject o = value.toObject();
+                const QJsonObject labels = o.value(u"Labels"_s).toObject();
+                const QString id = labels.value(kInstance).toString();
+                if (id.isEmpty() || labels.value(kProvider).toString() != m_options.providerId)
+                    continue;
+                seen.insert(id);
+                const qint64 limit = labels.value(kDiskGibLabel).toString().toLongLong() * kGib;
+                const qint64 used = o.value(u"Size"_s).toObject().value(u"rwSize"_s).toInteger(-1);
+                if (limit <= 0 || used < 0)
+                    continue;
+                const qint64 startedAt = o.value(u"StartedAt"_s).toInteger();
+                auto baseline = m_diskBaselines.find(id);
+                if (baseline == m_diskBaselines.end() || baseline->startedAt != startedAt)
+                    baseline = m_diskBaselines.insert(
+                        id, DiskBaseline{startedAt, used > limit ? used : 0});
+                if (used > limit && used > baseline->bytes + (baseline->bytes > 0 ? kSlack : 0)) {
+                    qCWarning(lcCli).noquote()
+                        << "instance" << id << "holds" << used << "bytes on its own disk, over"
+                        << limit << ": stopped";
+                    Q_EMIT diskFull(id, used, limit);
+                }
+            }
+            for (auto it = m_diskBaselines.begin(); it != m_diskBaselines.end();)
+                it = seen.contains(it.key()) ? std::next(it) : m_diskBaselines.erase(it);
+        },
+        60000);
 }
 
 } // namespace cardhour::sim

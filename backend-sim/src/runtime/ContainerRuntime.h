@@ -47,6 +47,10 @@ struct DiskQuota
     // disk is ENOSPC inside the box; "none": nothing bounds it.
     QString mechanism = QStringLiteral("none");
     QString detail; // what is bounded, what is not, and why
+    // The container's own disk (its writable layer): "stop-when-full": measured every
+    // 20 s and the instance stopped (state_reason disk_full) once it holds more
+    // than `disk_gib`; "none": not bounded.
+    QString containerDisk = QStringLiteral("none");
     bool workspaceBounded() const { return mechanism == QStringLiteral("loop-ext4"); }
 };
 
@@ -149,6 +153,8 @@ Q_SIGNALS:
     void snapshotTaken(const QString &snapshotId, const cardhour::sim::SnapshotSizes &sizes);
     void snapshotFailed(const QString &snapshotId, const QString &reason);
     void snapshotRemoved(const QString &snapshotId);
+    // The running instance's own disk (outside /workspace) holds more than it was given.
+    void diskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes);
 };
 
 } // namespace cardhour::sim

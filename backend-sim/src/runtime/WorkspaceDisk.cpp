@@ -19,7 +19,9 @@ namespace {
 const QString kMechanismDetail =
     u"/workspace is an ext4 file system of the instance's disk_gib on a loop device: a write "
     "beyond it fails with ENOSPC inside the box. The container's own disk (its writable layer "
-    "outside /workspace) is not bounded: overlay on %1 has no project quota."_s;
+    "outside /workspace) cannot be bounded so (overlay on %1 has no project quota): it is "
+    "measured every 20 s and the instance is stopped (state_reason disk_full, its data kept) "
+    "once it holds more than disk_gib."_s;
 } // namespace
 
 QString WorkspaceDisk::hostUnavailableReason()

@@ -60,6 +60,7 @@ InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, con
     connect(&m_runtime, &ContainerRuntime::ready, this, &InstanceService::onReady);
     connect(&m_runtime, &ContainerRuntime::failed, this, &InstanceService::onFailed);
     connect(&m_runtime, &ContainerRuntime::stopped, this, &InstanceService::onStopped);
+    connect(&m_runtime, &ContainerRuntime::diskFull, this, &InstanceService::onDiskFull);
     m_appTokenKey = tokens::randomBytes(32);
 }
 

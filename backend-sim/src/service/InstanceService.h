@@ -122,6 +122,8 @@ private:
     void onReady(const QString &instanceId, const SshEndpoint &ssh);
     void onFailed(const QString &instanceId, const QString &reason);
     void onStopped(const QString &instanceId);
+    // The container's own disk grew past the instance's: stopped (disk_full), data kept.
+    void onDiskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes);
 
     // UPDATE … SET state = `to` WHERE id AND state IN (`from`); true if this call won.
     bool compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,

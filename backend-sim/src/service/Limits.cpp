@@ -86,7 +86,7 @@ QJsonObject Limits::usageJson(const QString &userId) const
         {u"instances"_s, limitJson(m_limits.instances, instancesHeld(userId))},
         {u"snapshots"_s, limitJson(m_limits.snapshots, snapshotsHeld(userId))},
         {u"topup_max_micros"_s, m_limits.topupMaxMicros},
-        {u"topups_total_micros"_s, limitJson(m_limits.topupsTotalMaxMicros, toppedUp(userId))},
+        {u"topups_total"_s, limitJson(m_limits.topupsTotalMaxMicros, toppedUp(userId))},
     };
 }
 

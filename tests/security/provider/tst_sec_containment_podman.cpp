@@ -3,6 +3,8 @@
 //   * a fork bomb and a disk filler in one user's box: the filler meets ENOSPC at the
 //     instance's disk size, the provider's API answers, another user's box still logs in and
 //     writes;
+//   * a filler of the container's own disk (outside /workspace, where overlay has no quota):
+//     measured and stopped with state_reason disk_full, its data kept, free to clean up;
 //   * the snapshot limit with real snapshots (taken, and restored, of an ext4 /workspace);
 //   * the provider dies while a snapshot holds the container paused: the next start thaws it
 //     and marks that snapshot failed (low item of issue 13).
@@ -67,6 +69,7 @@ private Q_SLOTS:
     void cleanupTestCase() { cleanupPodmanTest(); }
 
     void bombAndFillerStayInTheirBox();
+    void containerDiskFillerIsStopped();
     void snapshotLimitWithRealSnapshots();
     void crashMidSnapshotLeavesNoPausedContainer();
 
@@ -122,6 +125,7 @@ void TestSecContainmentPodman::bombAndFillerStayInTheirBox()
     const QJsonObject disk = sim->authedGet(attacker, u"/v1/limits"_s).value(u"disk"_s).toObject();
     QCOMPARE(disk.value(u"mechanism"_s).toString(), u"loop-ext4"_s);
     QCOMPARE(disk.value(u"workspace_bounded"_s).toBool(), true);
+    QCOMPARE(disk.value(u"container_disk"_s).toString(), u"stop-when-full"_s);
 
     const QString boxHosts = knownHostsFor(box);
     const QString otherHosts = knownHostsFor(other);
@@ -183,6 +187,44 @@ void TestSecContainmentPodman::bombAndFillerStayInTheirBox()
     QCOMPARE(sim->authedDelete(victim, u"/v1/instances/"_s + otherId).status, 200);
     QTRY_VERIFY_WITH_TIMEOUT(!volumeExists(instanceVolume(boxId)), 60'000);
     QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(image), 10'000);
+}
+
+void TestSecContainmentPodman::containerDiskFillerIsStopped()
+{
+    SimProcess *sim = startSim({u"--catalog"_s, m_catalog.path()});
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"rootfs@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair key = makeKey(u"rootfs"_s);
+    const QString keyId = addKey(*sim, token, key);
+    const QString id = create(*sim, token, {keyId});
+    QVERIFY(!id.isEmpty());
+    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s, qPrintable(json(inst)));
+    // 1.25 GiB into the container's own disk, past its 1 GiB (and no further: the host's).
+    const Cmd fill = ssh(inst, knownHostsFor(inst), key,
+                         u"dd if=/dev/zero of=/root/fill bs=1M count=1280 2>&1; echo dd-exit=$?"_s);
+    QVERIFY2(fill.out.contains("dd-exit=0"), qPrintable(fill.describe()));
+    QElapsedTimer caught;
+    caught.start();
+    const QJsonObject stopped = waitFor(*sim, token, id, u"stopped"_s, 90'000);
+    qInfo("the full container disk was stopped %lld ms after the filler ended",
+          static_cast<long long>(caught.elapsed()));
+    QVERIFY2(stopped.value(u"state"_s).toString() == u"stopped"_s, qPrintable(json(stopped)));
+    QCOMPARE(stopped.value(u"state_reason"_s).toString(), u"disk_full"_s);
+
+    // Nothing was deleted: started again, the file is there, and its owner may clean up.
+    QCOMPARE(sim->authedPost(token, u"/v1/instances/%1/start"_s.arg(id)).status, 202);
+    const QJsonObject again = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(again.value(u"state"_s).toString() == u"running"_s, qPrintable(json(again)));
+    const Cmd clean = ssh(again, knownHostsFor(again), key,
+                          u"ls -l /root/fill && rm /root/fill && echo cleaned"_s);
+    QVERIFY2(clean.ok() && clean.out.contains("cleaned"), qPrintable(clean.describe()));
+    // Two measurements later it still runs.
+    QTest::qWait(45'000);
+    const QJsonObject after = instance(*sim, token, id);
+    QVERIFY2(after.value(u"state"_s).toString() == u"running"_s, qPrintable(json(after)));
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
 }
 
 void TestSecContainmentPodman::snapshotLimitWithRealSnapshots()

@@ -91,14 +91,14 @@ void TestSecLimits::limitsAreReported()
     QCOMPARE(r.value(u"instances"_s).toObject().value(u"used"_s).toInt(), 0);
     QCOMPARE(r.value(u"snapshots"_s).toObject().value(u"limit"_s).toInt(), 0);
     QCOMPARE(r.value(u"topup_max_micros"_s).toInteger(), kTopupMax);
-    QCOMPARE(r.value(u"topups_total_micros"_s).toObject().value(u"limit"_s).toInteger(),
-             kTopupsTotal);
-    QCOMPARE(r.value(u"topups_total_micros"_s).toObject().value(u"used"_s).toInteger(), 0);
+    QCOMPARE(r.value(u"topups_total"_s).toObject().value(u"limit"_s).toInteger(), kTopupsTotal);
+    QCOMPARE(r.value(u"topups_total"_s).toObject().value(u"used"_s).toInteger(), 0);
     QVERIFY(r.value(u"pids_per_instance"_s).toInt() >= 64);
     // The in-process runtime keeps no disks and says so.
     const QJsonObject disk = r.value(u"disk"_s).toObject();
     QCOMPARE(disk.value(u"mechanism"_s).toString(), u"none"_s);
     QCOMPARE(disk.value(u"workspace_bounded"_s).toBool(true), false);
+    QCOMPARE(disk.value(u"container_disk"_s).toString(), u"none"_s);
     QVERIFY(!disk.value(u"detail"_s).toString().isEmpty());
     QCOMPARE(m_sim.get(u"/v1/limits"_s).status, 401);
 }
@@ -200,7 +200,7 @@ void TestSecLimits::topupCeilings()
         int(m_sim.authedGet(token, u"/v1/billing/ledger"_s).value(u"postings"_s).toArray().size()),
         postingsBefore + 2);
     QCOMPARE(m_sim.authedGet(token, u"/v1/limits"_s)
-                 .value(u"topups_total_micros"_s)
+                 .value(u"topups_total"_s)
                  .toObject()
                  .value(u"used"_s)
                  .toInteger(),
