@@ -236,14 +236,15 @@ private:
     bool m_shuttingDown = false;
     CgroupStats m_cgroups;
     bool m_statsInFlight = false;
-    // What each running container's own disk held when first measured after it started
-    // (by its start time): a box started over its size may clean up, not grow.
+    // What each running container's own disk may hold beyond its size since it started (by
+    // its start time): a box started again after a stop for a full disk may clean up, not grow.
     struct DiskBaseline
     {
         qint64 startedAt = 0;
         qint64 bytes = 0;
     };
     QHash<QString, DiskBaseline> m_diskBaselines;
+    QHash<QString, qint64> m_diskFullBytes; // what it held when last stopped for a full disk
     bool m_diskCheckInFlight = false;
     QTimer *m_diskTimer = nullptr;
 };

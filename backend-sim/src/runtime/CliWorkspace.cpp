@@ -131,13 +131,16 @@ void CliRuntime::checkContainerDisks()
                     continue;
                 const qint64 startedAt = o.value(u"StartedAt"_s).toInteger();
                 auto baseline = m_diskBaselines.find(id);
+                // A start after a stop for a full disk may keep what it held then; any other
+                // start may hold its size.
                 if (baseline == m_diskBaselines.end() || baseline->startedAt != startedAt)
                     baseline = m_diskBaselines.insert(
-                        id, DiskBaseline{startedAt, used > limit ? used : 0});
+                        id, DiskBaseline{startedAt, m_diskFullBytes.value(id, 0)});
                 if (used > limit && used > baseline->bytes + (baseline->bytes > 0 ? kSlack : 0)) {
                     qCWarning(lcCli).noquote()
                         << "instance" << id << "holds" << used << "bytes on its own disk, over"
                         << limit << ": stopped";
+                    m_diskFullBytes.insert(id, used);
                     Q_EMIT diskFull(id, used, limit);
                 }
             }
