@@ -173,6 +173,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerMetricsRoutes(ctx);
     registerDatasetRoutes(ctx);
     registerSnapshotRoutes(ctx);
+    registerLimitRoutes(ctx);
     registerTestRoutes(ctx);
 }
 

@@ -81,6 +81,7 @@ void registerEventRoutes(ApiContext &ctx);
 void registerMetricsRoutes(ApiContext &ctx);
 void registerDatasetRoutes(ApiContext &ctx);
 void registerSnapshotRoutes(ApiContext &ctx);
+void registerLimitRoutes(ApiContext &ctx);
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

@@ -1,4 +1,4 @@
-// GET /v1/billing/ledger, GET /v1/billing/summary, POST /v1/billing/topup
+// GET /v1/billing/ledger, GET /v1/billing/summary, POST /v1/billing/topup, GET /v1/limits
 #include "ApiContext.h"
 #include "Requests.h"
 #include "billing/Ledger.h"
@@ -6,6 +6,7 @@
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "service/InstanceService.h"
+#include "service/Limits.h"
 #include "store/Database.h"
 
 #include <QJsonArray>
@@ -49,6 +50,7 @@ void registerBillingRoutes(ApiContext &ctx)
         "POST", u"/v1/billing/topup"_s, [&ctx](http::Request &request, const QString &userId) {
             const qint64 amount = requests::parseTopup(request.body);
             Transaction tx(ctx.db);
+            Limits(ctx.db, ctx.catalog.userLimits()).requireTopupRoom(userId, amount);
             if (ctx.ledger.balance(userId) + amount > kMaxBalanceMicros)
                 throw ApiError(400, ErrorCode::BalanceLimit,
                                u"A sandbox balance is limited to 1 000 000 yuan."_s);

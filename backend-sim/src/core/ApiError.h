@@ -37,6 +37,8 @@ inline constexpr QLatin1StringView InvalidIdempotencyKey{"invalid_idempotency_ke
 inline constexpr QLatin1StringView IdempotencyKeyReused{"idempotency_key_reused"};
 inline constexpr QLatin1StringView UnsupportedMediaType{"unsupported_media_type"};
 inline constexpr QLatin1StringView ForbiddenOrigin{"forbidden_origin"};
+// An account's limit (instances, snapshots, top-ups; the catalog's user_limits).
+inline constexpr QLatin1StringView LimitReached{"limit_reached"};
 // Accounts.
 inline constexpr QLatin1StringView InvalidEmail{"invalid_email"};
 inline constexpr QLatin1StringView WeakPassword{"weak_password"};
@@ -86,6 +88,7 @@ inline constexpr std::array all{
     IdempotencyKeyReused,
     UnsupportedMediaType,
     ForbiddenOrigin,
+    LimitReached,
     InvalidEmail,
     WeakPassword,
     EmailTaken,

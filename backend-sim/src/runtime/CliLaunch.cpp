@@ -219,13 +219,8 @@ void CliRuntime::clearLeftovers(const std::shared_ptr<Launch> &launch)
         });
 }
 
-void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
+void CliRuntime::runVolumeCreate(const std::shared_ptr<Launch> &launch, const QStringList &args)
 {
-    const QString id = launch->id();
-    QStringList args{u"volume"_s, u"create"_s};
-    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id
-         << u"--label"_s << kOwner + u'=' + launch->spec.ownerId << u"--label"_s
-         << kProvider + u'=' + m_options.providerId << volumeName(id);
     runCli(args, [this, launch](const ProcResult &vc) {
         const QString vid = launch->id();
         if (!current(vid, launch->token))
@@ -276,7 +271,8 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     QStringList args{u"run"_s, u"-d"_s, u"--name"_s, containerName(id)};
     args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id
          << u"--label"_s << kOwner + u'=' + spec.ownerId << u"--label"_s
-         << kProvider + u'=' + m_options.providerId;
+         << kProvider + u'=' + m_options.providerId << u"--label"_s
+         << kDiskGibLabel + u'=' + QString::number(spec.diskGib);
     args << u"--hostname"_s << hostnameFor(id) << u"--pull=never"_s;
     if (!m_options.network.isEmpty())
         args << u"--network"_s << m_options.network;

@@ -3,6 +3,7 @@
 #include "CliRuntimePrivate.h"
 #include "InstanceFiles.h"
 #include "SshProbe.h"
+#include "WorkspaceDisk.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -74,6 +75,15 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
     : ContainerRuntime(parent), m_options(std::move(options)), m_env(environmentFor(m_options))
 {
     m_options.program = programOf(m_options);
+    m_diskQuota = WorkspaceDisk::probe(m_options.engine, m_options.dataDir);
+    if (m_options.engine == cli::Engine::Podman) {
+        // overlay has no size limit on most hosts: the container's own disk is measured.
+        m_diskQuota.containerDisk = u"stop-when-full"_s;
+        m_diskTimer = new QTimer(this);
+        m_diskTimer->setInterval(kDiskCheckIntervalMs);
+        connect(m_diskTimer, &QTimer::timeout, this, &CliRuntime::checkContainerDisks);
+        m_diskTimer->start();
+    }
     if (m_options.network == u"auto"_s)
         m_options.network = m_options.engine == cli::Engine::Podman ? u"slirp4netns"_s : QString();
     // Bounded, once: whether the engine answers at all, and whether bind mounts need ",z".
@@ -171,6 +181,20 @@ void CliRuntime::runCli(const QStringList &args, ProcCallback done, int timeoutM
     for (const QString &key : keys)
         options.environment.insert(key, extraEnv.value(key));
     options.timeoutMs = timeoutMs > 0 ? timeoutMs : m_options.commandTimeoutMs;
+    qCDebug(lcCli).noquote() << m_options.program << args.join(u' ');
+    Process::start(this, m_options.program, args, options,
+                   [this, done = std::move(done)](const ProcResult &result) {
+                       if (!m_shuttingDown)
+                           done(result);
+                   });
+}
+
+void CliRuntime::runSnapshotStep(const QStringList &args, ProcCallback done, int timeoutMs)
+{
+    Process::Options options;
+    options.environment = m_env;
+    options.timeoutMs = timeoutMs;
+    options.dieWithParent = true;
     qCDebug(lcCli).noquote() << m_options.program << args.join(u' ');
     Process::start(this, m_options.program, args, options,
                    [this, done = std::move(done)](const ProcResult &result) {

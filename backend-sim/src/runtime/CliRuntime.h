@@ -13,6 +13,7 @@
 #include <QPointer>
 #include <QProcessEnvironment>
 #include <QSet>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -28,7 +29,8 @@ class SshProbe;
 //   container  cardhour-<id>, labelled cardhour.managed=true, cardhour.instance=<id>,
 //              cardhour.owner=<owner>, cardhour.provider=<provider id>. Names are not trusted:
 //              containers are always looked up by those labels.
-//   volume     cardhour-ws-<id> (same labels) at /workspace; kept across stop/start.
+//   volume     cardhour-ws-<id> (same labels) at /workspace; kept across stop/start. As root
+//              with loop devices, an ext4 image of spec.diskGib (WorkspaceDisk): ENOSPC when full.
 //   ssh dir    spec.sshDir (see InstanceFiles) mounted read-only at /etc/cardhour/ssh.
 //   ports      sshd (22) only, published on a free 127.0.0.1 port fixed for the container's
 //              life; one-click apps stay on the box's loopback (reached through SSH forwards).
@@ -101,6 +103,8 @@ public:
     // Reads each running container's cgroup (CgroupStats); containers whose cgroup is not on
     // this host are measured with one `stats --no-stream` call for all of them.
     void sampleUsage() override;
+    // loop-ext4 where this host allows it (WorkspaceDisk::probe), else none and why.
+    DiskQuota diskQuota() const override { return m_diskQuota; }
 
     QString snapshotsUnsupportedReason() const override;
     void snapshot(const SnapshotSpec &spec) override;
@@ -188,6 +192,9 @@ private:
 
     void runCli(const QStringList &args, ProcCallback done, int timeoutMs = 0,
                 const QProcessEnvironment &extraEnv = {});
+    // A step of a snapshot: it dies with the provider (whose restart marks the snapshot
+    // failed), so that no commit or export finishes for a snapshot nobody records.
+    void runSnapshotStep(const QStringList &args, ProcCallback done, int timeoutMs);
     QStringList labelFilter(const QString &instanceId) const;
     void findContainer(
         const QString &instanceId,
@@ -205,6 +212,14 @@ private:
     bool resolveSsh(InstanceSpec &spec, QString *error) const;
     void clearLeftovers(const std::shared_ptr<Launch> &launch);
     void createVolume(const std::shared_ptr<Launch> &launch);
+    void makeWorkspaceImage(const std::shared_ptr<Launch> &launch, const QStringList &args);
+    void runVolumeCreate(const std::shared_ptr<Launch> &launch, const QStringList &args);
+    // Measures the writable layer of every running container (`ps --size`) → diskFull.
+    void checkContainerDisks();
+    // `volume export` / `import` of a volume with mount options (the ext4 image) only work
+    // while podman has it mounted: mounted around `args` when it is one.
+    void runOnWorkspace(const QString &instanceId, const QStringList &args, ProcCallback done,
+                        int timeoutMs, bool snapshotStep = false);
     void runContainer(const std::shared_ptr<Launch> &launch, int attempt);
     void startContainer(const std::shared_ptr<Launch> &launch);
     void waitForSshd(const std::shared_ptr<Launch> &launch);
@@ -224,6 +239,7 @@ private:
     Options m_options;
     QProcessEnvironment m_env;
     bool m_selinux = false;
+    DiskQuota m_diskQuota;
     bool m_usable = false;
     QString m_unusableReason;
     QHash<QString, InstanceOps> m_ops;
@@ -237,6 +253,17 @@ private:
     bool m_shuttingDown = false;
     CgroupStats m_cgroups;
     bool m_statsInFlight = false;
+    // What each running container's own disk may hold beyond its size since it started (by
+    // its start time): a box started again after a stop for a full disk may clean up, not grow.
+    struct DiskBaseline
+    {
+        qint64 startedAt = 0;
+        qint64 bytes = 0;
+    };
+    QHash<QString, DiskBaseline> m_diskBaselines;
+    QHash<QString, qint64> m_diskFullBytes; // what it held when last stopped for a full disk
+    bool m_diskCheckInFlight = false;
+    QTimer *m_diskTimer = nullptr;
 };
 
 } // namespace cardhour::sim

@@ -21,6 +21,9 @@ inline const QString &kInstance = cli::kInstanceLabel;
 inline const QString &kOwner = cli::kOwnerLabel;
 inline const QString &kProvider = cli::kProviderLabel;
 inline const QString kLoopback = QStringLiteral("127.0.0.1");
+// The disk an instance was given, on its container (what checkContainerDisks holds it to).
+inline const QString kDiskGibLabel = QStringLiteral("cardhour.disk-gib");
+constexpr int kDiskCheckIntervalMs = 20000;
 constexpr int kSshPort = 22;
 } // namespace clidetail
 

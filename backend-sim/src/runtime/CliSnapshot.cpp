@@ -119,7 +119,8 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                     || !part.setPermissions(QFile::ReadOwner | QFile::WriteOwner))
                     return fail(u"cannot create %1"_s.arg(part.fileName()));
                 part.close();
-                runCli(
+                runOnWorkspace(
+                    job->spec.instanceId,
                     {u"volume"_s, u"export"_s, volumeName(job->spec.instanceId), u"--output"_s,
                      target + u".part"_s},
                     [this, job, fail, target](const ProcResult &ex) {
@@ -162,12 +163,12 @@ void CliRuntime::doSnapshot(const SnapshotSpec &spec, quint64)
                                    measure();
                                });
                     },
-                    kSnapshotStepTimeoutMs);
+                    kSnapshotStepTimeoutMs, true);
             };
             auto commit = [this, job, fail, exportWorkspace] {
                 // The token of the instance that was snapshotted is not the restored one's:
                 // cleared.
-                runCli(
+                runSnapshotStep(
                     {u"commit"_s, u"-q"_s, u"--pause=false"_s, u"-c"_s,
                      u"LABEL cardhour.snapshot=%1"_s.arg(job->spec.snapshotId), u"-c"_s,
                      u"ENV CARDHOUR_APP_TOKEN="_s, job->containerId,
@@ -235,8 +236,8 @@ void CliRuntime::doRemoveSnapshot(const QString &snapshotId, int attempt)
 void CliRuntime::importWorkspace(const std::shared_ptr<Launch> &launch)
 {
     const QString archive = snapshotArchive(m_options.dataDir, launch->spec.snapshotId);
-    runCli(
-        {u"volume"_s, u"import"_s, volumeName(launch->id()), archive},
+    runOnWorkspace(
+        launch->id(), {u"volume"_s, u"import"_s, volumeName(launch->id()), archive},
         [this, launch](const ProcResult &r) {
             const QString id = launch->id();
             if (!current(id, launch->token))

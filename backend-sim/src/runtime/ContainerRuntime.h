@@ -25,6 +25,7 @@ struct InstanceSpec
     double cpus = 0; // 0: no limit
     qint64 memoryMib = 0; // 0: no limit
     int pidsLimit = 0; // processes in the box; 0: the engine's default
+    qint64 diskGib = 0; // the instance's disk (bounds /workspace where diskQuota() says so)
     QString appToken; // passed as CARDHOUR_APP_TOKEN
     // The image's one-click apps (name, port inside the box): a runtime with containers
     // reports stage "app:<name>" once that port listens, after "ready" (apps start later).
@@ -39,6 +40,21 @@ struct InstanceSpec
     // Restore: a create() runs the snapshot's disk image instead of the catalog image, and a
     // /workspace volume it makes anew is filled from the snapshot's archive. Empty: no snapshot.
     QString snapshotId;
+};
+
+// How an instance's disk (its `disk_gib`) is bounded on this runtime, as the API and
+// `cardhour-sim doctor` report it.
+struct DiskQuota
+{
+    // "loop-ext4": /workspace is an ext4 file system of `disk_gib` on a loop device, so a full
+    // disk is ENOSPC inside the box; "none": nothing bounds it.
+    QString mechanism = QStringLiteral("none");
+    QString detail; // what is bounded, what is not, and why
+    // The container's own disk (its writable layer): "stop-when-full": measured every
+    // 20 s and the instance stopped (state_reason disk_full) once it holds more
+    // than `disk_gib`; "none": not bounded.
+    QString containerDisk = QStringLiteral("none");
+    bool workspaceBounded() const { return mechanism == QStringLiteral("loop-ext4"); }
 };
 
 // What a runtime is asked to snapshot: the instance's container disk and its /workspace.
@@ -109,6 +125,13 @@ public:
     // Measures every running instance at once (one pass, not one call per instance) →
     // usageSampled. Runtimes without containers measure nothing (an empty sample).
     virtual void sampleUsage() { Q_EMIT usageSampled({}); }
+    // How this runtime bounds an instance's disk (what the API and doctor report).
+    virtual DiskQuota diskQuota() const
+    {
+        return {
+            QStringLiteral("none"),
+            QStringLiteral("The disk is not bounded: the %1 runtime keeps no disks.").arg(name())};
+    }
 
     // Snapshots. Empty when this runtime can take them, else why not (asked before a snapshot
     // is recorded, so an unsupported runtime refuses up front and writes nothing).
@@ -133,6 +156,8 @@ Q_SIGNALS:
     void snapshotTaken(const QString &snapshotId, const cardhour::sim::SnapshotSizes &sizes);
     void snapshotFailed(const QString &snapshotId, const QString &reason);
     void snapshotRemoved(const QString &snapshotId);
+    // The running instance's own disk (outside /workspace) holds more than it was given.
+    void diskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes);
 };
 
 } // namespace cardhour::sim

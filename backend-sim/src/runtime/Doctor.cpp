@@ -1,6 +1,7 @@
 #include "runtime/Doctor.h"
 
 #include "runtime/Process.h"
+#include "runtime/WorkspaceDisk.h"
 
 #include <QDir>
 #include <QFile>
@@ -490,6 +491,21 @@ QList<DoctorCheck> Doctor::run()
                 u"no NVIDIA CDI spec (/etc/cdi/nvidia.yaml, /var/run/cdi/nvidia.yaml): "
                 "containers cannot get the GPU"_s,
                 u"sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml (nvidia-container-toolkit)"_s));
+    }
+
+    // ---- disk quota ----
+    {
+        const QString why = WorkspaceDisk::hostUnavailableReason();
+        if (why.isEmpty())
+            checks.append(
+                check(u"disk quota"_s, S::Ok,
+                      u"loop-ext4: "_s + WorkspaceDisk::probe(cli::Engine::Podman, u"."_s).detail));
+        else
+            checks.append(check(
+                u"disk quota"_s, S::Warning,
+                u"none: an instance's disk is not bounded (%1); one box can fill the host"_s.arg(
+                    why),
+                u"run cardhour-sim as root on a host with loop devices and e2fsprogs"_s));
     }
 
     // ---- loopback ----

@@ -40,6 +40,8 @@ struct DoctorCheck
 //   images            which catalog images are present in podman's store
 //   gpu               nvidia-smi, if there is one
 //   cdi               the NVIDIA CDI spec (only when there is a GPU)
+//   disk quota        whether an instance's /workspace can be a loop-mounted ext4 image of its
+//                     disk_gib (WorkspaceDisk), else that nothing bounds it
 //   loopback          binding 127.0.0.1:0
 class Doctor
 {

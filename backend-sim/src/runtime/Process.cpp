@@ -6,7 +6,12 @@
 #include <algorithm>
 
 #ifdef Q_OS_UNIX
+#include <csignal>
 #include <sys/stat.h>
+#include <unistd.h>
+#endif
+#ifdef Q_OS_LINUX
+#include <sys/prctl.h>
 #endif
 
 using namespace Qt::StringLiterals;
@@ -29,7 +34,19 @@ void prepare(QProcess &process, const Process::Options &options)
     // The provider runs with umask 077 (main.cpp); the engines keep their usual one, so that
     // what they make in their own storage and in volumes has the modes they expect. Files of
     // ours they write into are made 0600 by us first (snapshot archives).
-    process.setChildProcessModifier([] { ::umask(S_IWGRP | S_IWOTH); });
+    const bool dieWithParent = options.dieWithParent;
+    const pid_t parent = ::getpid();
+    process.setChildProcessModifier([dieWithParent, parent] {
+        ::umask(S_IWGRP | S_IWOTH);
+#ifdef Q_OS_LINUX
+        // Work whose result only this provider can use ends with it (also when it is killed).
+        if (dieWithParent && (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent))
+            ::_exit(127);
+#else
+        Q_UNUSED(dieWithParent);
+        Q_UNUSED(parent);
+#endif
+    });
 #endif
 }
 

@@ -53,6 +53,9 @@ public:
         bool mergeChannels = false; // stderr into stdout, in the order written
         // start() only: hand stdout on as lines (`line`) instead of keeping it in `out`.
         bool lines = false;
+        // Linux: killed (SIGKILL) when this process dies, also by a signal. For work whose
+        // result only this process would use (a snapshot's copies), never for a container.
+        bool dieWithParent = false;
     };
 
     // Waits at most timeoutMs for the program (and at most 10 s for it to start).

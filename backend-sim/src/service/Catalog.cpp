@@ -102,6 +102,29 @@ Catalog Catalog::load(const QString &directory)
     if (gpuDocument.contains(u"pids_limit_per_instance"_s))
         catalog.m_pidsLimitPerInstance =
             int(requireInteger(gpuPath, gpuDocument, u"pids_limit_per_instance"_s, 64, 1'000'000));
+    if (gpuDocument.contains(u"user_limits"_s)) {
+        // One account must not take the whole host: instances, snapshots, sandbox money.
+        if (!gpuDocument.value(u"user_limits"_s).isObject())
+            fail(gpuPath, u"\"user_limits\" must be an object"_s);
+        const QJsonObject limits = gpuDocument.value(u"user_limits"_s).toObject();
+        UserLimits &l = catalog.m_userLimits;
+        if (limits.contains(u"instances"_s))
+            l.instances = int(requireInteger(gpuPath, limits, u"instances"_s, 1, 10'000));
+        if (limits.contains(u"snapshots"_s))
+            l.snapshots = int(requireInteger(gpuPath, limits, u"snapshots"_s, 0, 100'000));
+        // A payment of at least 0.01 yuan; no more than the provider's top-up and balance caps.
+        if (limits.contains(u"topup_max_micros"_s))
+            l.topupMaxMicros =
+                requireInteger(gpuPath, limits, u"topup_max_micros"_s, 10'000, 100'000'000'000);
+        if (limits.contains(u"topups_total_max_micros"_s))
+            l.topupsTotalMaxMicros = requireInteger(gpuPath, limits, u"topups_total_max_micros"_s,
+                                                    10'000, 1'000'000'000'000'000);
+        for (auto it = limits.constBegin(); it != limits.constEnd(); ++it)
+            if (!QStringList{u"instances"_s, u"snapshots"_s, u"topup_max_micros"_s,
+                             u"topups_total_max_micros"_s}
+                     .contains(it.key()))
+                fail(gpuPath, u"\"user_limits\" has an unknown member \"%1\""_s.arg(it.key()));
+    }
     if (gpuDocument.contains(u"real_card_price_per_hour_micros"_s))
         catalog.m_realCardPricePerHourMicros = requireInteger(
             gpuPath, gpuDocument, u"real_card_price_per_hour_micros"_s, 0, 1'000'000'000);

@@ -39,6 +39,15 @@ struct HostCard
     double powerLimitW = 0; // 0: not reported
 };
 
+// What one account may hold or add (gpus.json `user_limits`; see service/Limits).
+struct UserLimits
+{
+    int instances = 32; // instances not terminated
+    int snapshots = 64; // snapshots kept or being taken
+    qint64 topupMaxMicros = 100'000'000'000; // one sandbox top-up
+    qint64 topupsTotalMaxMicros = 2'000'000'000'000; // all of an account's top-ups together
+};
+
 struct ImageEntry
 {
     QString id;
@@ -78,6 +87,7 @@ public:
     qint64 realCardPricePerHourMicros() const { return m_realCardPricePerHourMicros; }
     // The most processes one instance may have (gpus.json `pids_limit_per_instance`).
     int pidsLimitPerInstance() const { return m_pidsLimitPerInstance; }
+    const UserLimits &userLimits() const { return m_userLimits; }
 
 private:
     QList<GpuType> m_gpus;
@@ -85,6 +95,7 @@ private:
     qint64 m_storagePricePerGibHourMicros = 0;
     qint64 m_realCardPricePerHourMicros = 5'000'000;
     int m_pidsLimitPerInstance = 4096;
+    UserLimits m_userLimits;
 };
 
 } // namespace cardhour::sim

@@ -4,6 +4,7 @@
 #include "Catalog.h"
 #include "Datasets.h"
 #include "EventBus.h"
+#include "Limits.h"
 #include "SnapshotRules.h"
 #include "SshKeys.h"
 #include "auth/Tokens.h"
@@ -59,6 +60,7 @@ InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, con
     connect(&m_runtime, &ContainerRuntime::ready, this, &InstanceService::onReady);
     connect(&m_runtime, &ContainerRuntime::failed, this, &InstanceService::onFailed);
     connect(&m_runtime, &ContainerRuntime::stopped, this, &InstanceService::onStopped);
+    connect(&m_runtime, &ContainerRuntime::diskFull, this, &InstanceService::onDiskFull);
     m_appTokenKey = tokens::randomBytes(32);
 }
 
@@ -158,6 +160,7 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     const qint64 now = m_clock.nowMs();
     const qint64 price = gpu->pricePerHourMicros * request.gpuCount;
     Transaction tx(m_db);
+    Limits(m_db, m_catalog.userLimits()).requireInstanceRoom(userId);
     const qint64 balance = liveBalance(userId);
     const qint64 minute = pricing::oneMinuteCost(price + spendRate(userId));
     if (balance < minute)
@@ -388,7 +391,8 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
 {
     InstanceSpec spec;
     QSqlQuery q = m_db.exec(
-        u"SELECT user_id, image, gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
+        u"SELECT user_id, image, gpu_type, gpu_count, disk_gib FROM instances WHERE id = ?"_s,
+        {instanceId});
     if (!q.next())
         return spec;
     spec.instanceId = instanceId;
@@ -396,6 +400,7 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     spec.image = q.value(1).toString();
     spec.gpuType = q.value(2).toString();
     spec.gpuCount = q.value(3).toInt();
+    spec.diskGib = diskGibOf(spec.gpuType, q.value(4));
     const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
     spec.realGpus = gpu && !gpu->simulated;
     spec.gpuCards = CardLending(m_db).cardsOf(instanceId);

@@ -114,6 +114,9 @@ public:
     // CPU and memory limits of an instance: the GPU type's host spec, scaled to this machine.
     Resources resourcesFor(const QString &gpuType, int gpuCount) const;
 
+    // How the runtime bounds each instance's disk (GET /v1/limits, the instance's resources).
+    DiskQuota diskQuota() const { return m_runtime.diskQuota(); }
+
     // The instance's state, if it is the user's; ApiError 404 otherwise (never 403).
     QString requireState(const QString &userId, const QString &instanceId);
 
@@ -122,6 +125,8 @@ private:
     void onReady(const QString &instanceId, const SshEndpoint &ssh);
     void onFailed(const QString &instanceId, const QString &reason);
     void onStopped(const QString &instanceId);
+    // The container's own disk grew past the instance's: stopped (disk_full), data kept.
+    void onDiskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes);
 
     // UPDATE … SET state = `to` WHERE id AND state IN (`from`); true if this call won.
     bool compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,

@@ -96,6 +96,27 @@ void InstanceService::onStopped(const QString &instanceId)
     notify(instanceId);
 }
 
+void InstanceService::onDiskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes)
+{
+    tick();
+    const qint64 now = m_clock.nowMs();
+    Transaction tx(m_db);
+    const QString userId =
+        m_db.scalar(u"SELECT user_id FROM instances WHERE id = ?"_s, {instanceId}).toString();
+    // Like a stop by the user: compute ends now, the kept disk is billed from now.
+    if (!compareAndSwap(instanceId, {u"running"_s}, u"stopping"_s, u"disk_full"_s, now))
+        return;
+    m_meter.closeSegment(instanceId, now);
+    openStorage(instanceId, userId, now);
+    tx.commit();
+    qWarning().noquote() << "cardhour-sim: instance" << instanceId << "holds" << usedBytes
+                         << "bytes on its own disk, more than its" << limitBytes
+                         << "bytes: stopped (disk_full)";
+    QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
+    notify(instanceId);
+    publishBilling(userId);
+}
+
 // ---- time -----------------------------------------------------------------------------------
 
 void InstanceService::stopForExhaustion(const QString &instanceId, qint64 atMs)

@@ -3,6 +3,7 @@
 #include "Catalog.h"
 #include "EventBus.h"
 #include "InstanceService.h"
+#include "Limits.h"
 #include "SnapshotRules.h"
 #include "billing/Meter.h"
 #include "core/ApiError.h"
@@ -52,6 +53,7 @@ QJsonObject SnapshotService::create(const QString &userId, const QString &instan
     const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
     const QString state = m_instances.requireState(userId, instanceId); // 404 unless the caller's
+    Limits(m_db, m_catalog.userLimits()).requireSnapshotRoom(userId);
     const QString unsupported = m_runtime.snapshotsUnsupportedReason();
     if (!unsupported.isEmpty())
         throw ApiError(409, ErrorCode::SnapshotsUnsupported,

@@ -830,6 +830,9 @@ def run_scenario(c, tmp, server_port):
     R.section = "me"
     me = c.call("GET", "/v1/me", token=alice_token, expect=200)
     R.check(me.json and me.json.get("email") == "alice@example.com", "GET /v1/me names the caller")
+    limits = c.call("GET", "/v1/limits", token=alice_token, expect=200).json
+    R.check(limits and limits["instances"]["used"] == 0 and limits["instances"]["limit"] >= 1,
+            "GET /v1/limits states the instance limit and that none is used")
 
     R.section = "catalog"
     gpus = c.call("GET", "/v1/catalog/gpus", token=alice_token, expect=200).json or []

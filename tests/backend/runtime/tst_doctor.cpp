@@ -29,8 +29,8 @@ namespace {
 const QStringList kCheckNames{
     u"podman"_s,          u"containers.conf"_s, u"oci runtime"_s, u"cgroups"_s, u"rootless"_s,
     u"container start"_s, u"rlimits"_s,         u"runc"_s,        u"crun"_s,    u"slirp4netns"_s,
-    u"debootstrap"_s,     u"images"_s,          u"gpu"_s,         u"cdi"_s,     u"loopback"_s,
-    u"quarantine"_s}; // the command's own, after Doctor's
+    u"debootstrap"_s,     u"images"_s,          u"gpu"_s,         u"cdi"_s,     u"disk quota"_s,
+    u"loopback"_s,        u"quarantine"_s}; // the command's own, after Doctor's
 
 QString repoConf()
 {

@@ -1,0 +1,153 @@
+#include "CliRuntime.h"
+#include "CliRuntimePrivate.h"
+#include "WorkspaceDisk.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+// An instance's disks: the /workspace volume (an ext4 image of the instance's disk where the
+// host allows it, mounted around exports and imports), and the container's own disk, measured.
+
+namespace cardhour::sim {
+
+using namespace clidetail;
+
+void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
+{
+    const QString id = launch->id();
+    QStringList args{u"volume"_s, u"create"_s};
+    args << u"--label"_s << kManaged + u"=true"_s << u"--label"_s << kInstance + u'=' + id
+         << u"--label"_s << kOwner + u'=' + launch->spec.ownerId << u"--label"_s
+         << kProvider + u'=' + m_options.providerId;
+    if (!m_diskQuota.workspaceBounded() || launch->spec.diskGib <= 0)
+        return runVolumeCreate(launch, args << volumeName(id));
+    const QString image = WorkspaceDisk::imagePath(m_options.dataDir, id);
+    args << WorkspaceDisk::volumeOptions(image) << volumeName(id);
+    // An image kept from an earlier attempt belongs to a volume that may hold data: reused.
+    if (QFileInfo::exists(image))
+        return runVolumeCreate(launch, args);
+    makeWorkspaceImage(launch, args);
+}
+
+void CliRuntime::makeWorkspaceImage(const std::shared_ptr<Launch> &launch, const QStringList &args)
+{
+    const QString image = WorkspaceDisk::imagePath(m_options.dataDir, launch->id());
+    QString error;
+    if (!WorkspaceDisk::allocate(image, launch->spec.diskGib, &error))
+        return failLaunch(launch, error, false);
+    Process::Options options;
+    options.timeoutMs = m_options.commandTimeoutMs;
+    options.mergeChannels = true;
+    Process::start(this, WorkspaceDisk::mkfsProgram(), WorkspaceDisk::mkfsArgs(image), options,
+                   [this, launch, args, image](const ProcResult &mkfs) {
+                       if (m_shuttingDown)
+                           return;
+                       const QString id = launch->id();
+                       if (!current(id, launch->token) || !mkfs.ok()) {
+                           // Not left half made: the next attempt makes it anew.
+                           QFile::remove(image);
+                           if (!current(id, launch->token))
+                               return endOp(id);
+                           return failLaunch(launch, describe(mkfs, u"mkfs.ext4"_s), false);
+                       }
+                       runVolumeCreate(launch, args);
+                   });
+}
+
+void CliRuntime::runOnWorkspace(const QString &instanceId, const QStringList &args,
+                                ProcCallback done, int timeoutMs, bool snapshotStep)
+{
+    auto step = [this, snapshotStep](const QStringList &stepArgs, ProcCallback stepDone,
+                                     int stepTimeoutMs) {
+        if (snapshotStep)
+            return runSnapshotStep(stepArgs, std::move(stepDone), stepTimeoutMs);
+        runCli(stepArgs, std::move(stepDone), stepTimeoutMs);
+    };
+    if (m_options.dataDir.isEmpty()
+        || !QFileInfo::exists(WorkspaceDisk::imagePath(m_options.dataDir, instanceId)))
+        return step(args, std::move(done), timeoutMs);
+    const QString volume = volumeName(instanceId);
+    runCli({u"volume"_s, u"mount"_s, volume},
+           [this, volume, args, step, done = std::move(done), timeoutMs](const ProcResult &mount) {
+               if (!mount.ok())
+                   return done(mount);
+               step(
+                   args,
+                   [this, volume, done](const ProcResult &result) {
+                       runCli({u"volume"_s, u"unmount"_s, volume},
+                              [done, result](const ProcResult &) { done(result); });
+                   },
+                   timeoutMs);
+           });
+}
+
+} // namespace cardhour::sim
+
+namespace cardhour::sim {
+
+using namespace clidetail;
+
+void CliRuntime::checkContainerDisks()
+{
+    if (m_diskCheckInFlight || m_shuttingDown)
+        return;
+    bool anyRunning = false;
+    for (const ContainerInfo &info : std::as_const(m_containers))
+        anyRunning = anyRunning || info.running;
+    if (!anyRunning)
+        return;
+    m_diskCheckInFlight = true;
+    // `--size` adds up each container's writable layer: one call for all of them.
+    runCli(
+        QStringList{u"ps"_s, u"--size"_s} + labelFilter({})
+            + QStringList{u"--filter"_s, u"status=running"_s, u"--format"_s, u"json"_s},
+        [this](const ProcResult &r) {
+            m_diskCheckInFlight = false;
+            if (!r.ok()) {
+                qCDebug(lcCli).noquote() << describe(r, what(u"ps --size"_s));
+                return;
+            }
+            constexpr qint64 kGib = 1024LL * 1024 * 1024;
+            // A box started over its size may delete, and write this much, before it is
+            // stopped again.
+            constexpr qint64 kSlack = 64LL * 1024 * 1024;
+            QSet<QString> seen;
+            for (const QJsonValue &value : QJsonDocument::fromJson(r.out).array()) {
+                const QJsonObject o = value.toObject();
+                const QJsonObject labels = o.value(u"Labels"_s).toObject();
+                const QString id = labels.value(kInstance).toString();
+                if (id.isEmpty() || labels.value(kProvider).toString() != m_options.providerId)
+                    continue;
+                seen.insert(id);
+                const qint64 limit = labels.value(kDiskGibLabel).toString().toLongLong() * kGib;
+                const qint64 used = o.value(u"Size"_s).toObject().value(u"rwSize"_s).toInteger(-1);
+                if (limit <= 0 || used < 0)
+                    continue;
+                const qint64 startedAt = o.value(u"StartedAt"_s).toInteger();
+                auto baseline = m_diskBaselines.find(id);
+                // A start after a stop for a full disk may keep what it held then; any other
+                // start may hold its size.
+                if (baseline == m_diskBaselines.end() || baseline->startedAt != startedAt)
+                    baseline = m_diskBaselines.insert(
+                        id, DiskBaseline{startedAt, m_diskFullBytes.value(id, 0)});
+                if (used > limit && used > baseline->bytes + (baseline->bytes > 0 ? kSlack : 0)) {
+                    qCWarning(lcCli).noquote()
+                        << "instance" << id << "holds" << used << "bytes on its own disk, over"
+                        << limit << ": stopped";
+                    m_diskFullBytes.insert(id, used);
+                    Q_EMIT diskFull(id, used, limit);
+                }
+            }
+            for (auto it = m_diskBaselines.begin(); it != m_diskBaselines.end();)
+                it = seen.contains(it.key()) ? std::next(it) : m_diskBaselines.erase(it);
+        },
+        60000);
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,121 @@
+#include "WorkspaceDisk.h"
+
+#include "InstanceFiles.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+const QString kMechanismDetail =
+    u"/workspace is an ext4 file system of the instance's disk_gib on a loop device: a write "
+    "beyond it fails with ENOSPC inside the box. The container's own disk (its writable layer "
+    "outside /workspace) cannot be bounded so (overlay on %1 has no project quota): it is "
+    "measured every 20 s and the instance is stopped (state_reason disk_full, its data kept) "
+    "once it holds more than disk_gib."_s;
+} // namespace
+
+QString WorkspaceDisk::hostUnavailableReason()
+{
+#ifdef Q_OS_UNIX
+    if (geteuid() != 0)
+        return u"loop-mounting an ext4 image per instance needs podman as root"_s;
+#endif
+    if (!QFileInfo::exists(u"/dev/loop-control"_s))
+        return u"this host has no loop devices (/dev/loop-control)"_s;
+    if (mkfsProgram().isEmpty())
+        return u"mkfs.ext4 (e2fsprogs) is not installed"_s;
+    return {};
+}
+
+DiskQuota WorkspaceDisk::probe(cli::Engine engine, const QString &dataDir)
+{
+    DiskQuota quota;
+    QString why;
+    if (engine != cli::Engine::Podman)
+        why = u"per-instance disks need the podman runtime"_s;
+    else if (dataDir.isEmpty())
+        why = u"per-instance disks need a data directory for their images"_s;
+    else
+        why = hostUnavailableReason();
+    if (!why.isEmpty()) {
+        quota.detail = u"The disk is not bounded: %1."_s.arg(why);
+        return quota;
+    }
+    quota.mechanism = u"loop-ext4"_s;
+    QString graphFs = u"this host's file system"_s;
+    QFile mounts(u"/proc/self/mounts"_s);
+    if (mounts.open(QIODevice::ReadOnly)) {
+        // The file system under /var/lib/containers: the longest mount point above it.
+        qsizetype best = -1;
+        for (const QByteArray &line : mounts.readAll().split('\n')) {
+            const QList<QByteArray> f = line.split(' ');
+            if (f.size() < 3)
+                continue;
+            const QString point = QString::fromUtf8(f.at(1));
+            const QString under = point.endsWith(u'/') ? point : point + u'/';
+            if ((u"/var/lib/containers/"_s.startsWith(under)) && point.size() > best) {
+                best = point.size();
+                graphFs = QString::fromUtf8(f.at(2));
+            }
+        }
+    }
+    quota.detail = kMechanismDetail.arg(graphFs);
+    return quota;
+}
+
+QString WorkspaceDisk::imagePath(const QString &dataDir, const QString &instanceId)
+{
+    return InstanceFiles::instanceDirFor(dataDir, instanceId) + u"/workspace.ext4"_s;
+}
+
+bool WorkspaceDisk::allocate(const QString &path, qint64 gib, QString *error)
+{
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        *error = u"cannot create %1"_s.arg(QFileInfo(path).absolutePath());
+        return false;
+    }
+    QFile image(path);
+    if (!image.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || !image.setPermissions(QFile::ReadOwner | QFile::WriteOwner)
+        || !image.resize(gib * 1024 * 1024 * 1024)) {
+        *error =
+            u"cannot make the %1 GiB disk image %2: %3"_s.arg(gib).arg(path, image.errorString());
+        image.close();
+        QFile::remove(path);
+        return false;
+    }
+    return true;
+}
+
+QString WorkspaceDisk::mkfsProgram()
+{
+    const QStringList where{u"/usr/sbin"_s, u"/sbin"_s, u"/usr/bin"_s, u"/bin"_s};
+    const QString found = QStandardPaths::findExecutable(u"mkfs.ext4"_s);
+    return found.isEmpty() ? QStandardPaths::findExecutable(u"mkfs.ext4"_s, where) : found;
+}
+
+QStringList WorkspaceDisk::mkfsArgs(const QString &path)
+{
+    // No blocks reserved for root (the box's user is root anyway); lazy init keeps a 50 GiB
+    // image at a few MiB until written.
+    return {u"-q"_s, u"-F"_s, u"-m"_s,
+            u"0"_s,  u"-E"_s, u"root_owner=0:0,lazy_itable_init=1,lazy_journal_init=1"_s,
+            path};
+}
+
+QStringList WorkspaceDisk::volumeOptions(const QString &path)
+{
+    return {u"--opt"_s, u"type=ext4"_s, u"--opt"_s, u"device="_s + path, u"--opt"_s, u"o=loop"_s};
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "CliDialect.h"
+#include "ContainerRuntime.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace cardhour::sim {
+
+// /workspace as a sparse ext4 image of the instance's disk size, `<dataDir>/instances/<id>/
+// workspace.ext4` (0600), which podman loop-mounts for the container (volume options type=ext4,
+// o=loop): writes beyond it fail with ENOSPC in the box and never reach the host's disk. The
+// image goes with the instance's files when the instance is removed.
+class WorkspaceDisk
+{
+public:
+    // What this host allows: loop-ext4 needs podman as root, loop devices and mkfs.ext4.
+    static DiskQuota probe(cli::Engine engine, const QString &dataDir);
+    // Empty when this host (user, loop devices, mkfs.ext4) allows loop-ext4; else why not.
+    static QString hostUnavailableReason();
+
+    static QString imagePath(const QString &dataDir, const QString &instanceId);
+    // Makes the sparse, 0600 image file of `gib` GiB; false with *error (nothing left behind).
+    static bool allocate(const QString &path, qint64 gib, QString *error);
+    // The file-system maker and its arguments for `path` (lazy init: the sparse file stays small).
+    static QString mkfsProgram();
+    static QStringList mkfsArgs(const QString &path);
+    // `volume create` options that make podman mount the image at each container start.
+    static QStringList volumeOptions(const QString &path);
+};
+
+} // namespace cardhour::sim
