@@ -188,8 +188,8 @@ int main(int argc, char *argv[])
     parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
                        runtimeOption, containersConfOption, postingOption, gpusOption,
-                       nvidiaSmiOption, hostNameOption, routesOption, dataDirOption,
-                       tlsCertOption, tlsKeyOption, scryptOption});
+                       nvidiaSmiOption, hostNameOption, routesOption, dataDirOption, tlsCertOption,
+                       tlsKeyOption, scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {

@@ -152,8 +152,7 @@ void EventStream::connectNow()
     // Nothing is ignored: a certificate that does not verify ends the handshake before the
     // token is sent; the reason is kept for disconnected().
     connect(m_reply, &QNetworkReply::sslErrors, this, [this](const QList<QSslError> &errors) {
-        m_tlsRefusal =
-            TlsTrust::refusal(m_baseUrl.host(), errors, !m_caCertificates.isEmpty());
+        m_tlsRefusal = TlsTrust::refusal(m_baseUrl.host(), errors, !m_caCertificates.isEmpty());
     });
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &EventStream::onMetaData);
     connect(m_reply, &QNetworkReply::readyRead, this, &EventStream::onReadyRead);

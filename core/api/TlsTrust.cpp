@@ -22,7 +22,8 @@ std::optional<QList<QSslCertificate>> TlsTrust::loadCaFile(const QString &path, 
         *error = tr("%1 is too large to be a CA certificate file.").arg(path);
         return std::nullopt;
     }
-    const QList<QSslCertificate> certificates = QSslCertificate::fromData(file.readAll(), QSsl::Pem);
+    const QList<QSslCertificate> certificates =
+        QSslCertificate::fromData(file.readAll(), QSsl::Pem);
     if (certificates.isEmpty() || certificates.constFirst().isNull()) {
         *error = tr("%1 holds no PEM certificate (-----BEGIN CERTIFICATE-----).").arg(path);
         return std::nullopt;

@@ -50,7 +50,8 @@ struct ApiContext
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
     // Host names (besides IP literals and `localhost`) that requests may be addressed to.
     QStringList hostNames = {};
-    // With --test-clock: what /v1/_test/* want in X-CardHour-Test-Secret (<data>/test-clock-secret).
+    // With --test-clock: what /v1/_test/* want in X-CardHour-Test-Secret
+    // (<data>/test-clock-secret).
     QByteArray testClockSecret = {};
 
     using Handler = std::function<http::Response(http::Request &)>;

@@ -20,18 +20,16 @@ namespace {
 void testRoute(ApiContext &ctx, const QByteArray &method, const QString &pattern,
                ApiContext::Handler handler)
 {
-    ctx.publicRoute(method, pattern,
-                    [&ctx, handler = std::move(handler)](http::Request &request) {
-                        const QByteArray given = request.header("x-cardhour-test-secret");
-                        // An empty secret (none written) opens nothing.
-                        if (ctx.testClockSecret.isEmpty()
-                            || !tokens::constantTimeEquals(given, ctx.testClockSecret))
-                            throw ApiError(
-                                403, ErrorCode::TestSecretRequired,
-                                u"Test routes answer only with this run's secret (the "
-                                "provider's test-clock-secret file) in X-CardHour-Test-Secret."_s);
-                        return handler(request);
-                    });
+    ctx.publicRoute(method, pattern, [&ctx, handler = std::move(handler)](http::Request &request) {
+        const QByteArray given = request.header("x-cardhour-test-secret");
+        // An empty secret (none written) opens nothing.
+        if (ctx.testClockSecret.isEmpty()
+            || !tokens::constantTimeEquals(given, ctx.testClockSecret))
+            throw ApiError(403, ErrorCode::TestSecretRequired,
+                           u"Test routes answer only with this run's secret (the "
+                           "provider's test-clock-secret file) in X-CardHour-Test-Secret."_s);
+        return handler(request);
+    });
 }
 } // namespace
 

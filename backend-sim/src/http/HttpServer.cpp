@@ -310,9 +310,9 @@ void HttpServer::setTls(const QSslConfiguration &configuration)
     server->setHandshakeTimeout(m_requestTimeoutMs);
     connect(server.get(), &QSslServer::errorOccurred, this,
             [](QSslSocket *socket, QAbstractSocket::SocketError) {
-                qDebug().noquote() << "cardhour-sim: TLS handshake failed with"
-                                   << socket->peerAddress().toString() << ":"
-                                   << socket->errorString();
+                qDebug().noquote()
+                    << "cardhour-sim: TLS handshake failed with" << socket->peerAddress().toString()
+                    << ":" << socket->errorString();
             });
     m_server = std::move(server);
     m_tls = true;

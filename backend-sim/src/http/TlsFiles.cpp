@@ -6,12 +6,11 @@
 #include <QSslKey>
 #include <QSslSocket>
 
+#include <memory>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
-
-#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -58,8 +57,7 @@ std::optional<QSslConfiguration> loadServerTls(const QString &certFile, const QS
 {
     if (!QSslSocket::supportsSsl()) {
         *error = u"this Qt has no usable TLS backend (%1), so HTTPS cannot be served"_s.arg(
-            QSslSocket::activeBackend().isEmpty() ? u"none found"_s
-                                                  : QSslSocket::activeBackend());
+            QSslSocket::activeBackend().isEmpty() ? u"none found"_s : QSslSocket::activeBackend());
         return std::nullopt;
     }
     const std::optional<QByteArray> certPem = readSmallFile(certFile, u"certificate"_s, error);
@@ -94,8 +92,8 @@ std::optional<QSslConfiguration> loadServerTls(const QString &certFile, const QS
             break;
     }
     if (key.isNull()) {
-        *error = u"%1 holds no usable private key (PEM, RSA or EC, without a passphrase)"_s.arg(
-            keyFile);
+        *error =
+            u"%1 holds no usable private key (PEM, RSA or EC, without a passphrase)"_s.arg(keyFile);
         return std::nullopt;
     }
     if (!keyMatchesCertificate(*certPem, *keyPem)) {

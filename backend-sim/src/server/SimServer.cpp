@@ -83,8 +83,8 @@ QByteArray writeTestClockSecret(const QString &dataDir)
     QFile file(temporary);
     if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFile::ReadOwner | QFile::WriteOwner)
         || file.write(secret) != secret.size() || !file.flush())
-        throw std::runtime_error(u"cannot write %1: %2"_s.arg(temporary, file.errorString())
-                                     .toStdString());
+        throw std::runtime_error(
+            u"cannot write %1: %2"_s.arg(temporary, file.errorString()).toStdString());
     file.close();
     QFile::remove(target);
     if (!QFile::rename(temporary, target))
@@ -144,8 +144,7 @@ void SimServer::start()
     m_meter = std::make_unique<Meter>(*m_db, *m_ledger, m_options.postingIntervalMs);
     PasswordHasher::Params hashParams;
     hashParams.n = quint64(1) << m_options.scryptCostLog2;
-    m_accounts =
-        std::make_unique<Accounts>(*m_db, *m_ledger, *m_clock, PasswordHasher(hashParams));
+    m_accounts = std::make_unique<Accounts>(*m_db, *m_ledger, *m_clock, PasswordHasher(hashParams));
     m_keys = std::make_unique<SshKeys>(*m_db, *m_clock);
     m_idempotency = std::make_unique<Idempotency>(*m_db);
     m_events = std::make_unique<EventBus>();

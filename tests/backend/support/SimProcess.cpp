@@ -3,8 +3,8 @@
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QDir>
-#include <QFile>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonParseError>
 #include <QNetworkProxy>
 #include <QNetworkRequest>
