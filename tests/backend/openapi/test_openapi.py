@@ -435,8 +435,9 @@ class Server:
         subprocess.run([self.binary, "datasets", "add", "demo", dataset, "--data", data], check=True,
                        stdout=subprocess.DEVNULL)
         self.stderr_file = open(self.stderr_path, "wb")
+        # A cheap password hash (the production cost is checked in tests/security).
         self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--data", data, "--test-clock",
-                                      "--runtime", "inprocess"],
+                                      "--runtime", "inprocess", "--scrypt-cost-log2", "10"],
                                      stdout=subprocess.PIPE, stderr=self.stderr_file, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         line = b""

@@ -107,8 +107,6 @@ QByteArray rawRequest(const QByteArray &method, const QString &path, const QByte
     QByteArray out = method + ' ' + path.toUtf8() + " HTTP/1.1\r\n"_ba;
     out += "Host: 127.0.0.1\r\n"_ba;
     bool hasType = false;
-    if (path.startsWith(u"/v1/_test/"_s) && !m_testClockSecret.isEmpty() && m_sendTestSecret)
-        request.setRawHeader(kTestSecretHeader, m_testClockSecret);
     for (const auto &[name, value] : headers) {
         out += name + ": "_ba + value + "\r\n"_ba;
         hasType = hasType || sameName(name, "content-type");
