@@ -175,6 +175,8 @@ void TestProviderAuth::defaultScryptCost()
     client.setBaseUrl(sim.url());
     const auto created = await(client.signUp(u"cost@example.com"_s, kPassword));
     QVERIFY2(created.ok, created.why());
+    // The first log-in also makes the hash unknown addresses are checked against; time the next.
+    QVERIFY(await(client.logIn(u"cost@example.com"_s, kPassword)).ok);
     QElapsedTimer timer;
     timer.start();
     const auto login = await(client.logIn(u"cost@example.com"_s, kPassword));
