@@ -10,6 +10,8 @@
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
+#include "session/ClientSession.h"
+#include "session/Session.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -109,6 +111,7 @@ private Q_SLOTS:
     void weakerHashesAreRehashedAtLogIn();
     void signUpsAreThrottledPerAddress();
     void tokensExpire();
+    void anExpiredStoredTokenAsksToLogInAgain();
 };
 
 void TestProviderAuth::initTestCase()
@@ -294,6 +297,37 @@ void TestProviderAuth::tokensExpire()
     QVERIFY2(login.ok, login.why());
     client.setToken(login.value->token);
     QVERIFY(await(client.me()).ok);
+}
+
+void TestProviderAuth::anExpiredStoredTokenAsksToLogInAgain()
+{
+    if (qEnvironmentVariable("CARDHOUR_KEYRING") != u"ready"_s)
+        QSKIP(qPrintable(u"no keychain to test against: "_s
+                         + qEnvironmentVariable("CARDHOUR_KEYRING_REASON",
+                                                u"not run through tests/core/run-with-keyring"_s)));
+    SimProcess sim;
+    QVERIFY2(sim.start({u"--test-clock"_s}), qPrintable(sim.lastError()));
+    cardhour::core::ClientSession::Options options;
+    options.keychainService = u"CardHour-providerauth-test"_s;
+    {
+        cardhour::core::ClientSession first(options);
+        QSignalSpy needed(&first, &cardhour::core::ClientSession::loginNeeded);
+        QSignalSpy in(&first, &cardhour::core::ClientSession::loggedIn);
+        first.connectToUrl(sim.baseUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(needed.count(), 1, 20000);
+        first.signUp(u"stored@example.com"_s, kPassword);
+        QTRY_COMPARE_WITH_TIMEOUT(in.count(), 1, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(first.session()->isTokenStored(), 20000);
+    }
+    QVERIFY(sim.advance(31 * 24 * 3600.0));
+    // The next start finds the token in the keychain; the provider says it expired.
+    cardhour::core::ClientSession next(options);
+    QSignalSpy needed(&next, &cardhour::core::ClientSession::loginNeeded);
+    next.connectToUrl(sim.baseUrl());
+    QTRY_COMPARE_WITH_TIMEOUT(needed.count(), 1, 20000);
+    const QString note = needed.first().first().toString();
+    QVERIFY2(note.contains(u"expired"_s), qPrintable(note));
+    QVERIFY(!next.isLoggedIn());
 }
 
 QTEST_GUILESS_MAIN(TestProviderAuth)
