@@ -118,7 +118,7 @@ int Cli::run(const QStringList &arguments)
         const QString &arg = arguments[i];
         if (arg == u"--"_s)
             break;
-        if (arg == u"--provider"_s) {
+        if (arg == u"--provider"_s || arg == u"--ca"_s) { // global options with a value
             ++i;
             continue;
         }
