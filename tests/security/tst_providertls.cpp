@@ -17,12 +17,16 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSslSocket>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <tuple>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
@@ -74,6 +78,7 @@ private Q_SLOTS:
     void startRefusals_data();
     void startRefusals();
     void remoteListeningWithTls();
+    void commandLineClientCaOption();
 
 private:
     bool openssl(const QStringList &args);
@@ -351,6 +356,38 @@ void TestProviderTls::remoteListeningWithTls()
     QVERIFY2(health.ok, health.why());
     process.terminate();
     QVERIFY(process.waitForFinished(15000));
+}
+
+void TestProviderTls::commandLineClientCaOption()
+{
+    SimProcess sim;
+    QVERIFY2(sim.start(tlsArgs()), qPrintable(sim.lastError()));
+    const auto ctl = [&](const QStringList &args) {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"CARDHOUR_KEYCHAIN_SERVICE"_s, u"CardHour-providertls-test"_s);
+        env.remove(u"CARDHOUR_PROVIDER_URL"_s);
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(CARDHOURCTL_PATH),
+                      QStringList{u"--provider"_s, httpsUrl(sim).toString()} + args);
+        process.waitForFinished(60000);
+        return std::pair{process.exitCode(), QString::fromUtf8(process.readAllStandardError())};
+    };
+    // Without the CA: refused, saying why, before any log-in.
+    auto [code, err] = ctl({u"gpus"_s});
+    QCOMPARE(code, 1);
+    QVERIFY2(err.contains(u"refused the certificate"_s), qPrintable(err));
+    // With it (before or after the command): the provider is reached; only a log-in is missing.
+    for (const QStringList &args : {QStringList{u"--ca"_s, file(u"ca.pem"_s), u"gpus"_s},
+                                    QStringList{u"gpus"_s, u"--ca"_s, file(u"ca.pem"_s)}}) {
+        std::tie(code, err) = ctl(args);
+        QVERIFY2(code == 3, qPrintable(u"exit %1: %2"_s.arg(code).arg(err)));
+        QVERIFY2(!err.contains(u"certificate"_s), qPrintable(err));
+    }
+    // A CA file that is not one: a usage error naming the file.
+    std::tie(code, err) = ctl({u"--ca"_s, file(u"garbage.pem"_s), u"gpus"_s});
+    QCOMPARE(code, 2);
+    QVERIFY2(err.contains(u"garbage.pem"_s), qPrintable(err));
 }
 
 QTEST_GUILESS_MAIN(TestProviderTls)
