@@ -9,6 +9,7 @@
 #endif
 #include "CardHourVersion.h"
 #include "DataPaths.h"
+#include "api/TlsTrust.h"
 #include "sandbox/SandboxLauncher.h"
 
 #include <QApplication>
@@ -55,11 +56,26 @@ int main(int argc, char *argv[])
         QApplication::translate("main", "Start or attach to the local sandbox at once."));
     const QCommandLineOption simOption(
         u"sim"_s, QApplication::translate("main", "The cardhour-sim executable."), u"path"_s);
-    parser.addOptions({providerOption, sandboxOption, simOption});
+    const QCommandLineOption caOption(
+        u"ca"_s,
+        QApplication::translate("main",
+                                "Also trust the certificate authorities in FILE (PEM) for an "
+                                "https:// provider with a certificate of its own."),
+        u"file"_s);
+    parser.addOptions({providerOption, sandboxOption, simOption, caOption});
     parser.process(app);
 
     cardhour::ui::MainWindow::Options options;
     options.sandboxExecutable = parser.value(simOption);
+    if (parser.isSet(caOption)) {
+        QString caError;
+        const auto cas = cardhour::core::TlsTrust::loadCaFile(parser.value(caOption), &caError);
+        if (!cas) {
+            QTextStream(stderr) << "cardhour: " << caError << Qt::endl;
+            return 2;
+        }
+        options.caCertificates = *cas;
+    }
 #ifdef CARDHOUR_BUILD_SIM_PATH
     // Run from the build tree: the sandbox is wherever the build put it.
     if (options.sandboxExecutable.isEmpty()

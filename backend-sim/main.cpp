@@ -130,8 +130,21 @@ int main(int argc, char *argv[])
         u"HOST:PORT"_s, u"127.0.0.1:8787"_s);
     const QCommandLineOption dataOption(
         u"data"_s, u"Directory for the provider's state (SQLite)."_s, u"DIR"_s);
-    const QCommandLineOption remoteOption(u"allow-remote"_s,
-                                          u"Allow listening on a non-loopback address."_s);
+    const QCommandLineOption remoteOption(
+        u"allow-remote"_s,
+        u"Allow listening on a non-loopback address (only with --tls-cert and --tls-key)."_s);
+    const QCommandLineOption tlsCertOption(
+        u"tls-cert"_s,
+        u"Serve HTTPS with this certificate (PEM; the server's first, then intermediates)."_s,
+        u"FILE"_s);
+    const QCommandLineOption tlsKeyOption(
+        u"tls-key"_s, u"The private key of --tls-cert (PEM, RSA or EC, no passphrase)."_s,
+        u"FILE"_s);
+    const QCommandLineOption scryptOption(
+        u"scrypt-cost-log2"_s,
+        u"scrypt cost of new password hashes, as log2(N): 10 to 20 (default 17). Below 17 "
+        "only for tests."_s,
+        u"N"_s, u"17"_s);
     const QCommandLineOption testClockOption(
         u"test-clock"_s,
         u"Use a clock that only moves through POST /v1/_test/clock/advance (tests)."_s);
@@ -175,7 +188,8 @@ int main(int argc, char *argv[])
     parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
                        runtimeOption, containersConfOption, postingOption, gpusOption,
-                       nvidiaSmiOption, hostNameOption, routesOption, dataDirOption});
+                       nvidiaSmiOption, hostNameOption, routesOption, dataDirOption, tlsCertOption,
+                       tlsKeyOption, scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -201,10 +215,21 @@ int main(int argc, char *argv[])
     if (!parseListen(parser.value(listenOption), &options.address, &options.port))
         return fail(u"--listen wants HOST:PORT, e.g. 127.0.0.1:0 (got \"%1\")"_s.arg(
             parser.value(listenOption)));
+    options.tlsCertificateFile = parser.value(tlsCertOption);
+    options.tlsKeyFile = parser.value(tlsKeyOption);
+    if (options.tlsCertificateFile.isEmpty() != options.tlsKeyFile.isEmpty())
+        return fail(u"HTTPS needs both --tls-cert FILE and --tls-key FILE"_s);
+    const bool tls = !options.tlsCertificateFile.isEmpty();
     if (!options.address.isLoopback() && !parser.isSet(remoteOption))
-        return fail(
-            u"refusing to listen on %1, which is not a loopback address: the sandbox has no TLS. "
-            "Pass --allow-remote if you really mean it."_s.arg(options.address.toString()));
+        return fail(u"refusing to listen on %1, which is not a loopback address. Pass "
+                    "--allow-remote (with --tls-cert and --tls-key) if you really mean it."_s.arg(
+                        options.address.toString()));
+    // Beyond this machine every password and token would cross the network in clear, and
+    // CardHour's clients refuse plain http:// to anything but loopback anyway.
+    if (!options.address.isLoopback() && !tls)
+        return fail(u"refusing to listen on %1 without TLS: passwords and tokens would cross "
+                    "the network unencrypted. Give --tls-cert FILE and --tls-key FILE."_s.arg(
+                        options.address.toString()));
     options.dataDir = parser.isSet(dataOption) ? parser.value(dataOption) : defaultDataDir();
     if (parser.isSet(catalogOption))
         options.catalogDir = parser.value(catalogOption);
@@ -220,6 +245,9 @@ int main(int argc, char *argv[])
     const int postingSeconds = parser.value(postingOption).toInt(&ok);
     if (!ok || postingSeconds < 1 || postingSeconds > 86400)
         return fail(u"--posting-interval wants 1 to 86400 seconds"_s);
+    options.scryptCostLog2 = parser.value(scryptOption).toInt(&ok);
+    if (!ok || options.scryptCostLog2 < 10 || options.scryptCostLog2 > 20)
+        return fail(u"--scrypt-cost-log2 wants 10 to 20 (N = 2^10 to 2^20)"_s);
     options.postingIntervalMs = postingSeconds * 1000LL;
 
     if (!QDir().mkpath(options.dataDir))
@@ -250,8 +278,8 @@ int main(int argc, char *argv[])
         QTextStream(stderr) << "cardhour-sim: " << server.runtimeNote() << Qt::endl;
     QTextStream(stderr) << "cardhour-sim: GPUs: " << server.gpuNote() << Qt::endl;
     // The first line on stdout, exactly; launchers and tests read it to find the port.
-    std::printf("listening http://%s:%u\n", host.toUtf8().constData(),
-                static_cast<unsigned>(server.port()));
+    std::printf("listening %s://%s:%u\n", server.servesTls() ? "https" : "http",
+                host.toUtf8().constData(), static_cast<unsigned>(server.port()));
     std::fflush(stdout);
     const int code = app.exec();
     // A terminate or stop asked for just before the signal still reaches its container.

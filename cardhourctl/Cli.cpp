@@ -3,6 +3,7 @@
 #include "CardHourVersion.h"
 #include "Output.h"
 #include "api/ProviderClient.h"
+#include "api/TlsTrust.h"
 #include "sandbox/SandboxLauncher.h"
 #include "session/ClientSession.h"
 #include "session/SecretStore.h"
@@ -29,6 +30,10 @@ QList<QCommandLineOption> globalOptions()
         QCommandLineOption(u"sandbox"_s,
                            Cli::tr("Start or attach to the local sandbox, as the desktop client "
                                    "does.")),
+        QCommandLineOption(u"ca"_s,
+                           Cli::tr("Also trust the certificate authorities in FILE (PEM) for an "
+                                   "https:// provider with a certificate of its own."),
+                           u"FILE"_s),
         QCommandLineOption(u"json"_s, Cli::tr("Print data as JSON (the API's field names).")),
         QCommandLineOption({u"h"_s, u"help"_s}, Cli::tr("Show help (for a command: after it).")),
         QCommandLineOption(u"version"_s, Cli::tr("Show the version.")),
@@ -113,7 +118,7 @@ int Cli::run(const QStringList &arguments)
         const QString &arg = arguments[i];
         if (arg == u"--"_s)
             break;
-        if (arg == u"--provider"_s) {
+        if (arg == u"--provider"_s || arg == u"--ca"_s) { // global options with a value
             ++i;
             continue;
         }
@@ -217,6 +222,15 @@ int Context::connect(bool needLogin)
 
     ClientSession::Options options;
     options.keychainService = keychainService();
+    if (parser.isSet(u"ca"_s)) {
+        QString caError;
+        const auto cas = TlsTrust::loadCaFile(parser.value(u"ca"_s), &caError);
+        if (!cas) {
+            Output::error(u"cardhourctl: "_s + caError);
+            return Usage;
+        }
+        options.caCertificates = *cas;
+    }
 #ifdef CARDHOUR_BUILD_SIM_PATH
     // Run from the build tree: the sandbox is wherever the build put it (as app/main.cpp).
     if (!QFileInfo::exists(SandboxLauncher::defaultExecutable())

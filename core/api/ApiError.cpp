@@ -12,6 +12,22 @@ ApiError ApiError::network(const QString &detail)
     return e;
 }
 
+namespace {
+constexpr auto kCertificateRefused = "certificate_refused"_L1;
+} // namespace
+
+ApiError ApiError::certificateRefused(const QString &sentence)
+{
+    ApiError e = network(sentence);
+    e.code = kCertificateRefused;
+    return e;
+}
+
+bool ApiError::isCertificateRefused() const
+{
+    return kind == Kind::Network && code == kCertificateRefused;
+}
+
 ApiError ApiError::timeout(int timeoutMs)
 {
     ApiError e;
@@ -52,6 +68,8 @@ QString ApiError::userMessage() const
     case Kind::None:
         return {};
     case Kind::Network:
+        if (isCertificateRefused())
+            return detail;
         return tr("The provider cannot be reached (%1).").arg(detail);
     case Kind::Timeout:
         return tr("The provider did not answer in time.");
@@ -76,6 +94,7 @@ QString ApiError::userMessage() const
         {"invalid_email"_L1, QT_TR_NOOP("This is not a valid e-mail address.")},
         {"too_many_attempts"_L1, QT_TR_NOOP("Too many failed log-ins. Please wait and try again.")},
         {"unauthorized"_L1, QT_TR_NOOP("Your session has expired. Please log in again.")},
+        {"token_expired"_L1, QT_TR_NOOP("Your log-in has expired. Please log in again.")},
         {"insufficient_balance"_L1,
          QT_TR_NOOP("The balance is too low to run this instance for a minute. Top up first.")},
         {"not_enough_gpus"_L1, QT_TR_NOOP("Not enough GPUs of this type are free right now.")},

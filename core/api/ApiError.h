@@ -29,6 +29,9 @@ public:
     QString detail; // Network / InvalidJson / Timeout: what went wrong, for logs
 
     static ApiError network(const QString &detail);
+    // A Network error: the provider's TLS certificate did not verify; `detail` is the whole
+    // translated sentence (TlsTrust::refusal), shown as it is.
+    static ApiError certificateRefused(const QString &sentence);
     static ApiError timeout(int timeoutMs);
     static ApiError http(int status, const QString &code, const QString &message);
     static ApiError invalidJson(int status, const QString &detail);
@@ -39,6 +42,7 @@ public:
     bool isUnauthorized() const { return kind == Kind::Http && httpStatus == 401; }
     // Whether the provider was reached at all (Network/Timeout: maybe it is down).
     bool isUnreachable() const { return kind == Kind::Network || kind == Kind::Timeout; }
+    bool isCertificateRefused() const;
 
     // A translated sentence for the user. Known provider codes get their own wording; other
     // HTTP errors fall back to the provider's English message.

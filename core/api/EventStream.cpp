@@ -1,6 +1,7 @@
 #include "api/EventStream.h"
 
 #include "api/ProviderClient.h"
+#include "api/TlsTrust.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,7 +18,7 @@ namespace cardhour::core {
 
 EventStream::EventStream(QObject *parent)
     : QObject(parent), m_nam(new QNetworkAccessManager(this)), m_retryTimer(new QTimer(this)),
-      m_stallTimer(new QTimer(this))
+      m_stallTimer(new QTimer(this)), m_tls(TlsTrust::configuration({}))
 {
     m_retryTimer->setSingleShot(true);
     connect(m_retryTimer, &QTimer::timeout, this, &EventStream::connectNow);
@@ -43,6 +44,12 @@ void EventStream::setBaseUrl(const QUrl &url)
 void EventStream::setToken(const QString &token)
 {
     m_token = token;
+}
+
+void EventStream::setCaCertificates(const QList<QSslCertificate> &certificates)
+{
+    m_caCertificates = certificates;
+    m_tls = TlsTrust::configuration(certificates);
 }
 
 void EventStream::setReconnectDelays(int minMs, int maxMs)
@@ -128,6 +135,8 @@ void EventStream::connectNow()
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                          QNetworkRequest::ManualRedirectPolicy);
+    if (m_baseUrl.scheme().compare(u"https"_s, Qt::CaseInsensitive) == 0)
+        request.setSslConfiguration(m_tls);
     request.setRawHeader("Accept"_ba, "text/event-stream"_ba);
     request.setRawHeader("Cache-Control"_ba, "no-cache"_ba);
     request.setRawHeader("User-Agent"_ba, "CardHour/0.1"_ba);
@@ -138,7 +147,13 @@ void EventStream::connectNow()
         request.setRawHeader("Last-Event-ID"_ba, QByteArray::number(m_lastSentEventId));
 
     setState(State::Connecting);
+    m_tlsRefusal.clear();
     m_reply = m_nam->get(request);
+    // Nothing is ignored: a certificate that does not verify ends the handshake before the
+    // token is sent; the reason is kept for disconnected().
+    connect(m_reply, &QNetworkReply::sslErrors, this, [this](const QList<QSslError> &errors) {
+        m_tlsRefusal = TlsTrust::refusal(m_baseUrl.host(), errors, !m_caCertificates.isEmpty());
+    });
     connect(m_reply, &QNetworkReply::metaDataChanged, this, &EventStream::onMetaData);
     connect(m_reply, &QNetworkReply::readyRead, this, &EventStream::onReadyRead);
     connect(m_reply, &QNetworkReply::finished, this, &EventStream::onFinished);
@@ -218,7 +233,9 @@ void EventStream::onFinished()
         return;
     }
     QString reason;
-    if (status == 0 || (status == 200 && reply->error() != QNetworkReply::NoError)) {
+    if (status == 0 && !m_tlsRefusal.isEmpty()) {
+        reason = m_tlsRefusal;
+    } else if (status == 0 || (status == 200 && reply->error() != QNetworkReply::NoError)) {
         reason = reply->errorString();
     } else if (status != 200) {
         const QJsonObject error =

@@ -5,6 +5,8 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QString>
 #include <QUrl>
 
@@ -39,6 +41,8 @@ public:
 
     void setBaseUrl(const QUrl &url);
     void setToken(const QString &token);
+    // Certificate authorities trusted for https:// besides the system's (as ProviderClient).
+    void setCaCertificates(const QList<QSslCertificate> &certificates);
     // Bounds of the reconnect delay (default 1 000 and 30 000 ms).
     void setReconnectDelays(int minMs, int maxMs);
     // With no byte for this long (the provider sends a keep-alive every 15 s) the connection is
@@ -98,6 +102,9 @@ private:
     SseParser m_parser;
     QUrl m_baseUrl;
     QString m_token;
+    QList<QSslCertificate> m_caCertificates;
+    QSslConfiguration m_tls;
+    QString m_tlsRefusal; // why the current attempt's certificate was refused, if it was
     State m_state = State::Idle;
     bool m_running = false;
     int m_attempt = 0;

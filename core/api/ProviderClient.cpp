@@ -1,5 +1,7 @@
 #include "api/ProviderClient.h"
 
+#include "api/TlsTrust.h"
+
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -10,6 +12,8 @@
 #include <QNetworkRequest>
 #include <QTimer>
 #include <QUuid>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -130,7 +134,7 @@ QString ProviderClient::insecureUrlProblem(const QUrl &url)
 // ---- ProviderClient --------------------------------------------------------------------------
 
 ProviderClient::ProviderClient(QObject *parent)
-    : QObject(parent), m_nam(new QNetworkAccessManager(this))
+    : QObject(parent), m_nam(new QNetworkAccessManager(this)), m_tls(TlsTrust::configuration({}))
 {}
 
 ProviderClient::~ProviderClient()
@@ -152,6 +156,12 @@ void ProviderClient::setBaseUrl(const QUrl &url)
 void ProviderClient::setToken(const QString &token)
 {
     m_token = token;
+}
+
+void ProviderClient::setCaCertificates(const QList<QSslCertificate> &certificates)
+{
+    m_caCertificates = certificates;
+    m_tls = TlsTrust::configuration(certificates);
 }
 
 QUrl ProviderClient::endpoint(const QUrl &base, const QString &path, const QUrlQuery &query)
@@ -203,6 +213,8 @@ void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
                          QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    if (url.scheme().compare(u"https"_s, Qt::CaseInsensitive) == 0)
+        request.setSslConfiguration(m_tls);
     request.setRawHeader("Accept"_ba, "application/json"_ba);
     request.setRawHeader("User-Agent"_ba, "CardHour/0.1"_ba);
     if (!body.isEmpty())
@@ -222,16 +234,23 @@ void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl
             reply->m_network->abort();
     });
     reply->m_timer->start(m_timeoutMs);
+    // A certificate that does not verify ends the handshake (nothing is ignored, so no request
+    // is sent); what was wrong with it is kept for the error.
+    auto tlsRefusal = std::make_shared<QString>();
+    connect(network, &QNetworkReply::sslErrors, reply,
+            [this, tlsRefusal, host = url.host()](const QList<QSslError> &errors) {
+                *tlsRefusal = TlsTrust::refusal(host, errors, !m_caCertificates.isEmpty());
+            });
     // The token this request carried: a 401 to an older token must not end a newer session.
     const QString tokenSent = auth == Auth::Bearer ? m_token : QString();
-    connect(network, &QNetworkReply::finished, reply, [this, reply, tokenSent] {
-        onNetworkFinished(reply);
+    connect(network, &QNetworkReply::finished, reply, [this, reply, tokenSent, tlsRefusal] {
+        onNetworkFinished(reply, *tlsRefusal);
         if (reply->error().isUnauthorized() && !tokenSent.isEmpty() && tokenSent == m_token)
             Q_EMIT sessionExpired();
     });
 }
 
-void ProviderClient::onNetworkFinished(ApiReply *reply)
+void ProviderClient::onNetworkFinished(ApiReply *reply, const QString &tlsRefusal)
 {
     QNetworkReply *network = reply->m_network;
     if (!network)
@@ -247,7 +266,8 @@ void ProviderClient::onNetworkFinished(ApiReply *reply)
     const int status = network->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     reply->m_httpStatus = status;
     if (status == 0) {
-        reply->finishWith(ApiError::network(network->errorString()));
+        reply->finishWith(tlsRefusal.isEmpty() ? ApiError::network(network->errorString())
+                                               : ApiError::certificateRefused(tlsRefusal));
         return;
     }
     reply->m_replayed = network->rawHeader("Idempotent-Replayed"_ba) == "true";

@@ -5,6 +5,8 @@
 
 #include <QList>
 #include <QObject>
+#include <QSslCertificate>
+#include <QSslConfiguration>
 #include <QString>
 #include <QUrl>
 #include <QUrlQuery>
@@ -35,6 +37,10 @@ public:
     // The bearer token for authenticated calls; empty: none (those calls then get a 401).
     void setToken(const QString &token);
     QString token() const { return m_token; }
+    // Certificate authorities trusted for an https:// provider besides the system's (TlsTrust):
+    // a certificate that verifies against neither is refused before anything is sent.
+    void setCaCertificates(const QList<QSslCertificate> &certificates);
+    QList<QSslCertificate> caCertificates() const { return m_caCertificates; }
     // How long a call may take before it fails with Kind::Timeout (default 30 s).
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
     int timeoutMs() const { return m_timeoutMs; }
@@ -121,11 +127,14 @@ private:
                    const QUrlQuery &query = {});
     void start(ApiReply *reply, const QByteArray &method, const QUrl &url, const QByteArray &body,
                Auth auth);
-    void onNetworkFinished(ApiReply *reply);
+    // `tlsRefusal`: why the provider's certificate was refused, if it was.
+    void onNetworkFinished(ApiReply *reply, const QString &tlsRefusal);
 
     QNetworkAccessManager *m_nam = nullptr;
     QUrl m_baseUrl;
     QString m_token;
+    QList<QSslCertificate> m_caCertificates;
+    QSslConfiguration m_tls;
     int m_timeoutMs = 30000;
 };
 

@@ -24,6 +24,8 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
 {
     m_secrets->setTimeoutMs(options.keychainTimeoutMs);
     m_events->setReconnectDelays(options.reconnectMinMs, options.reconnectMaxMs);
+    m_client->setCaCertificates(options.caCertificates);
+    m_events->setCaCertificates(options.caCertificates);
     if (!options.sandboxExecutable.isEmpty())
         m_launcher->setExecutable(options.sandboxExecutable);
     if (!options.sandboxDataDir.isEmpty())
@@ -60,7 +62,9 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
     });
     connect(m_session, &Session::restoreFinished, this, [this](bool restored) {
         if (!restored && !m_session->isLoggedIn())
-            Q_EMIT loginNeeded({});
+            Q_EMIT loginNeeded(m_session->restoreFoundExpired()
+                                   ? tr("Your session has expired. Please log in again.")
+                                   : QString());
     });
     connect(m_session, &Session::tokenStorageFailed, this, [this](const QString &reason) {
         Q_EMIT notice(tr("You stay logged in for this session only: %1").arg(reason));
@@ -125,6 +129,7 @@ void ClientSession::connectToUrl(const QUrl &url)
     }
     auto *probe = new ProviderClient(this);
     probe->setBaseUrl(url);
+    probe->setCaCertificates(m_options.caCertificates);
     probe->setTimeoutMs(m_options.probeTimeoutMs);
     probe->health()->onFinished(this, [this, probe, url, generation](const Reply<Health> &reply) {
         probe->deleteLater();

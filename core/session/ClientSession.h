@@ -4,7 +4,9 @@
 #include "api/Models.h"
 
 #include <QHash>
+#include <QList>
 #include <QObject>
+#include <QSslCertificate>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
@@ -48,6 +50,9 @@ public:
         int reconnectMinMs = 1000; // EventStream's reconnect delays
         int reconnectMaxMs = 30000;
         int probeTimeoutMs = 10000; // GET /v1/health of a provider URL before it is used
+        // Trusted for https:// providers besides the system's authorities (TlsTrust::loadCaFile):
+        // a provider with a certificate of its own making.
+        QList<QSslCertificate> caCertificates;
     };
 
     explicit ClientSession(const Options &options, QObject *parent = nullptr);

@@ -89,6 +89,7 @@ void Session::restore()
         return;
     }
     const quint64 generation = ++m_generation;
+    m_restoreFoundExpired = false;
     setState(State::Restoring);
     SecretReply *read = m_secrets->readToken(m_key);
     connect(read, &SecretReply::finished, this, [this, read, generation] {
@@ -116,7 +117,8 @@ void Session::restore()
             clearLocal();
             setState(State::LoggedOut);
             if (r.error().isUnauthorized()) {
-                // Revoked or forgotten by the provider: it will never work again.
+                // Revoked, expired or forgotten by the provider: it will never work again.
+                m_restoreFoundExpired = r.error().code == u"token_expired"_s;
                 m_secrets->deleteToken(m_key);
             } else {
                 // The provider may just be down: keep the stored token for the next try.

@@ -49,6 +49,9 @@ public:
 
     State state() const { return m_state; }
     bool isLoggedIn() const { return m_state == State::LoggedIn; }
+    // Whether the last restore() found the stored token expired (the provider said
+    // token_expired), so the log-in prompt can say why.
+    bool restoreFoundExpired() const { return m_restoreFoundExpired; }
     SessionUser user() const { return m_user; }
     QString token() const { return m_token; }
     // Whether the keychain holds the current token (false: kept for this session only).
@@ -93,6 +96,7 @@ private:
     SessionUser m_user;
     State m_state = State::LoggedOut;
     bool m_tokenStored = false;
+    bool m_restoreFoundExpired = false;
     quint64 m_generation = 0; // bumps on every provider/log-in change; stale answers are dropped
 };
 

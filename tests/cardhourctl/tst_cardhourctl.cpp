@@ -523,7 +523,8 @@ void TestCardhourctl::refusedForMoney()
     r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"4"_s, u"--wait"_s}, {},
             service);
     QVERIFY2(r.code == 0, r.describe());
-    QVERIFY(m_sim.advance(30 * 24 * 3600.0));
+    // A day drains the trial credit many times over, well inside the token's lifetime.
+    QVERIFY(m_sim.advance(24 * 3600.0));
     QTRY_VERIFY_WITH_TIMEOUT(
         ctl({u"bill"_s, u"--json"_s}, {}, service).json()[u"balance_micros"_s].toInteger() <= 0,
         20000);

@@ -119,7 +119,11 @@ void ApiContext::authedRoute(const QByteArray &method, const QString &pattern,
                 if (token.isEmpty())
                     throw ApiError(401, ErrorCode::Unauthorized,
                                    u"This route needs an Authorization: Bearer token."_s);
-                const std::optional<QString> userId = accounts.authenticate(token);
+                bool expired = false;
+                const std::optional<QString> userId = accounts.authenticate(token, &expired);
+                if (!userId && expired)
+                    throw ApiError(401, ErrorCode::TokenExpired,
+                                   u"The token has expired: log in again."_s);
                 if (!userId)
                     throw ApiError(401, ErrorCode::Unauthorized,
                                    u"The token is not valid (expired, revoked or mistyped)."_s);

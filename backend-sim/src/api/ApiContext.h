@@ -50,6 +50,9 @@ struct ApiContext
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
     // Host names (besides IP literals and `localhost`) that requests may be addressed to.
     QStringList hostNames = {};
+    // With --test-clock: what /v1/_test/* want in X-CardHour-Test-Secret
+    // (<data>/test-clock-secret).
+    QByteArray testClockSecret = {};
 
     using Handler = std::function<http::Response(http::Request &)>;
     using AuthedHandler = std::function<http::Response(http::Request &, const QString &userId)>;

@@ -20,6 +20,7 @@ QJsonObject sessionJson(ApiContext &ctx, const Accounts::Session &session)
 {
     return {{u"token"_s, session.token},
             {u"token_type"_s, u"Bearer"_s},
+            {u"expires_at"_s, json::isoTime(session.expiresAtMs)},
             {u"user"_s, QJsonObject{{u"id"_s, session.userId}, {u"email"_s, session.email}}},
             {u"balance_micros"_s, ctx.instances.liveBalance(session.userId)}};
 }
@@ -50,8 +51,9 @@ void registerAuthRoutes(ApiContext &ctx)
 
     ctx.publicRoute("POST", u"/v1/auth/signup"_s, [&ctx](http::Request &request) {
         const requests::Credentials c = requests::parseCredentials(request.body);
-        return http::Response::json(201,
-                                    sessionJson(ctx, ctx.accounts.signUp(c.email, c.password)));
+        return http::Response::json(
+            201,
+            sessionJson(ctx, ctx.accounts.signUp(c.email, c.password, request.peer.toString())));
     });
 
     ctx.publicRoute("POST", u"/v1/auth/login"_s, [&ctx](http::Request &request) {

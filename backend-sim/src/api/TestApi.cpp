@@ -1,8 +1,12 @@
 // Routes that exist only with `cardhour-sim --test-clock`: move time, steer the in-process
-// runtime, check the ledger's invariants. Without the flag these paths are 404.
+// runtime, check the ledger's invariants. Without the flag these paths are 404; with it they
+// answer only a request carrying this run's secret (<data>/test-clock-secret, 0600) in
+// X-CardHour-Test-Secret, so another local user cannot move the clock or steer the runtime.
 #include "ApiContext.h"
 #include "Requests.h"
+#include "auth/Tokens.h"
 #include "billing/Ledger.h"
+#include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "runtime/InProcessRuntime.h"
@@ -12,18 +16,35 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
+namespace {
+void testRoute(ApiContext &ctx, const QByteArray &method, const QString &pattern,
+               ApiContext::Handler handler)
+{
+    ctx.publicRoute(method, pattern, [&ctx, handler = std::move(handler)](http::Request &request) {
+        const QByteArray given = request.header("x-cardhour-test-secret");
+        // An empty secret (none written) opens nothing.
+        if (ctx.testClockSecret.isEmpty()
+            || !tokens::constantTimeEquals(given, ctx.testClockSecret))
+            throw ApiError(403, ErrorCode::TestSecretRequired,
+                           u"Test routes answer only with this run's secret (the "
+                           "provider's test-clock-secret file) in X-CardHour-Test-Secret."_s);
+        return handler(request);
+    });
+}
+} // namespace
+
 void registerTestRoutes(ApiContext &ctx)
 {
     if (!ctx.testClock)
         return;
 
-    ctx.publicRoute("GET", u"/v1/_test/clock"_s, [&ctx](http::Request &) {
+    testRoute(ctx, "GET", u"/v1/_test/clock"_s, [&ctx](http::Request &) {
         return http::Response::json(200,
                                     QJsonObject{{u"now"_s, json::isoTime(ctx.clock.nowMs())},
                                                 {u"now_ms"_s, ctx.clock.nowMs()}});
     });
 
-    ctx.publicRoute("POST", u"/v1/_test/clock/advance"_s, [&ctx](http::Request &request) {
+    testRoute(ctx, "POST", u"/v1/_test/clock/advance"_s, [&ctx](http::Request &request) {
         const qint64 ms = requests::parseClockAdvance(request.body);
         // Advance in steps no longer than the posting interval would make checkpoints; one
         // step is enough because metering is exact for any gap: a segment's cost depends only
@@ -35,7 +56,7 @@ void registerTestRoutes(ApiContext &ctx)
                                                 {u"now_ms"_s, ctx.clock.nowMs()}});
     });
 
-    ctx.publicRoute("GET", u"/v1/_test/ledger/verify"_s, [&ctx](http::Request &) {
+    testRoute(ctx, "GET", u"/v1/_test/ledger/verify"_s, [&ctx](http::Request &) {
         const QString problem = ctx.ledger.verify();
         return http::Response::json(
             200, QJsonObject{{u"ok"_s, problem.isEmpty()}, {u"problem"_s, problem}});
@@ -43,16 +64,16 @@ void registerTestRoutes(ApiContext &ctx)
 
     if (!ctx.inProcessRuntime)
         return;
-    ctx.publicRoute("POST", u"/v1/_test/runtime/hold"_s, [&ctx](http::Request &request) {
+    testRoute(ctx, "POST", u"/v1/_test/runtime/hold"_s, [&ctx](http::Request &request) {
         const QJsonObject o = json::parseObject(request.body);
         ctx.inProcessRuntime->setHold(o.value(u"hold"_s).toBool());
         return http::Response::noContent();
     });
-    ctx.publicRoute("POST", u"/v1/_test/runtime/release"_s, [&ctx](http::Request &) {
+    testRoute(ctx, "POST", u"/v1/_test/runtime/release"_s, [&ctx](http::Request &) {
         ctx.inProcessRuntime->release();
         return http::Response::noContent();
     });
-    ctx.publicRoute("POST", u"/v1/_test/runtime/fail-next"_s, [&ctx](http::Request &request) {
+    testRoute(ctx, "POST", u"/v1/_test/runtime/fail-next"_s, [&ctx](http::Request &request) {
         const QJsonObject o = json::parseObject(request.body);
         ctx.inProcessRuntime->failNext(o.value(u"reason"_s).toString(u"simulated failure"_s));
         return http::Response::noContent();

@@ -131,6 +131,18 @@ QByteArray PasswordHasher::hash(const QString &password) const
     return encoded;
 }
 
+bool PasswordHasher::needsRehash(const QByteArray &encoded) const
+{
+    const QList<QByteArray> parts = encoded.split('$');
+    if (parts.size() != 6 || parts.at(0) != "scrypt"_ba)
+        return true;
+    const auto n = parseDecimal(parts.at(1));
+    const auto r = parseDecimal(parts.at(2));
+    const auto p = parseDecimal(parts.at(3));
+    // Only ever upwards: a provider run at a lower cost (tests) does not weaken stored hashes.
+    return !n || !r || !p || *n < m_params.n || *r < m_params.r || *p < m_params.p;
+}
+
 bool PasswordHasher::verify(const QString &password, const QByteArray &encoded) const
 {
     if (encoded.isEmpty() || encoded.size() > kMaxEncodedLength)

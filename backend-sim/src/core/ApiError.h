@@ -45,6 +45,8 @@ inline constexpr QLatin1StringView WeakPassword{"weak_password"};
 inline constexpr QLatin1StringView EmailTaken{"email_taken"};
 inline constexpr QLatin1StringView InvalidCredentials{"invalid_credentials"};
 inline constexpr QLatin1StringView TooManyAttempts{"too_many_attempts"};
+inline constexpr QLatin1StringView TokenExpired{"token_expired"};
+inline constexpr QLatin1StringView TestSecretRequired{"test_secret_required"};
 // SSH keys.
 inline constexpr QLatin1StringView InvalidSshKey{"invalid_ssh_key"};
 inline constexpr QLatin1StringView DuplicateSshKey{"duplicate_ssh_key"};
@@ -94,6 +96,8 @@ inline constexpr std::array all{
     EmailTaken,
     InvalidCredentials,
     TooManyAttempts,
+    TokenExpired,
+    TestSecretRequired,
     InvalidSshKey,
     DuplicateSshKey,
     UnknownSshKey,

@@ -6,6 +6,8 @@
 
 #include <QDebug>
 #include <QPointer>
+#include <QSslServer>
+#include <QSslSocket>
 #include <QTcpSocket>
 #include <QTimer>
 
@@ -159,6 +161,15 @@ QString errorCode(int status)
     }
 }
 
+// Answer bytes not yet handed to the kernel: for TLS also the ones already encrypted.
+qint64 pendingOutput(const QTcpSocket *socket)
+{
+    qint64 bytes = socket->bytesToWrite();
+    if (const auto *tls = qobject_cast<const QSslSocket *>(socket))
+        bytes += tls->encryptedBytesToWrite();
+    return bytes;
+}
+
 // Half-closes the connection: the peer reads everything we sent, then end of stream.
 void shutdownWrite(QTcpSocket *socket)
 {
@@ -185,18 +196,23 @@ void closeGracefully(QTcpSocket *socket, Connection *conn)
         shutdownWrite(socket);
         conn->idleTimer->start(qMin(conn->idleTimeoutMs, LingerMs));
     };
-    if (socket->bytesToWrite() == 0) {
+    if (pendingOutput(socket) == 0) {
         linger();
         return;
     }
     auto flushed = std::make_shared<QMetaObject::Connection>();
-    *flushed =
-        QObject::connect(socket, &QIODevice::bytesWritten, socket, [socket, linger, flushed] {
-            if (socket->bytesToWrite() > 0)
-                return;
-            QObject::disconnect(*flushed);
-            linger();
-        });
+    auto encryptedFlushed = std::make_shared<QMetaObject::Connection>();
+    auto onWritten = [socket, linger, flushed, encryptedFlushed] {
+        if (pendingOutput(socket) > 0)
+            return;
+        QObject::disconnect(*flushed);
+        QObject::disconnect(*encryptedFlushed);
+        linger();
+    };
+    *flushed = QObject::connect(socket, &QIODevice::bytesWritten, socket, onWritten);
+    if (auto *tls = qobject_cast<QSslSocket *>(socket))
+        *encryptedFlushed =
+            QObject::connect(tls, &QSslSocket::encryptedBytesWritten, socket, onWritten);
 }
 
 // Answers every complete request in the connection's buffer, in order. Returns false when
@@ -204,7 +220,7 @@ void closeGracefully(QTcpSocket *socket, Connection *conn)
 bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 {
     for (;;) {
-        if (socket->bytesToWrite() > conn->maxQueuedOutput) {
+        if (pendingOutput(socket) > conn->maxQueuedOutput) {
             // A peer that pipelines requests without reading the answers: stop here (the
             // rest stays in the buffers, which are bounded) until the output drains.
             conn->paused = true;
@@ -270,27 +286,54 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 
 } // namespace
 
-HttpServer::HttpServer(const Router &router, QObject *parent) : QObject(parent), m_router(router)
+HttpServer::HttpServer(const Router &router, QObject *parent)
+    : QObject(parent), m_router(router), m_server(std::make_unique<QTcpServer>())
 {
-    connect(&m_server, &QTcpServer::newConnection, this, &HttpServer::onNewConnection);
-    connect(&m_server, &QTcpServer::acceptError, this, &HttpServer::onAcceptError);
+    watchServer();
+}
+
+void HttpServer::watchServer()
+{
+    // Not newConnection: a TLS server emits that before the handshake; a connection is pending
+    // (and ours) only once it is encrypted.
+    connect(m_server.get(), &QTcpServer::pendingConnectionAvailable, this,
+            &HttpServer::onNewConnection);
+    connect(m_server.get(), &QTcpServer::acceptError, this, &HttpServer::onAcceptError);
+}
+
+void HttpServer::setTls(const QSslConfiguration &configuration)
+{
+    auto server = std::make_unique<QSslServer>();
+    server->setSslConfiguration(configuration);
+    // A peer that connects and never finishes its handshake holds a socket no longer than a
+    // slow request would.
+    server->setHandshakeTimeout(m_requestTimeoutMs);
+    connect(server.get(), &QSslServer::errorOccurred, this,
+            [](QSslSocket *socket, QAbstractSocket::SocketError) {
+                qDebug().noquote()
+                    << "cardhour-sim: TLS handshake failed with" << socket->peerAddress().toString()
+                    << ":" << socket->errorString();
+            });
+    m_server = std::move(server);
+    m_tls = true;
+    watchServer();
 }
 
 void HttpServer::onAcceptError(QAbstractSocket::SocketError error)
 {
     // QTcpServer stops accepting after an error that is not temporary (EMFILE, ENFILE,
     // ENOBUFS): free a descriptor and try again shortly instead of going deaf for good.
-    qWarning().noquote() << "cardhour-sim: accept failed:" << m_server.errorString() << "("
+    qWarning().noquote() << "cardhour-sim: accept failed:" << m_server->errorString() << "("
                          << int(error) << "); closing the oldest connection, resuming soon";
     evictOldest();
-    QTimer::singleShot(100, this, [this] { m_server.resumeAccepting(); });
+    QTimer::singleShot(100, this, [this] { m_server->resumeAccepting(); });
 }
 
 bool HttpServer::evictOldest()
 {
     QTcpSocket *oldest = nullptr;
     quint64 oldestOrder = 0;
-    const auto sockets = m_server.findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
+    const auto sockets = m_server->findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
     for (QTcpSocket *socket : sockets) {
         if (socket->property(kStreamingProperty).toBool()
             || socket->state() != QAbstractSocket::ConnectedState)
@@ -309,9 +352,9 @@ bool HttpServer::evictOldest()
 
 HttpServer::~HttpServer()
 {
-    m_server.close();
+    m_server->close();
     // Drop the open connections now, while this object is still whole.
-    const auto sockets = m_server.findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
+    const auto sockets = m_server->findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly);
     for (QTcpSocket *socket : sockets) {
         disconnect(socket, nullptr, this, nullptr);
         socket->abort(); // an EventStream on it sees disconnected() and emits closed()
@@ -322,17 +365,17 @@ HttpServer::~HttpServer()
 
 bool HttpServer::listen(const QHostAddress &address, quint16 port)
 {
-    return m_server.listen(address, port);
+    return m_server->listen(address, port);
 }
 
 quint16 HttpServer::serverPort() const
 {
-    return m_server.serverPort();
+    return m_server->serverPort();
 }
 
 QString HttpServer::errorString() const
 {
-    return m_server.errorString();
+    return m_server->errorString();
 }
 
 int HttpServer::openConnectionCount() const
@@ -342,7 +385,7 @@ int HttpServer::openConnectionCount() const
 
 void HttpServer::onNewConnection()
 {
-    while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
         // Past the cap, the oldest connection that is not an event stream makes room; with
         // nothing to close (all streams), the new one is refused.
         if (m_openConnections >= m_maxConnections && !evictOldest()) {
@@ -403,7 +446,7 @@ void HttpServer::onNewConnection()
         };
         connect(socket, &QIODevice::readyRead, socket, process);
         connect(socket, &QIODevice::bytesWritten, socket, [this, socket, conn, process] {
-            if (!conn->paused || socket->bytesToWrite() > conn->maxQueuedOutput / 2)
+            if (!conn->paused || pendingOutput(socket) > conn->maxQueuedOutput / 2)
                 return;
             conn->paused = false;
             if (!conn->streaming && !conn->closing && answerBuffered(m_router, socket, conn.get()))

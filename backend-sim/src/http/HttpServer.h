@@ -4,8 +4,11 @@
 
 #include <QHostAddress>
 #include <QObject>
+#include <QSslConfiguration>
 #include <QString>
 #include <QTcpServer>
+
+#include <memory>
 
 namespace cardhour::http {
 
@@ -20,6 +23,8 @@ class Router;
 // an event stream (so sockets held open do not lock real clients out); no further pipelined
 // request is read while more than maxQueuedOutput bytes of answers wait to be sent; after an
 // accept error (out of file descriptors, say) accepting resumes shortly.
+// With setTls() it serves HTTPS instead (QSslServer): a connection counts, and is read, only
+// once its handshake is done, and a handshake must finish within the request timeout.
 class HttpServer : public QObject
 {
     Q_OBJECT
@@ -27,6 +32,9 @@ public:
     explicit HttpServer(const Router &router, QObject *parent = nullptr);
     ~HttpServer() override;
 
+    // Serve HTTPS with this certificate and key (http/TlsFiles); before listen().
+    void setTls(const QSslConfiguration &configuration);
+    bool isTls() const { return m_tls; }
     bool listen(const QHostAddress &address, quint16 port); // port 0 picks a free one
     quint16 serverPort() const;
     QString errorString() const;
@@ -43,9 +51,11 @@ private:
     void onAcceptError(QAbstractSocket::SocketError error);
     // Closes the oldest connection that is not an event stream; false if there is none.
     bool evictOldest();
+    void watchServer();
 
     const Router &m_router;
-    QTcpServer m_server;
+    std::unique_ptr<QTcpServer> m_server;
+    bool m_tls = false;
     RequestParser::Limits m_limits;
     int m_idleTimeoutMs = 60000;
     int m_requestTimeoutMs = 10000;

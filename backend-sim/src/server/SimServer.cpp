@@ -10,6 +10,7 @@
 #include "gpu/Telemetry.h"
 #include "http/HttpServer.h"
 #include "http/Router.h"
+#include "http/TlsFiles.h"
 #include "runtime/CliRuntime.h"
 #include "runtime/InProcessRuntime.h"
 #include "service/Accounts.h"
@@ -69,6 +70,27 @@ QByteArray appTokenKey(const QString &dataDir)
         throw std::runtime_error(u"cannot write %1"_s.arg(file.fileName()).toStdString());
     return key;
 }
+
+// The secret /v1/_test/* routes want (X-CardHour-Test-Secret), fresh at every start of a
+// --test-clock run and readable by this user only: with the test clock on, anyone else on the
+// machine could otherwise move time (and bills) or steer the runtime.
+QByteArray writeTestClockSecret(const QString &dataDir)
+{
+    const QString target = QDir(dataDir).filePath(u"test-clock-secret"_s);
+    const QByteArray secret = tokens::randomBytes(32).toHex();
+    const QString temporary = target + u".new"_s;
+    QFile::remove(temporary);
+    QFile file(temporary);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFile::ReadOwner | QFile::WriteOwner)
+        || file.write(secret) != secret.size() || !file.flush())
+        throw std::runtime_error(
+            u"cannot write %1: %2"_s.arg(temporary, file.errorString()).toStdString());
+    file.close();
+    QFile::remove(target);
+    if (!QFile::rename(temporary, target))
+        throw std::runtime_error(u"cannot move %1 to %2"_s.arg(temporary, target).toStdString());
+    return secret;
+}
 } // namespace
 
 SimServer::SimServer(Options options, QObject *parent)
@@ -120,7 +142,9 @@ void SimServer::start()
     m_catalog = std::make_unique<Catalog>(Catalog::load(m_options.catalogDir));
     m_ledger = std::make_unique<Ledger>(*m_db);
     m_meter = std::make_unique<Meter>(*m_db, *m_ledger, m_options.postingIntervalMs);
-    m_accounts = std::make_unique<Accounts>(*m_db, *m_ledger, *m_clock);
+    PasswordHasher::Params hashParams;
+    hashParams.n = quint64(1) << m_options.scryptCostLog2;
+    m_accounts = std::make_unique<Accounts>(*m_db, *m_ledger, *m_clock, PasswordHasher(hashParams));
     m_keys = std::make_unique<SshKeys>(*m_db, *m_clock);
     m_idempotency = std::make_unique<Idempotency>(*m_db);
     m_events = std::make_unique<EventBus>();
@@ -224,9 +248,21 @@ void SimServer::start()
     m_context->snapshots = m_snapshots.get();
     m_context->sandboxSecret = sandboxSecret;
     m_context->hostNames = m_options.hostNames;
+    if (m_options.testClock)
+        m_context->testClockSecret = writeTestClockSecret(m_options.dataDir);
     registerAllRoutes(*m_context);
 
     m_http = std::make_unique<http::HttpServer>(*m_router);
+    if (!m_options.tlsCertificateFile.isEmpty() || !m_options.tlsKeyFile.isEmpty()) {
+        if (m_options.tlsCertificateFile.isEmpty() || m_options.tlsKeyFile.isEmpty())
+            throw std::runtime_error("HTTPS needs both --tls-cert FILE and --tls-key FILE");
+        QString tlsError;
+        const std::optional<QSslConfiguration> tls =
+            http::loadServerTls(m_options.tlsCertificateFile, m_options.tlsKeyFile, &tlsError);
+        if (!tls)
+            throw std::runtime_error(tlsError.toStdString());
+        m_http->setTls(*tls);
+    }
     if (!m_http->listen(m_options.address, m_options.port))
         throw std::runtime_error(u"cannot listen on %1:%2: %3"_s.arg(m_options.address.toString())
                                      .arg(m_options.port)
@@ -309,6 +345,11 @@ void SimServer::finishPendingWork(int timeoutMs)
 quint16 SimServer::port() const
 {
     return m_http ? m_http->serverPort() : 0;
+}
+
+bool SimServer::servesTls() const
+{
+    return m_http && m_http->isTls();
 }
 
 QStringList SimServer::routeTable(bool testClock)

@@ -57,6 +57,11 @@ public:
         QString gpus = QStringLiteral("auto");
         QString nvidiaSmi = QStringLiteral("nvidia-smi");
         QStringList hostNames; // accepted in Host besides IP literals and localhost
+        // HTTPS with this certificate chain and key (PEM); both empty: plain HTTP.
+        QString tlsCertificateFile;
+        QString tlsKeyFile;
+        int scryptCostLog2 = 17; // new password hashes: scrypt N = 2^this (never below 17 by
+                                 // default; --scrypt-cost-log2 lets tests go lower)
     };
 
     explicit SimServer(Options options, QObject *parent = nullptr);
@@ -66,6 +71,7 @@ public:
     // fit for the user.
     void start();
     quint16 port() const;
+    bool servesTls() const;
     // Stops the timers and runs the event loop until the runtime has no container work
     // left (removals after terminate, stops) or timeoutMs passed. For a clean shutdown.
     void finishPendingWork(int timeoutMs);

@@ -17,7 +17,8 @@ namespace cardhour::sim {
 
 Accounts::Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher)
     : m_db(db), m_ledger(ledger), m_clock(clock), m_hasher(hasher), m_clientEmailThrottle(clock),
-      m_addressThrottle(clock, LoginThrottle::Policy{20, 15 * 60 * 1000, 15 * 60 * 1000})
+      m_addressThrottle(clock, LoginThrottle::Policy{20, 15 * 60 * 1000, 15 * 60 * 1000}),
+      m_signupThrottle(clock, kSignupPolicy)
 {}
 
 QString Accounts::normalizeEmail(const QString &email)
@@ -35,8 +36,16 @@ bool Accounts::isValidEmail(const QString &email)
     return email.size() <= 254 && pattern.match(email).hasMatch();
 }
 
-Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &password)
+Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &password,
+                                   const QString &clientAddress)
 {
+    const QString signupKey = u"signup:"_s + clientAddress;
+    if (!clientAddress.isEmpty()) {
+        if (const qint64 wait = m_signupThrottle.retryAfterMs(signupKey); wait > 0)
+            throw ApiError(429, ErrorCode::TooManyAttempts,
+                           u"Too many new accounts from this address. Try again in %1 s."_s.arg(
+                               (wait + 999) / 1000));
+    }
     const QString email = normalizeEmail(rawEmail);
     if (!isValidEmail(email))
         throw ApiError(400, ErrorCode::InvalidEmail,
@@ -48,7 +57,10 @@ Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &passw
         throw ApiError(400, ErrorCode::InvalidField,
                        u"The password must be at most 1024 characters long."_s);
 
-    // Hash outside the transaction: it takes tens of milliseconds and holds no lock.
+    // Every attempt that gets this far costs a hash and may hand out trial credit: counted.
+    if (!clientAddress.isEmpty())
+        m_signupThrottle.recordFailure(signupKey);
+    // Hash outside the transaction: it takes a fraction of a second and holds no lock.
     const QByteArray hash = m_hasher.hash(password);
     if (hash.isEmpty())
         throw DbError("password hashing failed");
@@ -68,9 +80,10 @@ Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &passw
     trial.amountMicros = kTrialCreditMicros;
     trial.description = u"Trial credit for new accounts"_s;
     m_ledger.post(trial, now);
-    const QString token = issueToken(userId);
+    qint64 expiresAtMs = 0;
+    const QString token = issueToken(userId, &expiresAtMs);
     tx.commit();
-    return {token, userId, email};
+    return {token, userId, email, expiresAtMs};
 }
 
 Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &password,
@@ -100,17 +113,28 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
     }
     m_clientEmailThrottle.recordSuccess(emailKey);
     const QString userId = q.value(0).toString();
+    // A hash made at a lower cost (an older version) is made again at today's, now that the
+    // password is at hand; hashed before the transaction, like at sign-up.
+    QByteArray rehashed;
+    if (m_hasher.needsRehash(stored))
+        rehashed = m_hasher.hash(password);
     Transaction tx(m_db);
-    const QString token = issueToken(userId);
+    if (!rehashed.isEmpty())
+        m_db.exec(u"UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?"_s,
+                  {QString::fromLatin1(rehashed), userId, QString::fromLatin1(stored)});
+    qint64 expiresAtMs = 0;
+    const QString token = issueToken(userId, &expiresAtMs);
     tx.commit();
-    return {token, userId, email};
+    return {token, userId, email, expiresAtMs};
 }
 
-QString Accounts::issueToken(const QString &userId)
+QString Accounts::issueToken(const QString &userId, qint64 *expiresAtMs)
 {
     const QByteArray token = tokens::generate();
+    const qint64 now = m_clock.nowMs();
     m_db.exec(u"INSERT INTO tokens(hash, user_id, created_at) VALUES (?,?,?)"_s,
-              {QString::fromLatin1(tokens::hashForStorage(token)), userId, m_clock.nowMs()});
+              {QString::fromLatin1(tokens::hashForStorage(token)), userId, now});
+    *expiresAtMs = now + kTokenLifetimeMs;
     return QString::fromLatin1(token);
 }
 
@@ -120,17 +144,24 @@ void Accounts::logOut(const QString &token)
               {m_clock.nowMs(), QString::fromLatin1(tokens::hashForStorage(token.toLatin1()))});
 }
 
-std::optional<QString> Accounts::authenticate(const QByteArray &token)
+std::optional<QString> Accounts::authenticate(const QByteArray &token, bool *expired)
 {
+    if (expired)
+        *expired = false;
     if (token.size() != 43) // 32 bytes in unpadded base64url
         return std::nullopt;
     const QByteArray hash = tokens::hashForStorage(token);
-    QSqlQuery q =
-        m_db.exec(u"SELECT hash, user_id FROM tokens WHERE hash = ? AND revoked_at IS NULL"_s,
-                  {QString::fromLatin1(hash)});
+    QSqlQuery q = m_db.exec(
+        u"SELECT hash, user_id, created_at FROM tokens WHERE hash = ? AND revoked_at IS NULL"_s,
+        {QString::fromLatin1(hash)});
     // The lookup is by hash, so timing says nothing about the token; compare anyway.
     if (!q.next() || !tokens::constantTimeEquals(q.value(0).toString().toLatin1(), hash))
         return std::nullopt;
+    if (m_clock.nowMs() >= q.value(2).toLongLong() + kTokenLifetimeMs) {
+        if (expired)
+            *expired = true;
+        return std::nullopt;
+    }
     return q.value(1).toString();
 }
 

@@ -19,29 +19,40 @@ class Accounts
 {
 public:
     static constexpr qint64 kTrialCreditMicros = 10'000'000; // 10 yuan
+    // A token works this long after it was issued (its row's created_at), then 401
+    // token_expired: a token copied off a machine does not work forever.
+    static constexpr qint64 kTokenLifetimeMs = 30LL * 24 * 3600 * 1000;
+    // Sign-ups per client address: each one hands out trial credit and costs a password hash.
+    static constexpr LoginThrottle::Policy kSignupPolicy{30, 3600 * 1000, 3600 * 1000};
 
     struct Session
     {
         QString token; // shown once, never stored
         QString userId;
         QString email;
+        qint64 expiresAtMs = 0;
     };
 
     Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher = {});
 
-    Session signUp(const QString &email, const QString &password);
+    // `clientAddress` keys the sign-up throttle (kSignupPolicy); empty for callers without a
+    // network peer (in-process tools and tests).
+    Session signUp(const QString &email, const QString &password,
+                   const QString &clientAddress = {});
     // `clientAddress` keys the throttles: per (address, e-mail) and per address.
     Session logIn(const QString &email, const QString &password, const QString &clientAddress);
     void logOut(const QString &token);
-    // The user id the bearer token belongs to, if the token is live.
-    std::optional<QString> authenticate(const QByteArray &token);
+    // The user id the bearer token belongs to, if the token is live; *expired (if given) says
+    // whether it failed only because its lifetime is over.
+    std::optional<QString> authenticate(const QByteArray &token, bool *expired = nullptr);
     QJsonObject userJson(const QString &userId);
 
     static QString normalizeEmail(const QString &email);
     static bool isValidEmail(const QString &email);
 
 private:
-    QString issueToken(const QString &userId);
+    // A new token for userId, written in the current transaction; its expiry in *expiresAtMs.
+    QString issueToken(const QString &userId, qint64 *expiresAtMs);
 
     Database &m_db;
     Ledger &m_ledger;
@@ -53,6 +64,7 @@ private:
     // client is 127.0.0.1.
     LoginThrottle m_clientEmailThrottle;
     LoginThrottle m_addressThrottle;
+    LoginThrottle m_signupThrottle;
     QByteArray m_dummyHash; // verified against on unknown e-mails so timing does not tell
 };
 

@@ -103,7 +103,9 @@ private Q_SLOTS:
     void defaultParams()
     {
         const PasswordHasher hasher;
-        QCOMPARE(hasher.params().n, quint64(1) << 15);
+        // What a stolen database costs per guess: never below N = 2^17 (128 MiB with r = 8).
+        QVERIFY(hasher.params().n >= quint64(1) << 17);
+        QCOMPARE(hasher.params().n, quint64(1) << 17);
         QCOMPARE(hasher.params().r, 8u);
         QCOMPARE(hasher.params().p, 1u);
         QElapsedTimer timer;
@@ -111,12 +113,28 @@ private Q_SLOTS:
         const QByteArray encoded = hasher.hash(u"default params"_s);
         const qint64 hashMs = timer.elapsed();
         QVERIFY2(!encoded.isEmpty(), "OpenSSL refused the default parameters (maxmem?)");
-        QVERIFY(encoded.startsWith("scrypt$32768$8$1$"_ba));
+        QVERIFY(encoded.startsWith("scrypt$131072$8$1$"_ba));
         timer.restart();
         QVERIFY(hasher.verify(u"default params"_s, encoded));
         const qint64 verifyMs = timer.elapsed();
         QVERIFY(!hasher.verify(u"default paramz"_s, encoded));
         qInfo("default-params scrypt: hash %lld ms, verify %lld ms", hashMs, verifyMs);
+    }
+
+    void needsRehash()
+    {
+        // Hashes at a lower cost are made again at the next log-in; never downwards.
+        const QByteArray weak = PasswordHasher(smallParams()).hash(u"pw"_s);
+        const PasswordHasher strong;
+        QVERIFY(strong.needsRehash(weak));
+        QVERIFY(strong.verify(u"pw"_s, weak)
+                == PasswordHasher(smallParams()).verify(u"pw"_s, weak));
+        QVERIFY(!PasswordHasher(smallParams()).needsRehash(weak));
+        const QByteArray current = "scrypt$131072$8$1$"_ba + QByteArray(16, 's').toBase64() + "$"_ba
+            + QByteArray(32, 'h').toBase64();
+        QVERIFY(!strong.needsRehash(current));
+        QVERIFY(!PasswordHasher(smallParams()).needsRehash(current));
+        QVERIFY(strong.needsRehash("not a hash"_ba));
     }
 
     void invalidHasherParams()

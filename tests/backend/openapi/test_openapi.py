@@ -435,8 +435,9 @@ class Server:
         subprocess.run([self.binary, "datasets", "add", "demo", dataset, "--data", data], check=True,
                        stdout=subprocess.DEVNULL)
         self.stderr_file = open(self.stderr_path, "wb")
+        # A cheap password hash (the production cost is checked in tests/security).
         self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--data", data, "--test-clock",
-                                      "--runtime", "inprocess"],
+                                      "--runtime", "inprocess", "--scrypt-cost-log2", "10"],
                                      stdout=subprocess.PIPE, stderr=self.stderr_file, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         line = b""
@@ -454,6 +455,9 @@ class Server:
             raise RuntimeError(f"the server did not announce its port (first line {line!r}); stderr: "
                                + self.stderr_tail())
         self.port = int(match.group(1))
+        # Written before the listening line; /v1/_test/* answer only with it.
+        with open(os.path.join(data, "test-clock-secret"), "rb") as f:
+            self.test_secret = f.read().strip().decode("ascii")
 
     def stderr_tail(self):
         try:
@@ -503,6 +507,7 @@ class Client:
         self.observed = {}  # (METHOD, template) -> set of statuses
         self.validated_bodies = 0
         self.requests = 0
+        self.test_secret = None  # sent as X-CardHour-Test-Secret on /v1/_test/ paths
 
     def validate(self, method, path, reply, expect=None, label=""):
         template = self.spec.template_for(method, path)
@@ -564,6 +569,8 @@ class Client:
             request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
+        if path.startswith("/v1/_test/") and self.test_secret:
+            request.add_header("X-CardHour-Test-Secret", self.test_secret)
         for name, value in (headers or {}).items():
             request.add_header(name, value)
         try:
@@ -1424,6 +1431,7 @@ def main(argv):
         base = f"http://127.0.0.1:{server.port}"
         print(f"server: {base}", flush=True)
         client = Client(spec, base)
+        client.test_secret = server.test_secret
         with tempfile.TemporaryDirectory(prefix="cardhour-openapi-keys-") as tmp:
             probes = run_scenario(client, tmp, server.port)
     except Abort:

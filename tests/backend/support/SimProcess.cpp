@@ -2,7 +2,9 @@
 
 #include <QDateTime>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonParseError>
 #include <QNetworkProxy>
 #include <QNetworkRequest>
@@ -215,6 +217,11 @@ bool SimProcess::restart(int timeoutMs)
     // The built-in catalog's simulated cards, also on a machine with real GPUs, unless asked.
     if (!m_extraArgs.contains(u"--gpus"_s))
         m_arguments << u"--gpus"_s << u"simulated"_s;
+    // Password hashing at the production cost (2^17) takes a large part of a second per sign-up;
+    // these tests are about the API, so a cheaper hash unless a test asks (tests/security checks
+    // the default).
+    if (!m_extraArgs.contains(u"--scrypt-cost-log2"_s))
+        m_arguments << u"--scrypt-cost-log2"_s << u"10"_s;
     m_process->setArguments(m_arguments);
     // The provider's warnings go straight to the test's stderr: visible, and a full pipe
     // can never block the provider.
@@ -239,7 +246,7 @@ bool SimProcess::restart(int timeoutMs)
             int(std::max<qint64>(1, std::min<qint64>(deadline.remainingTime(), 200))));
     }
     m_firstLine = QString::fromUtf8(m_process->readLine()).chopped(1);
-    static const QRegularExpression pattern(u"^listening (http://127\\.0\\.0\\.1:(\\d+))$"_s);
+    static const QRegularExpression pattern(u"^listening (https?://127\\.0\\.0\\.1:(\\d+))$"_s);
     const QRegularExpressionMatch match = pattern.match(m_firstLine);
     if (!match.hasMatch()) {
         m_lastError = u"unexpected first line: \"%1\""_s.arg(m_firstLine);
@@ -248,6 +255,17 @@ bool SimProcess::restart(int timeoutMs)
     }
     m_baseUrl = QUrl(match.captured(1));
     m_port = static_cast<quint16>(match.captured(2).toUInt());
+    m_testClockSecret.clear();
+    if (m_arguments.contains(u"--test-clock"_s) && !m_dataDir.isEmpty()) {
+        // Written before the listening line; test routes answer only with it.
+        QFile secret(QDir(m_dataDir).filePath(u"test-clock-secret"_s));
+        if (!secret.open(QIODevice::ReadOnly)) {
+            m_lastError = u"cannot read %1: %2"_s.arg(secret.fileName(), secret.errorString());
+            kill();
+            return false;
+        }
+        m_testClockSecret = secret.readAll().trimmed();
+    }
     return true;
 }
 
@@ -291,6 +309,8 @@ QNetworkReply *SimProcess::send(const QByteArray &method, const QString &path,
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
                          QNetworkRequest::AlwaysNetwork);
     bool hasType = false;
+    if (path.startsWith(u"/v1/_test/"_s) && !m_testClockSecret.isEmpty() && m_sendTestSecret)
+        request.setRawHeader(kTestSecretHeader, m_testClockSecret);
     for (const auto &[name, value] : headers) {
         request.setRawHeader(name, value);
         hasType = hasType || sameName(name, "content-type");

@@ -106,6 +106,12 @@ public:
     QString firstLine() const { return m_firstLine; }
     QString lastError() const { return m_lastError; }
     QStringList arguments() const { return m_arguments; }
+    // With --test-clock: the run's <data>/test-clock-secret, which request() sends on every
+    // /v1/_test/ path in X-CardHour-Test-Secret (unless setSendTestSecret(false), for a test
+    // that shows the routes refuse a request without it).
+    QByteArray testClockSecret() const { return m_testClockSecret; }
+    void setSendTestSecret(bool send) { m_sendTestSecret = send; }
+    static constexpr char kTestSecretHeader[] = "X-CardHour-Test-Secret";
 
     // ---- synchronous HTTP over QNetworkAccessManager -----------------------------------
     Reply request(const QByteArray &method, const QString &path, const QByteArray &body = {},
@@ -174,6 +180,8 @@ private:
     quint16 m_port = 0;
     QString m_firstLine;
     QString m_lastError;
+    QByteArray m_testClockSecret;
+    bool m_sendTestSecret = true;
 };
 
 // A client of GET /v1/events over a raw socket: parses the stream as it arrives while the
