@@ -109,10 +109,6 @@
         <translation>&lt;b&gt;2. 系统镜像&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>&lt;b&gt;3. SSH keys to install&lt;/b&gt;</source>
-        <translation>&lt;b&gt;3. 要安装的 SSH 密钥&lt;/b&gt;</translation>
-    </message>
-    <message>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
@@ -127,6 +123,42 @@
     <message>
         <source>Manage SSH &amp;keys…</source>
         <translation>管理 SSH 密钥(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>GPU types</source>
+        <translation>GPU 型号</translation>
+    </message>
+    <message>
+        <source>Number of cards</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <source>System images</source>
+        <translation>系统镜像</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;3. Datasets to mount&lt;/b&gt; (read-only, at /datasets/NAME)</source>
+        <translation>&lt;b&gt;3. 要挂载的数据集&lt;/b&gt;（只读，位于 /datasets/NAME）</translation>
+    </message>
+    <message>
+        <source>Datasets to mount</source>
+        <translation>要挂载的数据集</translation>
+    </message>
+    <message>
+        <source>The provider offers no datasets.</source>
+        <translation>服务商未提供数据集。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;4. SSH keys to install&lt;/b&gt;</source>
+        <translation>&lt;b&gt;4. 要安装的 SSH 密钥&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>SSH keys to install</source>
+        <translation>要安装的 SSH 密钥</translation>
+    </message>
+    <message>
+        <source>Cost preview</source>
+        <translation>费用预览</translation>
     </message>
 </context>
 <context>
@@ -430,6 +462,92 @@
     </message>
 </context>
 <context>
+    <name>SnapshotsPage</name>
+    <message>
+        <source>Snapshots</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>A snapshot is a copy of an instance's own disk and /workspace. Restore it as a new instance on any GPU type; you pay for its storage while you keep it.</source>
+        <translation>快照是实例自身磁盘和 /workspace 的副本。可在任意 GPU 型号上恢复为新实例；保留期间需支付存储费。</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>来源(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Instance to snapshot</source>
+        <translation>要制作快照的实例</translation>
+    </message>
+    <message>
+        <source>no running or stopped instance</source>
+        <translation>没有运行中或已停止的实例</translation>
+    </message>
+    <message>
+        <source>N&amp;ame:</source>
+        <translation>名称(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Snapshot name</source>
+        <translation>快照名称</translation>
+    </message>
+    <message>
+        <source>instance name + “-snapshot”</source>
+        <translation>实例名 + “-snapshot”</translation>
+    </message>
+    <message>
+        <source>&amp;Take snapshot</source>
+        <translation>制作快照(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Restore…</source>
+        <translation>恢复(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Restore the selected snapshot as a new instance</source>
+        <translation>将所选快照恢复为新实例</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Delete the selected snapshot; its storage fee stops</source>
+        <translation>删除所选快照；其存储费随之停止</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotsRestoreDialog</name>
+    <message>
+        <source>Restore snapshot</source>
+        <translation>恢复快照</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>chosen by the provider</source>
+        <translation>由服务商指定</translation>
+    </message>
+    <message>
+        <source>&amp;GPU type:</source>
+        <translation>GPU 型号(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;Cards:</source>
+        <translation>卡数(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>SSH &amp;keys:</source>
+        <translation>SSH 密钥(&amp;K)：</translation>
+    </message>
+</context>
+<context>
     <name>SshConfigWriter</name>
     <message>
         <source>Could not read %1: %2</source>
@@ -563,6 +681,65 @@
     </message>
 </context>
 <context>
+    <name>StoragePage</name>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Datasets the provider shares: an instance launched with one sees it read-only at its mount path, without copying it.</source>
+        <translation>服务商共享的数据集：启动时选择了数据集的实例可在其挂载路径以只读方式访问，无需复制。</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Add a folder as a dataset</source>
+        <translation>将文件夹添加为数据集</translation>
+    </message>
+    <message>
+        <source>The local sandbox shares a folder of this computer with the instances launched with it.</source>
+        <translation>本地沙盒会将本机的一个文件夹共享给启动时选择了它的实例。</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Folder to share</source>
+        <translation>要共享的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Dataset name</source>
+        <translation>数据集名称</translation>
+    </message>
+    <message>
+        <source>a-z, 0-9, '.', '_' and '-'</source>
+        <translation>a-z、0-9、“.”、“_”和“-”</translation>
+    </message>
+    <message>
+        <source>&amp;Add dataset</source>
+        <translation>添加数据集(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>The provider offers no model library yet; models will be listed here when it does.</source>
+        <translation>服务商尚未提供模型库；提供后模型将列在此处。</translation>
+    </message>
+</context>
+<context>
     <name>TopUpDialog</name>
     <message>
         <source>Top up the balance</source>
@@ -667,6 +844,10 @@
         <source>The provider answered with HTTP status %1.</source>
         <translation>服务商返回了 HTTP 状态码 %1。</translation>
     </message>
+    <message>
+        <source>Your log-in has expired. Please log in again.</source>
+        <translation>您的登录已过期，请重新登录。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::core::ClientSession</name>
@@ -685,6 +866,10 @@
     <message>
         <source>Asking %1…</source>
         <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Your session has expired. Please log in again.</source>
+        <translation>您的会话已过期，请重新登录。</translation>
     </message>
 </context>
 <context>
@@ -719,6 +904,29 @@
     <message>
         <source>%1 is not an http:// or https:// address.</source>
         <translation>%1 不是 http:// 或 https:// 地址。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SandboxDatasets</name>
+    <message>
+        <source>A folder is being added already; wait until it is done.</source>
+        <translation>已有一个文件夹正在添加；请等待其完成。</translation>
+    </message>
+    <message>
+        <source>The sandbox program stopped before it had added the folder.</source>
+        <translation>沙盒程序在添加文件夹之前就停止了。</translation>
+    </message>
+    <message>
+        <source>The sandbox did not add the folder: %1</source>
+        <translation>沙盒未能添加该文件夹：%1</translation>
+    </message>
+    <message>
+        <source>exit status %1</source>
+        <translation>退出状态 %1</translation>
+    </message>
+    <message>
+        <source>The sandbox program %1 could not be started: %2</source>
+        <translation>无法启动沙盒程序 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -985,6 +1193,29 @@
     </message>
 </context>
 <context>
+    <name>cardhour::core::TlsTrust</name>
+    <message>
+        <source>Cannot read the CA certificate file %1: %2</source>
+        <translation>无法读取 CA 证书文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is too large to be a CA certificate file.</source>
+        <translation>%1 太大，不是 CA 证书文件。</translation>
+    </message>
+    <message>
+        <source>%1 holds no PEM certificate (-----BEGIN CERTIFICATE-----).</source>
+        <translation>%1 中没有 PEM 证书（-----BEGIN CERTIFICATE-----）。</translation>
+    </message>
+    <message>
+        <source>CardHour refused the certificate of %1 (%2), so nothing was sent to it: not the password, not the token.</source>
+        <translation>CardHour 拒绝了 %1 的证书（%2），因此没有向它发送任何内容：既没有密码，也没有令牌。</translation>
+    </message>
+    <message>
+        <source>If this provider uses its own certificate authority, give its CA certificate with --ca FILE.</source>
+        <translation>如果该提供商使用自己的证书颁发机构，请用 --ca FILE 指定其 CA 证书。</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::terminal::TerminalWidget</name>
     <message>
         <source>Copy</source>
@@ -1050,6 +1281,30 @@
     <message>
         <source>(%1)</source>
         <translation>（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::CostPreview</name>
+    <message>
+        <source>&lt;b&gt;Running:&lt;/b&gt; %1 per hour, %2 per day (%3 × %4 per card-hour), billed per second.</source>
+        <extracomment>%3 cards × %4 per card-hour</extracomment>
+        <translation>&lt;b&gt;运行时：&lt;/b&gt;每小时 %1，每天 %2（%3 × 每卡时 %4），按秒计费。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Stopped:&lt;/b&gt; its %1 GiB disk is billed at %2 per GiB-hour: %3 per hour, %4 per day.</source>
+        <translation>&lt;b&gt;停止时：&lt;/b&gt;其 %1 GiB 磁盘按每 GiB 小时 %2 计费：每小时 %3，每天 %4。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Stopped:&lt;/b&gt; its %1 GiB disk costs nothing (the provider's storage price is %2 per GiB-hour).</source>
+        <translation>&lt;b&gt;停止时：&lt;/b&gt;其 %1 GiB 磁盘不收费（服务商的存储价格为每 GiB 小时 %2）。</translation>
+    </message>
+    <message>
+        <source>Your balance of %1 lasts %2 at %3 (with what already runs).</source>
+        <translation>按 %3 计算（含已在运行的实例），您的余额 %1 可用 %2。</translation>
+    </message>
+    <message>
+        <source>Stopped, it lasts %1.</source>
+        <translation>停止后可用 %1。</translation>
     </message>
 </context>
 <context>
@@ -1153,6 +1408,10 @@
     <message>
         <source>storage</source>
         <translation>存储</translation>
+    </message>
+    <message>
+        <source>%1 answers</source>
+        <translation>%1 已响应</translation>
     </message>
 </context>
 <context>
@@ -1295,6 +1554,205 @@
         <source>The provider promises to keep no data across a stop.</source>
         <translation>服务商不承诺在停止后保留任何数据。</translation>
     </message>
+    <message>
+        <source>Its %1 GiB disk costs %2 per hour while stopped (%3 per GiB-hour).</source>
+        <translation>停止期间，其 %1 GiB 磁盘每小时收费 %2（每 GiB 小时 %3）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::InstanceDetails</name>
+    <message>
+        <source>Launch</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <source>Host key</source>
+        <translation>主机密钥</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>GPU cards</source>
+        <translation>GPU 卡</translation>
+    </message>
+    <message>
+        <source>Datasets</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>While stopped</source>
+        <translation>停止期间</translation>
+    </message>
+    <message>
+        <source>Stop and terminate</source>
+        <translation>停止与终止</translation>
+    </message>
+    <message>
+        <source>Apps</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Select an instance in the list to see how its launch went, its SSH address and host key, its resources and datasets, and what stopping it keeps and costs.</source>
+        <translation>在列表中选择一个实例，即可查看它的启动过程、SSH 地址与主机密钥、资源与数据集，以及停止后保留什么、费用多少。</translation>
+    </message>
+    <message>
+        <source>No instance selected</source>
+        <translation>未选择实例</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Instance name</source>
+        <translation>实例名称</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>not known until SSH is ready</source>
+        <translation>SSH 就绪后才可知</translation>
+    </message>
+    <message>
+        <source>This image serves no web apps.</source>
+        <translation>此镜像不提供网页应用。</translation>
+    </message>
+    <message>
+        <source>%1 (port %2)</source>
+        <translation>%1（端口 %2）</translation>
+    </message>
+    <message>
+        <source>%1: status</source>
+        <translation>%1：状态</translation>
+    </message>
+    <message>
+        <source>Open in browser</source>
+        <translation>在浏览器中打开</translation>
+    </message>
+    <message>
+        <source>Open %1 in the browser</source>
+        <translation>在浏览器中打开 %1</translation>
+    </message>
+    <message>
+        <source>Through an SSH forward to port %1 in the instance</source>
+        <translation>通过 SSH 转发到实例内的端口 %1</translation>
+    </message>
+    <message>
+        <source>not launched yet</source>
+        <translation>尚未启动</translation>
+    </message>
+    <message>
+        <source>requested at %1</source>
+        <translation>请求于 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 after the request</source>
+        <translation>%1：请求后 %2</translation>
+    </message>
+    <message>
+        <source>waiting for the next stage…</source>
+        <translation>正在等待下一阶段…</translation>
+    </message>
+    <message>
+        <source>not reachable yet</source>
+        <translation>尚不可连接</translation>
+    </message>
+    <message>
+        <source>%1 CPUs</source>
+        <translation>%1 个 CPU</translation>
+    </message>
+    <message>
+        <source>%1 GiB memory</source>
+        <translation>%1 GiB 内存</translation>
+    </message>
+    <message>
+        <source>%1 GiB disk</source>
+        <translation>%1 GiB 磁盘</translation>
+    </message>
+    <message>
+        <source>not reported by the provider</source>
+        <translation>提供方未报告</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>%1 (cards %2)</source>
+        <translation>%1（卡 %2）</translation>
+    </message>
+    <message>
+        <source>none mounted</source>
+        <translation>未挂载</translation>
+    </message>
+    <message>
+        <source>%1 at /datasets/%1 (read-only)</source>
+        <translation>%1 位于 /datasets/%1（只读）</translation>
+    </message>
+    <message>
+        <source>%1 while running, billed now</source>
+        <translation>运行时 %1，当前正在计费</translation>
+    </message>
+    <message>
+        <source>%1 while running, not billed now</source>
+        <translation>运行时 %1，当前未计费</translation>
+    </message>
+    <message>
+        <source>nothing is billed while it is stopped</source>
+        <translation>停止期间不计费</translation>
+    </message>
+    <message>
+        <source>%1 for the %2 GiB kept (%3 per GiB-hour)</source>
+        <translation>保留的 %2 GiB：%1（每 GiB·小时 %3）</translation>
+    </message>
+    <message>
+        <source>Stop keeps nothing.</source>
+        <translation>停止时不保留任何内容。</translation>
+    </message>
+    <message>
+        <source>Stop keeps %1.</source>
+        <translation>停止时保留%1。</translation>
+    </message>
+    <message>
+        <source>It releases %1.</source>
+        <translation>并释放%1。</translation>
+    </message>
+    <message>
+        <source>Terminate has nothing kept to delete.</source>
+        <translation>终止时没有需要删除的保留内容。</translation>
+    </message>
+    <message>
+        <source>Terminate deletes %1.</source>
+        <translation>终止时删除%1。</translation>
+    </message>
+    <message>
+        <source>not running</source>
+        <translation>未运行</translation>
+    </message>
+    <message>
+        <source>not answering yet</source>
+        <translation>尚未响应</translation>
+    </message>
+    <message>
+        <source>answers (since %1 after the request)</source>
+        <translation>已响应（请求后 %1 起）</translation>
+    </message>
+    <message>
+        <source>answers</source>
+        <translation>已响应</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::InstanceTableModel</name>
@@ -1409,14 +1867,6 @@
         <translation>正在加载目录…</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Cost:&lt;/b&gt; %1 per hour, %2 per day. Billed per second while it runs; nothing while stopped.</source>
-        <translation>&lt;b&gt;费用：&lt;/b&gt;每小时 %1，每天 %2。运行时按秒计费；停止后不计费。</translation>
-    </message>
-    <message>
-        <source>Your balance of %1 lasts %2 at %3 (with what already runs).</source>
-        <translation>按 %3 计算（含已在运行的实例），您的余额 %1 可用 %2。</translation>
-    </message>
-    <message>
         <source>Launch</source>
         <translation>启动</translation>
     </message>
@@ -1433,11 +1883,6 @@
         <translation>未启动：%1 请选择更少的卡数或其他 GPU 型号。</translation>
     </message>
     <message>
-        <source>%1   ·   %2 GiB VRAM   ·   %3 per card-hour   ·   free: %4</source>
-        <extracomment>GPU card in the launch dialog: name, memory, price, free cards</extracomment>
-        <translation>%1   ·   %2 GiB 显存   ·   每卡时 %3   ·   空闲：%4</translation>
-    </message>
-    <message>
         <source>%1 (not enough free)</source>
         <translation>%1（空闲不足）</translation>
     </message>
@@ -1448,6 +1893,65 @@
     <message>
         <source>real GPU</source>
         <translation>真实 GPU</translation>
+    </message>
+    <message>
+        <source>%1 GiB VRAM</source>
+        <translation>%1 GiB 显存</translation>
+    </message>
+    <message>
+        <source>%1 per card-hour</source>
+        <translation>每卡时 %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 free</source>
+        <extracomment>free cards of this type out of all the provider lends</extracomment>
+        <translation>%2 张中 %1 张空闲</translation>
+    </message>
+    <message>
+        <source>%1, %2, %3, %4, %5</source>
+        <extracomment>how a screen reader says one GPU card: name, memory, price, free cards, kind</extracomment>
+        <translation>%1，%2，%3，%4，%5</translation>
+    </message>
+    <message>
+        <source>%1   ·   %2   ·   %3, files: %4</source>
+        <extracomment>a dataset: name, where it is mounted, size, number of files</extracomment>
+        <translation>%1   ·   %2   ·   %3，文件数：%4</translation>
+    </message>
+    <message>
+        <source>its folder is missing on the provider</source>
+        <translation>服务商处缺少其文件夹</translation>
+    </message>
+    <message>
+        <source>You have no SSH key yet: Launch creates one on this computer (ed25519, in %1), uploads it and installs it on this host. Or choose Manage SSH keys to import your own.</source>
+        <translation>您还没有 SSH 密钥：点击“启动”会在本机创建一个（ed25519，位于 %1），上传并安装到此主机。也可以在“管理 SSH 密钥”中导入您自己的密钥。</translation>
+    </message>
+    <message>
+        <source>Creating an SSH key for you…</source>
+        <translation>正在为您创建 SSH 密钥…</translation>
+    </message>
+    <message>
+        <source>Not launched: no SSH key could be created. %1</source>
+        <translation>未启动：无法创建 SSH 密钥。%1</translation>
+    </message>
+    <message>
+        <source>Uploading your new SSH key…</source>
+        <translation>正在上传您的新 SSH 密钥…</translation>
+    </message>
+    <message>
+        <source>Not launched: your new SSH key could not be uploaded. %1</source>
+        <translation>未启动：无法上传您的新 SSH 密钥。%1</translation>
+    </message>
+    <message>
+        <source>its passphrase is in your keychain</source>
+        <translation>其口令保存在您的钥匙串中</translation>
+    </message>
+    <message>
+        <source>without a passphrase, as there is no keychain</source>
+        <translation>没有钥匙串，因此不设口令</translation>
+    </message>
+    <message>
+        <source>Created the SSH key “%1” in %2 (%3), uploaded it and ticked it.</source>
+        <translation>已在 %2 创建 SSH 密钥“%1”（%3），已上传并勾选。</translation>
     </message>
 </context>
 <context>
@@ -1683,6 +2187,10 @@
         <source>Pages</source>
         <translation>页面</translation>
     </message>
+    <message>
+        <source>Restoring into %1…</source>
+        <translation>正在恢复到 %1…</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::MetricsChart</name>
@@ -1732,6 +2240,282 @@
     <message>
         <source> min</source>
         <translation> 分钟</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::SnapshotsModel</name>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>Being taken</source>
+        <translation>正在制作</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Failed · the provider restarted while it was taken</source>
+        <translation>失败 · 制作期间服务商重启了</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Failed · %1</source>
+        <translation>失败 · %1</translation>
+    </message>
+    <message>
+        <source>Deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>%1/h</source>
+        <translation>%1/小时</translation>
+    </message>
+    <message>
+        <source>the SSH keys it was given</source>
+        <translation>为它配置的 SSH 密钥</translation>
+    </message>
+    <message>
+        <source>the datasets it mounted</source>
+        <translation>它挂载的数据集</translation>
+    </message>
+    <message>
+        <source>memory and running processes</source>
+        <translation>内存和正在运行的进程</translation>
+    </message>
+    <message>
+        <source>Not kept (a restore is a new instance): %1</source>
+        <translation>不保留（恢复得到的是一台新实例）：%1</translation>
+    </message>
+    <message>
+        <source>%1 (gone)</source>
+        <translation>%1（已不存在）</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>paused: balance empty</source>
+        <translation>已暂停：余额为零</translation>
+    </message>
+    <message>
+        <source>taken since %1</source>
+        <translation>自 %1 起制作中</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>From instance</source>
+        <translation>来源实例</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>镜像</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Storage fee</source>
+        <translation>存储费</translation>
+    </message>
+    <message>
+        <source>Billed since</source>
+        <translation>计费起始</translation>
+    </message>
+    <message>
+        <source>Storage cost so far</source>
+        <translation>至今存储费用</translation>
+    </message>
+    <message>
+        <source>Keeps</source>
+        <translation>保留内容</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::SnapshotsPage</name>
+    <message>
+        <source>The snapshots could not be loaded: %1</source>
+        <translation>无法加载快照：%1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>No snapshots yet</source>
+        <translation>还没有快照</translation>
+    </message>
+    <message>
+        <source>Loading snapshots…</source>
+        <translation>正在加载快照…</translation>
+    </message>
+    <message>
+        <source>A snapshot keeps an instance's own disk and /workspace, so you can restore it later as a new instance, on any GPU type. Launch an instance first: a snapshot is taken from a running or stopped instance.</source>
+        <translation>快照保存实例自身的磁盘和 /workspace，之后可在任意 GPU 型号上恢复为新实例。请先启动一台实例：快照取自运行中或已停止的实例。</translation>
+    </message>
+    <message>
+        <source>A snapshot keeps an instance's own disk and /workspace, so you can restore it later as a new instance, on any GPU type. Choose an instance above and press Take snapshot, or snapshot the first one now:</source>
+        <translation>快照保存实例自身的磁盘和 /workspace，之后可在任意 GPU 型号上恢复为新实例。在上方选择一台实例并点击“制作快照”，或立即为第一台实例制作快照：</translation>
+    </message>
+    <message>
+        <source>Take a snapshot of “%1”</source>
+        <translation>为“%1”制作快照</translation>
+    </message>
+    <message>
+        <source>A snapshot is billed for its storage at %1 per GiB and hour while you keep it.</source>
+        <translation>快照在保留期间按每 GiB 每小时 %1 收取存储费。</translation>
+    </message>
+    <message>
+        <source>Select a snapshot to see what it keeps.</source>
+        <translation>选择一个快照以查看它保留的内容。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; keeps %2 (%3).</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 保留了%2（%3）。</translation>
+    </message>
+    <message>
+        <source>A restore is a new instance; not kept: %1.</source>
+        <translation>恢复得到的是一台新实例；不保留：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Storage is billed while it is kept: %n GiB at %1 per GiB-hour, %2.</source>
+        <translation>
+            <numerusform>保留期间按存储计费：%n GiB，每 GiB·小时 %1，%2。</numerusform></translation>
+    </message>
+    <message>
+        <source>It outlives its instance: terminating the instance does not delete it.</source>
+        <translation>它独立于实例存在：终止实例不会删除它。</translation>
+    </message>
+    <message>
+        <source>If the balance runs out the fee pauses and the snapshot is kept.</source>
+        <translation>余额用完时暂停计费，快照仍会保留。</translation>
+    </message>
+    <message>
+        <source>Asking the provider to snapshot “%1”…</source>
+        <translation>正在请求服务商为“%1”制作快照…</translation>
+    </message>
+    <message>
+        <source>A snapshot is billed for its storage and your balance is empty. Top up first.</source>
+        <translation>快照需要支付存储费，而您的余额为零。请先充值。</translation>
+    </message>
+    <message>
+        <source>No snapshot was taken of “%1”: %2</source>
+        <translation>未能为“%1”制作快照：%2</translation>
+    </message>
+    <message>
+        <source>Taking snapshot “%1” of “%2”; it can be restored once it is ready.</source>
+        <translation>正在为“%2”制作快照“%1”；就绪后即可恢复。</translation>
+    </message>
+    <message>
+        <source>Delete the snapshot “%1”? Its copy of %2 (%3) is deleted for good and cannot be restored afterwards.</source>
+        <translation>删除快照“%1”？它保存的%2（%3）将被永久删除，之后无法再恢复。</translation>
+    </message>
+    <message>
+        <source>Its storage fee of %1 stops now; it has cost %2 so far.</source>
+        <translation>其存储费 %1 将立即停止；至今已花费 %2。</translation>
+    </message>
+    <message>
+        <source>It is not billed now; it has cost %1 so far.</source>
+        <translation>它目前未在计费；至今已花费 %1。</translation>
+    </message>
+    <message>
+        <source>Delete snapshot</source>
+        <translation>删除快照</translation>
+    </message>
+    <message>
+        <source>“%1” is kept: instances restored from it still exist (%2).</source>
+        <translation>“%1”已保留：仍有从它恢复的实例（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1” is kept: the instances restored from it still run from it (%2). Terminate them first, then delete the snapshot.</source>
+        <translation>“%1”已保留：从它恢复的实例仍依赖它运行（%2）。请先终止这些实例，再删除快照。</translation>
+    </message>
+    <message>
+        <source>Deleting “%1”…</source>
+        <translation>正在删除“%1”…</translation>
+    </message>
+    <message>
+        <source>“%1” was deleted; its storage fee has stopped.</source>
+        <translation>“%1”已删除；其存储费已停止。</translation>
+    </message>
+    <message>
+        <source>“%1” was not deleted: %2</source>
+        <translation>“%1”未被删除：%2</translation>
+    </message>
+    <message>
+        <source>Snapshot not deleted</source>
+        <translation>快照未删除</translation>
+    </message>
+    <message>
+        <source>“%1” is being restored as the new instance “%2”.</source>
+        <translation>正在将“%1”恢复为新实例“%2”。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::SnapshotsRestoreDialog</name>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; comes back as a new instance with %2 as they were when it was taken. Not kept: %3.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 将恢复为一台新实例，%2 与制作快照时一致。不保留：%3。</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Restore the snapshot</source>
+        <translation>恢复此快照</translation>
+    </message>
+    <message>
+        <source>Loading the catalog and your keys…</source>
+        <translation>正在加载目录和您的密钥…</translation>
+    </message>
+    <message>
+        <source>%1 · %2 per card-hour · free: %3</source>
+        <extracomment>GPU type in the restore dialog: name, price per card-hour, free cards</extracomment>
+        <translation>%1 · 每卡每小时 %2 · 空闲：%3</translation>
+    </message>
+    <message>
+        <source>Your account has no SSH keys: the restored instance cannot be logged in to. Add a key on the Keys page first.</source>
+        <translation>您的账户没有 SSH 密钥：将无法登录恢复出的实例。请先在“密钥”页面添加一个密钥。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cost:&lt;/b&gt; %1 per hour, %2 per day while it runs (%3 × %4 per card-hour).</source>
+        <translation>&lt;b&gt;费用：&lt;/b&gt;运行时每小时 %1，每天 %2（%3 × 每卡每小时 %4）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Only %n card(s) of this type are free now.</source>
+        <translation>
+            <numerusform>这种类型目前只有 %n 张卡空闲。</numerusform></translation>
+    </message>
+    <message>
+        <source>The snapshot stays and its storage fee of %1 goes on until you delete it.</source>
+        <translation>快照会保留，其存储费 %1 持续计费，直到您删除它。</translation>
+    </message>
+    <message>
+        <source>Asking the provider…</source>
+        <translation>正在请求服务商…</translation>
+    </message>
+    <message>
+        <source>Not restored: %1</source>
+        <translation>未恢复：%1</translation>
     </message>
 </context>
 <context>
@@ -1791,12 +2575,114 @@
         <source>%1 is at %2 (through SSH).</source>
         <translation>%1 位于 %2（经由 SSH）。</translation>
     </message>
+    <message>
+        <source>That instance is no longer there.</source>
+        <translation>该实例已不存在。</translation>
+    </message>
+    <message>
+        <source>“%1” is not running.</source>
+        <translation>“%1”未在运行。</translation>
+    </message>
+    <message>
+        <source>“%1” has no app called “%2”.</source>
+        <translation>“%1”没有名为“%2”的应用。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::SshKeysDialog</name>
     <message>
         <source>SSH keys</source>
         <translation>SSH 密钥</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::StateStyle</name>
+    <message>
+        <source>Instance state: %1</source>
+        <translation>实例状态：%1</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::StoragePage</name>
+    <message>
+        <source>Dataset not added</source>
+        <translation>未添加数据集</translation>
+    </message>
+    <message>
+        <source>Added the dataset “%1”.</source>
+        <translation>已添加数据集“%1”。</translation>
+    </message>
+    <message>
+        <source>The datasets could not be loaded: %1</source>
+        <translation>无法加载数据集：%1</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no: its folder is missing</source>
+        <translation>否：其文件夹不存在</translation>
+    </message>
+    <message>
+        <source>none of your hosts</source>
+        <translation>您的主机均未挂载</translation>
+    </message>
+    <message>
+        <source>No datasets yet</source>
+        <translation>还没有数据集</translation>
+    </message>
+    <message>
+        <source>Loading datasets…</source>
+        <translation>正在加载数据集…</translation>
+    </message>
+    <message>
+        <source>A dataset is a folder the provider shares read-only with the instances launched with it. Add a folder of this computer below.</source>
+        <translation>数据集是服务商以只读方式共享给启动时选择了它的实例的文件夹。请在下方添加本机的一个文件夹。</translation>
+    </message>
+    <message>
+        <source>A dataset is a folder the provider shares read-only with the instances launched with it. This provider offers none yet.</source>
+        <translation>数据集是服务商以只读方式共享给启动时选择了它的实例的文件夹。此服务商目前尚未提供任何数据集。</translation>
+    </message>
+    <message>
+        <source>Folder to share as a dataset</source>
+        <translation>要作为数据集共享的文件夹</translation>
+    </message>
+    <message>
+        <source>“%1” is not a folder.</source>
+        <translation>“%1”不是文件夹。</translation>
+    </message>
+    <message>
+        <source>Adding “%1” (the sandbox measures the folder first)…</source>
+        <translation>正在添加“%1”（沙盒会先统计文件夹大小）…</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Mounted at</source>
+        <translation>挂载路径</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件数</translation>
+    </message>
+    <message>
+        <source>Available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>Mounted by</source>
+        <translation>挂载的主机</translation>
+    </message>
+    <message>
+        <source>Datasets</source>
+        <translation>数据集</translation>
     </message>
 </context>
 <context>
@@ -2016,6 +2902,10 @@
     <message>
         <source>The cardhour-sim executable.</source>
         <translation>cardhour-sim 可执行文件。</translation>
+    </message>
+    <message>
+        <source>Also trust the certificate authorities in FILE (PEM) for an https:// provider with a certificate of its own.</source>
+        <translation>对于使用自有证书的 https:// 提供商，同时信任 FILE（PEM）中的证书颁发机构。</translation>
     </message>
 </context>
 </TS>
