@@ -17,6 +17,7 @@
 #include "ui_MainWindow.h"
 
 #include <QAction>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -82,8 +83,12 @@ void MainWindow::retranslateNavigation()
     const QList<QAction *> actions = {m_ui->showHomeAction,      m_ui->showInstancesAction,
                                       m_ui->showSnapshotsAction, m_ui->showStorageAction,
                                       m_ui->showBillingAction,   m_ui->showKeysAction};
-    for (int row = 0; row < actions.size(); ++row)
-        m_nav->setPageText(row, actions[row]->text().remove(u'&'), actions[row]->shortcut());
+    for (int row = 0; row < actions.size(); ++row) {
+        // The menu's mnemonic is no part of a page's name: "&Home" and "主页(&H)" lose it.
+        QString name = actions[row]->text();
+        name.remove(QRegularExpression(u"\\(&.\\)"_s)).remove(u'&');
+        m_nav->setPageText(row, name, actions[row]->shortcut());
+    }
     m_nav->setAccessibleName(tr("Pages"));
 }
 

@@ -99,13 +99,14 @@ class Sim:
 
 
 def wide_catalog(source_dir, target_dir, capacity=4096):
-    """The built-in catalog with every card type's capacity raised, for benchmarks that need
-    more instances at once than the sandbox lends by default."""
+    """The built-in catalog with every card type's capacity and the per-user instance limit
+    raised, for benchmarks that need more instances at once than the sandbox allows by default."""
     os.makedirs(target_dir, exist_ok=True)
     with open(os.path.join(source_dir, "gpus.json")) as f:
         gpus = json.load(f)
     for gpu in gpus["gpus"]:
         gpu["capacity"] = capacity
+    gpus.setdefault("user_limits", {})["instances"] = capacity
     with open(os.path.join(target_dir, "gpus.json"), "w") as f:
         json.dump(gpus, f)
     shutil.copy(os.path.join(source_dir, "images.json"), os.path.join(target_dir, "images.json"))

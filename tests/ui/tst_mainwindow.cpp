@@ -66,6 +66,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void fullLoop();
     void closingWithoutTrayQuitsAndStopsSandbox();
+    void everyPageInEveryThemeAndLanguage();
     void sandboxConnectStep();
     void switchesLanguage();
     void expiredTokenReturnsToTheSameView();
@@ -589,6 +590,59 @@ void TestMainWindow::closingWithoutTrayQuitsAndStopsSandbox()
     QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(u"/proc/%1/cmdline"_s.arg(pid))
                                  || QFile(u"/proc/%1/cmdline"_s.arg(pid)).size() == 0,
                              10000);
+}
+
+// The screenshots of the README: each page with a running host, light and dark, English and
+// 简体中文; each page is built on first showing and must then show its own content.
+void TestMainWindow::everyPageInEveryThemeAndLanguage()
+{
+    ui::Translations translations;
+    ui::MainWindow window(options(), &translations);
+    window.resize(1100, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    connectAndSignUp(window, u"pages@example.com"_s);
+    if (QTest::currentTestFailed())
+        return;
+    const QString token = window.session()->token();
+    const auto launched = m_sim.authedPost(token, u"/v1/instances"_s,
+                                           {{u"name"_s, u"train-7b"_s},
+                                            {u"gpu_type"_s, u"rtx4090"_s},
+                                            {u"gpu_count"_s, 2},
+                                            {u"image"_s, u"base"_s}});
+    QCOMPARE(launched.status, 202);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-7b"_s), u"running"_s, 20000);
+    window.selectInstance(window.instanceModel()->instanceAt(0)->id);
+
+    const QList<std::pair<ui::MainWindow::View, QString>> pages = {
+        {ui::MainWindow::View::Home, u"home"_s},
+        {ui::MainWindow::View::Instances, u"instances"_s},
+        {ui::MainWindow::View::Snapshots, u"snapshots"_s},
+        {ui::MainWindow::View::Storage, u"storage"_s},
+        {ui::MainWindow::View::Billing, u"billing"_s},
+        {ui::MainWindow::View::Keys, u"keys"_s}};
+    for (const QString &language : {u"en"_s, u"zh_CN"_s}) {
+        for (const QString &theme : {u"light"_s, u"dark"_s}) {
+            ui::AppSettings settings = window.settings();
+            settings.theme = theme;
+            settings.language = language;
+            window.applySettings(settings);
+            QCOMPARE(translations.current(), language);
+            for (const auto &[view, name] : pages) {
+                window.setCurrentView(view);
+                QTRY_VERIFY(window.page(view)->isVisible());
+                QTest::qWait(50);
+                shoot(&window, u"page-%1-%2-%3"_s.arg(name, theme, language));
+            }
+        }
+    }
+    // In Chinese the side bar and the Home page speak Chinese.
+    window.setCurrentView(ui::MainWindow::View::Home);
+    QTRY_VERIFY(window.findChild<QAction *>(u"showHomeAction"_s)->text().contains(u"主页"_s));
+    ui::AppSettings back = window.settings();
+    back.theme = u"light"_s;
+    back.language = u"en"_s;
+    window.applySettings(back);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -34,6 +34,7 @@ struct Route
 const QList<Route> kAuthedRoutes = {
     {"POST", u"/v1/auth/logout"_s},
     {"GET", u"/v1/me"_s},
+    {"GET", u"/v1/limits"_s},
     {"GET", u"/v1/catalog/gpus"_s},
     {"GET", u"/v1/catalog/images"_s},
     {"GET", u"/v1/ssh-keys"_s},
