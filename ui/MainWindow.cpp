@@ -133,14 +133,10 @@ void MainWindow::buildInstancesPage()
     m_instancesSplitter = new QSplitter(Qt::Vertical, m_tabs);
     m_instancesSplitter->setObjectName(u"instancesSplitter"_s);
     // The list and, beside it, the details of the selected instance; the chart below both.
-    auto *listAndDetails = new QSplitter(Qt::Horizontal, m_instancesSplitter);
-    listAndDetails->addWidget(m_instancesStack);
-    m_details = new InstanceDetails(m_core, listAndDetails);
-    m_details->setObjectName(u"instanceDetails"_s);
-    listAndDetails->addWidget(m_details);
-    listAndDetails->setStretchFactor(0, 3);
-    listAndDetails->setStretchFactor(1, 2);
-    m_instancesSplitter->addWidget(listAndDetails);
+    // (The pane, like the chart, is built when the page is first shown: ensureChart().)
+    m_listAndDetails = new QSplitter(Qt::Horizontal, m_instancesSplitter);
+    m_listAndDetails->addWidget(m_instancesStack);
+    m_instancesSplitter->addWidget(m_listAndDetails);
     m_tabs->addTab(m_instancesSplitter, QString());
     m_pages->removeWidget(m_pages->widget(int(View::Instances)));
     m_pages->insertWidget(int(View::Instances), m_tabs);
@@ -150,8 +146,10 @@ void MainWindow::buildInstancesPage()
             &MainWindow::updateActions);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::updateChart);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { m_details->showInstance(selectedInstanceId()); });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        if (m_details)
+            m_details->showInstance(selectedInstanceId());
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateInstancesEmptyState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this,

@@ -156,6 +156,7 @@ private:
     void buildShownPage();
     QWidget *ensurePage(View view);
     QWidget *createPage(View view);
+    // The Instances page's details pane and chart, built when the page is first shown.
     MetricsChart *ensureChart();
     void openApp(const QString &instanceId);
     // MainWindowSsh.cpp: terminal tabs and the OpenSSH actions.
@@ -196,7 +197,8 @@ private:
     EmptyState *m_instancesEmpty = nullptr;
     QTableView *m_table = nullptr;
     QSplitter *m_instancesSplitter = nullptr;
-    InstanceDetails *m_details = nullptr;
+    QSplitter *m_listAndDetails = nullptr;
+    InstanceDetails *m_details = nullptr; // built with the chart, when the page is first shown
     MetricsChart *m_chart = nullptr; // built when the Instances page is first shown
     LedgerView *m_ledgerView = nullptr;
     TrayNotifier *m_trayNotifier = nullptr;

@@ -11,6 +11,7 @@
 #include "SshKeysDialog.h"
 #include "TerminalTab.h"
 #include "pages/HomePage.h"
+#include "pages/InstanceDetails.h"
 #include "pages/KeysPage.h"
 #include "pages/SnapshotsPage.h"
 #include "pages/StoragePage.h"
@@ -180,6 +181,16 @@ MetricsChart *MainWindow::ensureChart()
 {
     if (m_chart)
         return m_chart;
+    m_details = new InstanceDetails(m_core, m_listAndDetails);
+    m_details->setObjectName(u"instanceDetails"_s);
+    m_listAndDetails->addWidget(m_details);
+    m_listAndDetails->setStretchFactor(0, 3);
+    m_listAndDetails->setStretchFactor(1, 2);
+    connect(m_details, &InstanceDetails::openAppRequested, this,
+            [this](const QString &id, const QString &app) {
+                m_ssh->openApp(m_core->instance(id), app);
+            });
+    m_details->showInstance(selectedInstanceId());
     m_chart = new MetricsChart(m_core->client(), m_instancesSplitter);
     m_instancesSplitter->addWidget(m_chart);
     m_instancesSplitter->setStretchFactor(0, 3);

@@ -6,7 +6,6 @@
 #include "SshActions.h"
 #include "SshKeysDialog.h"
 #include "TerminalTab.h"
-#include "pages/InstanceDetails.h"
 #include "ssh/SshConfigWriter.h"
 #include "ui_MainWindow.h"
 
@@ -74,10 +73,6 @@ void MainWindow::connectSshActions()
     connect(m_ui->downloadAction, &QAction::triggered, this, &MainWindow::downloadFromCurrentTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateTransferActions);
     m_ui->appsMenu->menuAction()->setObjectName(u"openAppAction"_s);
-    connect(m_details, &InstanceDetails::openAppRequested, this,
-            [this](const QString &id, const QString &app) {
-                m_ssh->openApp(m_core->instance(id), app);
-            });
     updateTransferActions();
 }
 

@@ -18,7 +18,7 @@ namespace cardhour::core {
 
 EventStream::EventStream(QObject *parent)
     : QObject(parent), m_nam(new QNetworkAccessManager(this)), m_retryTimer(new QTimer(this)),
-      m_stallTimer(new QTimer(this)), m_tls(TlsTrust::configuration({}))
+      m_stallTimer(new QTimer(this))
 {
     m_retryTimer->setSingleShot(true);
     connect(m_retryTimer, &QTimer::timeout, this, &EventStream::connectNow);
@@ -49,7 +49,7 @@ void EventStream::setToken(const QString &token)
 void EventStream::setCaCertificates(const QList<QSslCertificate> &certificates)
 {
     m_caCertificates = certificates;
-    m_tls = TlsTrust::configuration(certificates);
+    m_tls.reset();
 }
 
 void EventStream::setReconnectDelays(int minMs, int maxMs)
@@ -135,8 +135,11 @@ void EventStream::connectNow()
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                          QNetworkRequest::ManualRedirectPolicy);
-    if (m_baseUrl.scheme().compare(u"https"_s, Qt::CaseInsensitive) == 0)
-        request.setSslConfiguration(m_tls);
+    if (m_baseUrl.scheme().compare(u"https"_s, Qt::CaseInsensitive) == 0) {
+        if (!m_tls)
+            m_tls = TlsTrust::configuration(m_caCertificates);
+        request.setSslConfiguration(*m_tls);
+    }
     request.setRawHeader("Accept"_ba, "text/event-stream"_ba);
     request.setRawHeader("Cache-Control"_ba, "no-cache"_ba);
     request.setRawHeader("User-Agent"_ba, "CardHour/0.1"_ba);

@@ -10,6 +10,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <optional>
+
 class QNetworkAccessManager;
 class QNetworkReply;
 class QTimer;
@@ -103,7 +105,9 @@ private:
     QUrl m_baseUrl;
     QString m_token;
     QList<QSslCertificate> m_caCertificates;
-    QSslConfiguration m_tls;
+    // Built for the first https:// request: asking Qt for its default TLS configuration loads
+    // the TLS backend and the system's CA store, which a plain-http sandbox never needs.
+    std::optional<QSslConfiguration> m_tls;
     QString m_tlsRefusal; // why the current attempt's certificate was refused, if it was
     State m_state = State::Idle;
     bool m_running = false;

@@ -134,7 +134,7 @@ QString ProviderClient::insecureUrlProblem(const QUrl &url)
 // ---- ProviderClient --------------------------------------------------------------------------
 
 ProviderClient::ProviderClient(QObject *parent)
-    : QObject(parent), m_nam(new QNetworkAccessManager(this)), m_tls(TlsTrust::configuration({}))
+    : QObject(parent), m_nam(new QNetworkAccessManager(this))
 {}
 
 ProviderClient::~ProviderClient()
@@ -161,7 +161,7 @@ void ProviderClient::setToken(const QString &token)
 void ProviderClient::setCaCertificates(const QList<QSslCertificate> &certificates)
 {
     m_caCertificates = certificates;
-    m_tls = TlsTrust::configuration(certificates);
+    m_tls.reset();
 }
 
 QUrl ProviderClient::endpoint(const QUrl &base, const QString &path, const QUrlQuery &query)
@@ -213,8 +213,11 @@ void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
                          QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    if (url.scheme().compare(u"https"_s, Qt::CaseInsensitive) == 0)
-        request.setSslConfiguration(m_tls);
+    if (url.scheme().compare(u"https"_s, Qt::CaseInsensitive) == 0) {
+        if (!m_tls)
+            m_tls = TlsTrust::configuration(m_caCertificates);
+        request.setSslConfiguration(*m_tls);
+    }
     request.setRawHeader("Accept"_ba, "application/json"_ba);
     request.setRawHeader("User-Agent"_ba, "CardHour/0.1"_ba);
     if (!body.isEmpty())

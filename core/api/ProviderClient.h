@@ -11,6 +11,8 @@
 #include <QUrl>
 #include <QUrlQuery>
 
+#include <optional>
+
 class QNetworkAccessManager;
 
 namespace cardhour::core {
@@ -134,7 +136,9 @@ private:
     QUrl m_baseUrl;
     QString m_token;
     QList<QSslCertificate> m_caCertificates;
-    QSslConfiguration m_tls;
+    // Built for the first https:// request: asking Qt for its default TLS configuration loads
+    // the TLS backend and the system's CA store, which a plain-http sandbox never needs.
+    std::optional<QSslConfiguration> m_tls;
     int m_timeoutMs = 30000;
 };
 
