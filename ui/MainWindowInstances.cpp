@@ -61,8 +61,7 @@ void MainWindow::openLaunchDialog()
     m_launchDialog = new LaunchDialog(m_core->client(), m_core->ticker(), m_ssh->keyStore(), this);
     m_launchDialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_launchDialog, &LaunchDialog::launched, this, [this](const Instance &instance) {
-        m_core->noteInstance(instance);
-        m_model->upsert(instance);
+        m_core->noteInstance(instance); // instanceChanged() puts it in the list
         selectInstance(instance.id);
         statusBar()->showMessage(tr("Launching %1…").arg(instance.name), 5000);
     });
@@ -119,7 +118,6 @@ void MainWindow::perform(Action action, const QString &instanceId)
     reply->onFinished(this, [this, action](const Reply<Instance> &r) {
         if (r.ok()) {
             m_core->noteInstance(r.value());
-            m_model->upsert(r.value());
             updateActions();
             return;
         }

@@ -162,9 +162,7 @@ QWidget *MainWindow::createPage(View view)
     case View::Snapshots: {
         auto *snapshots = new SnapshotsPage(m_core, m_pages);
         connect(snapshots, &SnapshotsPage::restored, this, [this](const Instance &instance) {
-            // The new host appears in the list at once; its terminal opens when it runs.
-            m_core->noteInstance(instance);
-            m_model->upsert(instance);
+            // The page has told the session (so the list has it): select it.
             selectInstance(instance.id);
             statusBar()->showMessage(tr("Restoring into %1…").arg(instance.name), 8000);
         });
@@ -218,10 +216,9 @@ KeysPage *MainWindow::keysPage()
 
 void MainWindow::openApp(const QString &instanceId)
 {
-    const Instance *instance = m_model->instance(instanceId);
-    if (!instance || instance->apps.isEmpty())
-        return;
-    m_ssh->openApp(*instance, instance->apps.first());
+    const std::optional<Instance> instance = m_core->instance(instanceId);
+    if (instance && !instance->apps.isEmpty())
+        m_ssh->openApp(instance, instance->apps.first().name);
 }
 
 } // namespace cardhour::ui

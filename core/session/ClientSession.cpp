@@ -81,7 +81,7 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
     });
     connect(m_events, &EventStream::instanceChanged, this, [this](const Instance &instance) {
         m_alerts->observeInstance(instance);
-        noteInstance(instance);
+        remember(instance);
         Q_EMIT instanceChanged(instance);
     });
     connect(m_events, &EventStream::billingChanged, this, [this](const BillingSummary &summary) {
@@ -240,18 +240,25 @@ void ClientSession::applyTopUp(const TopupResult &result)
 
 void ClientSession::noteInstance(const Instance &instance)
 {
+    if (remember(instance))
+        Q_EMIT instanceChanged(instance); // every view follows, as for a pushed event
+}
+
+bool ClientSession::remember(const Instance &instance)
+{
     if (instance.id.isEmpty())
-        return;
+        return false;
     m_instanceNames.insert(instance.id, instance.name);
     // An action's answer may arrive after a newer event about the same instance: keep the newer.
     const auto known = m_instances.constFind(instance.id);
     if (known != m_instances.cend() && known->updatedAt.isValid() && instance.updatedAt.isValid()
         && known->updatedAt > instance.updatedAt)
-        return;
+        return false;
     if (instance.state == InstanceState::Terminated)
         m_instances.remove(instance.id);
     else
         m_instances.insert(instance.id, instance);
+    return true;
 }
 
 QList<Instance> ClientSession::instances() const
@@ -274,7 +281,7 @@ std::optional<Instance> ClientSession::instance(const QString &id) const
 void ClientSession::rememberNames(const QList<Instance> &instances)
 {
     for (const Instance &instance : instances)
-        noteInstance(instance);
+        remember(instance);
 }
 
 void ClientSession::setAlertThresholdsMinutes(const QList<int> &minutes)

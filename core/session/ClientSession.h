@@ -90,7 +90,8 @@ public:
 
     // An answer that carries the live bill (a top-up): shown at once, before the billing event.
     void applyTopUp(const TopupResult &result);
-    // An instance the client learnt of outside the stream (a launch or action answer).
+    // An instance the client learnt of outside the stream (a launch or action answer): held as
+    // an event's would be, and announced by instanceChanged() unless a newer view is held.
     void noteInstance(const Instance &instance);
     // Every instance seen for this user, by id: terminated ones leave the list but stay in the
     // ledger, with their names.
@@ -130,6 +131,7 @@ private:
     void resetFor(const QString &userId);
     void onLoggedIn();
     void rememberNames(const QList<Instance> &instances);
+    bool remember(const Instance &instance); // false: an older view than the one held
     void evaluateAlerts();
 
     Options m_options;

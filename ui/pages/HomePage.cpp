@@ -131,30 +131,16 @@ void HomePage::onDataChanged(const QModelIndex &from, const QModelIndex &to,
         && from.column() == to.column()
         && (from.column() == InstanceTableModel::CostColumn
             || from.column() == InstanceTableModel::ActivityColumn);
-    bool reorder = false;
+    if (!live) {
+        // A state or name changed (rare): the order (running first) and the heading may too.
+        rebuild();
+        return;
+    }
     for (int row = from.row(); row <= to.row(); ++row) {
         const core::Instance *instance = m_model->instanceAt(row);
-        HostCard *card = instance ? m_cards.value(instance->id) : nullptr;
-        if (!card)
-            continue;
-        if (live) {
+        if (HostCard *card = instance ? m_cards.value(instance->id) : nullptr)
             card->refreshLive();
-        } else {
-            card->refresh();
-            const bool running = instance->state == InstanceState::Running;
-            const int position = int(m_order.indexOf(instance->id));
-            int runningCount = 0;
-            for (const QString &id : std::as_const(m_order)) {
-                const core::Instance *other = m_model->instance(id);
-                runningCount += other && other->state == InstanceState::Running ? 1 : 0;
-            }
-            reorder = reorder || (running != (position < runningCount));
-        }
     }
-    if (reorder)
-        rebuild();
-    else if (!live)
-        retranslate(); // the heading counts running hosts
 }
 
 void HomePage::showEvent(QShowEvent *event)
