@@ -83,7 +83,8 @@ enum class Failure {
     NameInUse,
     PortInUse,
     NoSuchContainer,
-    VolumeExists
+    VolumeExists,
+    NetworkExists
 };
 Failure classify(const QString &stderrText);
 

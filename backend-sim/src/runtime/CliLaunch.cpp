@@ -258,6 +258,8 @@ void CliRuntime::runVolumeCreate(const std::shared_ptr<Launch> &launch, const QS
 
 void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt)
 {
+    if (perInstanceNetwork() && !launch->networkReady)
+        return ensureNetwork(launch, [this, launch, attempt] { runContainer(launch, attempt); });
     const InstanceSpec &spec = launch->spec;
     const QString id = spec.instanceId;
     const QList<int> hostPorts = freeLoopbackPorts(1, reservedPorts());
@@ -275,7 +277,7 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
          << kDiskGibLabel + u'=' + QString::number(spec.diskGib);
     args << u"--hostname"_s << hostnameFor(id) << u"--pull=never"_s;
     if (!m_options.network.isEmpty())
-        args << u"--network"_s << m_options.network;
+        args << u"--network"_s << (perInstanceNetwork() ? networkName(id) : m_options.network);
     // Only sshd is published. One-click apps listen on the box's own loopback and are reached
     // through an SSH forward: a published port would serve them to every user of the host.
     args << u"-p"_s << u"%1:%2:%3"_s.arg(kLoopback).arg(launch->sshPort).arg(kSshPort);
@@ -304,7 +306,7 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     if (spec.pidsLimit > 0)
         args << u"--pids-limit"_s << QString::number(spec.pidsLimit);
     // No raw sockets (docker grants NET_RAW by default; podman's defaults lack it already):
-    // a box must not forge packets on the network it shares with the other boxes.
+    // a box must not forge packets on the network it is on.
     args << u"--cap-drop"_s << u"NET_RAW"_s;
     QProcessEnvironment extra;
     if (!spec.appToken.isEmpty()) {

@@ -85,7 +85,8 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
         m_diskTimer->start();
     }
     if (m_options.network == u"auto"_s)
-        m_options.network = m_options.engine == cli::Engine::Podman ? u"slirp4netns"_s : QString();
+        m_options.network =
+            m_options.engine == cli::Engine::Podman ? u"slirp4netns"_s : kPerInstanceNetwork;
     // Bounded, once: whether the engine answers at all, and whether bind mounts need ",z".
     constexpr int kInfoTimeoutMs = 20000;
     const ProcessResult info =
@@ -390,7 +391,7 @@ void CliRuntime::doRemove(const QString &instanceId, quint64)
                                endOp(instanceId);
                            };
                            if (names.isEmpty())
-                               return finish();
+                               return removeNetwork(instanceId, finish);
                            runCli(QStringList{u"volume"_s, u"rm"_s, u"-f"_s} + names,
                                   [this, instanceId, finish](const ProcResult &rm) {
                                       if (!rm.ok()) {
@@ -399,7 +400,7 @@ void CliRuntime::doRemove(const QString &instanceId, quint64)
                                                             + describe(rm, what(u"volume rm"_s)));
                                           return endOp(instanceId);
                                       }
-                                      finish();
+                                      removeNetwork(instanceId, finish);
                                   });
                        });
             };

@@ -75,8 +75,9 @@ public:
         int commandTimeoutMs = 120000;
         // --network for instances; "auto": slirp4netns for podman (user-mode networking, as
         // rootless podman uses: it starts a container ~1 s faster here than rootful podman's CNI
-        // bridge, and keeps the host's loopback out of reach), the engine's default for docker.
-        // Empty: the engine's default.
+        // bridge, and keeps the host's loopback out of reach), "per-instance" for docker (a
+        // bridge network of each box's own, networkName(): docker's default bridge is shared by
+        // every box). Empty: the engine's default.
         QString network = QStringLiteral("auto");
     };
 
@@ -141,6 +142,7 @@ public:
 
     static QString containerName(const QString &instanceId);
     static QString volumeName(const QString &instanceId);
+    static QString networkName(const QString &instanceId); // with network "per-instance"
 
     // Runs `<engine> info` (bounded by timeoutMs); false with *why when the engine is missing or
     // does not work. Options: engine, program, containersConf, dockerHost.
@@ -221,6 +223,9 @@ private:
     void runOnWorkspace(const QString &instanceId, const QStringList &args, ProcCallback done,
                         int timeoutMs, bool snapshotStep = false);
     void runContainer(const std::shared_ptr<Launch> &launch, int attempt);
+    bool perInstanceNetwork() const;
+    void ensureNetwork(const std::shared_ptr<Launch> &launch, std::function<void()> then);
+    void removeNetwork(const QString &instanceId, std::function<void()> then);
     void startContainer(const std::shared_ptr<Launch> &launch);
     void waitForSshd(const std::shared_ptr<Launch> &launch);
     void checkContainer(const std::shared_ptr<Launch> &launch);

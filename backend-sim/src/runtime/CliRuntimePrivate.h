@@ -25,6 +25,7 @@ inline const QString kLoopback = QStringLiteral("127.0.0.1");
 inline const QString kDiskGibLabel = QStringLiteral("cardhour.disk-gib");
 constexpr int kDiskCheckIntervalMs = 20000;
 constexpr int kSshPort = 22;
+inline const QString kPerInstanceNetwork = QStringLiteral("per-instance");
 } // namespace clidetail
 
 // The state of one create()/start() chain (CliLaunch.cpp; a restore also in CliSnapshot.cpp).
@@ -36,6 +37,7 @@ struct CliRuntime::Launch
     QString containerId;
     int sshPort = 0;
     QHash<int, int> ports;
+    bool networkReady = false; // the box's own network exists (network "per-instance")
     QElapsedTimer clock;
     bool probing = false; // the sshd probe runs (and the watchdog with it)
     bool checking = false; // a watchdog `inspect` is under way

@@ -187,6 +187,10 @@ inline void removeByProvider(const QString &providerId)
     const QStringList names = QString::fromUtf8(vols.out).split(u'\n', Qt::SkipEmptyParts);
     if (!names.isEmpty())
         podman(QStringList{u"volume"_s, u"rm"_s, u"-f"_s} + names, 120000);
+    const Run nets = podman({u"network"_s, u"ls"_s, u"-q"_s, u"--filter"_s, filter}, 60000);
+    const QStringList networks = QString::fromUtf8(nets.out).split(u'\n', Qt::SkipEmptyParts);
+    if (!networks.isEmpty())
+        podman(QStringList{u"network"_s, u"rm"_s, u"-f"_s} + networks, 120000);
 }
 
 // Removes what a test made when it goes out of scope, whether the test passed or not.

@@ -216,6 +216,13 @@ void TestCliDialect::classify_data()
     QTest::newRow("podman volume")
         << u"Error: volume with name zzv already exists: volume already exists"_s
         << int(F::VolumeExists);
+    QTest::newRow("podman network")
+        << u"Error response from daemon: network name cardhour-net-x already used: network "
+           u"already exists"_s
+        << int(F::NetworkExists);
+    QTest::newRow("docker network")
+        << u"Error response from daemon: network with name cardhour-net-x already exists"_s
+        << int(F::NetworkExists);
     QTest::newRow("other") << u"Error: OCI runtime error: runc create failed"_s << int(F::Other);
     QTest::newRow("empty") << QString() << int(F::Other);
 }

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void startWithoutContainer();
     void removeWhileCreating();
     void containerThatExitsFailsFast();
+    void boxesCannotReachEachOther();
 
 private:
     CliRuntime::Options options() const;
@@ -558,6 +559,67 @@ void TestCliRuntime::containerThatExitsFailsFast()
     QVERIFY(!runtime.isRunning(id));
     runtime.remove(id);
     QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
+}
+
+// One box must not reach another's ports: under docker each box has a bridge network of its own
+// (docker's default bridge is shared), under podman each its own slirp4netns, which keeps the
+// host's loopback (where every box's sshd is published) out of reach.
+void TestCliRuntime::boxesCannotReachEachOther()
+{
+    CliRuntime runtime(options());
+    QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
+    const QString a = newId();
+    const QString b = newId();
+    runtime.create(specFor(a, {}));
+    runtime.create(specFor(b, {}));
+    QTRY_VERIFY_WITH_TIMEOUT(readySpy.count() + failedSpy.count() >= 2, kFirstReadyTimeoutMs);
+    QVERIFY2(failedSpy.isEmpty(), qPrintable(failedSpy.value(0).value(1).toString()));
+
+    // Python in the box: connect with a deadline, print "open" or the error.
+    auto connectFrom = [](const QString &id, const QString &host, int port) {
+        const QString script =
+            u"import socket\ntry:\n socket.create_connection(('%1', %2), 3)\n print('open')\n"
+            "except OSError as e:\n print('closed', e)\n"_s.arg(host)
+                .arg(port);
+        const Run run = podman(
+            {u"exec"_s, CliRuntime::containerName(id), u"python3"_s, u"-c"_s, script}, 30000);
+        return QString::fromUtf8(run.out + run.err).trimmed();
+    };
+    const Run inspect =
+        podman({u"inspect"_s, u"--type"_s, u"container"_s, CliRuntime::containerName(a)});
+    QVERIFY2(inspect.ok(), qPrintable(inspect.errTail()));
+    const QJsonObject container = QJsonDocument::fromJson(inspect.out).array().first().toObject();
+    const QJsonObject networks =
+        container.value(u"NetworkSettings"_s).toObject().value(u"Networks"_s).toObject();
+    if (kEngine == cli::Engine::Docker) {
+        QCOMPARE(networks.keys(), QStringList{CliRuntime::networkName(a)});
+        const QString ipOfA =
+            networks.value(CliRuntime::networkName(a)).toObject().value(u"IPAddress"_s).toString();
+        QVERIFY(!ipOfA.isEmpty());
+        // The probe can see an open port: sshd of A, from A itself.
+        QCOMPARE(connectFrom(a, ipOfA, 22), u"open"_s);
+        const QString fromB = connectFrom(b, ipOfA, 22);
+        QVERIFY2(fromB.startsWith(u"closed"_s), qPrintable(fromB));
+        const Run labels =
+            podman({u"network"_s, u"inspect"_s, u"--format"_s,
+                    u"{{index .Labels \"cardhour.instance\"}}"_s, CliRuntime::networkName(a)});
+        QCOMPARE(QString::fromUtf8(labels.out).trimmed(), a);
+    } else {
+        QCOMPARE(container.value(u"HostConfig"_s).toObject().value(u"NetworkMode"_s).toString(),
+                 u"slirp4netns"_s);
+        // A's sshd is published on the host's loopback: slirp4netns's gateway (10.0.2.2) does
+        // not lead there.
+        const QString fromB = connectFrom(b, u"10.0.2.2"_s, runtime.sshPortOf(a));
+        QVERIFY2(fromB.startsWith(u"closed"_s), qPrintable(fromB));
+    }
+
+    runtime.remove(a);
+    runtime.remove(b);
+    QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 2, 120000);
+    for (const QString &id : {a, b})
+        QCOMPARE(podman({u"network"_s, u"exists"_s, CliRuntime::networkName(id)}).exitCode, 1);
 }
 
 QTEST_GUILESS_MAIN(TestCliRuntime)
