@@ -32,6 +32,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -57,6 +58,17 @@ MainWindow::MainWindow(const Options &options, Translations *translations, QWidg
     updateActions();
     resize(1000, 620);
     restoreWindowState();
+    m_ui->mainToolBar->setVisible(false); // after the restored state: see currentChanged
+}
+
+bool MainWindow::event(QEvent *event)
+{
+    // After the first frame, once the loop is idle again.
+    if (event->type() == QEvent::Paint && !m_dashboard && !m_dashboardQueued) {
+        m_dashboardQueued = true;
+        QTimer::singleShot(0, this, &MainWindow::ensureDashboard);
+    }
+    return QMainWindow::event(event);
 }
 
 MainWindow::~MainWindow()
@@ -71,7 +83,22 @@ void MainWindow::buildUi()
     m_connectPage = new ConnectPage(m_stack);
     m_connectPage->setObjectName(u"connectPage"_s);
     m_stack->addWidget(m_connectPage);
+    setCentralWidget(m_stack);
+    // The toolbar's actions act on hosts: it comes with the dashboard, not before.
+    connect(m_stack, &QStackedWidget::currentChanged, this, [this] {
+        m_ui->mainToolBar->setVisible(m_dashboard && m_stack->currentWidget() == m_dashboard);
+    });
+    buildBillingUi();
 
+    m_userLabel = new QLabel(this);
+    m_userLabel->setObjectName(u"userLabel"_s);
+    statusBar()->addPermanentWidget(m_userLabel);
+}
+
+void MainWindow::ensureDashboard()
+{
+    if (m_dashboard)
+        return;
     m_dashboard = new QWidget(m_stack);
     m_dashboard->setObjectName(u"dashboard"_s);
     auto *layout = new QVBoxLayout(m_dashboard);
@@ -92,13 +119,21 @@ void MainWindow::buildUi()
     m_stack->addWidget(m_dashboard);
     buildNavigation();
     buildInstancesPage();
-    buildBillingUi();
     buildSshUi();
-    setCentralWidget(m_stack);
+    connectDashboard();
+    retranslateDashboard();
+    updateActions();
+}
 
-    m_userLabel = new QLabel(this);
-    m_userLabel->setObjectName(u"userLabel"_s);
-    statusBar()->addPermanentWidget(m_userLabel);
+void MainWindow::connectDashboard()
+{
+    connect(m_banner, &ConnectionBanner::retryRequested, m_core, &ClientSession::retry);
+    connect(m_core, &ClientSession::providerLost, m_banner, &ConnectionBanner::showProblem);
+    connect(m_core, &ClientSession::streamUp, m_banner, &QWidget::hide);
+    connect(m_core, &ClientSession::streamDown, m_banner, &ConnectionBanner::showProblem);
+    connectNavigation();
+    connectSshActions();
+    setCurrentView(m_restoredView);
 }
 
 // The Instances page is built at once: terminals open into its tabs from any page. Its chart
@@ -188,7 +223,8 @@ void MainWindow::connectActions()
     connect(m_ui->connectAction, &QAction::triggered, this, [this] {
         // Back to the connect step; the session stays until another provider is chosen.
         m_core->disconnectFromProvider();
-        m_banner->hide();
+        if (m_banner)
+            m_banner->hide();
         m_connectPage->setBusy(false, {});
         m_stack->setCurrentWidget(m_connectPage);
     });
@@ -199,10 +235,7 @@ void MainWindow::connectActions()
     });
     connect(m_connectPage, &ConnectPage::sandboxRequested, this, &MainWindow::connectToSandbox);
     connect(m_connectPage, &ConnectPage::urlRequested, this, &MainWindow::connectToUrl);
-    connect(m_banner, &ConnectionBanner::retryRequested, m_core, &ClientSession::retry);
-    connectNavigation();
     connectBillingActions();
-    connectSshActions();
 }
 
 void MainWindow::buildLanguageMenu()
@@ -236,6 +269,7 @@ void MainWindow::connectSession()
         m_connectPage->setProblem(message);
     });
     connect(m_core, &ClientSession::providerReady, this, [this](const QUrl &url) {
+        ensureDashboard();
         m_connectPage->setBusy(false, {});
         m_banner->hide();
         m_stack->setCurrentWidget(m_dashboard);
@@ -243,9 +277,6 @@ void MainWindow::connectSession()
         updateActions();
         statusBar()->showMessage(tr("Connected to %1").arg(url.toDisplayString()), 5000);
     });
-    connect(m_core, &ClientSession::providerLost, m_banner, &ConnectionBanner::showProblem);
-    connect(m_core, &ClientSession::streamUp, m_banner, &QWidget::hide);
-    connect(m_core, &ClientSession::streamDown, m_banner, &ConnectionBanner::showProblem);
     connect(m_core, &ClientSession::loginNeeded, this, &MainWindow::showLogin);
     connect(m_core, &ClientSession::loginFailed, this, &MainWindow::onLoginFailed);
     connect(m_core, &ClientSession::loggedIn, this, [this] {
@@ -253,7 +284,7 @@ void MainWindow::connectSession()
             m_loginDialog->accept();
     });
     connect(m_core->session(), &core::Session::stateChanged, this, [this] {
-        if (!m_core->isLoggedIn())
+        if (!m_core->isLoggedIn() && m_banner)
             m_banner->hide();
         retranslate();
         updateActions();
@@ -283,6 +314,14 @@ void MainWindow::retranslate()
     m_userLabel->setText(session->isLoggedIn() ? tr("Logged in as %1").arg(session->user().email)
                                                : QString());
     m_model->retranslate();
+    retranslateDashboard();
+    m_trayNotifier->retranslate();
+}
+
+void MainWindow::retranslateDashboard()
+{
+    if (!m_dashboard)
+        return;
     m_tabs->setTabText(0, tr("Instances"));
     m_instancesEmpty->setTitle(tr("No instances yet"));
     m_instancesEmpty->setText(
@@ -290,7 +329,6 @@ void MainWindow::retranslate()
            "terminal with a double-click; stopped instances stay listed here."));
     m_instancesEmpty->setAction(tr("Launch an instance…"));
     retranslateNavigation();
-    m_trayNotifier->retranslate();
 }
 
 void MainWindow::paintIcons()
@@ -432,7 +470,8 @@ void MainWindow::showError(const QString &title, const QString &message)
 
 void MainWindow::onBillMoved()
 {
-    m_billPanel->refresh();
+    if (m_billPanel)
+        m_billPanel->refresh();
     m_trayNotifier->refresh();
     if (currentView() == View::Billing)
         reloadLedger(); // the balance moved: there are new postings to show

@@ -122,6 +122,7 @@ public:
     AppSettings settings() const { return m_settings; }
 
 protected:
+    bool event(QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
 
@@ -129,6 +130,11 @@ private:
     using Action = InstanceActions::Action;
 
     void buildUi();
+    // The dashboard (side bar, pages, bill panel, terminal tabs) is built once the connect step
+    // is on screen, or when first needed: the window's first frame does not wait for it.
+    void ensureDashboard();
+    void connectDashboard();
+    void retranslateDashboard();
     void paintIcons();
     void buildInstancesPage();
     void connectActions();
@@ -211,6 +217,8 @@ private:
     QPointer<SshKeysDialog> m_keysDialog;
     AppSettings m_settings;
     QString m_lastEmail;
+    View m_restoredView = View::Home; // shown when the dashboard is built
+    bool m_dashboardQueued = false;
 };
 
 } // namespace cardhour::ui

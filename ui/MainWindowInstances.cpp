@@ -24,12 +24,15 @@ using namespace cardhour::core;
 
 QString MainWindow::selectedInstanceId() const
 {
+    if (!m_table)
+        return {};
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     return rows.isEmpty() ? QString() : rows.first().data(InstanceTableModel::IdRole).toString();
 }
 
 void MainWindow::selectInstance(const QString &id)
 {
+    ensureDashboard();
     const int row = m_model->rowOf(id);
     if (row >= 0)
         m_table->selectRow(row);
@@ -54,6 +57,7 @@ void MainWindow::updateActions()
 
 void MainWindow::openLaunchDialog()
 {
+    ensureDashboard(); // the key store is the SSH actions'
     if (m_launchDialog) {
         m_launchDialog->raise();
         return;
@@ -135,6 +139,8 @@ void MainWindow::updateChart()
 
 void MainWindow::updateInstancesEmptyState()
 {
+    if (!m_instancesStack)
+        return;
     const bool empty = m_model->rowCount() == 0;
     m_instancesStack->setCurrentWidget(empty ? static_cast<QWidget *>(m_instancesEmpty) : m_table);
     // No chart of nothing: it comes back with the first instance.

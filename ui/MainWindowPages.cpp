@@ -57,7 +57,6 @@ void MainWindow::connectNavigation()
         {m_ui->showBillingAction, View::Billing},     {m_ui->showKeysAction, View::Keys}};
     for (const auto &[action, view] : actions)
         connect(action, &QAction::triggered, this, [this, view = view] { setCurrentView(view); });
-    m_nav->setCurrentRow(int(View::Home)); // before the connection: nothing is built yet
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0 || row >= kViewCount)
             return;
@@ -95,11 +94,17 @@ void MainWindow::retranslateNavigation()
 
 MainWindow::View MainWindow::currentView() const
 {
+    if (!m_pages)
+        return m_restoredView;
     return View(qBound(0, m_pages->currentIndex(), kViewCount - 1));
 }
 
 void MainWindow::setCurrentView(View view)
 {
+    if (!m_nav) {
+        m_restoredView = view; // shown when the dashboard is built
+        return;
+    }
     m_nav->setCurrentRow(int(view)); // currentRowChanged shows (and builds) the page
 }
 
@@ -110,6 +115,7 @@ QWidget *MainWindow::page(View view)
 
 QWidget *MainWindow::ensurePage(View view)
 {
+    ensureDashboard();
     const int index = int(view);
     if (QWidget *built = m_builtPages.value(index))
         return built;
@@ -216,6 +222,7 @@ KeysPage *MainWindow::keysPage()
 
 void MainWindow::openApp(const QString &instanceId)
 {
+    ensureDashboard();
     const std::optional<Instance> instance = m_core->instance(instanceId);
     if (instance && !instance->apps.isEmpty())
         m_ssh->openApp(instance, instance->apps.first().name);

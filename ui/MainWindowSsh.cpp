@@ -110,6 +110,7 @@ TerminalTab *MainWindow::openTerminal(const QString &instanceId)
             statusBar()->showMessage(tr("“%1” is not running yet.").arg(instance->name), 5000);
         return nullptr;
     }
+    ensureDashboard();
     TerminalTab *tab = m_ssh->openTerminal(*instance);
     if (tab)
         setCurrentView(View::Instances); // from Home, a card's Terminal button
@@ -119,7 +120,7 @@ TerminalTab *MainWindow::openTerminal(const QString &instanceId)
 QList<TerminalTab *> MainWindow::terminalTabs() const
 {
     QList<TerminalTab *> tabs;
-    for (int i = 0; i < m_tabs->count(); ++i) {
+    for (int i = 0; m_tabs && i < m_tabs->count(); ++i) {
         if (auto *tab = qobject_cast<TerminalTab *>(m_tabs->widget(i)))
             tabs << tab;
     }
@@ -136,7 +137,7 @@ void MainWindow::closeTab(int index)
 
 void MainWindow::updateTransferActions()
 {
-    const bool terminal = currentView() == View::Instances
+    const bool terminal = m_tabs && currentView() == View::Instances
         && qobject_cast<TerminalTab *>(m_tabs->currentWidget()) != nullptr;
     m_ui->uploadAction->setEnabled(terminal);
     m_ui->downloadAction->setEnabled(terminal);
@@ -144,7 +145,7 @@ void MainWindow::updateTransferActions()
 
 void MainWindow::uploadToCurrentTab()
 {
-    auto *tab = qobject_cast<TerminalTab *>(m_tabs->currentWidget());
+    auto *tab = m_tabs ? qobject_cast<TerminalTab *>(m_tabs->currentWidget()) : nullptr;
     if (!tab)
         return;
     auto *dialog = new QFileDialog(this, tr("Upload to /workspace"));
@@ -161,7 +162,7 @@ void MainWindow::uploadToCurrentTab()
 
 void MainWindow::downloadFromCurrentTab()
 {
-    auto *tab = qobject_cast<TerminalTab *>(m_tabs->currentWidget());
+    auto *tab = m_tabs ? qobject_cast<TerminalTab *>(m_tabs->currentWidget()) : nullptr;
     if (!tab)
         return;
     auto *ask = new QInputDialog(this);
@@ -194,6 +195,7 @@ SshKeysDialog *MainWindow::keysDialog() const
 
 void MainWindow::openKeysDialog()
 {
+    ensureDashboard(); // the key store is the SSH actions'
     if (m_keysDialog) {
         m_keysDialog->raise();
         return;
