@@ -1,6 +1,7 @@
 #include "ConnectPage.h"
 
 #include "Icons.h"
+#include "StateStyle.h"
 #include "ui_ConnectPage.h"
 
 #include <QEvent>
@@ -15,6 +16,7 @@ ConnectPage::ConnectPage(QWidget *parent)
     : QWidget(parent), m_ui(std::make_unique<Ui::ConnectPage>())
 {
     m_ui->setupUi(this);
+    StateStyle::showAsError(m_ui->urlHint);
     // A column of readable width in the middle of the window, under the application's icon,
     // with a button of button size rather than a bar across the screen.
     auto *icon = new QLabel(this);

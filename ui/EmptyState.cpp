@@ -57,6 +57,12 @@ void EmptyState::setText(const QString &text)
     setAccessibleDescription(text);
 }
 
+void EmptyState::setIcon(Icon icon)
+{
+    m_icon = icon;
+    paintIcon();
+}
+
 void EmptyState::setAction(const QString &label)
 {
     m_button->setText(label);

@@ -16,6 +16,10 @@ class EmptyState : public QWidget
     Q_OBJECT
 public:
     EmptyState(Icon icon, QWidget *parent = nullptr);
+    // For forms (uic): the icon is set afterwards.
+    explicit EmptyState(QWidget *parent = nullptr) : EmptyState(Icon::Home, parent) {}
+
+    void setIcon(Icon icon);
 
     void setTitle(const QString &title);
     void setText(const QString &text);

@@ -3,6 +3,7 @@
 #include "CostPreview.h"
 #include "Format.h"
 #include "GpuCardDelegate.h"
+#include "StateStyle.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
 #include "ssh/SshKeyStore.h"
@@ -42,6 +43,7 @@ LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, Ssh
       m_keyStore(keys)
 {
     m_ui->setupUi(this);
+    StateStyle::showAsError(m_ui->errorLabel);
     setObjectName(u"launchDialog"_s);
     m_ui->noKeysLabel->hide();
     m_ui->noDatasetsLabel->hide();

@@ -1,5 +1,6 @@
 #include "LoginDialog.h"
 
+#include "StateStyle.h"
 #include "ui_LoginDialog.h"
 
 #include <QEvent>
@@ -18,6 +19,7 @@ LoginDialog::LoginDialog(QWidget *parent)
     : QDialog(parent), m_ui(std::make_unique<Ui::LoginDialog>())
 {
     m_ui->setupUi(this);
+    StateStyle::showAsError(m_ui->errorLabel);
     setObjectName(u"loginDialog"_s);
     connect(m_ui->emailEdit, &QLineEdit::textChanged, this, &LoginDialog::validate);
     connect(m_ui->passwordEdit, &QLineEdit::textChanged, this, &LoginDialog::validate);

@@ -1,5 +1,6 @@
 #include "SpendChart.h"
 
+#include "EmptyState.h"
 #include "Format.h"
 #include "charts/TimeChart.h"
 
@@ -8,6 +9,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -23,7 +26,7 @@ int maxBuckets(ledger::Bucket bucket)
 
 SpendChart::SpendChart(QWidget *parent)
     : QWidget(parent), m_bucket(new QComboBox(this)), m_total(new QLabel(this)),
-      m_plot(new TimeChart(this))
+      m_plot(new TimeChart(this)), m_empty(new EmptyState(Icon::Billing, this))
 {
     setObjectName(u"spendChart"_s);
     m_bucket->setObjectName(u"spendBucket"_s);
@@ -42,6 +45,10 @@ SpendChart::SpendChart(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addWidget(m_plot, 1);
+    // No axes over nothing: the chart comes with the first charge.
+    m_empty->setObjectName(u"spendEmpty"_s);
+    m_empty->hide();
+    layout->addWidget(m_empty, 1);
     connect(m_bucket, &QComboBox::currentIndexChanged, this, [this] {
         m_dirty = true;
         rebuild();
@@ -110,12 +117,16 @@ void SpendChart::rebuild()
     }
     m_plot->setTimeZone(m_zone);
     m_plot->setTimeFormat(bucket() == ledger::Bucket::Hour ? u"MM-dd HH:mm"_s : u"MM-dd"_s);
-    // Enough decimals that small sandbox charges do not all read 0.00.
-    const double top = qMax(0.0001, double(highest) / 1e6 * 1.15);
+    // Enough decimals that the labels differ (small sandbox charges would all read 0.00), at
+    // least the fen, at most the micro-yuan that charges are kept in.
+    const double top = qMax(0.000001, double(highest) / 1e6 * 1.15);
     m_plot->setValueRange(0, top);
-    const int decimals = top < 0.05 ? 4 : 2;
+    const double step = top / 4;
+    const int decimals = qBound(2, int(std::ceil(-std::log10(step))), 6);
     m_plot->setValueLabel(
         [decimals](double value) { return QString::number(value, 'f', decimals); });
+    m_plot->setVisible(!m_shown.isEmpty());
+    m_empty->setVisible(m_shown.isEmpty());
     m_total->setText(m_shown.isEmpty()
                          ? tr("No charges yet.")
                          : tr("Spent in the periods shown: %1").arg(Format::money(total, 4)));
@@ -129,6 +140,9 @@ void SpendChart::retranslate()
     m_plot->setAccessibleName(tr("Spend over time"));
     m_plot->setValueTitle(tr("yuan"));
     m_plot->setSeriesName(m_spendSeries, tr("Spend"));
+    m_empty->setTitle(tr("Nothing spent yet"));
+    m_empty->setText(tr("Compute, storage and snapshot charges show here, per hour or per day, "
+                        "as the provider posts them."));
     m_dirty = true;
     rebuild();
 }

@@ -9,6 +9,7 @@ class QLabel;
 
 namespace cardhour::ui {
 
+class EmptyState;
 class TimeChart;
 
 // Spend over time from the ledger (compute and storage charges), per hour or per day, drawn as
@@ -38,6 +39,7 @@ private:
     QComboBox *m_bucket;
     QLabel *m_total;
     TimeChart *m_plot;
+    EmptyState *m_empty; // instead of the plot while nothing is charged
     int m_spendSeries = 0;
     QList<core::Posting> m_postings;
     QList<ledger::SpendBucket> m_shown;

@@ -3,6 +3,9 @@
 #include "Format.h"
 #include "api/Models.h"
 
+#include <QApplication>
+#include <QEvent>
+#include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPalette>
@@ -14,6 +17,46 @@ using core::InstanceState;
 bool StateStyle::isDark(const QPalette &palette)
 {
     return palette.color(QPalette::Window).lightness() < 128;
+}
+
+QColor StateStyle::errorColour(const QPalette &palette)
+{
+    // Material's error reds: 4.5:1 or more against light and dark window colours (WCAG 1.4.3).
+    return isDark(palette) ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x00, 0x20);
+}
+
+namespace {
+
+// Paints its label's text in the error colour of the application's palette, now and when the
+// theme changes (a label with a palette of its own no longer follows the application's).
+class ErrorTextFilter : public QObject
+{
+public:
+    explicit ErrorTextFilter(QLabel *label) : QObject(label), m_label(label) { apply(); }
+
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (watched == m_label && event->type() == QEvent::ApplicationPaletteChange)
+            apply();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    void apply()
+    {
+        QPalette colours = QApplication::palette(m_label);
+        colours.setColor(QPalette::WindowText, StateStyle::errorColour(colours));
+        m_label->setPalette(colours);
+    }
+
+    QLabel *m_label;
+};
+
+} // namespace
+
+void StateStyle::showAsError(QLabel *label)
+{
+    label->installEventFilter(new ErrorTextFilter(label));
 }
 
 QColor StateStyle::colour(InstanceState state, const QPalette &palette)

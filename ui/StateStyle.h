@@ -6,6 +6,7 @@
 #include <QPixmap>
 #include <QString>
 
+class QLabel;
 class QPalette;
 
 namespace cardhour::core {
@@ -39,6 +40,10 @@ public:
     static QPixmap pixmap(core::InstanceState state, const QPalette &palette, int size = 16,
                           qreal devicePixelRatio = 1.0);
     static QIcon icon(core::InstanceState state, const QPalette &palette);
+    // The colour of error text, readable on the palette's window colour (light or dark).
+    static QColor errorColour(const QPalette &palette);
+    // `label` writes in errorColour(), also after the theme changes.
+    static void showAsError(QLabel *label);
     // "Running: billed, reachable over SSH": what a screen reader says for the state.
     static QString accessibleText(core::InstanceState state, const QString &providerWord);
 };

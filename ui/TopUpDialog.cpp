@@ -1,6 +1,7 @@
 #include "TopUpDialog.h"
 
 #include "Format.h"
+#include "StateStyle.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
 #include "billing/Money.h"
@@ -19,6 +20,7 @@ TopUpDialog::TopUpDialog(ProviderClient *client, BillTicker *ticker, QWidget *pa
     : QDialog(parent), m_ui(std::make_unique<Ui::TopUpDialog>()), m_client(client), m_ticker(ticker)
 {
     m_ui->setupUi(this);
+    StateStyle::showAsError(m_ui->errorLabel);
     setObjectName(u"topUpDialog"_s);
     m_ui->buttonBox->button(QDialogButtonBox::Ok)->setObjectName(u"topUpButton"_s);
     connect(m_ui->amountEdit, &QLineEdit::textChanged, this, &TopUpDialog::validate);

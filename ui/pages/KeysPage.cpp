@@ -1,5 +1,6 @@
 #include "pages/KeysPage.h"
 
+#include "EmptyState.h"
 #include "api/ProviderClient.h"
 #include "ssh/SshKeyStore.h"
 #include "ui_KeysPage.h"
@@ -35,6 +36,8 @@ KeysPage::KeysPage(core::SshKeyStore *keys, core::ProviderClient *client, QWidge
     });
     m_ui->uploadButton->setEnabled(false);
     m_ui->removeButton->setEnabled(false);
+    m_ui->emptyPage->setIcon(Icon::Keys);
+    connect(m_ui->emptyPage, &EmptyState::actionTriggered, this, &KeysPage::importKey);
 }
 
 KeysPage::~KeysPage() = default;
@@ -84,6 +87,15 @@ void KeysPage::fill()
     }
     for (int column = 0; column < m_ui->keyTree->columnCount(); ++column)
         m_ui->keyTree->resizeColumnToContents(column);
+    const bool none = m_keys->keys().isEmpty();
+    m_ui->keysStack->setCurrentWidget(none ? static_cast<QWidget *>(m_ui->emptyPage)
+                                           : m_ui->listPage);
+    m_ui->emptyPage->setTitle(tr("No SSH keys on this computer yet"));
+    m_ui->emptyPage->setText(
+        tr("The terminal logs in to an instance with a key kept here; the provider only ever "
+           "gets its public half. Generate one below (a name is enough), or import a key you "
+           "already have."));
+    m_ui->emptyPage->setAction(tr("Import from ~/.ssh…"));
 }
 
 SshKeyPair KeysPage::selectedKey() const

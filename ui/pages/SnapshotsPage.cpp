@@ -1,5 +1,6 @@
 #include "pages/SnapshotsPage.h"
 
+#include "EmptyState.h"
 #include "Format.h"
 #include "api/ProviderClient.h"
 #include "pages/SnapshotsModel.h"
@@ -49,9 +50,8 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     m_createButton = m_ui->createSnapshotButton;
     m_priceNote = m_ui->snapshotPriceNote;
     m_stack = m_ui->snapshotsStack;
-    m_emptyTitle = m_ui->snapshotsEmptyTitle;
-    m_emptyText = m_ui->snapshotsEmptyText;
-    m_emptyButton = m_ui->snapshotsEmptyButton;
+    m_empty = m_ui->emptyPage;
+    m_empty->setIcon(Icon::Snapshots);
     m_table = m_ui->snapshotsTable;
     m_details = m_ui->snapshotDetails;
     m_restoreButton = m_ui->restoreSnapshotButton;
@@ -63,10 +63,6 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
     titleFont.setBold(true);
     m_ui->titleLabel->setFont(titleFont);
-    QFont emptyFont = m_emptyTitle->font();
-    emptyFont.setPointSizeF(emptyFont.pointSizeF() * 1.25);
-    emptyFont.setBold(true);
-    m_emptyTitle->setFont(emptyFont);
 
     m_table->setModel(m_model);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -78,7 +74,7 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
         takeSnapshot(m_instanceCombo->currentData().toString(), m_nameEdit->text().trimmed());
     });
     connect(m_nameEdit, &QLineEdit::returnPressed, m_createButton, &QPushButton::click);
-    connect(m_emptyButton, &QPushButton::clicked, this, [this] {
+    connect(m_empty, &EmptyState::actionTriggered, this, [this] {
         const QList<Instance> candidates = snapshottable();
         if (!candidates.isEmpty())
             takeSnapshot(candidates.constFirst().id, {});
@@ -196,21 +192,20 @@ void SnapshotsPage::updateView()
     m_stack->setCurrentIndex(empty ? kEmptyPage : kListPage);
     const QList<Instance> candidates = snapshottable();
     m_createButton->setEnabled(m_instanceCombo->count() > 0);
-    m_emptyTitle->setText(m_loaded || !m_session->isLoggedIn() ? tr("No snapshots yet")
-                                                               : tr("Loading snapshots…"));
+    m_empty->setTitle(m_loaded || !m_session->isLoggedIn() ? tr("No snapshots yet")
+                                                           : tr("Loading snapshots…"));
     if (candidates.isEmpty()) {
-        m_emptyText->setText(
+        m_empty->setText(
             tr("A snapshot keeps an instance's own disk and /workspace, so you can restore it "
                "later as a new instance, on any GPU type. Launch an instance first: a snapshot "
                "is taken from a running or stopped instance."));
-        m_emptyButton->hide();
+        m_empty->setAction({});
     } else {
-        m_emptyText->setText(
+        m_empty->setText(
             tr("A snapshot keeps an instance's own disk and /workspace, so you can restore it "
                "later as a new instance, on any GPU type. Choose an instance above and press Take "
                "snapshot, or snapshot the first one now:"));
-        m_emptyButton->setText(tr("Take a snapshot of “%1”").arg(candidates.constFirst().name));
-        m_emptyButton->show();
+        m_empty->setAction(tr("Take a snapshot of “%1”").arg(candidates.constFirst().name));
     }
     // The price per GiB-hour is the provider's, as it states it for the instance's disk.
     const std::optional<Instance> source =

@@ -24,6 +24,8 @@ class ClientSession;
 
 namespace cardhour::ui {
 
+class EmptyState;
+
 class SnapshotsModel;
 
 // The user's snapshots: what each keeps and what keeping it costs (size, storage fee per hour
@@ -84,9 +86,7 @@ private:
     QPushButton *m_createButton = nullptr;
     QLabel *m_priceNote = nullptr;
     QStackedWidget *m_stack = nullptr;
-    QLabel *m_emptyTitle = nullptr;
-    QLabel *m_emptyText = nullptr;
-    QPushButton *m_emptyButton = nullptr;
+    EmptyState *m_empty = nullptr;
     QTableView *m_table = nullptr;
     QLabel *m_details = nullptr;
     QPushButton *m_restoreButton = nullptr;

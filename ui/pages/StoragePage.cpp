@@ -1,5 +1,6 @@
 #include "pages/StoragePage.h"
 
+#include "EmptyState.h"
 #include "api/ProviderClient.h"
 #include "sandbox/SandboxDatasets.h"
 #include "session/ClientSession.h"
@@ -41,8 +42,8 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
     m_title = m_ui->titleLabel;
     m_intro = m_ui->introLabel;
     m_stack = m_ui->storageStack;
-    m_emptyTitle = m_ui->storageEmptyTitle;
-    m_emptyText = m_ui->storageEmptyText;
+    m_empty = m_ui->emptyPage;
+    m_empty->setIcon(Icon::Storage);
     m_table = m_ui->datasetsTable;
     m_addBox = m_ui->addDatasetBox;
     m_folderEdit = m_ui->datasetFolderEdit;
@@ -56,10 +57,6 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
     titleFont.setBold(true);
     m_title->setFont(titleFont);
-    QFont emptyFont = m_emptyTitle->font();
-    emptyFont.setPointSizeF(emptyFont.pointSizeF() * 1.25);
-    emptyFont.setBold(true);
-    m_emptyTitle->setFont(emptyFont);
     m_table->setColumnCount(ColumnCount);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -182,9 +179,9 @@ void StoragePage::updateView()
 {
     m_stack->setCurrentIndex(m_datasets.isEmpty() ? kEmptyPage : kListPage);
     const bool sandbox = m_session->usingSandbox();
-    m_emptyTitle->setText(m_loaded || !m_session->isLoggedIn() ? tr("No datasets yet")
-                                                               : tr("Loading datasets…"));
-    m_emptyText->setText(
+    m_empty->setTitle(m_loaded || !m_session->isLoggedIn() ? tr("No datasets yet")
+                                                           : tr("Loading datasets…"));
+    m_empty->setText(
         sandbox ? tr("A dataset is a folder the provider shares read-only with the instances "
                      "launched with it. Add a folder of this computer below.")
                 : tr("A dataset is a folder the provider shares read-only with the instances "

@@ -25,6 +25,8 @@ class SandboxDatasets;
 
 namespace cardhour::ui {
 
+class EmptyState;
+
 // What the provider stores for the user besides instances and snapshots: the shared datasets
 // (GET /v1/datasets: name, where an instance sees it, size, files, whether its folder is there)
 // with the user's hosts that mount each one. With the local sandbox a folder of this computer
@@ -80,8 +82,7 @@ private:
     QLabel *m_title = nullptr;
     QLabel *m_intro = nullptr;
     QStackedWidget *m_stack = nullptr;
-    QLabel *m_emptyTitle = nullptr;
-    QLabel *m_emptyText = nullptr;
+    EmptyState *m_empty = nullptr;
     QTableWidget *m_table = nullptr;
     QGroupBox *m_addBox = nullptr;
     QLineEdit *m_folderEdit = nullptr;

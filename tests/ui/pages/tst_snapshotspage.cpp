@@ -6,6 +6,7 @@
 // /workspace over SSH comes back in the instance restored in one click. Screens are saved under
 // <build>/screenshots (light and dark).
 #include "CoreTestSupport.h"
+#include "EmptyState.h"
 #include "Format.h"
 #include "PageTestSupport.h"
 #include "PodmanApiTest.h"
@@ -120,9 +121,11 @@ void TestSnapshotsPage::emptyStateTakeRestoreDelete()
 
     // ---- empty, nothing to snapshot: says how, offers no button ------------------------------
     auto *stack = page.findChild<QStackedWidget *>(u"snapshotsStack"_s);
-    auto *emptyTitle = page.findChild<QLabel *>(u"snapshotsEmptyTitle"_s);
-    auto *emptyText = page.findChild<QLabel *>(u"snapshotsEmptyText"_s);
-    auto *emptyButton = page.findChild<QPushButton *>(u"snapshotsEmptyButton"_s);
+    auto *empty = page.findChild<ui::EmptyState *>(u"emptyPage"_s);
+    QVERIFY(empty);
+    auto *emptyTitle = empty->findChild<QLabel *>(u"emptyTitle"_s);
+    auto *emptyText = empty->findChild<QLabel *>(u"emptyText"_s);
+    QPushButton *emptyButton = empty->button();
     QVERIFY(stack && emptyTitle && emptyText && emptyButton);
     QTRY_COMPARE(emptyTitle->text(), u"No snapshots yet"_s);
     QCOMPARE(stack->currentIndex(), 0);

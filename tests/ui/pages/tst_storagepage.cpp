@@ -5,6 +5,7 @@
 // command, run by core/sandbox/SandboxDatasets) is listed at once, without a restart; a bad name
 // is refused with the sandbox's reason and nothing lost. Screens go to <build>/screenshots.
 #include "CoreTestSupport.h"
+#include "EmptyState.h"
 #include "PageTestSupport.h"
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
@@ -71,11 +72,11 @@ void TestStoragePage::emptyWithoutSandbox()
     session.connectToUrl(sim.baseUrl());
     QVERIFY(signUpWhenAsked(session, loginNeeded, u"storage@example.com"_s));
 
-    auto *title = page.findChild<QLabel *>(u"storageEmptyTitle"_s);
-    QTRY_COMPARE(title->text(), u"No datasets yet"_s);
+    auto *empty = page.findChild<ui::EmptyState *>(u"emptyPage"_s);
+    QVERIFY(empty);
+    QTRY_COMPARE(empty->title(), u"No datasets yet"_s);
     QCOMPARE(page.findChild<QStackedWidget *>(u"storageStack"_s)->currentIndex(), 0);
-    QVERIFY2(page.findChild<QLabel *>(u"storageEmptyText"_s)->text().contains(u"offers none"_s),
-             qPrintable(page.findChild<QLabel *>(u"storageEmptyText"_s)->text()));
+    QVERIFY2(empty->text().contains(u"offers none"_s), qPrintable(empty->text()));
     QVERIFY(page.findChild<QGroupBox *>(u"addDatasetBox"_s)->isHidden());
     QVERIFY(page.findChild<QGroupBox *>(u"modelsBox"_s)->isVisible());
     QVERIFY(shootLightAndDark(&page, kShots, u"storage-empty"_s));
