@@ -57,6 +57,9 @@ LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, Ssh
         updateCost();
     });
     connect(m_ui->countCombo, &QComboBox::currentIndexChanged, this, &LaunchDialog::updateCost);
+    // How long the balance lasts moves with the balance, also while the dialog is open.
+    if (m_ticker)
+        connect(m_ticker, &BillTicker::balanceChanged, this, &LaunchDialog::updateCost);
     connect(m_ui->imageList, &QListWidget::currentRowChanged, this, &LaunchDialog::validate);
     connect(m_ui->buttonBox, &QDialogButtonBox::accepted, this, &LaunchDialog::onAccept);
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &QDialog::reject);

@@ -259,6 +259,10 @@ void TestLaunchDialog::previewAndRefusal()
     QVERIFY2(text.contains(u"lasts 5 min"_s), qPrintable(text));
     // ¥10 at ¥0.04 per hour: 250 h.
     QVERIFY2(text.contains(u"Stopped, it lasts 10 d 10 h."_s), qPrintable(text));
+    // The balance moves while the dialog is open: the preview follows, ¥5 at ¥120.04 per hour.
+    c->ticker.update(5'000'000, 0);
+    QTRY_VERIFY2(cost(dialog).contains(u"lasts 2 min"_s), qPrintable(cost(dialog)));
+    c->ticker.update(10'000'000, 0);
 
     // Spend the trial credit elsewhere, then ask: 402, said in words, dialog still open.
     const QString id = m_sim.createRunning(c->client.token(),
