@@ -34,6 +34,8 @@ add_dependencies(cardhour cardhour_macos_icon)
 install(FILES ${icns} DESTINATION CardHour.app/Contents/Resources)
 
 
-qt_generate_deploy_app_script(TARGET cardhour OUTPUT_SCRIPT deploy_script
+# Qt 6.4's signature (FILENAME_VARIABLE). It deploys for the bundle's own executable; whether
+# macdeployqt also picks up what cardhour-sim and cardhourctl link (libssh) is not known yet.
+qt_generate_deploy_app_script(TARGET cardhour FILENAME_VARIABLE deploy_script
     NO_UNSUPPORTED_PLATFORM_ERROR)
 install(SCRIPT ${deploy_script})

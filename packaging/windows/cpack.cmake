@@ -21,8 +21,9 @@ add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/cardhour.ico
     DEPENDS cardhour-render-icon ${CARDHOUR_ICON_SVG})
 add_custom_target(cardhour_windows_icon ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/cardhour.ico)
 
+# Qt 6.4's signature (FILENAME_VARIABLE; later versions also take it).
 foreach(program cardhour cardhourctl cardhour-sim)
-    qt_generate_deploy_app_script(TARGET ${program} OUTPUT_SCRIPT deploy_script
-        NO_TRANSLATIONS NO_UNSUPPORTED_PLATFORM_ERROR)
+    qt_generate_deploy_app_script(TARGET ${program} FILENAME_VARIABLE deploy_script
+        NO_UNSUPPORTED_PLATFORM_ERROR)
     install(SCRIPT ${deploy_script})
 endforeach()
