@@ -5,11 +5,13 @@
 #include "cli/DoctorCommand.h"
 #include "cli/ImagesCommand.h"
 #include "core/ApiError.h"
+#include "core/RuntimeFiles.h"
 #include "server/SimServer.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QLockFile>
 #include <QSocketNotifier>
 #include <QTextStream>
@@ -93,6 +95,16 @@ QString defaultDataDir()
     return cardhour::DataPaths::sandboxDataDir();
 }
 
+// $CONTAINERS_CONF when set, else the containers.conf installed with the sandbox (runc, modest
+// ulimits: what works where crun or podman's own limits do not), else podman's own (empty).
+QString defaultContainersConf()
+{
+    if (qEnvironmentVariableIsSet("CONTAINERS_CONF"))
+        return qEnvironmentVariable("CONTAINERS_CONF");
+    const QString installed = cardhour::sim::RuntimeFiles::containersConf();
+    return QFileInfo::exists(installed) ? installed : QString();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -112,11 +124,10 @@ int main(int argc, char *argv[])
     // `cardhour-sim doctor [--fix FILE] [--json]`, `cardhour-sim datasets list|add|remove ...`.
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() > 1 && arguments.at(1) == u"images"_s)
-        return cardhour::sim::runImagesCommand(arguments.mid(2),
-                                               qEnvironmentVariable("CONTAINERS_CONF"));
+        return cardhour::sim::runImagesCommand(arguments.mid(2), defaultContainersConf());
     if (arguments.size() > 1 && arguments.at(1) == u"doctor"_s)
-        return cardhour::sim::runDoctorCommand(
-            arguments.mid(2), qEnvironmentVariable("CONTAINERS_CONF"), defaultDataDir());
+        return cardhour::sim::runDoctorCommand(arguments.mid(2), defaultContainersConf(),
+                                               defaultDataDir());
     if (arguments.size() > 1 && arguments.at(1) == u"datasets"_s)
         return cardhour::sim::runDatasetsCommand(arguments.mid(2), defaultDataDir());
 
@@ -158,7 +169,9 @@ int main(int argc, char *argv[])
         u"NAME"_s, u"auto"_s);
     const QCommandLineOption containersConfOption(
         u"containers-conf"_s,
-        u"containers.conf for podman (default: $CONTAINERS_CONF, else podman's own)."_s, u"FILE"_s);
+        u"containers.conf for podman (default: $CONTAINERS_CONF, else the one installed in "
+        "share/cardhour/podman)."_s,
+        u"FILE"_s);
     const QCommandLineOption postingOption(
         u"posting-interval"_s,
         u"Seconds between ledger postings for running instances (default 60)."_s, u"SECONDS"_s,
@@ -236,9 +249,8 @@ int main(int argc, char *argv[])
     options.runtime = parser.value(runtimeOption);
     options.gpus = parser.value(gpusOption);
     options.nvidiaSmi = parser.value(nvidiaSmiOption);
-    options.containersConf = parser.isSet(containersConfOption)
-        ? parser.value(containersConfOption)
-        : qEnvironmentVariable("CONTAINERS_CONF");
+    options.containersConf = parser.isSet(containersConfOption) ? parser.value(containersConfOption)
+                                                                : defaultContainersConf();
     options.testClock = parser.isSet(testClockOption);
     options.hostNames = parser.values(hostNameOption);
     bool ok = false;

@@ -19,3 +19,10 @@ if(CARDHOUR_TEST_CONTAINERS_CONF)
     set_property(TEST tst_imagebuilder APPEND PROPERTY
         ENVIRONMENT "CARDHOUR_CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()
+
+# Where the runtime files are found: next to the program (an installed layout), else the build's.
+cardhour_add_test(tst_runtimefiles
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/core/tst_runtimefiles.cpp
+    LIBS cardhour_sim_lib)
+target_compile_definitions(tst_runtimefiles PRIVATE CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+add_dependencies(tst_runtimefiles cardhour-sim)

@@ -1,5 +1,6 @@
 #include "runtime/Doctor.h"
 
+#include "runtime/HostPlatform.h"
 #include "runtime/Process.h"
 #include "runtime/WorkspaceDisk.h"
 
@@ -16,8 +17,6 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
-#include <sys/resource.h>
-#include <unistd.h>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -26,8 +25,8 @@ namespace cardhour::sim {
 
 namespace {
 
-constexpr rlim_t kWantedLimit = 4096;
-constexpr rlim_t kPodmanRootfulNofile = 1048576; // podman's default nofile for rootful containers
+constexpr quint64 kWantedLimit = 4096;
+constexpr quint64 kPodmanRootfulNofile = 1048576; // podman's default nofile for rootful containers
 
 struct Proc
 {
@@ -92,9 +91,11 @@ QString firstLine(const QString &text)
     return text.trimmed().section(u'\n', 0, 0).trimmed();
 }
 
-QString limitText(rlim_t value)
+QString limitText(const std::optional<quint64> &value)
 {
-    return value == RLIM_INFINITY ? u"unlimited"_s : QString::number(qulonglong(value));
+    if (!value)
+        return u"?"_s;
+    return *value == platform::kUnlimited ? u"unlimited"_s : QString::number(*value);
 }
 
 // The value of `key = ...` in a containers.conf (TOML; good enough for the two keys we read).
@@ -227,7 +228,7 @@ QList<DoctorCheck> Doctor::run()
 
     // ---- podman info ----
     QString runtimeName;
-    bool rootless = ::geteuid() != 0;
+    bool rootless = !platform::runningAsRoot();
     bool infoOk = false;
     if (!podmanOk) {
         for (const QString &name : {u"oci runtime"_s, u"cgroups"_s, u"rootless"_s})
@@ -275,8 +276,8 @@ QList<DoctorCheck> Doctor::run()
             const QJsonObject security = host.value(u"security"_s).toObject();
             if (security.contains(u"rootless"_s))
                 rootless = security.value(u"rootless"_s).toBool();
-            const QString mode =
-                rootless ? u"rootless (uid %1)"_s.arg(::geteuid()) : u"rootful (running as root)"_s;
+            const QString mode = rootless ? u"rootless (uid %1)"_s.arg(platform::userId())
+                                          : u"rootful (running as root)"_s;
             const QString graphDriver =
                 doc.object().value(u"store"_s).toObject().value(u"graphDriverName"_s).toString();
             if (rootless && !QFileInfo(u"/dev/net/tun"_s).isWritable())
@@ -367,20 +368,17 @@ QList<DoctorCheck> Doctor::run()
 
     // ---- rlimits ----
     {
-        rlimit nofile{}, nproc{};
-        const bool gotNofile = ::getrlimit(RLIMIT_NOFILE, &nofile) == 0;
-        const bool gotNproc = ::getrlimit(RLIMIT_NPROC, &nproc) == 0;
+        const platform::HardLimits limits = platform::hardLimits();
+        const std::optional<quint64> &nofile = limits.openFiles;
+        const std::optional<quint64> &nproc = limits.processes;
         const QString detail =
-            u"hard nofile %1, nproc %2"_s.arg(gotNofile ? limitText(nofile.rlim_max) : u"?"_s,
-                                              gotNproc ? limitText(nproc.rlim_max) : u"?"_s);
-        if ((gotNofile && nofile.rlim_max < kWantedLimit)
-            || (gotNproc && nproc.rlim_max < kWantedLimit)) {
+            u"hard nofile %1, nproc %2"_s.arg(limitText(nofile), limitText(nproc));
+        if ((nofile && *nofile < kWantedLimit) || (nproc && *nproc < kWantedLimit)) {
             checks.append(check(
                 u"rlimits"_s, S::Warning, detail + u" (below 4096)"_s,
                 u"raise the hard limits (limits.conf, systemd LimitNOFILE/LimitNPROC), or set "
                 "default_ulimits in containers.conf below them"_s));
-        } else if (!rootless && gotNofile && nofile.rlim_max < kPodmanRootfulNofile
-                   && confUlimits.isEmpty()) {
+        } else if (!rootless && nofile && *nofile < kPodmanRootfulNofile && confUlimits.isEmpty()) {
             checks.append(check(
                 u"rlimits"_s, S::Warning,
                 detail

@@ -1,5 +1,7 @@
 #include "runtime/ImageRecipes.h"
 
+#include "core/RuntimeFiles.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
@@ -13,10 +15,6 @@
 #include <QSet>
 
 #include <algorithm>
-
-#ifndef CARDHOUR_IMAGES_DIR
-#error "CARDHOUR_IMAGES_DIR must name the source tree's backend-sim/images"
-#endif
 
 using namespace Qt::StringLiterals;
 
@@ -39,7 +37,7 @@ ImageRecipes::ImageRecipes(const QString &imagesDir, const QString &tagPrefix)
 
 QString ImageRecipes::defaultImagesDir()
 {
-    return QString::fromUtf8(CARDHOUR_IMAGES_DIR);
+    return RuntimeFiles::imagesDir();
 }
 
 QString ImageRecipes::tag(const QString &catalogId) const

@@ -41,7 +41,7 @@ public:
     // An empty imagesDir: defaultImagesDir().
     ImageRecipes(const QString &imagesDir, const QString &tagPrefix);
 
-    // The source tree's backend-sim/images (compiled in).
+    // The installed (or the build tree's) images folder: RuntimeFiles::imagesDir().
     static QString defaultImagesDir();
 
     QString imagesDir() const { return m_imagesDir; } // absolute

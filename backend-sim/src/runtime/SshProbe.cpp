@@ -1,6 +1,7 @@
 #include "SshProbe.h"
 
 #include "InstanceFiles.h"
+#include "runtime/HostPlatform.h"
 
 #include <QCoreApplication>
 #include <QMutex>
@@ -11,15 +12,8 @@
 #include <QTimer>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
 #include <libssh/libssh.h>
 #include <memory>
-#include <netdb.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -29,63 +23,6 @@ namespace {
 
 constexpr int kRetryMs = 50;
 constexpr int kMaxAttemptMs = 1000;
-
-QString errnoText(int error)
-{
-    return QString::fromLocal8Bit(std::strerror(error));
-}
-
-// A connected, blocking TCP socket to host:port within timeoutMs, or -1 with *error set.
-int connectTcp(const QString &host, int port, int timeoutMs, QString *error)
-{
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICSERV;
-    addrinfo *found = nullptr;
-    const int rc = ::getaddrinfo(host.toUtf8().constData(), QByteArray::number(port).constData(),
-                                 &hints, &found);
-    if (rc != 0) {
-        *error = u"cannot resolve %1: %2"_s.arg(host, QString::fromLocal8Bit(::gai_strerror(rc)));
-        return -1;
-    }
-    std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> guard(found, &::freeaddrinfo);
-    *error = u"no address for %1"_s.arg(host);
-    for (addrinfo *ai = found; ai; ai = ai->ai_next) {
-        const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
-                                ai->ai_protocol);
-        if (fd < 0) {
-            *error = errnoText(errno);
-            continue;
-        }
-        int result = ::connect(fd, ai->ai_addr, ai->ai_addrlen);
-        if (result != 0 && errno == EINPROGRESS) {
-            pollfd pfd{fd, POLLOUT, 0};
-            int ready;
-            do {
-                ready = ::poll(&pfd, 1, timeoutMs);
-            } while (ready < 0 && errno == EINTR);
-            if (ready == 0) {
-                errno = ETIMEDOUT;
-            } else if (ready > 0) {
-                int soError = 0;
-                socklen_t len = sizeof soError;
-                if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len) == 0 && soError == 0)
-                    result = 0;
-                else
-                    errno = soError ? soError : errno;
-            }
-        }
-        if (result == 0) {
-            const int flags = ::fcntl(fd, F_GETFL);
-            ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-            return fd;
-        }
-        *error = errnoText(errno);
-        ::close(fd);
-    }
-    return -1;
-}
 
 struct SessionDeleter
 {
@@ -99,15 +36,11 @@ struct SessionDeleter
 // Since libssh 0.10 a socket given with SSH_OPTIONS_FD stays the caller's to close.
 struct SocketGuard
 {
-    int fd = -1;
-    explicit SocketGuard(int f) : fd(f) {}
+    platform::NativeSocket fd = platform::kNoSocket;
+    explicit SocketGuard(platform::NativeSocket f) : fd(f) {}
     SocketGuard(const SocketGuard &) = delete;
     SocketGuard &operator=(const SocketGuard &) = delete;
-    ~SocketGuard()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
+    ~SocketGuard() { platform::closeSocket(fd); }
 };
 
 struct KeyDeleter
@@ -161,8 +94,8 @@ SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QStrin
     timeoutMs = std::max(timeoutMs, 50);
 
     QString error;
-    const int fd = connectTcp(host, port, timeoutMs, &error);
-    if (fd < 0) {
+    const platform::NativeSocket fd = platform::connectTcp(host, port, timeoutMs, &error);
+    if (fd == platform::kNoSocket) {
         result.status = Status::NotListening;
         result.message = u"nothing accepts connections at %1 (%2)"_s.arg(where, error);
         result.elapsedMs = clock.elapsed();
@@ -182,7 +115,7 @@ SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QStrin
     const long zero = 0;
     const int verbosity = SSH_LOG_NOLOG;
     const bool processConfig = false;
-    socket_t socket = fd;
+    socket_t socket = socket_t(fd);
     if (ssh_options_set(session.get(), SSH_OPTIONS_FD, &socket) != SSH_OK) {
         result.status = Status::HandshakeFailed;
         result.message = u"libssh refused the socket"_s;
