@@ -5,6 +5,7 @@
 #include "Output.h"
 #include "api/ProviderClient.h"
 #include "session/ClientSession.h"
+#include "session/SecretStore.h"
 #include "ssh/SshAccess.h"
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshConnection.h"
@@ -34,30 +35,6 @@ struct Access
 {
     Q_DECLARE_TR_FUNCTIONS(cardhour::ctl::Access)
 };
-
-// The SSH target of host `name`, its host key checked against the provider's and pinned.
-std::optional<SshTarget> resolveTarget(Context &ctx, const QString &name, int *code)
-{
-    if ((*code = ctx.connect()) != Ok)
-        return std::nullopt;
-    const std::optional<Instance> instance = ctx.findInstance(name, code);
-    if (!instance)
-        return std::nullopt;
-    const Result<QList<SshKey>> keys = ctx.await(ctx.client()->sshKeys());
-    if (!keys.ok()) {
-        *code = ctx.fail(keys.error);
-        return std::nullopt;
-    }
-    const SshAccess access =
-        SshAccess::resolve(*instance, *keys.value, ctx.keyStore()->keys(),
-                           SshConfigWriter::defaultKnownHostsPath(), SshAccess::KeyNeed::Required);
-    if (!access.ok()) {
-        Output::error(Access::tr("cardhourctl %1: %2").arg(ctx.commandName, access.error));
-        *code = Failed;
-        return std::nullopt;
-    }
-    return access.target;
-}
 
 int ssh(Context &ctx)
 {
@@ -391,6 +368,41 @@ int keys(Context &ctx)
 }
 
 } // namespace
+
+std::optional<SshTarget> resolveTarget(Context &ctx, const QString &name, int *code)
+{
+    if ((*code = ctx.connect()) != Ok)
+        return std::nullopt;
+    const std::optional<Instance> instance = ctx.findInstance(name, code);
+    if (!instance)
+        return std::nullopt;
+    const Result<QList<SshKey>> keys = ctx.await(ctx.client()->sshKeys());
+    if (!keys.ok()) {
+        *code = ctx.fail(keys.error);
+        return std::nullopt;
+    }
+    const SshAccess access =
+        SshAccess::resolve(*instance, *keys.value, ctx.keyStore()->keys(),
+                           SshConfigWriter::defaultKnownHostsPath(), SshAccess::KeyNeed::Required);
+    if (!access.ok()) {
+        Output::error(Access::tr("cardhourctl %1: %2").arg(ctx.commandName, access.error));
+        *code = Failed;
+        return std::nullopt;
+    }
+    SshTarget target = access.target;
+    // A key whose passphrase CardHour keeps in the keychain (as the desktop client reads it).
+    SshKeyStore *store = ctx.keyStore();
+    if (SecretReply *secret = store->passphrase(store->key(target.keyFingerprint))) {
+        QEventLoop loop;
+        QObject::connect(secret, &SecretReply::finished, &loop, [&] {
+            if (secret->ok())
+                target.passphrase = secret->secret();
+            loop.quit();
+        });
+        loop.exec();
+    }
+    return target;
+}
 
 QList<Command> accessCommands()
 {

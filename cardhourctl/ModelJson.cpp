@@ -186,4 +186,46 @@ QJsonObject ModelJson::toJson(const TopupResult &result)
     return {{u"posting"_s, toJson(result.posting)}, {u"balance_micros"_s, result.balanceMicros}};
 }
 
+namespace {
+
+QJsonValue optionalBytes(const std::optional<qint64> &bytes)
+{
+    return bytes ? QJsonValue(*bytes) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace
+
+QJsonObject ModelJson::toJson(const SnapshotRetention &retention)
+{
+    return {{u"keeps"_s, QJsonArray::fromStringList(retention.keeps)},
+            {u"does_not_keep"_s, QJsonArray::fromStringList(retention.doesNotKeep)},
+            {u"survives_instance_terminate"_s, retention.survivesInstanceTerminate},
+            {u"billed_while_kept"_s, QJsonArray::fromStringList(retention.billedWhileKept)},
+            {u"storage_gib"_s, retention.storageGib},
+            {u"storage_price_per_gib_hour_micros"_s, retention.storagePricePerGibHourMicros},
+            {u"storage_rate_micros_per_hour"_s, retention.storageRateMicrosPerHour},
+            {u"deleted_when_balance_runs_out"_s, retention.deletedWhenBalanceRunsOut}};
+}
+
+QJsonObject ModelJson::toJson(const Snapshot &snapshot)
+{
+    return {{u"id"_s, snapshot.id},
+            {u"name"_s, snapshot.name},
+            {u"state"_s, snapshot.state},
+            {u"state_reason"_s,
+             snapshot.stateReason.isEmpty() ? QJsonValue() : QJsonValue(snapshot.stateReason)},
+            {u"instance_id"_s, snapshot.instanceId},
+            {u"image"_s, snapshot.image},
+            {u"gpu_type"_s, snapshot.gpuType},
+            {u"gpu_count"_s, snapshot.gpuCount},
+            {u"size_bytes"_s, optionalBytes(snapshot.sizeBytes)},
+            {u"disk_bytes"_s, optionalBytes(snapshot.diskBytes)},
+            {u"workspace_bytes"_s, optionalBytes(snapshot.workspaceBytes)},
+            {u"storage_rate_micros_per_hour"_s, snapshot.storageRateMicrosPerHour},
+            {u"storage_cost_micros"_s, snapshot.storageCostMicros},
+            {u"created_at"_s, time(snapshot.createdAt)},
+            {u"ready_at"_s, time(snapshot.readyAt)},
+            {u"retention"_s, toJson(snapshot.retention)}};
+}
+
 } // namespace cardhour::ctl
