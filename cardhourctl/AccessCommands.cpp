@@ -286,6 +286,12 @@ int keysUpload(Context &ctx)
     QString name = ctx.value(u"name"_s);
     if (!known.isValid()) {
         const QFileInfo file(given);
+        // A path (a folder in it, or .pub) that is not there: say so, not "not a key".
+        if (!file.exists() && (given.contains(u'/') || given.endsWith(u".pub"_s))) {
+            return ctx.usage(Access::tr("%1: no such file (the path of a public key file, "
+                                        ".pub, or a name of `cardhourctl keys list` is expected).")
+                                 .arg(given));
+        }
         if (!file.isFile()) {
             return ctx.usage(Access::tr("%1 is neither a key of `cardhourctl keys list` nor a "
                                         "file.")

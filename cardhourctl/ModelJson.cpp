@@ -99,8 +99,8 @@ QJsonObject ModelJson::toJson(const Instance &instance)
                   {u"terminated_at"_s, time(instance.terminatedAt)},
                   {u"runtime"_s, instance.runtime},
                   {u"retention"_s, toJson(instance.retention)},
-                  {u"cpus"_s, instance.cpus},
-                  {u"memory_mib"_s, instance.memoryMib}};
+                  {u"resources"_s,
+                   QJsonObject{{u"cpus"_s, instance.cpus}, {u"memory_mib"_s, instance.memoryMib}}}};
     if (instance.ssh) {
         o.insert(u"ssh"_s,
                  QJsonObject{{u"host"_s, instance.ssh->host},
@@ -125,9 +125,9 @@ QJsonObject ModelJson::toJson(const Instance &instance)
         apps.append(
             QJsonObject{{u"name"_s, app.name},
                         {u"port"_s, app.port},
-                        {u"host_port"_s,
-                         app.hostPort ? QJsonValue(*app.hostPort) : QJsonValue(QJsonValue::Null)},
-                        {u"url"_s, app.url}});
+                        {u"url"_s, app.url.isEmpty() ? QJsonValue() : QJsonValue(app.url)},
+                        {u"ready"_s, app.ready},
+                        {u"ready_at"_s, time(app.readyAt)}});
     }
     o.insert(u"apps"_s, apps);
     o.insert(u"snapshot_id"_s,
