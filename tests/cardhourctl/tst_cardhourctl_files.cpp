@@ -101,6 +101,9 @@ void TestCardhourctlFiles::initTestCase()
     m_host = r.json()[u"name"_s].toString();
     m_id = r.json()[u"id"_s].toString();
     m_instanceIds.append(m_id);
+    r = ctl({u"ssh-config"_s, m_host, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(schemaErrors(u"ssh-config.json"_s, r.out), QString());
 }
 
 QHash<QString, QString> TestCardhourctlFiles::variables() const
@@ -143,7 +146,7 @@ QString TestCardhourctlFiles::schemaErrors(const QString &schema, const QString 
 QString TestCardhourctlFiles::remoteSha256(const QString &path)
 {
     const CtlRun r = ctl({u"ssh"_s, m_host, u"--"_s, u"sha256sum"_s, path});
-    return r.code == 0 ? r.out.section(u' ', 0, 0).trimmed() : r.describe();
+    return r.code == 0 ? r.out.section(u' ', 0, 0).trimmed() : QString::fromUtf8(r.describe());
 }
 
 qint64 TestCardhourctlFiles::remoteSize(const QString &path)
