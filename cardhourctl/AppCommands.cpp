@@ -83,14 +83,14 @@ int open(Context &ctx)
     QObject::connect(&forwarder, &SshPortForward::listening, &loop, [&](quint16 port) {
         const QUrl url = SshPortForward::appUrl(*chosen, port);
         if (ctx.json) {
-            Output::line(QString::fromUtf8(
-                QJsonDocument(QJsonObject{{u"url"_s, url.toString()},
-                                          {u"app"_s, chosen->name},
-                                          {u"instance"_s, instance->name},
-                                          {u"local_host"_s, u"127.0.0.1"_s},
-                                          {u"local_port"_s, int(port)},
-                                          {u"remote_port"_s, chosen->port}})
-                    .toJson(QJsonDocument::Compact)));
+            Output::line(
+                QString::fromUtf8(QJsonDocument(QJsonObject{{u"url"_s, url.toString()},
+                                                            {u"app"_s, chosen->name},
+                                                            {u"instance"_s, instance->name},
+                                                            {u"local_host"_s, u"127.0.0.1"_s},
+                                                            {u"local_port"_s, int(port)},
+                                                            {u"remote_port"_s, chosen->port}})
+                                      .toJson(QJsonDocument::Compact)));
         } else {
             Output::line(url.toString());
             Output::error(Apps::tr("%1 of %2 is at that address (through SSH); Ctrl-C ends it.")
@@ -116,8 +116,7 @@ QList<Command> appCommands()
 {
     return {
         {u"open"_s,
-         Apps::tr("A host's one-click app through an SSH forward: prints its address, opens the "
-                  "browser on a desktop (until interrupted)."),
+         Apps::tr("A host's one-click app through an SSH forward (until interrupted)."),
          u"NAME [APP]"_s,
          {},
          open},

@@ -73,7 +73,6 @@ QString landingFolder(const QString &destination, const QString &sourceName, boo
     return u"/"_s + folder;
 }
 
-
 QString bytesText(qint64 bytes)
 {
     const double mib = double(bytes) / (1024.0 * 1024.0);
@@ -142,11 +141,10 @@ int cp(Context &ctx)
                      });
     QEventLoop loop;
     QString message;
-    QObject::connect(&transfer, &SftpTransfer::finished, &loop,
-                     [&](bool, const QString &text) {
-                         message = text;
-                         loop.quit();
-                     });
+    QObject::connect(&transfer, &SftpTransfer::finished, &loop, [&](bool, const QString &text) {
+        message = text;
+        loop.quit();
+    });
     if (uploading)
         transfer.upload(from.path, folder);
     else

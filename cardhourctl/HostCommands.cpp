@@ -296,9 +296,8 @@ int launch(Context &ctx)
     restoring.gpuType = ctx.isSet(u"gpu"_s) ? request.gpuType : QString();
     restoring.gpuCount = ctx.isSet(u"cards"_s) ? request.gpuCount : 0;
     restoring.sshKeyIds = request.sshKeyIds;
-    const Result<Instance> created = ctx.await(restore
-                                                   ? ctx.client()->restoreSnapshot(restoring)
-                                                   : ctx.client()->createInstance(request));
+    const Result<Instance> created = ctx.await(restore ? ctx.client()->restoreSnapshot(restoring)
+                                                       : ctx.client()->createInstance(request));
     if (!created.ok())
         return ctx.fail(created.error);
     Instance instance = *created.value;

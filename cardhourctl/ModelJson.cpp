@@ -122,12 +122,11 @@ QJsonObject ModelJson::toJson(const Instance &instance)
                                                   : QJsonValue(QJsonValue::Null)}});
     QJsonArray apps;
     for (const InstanceApp &app : instance.apps) {
-        apps.append(
-            QJsonObject{{u"name"_s, app.name},
-                        {u"port"_s, app.port},
-                        {u"url"_s, app.url.isEmpty() ? QJsonValue() : QJsonValue(app.url)},
-                        {u"ready"_s, app.ready},
-                        {u"ready_at"_s, time(app.readyAt)}});
+        apps.append(QJsonObject{{u"name"_s, app.name},
+                                {u"port"_s, app.port},
+                                {u"url"_s, app.url.isEmpty() ? QJsonValue() : QJsonValue(app.url)},
+                                {u"ready"_s, app.ready},
+                                {u"ready_at"_s, time(app.readyAt)}});
     }
     o.insert(u"apps"_s, apps);
     o.insert(u"snapshot_id"_s,

@@ -85,10 +85,10 @@ int waitReady(Context &ctx, const QString &id, qint64 timeoutMs, Snapshot *last)
     if (!code)
         loop.exec();
     if (*code == Failed)
-        Output::error(Snapshots::tr("cardhourctl snapshot: %1 is %2%3.")
-                          .arg(last->name, last->state,
-                               last->stateReason.isEmpty() ? QString()
-                                                           : u" ("_s + last->stateReason + u')'));
+        Output::error(
+            Snapshots::tr("cardhourctl snapshot: %1 is %2%3.")
+                .arg(last->name, last->state,
+                     last->stateReason.isEmpty() ? QString() : u" ("_s + last->stateReason + u')'));
     else if (*code == TimedOut)
         Output::error(Snapshots::tr("cardhourctl snapshot: timed out after %1 s: %2 is %3.")
                           .arg(double(timeoutMs) / 1000.0)

@@ -75,11 +75,10 @@ QString render(const QList<HostView> &hosts, const BillTicker *ticker)
     for (const HostView &host : hosts) {
         const Instance &i = host.instance;
         const QString cost = Money::format(costNow(host));
-        const QString rate = i.isBilled() ? Top::tr("%1/h").arg(Money::format(i.pricePerHourMicros))
-                                          : u"-"_s;
-        const QString cpu = host.sample && host.sample->cpuPercent
-            ? percent(*host.sample->cpuPercent)
-            : u"-"_s;
+        const QString rate =
+            i.isBilled() ? Top::tr("%1/h").arg(Money::format(i.pricePerHourMicros)) : u"-"_s;
+        const QString cpu =
+            host.sample && host.sample->cpuPercent ? percent(*host.sample->cpuPercent) : u"-"_s;
         if (!host.sample || host.sample->gpus.isEmpty()) {
             rows.append({i.name, i.stateText, u"%1×%2"_s.arg(i.gpuCount).arg(i.gpuType), u"-"_s,
                          u"-"_s, u"-"_s, u"-"_s, cpu, rate, cost});
@@ -257,9 +256,8 @@ int top(Context &ctx)
         if (::read(STDIN_FILENO, &c, 1) != 1 || c == 'q' || c == 'Q' || c == 0x03 || c == 0x04)
             loop.quit();
     });
-    QObject::connect(ctx.session()->events(), &EventStream::sessionExpired, &loop, [&] {
-        loop.quit();
-    });
+    QObject::connect(ctx.session()->events(), &EventStream::sessionExpired, &loop,
+                     [&] { loop.quit(); });
     QTimer redraw;
     QObject::connect(&redraw, &QTimer::timeout, &loop, draw);
     redraw.start(kRedrawMs);
@@ -278,8 +276,7 @@ QList<Command> topCommands()
 {
     return {
         {u"top"_s,
-         Top::tr("The hosts with each card's utilisation, VRAM and cost, live from the event "
-                 "stream (q quits; piped: one snapshot)."),
+         Top::tr("The hosts live: each card's utilisation and VRAM, the cost (q quits)."),
          {},
          {},
          top},

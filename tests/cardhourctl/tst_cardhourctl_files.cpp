@@ -151,8 +151,7 @@ QString TestCardhourctlFiles::remoteSha256(const QString &path)
 
 qint64 TestCardhourctlFiles::remoteSize(const QString &path)
 {
-    const Cmd c =
-        podman({u"exec"_s, instanceContainer(m_id), u"stat"_s, u"-c"_s, u"%s"_s, path});
+    const Cmd c = podman({u"exec"_s, instanceContainer(m_id), u"stat"_s, u"-c"_s, u"%s"_s, path});
     return c.ok() ? QString::fromUtf8(c.out).trimmed().toLongLong() : -1;
 }
 

@@ -96,9 +96,9 @@ void TestCardhourctlJson::everyJsonOutputFitsItsSchema()
         QString schema;
     };
     const auto check = [&](const QStringList &arguments, const QString &schema) {
-        const Run r = ctl(arguments + QStringList{u"--json"_s},
-                          arguments.first() == u"login"_s ? kPassword.toUtf8() + '\n'
-                                                          : QByteArray());
+        const Run r =
+            ctl(arguments + QStringList{u"--json"_s},
+                arguments.first() == u"login"_s ? kPassword.toUtf8() + '\n' : QByteArray());
         if (r.code != 0)
             return QString::fromUtf8(r.describe());
         return schemaErrors(schema, r.out);
@@ -138,8 +138,8 @@ void TestCardhourctlJson::everyJsonOutputFitsItsSchema()
     Run r = ctl({u"snapshot"_s, u"ls"_s, u"--json"_s});
     const QString snapshot = r.json().array().first()[u"id"_s].toString();
     QVERIFY(!snapshot.isEmpty());
-    r = ctl({u"launch"_s, u"--snapshot"_s, snapshot, u"--name"_s, u"j2"_s, u"--wait"_s,
-             u"--json"_s});
+    r = ctl(
+        {u"launch"_s, u"--snapshot"_s, snapshot, u"--name"_s, u"j2"_s, u"--wait"_s, u"--json"_s});
     QVERIFY2(r.code == 0, r.describe());
     QCOMPARE(schemaErrors(u"instance.json"_s, r.out), QString());
     QCOMPARE(r.json()[u"snapshot_id"_s].toString(), snapshot);
@@ -163,10 +163,11 @@ void TestCardhourctlJson::everySchemaIsUsed()
     // forward, open, cp and ssh-config need an SSH address, so real containers:
     // tst_cardhourctl_files checks them.
     QStringList unchecked;
-    for (const QString &name : QDir(QStringLiteral(CARDHOUR_SCHEMA_DIR))
-                                   .entryList({u"*.json"_s}, QDir::Files)) {
+    for (const QString &name :
+         QDir(QStringLiteral(CARDHOUR_SCHEMA_DIR)).entryList({u"*.json"_s}, QDir::Files)) {
         if (!m_schemasUsed.contains(name)
-            && !QStringList{u"forward.json"_s, u"open.json"_s, u"cp.json"_s, u"ssh-config.json"_s}.contains(name))
+            && !QStringList{u"forward.json"_s, u"open.json"_s, u"cp.json"_s, u"ssh-config.json"_s}
+                    .contains(name))
             unchecked.append(name);
     }
     QVERIFY2(unchecked.isEmpty(), qPrintable(unchecked.join(u", "_s)));
@@ -182,15 +183,14 @@ void TestCardhourctlJson::exitCodes_data()
     QTest::newRow("1 provider unreachable")
         << QStringList{u"ls"_s, u"--provider"_s, u"http://127.0.0.1:1"_s} << QString() << 1
         << u"cardhourctl"_s;
-    QTest::newRow("1 provider refused")
-        << QStringList{u"launch"_s, u"--gpu"_s, u"no-such-gpu"_s} << QString() << 1
-        << u"no-such-gpu"_s;
+    QTest::newRow("1 provider refused") << QStringList{u"launch"_s, u"--gpu"_s, u"no-such-gpu"_s}
+                                        << QString() << 1 << u"no-such-gpu"_s;
     QTest::newRow("2 usage") << QStringList{u"snapshot"_s, u"polish"_s} << QString() << 2
                              << u"polish"_s;
     QTest::newRow("2 cp without a host")
         << QStringList{u"cp"_s, u"a"_s, u"b"_s} << QString() << 2 << u"names a host"_s;
-    QTest::newRow("3 not logged in") << QStringList{u"ls"_s} << u"-nobody"_s << 3
-                                     << u"cardhourctl login"_s;
+    QTest::newRow("3 not logged in")
+        << QStringList{u"ls"_s} << u"-nobody"_s << 3 << u"cardhourctl login"_s;
     QTest::newRow("4 no such host")
         << QStringList{u"show"_s, u"no-such-host"_s} << QString() << 4 << u"no-such-host"_s;
     QTest::newRow("4 no such snapshot")
@@ -199,12 +199,11 @@ void TestCardhourctlJson::exitCodes_data()
     QTest::newRow("4 no app to open")
         << QStringList{u"open"_s, u"no-such-host"_s} << QString() << 4 << u"no-such-host"_s;
     QTest::newRow("5 refused for money")
-        << QStringList{u"launch"_s, u"--gpu"_s, u"rtx4090"_s} << u"-broke"_s
-        << 5 << QString();
-    QTest::newRow("6 timed out")
-        << QStringList{u"events"_s, u"--type"_s, u"never"_s, u"--count"_s, u"1"_s, u"--timeout"_s,
-                       u"0.5"_s}
-        << QString() << 6 << QString();
+        << QStringList{u"launch"_s, u"--gpu"_s, u"rtx4090"_s} << u"-broke"_s << 5 << QString();
+    QTest::newRow("6 timed out") << QStringList{u"events"_s,  u"--type"_s, u"never"_s,
+                                                u"--count"_s, u"1"_s,      u"--timeout"_s,
+                                                u"0.5"_s}
+                                 << QString() << 6 << QString();
 }
 
 void TestCardhourctlJson::exitCodes()
