@@ -79,6 +79,7 @@ private:
     QString m_host;
     QString m_id;
     QString m_restored;
+    QString m_snapshot;
     qint64 m_uploadMs = 0;
 };
 
@@ -294,10 +295,10 @@ void TestCardhourctlFiles::snapshotAndRestore()
 
     r = ctl({u"snapshot"_s, u"rm"_s, u"no-such-snapshot"_s});
     QVERIFY2(r.code == 4, r.describe());
-    r = ctl({u"snapshot"_s, u"rm"_s, snapshot, u"--json"_s});
-    QVERIFY2(r.code == 0, r.describe());
-    QCOMPARE(schemaErrors(u"snapshot.json"_s, r.out), QString());
-    QCOMPARE(r.json()[u"state"_s].toString(), u"deleted"_s);
+    // The provider keeps a snapshot while a host restored from it exists, and says so.
+    r = ctl({u"snapshot"_s, u"rm"_s, snapshot});
+    QVERIFY2(r.code == 1 && r.err.contains(u"terminate them first"_s), r.describe());
+    m_snapshot = snapshot;
 }
 
 void TestCardhourctlFiles::topShowsTheRunningHosts()
@@ -324,6 +325,14 @@ void TestCardhourctlFiles::topShowsTheRunningHosts()
     QCOMPARE(hosts.size(), 2);
     for (const QJsonValue &host : hosts)
         QVERIFY(!host[u"gpus"_s].toArray().isEmpty());
+
+    // The restored host goes, then its snapshot may.
+    r = ctl({u"rm"_s, m_restored, u"--yes"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"snapshot"_s, u"rm"_s, m_snapshot, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(schemaErrors(u"snapshot.json"_s, r.out), QString());
+    QCOMPARE(r.json()[u"state"_s].toString(), u"deleted"_s);
 }
 
 void TestCardhourctlFiles::exampleScript()

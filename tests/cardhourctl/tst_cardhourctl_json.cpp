@@ -144,8 +144,8 @@ void TestCardhourctlJson::everyJsonOutputFitsItsSchema()
     QCOMPARE(schemaErrors(u"instance.json"_s, r.out), QString());
     QCOMPARE(r.json()[u"snapshot_id"_s].toString(), snapshot);
     QCOMPARE(r.json()[u"gpu_count"_s].toInt(), 2); // the snapshot's, not --cards' default
-    QCOMPARE(check({u"snapshot"_s, u"rm"_s, snapshot}, u"snapshot.json"_s), QString());
     QCOMPARE(check({u"rm"_s, u"j2"_s, u"--yes"_s}, u"instance.json"_s), QString());
+    QCOMPARE(check({u"snapshot"_s, u"rm"_s, snapshot}, u"snapshot.json"_s), QString());
     QCOMPARE(check({u"rm"_s, u"j1"_s, u"--yes"_s}, u"instance.json"_s), QString());
 
     // events: one JSON object per line.
