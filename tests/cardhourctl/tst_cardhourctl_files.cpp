@@ -15,8 +15,11 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::test;
@@ -59,10 +62,12 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase() { cleanupPodmanTest(); }
     void copyBothWays();
+    void progressBarOnATerminal();
     void interruptedDownloadResumes();
     void interruptedUploadResumes();
     void snapshotAndRestore();
     void topShowsTheRunningHosts();
+    void openApp();
     void exampleScript();
 
 private:
@@ -192,6 +197,30 @@ void TestCardhourctlFiles::copyBothWays()
     QVERIFY2(r.code == 2 && r.err.contains(u"names a host"_s), r.describe());
     r = ctl({u"cp"_s, big, u"no-such-host:/workspace"_s});
     QVERIFY2(r.code == 4, r.describe());
+}
+
+void TestCardhourctlFiles::progressBarOnATerminal()
+{
+    // script(1) gives cardhourctl a terminal: the bar is drawn on stderr, in place.
+    if (QStandardPaths::findExecutable(u"script"_s).isEmpty())
+        QSKIP("no script(1) (util-linux) to give cardhourctl a terminal");
+    const QString typescript = m_files.filePath(u"typescript"_s);
+    const QString folder = m_files.filePath(u"on-a-terminal"_s);
+    QProcess copy;
+    copy.setProcessEnvironment(environment());
+    copy.start(
+        u"script"_s,
+        {u"-qfec"_s,
+         QStringLiteral(CARDHOUR_CTL_BIN) + u" cp "_s + m_host + u":/workspace/big.bin "_s + folder,
+         typescript});
+    QVERIFY(copy.waitForFinished(300000));
+    QCOMPARE(copy.exitCode(), 0);
+    QFile file(typescript);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString shown = QString::fromUtf8(file.readAll());
+    QVERIFY2(shown.contains(u"\r\x1b[K["_s) && shown.contains(u"100%"_s), qPrintable(shown));
+    QVERIFY2(shown.contains(u"of 100.0 MiB"_s), qPrintable(shown));
+    QCOMPARE(sha256Of(folder + u"/big.bin"_s), sha256Of(m_files.filePath(u"big.bin"_s)));
 }
 
 void TestCardhourctlFiles::interruptedDownloadResumes()
@@ -333,6 +362,54 @@ void TestCardhourctlFiles::topShowsTheRunningHosts()
     QVERIFY2(r.code == 0, r.describe());
     QCOMPARE(schemaErrors(u"snapshot.json"_s, r.out), QString());
     QCOMPARE(r.json()[u"state"_s].toString(), u"deleted"_s);
+}
+
+void TestCardhourctlFiles::openApp()
+{
+    // The jupyter image's notebook server, through `open`'s SSH forward, token included.
+    CtlRun r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--image"_s, u"jupyter"_s, u"--wait"_s,
+                    u"--timeout"_s, u"300"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    const QString host = r.json()[u"name"_s].toString();
+    m_instanceIds.append(r.json()[u"id"_s].toString());
+    r = ctl({u"open"_s, host, u"no-such-app"_s});
+    QVERIFY2(r.code == 4 && r.err.contains(u"Jupyter Notebook"_s), r.describe());
+
+    QProcess open;
+    QProcessEnvironment env = environment();
+    env.remove(u"DISPLAY"_s);
+    env.remove(u"WAYLAND_DISPLAY"_s);
+    open.setProcessEnvironment(env);
+    open.start(QStringLiteral(CARDHOUR_CTL_BIN), {u"open"_s, host, u"--json"_s});
+    QByteArray line;
+    QTRY_VERIFY_WITH_TIMEOUT((line += open.readAllStandardOutput()).contains('\n'), 60000);
+    QCOMPARE(schemaErrors(u"open.json"_s, QString::fromUtf8(line)), QString());
+    const QUrl url(QJsonDocument::fromJson(line)[u"url"_s].toString());
+    QVERIFY2(url.query().contains(u"token="_s), line.constData());
+    // The server may still be starting: asked until it answers over the forward.
+    QByteArray answer;
+    QElapsedTimer waited;
+    waited.start();
+    while (!answer.startsWith("HTTP/1.") && waited.elapsed() < 120000) {
+        QTcpSocket socket;
+        socket.connectToHost(u"127.0.0.1"_s, quint16(url.port()));
+        if (socket.waitForConnected(5000)) {
+            socket.write("GET " + url.toEncoded(QUrl::RemoveScheme | QUrl::RemoveAuthority)
+                         + " HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+            while (socket.waitForReadyRead(5000))
+                answer += socket.readAll();
+        }
+        if (!answer.startsWith("HTTP/1.")) {
+            answer.clear();
+            QTest::qWait(1000);
+        }
+    }
+    open.terminate();
+    QVERIFY(open.waitForFinished(10000));
+    QVERIFY2(answer.startsWith("HTTP/1.1 200") || answer.startsWith("HTTP/1.1 302"),
+             answer.left(200).constData());
+    r = ctl({u"rm"_s, host, u"--yes"_s});
+    QVERIFY2(r.code == 0, r.describe());
 }
 
 void TestCardhourctlFiles::exampleScript()
