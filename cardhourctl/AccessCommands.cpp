@@ -5,6 +5,7 @@
 #include "Output.h"
 #include "api/ProviderClient.h"
 #include "session/ClientSession.h"
+#include "session/SecretStore.h"
 #include "ssh/SshAccess.h"
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshConnection.h"
@@ -34,30 +35,6 @@ struct Access
 {
     Q_DECLARE_TR_FUNCTIONS(cardhour::ctl::Access)
 };
-
-// The SSH target of host `name`, its host key checked against the provider's and pinned.
-std::optional<SshTarget> resolveTarget(Context &ctx, const QString &name, int *code)
-{
-    if ((*code = ctx.connect()) != Ok)
-        return std::nullopt;
-    const std::optional<Instance> instance = ctx.findInstance(name, code);
-    if (!instance)
-        return std::nullopt;
-    const Result<QList<SshKey>> keys = ctx.await(ctx.client()->sshKeys());
-    if (!keys.ok()) {
-        *code = ctx.fail(keys.error);
-        return std::nullopt;
-    }
-    const SshAccess access =
-        SshAccess::resolve(*instance, *keys.value, ctx.keyStore()->keys(),
-                           SshConfigWriter::defaultKnownHostsPath(), SshAccess::KeyNeed::Required);
-    if (!access.ok()) {
-        Output::error(Access::tr("cardhourctl %1: %2").arg(ctx.commandName, access.error));
-        *code = Failed;
-        return std::nullopt;
-    }
-    return access.target;
-}
 
 int ssh(Context &ctx)
 {
@@ -309,6 +286,12 @@ int keysUpload(Context &ctx)
     QString name = ctx.value(u"name"_s);
     if (!known.isValid()) {
         const QFileInfo file(given);
+        // A path (a folder in it, or .pub) that is not there: say so, not "not a key".
+        if (!file.exists() && (given.contains(u'/') || given.endsWith(u".pub"_s))) {
+            return ctx.usage(Access::tr("%1: no such file (the path of a public key file, "
+                                        ".pub, or a name of `cardhourctl keys list` is expected).")
+                                 .arg(given));
+        }
         if (!file.isFile()) {
             return ctx.usage(Access::tr("%1 is neither a key of `cardhourctl keys list` nor a "
                                         "file.")
@@ -391,6 +374,41 @@ int keys(Context &ctx)
 }
 
 } // namespace
+
+std::optional<SshTarget> resolveTarget(Context &ctx, const QString &name, int *code)
+{
+    if ((*code = ctx.connect()) != Ok)
+        return std::nullopt;
+    const std::optional<Instance> instance = ctx.findInstance(name, code);
+    if (!instance)
+        return std::nullopt;
+    const Result<QList<SshKey>> keys = ctx.await(ctx.client()->sshKeys());
+    if (!keys.ok()) {
+        *code = ctx.fail(keys.error);
+        return std::nullopt;
+    }
+    const SshAccess access =
+        SshAccess::resolve(*instance, *keys.value, ctx.keyStore()->keys(),
+                           SshConfigWriter::defaultKnownHostsPath(), SshAccess::KeyNeed::Required);
+    if (!access.ok()) {
+        Output::error(Access::tr("cardhourctl %1: %2").arg(ctx.commandName, access.error));
+        *code = Failed;
+        return std::nullopt;
+    }
+    SshTarget target = access.target;
+    // A key whose passphrase CardHour keeps in the keychain (as the desktop client reads it).
+    SshKeyStore *store = ctx.keyStore();
+    if (SecretReply *secret = store->passphrase(store->key(target.keyFingerprint))) {
+        QEventLoop loop;
+        QObject::connect(secret, &SecretReply::finished, &loop, [&] {
+            if (secret->ok())
+                target.passphrase = secret->secret();
+            loop.quit();
+        });
+        loop.exec();
+    }
+    return target;
+}
 
 QList<Command> accessCommands()
 {

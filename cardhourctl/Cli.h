@@ -19,6 +19,7 @@
 #include <optional>
 
 namespace cardhour::core {
+struct SshTarget;
 class ClientSession;
 class SecretStore;
 class SshKeyStore;
@@ -122,11 +123,20 @@ public:
     static QString helpText(const QList<Command> &commands);
 };
 
+// The SSH target of host `name` (name or id): its host key checked against the provider's and
+// pinned (SshAccess), the local key's passphrase read from the keychain. Nullopt with `*code`
+// set (and said on stderr) when it cannot be reached.
+std::optional<core::SshTarget> resolveTarget(Context &ctx, const QString &name, int *code);
+
 // The commands, by concern (one file each).
 QList<Command> accountCommands();
 QList<Command> hostCommands();
 QList<Command> accessCommands();
 QList<Command> moneyCommands();
 QList<Command> watchCommands();
+QList<Command> copyCommands();
+QList<Command> snapshotCommands();
+QList<Command> appCommands();
+QList<Command> topCommands();
 
 } // namespace cardhour::ctl

@@ -235,7 +235,11 @@ int launch(Context &ctx)
 {
     if (!ctx.args.isEmpty())
         return ctx.usage(Hosts::tr("launch takes options only, not %1.").arg(ctx.args.join(u' ')));
-    if (!ctx.isSet(u"gpu"_s))
+    const bool restore = ctx.isSet(u"snapshot"_s);
+    if (restore && (ctx.isSet(u"image"_s) || ctx.isSet(u"dataset"_s)))
+        return ctx.usage(Hosts::tr("--snapshot brings its own disk: it takes no --image or "
+                                   "--dataset."));
+    if (!ctx.isSet(u"gpu"_s) && !restore)
         return ctx.usage(Hosts::tr("--gpu TYPE is missing (`cardhourctl gpus` lists them)."));
     NewInstance request;
     request.gpuType = ctx.value(u"gpu"_s);
@@ -254,7 +258,7 @@ int launch(Context &ctx)
         return code;
 
     request.image = ctx.value(u"image"_s);
-    if (request.image.isEmpty()) {
+    if (request.image.isEmpty() && !restore) {
         const Result<QList<Image>> catalog = ctx.await(ctx.client()->images());
         if (!catalog.ok())
             return ctx.fail(catalog.error);
@@ -285,7 +289,15 @@ int launch(Context &ctx)
         request.sshKeyIds.append(found);
     }
 
-    const Result<Instance> created = ctx.await(ctx.client()->createInstance(request));
+    // From a snapshot: its GPU type and card count unless --gpu / --cards say otherwise.
+    SnapshotRestore restoring;
+    restoring.snapshotId = ctx.value(u"snapshot"_s);
+    restoring.name = request.name;
+    restoring.gpuType = ctx.isSet(u"gpu"_s) ? request.gpuType : QString();
+    restoring.gpuCount = ctx.isSet(u"cards"_s) ? request.gpuCount : 0;
+    restoring.sshKeyIds = request.sshKeyIds;
+    const Result<Instance> created = ctx.await(restore ? ctx.client()->restoreSnapshot(restoring)
+                                                       : ctx.client()->createInstance(request));
     if (!created.ok())
         return ctx.fail(created.error);
     Instance instance = *created.value;
@@ -438,12 +450,16 @@ QList<Command> hostCommands()
          ls},
         {u"show"_s, Hosts::tr("One host in full."), u"NAME|ID"_s, {}, show},
         {u"launch"_s,
-         Hosts::tr("Launch a host (with --wait: until SSH answers)."),
+         Hosts::tr("Launch a host, or restore a snapshot (with --wait: until SSH answers)."),
          {},
          {QCommandLineOption(u"gpu"_s, Hosts::tr("The GPU type (`cardhourctl gpus`)."), u"TYPE"_s),
           QCommandLineOption(u"cards"_s, Hosts::tr("How many cards (1, 2, 4 or 8)."), u"N"_s,
                              u"1"_s),
           QCommandLineOption(u"image"_s, Hosts::tr("The image (default: the catalog's first)."),
+                             u"ID"_s),
+          QCommandLineOption(u"snapshot"_s,
+                             Hosts::tr("Restore a snapshot (`cardhourctl snapshot ls`): its disk "
+                                       "and /workspace, its GPU type unless --gpu."),
                              u"ID"_s),
           QCommandLineOption(u"dataset"_s, Hosts::tr("A shared dataset to mount (repeatable)."),
                              u"NAME"_s),

@@ -99,8 +99,8 @@ QJsonObject ModelJson::toJson(const Instance &instance)
                   {u"terminated_at"_s, time(instance.terminatedAt)},
                   {u"runtime"_s, instance.runtime},
                   {u"retention"_s, toJson(instance.retention)},
-                  {u"cpus"_s, instance.cpus},
-                  {u"memory_mib"_s, instance.memoryMib}};
+                  {u"resources"_s,
+                   QJsonObject{{u"cpus"_s, instance.cpus}, {u"memory_mib"_s, instance.memoryMib}}}};
     if (instance.ssh) {
         o.insert(u"ssh"_s,
                  QJsonObject{{u"host"_s, instance.ssh->host},
@@ -122,12 +122,11 @@ QJsonObject ModelJson::toJson(const Instance &instance)
                                                   : QJsonValue(QJsonValue::Null)}});
     QJsonArray apps;
     for (const InstanceApp &app : instance.apps) {
-        apps.append(
-            QJsonObject{{u"name"_s, app.name},
-                        {u"port"_s, app.port},
-                        {u"host_port"_s,
-                         app.hostPort ? QJsonValue(*app.hostPort) : QJsonValue(QJsonValue::Null)},
-                        {u"url"_s, app.url}});
+        apps.append(QJsonObject{{u"name"_s, app.name},
+                                {u"port"_s, app.port},
+                                {u"url"_s, app.url.isEmpty() ? QJsonValue() : QJsonValue(app.url)},
+                                {u"ready"_s, app.ready},
+                                {u"ready_at"_s, time(app.readyAt)}});
     }
     o.insert(u"apps"_s, apps);
     o.insert(u"snapshot_id"_s,
@@ -184,6 +183,48 @@ QJsonObject ModelJson::toJson(const Posting &posting)
 QJsonObject ModelJson::toJson(const TopupResult &result)
 {
     return {{u"posting"_s, toJson(result.posting)}, {u"balance_micros"_s, result.balanceMicros}};
+}
+
+namespace {
+
+QJsonValue optionalBytes(const std::optional<qint64> &bytes)
+{
+    return bytes ? QJsonValue(*bytes) : QJsonValue(QJsonValue::Null);
+}
+
+} // namespace
+
+QJsonObject ModelJson::toJson(const SnapshotRetention &retention)
+{
+    return {{u"keeps"_s, QJsonArray::fromStringList(retention.keeps)},
+            {u"does_not_keep"_s, QJsonArray::fromStringList(retention.doesNotKeep)},
+            {u"survives_instance_terminate"_s, retention.survivesInstanceTerminate},
+            {u"billed_while_kept"_s, QJsonArray::fromStringList(retention.billedWhileKept)},
+            {u"storage_gib"_s, retention.storageGib},
+            {u"storage_price_per_gib_hour_micros"_s, retention.storagePricePerGibHourMicros},
+            {u"storage_rate_micros_per_hour"_s, retention.storageRateMicrosPerHour},
+            {u"deleted_when_balance_runs_out"_s, retention.deletedWhenBalanceRunsOut}};
+}
+
+QJsonObject ModelJson::toJson(const Snapshot &snapshot)
+{
+    return {{u"id"_s, snapshot.id},
+            {u"name"_s, snapshot.name},
+            {u"state"_s, snapshot.state},
+            {u"state_reason"_s,
+             snapshot.stateReason.isEmpty() ? QJsonValue() : QJsonValue(snapshot.stateReason)},
+            {u"instance_id"_s, snapshot.instanceId},
+            {u"image"_s, snapshot.image},
+            {u"gpu_type"_s, snapshot.gpuType},
+            {u"gpu_count"_s, snapshot.gpuCount},
+            {u"size_bytes"_s, optionalBytes(snapshot.sizeBytes)},
+            {u"disk_bytes"_s, optionalBytes(snapshot.diskBytes)},
+            {u"workspace_bytes"_s, optionalBytes(snapshot.workspaceBytes)},
+            {u"storage_rate_micros_per_hour"_s, snapshot.storageRateMicrosPerHour},
+            {u"storage_cost_micros"_s, snapshot.storageCostMicros},
+            {u"created_at"_s, time(snapshot.createdAt)},
+            {u"ready_at"_s, time(snapshot.readyAt)},
+            {u"retention"_s, toJson(snapshot.retention)}};
 }
 
 } // namespace cardhour::ctl

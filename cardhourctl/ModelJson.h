@@ -26,6 +26,8 @@ public:
     static QJsonObject toJson(const core::BillingSummary &summary);
     static QJsonObject toJson(const core::Posting &posting);
     static QJsonObject toJson(const core::TopupResult &result);
+    static QJsonObject toJson(const core::Snapshot &snapshot);
+    static QJsonObject toJson(const core::SnapshotRetention &retention);
 
     template<typename T>
     static QJsonArray toJson(const QList<T> &list)

@@ -126,6 +126,15 @@ bool Output::stdoutIsTerminal()
 #endif
 }
 
+bool Output::stderrIsTerminal()
+{
+#ifdef Q_OS_UNIX
+    return isatty(STDERR_FILENO) == 1;
+#else
+    return false;
+#endif
+}
+
 bool Output::stdinIsTerminal()
 {
 #ifdef Q_OS_UNIX

@@ -25,6 +25,7 @@ public:
     static QString table(const QStringList &headers, const QList<QStringList> &rows);
 
     static bool stdoutIsTerminal();
+    static bool stderrIsTerminal();
     static bool stdinIsTerminal();
 
     // One line (a newline is added) on stdout / stderr, UTF-8, flushed.
