@@ -57,8 +57,9 @@ def samples():
 
 def ocr(image_path, lang):
     started = time.monotonic()
+    # tessedit_create_tsv rather than the "tsv" config: configs live in the package's tessdata.
     result = subprocess.run(["tesseract", "--tessdata-dir", TESSDATA, image_path, "stdout", "-l", lang,
-                             "tsv"], capture_output=True, text=True, timeout=120)
+                             "-c", "tessedit_create_tsv=1"], capture_output=True, text=True, timeout=120)
     seconds = time.monotonic() - started
     if result.returncode != 0:
         raise RuntimeError(result.stderr.strip() or "tesseract failed")
