@@ -6,6 +6,8 @@
 #include "PodmanApiTest.h"
 
 #include <QCryptographicHash>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -73,7 +75,43 @@ private Q_SLOTS:
 
     void modelMountedReadOnly();
     void ocrAppReadsItsSamples();
+    void speechAppTranscribesItsSample();
+    void oneClickLaunchTimes();
+
+private:
+    // Launches `image` with its app's catalog defaults; waits for its app stage. Returns the
+    // instance (empty on failure) and the milliseconds from the request to the app answering.
+    QJsonObject launchApp(SimProcess &sim, const QString &token, const QString &keyId,
+                          const QString &image, qint64 *elapsedMs = nullptr);
 };
+
+QJsonObject TestApiApps::launchApp(SimProcess &sim, const QString &token, const QString &keyId,
+                                   const QString &image, qint64 *elapsedMs)
+{
+    QJsonObject app;
+    for (const QJsonValue &entry : sim.authedGet(token, u"/v1/catalog/images"_s).array())
+        if (entry[u"id"_s].toString() == image)
+            app = entry[u"apps"_s][0].toObject();
+    QElapsedTimer clock;
+    clock.start();
+    const QString id =
+        create(sim, token, {keyId}, {{u"image"_s, image}, {u"gpu_count"_s, app[u"gpu_count"_s]}});
+    if (id.isEmpty())
+        return {};
+    QJsonObject inst;
+    const QDeadlineTimer deadline(180'000);
+    while (!deadline.hasExpired()) {
+        inst = instance(sim, token, id);
+        if (inst.value(u"apps"_s)[0][u"ready"_s].toBool())
+            break;
+        if (inst.value(u"state"_s).toString() == u"failed"_s)
+            return {};
+        QTest::qWait(100);
+    }
+    if (elapsedMs)
+        *elapsedMs = clock.elapsed();
+    return inst.value(u"apps"_s)[0][u"ready"_s].toBool() ? inst : QJsonObject();
+}
 
 void TestApiApps::modelMountedReadOnly()
 {
@@ -160,6 +198,64 @@ void TestApiApps::ocrAppReadsItsSamples()
             QVERIFY(confidence >= 0 && confidence <= 100);
         }
     }
+}
+
+void TestApiApps::speechAppTranscribesItsSample()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"speech@example.com"_s);
+    const KeyPair key = makeKey(u"speech"_s);
+    const QString keyId = addKey(*sim, token, key);
+    const QJsonObject inst = launchApp(*sim, token, keyId, u"speech"_s);
+    QVERIFY(!inst.isEmpty());
+    QCOMPARE(inst.value(u"models"_s).toArray(), QJsonArray{u"pocketsphinx-en-us"_s});
+    const QString knownHosts = knownHostsFor(inst);
+    const Cmd spoken =
+        ssh(inst, knownHosts, key, u"cat /opt/cardhour/samples/speech-samples/weather.txt"_s);
+    QVERIFY2(spoken.ok(), qPrintable(spoken.describe()));
+    const Cmd heard = ssh(inst, knownHosts, key,
+                          u"curl -s -F sample=weather http://127.0.0.1:8080/api/transcribe"_s);
+    QVERIFY2(heard.ok(), qPrintable(heard.describe()));
+    const QString transcript =
+        QJsonDocument::fromJson(heard.out).object().value(u"text"_s).toString();
+    const QStringList words =
+        QString::fromUtf8(spoken.out).simplified().split(u' ', Qt::SkipEmptyParts);
+    const QStringList recognised = transcript.simplified().split(u' ', Qt::SkipEmptyParts);
+    qsizetype found = 0;
+    for (const QString &w : words)
+        found += recognised.contains(w) ? 1 : 0;
+    qInfo("speech: \"%s\" heard as \"%s\" (%lld of %lld words)",
+          qPrintable(QString::fromUtf8(spoken.out).simplified()), qPrintable(transcript),
+          qlonglong(found), qlonglong(words.size()));
+    // A synthetic voice against a model trained on people: the content words must be there.
+    for (const QString &content : {u"weather"_s, u"park"_s})
+        QVERIFY2(recognised.contains(content), qPrintable(transcript));
+    QVERIFY2(found * 2 >= words.size(), qPrintable(transcript));
+}
+
+void TestApiApps::oneClickLaunchTimes()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"timing@example.com"_s);
+    const KeyPair key = makeKey(u"timing"_s);
+    const QString keyId = addKey(*sim, token, key);
+    QList<qint64> times;
+    for (int i = 0; i < 5; ++i) {
+        qint64 ms = 0;
+        const QJsonObject inst = launchApp(*sim, token, keyId, u"ocr"_s, &ms);
+        QVERIFY(!inst.isEmpty());
+        times.append(ms);
+        QCOMPARE(sim->authedPost(
+                        token, u"/v1/instances/%1/terminate"_s.arg(inst.value(u"id"_s).toString()))
+                     .status,
+                 200);
+    }
+    std::sort(times.begin(), times.end());
+    qInfo("OCR launch to web UI answering, 5 launches: %lld %lld %lld %lld %lld ms, median %lld ms",
+          times[0], times[1], times[2], times[3], times[4], times[2]);
+    QVERIFY(times[2] < 120'000);
 }
 
 QTEST_GUILESS_MAIN(TestApiApps)
