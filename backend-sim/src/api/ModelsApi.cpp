@@ -1,5 +1,5 @@
 // GET /v1/models, GET/DELETE /v1/models/{id}; uploads of private models:
-// POST/GET /v1/models/uploads, GET/PUT/DELETE /v1/models/uploads/{id}
+// POST/GET /v1/model-uploads, GET/PUT/DELETE /v1/model-uploads/{id}
 #include "ApiContext.h"
 #include "core/ApiError.h"
 #include "core/Json.h"
@@ -71,26 +71,26 @@ void registerModelRoutes(ApiContext &ctx)
         });
 
     ctx.authedRoute(
-        "POST", u"/v1/models/uploads"_s, [&ctx](http::Request &request, const QString &userId) {
+        "POST", u"/v1/model-uploads"_s, [&ctx](http::Request &request, const QString &userId) {
             requireModels(ctx);
             return http::Response::json(
                 201, ctx.privateModels->createUpload(userId, parseNewUpload(request.body)));
         });
 
-    ctx.authedRoute("GET", u"/v1/models/uploads"_s, [&ctx](http::Request &, const QString &userId) {
+    ctx.authedRoute("GET", u"/v1/model-uploads"_s, [&ctx](http::Request &, const QString &userId) {
         requireModels(ctx);
         return http::Response::json(200, ctx.privateModels->uploads(userId));
     });
 
     ctx.authedRoute(
-        "GET", u"/v1/models/uploads/{id}"_s, [&ctx](http::Request &request, const QString &userId) {
+        "GET", u"/v1/model-uploads/{id}"_s, [&ctx](http::Request &request, const QString &userId) {
             requireModels(ctx);
             return http::Response::json(
                 200, ctx.privateModels->upload(userId, request.pathParams.value(u"id"_s)));
         });
 
     ctx.binaryRoute(
-        "PUT", u"/v1/models/uploads/{id}"_s, [&ctx](http::Request &request, const QString &userId) {
+        "PUT", u"/v1/model-uploads/{id}"_s, [&ctx](http::Request &request, const QString &userId) {
             requireModels(ctx);
             const QJsonObject upload = ctx.privateModels->putChunk(
                 userId, request.pathParams.value(u"id"_s), parseOffset(request), request.body,
@@ -99,7 +99,7 @@ void registerModelRoutes(ApiContext &ctx)
             return http::Response::json(complete ? 201 : 200, upload);
         });
 
-    ctx.authedRoute("DELETE", u"/v1/models/uploads/{id}"_s,
+    ctx.authedRoute("DELETE", u"/v1/model-uploads/{id}"_s,
                     [&ctx](http::Request &request, const QString &userId) {
                         requireModels(ctx);
                         ctx.privateModels->abortUpload(userId, request.pathParams.value(u"id"_s));

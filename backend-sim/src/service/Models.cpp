@@ -191,18 +191,20 @@ bool Models::save(const QList<Model> &all, QString *error) const
 {
     QJsonArray array;
     for (const Model &m : all)
-        array.append(QJsonObject{{u"name"_s, m.name},
-                                 {u"task"_s, m.task},
-                                 {u"languages"_s, QJsonArray::fromStringList(m.languages)},
-                                 {u"licence"_s, m.licence},
-                                 {u"source_package"_s, m.sourcePackage},
-                                 {u"description"_s, m.description},
-                                 {u"path"_s, m.path},
-                                 {u"size_bytes"_s, m.sizeBytes},
-                                 {u"files"_s, m.files},
-                                 {u"sha256"_s, m.sha256},
-                                 {u"stamp"_s, m.stamp},
-                                 {u"added_at"_s, m.addedAt.toUTC().toString(Qt::ISODateWithMs)}});
+        array.append(QJsonObject{
+            {u"name"_s, m.name},
+            {u"task"_s, m.task},
+            {u"languages"_s, QJsonArray::fromStringList(m.languages)},
+            {u"licence"_s,
+             m.licence.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m.licence)},
+            {u"source_package"_s, m.sourcePackage},
+            {u"description"_s, m.description},
+            {u"path"_s, m.path},
+            {u"size_bytes"_s, m.sizeBytes},
+            {u"files"_s, m.files},
+            {u"sha256"_s, m.sha256},
+            {u"stamp"_s, m.stamp},
+            {u"added_at"_s, m.addedAt.toUTC().toString(Qt::ISODateWithMs)}});
     QSaveFile file(m_file);
     if (!file.open(QIODevice::WriteOnly)) {
         *error = u"cannot write %1: %2"_s.arg(m_file, file.errorString());
@@ -341,12 +343,15 @@ QJsonObject Models::toJson(const Model &m) const
         {u"source_package"_s,
          m.sourcePackage.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m.sourcePackage)},
         {u"description"_s, m.description},
+        {u"file_name"_s, QJsonValue(QJsonValue::Null)},
         {u"mount_path"_s, u"/models/"_s + m.name},
         {u"size_bytes"_s, m.sizeBytes},
         {u"files"_s, m.files},
         {u"sha256"_s, m.sha256},
         {u"available"_s, QFileInfo(m.path).isDir()},
-        {u"added_at"_s, m.addedAt.toUTC().toString(Qt::ISODateWithMs)}};
+        {u"added_at"_s, m.addedAt.toUTC().toString(Qt::ISODateWithMs)},
+        {u"storage_rate_micros_per_hour"_s, QJsonValue(QJsonValue::Null)}, // public: free
+        {u"storage_cost_micros"_s, QJsonValue(QJsonValue::Null)}};
 }
 
 QJsonArray Models::listJson() const

@@ -91,7 +91,8 @@ QJsonObject PrivateModels::uploadJson(const QString &uploadId)
                        {u"state"_s, u"uploading"_s},
                        {u"chunk_max_bytes"_s, kChunkMaxBytes},
                        {u"created_at"_s, json::isoTime(q.value(7).toLongLong())},
-                       {u"updated_at"_s, json::isoTime(q.value(8).toLongLong())}};
+                       {u"updated_at"_s, json::isoTime(q.value(8).toLongLong())},
+                       {u"model"_s, QJsonValue(QJsonValue::Null)}};
 }
 
 QJsonObject PrivateModels::createUpload(const QString &userId, const NewUpload &given)
@@ -220,6 +221,7 @@ QJsonObject PrivateModels::complete(const QString &userId, const QString &upload
     const QString task = q.value(2).toString();
     const qint64 size = q.value(3).toLongLong();
     const QString declared = q.value(4).toString();
+    QJsonObject out = uploadJson(uploadId);
     // The whole file, read back from disk: what an instance will see.
     const QString actual = Models::fileSha256(partPath(uploadId));
     if (actual != declared) {
@@ -243,16 +245,8 @@ QJsonObject PrivateModels::complete(const QString &userId, const QString &upload
               " VALUES (?,?,?,?,?,?,?,?,?,?,0,?)"_s,
               {id, userId, name, fileName, task, size, declared, now, rate, now, now});
     tx.commit();
-    QJsonObject out{{u"id"_s, uploadId},
-                    {u"name"_s, name},
-                    {u"file_name"_s, fileName},
-                    {u"task"_s, task},
-                    {u"size_bytes"_s, size},
-                    {u"sha256"_s, declared},
-                    {u"offset"_s, size},
-                    {u"state"_s, u"complete"_s},
-                    {u"chunk_max_bytes"_s, kChunkMaxBytes},
-                    {u"model"_s, modelJson(id)}};
+    out[u"state"_s] = u"complete"_s;
+    out[u"model"_s] = modelJson(id);
     return out;
 }
 
@@ -283,6 +277,7 @@ QJsonObject PrivateModels::modelJson(const QString &modelId)
                        {u"languages"_s, QJsonArray()},
                        {u"licence"_s, QJsonValue(QJsonValue::Null)},
                        {u"source_package"_s, QJsonValue(QJsonValue::Null)},
+                       {u"description"_s, QString()},
                        {u"mount_path"_s, u"/models/"_s + q.value(1).toString()},
                        {u"size_bytes"_s, q.value(4).toLongLong()},
                        {u"files"_s, 1},
@@ -324,9 +319,7 @@ QJsonObject PrivateModels::remove(const QString &userId, const QString &modelId)
     tx.commit();
     // Instances that mount it keep what their bind mount holds until they stop.
     QDir(modelDir(modelId)).removeRecursively();
-    QJsonObject out = model;
-    out[u"deleted_at"_s] = json::isoTime(now);
-    return out;
+    return model;
 }
 
 QList<QPair<QString, QString>> PrivateModels::mountsFor(const QString &userId,

@@ -106,7 +106,7 @@ Reply TestApiModels::putChunk(const QString &token, const QString &uploadId, qin
     headers.append({"Upload-Offset", QByteArray::number(offset)});
     headers.append(
         {"Upload-Chunk-SHA256", (digest.isEmpty() ? sha256Hex(data) : digest).toLatin1()});
-    return m_sim->request("PUT", u"/v1/models/uploads/"_s + uploadId, data, headers);
+    return m_sim->request("PUT", u"/v1/model-uploads/"_s + uploadId, data, headers);
 }
 
 void TestApiModels::publicModelsFromInstalledPackages()
@@ -205,7 +205,7 @@ void TestApiModels::resumableUploadSurvivesTwoCrashes()
 
     const QString owner = m_sim->signUp(u"owner@example.com"_s);
     const QString other = m_sim->signUp(u"other@example.com"_s);
-    const Reply created = m_sim->authedPost(owner, u"/v1/models/uploads"_s,
+    const Reply created = m_sim->authedPost(owner, u"/v1/model-uploads"_s,
                                             QJsonObject{{u"name"_s, u"my-weights"_s},
                                                         {u"file_name"_s, u"weights.bin"_s},
                                                         {u"size_bytes"_s, kSize},
@@ -244,7 +244,7 @@ void TestApiModels::resumableUploadSurvivesTwoCrashes()
             QVERIFY2(m_sim->restart(), qPrintable(m_sim->lastError()));
             ++crashes;
             offset = -1; // a restarted client knows only the upload's id
-            const Reply resumed = m_sim->authedGet(owner, u"/v1/models/uploads/"_s + uploadId);
+            const Reply resumed = m_sim->authedGet(owner, u"/v1/model-uploads/"_s + uploadId);
             QCOMPARE(resumed.status, 200);
             offset = resumed.value(u"offset"_s).toInteger();
             QCOMPARE(offset, acknowledged); // every acknowledged chunk was kept
@@ -267,7 +267,7 @@ void TestApiModels::resumableUploadSurvivesTwoCrashes()
     // What the provider keeps is the very file.
     const QString stored = m_sim->dataDir() + u"/models/private/"_s + modelId + u"/weights.bin"_s;
     QCOMPARE(fileSha256(stored), sha);
-    QVERIFY(m_sim->authedGet(owner, u"/v1/models/uploads"_s).array().isEmpty());
+    QVERIFY(m_sim->authedGet(owner, u"/v1/model-uploads"_s).array().isEmpty());
 
     // The owner sees it; the other user gets 404 everywhere, also at launch.
     QCOMPARE(findByName(m_sim->authedGet(owner, u"/v1/models"_s).array(), u"my-weights"_s)[u"id"_s]
@@ -277,7 +277,7 @@ void TestApiModels::resumableUploadSurvivesTwoCrashes()
         findByName(m_sim->authedGet(other, u"/v1/models"_s).array(), u"my-weights"_s).isEmpty());
     QCOMPARE(m_sim->authedGet(other, u"/v1/models/"_s + modelId).status, 404);
     QCOMPARE(m_sim->authedDelete(other, u"/v1/models/"_s + modelId).status, 404);
-    QCOMPARE(m_sim->authedGet(other, u"/v1/models/uploads/"_s + uploadId).status, 404);
+    QCOMPARE(m_sim->authedGet(other, u"/v1/model-uploads/"_s + uploadId).status, 404);
     const QJsonObject launch{{u"gpu_type"_s, u"rtx4090"_s},
                              {u"image"_s, u"base"_s},
                              {u"models"_s, QJsonArray{u"my-weights"_s, u"tesseract-eng"_s}}};
@@ -322,7 +322,7 @@ void TestApiModels::uploadLimitAndNames()
     const QString sha = sha256Hex("x");
     const auto declare = [&](const QString &name, qint64 size) {
         return m_sim->authedPost(
-            token, u"/v1/models/uploads"_s,
+            token, u"/v1/model-uploads"_s,
             QJsonObject{{u"name"_s, name}, {u"size_bytes"_s, size}, {u"sha256"_s, sha}});
     };
     // The built-in catalog allows 10 GiB per user, counted at declared sizes.
@@ -333,7 +333,7 @@ void TestApiModels::uploadLimitAndNames()
     QCOMPARE(over.errorCode(), u"model_storage_limit"_s);
     QVERIFY(over.value(u"error"_s)[u"message"_s].toString().contains(u"10240.0 MiB"_s));
     QCOMPARE(
-        m_sim->authedDelete(token, u"/v1/models/uploads/"_s + big.value(u"id"_s).toString()).status,
+        m_sim->authedDelete(token, u"/v1/model-uploads/"_s + big.value(u"id"_s).toString()).status,
         200);
     QCOMPARE(declare(u"bigger"_s, 5LL << 30).status, 201);
     // Names: not a public model's, not twice, not a path.
@@ -346,14 +346,14 @@ void TestApiModels::uploadLimitAndNames()
     QCOMPARE(wrong.status, 422);
     QCOMPARE(wrong.errorCode(), u"upload_checksum_mismatch"_s);
     QCOMPARE(
-        m_sim->authedGet(token, u"/v1/models/uploads/"_s + small.value(u"id"_s).toString()).status,
+        m_sim->authedGet(token, u"/v1/model-uploads/"_s + small.value(u"id"_s).toString()).status,
         404);
     // A chunk must be raw bytes.
     Headers json = SimProcess::bearer(token);
     json.append({"Upload-Offset", "0"});
     json.append({"Upload-Chunk-SHA256", sha.toLatin1()});
     const Reply notBinary = m_sim->request(
-        "PUT", u"/v1/models/uploads/"_s + declare(u"s2"_s, 1).value(u"id"_s).toString(), "x"_ba,
+        "PUT", u"/v1/model-uploads/"_s + declare(u"s2"_s, 1).value(u"id"_s).toString(), "x"_ba,
         json);
     QCOMPARE(notBinary.status, 415);
 }
