@@ -102,10 +102,10 @@ Reply TestApiModels::putChunk(const QString &token, const QString &uploadId, qin
                               const QByteArray &data, const QString &digest)
 {
     Headers headers = SimProcess::bearer(token);
-    headers.append({"Content-Type", "application/octet-stream"});
-    headers.append({"Upload-Offset", QByteArray::number(offset)});
-    headers.append(
-        {"Upload-Chunk-SHA256", (digest.isEmpty() ? sha256Hex(data) : digest).toLatin1()});
+    headers.append(qMakePair(QByteArray("Content-Type"), QByteArray("application/octet-stream")));
+    headers.append(qMakePair(QByteArray("Upload-Offset"), QByteArray(QByteArray::number(offset))));
+    headers.append(qMakePair(QByteArray("Upload-Chunk-SHA256"),
+                             (digest.isEmpty() ? sha256Hex(data) : digest).toLatin1()));
     return m_sim->request("PUT", u"/v1/model-uploads/"_s + uploadId, data, headers);
 }
 
@@ -350,8 +350,8 @@ void TestApiModels::uploadLimitAndNames()
         404);
     // A chunk must be raw bytes.
     Headers json = SimProcess::bearer(token);
-    json.append({"Upload-Offset", "0"});
-    json.append({"Upload-Chunk-SHA256", sha.toLatin1()});
+    json.append(qMakePair(QByteArray("Upload-Offset"), QByteArray("0")));
+    json.append(qMakePair(QByteArray("Upload-Chunk-SHA256"), QByteArray(sha.toLatin1())));
     const Reply notBinary = m_sim->request(
         "PUT", u"/v1/model-uploads/"_s + declare(u"s2"_s, 1).value(u"id"_s).toString(), "x"_ba,
         json);
