@@ -24,7 +24,8 @@ def model_ready():
 def transcribe(path):
     with tempfile.NamedTemporaryFile(suffix=".wav") as pcm:
         # PocketSphinx wants 16 kHz, mono, 16-bit.
-        convert = subprocess.run(["sox", path, "-r", "16000", "-c", "1", "-b", "16", pcm.name],
+        # -R: repeatable dither, so the same file always gives the same transcript.
+        convert = subprocess.run(["sox", "-R", path, "-r", "16000", "-c", "1", "-b", "16", pcm.name],
                                  capture_output=True, text=True, timeout=120)
         if convert.returncode != 0:
             raise RuntimeError(convert.stderr.strip() or "not a sound file sox can read")
