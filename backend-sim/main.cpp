@@ -4,6 +4,7 @@
 #include "cli/DatasetsCommand.h"
 #include "cli/DoctorCommand.h"
 #include "cli/ImagesCommand.h"
+#include "cli/ModelsCommand.h"
 #include "core/ApiError.h"
 #include "core/RuntimeFiles.h"
 #include "server/SimServer.h"
@@ -130,6 +131,8 @@ int main(int argc, char *argv[])
                                                defaultDataDir());
     if (arguments.size() > 1 && arguments.at(1) == u"datasets"_s)
         return cardhour::sim::runDatasetsCommand(arguments.mid(2), defaultDataDir());
+    if (arguments.size() > 1 && arguments.at(1) == u"models"_s)
+        return cardhour::sim::runModelsCommand(arguments.mid(2), defaultDataDir());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

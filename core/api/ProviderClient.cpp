@@ -356,6 +356,36 @@ Reply<QList<Dataset>> *ProviderClient::datasets()
     return call<QList<Dataset>>("GET", u"/v1/datasets"_s, {}, Auth::Bearer, {}, arrayOf<Dataset>);
 }
 
+Reply<QList<LibraryModel>> *ProviderClient::models()
+{
+    return call<QList<LibraryModel>>("GET", u"/v1/models"_s, {}, Auth::Bearer, {},
+                                     arrayOf<LibraryModel>);
+}
+
+Reply<LibraryModel> *ProviderClient::model(const QString &id)
+{
+    return call<LibraryModel>("GET", u"/v1/models/"_s + pathSegment(id), {}, Auth::Bearer, {},
+                              objectOf<LibraryModel>);
+}
+
+Reply<LibraryModel> *ProviderClient::deleteModel(const QString &id)
+{
+    return call<LibraryModel>("DELETE", u"/v1/models/"_s + pathSegment(id), {}, Auth::Bearer, {},
+                              objectOf<LibraryModel>);
+}
+
+Reply<ModelUpload> *ProviderClient::createModelUpload(const NewModelUpload &upload)
+{
+    return call<ModelUpload>("POST", u"/v1/model-uploads"_s, QJsonDocument(upload.toJson()),
+                             Auth::Bearer, {}, objectOf<ModelUpload>);
+}
+
+Reply<ModelUpload> *ProviderClient::modelUpload(const QString &id)
+{
+    return call<ModelUpload>("GET", u"/v1/model-uploads/"_s + pathSegment(id), {}, Auth::Bearer, {},
+                             objectOf<ModelUpload>);
+}
+
 Reply<QList<Image>> *ProviderClient::images()
 {
     return call<QList<Image>>("GET", u"/v1/catalog/images"_s, {}, Auth::Bearer, {}, arrayOf<Image>);

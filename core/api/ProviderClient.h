@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/ApiReply.h"
+#include "api/ModelLibrary.h"
 #include "api/Models.h"
 
 #include <QList>
@@ -61,6 +62,14 @@ public:
     Reply<QList<Image>> *images();
     // GET /v1/datasets: the shared datasets an instance may mount (NewInstance::datasets).
     Reply<QList<Dataset>> *datasets();
+    // ---- the model library (public models and the caller's own) ---------------------------
+    Reply<QList<LibraryModel>> *models();
+    Reply<LibraryModel> *model(const QString &id);
+    Reply<LibraryModel> *deleteModel(const QString &id);
+    // Declares an upload; its chunks go with PUT /v1/model-uploads/{id}. modelUpload() says
+    // where an interrupted upload goes on.
+    Reply<ModelUpload> *createModelUpload(const NewModelUpload &upload);
+    Reply<ModelUpload> *modelUpload(const QString &id);
     Reply<QList<SshKey>> *sshKeys();
     Reply<SshKey> *addSshKey(const QString &name, const QString &publicKey,
                              const QString &idempotencyKey = {});

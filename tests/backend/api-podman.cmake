@@ -50,3 +50,19 @@ if(CARDHOUR_TEST_CONTAINERS_CONF)
     set_property(TEST tst_api_snapshots APPEND PROPERTY
         ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()
+
+# Models and one-click apps with real containers: /models read-only, the OCR app's accuracy on
+# its own samples, its port closed on the host.
+cardhour_add_test(tst_api_apps
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_apps.cpp
+    LIBS cardhour_podman_api_test)
+add_dependencies(tst_api_apps cardhour-sim)
+set_tests_properties(tst_api_apps PROPERTIES
+    TIMEOUT 900
+    LABELS "podman"
+    RUN_SERIAL ON
+    FIXTURES_REQUIRED podman_base_image)
+if(CARDHOUR_TEST_CONTAINERS_CONF)
+    set_property(TEST tst_api_apps APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+endif()

@@ -63,14 +63,16 @@ bool isOwnHost(const QString &host, const QStringList &hostNames)
 }
 } // namespace
 
-void ApiContext::checkRequestSource(const http::Request &request, const QStringList &hostNames)
+void ApiContext::checkRequestSource(const http::Request &request, const QStringList &hostNames,
+                                    const QByteArray &bodyType)
 {
     if (!request.body.isEmpty()) {
         const QByteArray type =
             request.header("content-type").split(';').constFirst().trimmed().toLower();
-        if (type != "application/json")
+        if (type != bodyType)
             throw ApiError(415, ErrorCode::UnsupportedMediaType,
-                           u"A request body must be sent as Content-Type: application/json."_s);
+                           u"A request body must be sent as Content-Type: %1."_s.arg(
+                               QString::fromLatin1(bodyType)));
     }
     const QByteArray host = request.header("host");
     if (!isOwnHost(hostPart(host), hostNames))
@@ -109,29 +111,36 @@ void ApiContext::publicRoute(const QByteArray &method, const QString &pattern, H
 }
 
 void ApiContext::authedRoute(const QByteArray &method, const QString &pattern,
+                             AuthedHandler handler, const QByteArray &bodyType)
+{
+    router.add(method, pattern,
+               [this, method, bodyType, handler = std::move(handler)](http::Request &request) {
+                   return guarded([&] {
+                       checkRequestSource(request, hostNames, bodyType);
+                       const QByteArray token = bearerToken(request);
+                       if (token.isEmpty())
+                           throw ApiError(401, ErrorCode::Unauthorized,
+                                          u"This route needs an Authorization: Bearer token."_s);
+                       bool expired = false;
+                       const std::optional<QString> userId = accounts.authenticate(token, &expired);
+                       if (!userId && expired)
+                           throw ApiError(401, ErrorCode::TokenExpired,
+                                          u"The token has expired: log in again."_s);
+                       if (!userId)
+                           throw ApiError(
+                               401, ErrorCode::Unauthorized,
+                               u"The token is not valid (expired, revoked or mistyped)."_s);
+                       if (method != "GET")
+                           instances.tick();
+                       return handler(request, *userId);
+                   });
+               });
+}
+
+void ApiContext::binaryRoute(const QByteArray &method, const QString &pattern,
                              AuthedHandler handler)
 {
-    router.add(
-        method, pattern, [this, method, handler = std::move(handler)](http::Request &request) {
-            return guarded([&] {
-                checkRequestSource(request, hostNames);
-                const QByteArray token = bearerToken(request);
-                if (token.isEmpty())
-                    throw ApiError(401, ErrorCode::Unauthorized,
-                                   u"This route needs an Authorization: Bearer token."_s);
-                bool expired = false;
-                const std::optional<QString> userId = accounts.authenticate(token, &expired);
-                if (!userId && expired)
-                    throw ApiError(401, ErrorCode::TokenExpired,
-                                   u"The token has expired: log in again."_s);
-                if (!userId)
-                    throw ApiError(401, ErrorCode::Unauthorized,
-                                   u"The token is not valid (expired, revoked or mistyped)."_s);
-                if (method != "GET")
-                    instances.tick();
-                return handler(request, *userId);
-            });
-        });
+    authedRoute(method, pattern, std::move(handler), "application/octet-stream");
 }
 
 void ApiContext::idempotentRoute(const QByteArray &method, const QString &pattern,
@@ -176,6 +185,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerEventRoutes(ctx);
     registerMetricsRoutes(ctx);
     registerDatasetRoutes(ctx);
+    registerModelRoutes(ctx);
     registerSnapshotRoutes(ctx);
     registerLimitRoutes(ctx);
     registerTestRoutes(ctx);

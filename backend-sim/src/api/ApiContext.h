@@ -24,6 +24,8 @@ class InProcessRuntime;
 class InstanceService;
 class Ledger;
 class ManualClock;
+class Models;
+class PrivateModels;
 class SnapshotService;
 class SshKeys;
 class Telemetry;
@@ -47,6 +49,8 @@ struct ApiContext
     Telemetry *telemetry = nullptr; // samples running instances (GPU metrics)
     Datasets *datasets = nullptr; // shared read-only folders
     SnapshotService *snapshots = nullptr; // snapshots of instances' disks and /workspace
+    Models *models = nullptr; // the public model library
+    PrivateModels *privateModels = nullptr; // users' own models and their uploads
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
     // Host names (besides IP literals and `localhost`) that requests may be addressed to.
     QStringList hostNames = {};
@@ -61,17 +65,22 @@ struct ApiContext
     void publicRoute(const QByteArray &method, const QString &pattern, Handler handler);
     // A route that needs `Authorization: Bearer <token>`; 401 otherwise. Requests other than
     // GET first bring billing up to the clock, so they act on the current balance.
-    void authedRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler);
+    void authedRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler,
+                     const QByteArray &bodyType = "application/json");
     // Like authedRoute, and honours `Idempotency-Key`: the handler and the record of its
     // response commit in one transaction; a replay returns the stored response.
     void idempotentRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler);
+    // Like authedRoute for a body of raw bytes (Content-Type: application/octet-stream, which
+    // a no-cors page cannot send either), e.g. a chunk of an upload.
+    void binaryRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler);
 
     static QByteArray bearerToken(const http::Request &request);
     // What every route checks first, so that a web page in the user's browser cannot drive
     // the provider: a body must be `application/json` (415: a no-cors form or text/plain POST
     // cannot send that), the Host must be the provider's own (DNS rebinding: an IP literal,
     // `localhost` or one of `hostNames`) and an Origin, when present, must name that host.
-    static void checkRequestSource(const http::Request &request, const QStringList &hostNames);
+    static void checkRequestSource(const http::Request &request, const QStringList &hostNames,
+                                   const QByteArray &bodyType = "application/json");
 };
 
 // Route groups, one file each under api/.
@@ -84,6 +93,7 @@ void registerEventRoutes(ApiContext &ctx);
 void registerMetricsRoutes(ApiContext &ctx);
 void registerDatasetRoutes(ApiContext &ctx);
 void registerSnapshotRoutes(ApiContext &ctx);
+void registerModelRoutes(ApiContext &ctx);
 void registerLimitRoutes(ApiContext &ctx);
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);

@@ -46,7 +46,7 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     const QJsonObject o = json::parseObject(body);
     json::rejectUnknownFields(o,
                               {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s,
-                               u"ssh_key_ids"_s, u"datasets"_s, u"snapshot_id"_s});
+                               u"ssh_key_ids"_s, u"datasets"_s, u"models"_s, u"snapshot_id"_s});
     InstanceService::CreateRequest r;
     r.snapshotId = json::optionalString(o, u"snapshot_id"_s, 64).value_or(QString());
     const bool restore = o.contains(u"snapshot_id"_s);
@@ -65,6 +65,8 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     r.sshKeyIds.removeDuplicates();
     r.datasets = json::stringList(o, u"datasets"_s, 16, 64);
     r.datasets.removeDuplicates();
+    r.models = json::stringList(o, u"models"_s, 16, 64);
+    r.models.removeDuplicates();
     const std::optional<QString> name = json::optionalString(o, u"name"_s, 64);
     if (name && name->trimmed().isEmpty())
         throw ApiError(400, ErrorCode::InvalidField, u"Field \"name\" must not be empty."_s);

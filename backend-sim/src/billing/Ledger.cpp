@@ -23,6 +23,8 @@ QString counterAccount(Ledger::Kind kind)
         return u"revenue:compute"_s;
     case Ledger::Kind::Storage:
         return u"revenue:storage"_s;
+    case Ledger::Kind::ModelStorage:
+        return u"revenue:model-storage"_s;
     }
     return u"unknown"_s;
 }
@@ -44,6 +46,8 @@ QString Ledger::kindName(Kind kind)
         return u"compute"_s;
     case Kind::Storage:
         return u"storage"_s;
+    case Kind::ModelStorage:
+        return u"model_storage"_s;
     }
     return u"unknown"_s;
 }

@@ -23,7 +23,8 @@ public:
         TrialCredit,
         Topup,
         Compute,
-        Storage
+        Storage,
+        ModelStorage // a private model kept in the model library
     };
 
     struct Posting

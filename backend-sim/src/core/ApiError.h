@@ -68,6 +68,14 @@ inline constexpr QLatin1StringView UnknownSnapshot{"unknown_snapshot"};
 inline constexpr QLatin1StringView SnapshotNotReady{"snapshot_not_ready"};
 inline constexpr QLatin1StringView SnapshotsUnsupported{"snapshots_unsupported"};
 inline constexpr QLatin1StringView SnapshotInUse{"snapshot_in_use"};
+// Models and their uploads.
+inline constexpr QLatin1StringView UnknownModel{"unknown_model"};
+inline constexpr QLatin1StringView ModelNameTaken{"model_name_taken"};
+inline constexpr QLatin1StringView ModelStorageLimit{"model_storage_limit"};
+inline constexpr QLatin1StringView UnknownUpload{"unknown_upload"};
+inline constexpr QLatin1StringView UploadOffsetMismatch{"upload_offset_mismatch"};
+inline constexpr QLatin1StringView ChunkChecksumMismatch{"chunk_checksum_mismatch"};
+inline constexpr QLatin1StringView UploadChecksumMismatch{"upload_checksum_mismatch"};
 
 // All of the above (what `--print-error-codes` prints).
 inline constexpr std::array all{
@@ -115,6 +123,13 @@ inline constexpr std::array all{
     SnapshotNotReady,
     SnapshotsUnsupported,
     SnapshotInUse,
+    UnknownModel,
+    ModelNameTaken,
+    ModelStorageLimit,
+    UnknownUpload,
+    UploadOffsetMismatch,
+    ChunkChecksumMismatch,
+    UploadChecksumMismatch,
 };
 
 } // namespace ErrorCode

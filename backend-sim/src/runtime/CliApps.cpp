@@ -1,16 +1,48 @@
 // CliRuntime, continued: whether a running instance's one-click apps answer yet. Apps listen on
 // the box's own loopback (nothing is published on the host), so the host cannot connect to
-// them; the box's kernel says which ports listen, read with `exec cat /proc/net/tcp*`, which
-// needs no tool inside the image. Each app is reported once, as stage "app:<name>".
+// them; the box's kernel says which ports listen (/proc/net/tcp*), and where the image has
+// curl, an app counts only once its web UI answers an HTTP request (any status: a listening
+// socket whose server is still loading does not). Each app is reported once, as stage
+// "app:<name>".
 #include "CliRuntimePrivate.h"
 
 #include <QTimer>
+
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
 namespace {
+// One `exec` per look: the listening sockets, then "answer PORT HTTP-CODE" per pending port.
+QStringList probeCommand(const QList<QPair<QString, int>> &pending)
+{
+    QStringList ports;
+    for (const auto &app : pending)
+        ports.append(QString::number(app.second));
+    return {u"sh"_s, u"-c"_s,
+            u"cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; command -v curl >/dev/null || exit 0;"
+            " for p in %1; do printf 'answer %s %s\\n' $p \"$(curl -s -o /dev/null -m 2 -w"
+            " '%{http_code}' http://127.0.0.1:$p/)\"; done"_s.arg(ports.join(u' '))};
+}
+
+// Ports that answered HTTP, or nullopt when the probe could not ask (no curl in the image).
+std::optional<QSet<int>> answeringPorts(const QByteArray &out)
+{
+    std::optional<QSet<int>> ports;
+    for (const QByteArray &line : out.split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() != 3 || fields.at(0) != "answer")
+            continue;
+        if (!ports)
+            ports.emplace();
+        if (fields.at(2) != "000")
+            ports->insert(fields.at(1).toInt());
+    }
+    return ports;
+}
+
 // Often while an app usually starts, then seldom: each look is an `exec` in the box.
 constexpr int kAppPollMs = 500;
 constexpr int kAppSlowPollMs = 5000;
@@ -48,18 +80,20 @@ void CliRuntime::pollApps(const QString &instanceId, quint64 generation)
         return;
     }
     it->polling = true;
-    // `cat` exits non-zero when the box has no IPv6 (no tcp6): what it printed still counts.
+    // `cat` fails when the box has no IPv6 (no tcp6): what it printed still counts.
     runCli(
-        {u"exec"_s, it->containerId, u"cat"_s, u"/proc/net/tcp"_s, u"/proc/net/tcp6"_s},
+        QStringList{u"exec"_s, it->containerId} + probeCommand(it->pending),
         [this, instanceId, generation](const ProcResult &result) {
             auto watch = m_appWatches.find(instanceId);
             if (watch == m_appWatches.end() || watch->generation != generation)
                 return;
             watch->polling = false;
             const QSet<int> listening = cli::listeningPorts(result.out);
+            const std::optional<QSet<int>> answering = answeringPorts(result.out);
             QStringList answered;
             for (auto app = watch->pending.begin(); app != watch->pending.end();) {
-                if (listening.contains(app->second)) {
+                if (listening.contains(app->second)
+                    && (!answering || answering->contains(app->second))) {
                     answered.append(app->first);
                     app = watch->pending.erase(app);
                 } else {

@@ -286,6 +286,9 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     for (const auto &[name, folder] : spec.datasets)
         args << u"-v"_s
              << folder + u":/datasets/"_s + name + u":ro"_s + (m_selinux ? u",z"_s : QString());
+    for (const auto &[name, folder] : spec.models)
+        args << u"-v"_s
+             << folder + u":/models/"_s + name + u":ro"_s + (m_selinux ? u",z"_s : QString());
     if (spec.realGpus) {
         // Real cards: the devices and driver come in through the engine; without a status file
         // the image's nvidia-smi hands over to the real one.

@@ -31,6 +31,7 @@ struct InstanceSpec
     // reports stage "app:<name>" once that port listens, after "ready" (apps start later).
     QList<QPair<QString, int>> apps;
     QList<QPair<QString, QString>> datasets; // (name, host folder): read-only at /datasets/<name>
+    QList<QPair<QString, QString>> models; // (name, host folder): read-only at /models/<name>
     QString gpuStatusDir; // mounted read-only at /run/cardhour/gpu (simulated cards' numbers);
                           // empty: <dataDir>/instances/<id>/gpu where the runtime has a dataDir
     // Real cards: the host's nvidia-smi indexes the container is given (CDI `nvidia.com/gpu=N` or

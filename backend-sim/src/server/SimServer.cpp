@@ -19,6 +19,8 @@
 #include "service/EventBus.h"
 #include "service/Idempotency.h"
 #include "service/InstanceService.h"
+#include "service/Models.h"
+#include "service/PrivateModels.h"
 #include "service/SnapshotService.h"
 #include "service/SshKeys.h"
 #include "store/Database.h"
@@ -208,6 +210,13 @@ void SimServer::start()
                                                     *m_runtime, *m_events, *m_clock);
     m_datasets = std::make_unique<Datasets>(m_options.dataDir);
     m_instances->setDatasets(m_datasets.get());
+    m_models =
+        std::make_unique<Models>(m_options.dataDir, Models::catalogFileIn(m_options.catalogDir));
+    if (QString modelError; !m_models->refreshInstalled(&modelError))
+        qWarning("model library: %s", qPrintable(modelError));
+    m_privateModels = std::make_unique<PrivateModels>(*m_db, *m_ledger, *m_catalog, *m_clock,
+                                                      *m_models, m_options.dataDir);
+    m_instances->setModels(m_privateModels.get());
     m_instances->setAppTokenKey(appTokenKey(m_options.dataDir));
     m_instances->reconcile(true);
     m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances,
@@ -246,6 +255,8 @@ void SimServer::start()
         inProcess, *m_router, m_telemetry.get()});
     m_context->datasets = m_datasets.get();
     m_context->snapshots = m_snapshots.get();
+    m_context->models = m_models.get();
+    m_context->privateModels = m_privateModels.get();
     m_context->sandboxSecret = sandboxSecret;
     m_context->hostNames = m_options.hostNames;
     if (m_options.testClock)
@@ -274,6 +285,7 @@ void SimServer::start()
     connect(&m_ticker, &QTimer::timeout, this, [this] {
         try {
             m_instances->tick();
+            m_privateModels->accrue();
         } catch (const DbError &error) {
             qWarning("billing tick failed: %s", error.what());
         }
@@ -375,6 +387,10 @@ QStringList SimServer::routeTable(bool testClock)
                    &runtime, router};
     SnapshotService snapshots(db, meter, catalog, instances, runtime, events, clock);
     ctx.snapshots = &snapshots;
+    Models models(u"/nonexistent"_s, Models::catalogFileIn(options.catalogDir));
+    PrivateModels privateModels(db, ledger, catalog, clock, models, u"/nonexistent"_s);
+    ctx.models = &models;
+    ctx.privateModels = &privateModels;
     registerAllRoutes(ctx);
     QStringList lines;
     for (const http::Router::Route &route : router.routes())

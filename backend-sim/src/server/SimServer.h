@@ -21,6 +21,8 @@ class Clock;
 class ContainerRuntime;
 class Database;
 class Datasets;
+class Models;
+class PrivateModels;
 class EventBus;
 class Idempotency;
 class InstanceService;
@@ -104,6 +106,8 @@ private:
     std::unique_ptr<InstanceService> m_instances;
     std::unique_ptr<Telemetry> m_telemetry;
     std::unique_ptr<Datasets> m_datasets;
+    std::unique_ptr<Models> m_models;
+    std::unique_ptr<PrivateModels> m_privateModels;
     std::unique_ptr<SnapshotService> m_snapshots;
     std::unique_ptr<http::Router> m_router;
     std::unique_ptr<ApiContext> m_context;

@@ -119,9 +119,12 @@ Catalog Catalog::load(const QString &directory)
         if (limits.contains(u"topups_total_max_micros"_s))
             l.topupsTotalMaxMicros = requireInteger(gpuPath, limits, u"topups_total_max_micros"_s,
                                                     10'000, 1'000'000'000'000'000);
+        if (limits.contains(u"model_storage_bytes"_s))
+            l.modelStorageBytes =
+                requireInteger(gpuPath, limits, u"model_storage_bytes"_s, 0, 1LL << 50);
         for (auto it = limits.constBegin(); it != limits.constEnd(); ++it)
             if (!QStringList{u"instances"_s, u"snapshots"_s, u"topup_max_micros"_s,
-                             u"topups_total_max_micros"_s}
+                             u"topups_total_max_micros"_s, u"model_storage_bytes"_s}
                      .contains(it.key()))
                 fail(gpuPath, u"\"user_limits\" has an unknown member \"%1\""_s.arg(it.key()));
     }

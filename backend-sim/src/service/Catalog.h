@@ -46,6 +46,7 @@ struct UserLimits
     int snapshots = 64; // snapshots kept or being taken
     qint64 topupMaxMicros = 100'000'000'000; // one sandbox top-up
     qint64 topupsTotalMaxMicros = 2'000'000'000'000; // all of an account's top-ups together
+    qint64 modelStorageBytes = 10LL << 30; // private models and open uploads, declared sizes
 };
 
 struct ImageEntry

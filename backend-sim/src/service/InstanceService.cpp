@@ -5,6 +5,7 @@
 #include "Datasets.h"
 #include "EventBus.h"
 #include "Limits.h"
+#include "PrivateModels.h"
 #include "SnapshotRules.h"
 #include "SshKeys.h"
 #include "auth/Tokens.h"
@@ -155,6 +156,16 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
                            u"Unknown dataset \"%1\"."_s.arg(name.left(64)));
         datasetPaths.append(dataset->path);
     }
+    // An app's own models (the catalog's apps[].models) come with it where the library has them.
+    for (const QJsonValue &app : m_catalog.image(request.image)->apps)
+        for (const QJsonValue &name : app[u"models"_s].toArray())
+            if (m_models && m_models->isPublic(name.toString())
+                && !request.models.contains(name.toString()))
+                request.models.append(name.toString());
+    if (!request.models.isEmpty() && !m_models)
+        throw ApiError(404, ErrorCode::UnknownModel, u"This provider has no model library."_s);
+    const QList<QPair<QString, QString>> modelMounts =
+        m_models ? m_models->mountsFor(userId, request.models) : QList<QPair<QString, QString>>();
 
     tick();
     const qint64 now = m_clock.nowMs();
@@ -201,6 +212,9 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     for (int i = 0; i < request.datasets.size(); ++i)
         m_db.exec(u"INSERT INTO instance_datasets(instance_id, name, path) VALUES (?,?,?)"_s,
                   {id, request.datasets.at(i), datasetPaths.at(i)});
+    for (const auto &[name, path] : modelMounts)
+        m_db.exec(u"INSERT INTO instance_models(instance_id, name, path) VALUES (?,?,?)"_s,
+                  {id, name, path});
     QJsonObject result = instanceJson(id, now);
     tx.commit();
 
@@ -427,6 +441,11 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
                   {instanceId});
     while (datasets.next())
         spec.datasets.append({datasets.value(0).toString(), datasets.value(1).toString()});
+    QSqlQuery models =
+        m_db.exec(u"SELECT name, path FROM instance_models WHERE instance_id = ? ORDER BY name"_s,
+                  {instanceId});
+    while (models.next())
+        spec.models.append({models.value(0).toString(), models.value(1).toString()});
     return spec;
 }
 

@@ -19,6 +19,7 @@ class Database;
 class EventBus;
 class Ledger;
 class Meter;
+class PrivateModels;
 class SshKeys;
 
 // The instance state machine: the only place that moves an instance between states, always
@@ -44,6 +45,7 @@ public:
         QString image;
         QStringList sshKeyIds;
         QStringList datasets; // names of shared datasets to mount read-only
+        QStringList models; // names of public or the caller's own models to mount read-only
         // Restore from one of the caller's ready snapshots: its disk and /workspace. An empty
         // gpuType / image and a gpuCount of 0 take the snapshot's source's.
         QString snapshotId;
@@ -55,6 +57,8 @@ public:
 
     // Where create() looks datasets up; without one, asking for a dataset is refused.
     void setDatasets(const Datasets *datasets) { m_datasets = datasets; }
+    // Where create() looks models up; without one, asking for a model is refused.
+    void setModels(PrivateModels *models) { m_models = models; }
     // The secret one-click app tokens are derived from (HMAC-SHA-256 of the instance id), so
     // that the database holds none: SimServer keeps it in a 0600 file of the data directory.
     // Without one, a random key for this process's life.
@@ -158,6 +162,7 @@ private:
     qint64 m_lastTickMs;
     QByteArray m_appTokenKey; // see setAppTokenKey
     const Datasets *m_datasets = nullptr;
+    PrivateModels *m_models = nullptr;
 };
 
 } // namespace cardhour::sim

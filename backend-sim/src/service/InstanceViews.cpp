@@ -90,6 +90,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     };
     const QHash<QString, QJsonArray> keyIds = perInstance(u"instance_ssh_keys"_s, u"key_id"_s);
     const QHash<QString, QJsonArray> datasets = perInstance(u"instance_datasets"_s, u"name"_s);
+    const QHash<QString, QJsonArray> models = perInstance(u"instance_models"_s, u"name"_s);
     const QHash<QString, QJsonArray> cards = perInstance(u"instance_cards"_s, u"card"_s);
 
     // The stages of each instance's latest launch, in the order reached.
@@ -163,6 +164,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"snapshot_id"_s, nullableText(q.value(21))}, // restored from this snapshot
             {u"ssh_key_ids"_s, keyIds.value(id)},
             {u"datasets"_s, datasets.value(id)}, // mounted read-only at /datasets/NAME
+            {u"models"_s, models.value(id)}, // mounted read-only at /models/NAME
             {u"price_per_hour_micros"_s, q.value(8).toLongLong()},
             // Compute only: it does not move while the instance is stopped.
             {u"cost_micros"_s, costs.value(id).computeMicros},

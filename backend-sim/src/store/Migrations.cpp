@@ -210,6 +210,47 @@ const QList<Migration> &all()
              " PRIMARY KEY (instance_id, card))"_s,
              u"CREATE INDEX instance_cards_by_type ON instance_cards(gpu_type, card)"_s,
          }},
+        {9,
+         u"private models, their uploads and storage fee; the models an instance mounts"_s,
+         {
+             // received_bytes is what the partial file holds for sure (it is cut back to it).
+             u"CREATE TABLE model_uploads ("
+             " id TEXT PRIMARY KEY,"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " name TEXT NOT NULL,"
+             " file_name TEXT NOT NULL,"
+             " task TEXT NOT NULL,"
+             " size_bytes INTEGER NOT NULL CHECK (size_bytes > 0),"
+             " sha256 TEXT NOT NULL,"
+             " received_bytes INTEGER NOT NULL DEFAULT 0 CHECK (received_bytes >= 0),"
+             " created_at INTEGER NOT NULL,"
+             " updated_at INTEGER NOT NULL)"_s,
+             u"CREATE INDEX model_uploads_by_user ON model_uploads(user_id)"_s,
+             // A deleted model's row stays (its fee is in the ledger). The fee owed at t is
+             // segmentCost(t - billed_from, rate); charged_micros of it is posted or written off.
+             u"CREATE TABLE private_models ("
+             " id TEXT PRIMARY KEY,"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " name TEXT NOT NULL,"
+             " file_name TEXT NOT NULL,"
+             " task TEXT NOT NULL,"
+             " size_bytes INTEGER NOT NULL,"
+             " sha256 TEXT NOT NULL,"
+             " created_at INTEGER NOT NULL,"
+             " deleted_at INTEGER,"
+             " rate_micros_per_hour INTEGER NOT NULL,"
+             " billed_from INTEGER NOT NULL,"
+             " charged_micros INTEGER NOT NULL DEFAULT 0,"
+             " charged_until INTEGER NOT NULL)"_s,
+             u"CREATE UNIQUE INDEX private_models_live_name ON private_models(user_id, name)"
+             " WHERE deleted_at IS NULL"_s,
+             // The folder is recorded at create, like a dataset's.
+             u"CREATE TABLE instance_models ("
+             " instance_id TEXT NOT NULL REFERENCES instances(id),"
+             " name TEXT NOT NULL,"
+             " path TEXT NOT NULL,"
+             " PRIMARY KEY (instance_id, name))"_s,
+         }},
     };
     return list;
 }

@@ -211,7 +211,7 @@ void TestApiInstances::catalogImages()
     QStringList ids;
     for (const QJsonValue &v : reply.array())
         ids.append(v.toObject().value(u"id"_s).toString());
-    QCOMPARE(ids, (QStringList{u"base"_s, u"pytorch"_s, u"jupyter"_s}));
+    QCOMPARE(ids, (QStringList{u"base"_s, u"pytorch"_s, u"jupyter"_s, u"ocr"_s, u"speech"_s}));
     const QJsonObject jupyter = reply.array().at(2).toObject();
     const QJsonArray apps = jupyter.value(u"apps"_s).toArray();
     QCOMPARE(apps.size(), 1);

@@ -101,6 +101,8 @@ private Q_SLOTS:
                                  << u"revenue:compute"_s << qint64(-1583);
         QTest::newRow("storage") << int(Ledger::Kind::Storage) << u"storage"_s
                                  << u"revenue:storage"_s << qint64(-10'000);
+        QTest::newRow("model storage") << int(Ledger::Kind::ModelStorage) << u"model_storage"_s
+                                       << u"revenue:model-storage"_s << qint64(-200);
     }
     void kindsPostToTheirOwnAccounts()
     {

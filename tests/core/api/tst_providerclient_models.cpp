@@ -1,0 +1,135 @@
+// ProviderClient's model-library calls against a real cardhour-sim (in-process runtime): the
+// public models of the installed packages, one of them by id, another user's or an unknown id
+// refused, an upload declared, its offset asked again, the limit's error code, the completed
+// private model listed with its storage rate, deleted.
+#include "CoreTestSupport.h"
+#include "SimProcess.h"
+#include "api/ProviderClient.h"
+
+#include <QCryptographicHash>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour::core;
+using cardhour::test::await;
+using cardhour::test::SimProcess;
+
+class TestProviderClientModels : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void publicModels();
+    void uploadAndDelete();
+
+private:
+    QString signUp(ProviderClient &client, const QString &email);
+
+    SimProcess m_sim;
+};
+
+void TestProviderClientModels::initTestCase()
+{
+    QVERIFY2(m_sim.start({u"--test-clock"_s, u"--runtime"_s, u"inprocess"_s}),
+             qPrintable(m_sim.lastError()));
+}
+
+QString TestProviderClientModels::signUp(ProviderClient &client, const QString &email)
+{
+    client.setBaseUrl(m_sim.baseUrl());
+    const auto session = await(client.signUp(email, u"correct horse battery"_s));
+    if (!session.ok)
+        qWarning("sign-up failed: %s", session.why());
+    client.setToken(session.ok ? session.value->token : QString());
+    return client.token();
+}
+
+void TestProviderClientModels::publicModels()
+{
+    ProviderClient client;
+    QVERIFY(!signUp(client, u"library@example.com"_s).isEmpty());
+    const auto listed = await(client.models());
+    QVERIFY2(listed.ok, listed.why());
+    const auto eng =
+        std::find_if(listed.value->cbegin(), listed.value->cend(),
+                     [](const LibraryModel &m) { return m.name == u"tesseract-eng"_s; });
+    QVERIFY(eng != listed.value->cend());
+    QVERIFY(!eng->isPrivate);
+    QCOMPARE(eng->sourcePackage, u"tesseract-ocr-eng"_s);
+    QCOMPARE(eng->task, u"ocr"_s);
+    QCOMPARE(eng->mountPath, u"/models/tesseract-eng"_s);
+    QCOMPARE(eng->sha256.size(), 64);
+    QVERIFY(!eng->storageRatePerHourMicros);
+    QVERIFY(eng->addedAt.isValid());
+
+    const auto one = await(client.model(u"tesseract-eng"_s));
+    QVERIFY2(one.ok, one.why());
+    QCOMPARE(one.value->sha256, eng->sha256);
+    const auto unknown = await(client.model(u"no-such-model"_s));
+    QVERIFY(!unknown.ok);
+    QCOMPARE(unknown.error.code, u"unknown_model"_s);
+}
+
+void TestProviderClientModels::uploadAndDelete()
+{
+    ProviderClient owner;
+    const QString token = signUp(owner, u"uploader@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const QByteArray bytes = "weights";
+    const QString sha =
+        QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    NewModelUpload declared;
+    declared.name = u"tiny"_s;
+    declared.fileName = u"tiny.bin"_s;
+    declared.sizeBytes = bytes.size();
+    declared.sha256 = sha;
+    const auto created = await(owner.createModelUpload(declared));
+    QVERIFY2(created.ok, created.why());
+    QCOMPARE(created.value->offset, 0);
+    QVERIFY(!created.value->complete);
+    QCOMPARE(created.value->chunkMaxBytes, 1024 * 1024);
+    QVERIFY(!created.value->model);
+
+    NewModelUpload huge = declared;
+    huge.name = u"huge"_s;
+    huge.sizeBytes = qint64(1) << 45;
+    const auto refused = await(owner.createModelUpload(huge));
+    QVERIFY(!refused.ok);
+    QCOMPARE(refused.error.code, u"model_storage_limit"_s);
+
+    // The chunk itself (raw bytes; the client's uploader is not written yet).
+    const cardhour::test::Reply put = m_sim.request(
+        "PUT", u"/v1/model-uploads/"_s + created.value->id, bytes,
+        {qMakePair(QByteArray("Authorization"), (u"Bearer "_s + token).toLatin1()),
+         qMakePair(QByteArray("Content-Type"), QByteArray("application/octet-stream")),
+         qMakePair(QByteArray("Upload-Offset"), QByteArray("0")),
+         qMakePair(QByteArray("Upload-Chunk-SHA256"), sha.toLatin1())});
+    QCOMPARE(put.status, 201);
+    const auto gone = await(owner.modelUpload(created.value->id));
+    QCOMPARE(gone.error.code, u"unknown_upload"_s);
+
+    const auto listed = await(owner.models());
+    QVERIFY2(listed.ok, listed.why());
+    const auto tiny = std::find_if(listed.value->cbegin(), listed.value->cend(),
+                                   [](const LibraryModel &m) { return m.name == u"tiny"_s; });
+    QVERIFY(tiny != listed.value->cend());
+    QVERIFY(tiny->isPrivate);
+    QCOMPARE(tiny->fileName, u"tiny.bin"_s);
+    QCOMPARE(tiny->sha256, sha);
+    QCOMPARE(tiny->storageRatePerHourMicros.value_or(-1), 200); // 1 GiB at the built-in price
+
+    ProviderClient other;
+    QVERIFY(!signUp(other, u"someone-else@example.com"_s).isEmpty());
+    QCOMPARE(await(other.model(tiny->id)).error.code, u"unknown_model"_s);
+    QCOMPARE(await(other.deleteModel(tiny->id)).error.code, u"unknown_model"_s);
+
+    const auto deleted = await(owner.deleteModel(tiny->id));
+    QVERIFY2(deleted.ok, deleted.why());
+    QCOMPARE(await(owner.model(tiny->id)).error.code, u"unknown_model"_s);
+}
+
+QTEST_GUILESS_MAIN(TestProviderClientModels)
+#include "tst_providerclient_models.moc"
