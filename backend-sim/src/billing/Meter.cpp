@@ -4,6 +4,7 @@
 #include "Pricing.h"
 #include "store/Database.h"
 
+#include <QSet>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -16,8 +17,6 @@ namespace {
 const QString kSelectOpen =
     u"SELECT id, instance_id, user_id, rate_micros_per_hour, started_at, charged_micros,"
     " charged_until, last_seen_at, kind, snapshot_id FROM segments WHERE ended_at IS NULL"_s;
-// The instance's own segments, not its snapshots'.
-const QString kOwnOnly = u" AND snapshot_id IS NULL"_s;
 
 Meter::OpenSegment readSegment(const QSqlQuery &q)
 {
@@ -47,14 +46,44 @@ QString Meter::kindName(Kind kind)
     return kind == Kind::Storage ? u"storage"_s : u"compute"_s;
 }
 
+Meter::OpenByUser &Meter::open()
+{
+    if (!m_loaded || m_loadedAfterRollbacks != m_db.rollbackCount()) {
+        m_open.clear();
+        m_db.forEachRow(kSelectOpen, {}, [this](const QSqlQuery &q) {
+            const OpenSegment s = readSegment(q);
+            m_open[s.userId].insert({s.id, s});
+        });
+        m_loaded = true;
+        m_loadedAfterRollbacks = m_db.rollbackCount();
+    }
+    return m_open;
+}
+
+void Meter::keepOpened(const QSqlQuery &insert, const OpenSegment &segment)
+{
+    OpenSegment kept = segment;
+    kept.id = insert.lastInsertId().toLongLong();
+    kept.chargedUntilMs = kept.lastSeenAtMs = kept.startedAtMs;
+    m_open[kept.userId].insert({kept.id, kept});
+}
+
 void Meter::openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
                         qint64 atMs, Kind kind)
 {
     if (!openSegmentsOfInstance(instanceId).isEmpty())
         throw DbError("instance already has an open billing segment");
-    m_db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
-              " last_seen_at, charged_micros, charged_until, kind) VALUES (?,?,?,?,?,0,?,?)"_s,
-              {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, kindName(kind)});
+    const QSqlQuery insert =
+        m_db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
+                  " last_seen_at, charged_micros, charged_until, kind) VALUES (?,?,?,?,?,0,?,?)"_s,
+                  {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, kindName(kind)});
+    OpenSegment opened;
+    opened.kind = kind;
+    opened.instanceId = instanceId;
+    opened.userId = userId;
+    opened.ratePerHourMicros = ratePerHourMicros;
+    opened.startedAtMs = atMs;
+    keepOpened(insert, opened);
 }
 
 qint64 Meter::unposted(const OpenSegment &segment, qint64 atMs)
@@ -104,6 +133,18 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
               {owed, owed - charge, untilMs, untilMs, segment.id});
     if (closing)
         m_db.exec(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
+    std::map<qint64, OpenSegment> &ofUser = open()[segment.userId];
+    if (const auto kept = ofUser.find(segment.id); kept != ofUser.end()) {
+        if (closing) {
+            ofUser.erase(kept);
+        } else {
+            kept->second.chargedMicros += owed;
+            kept->second.chargedUntilMs = untilMs;
+            kept->second.lastSeenAtMs = std::max(kept->second.lastSeenAtMs, untilMs);
+        }
+    }
+    if (ofUser.empty())
+        m_open.erase(segment.userId);
     return charge;
 }
 
@@ -112,10 +153,18 @@ void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instan
 {
     if (openSegmentOfSnapshot(snapshotId))
         throw DbError("snapshot already has an open billing segment");
-    m_db.exec(
+    const QSqlQuery insert = m_db.exec(
         u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
         " last_seen_at, charged_micros, charged_until, kind, snapshot_id) VALUES (?,?,?,?,?,0,?,'storage',?)"_s,
         {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, snapshotId});
+    OpenSegment opened;
+    opened.kind = Kind::Storage;
+    opened.instanceId = instanceId;
+    opened.userId = userId;
+    opened.ratePerHourMicros = ratePerHourMicros;
+    opened.startedAtMs = atMs;
+    opened.snapshotId = snapshotId;
+    keepOpened(insert, opened);
 }
 
 qint64 Meter::closeSnapshotSegment(const QString &snapshotId, qint64 atMs)
@@ -128,9 +177,12 @@ qint64 Meter::closeSnapshotSegment(const QString &snapshotId, qint64 atMs)
 
 std::optional<Meter::OpenSegment> Meter::openSegmentOfSnapshot(const QString &snapshotId)
 {
-    QSqlQuery q = m_db.exec(kSelectOpen + u" AND snapshot_id = ?"_s, {snapshotId});
-    if (q.next())
-        return readSegment(q);
+    for (const auto &[user, segments] : open()) {
+        for (const auto &[id, s] : segments) {
+            if (s.snapshotId == snapshotId)
+                return s;
+        }
+    }
     return std::nullopt;
 }
 
@@ -168,37 +220,42 @@ qint64 Meter::closeSegmentAtLastSeen(const QString &instanceId)
 QList<Meter::OpenSegment> Meter::openSegments()
 {
     QList<OpenSegment> result;
-    QSqlQuery q = m_db.exec(kSelectOpen + u" ORDER BY user_id, id"_s);
-    while (q.next())
-        result.append(readSegment(q));
+    for (const auto &[user, segments] : open()) {
+        for (const auto &[id, s] : segments)
+            result.append(s);
+    }
     return result;
 }
 
 QList<Meter::OpenSegment> Meter::openSegmentsOf(const QString &userId)
 {
     QList<OpenSegment> result;
-    QSqlQuery q = m_db.exec(kSelectOpen + u" AND user_id = ? ORDER BY id"_s, {userId});
-    while (q.next())
-        result.append(readSegment(q));
+    const OpenByUser &all = open();
+    if (const auto it = all.find(userId); it != all.end()) {
+        for (const auto &[id, s] : it->second)
+            result.append(s);
+    }
     return result;
 }
 
 QList<Meter::OpenSegment> Meter::openSegmentsOfInstance(const QString &instanceId)
 {
     QList<OpenSegment> result;
-    QSqlQuery q =
-        m_db.exec(kSelectOpen + kOwnOnly + u" AND instance_id = ? ORDER BY id"_s, {instanceId});
-    while (q.next())
-        result.append(readSegment(q));
+    for (const auto &[user, segments] : open()) {
+        for (const auto &[id, s] : segments) {
+            if (s.instanceId == instanceId && s.snapshotId.isEmpty())
+                result.append(s);
+        }
+    }
     return result;
 }
 
 std::optional<Meter::OpenSegment> Meter::openSegmentOf(const QString &instanceId, Kind kind)
 {
-    QSqlQuery q = m_db.exec(kSelectOpen + kOwnOnly + u" AND instance_id = ? AND kind = ?"_s,
-                            {instanceId, kindName(kind)});
-    if (q.next())
-        return readSegment(q);
+    for (const OpenSegment &s : openSegmentsOfInstance(instanceId)) {
+        if (s.kind == kind)
+            return s;
+    }
     return std::nullopt;
 }
 
@@ -285,20 +342,36 @@ void Meter::markSeen(const QStringList &instanceIds, qint64 atMs)
         m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE instance_id = ? AND ended_at IS NULL"
                   " AND kind = 'compute' AND last_seen_at < ?"_s,
                   {atMs, instanceId, atMs});
+    const QSet<QString> seen(instanceIds.cbegin(), instanceIds.cend());
+    for (auto &[user, segments] : open()) {
+        for (auto &[id, s] : segments) {
+            if (s.kind == Kind::Compute && s.lastSeenAtMs < atMs && seen.contains(s.instanceId))
+                s.lastSeenAtMs = atMs;
+        }
+    }
 }
 
 void Meter::accrue(qint64 nowMs, bool markSeen)
 {
-    if (markSeen)
+    if (markSeen) {
         m_db.exec(
             u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND kind = 'compute'"
             " AND last_seen_at < ?"_s,
             {nowMs, nowMs});
-    QSqlQuery due =
-        m_db.exec(kSelectOpen + u" AND charged_until <= ?"_s, {nowMs - m_postingIntervalMs});
-    QList<OpenSegment> segments;
-    while (due.next())
-        segments.append(readSegment(due));
+        for (auto &[user, segments] : open()) {
+            for (auto &[id, s] : segments) {
+                if (s.kind == Kind::Compute && s.lastSeenAtMs < nowMs)
+                    s.lastSeenAtMs = nowMs;
+            }
+        }
+    }
+    QList<OpenSegment> segments; // copies: posting changes the kept ones
+    for (const auto &[user, ofUser] : open()) {
+        for (const auto &[id, s] : ofUser) {
+            if (s.chargedUntilMs <= nowMs - m_postingIntervalMs)
+                segments.append(s);
+        }
+    }
     for (const OpenSegment &segment : segments)
         postCharge(segment, nowMs, false);
 }

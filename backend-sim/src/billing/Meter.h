@@ -5,6 +5,9 @@
 #include <QString>
 #include <QStringList>
 
+class QSqlQuery;
+
+#include <map>
 #include <optional>
 
 namespace cardhour::sim {
@@ -19,7 +22,9 @@ class Ledger;
 // period. An instance has at most one open segment. A kept snapshot is billed in `storage`
 // segments of its own (snapshotId set; instanceId is its source instance): the per-instance
 // calls below leave those out, the per-user ones (openSegments*, exhaustion) count them.
-// All mutating calls must run inside a Transaction.
+// All mutating calls must run inside a Transaction. The open segments are also kept in memory,
+// changed by the same calls that change their rows, so the read calls below never query
+// SQLite for them (a rollback makes them reload): only Meter writes the segments table.
 class Meter
 {
 public:
@@ -114,6 +119,15 @@ public:
 
 private:
     qint64 postCharge(const OpenSegment &segment, qint64 untilMs, bool closing);
+    // Open segments by user, then id (the table's order); loaded on first use and again after
+    // a rollback, so they always equal the rows the transaction sees.
+    using OpenByUser = std::map<QString, std::map<qint64, OpenSegment>>;
+    OpenByUser &open();
+    void keepOpened(const QSqlQuery &insert, const OpenSegment &segment);
+
+    OpenByUser m_open;
+    bool m_loaded = false;
+    quint64 m_loadedAfterRollbacks = 0;
 
     Database &m_db;
     Ledger &m_ledger;

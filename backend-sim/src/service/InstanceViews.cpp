@@ -9,6 +9,7 @@
 #include "store/Database.h"
 
 #include <QHash>
+#include <QJsonDocument>
 #include <QSqlQuery>
 
 using namespace Qt::StringLiterals;
@@ -64,6 +65,85 @@ QJsonArray InstanceService::list(const QString &userId, bool includeTerminated)
     return instancesJson(userId, {}, includeTerminated, m_clock.nowMs());
 }
 
+// A list serialised with a placeholder number for each instance's two costs: the bytes
+// between placeholders are kept, the costs written in at each read from what was posted when
+// it was made (unchanged while the database is) plus what the open segments owe by then.
+struct InstanceService::SerialisedList
+{
+    struct Costs
+    {
+        Meter::Costs posted;
+        QList<Meter::OpenSegment> open; // the instance's own
+    };
+    QList<QByteArray> pieces; // pieces.size() == 2 * costs.size() + 1
+    QList<Costs> costs; // in the list's order
+};
+
+namespace {
+// Above any amount or time the API shows (balances are capped at 10^12 micro-yuan), below
+// 2^53, so JSON writes it as a plain integer.
+constexpr qint64 kPlaceholderBase = 8'000'000'000'000'000;
+} // namespace
+
+QByteArray InstanceService::listJson(const QString &userId, bool includeTerminated)
+{
+    if (m_serialisedAt != m_db.writeVersion()) {
+        m_serialisedLists.clear();
+        m_serialisedAt = m_db.writeVersion();
+    }
+    const QString key = (includeTerminated ? u"1:"_s : u"0:"_s) + userId;
+    std::shared_ptr<const SerialisedList> list = m_serialisedLists.value(key);
+    const qint64 now = m_clock.nowMs();
+    if (!list) {
+        QJsonArray array = instancesJson(userId, {}, includeTerminated, now);
+        auto made = std::make_shared<SerialisedList>();
+        const QHash<QString, Meter::Costs> posted = m_meter.postedByInstance(userId);
+        QHash<QString, QList<Meter::OpenSegment>> open;
+        for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId)) {
+            if (s.snapshotId.isEmpty())
+                open[s.instanceId].append(s);
+        }
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            QJsonObject instance = array.at(i).toObject();
+            const QString id = instance.value(u"id"_s).toString();
+            made->costs.append({posted.value(id), open.value(id)});
+            instance.insert(u"cost_micros"_s, kPlaceholderBase + 2 * i);
+            instance.insert(u"storage_cost_micros"_s, kPlaceholderBase + 2 * i + 1);
+            array.replace(i, instance);
+        }
+        const QByteArray bytes = QJsonDocument(array).toJson(QJsonDocument::Compact);
+        // Cut at each placeholder, checking they come in order (cost, then storage cost).
+        qsizetype from = 0;
+        for (qsizetype n = 0; n < 2 * array.size(); ++n) {
+            const QByteArray placeholder = QByteArray::number(kPlaceholderBase + n);
+            const qsizetype at = bytes.indexOf(placeholder, from);
+            if (at < 0)
+                return QJsonDocument(instancesJson(userId, {}, includeTerminated, now))
+                    .toJson(QJsonDocument::Compact);
+            made->pieces.append(bytes.sliced(from, at - from));
+            from = at + placeholder.size();
+        }
+        made->pieces.append(bytes.sliced(from));
+        list = made;
+        m_serialisedLists.insert(key, list);
+    }
+    QByteArray out;
+    out.reserve(list->pieces.constFirst().size() * (list->costs.size() + 1) + 64);
+    for (qsizetype i = 0; i < list->costs.size(); ++i) {
+        // As Meter::addUnposted counts them, for one instance.
+        Meter::Costs live = list->costs.at(i).posted;
+        for (const Meter::OpenSegment &s : list->costs.at(i).open)
+            (s.kind == Meter::Kind::Storage ? live.storageMicros : live.computeMicros) +=
+                Meter::unposted(s, now);
+        out += list->pieces.at(2 * i);
+        out += QByteArray::number(live.computeMicros);
+        out += list->pieces.at(2 * i + 1);
+        out += QByteArray::number(live.storageMicros);
+    }
+    out += list->pieces.constLast();
+    return out;
+}
+
 QJsonObject InstanceService::get(const QString &userId, const QString &instanceId)
 {
     requireState(userId, instanceId);
@@ -112,9 +192,9 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     }
 
     QHash<QString, Meter::Costs> costs = m_meter.postedByInstance(userId, instanceId);
-    const QList<Meter::OpenSegment> openList = instanceId.isEmpty()
-        ? m_meter.openSegmentsOf(userId)
-        : m_meter.openSegmentsOfInstance(instanceId);
+    QList<Meter::OpenSegment> openList = m_meter.openSegmentsOf(userId);
+    if (!instanceId.isEmpty())
+        openList.removeIf([&](const Meter::OpenSegment &s) { return s.instanceId != instanceId; });
     Meter::addUnposted(costs, openList, nowMs);
     QHash<QString, Meter::OpenSegment> open;
     for (const Meter::OpenSegment &s : openList) {
