@@ -131,7 +131,7 @@ int main(int argc, char *argv[])
             for (int i = 0; i < instances; ++i) {
                 const QString id = ids::newUuid();
                 const QString &userId = userIds.at(i % users);
-                db.exec(
+                db.write(
                     u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
                     " price_per_hour_micros, created_at, updated_at, launch_seq, "
                     "launch_requested_at, app_token,"

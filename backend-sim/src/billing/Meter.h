@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-class QSqlQuery;
+class QVariant;
 
 #include <map>
 #include <optional>
@@ -123,9 +123,13 @@ private:
     // a rollback, so they always equal the rows the transaction sees.
     using OpenByUser = std::map<QString, std::map<qint64, OpenSegment>>;
     OpenByUser &open();
-    void keepOpened(const QSqlQuery &insert, const OpenSegment &segment);
+    void keepOpened(const QVariant &insertId, const OpenSegment &segment);
+    // The open segment an instance (its own: at most one) or a snapshot has, if any.
+    OpenSegment *openOfOwner(const QString &ownerKey);
+    static QString ownerKey(const OpenSegment &segment);
 
     OpenByUser m_open;
+    QHash<QString, std::pair<QString, qint64>> m_byOwner; // ownerKey → user, segment id
     bool m_loaded = false;
     quint64 m_loadedAfterRollbacks = 0;
 

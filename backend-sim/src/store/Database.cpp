@@ -124,21 +124,27 @@ void Database::run(QSqlQuery &query, const QString &sql)
 
 QSqlQuery Database::exec(const QString &sql, std::initializer_list<QVariant> bindings)
 {
-    if (isRead(sql)) {
-        QSqlQuery query(m_db);
-        if (!query.prepare(sql))
-            throw DbError(
-                u"prepare failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
-        for (const QVariant &value : bindings)
-            query.addBindValue(value);
-        run(query, sql);
-        return query;
-    }
+    QSqlQuery query(m_db);
+    if (!query.prepare(sql))
+        throw DbError(
+            u"prepare failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
+    for (const QVariant &value : bindings)
+        query.addBindValue(value);
+    if (!isRead(sql))
+        ++m_writeVersion; // before running: a failed write may still have changed rows
+    run(query, sql);
+    return query;
+}
+
+Database::Written Database::write(const QString &sql, std::initializer_list<QVariant> bindings)
+{
     const std::shared_ptr<Statement> kept = statement(sql);
     bind(kept->query, bindings);
-    ++m_writeVersion; // before running: a failed write may still have changed rows
+    ++m_writeVersion;
     run(kept->query, sql);
-    return kept->query;
+    Written written{kept->query.numRowsAffected(), kept->query.lastInsertId()};
+    kept->query.finish();
+    return written;
 }
 
 QVariant Database::scalar(const QString &sql, std::initializer_list<QVariant> bindings)

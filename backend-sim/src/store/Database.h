@@ -21,9 +21,9 @@ public:
 };
 
 // One SQLite file (WAL, synchronous=FULL, foreign keys on), used from one thread.
-// Statements are prepared once per SQL text and kept: writes (exec of anything but a SELECT),
-// scalar() and forEachRow() reuse them; a SELECT through exec() gets a statement of its own,
-// since its caller may still be reading it when the same SQL runs again.
+// write(), scalar() and forEachRow() prepare a statement once per SQL text and keep it (the
+// hot paths: reads of one row, postings); exec() prepares afresh, since its caller keeps the
+// query and may still be reading it when the same SQL runs again.
 class Database
 {
 public:
@@ -38,6 +38,13 @@ public:
 
     // Prepares and runs `sql` with positional `?` bindings; throws DbError on failure.
     QSqlQuery exec(const QString &sql, std::initializer_list<QVariant> bindings = {});
+    // Runs an INSERT, UPDATE or DELETE on a kept statement; throws DbError on failure.
+    struct Written
+    {
+        int rowsAffected = 0;
+        QVariant lastInsertId;
+    };
+    Written write(const QString &sql, std::initializer_list<QVariant> bindings = {});
     // First column of the first row, or an invalid QVariant if there is no row.
     QVariant scalar(const QString &sql, std::initializer_list<QVariant> bindings = {});
     // Runs a SELECT and calls `row` for each row, on a kept statement (reset afterwards, so it

@@ -6,6 +6,7 @@
 // memory with the rows of the table. The runs-out time is compared with the millisecond the
 // tick stops the instances at.
 #include "ServiceFixture.h"
+#include "core/ApiError.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -201,7 +202,7 @@ private Q_SLOTS:
                                         {user})
                                 .toLongLong();
                         QCOMPARE(ended, predicted);
-                        QCOMPARE(f.service->liveBalance(user), 0);
+                        QCOMPARE(f.service->liveBalance(user), qint64(0));
                         ++runsOutChecked;
                     }
                     break;
