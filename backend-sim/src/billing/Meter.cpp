@@ -263,6 +263,19 @@ QList<Meter::OpenSegment> Meter::openSegmentsOfInstance(const QString &instanceI
     return {};
 }
 
+Meter::OpenTotals Meter::openTotalsOf(const QString &userId, qint64 atMs)
+{
+    OpenTotals totals;
+    const OpenByUser &all = open();
+    if (const auto it = all.find(userId); it != all.end()) {
+        for (const auto &[id, s] : it->second) {
+            totals.unpostedMicros += unposted(s, atMs);
+            totals.ratePerHourMicros += s.ratePerHourMicros;
+        }
+    }
+    return totals;
+}
+
 std::optional<Meter::OpenSegment> Meter::openSegmentOf(const QString &instanceId, Kind kind)
 {
     for (const OpenSegment &s : openSegmentsOfInstance(instanceId)) {

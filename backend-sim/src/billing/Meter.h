@@ -86,6 +86,14 @@ public:
 
     // Owed but not yet posted, at `atMs`.
     static qint64 unposted(const OpenSegment &segment, qint64 atMs);
+    // What a user's open segments (snapshots' included) owe unposted at `atMs`, and their
+    // summed rate: a live balance without copying the segments.
+    struct OpenTotals
+    {
+        qint64 unpostedMicros = 0;
+        qint64 ratePerHourMicros = 0;
+    };
+    OpenTotals openTotalsOf(const QString &userId, qint64 atMs);
     // The first millisecond in [fromMs, toMs] at which `segments` owe at least `balance`
     // (i.e. the balance is used up), or nullopt if it lasts beyond toMs.
     static std::optional<qint64> exhaustionTime(const QList<OpenSegment> &segments,

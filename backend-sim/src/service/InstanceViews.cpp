@@ -363,19 +363,13 @@ QJsonArray InstanceService::gpuCatalog()
 
 qint64 InstanceService::liveBalance(const QString &userId)
 {
-    const qint64 now = m_clock.nowMs();
-    qint64 owed = 0;
-    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
-        owed += Meter::unposted(s, now);
+    const qint64 owed = m_meter.openTotalsOf(userId, m_clock.nowMs()).unpostedMicros;
     return std::max<qint64>(0, m_ledger.balance(userId) - owed);
 }
 
 qint64 InstanceService::spendRate(const QString &userId)
 {
-    qint64 rate = 0;
-    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
-        rate += s.ratePerHourMicros;
-    return rate;
+    return m_meter.openTotalsOf(userId, m_clock.nowMs()).ratePerHourMicros;
 }
 
 QJsonObject InstanceService::billingSummary(const QString &userId)

@@ -3,6 +3,7 @@
 #include "Migrations.h"
 
 #include <QAtomicInt>
+#include <QLoggingCategory>
 #include <QSqlError>
 
 using namespace Qt::StringLiterals;
@@ -10,6 +11,10 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 namespace {
+// QT_LOGGING_RULES="cardhour.sql.debug=true" prints every statement run (how many a request
+// costs, which are prepared afresh).
+Q_LOGGING_CATEGORY(lcSql, "cardhour.sql", QtWarningMsg)
+
 QAtomicInt s_connectionCounter;
 
 void pragma(QSqlDatabase &db, const QString &statement)
@@ -98,6 +103,7 @@ std::shared_ptr<Database::Statement> Database::statement(const QString &sql)
     std::shared_ptr<Statement> &kept = m_statements[sql];
     if (kept && !kept->busy)
         return kept;
+    qCDebug(lcSql).noquote() << "prepare (kept):" << sql;
     auto fresh = std::make_shared<Statement>(Statement{QSqlQuery(m_db)});
     fresh->query.setForwardOnly(true);
     if (!fresh->query.prepare(sql))
@@ -117,6 +123,7 @@ void Database::bind(QSqlQuery &query, std::initializer_list<QVariant> bindings)
 
 void Database::run(QSqlQuery &query, const QString &sql)
 {
+    qCDebug(lcSql).noquote() << sql;
     if (!query.exec())
         throw DbError(
             u"query failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
@@ -124,6 +131,7 @@ void Database::run(QSqlQuery &query, const QString &sql)
 
 QSqlQuery Database::exec(const QString &sql, std::initializer_list<QVariant> bindings)
 {
+    qCDebug(lcSql).noquote() << "prepare:" << sql;
     QSqlQuery query(m_db);
     if (!query.prepare(sql))
         throw DbError(
