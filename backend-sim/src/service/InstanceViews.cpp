@@ -192,9 +192,9 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
     }
 
     QHash<QString, Meter::Costs> costs = m_meter.postedByInstance(userId, instanceId);
-    QList<Meter::OpenSegment> openList = m_meter.openSegmentsOf(userId);
-    if (!instanceId.isEmpty())
-        openList.removeIf([&](const Meter::OpenSegment &s) { return s.instanceId != instanceId; });
+    const QList<Meter::OpenSegment> openList = instanceId.isEmpty()
+        ? m_meter.openSegmentsOf(userId)
+        : m_meter.openSegmentsOfInstance(instanceId);
     Meter::addUnposted(costs, openList, nowMs);
     QHash<QString, Meter::OpenSegment> open;
     for (const Meter::OpenSegment &s : openList) {

@@ -116,7 +116,7 @@ void TestEventBacklog::slowReaderCutOffOthersKeepUp()
     QTRY_VERIFY_WITH_TIMEOUT(
         (fastReceived += fastSocket.readAll()).contains(u"id: %1\n"_s.arg(sent - 1).toLatin1()),
         kTimeoutMs);
-    QCOMPARE(fastReceived.count("event: sample\n"), sent);
+    QCOMPARE(fastReceived.count("event: sample\n"), qsizetype(sent));
 
     // The slow one, reading again, gets what was queued, then the cut-off, then the close.
     slowSocket.setReadBufferSize(0);
