@@ -90,7 +90,12 @@ def rows_of(results):
                                           f"{r['telemetry']['median_us'] / 1000:.1f} ms; slowest telemetry pass "
                                           f"{r['telemetry'].get('max_us', 0) / 1000:.0f} ms (the ticks cross a minute "
                                           f"boundary, where minute averages are stored); the once-a-minute checkpoint-posting tick "
-                                          f"{r['posting_tick_us'] / 1000:.0f} ms")
+                                          f"{r['posting_tick_us'] / 1000:.0f} ms"
+                                          + (f"; CPU time (load-independent): billing "
+                                             f"{r['billing_cpu']['median_us'] / 1000:.1f} ms + telemetry "
+                                             f"{r['telemetry_cpu']['median_us'] / 1000:.1f} ms per tick, "
+                                             f"posting tick {r['posting_tick_cpu_us'] / 1000:.0f} ms"
+                                             if "billing_cpu" in r else ""))
             row["cardhour_p95"] = r["total"]["p95_us"] / 1000
             row["samples"] = r["ticks"]
             rows.append(row)

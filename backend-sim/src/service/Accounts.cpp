@@ -151,10 +151,7 @@ std::optional<QString> Accounts::authenticate(const QByteArray &token, bool *exp
     if (token.size() != 43) // 32 bytes in unpadded base64url
         return std::nullopt;
     const QByteArray hash = tokens::hashForStorage(token);
-    if (m_knownTokensAt != m_db.writeVersion()) {
-        m_knownTokens.clear();
-        m_knownTokensAt = m_db.writeVersion();
-    }
+    forgetIfChanged();
     auto known = m_knownTokens.constFind(hash);
     if (known == m_knownTokens.cend()) {
         KnownToken found;
@@ -178,8 +175,20 @@ std::optional<QString> Accounts::authenticate(const QByteArray &token, bool *exp
     return known->userId;
 }
 
+void Accounts::forgetIfChanged()
+{
+    if (m_knownAt == m_db.writeVersion())
+        return;
+    m_knownTokens.clear();
+    m_knownUsers.clear();
+    m_knownAt = m_db.writeVersion();
+}
+
 QJsonObject Accounts::userJson(const QString &userId)
 {
+    forgetIfChanged();
+    if (const auto known = m_knownUsers.constFind(userId); known != m_knownUsers.cend())
+        return *known;
     QJsonObject user;
     m_db.forEachRow(u"SELECT id, email, created_at FROM users WHERE id = ?"_s, {userId},
                     [&user](const QSqlQuery &q) {
@@ -189,6 +198,7 @@ QJsonObject Accounts::userJson(const QString &userId)
                     });
     if (user.isEmpty())
         throw ApiError(401, ErrorCode::Unauthorized, u"The account no longer exists."_s);
+    m_knownUsers.insert(userId, user);
     return user;
 }
 

@@ -75,7 +75,9 @@ private:
         qint64 createdAtMs = 0;
     };
     QHash<QByteArray, KnownToken> m_knownTokens;
-    quint64 m_knownTokensAt = 0; // Database::writeVersion()
+    QHash<QString, QJsonObject> m_knownUsers; // userJson() by user id, likewise
+    quint64 m_knownAt = 0; // Database::writeVersion() both were read at
+    void forgetIfChanged();
 };
 
 } // namespace cardhour::sim
