@@ -172,8 +172,32 @@ def _kept_notes(out_dir):
     return [""] + body.split("\n")
 
 
+def _earlier_rows(out_dir, ran):
+    """Rows of the previous benchmarks.csv for the benchmarks this run left out (--only), marked
+    as earlier figures, so that a partial run does not drop the others from the report."""
+    try:
+        with open(os.path.join(out_dir, "benchmarks.csv"), newline="") as f:
+            previous = list(csv.DictReader(f))
+    except OSError:
+        return []
+    rows = []
+    for row in previous:
+        if row.get("benchmark") in ran or row.get("measure") == "FAILED":
+            continue
+        for key in ("cardhour_median", "cardhour_p95", "floor_median", "floor_p95", "ratio"):
+            try:
+                row[key] = float(row[key])
+            except (TypeError, ValueError):
+                row[key] = float("nan")
+        row["samples"] = int(row.get("samples") or 0)
+        row["note"] = "(an earlier run's figure, not measured in this one) " + (row.get("note") or "")
+        rows.append(row)
+    return rows
+
+
 def write(results, info, out_dir):
     rows = rows_of(results)
+    rows += _earlier_rows(out_dir, {r["benchmark"] for r in rows} | set(results.get("failed_names", ())))
     with open(os.path.join(out_dir, "benchmarks.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()
