@@ -35,9 +35,10 @@ class Api:
     def __init__(self, port):
         self.port = port
         self.token = None
+        self.source = None  # (address, port) to connect from, e.g. another loopback address
 
     def call(self, method, path, body=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60, source_address=self.source)
         headers = {"Content-Type": "application/json"}
         if self.token:
             headers["Authorization"] = "Bearer " + self.token
@@ -68,13 +69,14 @@ class Api:
 class Sim:
     """A cardhour-sim on a free port with its own data folder; stop() ends it."""
 
-    def __init__(self, exe, data_dir, runtime, catalog_dir=None, env=None):
+    def __init__(self, exe, data_dir, runtime, catalog_dir=None, env=None, extra_args=()):
         self.data_dir = data_dir
         os.makedirs(data_dir, exist_ok=True)
         self.err_path = os.path.join(data_dir, "sim.err")
         args = [exe, "--listen", "127.0.0.1:0", "--data", data_dir, "--runtime", runtime]
         if catalog_dir:
             args += ["--catalog", catalog_dir]
+        args += list(extra_args)
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=open(self.err_path, "w"),
                                      env=env or dict(os.environ), text=True)
         line = self.proc.stdout.readline()

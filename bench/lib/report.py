@@ -90,10 +90,33 @@ def rows_of(results):
                                           f"{r['telemetry']['median_us'] / 1000:.1f} ms; slowest telemetry pass "
                                           f"{r['telemetry'].get('max_us', 0) / 1000:.0f} ms (the ticks cross a minute "
                                           f"boundary, where minute averages are stored); the once-a-minute checkpoint-posting tick "
-                                          f"{r['posting_tick_us'] / 1000:.0f} ms")
+                                          f"{r['posting_tick_us'] / 1000:.0f} ms"
+                                          + (f"; CPU time (load-independent): billing "
+                                             f"{r['billing_cpu']['median_us'] / 1000:.1f} ms + telemetry "
+                                             f"{r['telemetry_cpu']['median_us'] / 1000:.1f} ms per tick, "
+                                             f"posting tick {r['posting_tick_cpu_us'] / 1000:.0f} ms"
+                                             if "billing_cpu" in r else ""))
             row["cardhour_p95"] = r["total"]["p95_us"] / 1000
             row["samples"] = r["ticks"]
             rows.append(row)
+    fan = results.get("fanout")
+    if fan and "error" in fan:
+        rows.append(_failed("7 event fan-out", fan["error"]))
+    elif fan:
+        what = f"{fan['streams']} streams over {fan['accounts']} accounts, {fan['instances']} instances at 1 Hz"
+        rows.append(_row("7 event fan-out", f"provider CPU, % of one core ({what})", "%", [fan["provider_cpu_pct"]],
+                         "same provider and instances, no stream open", [fan["floor_cpu_pct"]],
+                         note=f"RSS {fan['provider_rss_mib']:.0f} MiB; the reader (Python, same machine) "
+                              f"{fan['reader_cpu_pct']:.0f} % CPU"))
+        rows.append(_row("7 event fan-out", "metrics events received / sent, slowest stream", "×",
+                         [fan["received_ratio_min"]], "", [], "every stream keeps up (≈ 1)",
+                         note=f"{fan['events_received']} of {fan['events_expected']:.0f} over {fan['seconds']:.0f} s, "
+                              f"{fan['streams_fed']} streams fed; {fan['closed']} closed, {fan['cut_off']} cut off"))
+        first, second = fan["lag_first_half_ms"], fan["lag_second_half_ms"]
+        rows.append(_row("7 event fan-out", "lag, sample time → arrival, second half of the window: p99", "ms",
+                         [second["p99"]], "first half of the window", [first["p99"]], "no growing queue (≈ 1×)",
+                         note=f"p50 {first['p50']:.0f} → {second['p50']:.0f} ms; max {second['max']:.0f} ms; "
+                              "samples are taken on whole seconds, so the lag includes the sampling pass"))
     dens = results.get("density")
     if dens and "error" in dens:
         rows.append(_failed("6 density", dens["error"]))
@@ -132,8 +155,49 @@ def launch_steps(launch):
     return steps, total
 
 
+NOTES_BEGIN = "<!-- notes: written by hand, kept by bench/run -->"
+NOTES_END = "<!-- end of notes -->"
+
+
+def _kept_notes(out_dir):
+    """The hand-written section of the previous benchmarks.md (what changed which figure), kept."""
+    try:
+        with open(os.path.join(out_dir, "benchmarks.md")) as f:
+            text = f.read()
+    except OSError:
+        return []
+    if NOTES_BEGIN not in text or NOTES_END not in text:
+        return []
+    body = text[text.index(NOTES_BEGIN):text.index(NOTES_END) + len(NOTES_END)]
+    return [""] + body.split("\n")
+
+
+def _earlier_rows(out_dir, ran):
+    """Rows of the previous benchmarks.csv for the benchmarks this run left out (--only), marked
+    as earlier figures, so that a partial run does not drop the others from the report."""
+    try:
+        with open(os.path.join(out_dir, "benchmarks.csv"), newline="") as f:
+            previous = list(csv.DictReader(f))
+    except OSError:
+        return []
+    rows = []
+    for row in previous:
+        if row.get("benchmark") in ran or row.get("measure") == "FAILED":
+            continue
+        for key in ("cardhour_median", "cardhour_p95", "floor_median", "floor_p95", "ratio"):
+            try:
+                row[key] = float(row[key])
+            except (TypeError, ValueError):
+                row[key] = float("nan")
+        row["samples"] = int(row.get("samples") or 0)
+        row["note"] = "(an earlier run's figure, not measured in this one) " + (row.get("note") or "")
+        rows.append(row)
+    return rows
+
+
 def write(results, info, out_dir):
     rows = rows_of(results)
+    rows += _earlier_rows(out_dir, {r["benchmark"] for r in rows} | set(results.get("failed_names", ())))
     with open(os.path.join(out_dir, "benchmarks.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()
@@ -167,7 +231,7 @@ def write(results, info, out_dir):
                   f"{_fmt(r['ratio'])}{'×' if r['ratio'] == r['ratio'] else ''} | {r['goal']} | {r['samples']} | "
                   f"{r['note']} |")
     md += ["", "Ratio = CardHour median / floor median (for requests/s below 1 means slower than the floor; "
-           "for the tick, above 1 means it grows faster than linearly from 100 instances)."]
+           "for the tick, above 1 means it grows faster than linearly from the smallest count)."]
 
     launch = results.get("launch")
     if isinstance(launch, list) and launch:
@@ -218,13 +282,21 @@ def write(results, info, out_dir):
            "real SQLite file. What stands in: the in-process runtime (no container usage to read: with podman "
            "that is one cgroup pass, not timed here), instances written into SQLite as running with their compute "
            "segment open (launching 10 000 through the API would tick once per launch), no client subscribed to "
-           "events, and a manual clock moved 1 s per tick. Floor: the 100-instance tick scaled linearly.",
+           "events, and a manual clock moved 1 s per tick. Floor: the smallest count's tick scaled linearly.",
            f"6. **Density** (up to {plan['density_limit']} instances, `rtx3090` type with capacity raised, stops "
            "early when a launch fails or less than 2 GiB of memory is left): instances launched one after another "
            "through the API, then every one checked over SSH at once; memory per instance from the provider's "
            f"telemetry (the container's cgroup, without page cache). Floor: {plan['density_floor']} bare "
            "containers of the same image and sshd setup, memory from `podman stats`.",
+           f"7. **Event fan-out** ({plan.get('fanout_streams', 1000)} `GET /v1/events` streams, 8 per account, "
+           f"{plan.get('fanout_instances', 100)} in-process instances sending metrics at 1 Hz, "
+           f"{plan.get('fanout_seconds', 15)} s): every stream read as fast as it comes by one Python process; "
+           "events received per stream against what its account's instances sent, the lag from each sample's "
+           "time to its arrival in the first and second half of the window, the provider's CPU. Floor: the same "
+           "provider and instances over the same seconds before any stream opens. A reader that does not keep "
+           "up is cut off after 1 MiB of backlog (tests/backend/http/tst_eventbacklog), not measured here.",
            "", "Benchmarks are never timed assertions in the tests: `bench/run` measures, the tests check "
            "behaviour."]
+    md += _kept_notes(out_dir)
     with open(os.path.join(out_dir, "benchmarks.md"), "w") as f:
         f.write("\n".join(md) + "\n")

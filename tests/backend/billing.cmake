@@ -7,3 +7,7 @@ cardhour_add_test(tst_meter SOURCES ${_billing}/tst_meter.cpp LIBS cardhour_sim_
 cardhour_add_test(tst_billinginvariants
     SOURCES ${_billing}/tst_billinginvariants.cpp
     LIBS cardhour_service_fixture)
+# Live reads against what the ledger posts at random moments; the meter's memory against its table.
+cardhour_add_test(tst_livereads
+    SOURCES ${_billing}/tst_livereads.cpp
+    LIBS cardhour_service_fixture)

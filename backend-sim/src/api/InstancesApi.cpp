@@ -20,8 +20,8 @@ void registerInstanceRoutes(ApiContext &ctx)
     ctx.authedRoute(
         "GET", u"/v1/instances"_s, [&ctx](http::Request &request, const QString &userId) {
             const QString include = request.query.queryItemValue(u"include_terminated"_s);
-            return http::Response::json(
-                200, ctx.instances.list(userId, include == u"true"_s || include == u"1"_s));
+            return http::Response::jsonBody(
+                200, ctx.instances.listJson(userId, include == u"true"_s || include == u"1"_s));
         });
 
     ctx.authedRoute("GET", u"/v1/instances/{id}"_s,

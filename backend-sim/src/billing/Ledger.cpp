@@ -69,7 +69,7 @@ qint64 Ledger::post(const Posting &posting, qint64 nowMs)
                           .arg(posting.userId)
                           .arg(before)
                           .toStdString());
-    QSqlQuery insert = m_db.exec(
+    const Database::Written insert = m_db.write(
         u"INSERT INTO ledger_txns(uuid, user_id, kind, amount_micros, balance_after_micros,"
         " instance_id, segment_id, period_start, period_end, description, created_at)"
         " VALUES (?,?,?,?,?,?,?,?,?,?,?)"_s,
@@ -78,12 +78,12 @@ qint64 Ledger::post(const Posting &posting, qint64 nowMs)
                                       : QVariant(posting.instanceId),
          optionalInt(posting.segmentId), optionalInt(posting.periodStartMs),
          optionalInt(posting.periodEndMs), posting.description, nowMs});
-    const qint64 txnId = insert.lastInsertId().toLongLong();
-    m_db.exec(
+    const qint64 txnId = insert.lastInsertId.toLongLong();
+    m_db.write(
         u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (?,?,?), (?,?,?)"_s,
         {txnId, userAccount(posting.userId), posting.amountMicros, txnId,
          counterAccount(posting.kind), -posting.amountMicros});
-    m_db.exec(u"UPDATE users SET balance_micros = ? WHERE id = ?"_s, {after, posting.userId});
+    m_db.write(u"UPDATE users SET balance_micros = ? WHERE id = ?"_s, {after, posting.userId});
     return after;
 }
 

@@ -16,8 +16,6 @@ namespace {
 const QString kSelectOpen =
     u"SELECT id, instance_id, user_id, rate_micros_per_hour, started_at, charged_micros,"
     " charged_until, last_seen_at, kind, snapshot_id FROM segments WHERE ended_at IS NULL"_s;
-// The instance's own segments, not its snapshots'.
-const QString kOwnOnly = u" AND snapshot_id IS NULL"_s;
 
 Meter::OpenSegment readSegment(const QSqlQuery &q)
 {
@@ -47,14 +45,65 @@ QString Meter::kindName(Kind kind)
     return kind == Kind::Storage ? u"storage"_s : u"compute"_s;
 }
 
+Meter::OpenByUser &Meter::open()
+{
+    if (!m_loaded || m_loadedAfterRollbacks != m_db.rollbackCount()) {
+        m_open.clear();
+        m_byOwner.clear();
+        m_db.forEachRow(kSelectOpen, {}, [this](const QSqlQuery &q) {
+            const OpenSegment s = readSegment(q);
+            m_open[s.userId].insert({s.id, s});
+            m_byOwner.insert(ownerKey(s), {s.userId, s.id});
+        });
+        m_loaded = true;
+        m_loadedAfterRollbacks = m_db.rollbackCount();
+    }
+    return m_open;
+}
+
+void Meter::keepOpened(const QVariant &insertId, const OpenSegment &segment)
+{
+    OpenSegment kept = segment;
+    kept.id = insertId.toLongLong();
+    kept.chargedUntilMs = kept.lastSeenAtMs = kept.startedAtMs;
+    m_open[kept.userId].insert({kept.id, kept});
+    m_byOwner.insert(ownerKey(kept), {kept.userId, kept.id});
+}
+
+QString Meter::ownerKey(const OpenSegment &segment)
+{
+    return segment.snapshotId.isEmpty() ? segment.instanceId : u"snapshot:"_s + segment.snapshotId;
+}
+
+Meter::OpenSegment *Meter::openOfOwner(const QString &key)
+{
+    open();
+    const auto owner = m_byOwner.constFind(key);
+    if (owner == m_byOwner.cend())
+        return nullptr;
+    const auto user = m_open.find(owner->first);
+    if (user == m_open.end())
+        return nullptr;
+    const auto segment = user->second.find(owner->second);
+    return segment == user->second.end() ? nullptr : &segment->second;
+}
+
 void Meter::openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
                         qint64 atMs, Kind kind)
 {
     if (!openSegmentsOfInstance(instanceId).isEmpty())
         throw DbError("instance already has an open billing segment");
-    m_db.exec(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
-              " last_seen_at, charged_micros, charged_until, kind) VALUES (?,?,?,?,?,0,?,?)"_s,
-              {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, kindName(kind)});
+    const Database::Written insert =
+        m_db.write(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
+                   " last_seen_at, charged_micros, charged_until, kind) VALUES (?,?,?,?,?,0,?,?)"_s,
+                   {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, kindName(kind)});
+    OpenSegment opened;
+    opened.kind = kind;
+    opened.instanceId = instanceId;
+    opened.userId = userId;
+    opened.ratePerHourMicros = ratePerHourMicros;
+    opened.startedAtMs = atMs;
+    keepOpened(insert.lastInsertId, opened);
 }
 
 qint64 Meter::unposted(const OpenSegment &segment, qint64 atMs)
@@ -98,12 +147,25 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     }
     // Record the full amount owed as charged even when capped: the remainder is written off,
     // never carried as debt, and the next checkpoint must not ask for it again.
-    m_db.exec(u"UPDATE segments SET charged_micros = charged_micros + ?, written_off_micros = "
-              u"written_off_micros + ?,"
-              " charged_until = ?, last_seen_at = MAX(last_seen_at, ?) WHERE id = ?"_s,
-              {owed, owed - charge, untilMs, untilMs, segment.id});
+    m_db.write(u"UPDATE segments SET charged_micros = charged_micros + ?, written_off_micros = "
+               u"written_off_micros + ?,"
+               " charged_until = ?, last_seen_at = MAX(last_seen_at, ?) WHERE id = ?"_s,
+               {owed, owed - charge, untilMs, untilMs, segment.id});
     if (closing)
-        m_db.exec(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
+        m_db.write(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
+    std::map<qint64, OpenSegment> &ofUser = open()[segment.userId];
+    if (const auto kept = ofUser.find(segment.id); kept != ofUser.end()) {
+        if (closing) {
+            m_byOwner.remove(ownerKey(kept->second));
+            ofUser.erase(kept);
+        } else {
+            kept->second.chargedMicros += owed;
+            kept->second.chargedUntilMs = untilMs;
+            kept->second.lastSeenAtMs = std::max(kept->second.lastSeenAtMs, untilMs);
+        }
+    }
+    if (ofUser.empty())
+        m_open.erase(segment.userId);
     return charge;
 }
 
@@ -112,10 +174,18 @@ void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instan
 {
     if (openSegmentOfSnapshot(snapshotId))
         throw DbError("snapshot already has an open billing segment");
-    m_db.exec(
+    const Database::Written insert = m_db.write(
         u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
         " last_seen_at, charged_micros, charged_until, kind, snapshot_id) VALUES (?,?,?,?,?,0,?,'storage',?)"_s,
         {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, snapshotId});
+    OpenSegment opened;
+    opened.kind = Kind::Storage;
+    opened.instanceId = instanceId;
+    opened.userId = userId;
+    opened.ratePerHourMicros = ratePerHourMicros;
+    opened.startedAtMs = atMs;
+    opened.snapshotId = snapshotId;
+    keepOpened(insert.lastInsertId, opened);
 }
 
 qint64 Meter::closeSnapshotSegment(const QString &snapshotId, qint64 atMs)
@@ -128,18 +198,18 @@ qint64 Meter::closeSnapshotSegment(const QString &snapshotId, qint64 atMs)
 
 std::optional<Meter::OpenSegment> Meter::openSegmentOfSnapshot(const QString &snapshotId)
 {
-    QSqlQuery q = m_db.exec(kSelectOpen + u" AND snapshot_id = ?"_s, {snapshotId});
-    if (q.next())
-        return readSegment(q);
+    if (const OpenSegment *s = openOfOwner(u"snapshot:"_s + snapshotId))
+        return *s;
     return std::nullopt;
 }
 
 QHash<QString, qint64> Meter::snapshotCosts(const QString &userId, qint64 atMs)
 {
     QHash<QString, qint64> costs;
-    QSqlQuery q = m_db.exec(u"SELECT snapshot_id, SUM(charged_micros) FROM segments"
-                            " WHERE user_id = ? AND snapshot_id IS NOT NULL GROUP BY snapshot_id"_s,
-                            {userId});
+    QSqlQuery q = m_db.exec(u"SELECT snapshot_id, SUM(charged_micros) FROM segments WHERE"
+                            " instance_id IN (SELECT id FROM instances WHERE user_id = ?)"
+                            " AND user_id = ? AND snapshot_id IS NOT NULL GROUP BY snapshot_id"_s,
+                            {userId, userId});
     while (q.next())
         costs[q.value(0).toString()] += q.value(1).toLongLong();
     for (const OpenSegment &s : openSegmentsOf(userId)) {
@@ -168,37 +238,50 @@ qint64 Meter::closeSegmentAtLastSeen(const QString &instanceId)
 QList<Meter::OpenSegment> Meter::openSegments()
 {
     QList<OpenSegment> result;
-    QSqlQuery q = m_db.exec(kSelectOpen + u" ORDER BY user_id, id"_s);
-    while (q.next())
-        result.append(readSegment(q));
+    for (const auto &[user, segments] : open()) {
+        for (const auto &[id, s] : segments)
+            result.append(s);
+    }
     return result;
 }
 
 QList<Meter::OpenSegment> Meter::openSegmentsOf(const QString &userId)
 {
     QList<OpenSegment> result;
-    QSqlQuery q = m_db.exec(kSelectOpen + u" AND user_id = ? ORDER BY id"_s, {userId});
-    while (q.next())
-        result.append(readSegment(q));
+    const OpenByUser &all = open();
+    if (const auto it = all.find(userId); it != all.end()) {
+        for (const auto &[id, s] : it->second)
+            result.append(s);
+    }
     return result;
 }
 
 QList<Meter::OpenSegment> Meter::openSegmentsOfInstance(const QString &instanceId)
 {
-    QList<OpenSegment> result;
-    QSqlQuery q =
-        m_db.exec(kSelectOpen + kOwnOnly + u" AND instance_id = ? ORDER BY id"_s, {instanceId});
-    while (q.next())
-        result.append(readSegment(q));
-    return result;
+    if (const OpenSegment *s = openOfOwner(instanceId))
+        return {*s};
+    return {};
+}
+
+Meter::OpenTotals Meter::openTotalsOf(const QString &userId, qint64 atMs)
+{
+    OpenTotals totals;
+    const OpenByUser &all = open();
+    if (const auto it = all.find(userId); it != all.end()) {
+        for (const auto &[id, s] : it->second) {
+            totals.unpostedMicros += unposted(s, atMs);
+            totals.ratePerHourMicros += s.ratePerHourMicros;
+        }
+    }
+    return totals;
 }
 
 std::optional<Meter::OpenSegment> Meter::openSegmentOf(const QString &instanceId, Kind kind)
 {
-    QSqlQuery q = m_db.exec(kSelectOpen + kOwnOnly + u" AND instance_id = ? AND kind = ?"_s,
-                            {instanceId, kindName(kind)});
-    if (q.next())
-        return readSegment(q);
+    for (const OpenSegment &s : openSegmentsOfInstance(instanceId)) {
+        if (s.kind == kind)
+            return s;
+    }
     return std::nullopt;
 }
 
@@ -253,9 +336,12 @@ QHash<QString, Meter::Costs> Meter::postedByInstance(const QString &userId,
 {
     QHash<QString, Costs> costs;
     QSqlQuery q = instanceId.isEmpty()
-        ? m_db.exec(u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE user_id = ?"
+        // Through the user's instances (instances_by_user, then segments_by_instance): segments
+        // have no index by user beyond the open ones, and a scan reads every user's history.
+        ? m_db.exec(u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE instance_id"
+                    " IN (SELECT id FROM instances WHERE user_id = ?) AND user_id = ?"
                     " AND snapshot_id IS NULL GROUP BY instance_id, kind"_s,
-                    {userId})
+                    {userId, userId})
         : m_db.exec(
             u"SELECT instance_id, kind, SUM(charged_micros) FROM segments WHERE instance_id = ?"
             " AND snapshot_id IS NULL GROUP BY instance_id, kind"_s,
@@ -282,23 +368,38 @@ void Meter::addUnposted(QHash<QString, Costs> &costs, const QList<OpenSegment> &
 void Meter::markSeen(const QStringList &instanceIds, qint64 atMs)
 {
     for (const QString &instanceId : instanceIds)
-        m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE instance_id = ? AND ended_at IS NULL"
-                  " AND kind = 'compute' AND last_seen_at < ?"_s,
-                  {atMs, instanceId, atMs});
+        m_db.write(
+            u"UPDATE segments SET last_seen_at = ? WHERE instance_id = ? AND ended_at IS NULL"
+            " AND kind = 'compute' AND last_seen_at < ?"_s,
+            {atMs, instanceId, atMs});
+    for (const QString &instanceId : instanceIds) {
+        OpenSegment *s = openOfOwner(instanceId);
+        if (s && s->kind == Kind::Compute && s->lastSeenAtMs < atMs)
+            s->lastSeenAtMs = atMs;
+    }
 }
 
 void Meter::accrue(qint64 nowMs, bool markSeen)
 {
-    if (markSeen)
-        m_db.exec(
+    if (markSeen) {
+        m_db.write(
             u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND kind = 'compute'"
             " AND last_seen_at < ?"_s,
             {nowMs, nowMs});
-    QSqlQuery due =
-        m_db.exec(kSelectOpen + u" AND charged_until <= ?"_s, {nowMs - m_postingIntervalMs});
-    QList<OpenSegment> segments;
-    while (due.next())
-        segments.append(readSegment(due));
+        for (auto &[user, segments] : open()) {
+            for (auto &[id, s] : segments) {
+                if (s.kind == Kind::Compute && s.lastSeenAtMs < nowMs)
+                    s.lastSeenAtMs = nowMs;
+            }
+        }
+    }
+    QList<OpenSegment> segments; // copies: posting changes the kept ones
+    for (const auto &[user, ofUser] : open()) {
+        for (const auto &[id, s] : ofUser) {
+            if (s.chargedUntilMs <= nowMs - m_postingIntervalMs)
+                segments.append(s);
+        }
+    }
     for (const OpenSegment &segment : segments)
         postCharge(segment, nowMs, false);
 }

@@ -5,6 +5,9 @@
 #include <QString>
 #include <QStringList>
 
+class QVariant;
+
+#include <map>
 #include <optional>
 
 namespace cardhour::sim {
@@ -19,7 +22,9 @@ class Ledger;
 // period. An instance has at most one open segment. A kept snapshot is billed in `storage`
 // segments of its own (snapshotId set; instanceId is its source instance): the per-instance
 // calls below leave those out, the per-user ones (openSegments*, exhaustion) count them.
-// All mutating calls must run inside a Transaction.
+// All mutating calls must run inside a Transaction. The open segments are also kept in memory,
+// changed by the same calls that change their rows, so the read calls below never query
+// SQLite for them (a rollback makes them reload): only Meter writes the segments table.
 class Meter
 {
 public:
@@ -81,6 +86,14 @@ public:
 
     // Owed but not yet posted, at `atMs`.
     static qint64 unposted(const OpenSegment &segment, qint64 atMs);
+    // What a user's open segments (snapshots' included) owe unposted at `atMs`, and their
+    // summed rate: a live balance without copying the segments.
+    struct OpenTotals
+    {
+        qint64 unpostedMicros = 0;
+        qint64 ratePerHourMicros = 0;
+    };
+    OpenTotals openTotalsOf(const QString &userId, qint64 atMs);
     // The first millisecond in [fromMs, toMs] at which `segments` owe at least `balance`
     // (i.e. the balance is used up), or nullopt if it lasts beyond toMs.
     static std::optional<qint64> exhaustionTime(const QList<OpenSegment> &segments,
@@ -114,6 +127,19 @@ public:
 
 private:
     qint64 postCharge(const OpenSegment &segment, qint64 untilMs, bool closing);
+    // Open segments by user, then id (the table's order); loaded on first use and again after
+    // a rollback, so they always equal the rows the transaction sees.
+    using OpenByUser = std::map<QString, std::map<qint64, OpenSegment>>;
+    OpenByUser &open();
+    void keepOpened(const QVariant &insertId, const OpenSegment &segment);
+    // The open segment an instance (its own: at most one) or a snapshot has, if any.
+    OpenSegment *openOfOwner(const QString &ownerKey);
+    static QString ownerKey(const OpenSegment &segment);
+
+    OpenByUser m_open;
+    QHash<QString, std::pair<QString, qint64>> m_byOwner; // ownerKey → user, segment id
+    bool m_loaded = false;
+    quint64 m_loadedAfterRollbacks = 0;
 
     Database &m_db;
     Ledger &m_ledger;

@@ -192,9 +192,11 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
 
         if (!m_options.dataDir.isEmpty() && !real)
             writeStatus(id, track, spec);
-        QJsonObject event = sampleJson(sample, spec.vramMib);
-        event.insert(u"instance_id"_s, id);
-        m_events.publishLive(track.userId, u"metrics"_s, event);
+        if (m_events.hasSubscribers(track.userId)) { // with nobody to tell, no JSON to build
+            QJsonObject event = sampleJson(sample, spec.vramMib);
+            event.insert(u"instance_id"_s, id);
+            m_events.publishLive(track.userId, u"metrics"_s, event);
+        }
         Q_EMIT sampled(id, sample);
     }
     tx.commit();

@@ -2,6 +2,7 @@
 
 #include <QAbstractSocket>
 #include <QMetaObject>
+#include <QTimer>
 
 namespace cardhour::http {
 
@@ -73,20 +74,42 @@ void EventStream::send(QByteArrayView event, QByteArrayView data, qint64 id)
         start = end + 1;
     }
     out += '\n';
-    m_socket->write(out);
+    if (roomFor(out.size()))
+        m_socket->write(out);
 }
 
 void EventStream::comment(QByteArrayView text)
 {
     if (!isOpen())
         return;
-    m_socket->write(": "_ba + singleLine(text) + "\n\n"_ba);
+    const QByteArray out = ": "_ba + singleLine(text) + "\n\n"_ba;
+    if (roomFor(out.size()))
+        m_socket->write(out);
 }
 
 void EventStream::close()
 {
     if (m_socket && m_socket->state() == QAbstractSocket::ConnectedState)
         m_socket->disconnectFromHost();
+}
+
+bool EventStream::roomFor(qsizetype bytes)
+{
+    const qint64 backlog = m_socket->bytesToWrite();
+    if (backlog + bytes <= m_maxBacklog || backlog == 0)
+        return true;
+    m_cutOff = true;
+    m_socket->write("event: cut_off\ndata: {\"reason\":\"backlog\",\"backlog_bytes\":"_ba
+                    + QByteArray::number(backlog) + ",\"limit_bytes\":"_ba
+                    + QByteArray::number(m_maxBacklog) + "}\n\n"_ba);
+    // Closes once the queue is sent; a reader that takes nothing more is let go of for good.
+    QTcpSocket *socket = m_socket;
+    socket->disconnectFromHost();
+    QTimer::singleShot(m_cutOffGraceMs, socket, [socket] {
+        if (socket->state() != QAbstractSocket::UnconnectedState)
+            socket->abort();
+    });
+    return false;
 }
 
 bool EventStream::isOpen() const

@@ -59,6 +59,15 @@ Response Response::json(int status, const QJsonArray &array)
     return response;
 }
 
+Response Response::jsonBody(int status, const QByteArray &body)
+{
+    Response response;
+    response.status = status;
+    response.setHeader("Content-Type"_ba, "application/json; charset=utf-8"_ba);
+    response.body = body;
+    return response;
+}
+
 Response Response::error(int status, const QString &code, const QString &message)
 {
     const QJsonObject inner{{u"code"_s, code}, {u"message"_s, message}};

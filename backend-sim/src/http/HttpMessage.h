@@ -51,6 +51,8 @@ struct Response
 
     static Response json(int status, const QJsonObject &object);
     static Response json(int status, const QJsonArray &array);
+    // `body` is JSON already serialised (a view kept for many readers).
+    static Response jsonBody(int status, const QByteArray &body);
     // {"error":{"code":code,"message":message}}
     static Response error(int status, const QString &code, const QString &message);
     static Response noContent(); // 204

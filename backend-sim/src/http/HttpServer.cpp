@@ -11,10 +11,12 @@
 #include <QTcpSocket>
 #include <QTimer>
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 
 #if defined(Q_OS_UNIX)
+#include <sys/resource.h>
 #include <sys/socket.h>
 #endif
 
@@ -285,6 +287,19 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 }
 
 } // namespace
+
+int HttpServer::defaultMaxConnections()
+{
+#if defined(Q_OS_UNIX)
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY)
+        return 512;
+    const qint64 room = qint64(files.rlim_cur) - 256;
+    return int(std::clamp<qint64>(room, 512, 8192));
+#else
+    return 512;
+#endif
+}
 
 HttpServer::HttpServer(const Router &router, QObject *parent)
     : QObject(parent), m_router(router), m_server(std::make_unique<QTcpServer>())

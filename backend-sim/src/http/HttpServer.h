@@ -42,7 +42,10 @@ public:
     void setLimits(RequestParser::Limits limits) { m_limits = limits; }
     void setIdleTimeoutMs(int ms) { m_idleTimeoutMs = ms; } // default 60 000
     void setRequestTimeoutMs(int ms) { m_requestTimeoutMs = ms; } // default 10 000
-    void setMaxConnections(int count) { m_maxConnections = count; } // default 512
+    void setMaxConnections(int count) { m_maxConnections = count; }
+    // 512, or more where the process may open more files (one per connection, keeping 256
+    // for everything else): 1 000 event streams of many users and tabs fit. At most 8 192.
+    static int defaultMaxConnections();
     void setMaxQueuedOutput(qint64 bytes) { m_maxQueuedOutput = bytes; } // default 1 MiB
     int openConnectionCount() const;
 
@@ -59,7 +62,7 @@ private:
     RequestParser::Limits m_limits;
     int m_idleTimeoutMs = 60000;
     int m_requestTimeoutMs = 10000;
-    int m_maxConnections = 512;
+    int m_maxConnections = defaultMaxConnections();
     qint64 m_maxQueuedOutput = 1024 * 1024;
     int m_openConnections = 0;
     quint64 m_accepted = 0; // accept order, for evictOldest()

@@ -151,28 +151,55 @@ std::optional<QString> Accounts::authenticate(const QByteArray &token, bool *exp
     if (token.size() != 43) // 32 bytes in unpadded base64url
         return std::nullopt;
     const QByteArray hash = tokens::hashForStorage(token);
-    QSqlQuery q = m_db.exec(
-        u"SELECT hash, user_id, created_at FROM tokens WHERE hash = ? AND revoked_at IS NULL"_s,
-        {QString::fromLatin1(hash)});
-    // The lookup is by hash, so timing says nothing about the token; compare anyway.
-    if (!q.next() || !tokens::constantTimeEquals(q.value(0).toString().toLatin1(), hash))
-        return std::nullopt;
-    if (m_clock.nowMs() >= q.value(2).toLongLong() + kTokenLifetimeMs) {
+    forgetIfChanged();
+    auto known = m_knownTokens.constFind(hash);
+    if (known == m_knownTokens.cend()) {
+        KnownToken found;
+        QByteArray stored;
+        m_db.forEachRow(
+            u"SELECT hash, user_id, created_at FROM tokens WHERE hash = ? AND revoked_at IS NULL"_s,
+            {QString::fromLatin1(hash)}, [&](const QSqlQuery &q) {
+                stored = q.value(0).toString().toLatin1();
+                found = {q.value(1).toString(), q.value(2).toLongLong()};
+            });
+        // The lookup is by hash, so timing says nothing about the token; compare anyway.
+        if (stored.isEmpty() || !tokens::constantTimeEquals(stored, hash))
+            return std::nullopt;
+        known = m_knownTokens.insert(hash, found);
+    }
+    if (m_clock.nowMs() >= known->createdAtMs + kTokenLifetimeMs) {
         if (expired)
             *expired = true;
         return std::nullopt;
     }
-    return q.value(1).toString();
+    return known->userId;
+}
+
+void Accounts::forgetIfChanged()
+{
+    if (m_knownAt == m_db.writeVersion())
+        return;
+    m_knownTokens.clear();
+    m_knownUsers.clear();
+    m_knownAt = m_db.writeVersion();
 }
 
 QJsonObject Accounts::userJson(const QString &userId)
 {
-    QSqlQuery q = m_db.exec(u"SELECT id, email, created_at FROM users WHERE id = ?"_s, {userId});
-    if (!q.next())
+    forgetIfChanged();
+    if (const auto known = m_knownUsers.constFind(userId); known != m_knownUsers.cend())
+        return *known;
+    QJsonObject user;
+    m_db.forEachRow(u"SELECT id, email, created_at FROM users WHERE id = ?"_s, {userId},
+                    [&user](const QSqlQuery &q) {
+                        user = {{u"id"_s, q.value(0).toString()},
+                                {u"email"_s, q.value(1).toString()},
+                                {u"created_at"_s, json::isoTime(q.value(2).toLongLong())}};
+                    });
+    if (user.isEmpty())
         throw ApiError(401, ErrorCode::Unauthorized, u"The account no longer exists."_s);
-    return {{u"id"_s, q.value(0).toString()},
-            {u"email"_s, q.value(1).toString()},
-            {u"created_at"_s, json::isoTime(q.value(2).toLongLong())}};
+    m_knownUsers.insert(userId, user);
+    return user;
 }
 
 } // namespace cardhour::sim

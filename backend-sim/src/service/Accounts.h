@@ -3,6 +3,7 @@
 #include "auth/LoginThrottle.h"
 #include "auth/PasswordHasher.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QString>
 
@@ -66,6 +67,17 @@ private:
     LoginThrottle m_addressThrottle;
     LoginThrottle m_signupThrottle;
     QByteArray m_dummyHash; // verified against on unknown e-mails so timing does not tell
+    // Tokens found valid, by hash, while the database is unchanged (a revocation is a write):
+    // a read that authenticates asks SQLite once per token and change, not once per request.
+    struct KnownToken
+    {
+        QString userId;
+        qint64 createdAtMs = 0;
+    };
+    QHash<QByteArray, KnownToken> m_knownTokens;
+    QHash<QString, QJsonObject> m_knownUsers; // userJson() by user id, likewise
+    quint64 m_knownAt = 0; // Database::writeVersion() both were read at
+    void forgetIfChanged();
 };
 
 } // namespace cardhour::sim

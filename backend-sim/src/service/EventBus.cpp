@@ -9,7 +9,6 @@ namespace cardhour::sim {
 
 namespace {
 constexpr std::size_t kRingSize = 2048;
-constexpr qint64 kMaxPendingBytes = 4 * 1024 * 1024;
 constexpr int kHeartbeatMs = 15'000;
 } // namespace
 
@@ -59,10 +58,7 @@ void EventBus::publishLive(const QString &userId, const QString &type, const QJs
 
 void EventBus::send(http::EventStream &stream, const Event &event)
 {
-    if (stream.pendingBytes() > kMaxPendingBytes) {
-        stream.close(); // the reader is stuck; it reconnects with Last-Event-ID
-        return;
-    }
+    // A reader that does not keep up is cut off by the stream itself (EventStream's backlog).
     stream.send(event.type, event.data, event.seq);
 }
 

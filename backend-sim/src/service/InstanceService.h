@@ -10,6 +10,8 @@
 #include <QStringList>
 #include <QVariant>
 
+#include <memory>
+
 namespace cardhour::sim {
 
 class Catalog;
@@ -71,6 +73,9 @@ public:
     // if there is one; the runtime is asked to create it once that commits.
     QJsonObject create(const QString &userId, const CreateRequest &request);
     QJsonArray list(const QString &userId, bool includeTerminated);
+    // list() as compact JSON, the same bytes: serialised once while the database is unchanged,
+    // for every reader, with each instance's costs brought to the clock at each call.
+    QByteArray listJson(const QString &userId, bool includeTerminated);
     QJsonObject get(const QString &userId, const QString &instanceId);
     QJsonObject stop(const QString &userId, const QString &instanceId);
     QJsonObject start(const QString &userId, const QString &instanceId);
@@ -163,6 +168,9 @@ private:
     QByteArray m_appTokenKey; // see setAppTokenKey
     const Datasets *m_datasets = nullptr;
     PrivateModels *m_models = nullptr;
+    struct SerialisedList; // see InstanceViews.cpp
+    QHash<QString, std::shared_ptr<const SerialisedList>> m_serialisedLists;
+    quint64 m_serialisedAt = 0; // Database::writeVersion() they were made at
 };
 
 } // namespace cardhour::sim

@@ -9,6 +9,7 @@
 #include "store/Database.h"
 
 #include <QHash>
+#include <QJsonDocument>
 #include <QSqlQuery>
 
 using namespace Qt::StringLiterals;
@@ -62,6 +63,85 @@ QJsonObject InstanceService::instanceJson(const QString &instanceId, qint64 nowM
 QJsonArray InstanceService::list(const QString &userId, bool includeTerminated)
 {
     return instancesJson(userId, {}, includeTerminated, m_clock.nowMs());
+}
+
+// A list serialised with a placeholder number for each instance's two costs: the bytes
+// between placeholders are kept, the costs written in at each read from what was posted when
+// it was made (unchanged while the database is) plus what the open segments owe by then.
+struct InstanceService::SerialisedList
+{
+    struct Costs
+    {
+        Meter::Costs posted;
+        QList<Meter::OpenSegment> open; // the instance's own
+    };
+    QList<QByteArray> pieces; // pieces.size() == 2 * costs.size() + 1
+    QList<Costs> costs; // in the list's order
+};
+
+namespace {
+// Above any amount or time the API shows (balances are capped at 10^12 micro-yuan), below
+// 2^53, so JSON writes it as a plain integer.
+constexpr qint64 kPlaceholderBase = 8'000'000'000'000'000;
+} // namespace
+
+QByteArray InstanceService::listJson(const QString &userId, bool includeTerminated)
+{
+    if (m_serialisedAt != m_db.writeVersion()) {
+        m_serialisedLists.clear();
+        m_serialisedAt = m_db.writeVersion();
+    }
+    const QString key = (includeTerminated ? u"1:"_s : u"0:"_s) + userId;
+    std::shared_ptr<const SerialisedList> list = m_serialisedLists.value(key);
+    const qint64 now = m_clock.nowMs();
+    if (!list) {
+        QJsonArray array = instancesJson(userId, {}, includeTerminated, now);
+        auto made = std::make_shared<SerialisedList>();
+        const QHash<QString, Meter::Costs> posted = m_meter.postedByInstance(userId);
+        QHash<QString, QList<Meter::OpenSegment>> open;
+        for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId)) {
+            if (s.snapshotId.isEmpty())
+                open[s.instanceId].append(s);
+        }
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            QJsonObject instance = array.at(i).toObject();
+            const QString id = instance.value(u"id"_s).toString();
+            made->costs.append({posted.value(id), open.value(id)});
+            instance.insert(u"cost_micros"_s, kPlaceholderBase + 2 * i);
+            instance.insert(u"storage_cost_micros"_s, kPlaceholderBase + 2 * i + 1);
+            array.replace(i, instance);
+        }
+        const QByteArray bytes = QJsonDocument(array).toJson(QJsonDocument::Compact);
+        // Cut at each placeholder, checking they come in order (cost, then storage cost).
+        qsizetype from = 0;
+        for (qsizetype n = 0; n < 2 * array.size(); ++n) {
+            const QByteArray placeholder = QByteArray::number(kPlaceholderBase + n);
+            const qsizetype at = bytes.indexOf(placeholder, from);
+            if (at < 0)
+                return QJsonDocument(instancesJson(userId, {}, includeTerminated, now))
+                    .toJson(QJsonDocument::Compact);
+            made->pieces.append(bytes.sliced(from, at - from));
+            from = at + placeholder.size();
+        }
+        made->pieces.append(bytes.sliced(from));
+        list = made;
+        m_serialisedLists.insert(key, list);
+    }
+    QByteArray out;
+    out.reserve(list->pieces.constFirst().size() * (list->costs.size() + 1) + 64);
+    for (qsizetype i = 0; i < list->costs.size(); ++i) {
+        // As Meter::addUnposted counts them, for one instance.
+        Meter::Costs live = list->costs.at(i).posted;
+        for (const Meter::OpenSegment &s : list->costs.at(i).open)
+            (s.kind == Meter::Kind::Storage ? live.storageMicros : live.computeMicros) +=
+                Meter::unposted(s, now);
+        out += list->pieces.at(2 * i);
+        out += QByteArray::number(live.computeMicros);
+        out += list->pieces.at(2 * i + 1);
+        out += QByteArray::number(live.storageMicros);
+    }
+    out += list->pieces.constLast();
+    return out;
 }
 
 QJsonObject InstanceService::get(const QString &userId, const QString &instanceId)
@@ -285,19 +365,13 @@ QJsonArray InstanceService::gpuCatalog()
 
 qint64 InstanceService::liveBalance(const QString &userId)
 {
-    const qint64 now = m_clock.nowMs();
-    qint64 owed = 0;
-    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
-        owed += Meter::unposted(s, now);
+    const qint64 owed = m_meter.openTotalsOf(userId, m_clock.nowMs()).unpostedMicros;
     return std::max<qint64>(0, m_ledger.balance(userId) - owed);
 }
 
 qint64 InstanceService::spendRate(const QString &userId)
 {
-    qint64 rate = 0;
-    for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId))
-        rate += s.ratePerHourMicros;
-    return rate;
+    return m_meter.openTotalsOf(userId, m_clock.nowMs()).ratePerHourMicros;
 }
 
 QJsonObject InstanceService::billingSummary(const QString &userId)

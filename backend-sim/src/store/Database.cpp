@@ -3,6 +3,7 @@
 #include "Migrations.h"
 
 #include <QAtomicInt>
+#include <QLoggingCategory>
 #include <QSqlError>
 
 using namespace Qt::StringLiterals;
@@ -10,6 +11,10 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 namespace {
+// QT_LOGGING_RULES="cardhour.sql.debug=true" prints every statement run (how many a request
+// costs, which are prepared afresh).
+Q_LOGGING_CATEGORY(lcSql, "cardhour.sql", QtWarningMsg)
+
 QAtomicInt s_connectionCounter;
 
 void pragma(QSqlDatabase &db, const QString &statement)
@@ -64,6 +69,9 @@ void Database::open(const QString &path)
     pragma(m_db, u"PRAGMA journal_mode=WAL"_s);
     pragma(m_db, u"PRAGMA synchronous=FULL"_s);
     pragma(m_db, u"PRAGMA foreign_keys=ON"_s);
+    // Up to 64 MiB of pages in memory (SQLite's default is 2 000 pages, about 8 MiB): with tens
+    // of thousands of instances the tick's passes otherwise re-read pages every second.
+    pragma(m_db, u"PRAGMA cache_size=-65536"_s);
     applyMigrations(*this);
 }
 
@@ -71,30 +79,117 @@ void Database::close()
 {
     if (m_connectionName.isEmpty())
         return;
+    m_statements.clear(); // before the connection they belong to
     m_db.close();
     m_db = QSqlDatabase();
     QSqlDatabase::removeDatabase(m_connectionName);
     m_connectionName.clear();
 }
 
+namespace {
+// SELECT (or WITH … SELECT) statements hand their rows to the caller.
+bool isRead(const QString &sql)
+{
+    const QStringView text = QStringView(sql).trimmed();
+    return text.startsWith(u"SELECT", Qt::CaseInsensitive)
+        || text.startsWith(u"WITH", Qt::CaseInsensitive);
+}
+} // namespace
+
+std::shared_ptr<Database::Statement> Database::statement(const QString &sql)
+{
+    // Statements are written in the code, so there are few; the cap only guards a future
+    // caller that builds SQL from data.
+    constexpr qsizetype kMaxKept = 1024;
+    if (m_statements.size() >= kMaxKept && !m_statements.contains(sql))
+        m_statements.clear();
+    std::shared_ptr<Statement> &kept = m_statements[sql];
+    if (kept && !kept->busy)
+        return kept;
+    qCDebug(lcSql).noquote() << "prepare (kept):" << sql;
+    auto fresh = std::make_shared<Statement>(Statement{QSqlQuery(m_db)});
+    fresh->query.setForwardOnly(true);
+    if (!fresh->query.prepare(sql))
+        throw DbError(
+            u"prepare failed: %1 in: %2"_s.arg(fresh->query.lastError().text(), sql).toStdString());
+    if (!kept)
+        kept = fresh;
+    return fresh;
+}
+
+void Database::bind(QSqlQuery &query, std::initializer_list<QVariant> bindings)
+{
+    int position = 0;
+    for (const QVariant &value : bindings)
+        query.bindValue(position++, value);
+}
+
+void Database::run(QSqlQuery &query, const QString &sql)
+{
+    qCDebug(lcSql).noquote() << sql;
+    if (!query.exec())
+        throw DbError(
+            u"query failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
+}
+
 QSqlQuery Database::exec(const QString &sql, std::initializer_list<QVariant> bindings)
 {
+    qCDebug(lcSql).noquote() << "prepare:" << sql;
     QSqlQuery query(m_db);
     if (!query.prepare(sql))
         throw DbError(
             u"prepare failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
     for (const QVariant &value : bindings)
         query.addBindValue(value);
-    if (!query.exec())
-        throw DbError(
-            u"query failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
+    if (!isRead(sql))
+        ++m_writeVersion; // before running: a failed write may still have changed rows
+    run(query, sql);
     return query;
+}
+
+Database::Written Database::write(const QString &sql, std::initializer_list<QVariant> bindings)
+{
+    const std::shared_ptr<Statement> kept = statement(sql);
+    bind(kept->query, bindings);
+    ++m_writeVersion;
+    run(kept->query, sql);
+    Written written{kept->query.numRowsAffected(), kept->query.lastInsertId()};
+    kept->query.finish();
+    return written;
 }
 
 QVariant Database::scalar(const QString &sql, std::initializer_list<QVariant> bindings)
 {
-    QSqlQuery query = exec(sql, bindings);
-    return query.next() ? query.value(0) : QVariant();
+    if (!isRead(sql)) {
+        QSqlQuery query = exec(sql, bindings);
+        return query.next() ? query.value(0) : QVariant();
+    }
+    QVariant value;
+    forEachRow(sql, bindings, [&value](const QSqlQuery &row) {
+        if (!value.isValid())
+            value = row.value(0);
+    });
+    return value;
+}
+
+void Database::forEachRow(const QString &sql, std::initializer_list<QVariant> bindings,
+                          const std::function<void(const QSqlQuery &)> &row)
+{
+    const std::shared_ptr<Statement> kept = statement(sql);
+    QSqlQuery &query = kept->query;
+    bind(query, bindings);
+    run(query, sql);
+    kept->busy = true;
+    try {
+        while (query.next())
+            row(query);
+    } catch (...) {
+        kept->busy = false;
+        query.finish();
+        throw;
+    }
+    kept->busy = false;
+    query.finish();
 }
 
 int Database::schemaVersion()
@@ -122,10 +217,12 @@ void Database::commit()
     QSqlQuery query(m_db);
     if (m_rollbackOnly) {
         query.exec(u"ROLLBACK"_s);
+        rolledBack();
         throw DbError("transaction was marked for rollback by a nested transaction");
     }
     if (!query.exec(u"COMMIT"_s)) {
         QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+        rolledBack();
         throw DbError(u"COMMIT failed: %1"_s.arg(query.lastError().text()).toStdString());
     }
 }
@@ -137,6 +234,13 @@ void Database::rollback()
         return;
     }
     QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+    rolledBack();
+}
+
+void Database::rolledBack()
+{
+    ++m_rollbacks;
+    ++m_writeVersion;
 }
 
 Transaction::Transaction(Database &db) : m_db(db)

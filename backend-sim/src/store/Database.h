@@ -1,11 +1,14 @@
 #pragma once
 
+#include <QHash>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
 #include <QVariant>
 
+#include <functional>
 #include <initializer_list>
+#include <memory>
 #include <stdexcept>
 
 namespace cardhour::sim {
@@ -18,6 +21,9 @@ public:
 };
 
 // One SQLite file (WAL, synchronous=FULL, foreign keys on), used from one thread.
+// write(), scalar() and forEachRow() prepare a statement once per SQL text and keep it (the
+// hot paths: reads of one row, postings); exec() prepares afresh, since its caller keeps the
+// query and may still be reading it when the same SQL runs again.
 class Database
 {
 public:
@@ -32,8 +38,25 @@ public:
 
     // Prepares and runs `sql` with positional `?` bindings; throws DbError on failure.
     QSqlQuery exec(const QString &sql, std::initializer_list<QVariant> bindings = {});
+    // Runs an INSERT, UPDATE or DELETE on a kept statement; throws DbError on failure.
+    struct Written
+    {
+        int rowsAffected = 0;
+        QVariant lastInsertId;
+    };
+    Written write(const QString &sql, std::initializer_list<QVariant> bindings = {});
     // First column of the first row, or an invalid QVariant if there is no row.
     QVariant scalar(const QString &sql, std::initializer_list<QVariant> bindings = {});
+    // Runs a SELECT and calls `row` for each row, on a kept statement (reset afterwards, so it
+    // holds no read snapshot). `row` may run other statements, the same SQL included.
+    void forEachRow(const QString &sql, std::initializer_list<QVariant> bindings,
+                    const std::function<void(const QSqlQuery &)> &row);
+
+    // Moves on with every write statement and every rollback: what was read at one value is
+    // still what the file holds while it is unchanged (for caches of derived views).
+    quint64 writeVersion() const { return m_writeVersion; }
+    // Moves on with every rollback: state kept in memory beside a table reloads after one.
+    quint64 rollbackCount() const { return m_rollbacks; }
 
     bool inTransaction() const { return m_depth > 0; }
     int schemaVersion();
@@ -44,7 +67,21 @@ private:
     void begin();
     void commit();
     void rollback();
+    void rolledBack();
 
+    struct Statement
+    {
+        QSqlQuery query;
+        bool busy = false; // rows are being read from it (forEachRow, scalar)
+    };
+    // The kept statement for `sql`, prepared on first use; a fresh one while it is busy.
+    std::shared_ptr<Statement> statement(const QString &sql);
+    static void bind(QSqlQuery &query, std::initializer_list<QVariant> bindings);
+    void run(QSqlQuery &query, const QString &sql);
+
+    QHash<QString, std::shared_ptr<Statement>> m_statements;
+    quint64 m_writeVersion = 0;
+    quint64 m_rollbacks = 0;
     QSqlDatabase m_db;
     QString m_connectionName;
     int m_depth = 0;
