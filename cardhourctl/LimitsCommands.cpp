@@ -11,6 +11,8 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
 
@@ -326,7 +328,7 @@ void addLaunchStopOptions(QList<Command> &commands)
             continue;
         command.options += policyOptions();
         const std::function<int(Context &)> launch = command.run;
-        command.run = [launch](Context &ctx) {
+        command.run = [launch](Context &ctx) -> int {
             if (!anyPolicyOption(ctx))
                 return launch(ctx);
             // --idle-stop's minutes come as the one positional argument.

@@ -7,6 +7,9 @@
 #include <QDateTime>
 #include <QSqlQuery>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
@@ -25,8 +28,8 @@ std::optional<qint64> optionalInteger(const QJsonObject &o, const QString &key, 
     if (value.isUndefined() || value.isNull())
         return std::nullopt;
     const double number = value.toDouble(-1.0);
-    if (!value.isDouble() || number != static_cast<double>(static_cast<qint64>(number))
-        || number < static_cast<double>(min) || number > static_cast<double>(max))
+    if (!value.isDouble() || number < static_cast<double>(min) || number > static_cast<double>(max)
+        || std::trunc(number) != number)
         throw fieldError(key, u"must be an integer from %1 to %2"_s.arg(min).arg(max));
     return static_cast<qint64>(number);
 }
