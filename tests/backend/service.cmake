@@ -16,3 +16,7 @@ cardhour_add_test(tst_spendinglimits
 cardhour_add_test(tst_stoppolicies
     SOURCES ${_service}/tst_stoppolicies.cpp ${_service}/SpendingFixture.h
     LIBS cardhour_sim_lib)
+# 10 000 random sequences: minutes of CPU on a loaded machine, more than Qt Test's 5 minutes.
+set_tests_properties(tst_spendinglimits PROPERTIES
+    TIMEOUT 1200
+    ENVIRONMENT "QTEST_FUNCTION_TIMEOUT=1150000")
