@@ -438,8 +438,9 @@ void InstanceService::noteUtilisation(const QString &instanceId, qint64 atMs,
         m_stops.forget(instanceId);
         return;
     }
+    // A count that is not known (-1) keeps a host that asked for "no connections" running.
     const bool busy = busiestCardPercent >= policy.idle->thresholdPercent
-        || (policy.idle->requireNoConnections && connections > 0);
+        || (policy.idle->requireNoConnections && connections != 0);
     const bool planned = m_stops.idleStopAt(instanceId, policy).has_value();
     const StopPolicies::IdleVerdict verdict =
         m_stops.noteSample(instanceId, *policy.idle, run->startedAtMs, atMs, busy);
