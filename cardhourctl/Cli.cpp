@@ -110,9 +110,10 @@ QString Cli::helpText(const QList<Command> &commands)
 
 int Cli::run(const QStringList &arguments)
 {
-    const QList<Command> commands = accountCommands() + hostCommands() + accessCommands()
+    QList<Command> commands = accountCommands() + hostCommands() + accessCommands()
         + copyCommands() + appCommands() + snapshotCommands() + moneyCommands() + watchCommands()
-        + topCommands();
+        + topCommands() + limitCommands();
+    addLaunchStopOptions(commands);
 
     QString name;
     for (qsizetype i = 1; i < arguments.size(); ++i) {

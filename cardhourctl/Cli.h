@@ -138,5 +138,8 @@ QList<Command> copyCommands();
 QList<Command> snapshotCommands();
 QList<Command> appCommands();
 QList<Command> topCommands();
+QList<Command> limitCommands();
+// launch --stop-at/--stop-after/--max-cost/--idle-stop (LimitsCommands.cpp).
+void addLaunchStopOptions(QList<Command> &commands);
 
 } // namespace cardhour::ctl

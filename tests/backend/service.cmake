@@ -10,3 +10,13 @@ cardhour_add_test(tst_catalog SOURCES ${_service}/tst_catalog.cpp LIBS cardhour_
 cardhour_add_test(tst_cardlending
     SOURCES ${_service}/tst_cardlending.cpp
     LIBS cardhour_service_fixture)
+cardhour_add_test(tst_spendinglimits
+    SOURCES ${_service}/tst_spendinglimits.cpp ${_service}/SpendingFixture.h
+    LIBS cardhour_sim_lib)
+cardhour_add_test(tst_stoppolicies
+    SOURCES ${_service}/tst_stoppolicies.cpp ${_service}/SpendingFixture.h
+    LIBS cardhour_sim_lib)
+# 10 000 random sequences: minutes of CPU on a loaded machine, more than Qt Test's 5 minutes.
+set_tests_properties(tst_spendinglimits PROPERTIES
+    TIMEOUT 1200
+    ENVIRONMENT "QTEST_FUNCTION_TIMEOUT=1150000")

@@ -5,7 +5,8 @@ foreach(name IN ITEMS tst_models tst_sseparser)
         LIBS cardhour_core
         LABELS core)
 endforeach()
-foreach(name IN ITEMS tst_providerclient tst_eventstream tst_providerclient_models)
+foreach(name IN ITEMS tst_providerclient tst_eventstream tst_providerclient_models
+        tst_spendingclient)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp
         LIBS cardhour_core_test_support

@@ -95,6 +95,7 @@ void registerDatasetRoutes(ApiContext &ctx);
 void registerSnapshotRoutes(ApiContext &ctx);
 void registerModelRoutes(ApiContext &ctx);
 void registerLimitRoutes(ApiContext &ctx);
+void registerSpendingRoutes(ApiContext &ctx); // spending limits, stop policies
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

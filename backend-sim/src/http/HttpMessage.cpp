@@ -70,7 +70,9 @@ Response Response::jsonBody(int status, const QByteArray &body)
 
 Response Response::error(int status, const QString &code, const QString &message)
 {
-    const QJsonObject inner{{u"code"_s, code}, {u"message"_s, message}};
+    // `details` carries machine-readable facts where a refusal has them (the API layer fills it).
+    const QJsonObject inner{
+        {u"code"_s, code}, {u"message"_s, message}, {u"details"_s, QJsonValue::Null}};
     return json(status, QJsonObject{{u"error"_s, inner}});
 }
 

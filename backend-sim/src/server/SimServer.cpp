@@ -5,6 +5,7 @@
 #include "auth/Tokens.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
+#include "billing/SpendingLimits.h"
 #include "core/Clock.h"
 #include "gpu/NvidiaGpus.h"
 #include "gpu/Telemetry.h"
@@ -144,6 +145,8 @@ void SimServer::start()
     m_catalog = std::make_unique<Catalog>(Catalog::load(m_options.catalogDir));
     m_ledger = std::make_unique<Ledger>(*m_db);
     m_meter = std::make_unique<Meter>(*m_db, *m_ledger, m_options.postingIntervalMs);
+    m_spendingLimits = std::make_unique<SpendingLimits>(*m_db);
+    m_meter->setSpendingLimits(m_spendingLimits.get());
     PasswordHasher::Params hashParams;
     hashParams.n = quint64(1) << m_options.scryptCostLog2;
     m_accounts = std::make_unique<Accounts>(*m_db, *m_ledger, *m_clock, PasswordHasher(hashParams));
@@ -217,6 +220,7 @@ void SimServer::start()
     m_privateModels = std::make_unique<PrivateModels>(*m_db, *m_ledger, *m_catalog, *m_clock,
                                                       *m_models, m_options.dataDir);
     m_instances->setModels(m_privateModels.get());
+    m_instances->setSpendingLimits(m_spendingLimits.get());
     m_instances->setAppTokenKey(appTokenKey(m_options.dataDir));
     m_instances->reconcile(true);
     m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances,
@@ -246,6 +250,16 @@ void SimServer::start()
             return QPair<double, qint64>(r.cpus, r.memoryMib);
         },
         telemetryOptions);
+    // Idle stops follow the cards' utilisation, simulated cards' following the box's real load.
+    connect(m_telemetry.get(), &Telemetry::sampled, m_instances.get(),
+            [this](const QString &instanceId, const Telemetry::Sample &sample) {
+                double busiest = 0;
+                for (const Telemetry::CardSample &card : sample.cards)
+                    busiest = std::max(busiest, static_cast<double>(card.utilizationPct));
+                // Nothing can connect into an in-process box; a container's count is not read.
+                m_instances->noteUtilisation(instanceId, sample.atMs, busiest,
+                                             m_runtime->outlivesProvider() ? -1 : 0);
+            });
     m_telemetry->start();
 
     m_router = std::make_unique<http::Router>();

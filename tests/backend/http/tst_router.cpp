@@ -248,7 +248,8 @@ void TestRouter::responseHelpers()
 
     const Response error = Response::error(409, u"conflict"_s, u"Already \"there\""_s);
     QCOMPARE(error.status, 409);
-    QCOMPARE(error.body, R"({"error":{"code":"conflict","message":"Already \"there\""}})"_ba);
+    QCOMPARE(error.body,
+             R"({"error":{"code":"conflict","details":null,"message":"Already \"there\""}})"_ba);
 
     const Response none = Response::noContent();
     QCOMPARE(none.status, 204);
