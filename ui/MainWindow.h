@@ -174,6 +174,7 @@ private:
     void openTopUpDialog();
     void openSettingsDialog();
     void reloadLedger();
+    QWidget *createBillingPage();
     void updateLedgerNames();
     void restoreWindowState();
     void saveWindowState();

@@ -1,6 +1,7 @@
 // MainWindow, continued: the ledger page, top-up, settings, the tray and the remembered window.
 // (MainWindow.cpp has the connect step, the session and the instances.)
 #include "ConnectPage.h"
+#include "CostCalculator.h"
 #include "Format.h"
 #include "LedgerView.h"
 #include "MainWindow.h"
@@ -8,6 +9,7 @@
 #include "TopUpDialog.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
+#include "pages/BillingPage.h"
 #include "ui_MainWindow.h"
 
 #include <QAction>
@@ -57,6 +59,31 @@ void MainWindow::reloadLedger()
         return;
     updateLedgerNames();
     m_ledgerView->reload();
+}
+
+QWidget *MainWindow::createBillingPage()
+{
+    auto *page = new BillingPage(m_core->client(), m_settings, m_pages);
+    m_ledgerView = page->ledger();
+    updateLedgerNames();
+    connect(page, &BillingPage::remembered, this,
+            [this](const CostInputs &inputs, const QString &gpuType, int cards, int hours) {
+                m_settings.costInputs = inputs;
+                m_settings.costGpuType = gpuType;
+                m_settings.costCards = cards;
+                m_settings.costHours = hours;
+                if (m_options.useSettings) {
+                    QSettings store;
+                    m_settings.save(store);
+                }
+            });
+    // The comparison needs the catalog and every instance's size: fetched when it is looked at,
+    // not with every balance move.
+    connect(page->tabs(), &QTabWidget::currentChanged, page, [this, page](int index) {
+        if (m_core->isLoggedIn() && page->tabs()->widget(index) == page->calculator())
+            page->calculator()->reload();
+    });
+    return page;
 }
 
 void MainWindow::updateLedgerNames()
