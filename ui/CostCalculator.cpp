@@ -322,10 +322,9 @@ QString CostCalculator::usageArithmetic() const
         lines.append(tr("No compute in this time."));
     } else if (m_usage) {
         const QString cardHours = cardHoursText(u.cardSeconds);
-        lines.append(tr("%1 card-hours in %2 postings; this provider charged %3.")
-                         .arg(cardHours)
+        lines.append(tr("Compute postings: %1. Card-hours: %2. This provider charged %3.")
                          .arg(u.postings)
-                         .arg(Format::exactMoney(u.chargedMicros)));
+                         .arg(cardHours, Format::exactMoney(u.chargedMicros)));
         lines.append(tr("Public cloud: %1 × %2 = %3.")
                          .arg(cardHours, Format::exactMoney(inputs()->cloudPerCardHourMicros),
                               Format::exactMoney(m_usage->cloudMicros)));

@@ -1,6 +1,7 @@
 #include "StatementPanel.h"
 
 #include "Format.h"
+#include "LedgerModel.h"
 #include "StatementCsv.h"
 #include "StatementPdf.h"
 
@@ -28,13 +29,15 @@ using core::Statement;
 StatementPanel::StatementPanel(QWidget *parent)
     : QWidget(parent), m_month(new QComboBox(this)), m_monthLabel(new QLabel(this)),
       m_zoneLabel(new QLabel(this)), m_summary(new QGridLayout), m_hostsTitle(new QLabel(this)),
-      m_hosts(new QTableWidget(this)), m_csvButton(new QPushButton(this)),
+      m_hosts(new QTableWidget(this)), m_postingsTitle(new QLabel(this)),
+      m_postingsTable(new QTableWidget(this)), m_csvButton(new QPushButton(this)),
       m_pdfButton(new QPushButton(this)), m_status(new QLabel(this))
 {
     setObjectName(u"statementPanel"_s);
     m_month->setObjectName(u"statementMonth"_s);
     m_zoneLabel->setObjectName(u"statementZone"_s);
     m_hosts->setObjectName(u"statementHosts"_s);
+    m_postingsTable->setObjectName(u"statementPostings"_s);
     m_csvButton->setObjectName(u"statementCsvButton"_s);
     m_pdfButton->setObjectName(u"statementPdfButton"_s);
     m_status->setObjectName(u"statementStatus"_s);
@@ -43,14 +46,19 @@ StatementPanel::StatementPanel(QWidget *parent)
     m_status->setWordWrap(true);
 
     m_hosts->setColumnCount(5);
-    m_hosts->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_hosts->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_hosts->verticalHeader()->hide();
-    m_hosts->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_postingsTable->setColumnCount(6);
+    for (QTableWidget *table : {m_hosts, m_postingsTable}) {
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        table->verticalHeader()->hide();
+        table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    }
     m_hosts->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_postingsTable->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
     QFont bold = m_hostsTitle->font();
     bold.setBold(true);
     m_hostsTitle->setFont(bold);
+    m_postingsTitle->setFont(bold);
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_monthLabel);
@@ -64,6 +72,8 @@ StatementPanel::StatementPanel(QWidget *parent)
     layout->addLayout(m_summary);
     layout->addWidget(m_hostsTitle);
     layout->addWidget(m_hosts, 1);
+    layout->addWidget(m_postingsTitle);
+    layout->addWidget(m_postingsTable, 3);
     layout->addWidget(m_status);
 
     connect(m_month, &QComboBox::currentIndexChanged, this, &StatementPanel::rebuildStatement);
@@ -164,6 +174,23 @@ void StatementPanel::rebuildStatement()
             m_hosts->setItem(i, c, item);
         }
     }
+    m_postingsTable->setRowCount(int(m_statement.postings.size()));
+    for (int i = 0; i < m_statement.postings.size(); ++i) {
+        const core::Posting &p = m_statement.postings.at(i);
+        const QStringList cells{p.createdAt.toTimeZone(m_zone).toString(u"yyyy-MM-dd HH:mm:ss"_s),
+                                LedgerModel::kindText(p.kind),
+                                p.instanceId.isEmpty() ? QString()
+                                                       : m_names.value(p.instanceId, p.instanceId),
+                                p.description,
+                                Format::exactMoney(p.amountMicros),
+                                Format::exactMoney(p.balanceAfterMicros)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells.at(c));
+            if (c >= 4)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_postingsTable->setItem(i, c, item);
+        }
+    }
     m_status->setText(tr("Postings in %1: %2")
                           .arg(StatementPdf::monthTitle(m_statement.year, m_statement.month))
                           .arg(m_statement.postings.size()));
@@ -226,6 +253,9 @@ void StatementPanel::retranslate()
     m_csvButton->setText(tr("Export CSV…"));
     m_pdfButton->setText(tr("Export PDF…"));
     m_hostsTitle->setText(tr("By host"));
+    m_postingsTitle->setText(tr("Postings"));
+    m_postingsTable->setHorizontalHeaderLabels(
+        {tr("Time"), tr("Kind"), tr("Host"), tr("Description"), tr("Amount"), tr("Balance")});
     m_hosts->setHorizontalHeaderLabels(
         {tr("Host"), tr("Compute"), tr("Storage"), tr("Snapshots"), tr("Total")});
     for (int i = 0; i < m_month->count(); ++i) {

@@ -50,6 +50,8 @@ private:
     QGridLayout *m_summary;
     QLabel *m_hostsTitle;
     QTableWidget *m_hosts;
+    QLabel *m_postingsTitle;
+    QTableWidget *m_postingsTable;
     QPushButton *m_csvButton;
     QPushButton *m_pdfButton;
     QLabel *m_status;

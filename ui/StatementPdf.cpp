@@ -272,8 +272,8 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
 
         paintHeading(painter, page, tr("Postings"), 12);
         const QList<Column> postingColumns{
-            {tr("Time"), 0.17, Qt::AlignLeft},    {tr("Kind"), 0.11, Qt::AlignLeft},
-            {tr("Host"), 0.13, Qt::AlignLeft},    {tr("Description"), 0.33, Qt::AlignLeft},
+            {tr("Time"), 0.21, Qt::AlignLeft},    {tr("Kind"), 0.10, Qt::AlignLeft},
+            {tr("Host"), 0.10, Qt::AlignLeft},    {tr("Description"), 0.33, Qt::AlignLeft},
             {tr("Amount"), 0.13, Qt::AlignRight}, {tr("Balance"), 0.13, Qt::AlignRight}};
         const QStringList postingTitles = titles(postingColumns);
         if (s.postings.isEmpty())

@@ -30,6 +30,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -219,6 +220,7 @@ void TestBillingPage::statementEqualsTheLedger()
     QCOMPARE(s.expectedClosingMicros(), s.closingBalanceMicros);
     QCOMPARE(s.hosts.size(), 1);
     QCOMPARE(s.hosts.first().totalMicros(), e.compute + e.storage + e.snapshots);
+    QCOMPARE(panel->findChild<QTableWidget *>(u"statementPostings"_s)->rowCount(), e.postings);
     shoot(&page, u"billing-statement"_s);
 
     // CSV: the same integers, in exact yuan.

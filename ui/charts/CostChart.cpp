@@ -78,7 +78,7 @@ void CostChart::paintEvent(QPaintEvent *)
         amountWidth = qMax(amountWidth, fontMetrics().horizontalAdvance(bar.amountText));
         largest = qMax(largest, bar.micros);
     }
-    labelWidth = qMin(labelWidth + kMargin, area.width() / 3);
+    labelWidth = qMin(labelWidth + 2 * kMargin, area.width() / 3);
     const int barLeft = area.left() + labelWidth;
     const int barSpace = qMax(10, area.width() - labelWidth - amountWidth - kMargin);
     static const QList<QColor> others = {QColor(0xe0, 0x7b, 0x00), QColor(0x8a, 0x63, 0xd2),
