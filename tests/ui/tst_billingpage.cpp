@@ -11,6 +11,7 @@
 #include "LedgerView.h"
 #include "SimProcess.h"
 #include "StatementPanel.h"
+#include "StatementPdf.h"
 #include "Translations.h"
 #include "api/ProviderClient.h"
 #include "billing/Money.h"
@@ -76,6 +77,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void statementEqualsTheLedger();
+    void longStatementSpansPages();
     void costComparison();
     void badFiguresAreNamedAndKept();
     void figuresAreRemembered();
@@ -272,6 +274,40 @@ void TestBillingPage::statementEqualsTheLedger()
     // A path that cannot be written loses nothing and says why.
     QVERIFY(!panel->exportPdf(u"/nonexistent-dir/statement.pdf"_s, &error));
     QVERIFY(!error.isEmpty());
+}
+
+void TestBillingPage::longStatementSpansPages()
+{
+    // 300 postings do not fit one page: every one is still there, under a repeated header.
+    QList<core::Posting> postings;
+    qint64 balance = 0;
+    for (int i = 1; i <= 300; ++i) {
+        core::Posting p;
+        p.seq = i;
+        p.kind = i == 1 ? u"topup"_s : u"compute"_s;
+        p.amountMicros = i == 1 ? 1'000'000'000 : -(1'000 + i);
+        balance += p.amountMicros;
+        p.balanceAfterMicros = balance;
+        p.instanceId = i == 1 ? QString() : u"h%1"_s.arg(i % 7);
+        p.description = u"Compute: run %1, 60 s at 1.900000 yuan/h"_s.arg(i);
+        p.createdAt = QDateTime(QDate(2026, 5, 1), QTime(0, 0), QTimeZone::utc()).addSecs(i * 60);
+        postings.prepend(p);
+    }
+    const core::Statement s = core::Statement::build(postings, 2026, 5, QTimeZone::utc());
+    QCOMPARE(s.postings.size(), 300);
+    const QString path = m_scratch.filePath(u"long.pdf"_s);
+    QString error;
+    QVERIFY2(ui::StatementPdf::write(s, {}, false, path, &error), qPrintable(error));
+    QProcess pdftotext;
+    pdftotext.start(QStringLiteral(CARDHOUR_PDFTOTEXT), {u"-layout"_s, path, u"-"_s});
+    QVERIFY(pdftotext.waitForFinished(30000));
+    const QString text = QString::fromUtf8(pdftotext.readAllStandardOutput());
+    QVERIFY(text.contains(u"Page 3"_s));
+    for (const core::Posting &p : s.postings)
+        QVERIFY2(text.contains(u"run %1,"_s.arg(p.seq)), qPrintable(QString::number(p.seq)));
+    QVERIFY(text.count(u"Description"_s) >= 3); // the postings' header on every page
+    QCOMPARE(amountAfter(text, u"Compute"_s).value_or(-1), s.computeMicros);
+    QCOMPARE(amountAfter(text, u"Closing balance"_s).value_or(-1), balance);
 }
 
 void TestBillingPage::costComparison()
