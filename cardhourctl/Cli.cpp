@@ -110,8 +110,9 @@ QString Cli::helpText(const QList<Command> &commands)
 
 int Cli::run(const QStringList &arguments)
 {
-    const QList<Command> commands =
-        accountCommands() + hostCommands() + accessCommands() + moneyCommands() + watchCommands();
+    QList<Command> commands = accountCommands() + hostCommands() + accessCommands()
+        + moneyCommands() + watchCommands() + limitCommands();
+    addLaunchStopOptions(commands);
 
     QString name;
     for (qsizetype i = 1; i < arguments.size(); ++i) {

@@ -128,5 +128,8 @@ QList<Command> hostCommands();
 QList<Command> accessCommands();
 QList<Command> moneyCommands();
 QList<Command> watchCommands();
+QList<Command> limitCommands();
+// launch --stop-at/--stop-after/--max-cost/--idle-stop (LimitsCommands.cpp).
+void addLaunchStopOptions(QList<Command> &commands);
 
 } // namespace cardhour::ctl

@@ -1,5 +1,7 @@
 #include "api/ApiError.h"
 
+#include "billing/Money.h"
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
@@ -104,10 +106,32 @@ QString ApiError::userMessage() const
         {"invalid_ssh_key"_L1, QT_TR_NOOP("This is not a usable OpenSSH public key.")},
         {"balance_limit"_L1, QT_TR_NOOP("A balance may not exceed 1,000,000 yuan.")},
         {"gpu_type_retired"_L1, QT_TR_NOOP("This GPU type is no longer offered.")},
+        {"invalid_request"_L1,
+         QT_TR_NOOP("A spending limit must be zero or more, and an alert no higher than its "
+                    "maximum.")},
+        {"invalid_state"_L1, QT_TR_NOOP("The instance cannot do that now.")},
     };
     for (const Known &entry : known) {
         if (code == entry.code)
             return tr(entry.text);
+    }
+    if (code == "spending_limit_reached"_L1) {
+        // Named from the provider's own figures: the period, its maximum and what it spent.
+        const QString period = details.value("period"_L1).toString();
+        const QString max = Money::format(details.value("max_micros"_L1).toInteger());
+        const QString spent = Money::format(details.value("spent_micros"_L1).toInteger());
+        if (period == "day"_L1)
+            return tr("Today's spending limit of %1 leaves no room for another minute "
+                      "(%2 spent). Raise the limit or wait for tomorrow.")
+                .arg(max, spent);
+        if (period == "month"_L1)
+            return tr("This month's spending limit of %1 leaves no room for another minute "
+                      "(%2 spent). Raise the limit or wait for next month.")
+                .arg(max, spent);
+        if (period == "total"_L1)
+            return tr("The total spending limit of %1 leaves no room for another minute "
+                      "(%2 spent). Raise the limit to go on.")
+                .arg(max, spent);
     }
     if (!message.isEmpty())
         return tr("The provider refused the request: %1").arg(message);

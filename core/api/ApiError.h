@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QJsonObject>
 #include <QMetaType>
 #include <QString>
 
@@ -27,6 +28,9 @@ public:
     QString code; // the provider's `error.code` (e.g. "invalid_credentials"); may be empty
     QString message; // the provider's `error.message`: English, for logs and as a fallback
     QString detail; // Network / InvalidJson / Timeout: what went wrong, for logs
+    // The provider's `error.details`, where it gives them (spending_limit_reached: period,
+    // max_micros, spent_micros).
+    QJsonObject details;
 
     static ApiError network(const QString &detail);
     // A Network error: the provider's TLS certificate did not verify; `detail` is the whole

@@ -206,7 +206,8 @@ void EventStream::dispatch(const SseEvent &event)
 {
     Q_EMIT eventReceived(event);
     if (event.type == u"hello"_s || event.type == u"instance"_s || event.type == u"billing"_s
-        || event.type == u"metrics"_s || event.type == u"snapshot"_s) {
+        || event.type == u"metrics"_s || event.type == u"snapshot"_s
+        || event.type == u"spending_limits"_s || event.type == u"instance.stop_warning"_s) {
         const QJsonObject data = QJsonDocument::fromJson(event.data).object();
         if (event.type == u"hello"_s)
             Q_EMIT hello(data.value("user_id"_L1).toString());
@@ -216,6 +217,10 @@ void EventStream::dispatch(const SseEvent &event)
             Q_EMIT metricsReceived(MetricsSample::fromJson(data));
         else if (event.type == u"snapshot"_s)
             Q_EMIT snapshotChanged(Snapshot::fromJson(data));
+        else if (event.type == u"spending_limits"_s)
+            Q_EMIT spendingLimitsChanged(SpendingLimits::fromJson(data));
+        else if (event.type == u"instance.stop_warning"_s)
+            Q_EMIT stopWarning(StopWarning::fromJson(data));
         else
             Q_EMIT billingChanged(BillingSummary::fromJson(data));
     }

@@ -83,6 +83,11 @@ Q_SIGNALS:
     void metricsReceived(const cardhour::core::MetricsSample &sample);
     // The SSE `snapshot` event: a snapshot was created, became ready or failed, or was deleted.
     void snapshotChanged(const cardhour::core::Snapshot &snapshot);
+    // The SSE `spending_limits` event: the limits changed, an alert was crossed, or a cap
+    // stopped hosts.
+    void spendingLimitsChanged(const cardhour::core::SpendingLimits &limits);
+    // The SSE `instance.stop_warning` event: the provider will stop an instance soon.
+    void stopWarning(const cardhour::core::StopWarning &warning);
     // The provider refused the token (401); the stream stays stopped.
     void sessionExpired();
 

@@ -302,6 +302,8 @@ Instance Instance::fromJson(const QJsonObject &o)
     i.stateText = str(o, "state"_L1);
     i.state = instanceStateFromString(i.stateText);
     i.stateReason = str(o, "state_reason"_L1);
+    i.stopPolicy = StopPolicy::fromJson(o.value("stop_policy"_L1).toObject());
+    i.plannedStop = PlannedStop::fromJson(o.value("planned_stop"_L1));
     i.gpuType = str(o, "gpu_type"_L1);
     i.gpuName = str(o, "gpu_name"_L1);
     i.gpuCount = int32(o, "gpu_count"_L1);
@@ -448,6 +450,8 @@ QJsonObject NewInstance::toJson() const
     o.insert(u"ssh_key_ids"_s, QJsonArray::fromStringList(sshKeyIds));
     if (!datasets.isEmpty())
         o.insert(u"datasets"_s, QJsonArray::fromStringList(datasets));
+    if (!stopPolicy.isEmpty())
+        o.insert(u"stop_policy"_s, stopPolicy.toJson());
     return o;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/SpendingModels.h"
+
 // Typed views of the provider's JSON (backend-sim/api/openapi.yaml, "components/schemas").
 //
 // Parsing is lenient on purpose: members the client does not know are ignored and missing
@@ -234,6 +236,9 @@ struct Instance
     QString snapshotId; // restored from this snapshot; empty when made from an image
     QStringList datasets; // shared datasets mounted read-only at /datasets/NAME
 
+    StopPolicy stopPolicy; // when the provider stops it by itself
+    std::optional<PlannedStop> plannedStop; // the earliest such stop, while running
+
     static Instance fromJson(const QJsonObject &o);
     bool isBilled() const { return state == InstanceState::Running; }
 };
@@ -369,6 +374,7 @@ struct NewInstance
     QString image;
     QStringList sshKeyIds;
     QStringList datasets; // names of GET /v1/datasets; sent only when not empty
+    StopPolicy stopPolicy; // sent only when not empty
 
     QJsonObject toJson() const;
 };

@@ -286,7 +286,9 @@ void ProviderClient::onNetworkFinished(ApiReply *reply, const QString &tlsRefusa
         QString message = error.value("message"_L1).toString();
         if (message.isEmpty())
             message = network->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
-        reply->finishWith(ApiError::http(status, error.value("code"_L1).toString(), message));
+        ApiError failure = ApiError::http(status, error.value("code"_L1).toString(), message);
+        failure.details = error.value("details"_L1).toObject();
+        reply->finishWith(failure);
         return;
     }
     if (status == 204) {
@@ -512,6 +514,30 @@ Reply<TopupResult> *ProviderClient::topUp(qint64 amountMicros, const QString &id
         "POST", u"/v1/billing/topup"_s,
         QJsonDocument(QJsonObject{{u"amount_micros"_s, amountMicros}}), Auth::Bearer,
         idempotencyKey.isEmpty() ? newIdempotencyKey() : idempotencyKey, objectOf<TopupResult>);
+}
+
+Reply<SpendingLimits> *ProviderClient::spendingLimits()
+{
+    return call<SpendingLimits>("GET", u"/v1/spending-limits"_s, {}, Auth::Bearer, {},
+                                objectOf<SpendingLimits>);
+}
+
+Reply<SpendingLimits> *ProviderClient::setSpendingLimits(const SpendingLimitsChange &change)
+{
+    return call<SpendingLimits>("PUT", u"/v1/spending-limits"_s, QJsonDocument(change.toJson()),
+                                Auth::Bearer, {}, objectOf<SpendingLimits>);
+}
+
+Reply<Instance> *ProviderClient::setStopPolicy(const QString &instanceId, const StopPolicy &policy)
+{
+    return call<Instance>("PUT", u"/v1/instances/%1/stop-policy"_s.arg(pathSegment(instanceId)),
+                          QJsonDocument(policy.toJson()), Auth::Bearer, {}, objectOf<Instance>);
+}
+
+Reply<Instance> *ProviderClient::keepRunning(const QString &instanceId)
+{
+    return call<Instance>("POST", u"/v1/instances/%1/keep-running"_s.arg(pathSegment(instanceId)),
+                          {}, Auth::Bearer, {}, objectOf<Instance>);
 }
 
 } // namespace cardhour::core

@@ -99,6 +99,15 @@ public:
     Reply<LedgerPage> *ledger(int limit = 50, qint64 before = 0);
     Reply<TopupResult> *topUp(qint64 amountMicros, const QString &idempotencyKey = {});
 
+    // ---- spending limits and stop policies ---------------------------------------------------
+    Reply<SpendingLimits> *spendingLimits();
+    // Omitted periods and amounts stay as they are; a set amount of nullopt clears it.
+    Reply<SpendingLimits> *setSpendingLimits(const SpendingLimitsChange &change);
+    // Replaces the instance's stop policy (an empty one removes it); moves a running timer.
+    Reply<Instance> *setStopPolicy(const QString &instanceId, const StopPolicy &policy);
+    // Postpones a pending idle stop once (409 invalid_state when none is pending).
+    Reply<Instance> *keepRunning(const QString &instanceId);
+
     // ---- shared with EventStream
     // ------------------------------------------------------------------- `base` + `path` (path
     // starting with "/v1/"), keeping a path prefix of `base`.

@@ -50,3 +50,18 @@ if(CARDHOUR_TEST_CONTAINERS_CONF)
     set_property(TEST tst_api_snapshots APPEND PROPERTY
         ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()
+
+# Idle stop with real containers: an idle box stops, one running a CPU loop never does.
+cardhour_add_test(tst_api_idlestop
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_idlestop.cpp
+    LIBS cardhour_podman_api_test)
+add_dependencies(tst_api_idlestop cardhour-sim)
+set_tests_properties(tst_api_idlestop PROPERTIES
+    TIMEOUT 600
+    LABELS "podman"
+    RUN_SERIAL ON
+    FIXTURES_REQUIRED podman_base_image)
+if(CARDHOUR_TEST_CONTAINERS_CONF)
+    set_property(TEST tst_api_idlestop APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+endif()

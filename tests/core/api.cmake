@@ -5,7 +5,7 @@ foreach(name IN ITEMS tst_models tst_sseparser)
         LIBS cardhour_core
         LABELS core)
 endforeach()
-foreach(name IN ITEMS tst_providerclient tst_eventstream)
+foreach(name IN ITEMS tst_providerclient tst_eventstream tst_spendingclient)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp
         LIBS cardhour_core_test_support

@@ -24,6 +24,13 @@ http::Response guarded(const std::function<http::Response()> &body)
     } catch (const ApiError &error) {
         http::Response response =
             http::Response::error(error.status(), error.code(), error.message());
+        if (!error.details().isEmpty())
+            response =
+                http::Response::json(error.status(),
+                                     QJsonObject{{u"error"_s,
+                                                  QJsonObject{{u"code"_s, error.code()},
+                                                              {u"message"_s, error.message()},
+                                                              {u"details"_s, error.details()}}}});
         if (error.status() == 401)
             response.setHeader("WWW-Authenticate", "Bearer realm=\"cardhour\"");
         return response;
@@ -178,6 +185,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerDatasetRoutes(ctx);
     registerSnapshotRoutes(ctx);
     registerLimitRoutes(ctx);
+    registerSpendingRoutes(ctx);
     registerTestRoutes(ctx);
 }
 

@@ -85,6 +85,7 @@ void registerMetricsRoutes(ApiContext &ctx);
 void registerDatasetRoutes(ApiContext &ctx);
 void registerSnapshotRoutes(ApiContext &ctx);
 void registerLimitRoutes(ApiContext &ctx);
+void registerSpendingRoutes(ApiContext &ctx); // spending limits, stop policies
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

@@ -46,8 +46,10 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     const QJsonObject o = json::parseObject(body);
     json::rejectUnknownFields(o,
                               {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s,
-                               u"ssh_key_ids"_s, u"datasets"_s, u"snapshot_id"_s});
+                               u"ssh_key_ids"_s, u"datasets"_s, u"snapshot_id"_s,
+                               u"stop_policy"_s});
     InstanceService::CreateRequest r;
+    r.stopPolicy = StopPolicy::fromJson(o.value(u"stop_policy"_s));
     r.snapshotId = json::optionalString(o, u"snapshot_id"_s, 64).value_or(QString());
     const bool restore = o.contains(u"snapshot_id"_s);
     if (restore && r.snapshotId.isEmpty())

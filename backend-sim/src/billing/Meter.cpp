@@ -2,6 +2,7 @@
 
 #include "Ledger.h"
 #include "Pricing.h"
+#include "SpendingLimits.h"
 #include "store/Database.h"
 
 #include <QSqlQuery>
@@ -64,11 +65,15 @@ qint64 Meter::unposted(const OpenSegment &segment, qint64 atMs)
     return std::max<qint64>(0, owed - segment.chargedMicros);
 }
 
-qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closing)
+qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closing,
+                         const QString &why)
 {
     const qint64 owed = unposted(segment, untilMs);
     const qint64 balance = m_ledger.balance(segment.userId);
-    const qint64 charge = std::min(owed, balance);
+    const std::optional<qint64> room =
+        m_limits ? m_limits->headroom(segment.userId, untilMs) : std::nullopt;
+    const bool limited = room && *room < balance;
+    const qint64 charge = std::min(owed, limited ? *room : balance);
     if (charge > 0) {
         const bool snapshot = !segment.snapshotId.isEmpty();
         const QString name = snapshot
@@ -84,7 +89,10 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
         QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(what).arg(name).arg(seconds).arg(
             formatYuan(segment.ratePerHourMicros));
         if (charge < owed)
-            description += u" (capped at the remaining balance)"_s;
+            description += limited ? u" (capped at the spending limit)"_s
+                                   : u" (capped at the remaining balance)"_s;
+        if (!why.isEmpty())
+            description += u"; stopped: "_s + why;
         Ledger::Posting posting;
         posting.kind = storage ? Ledger::Kind::Storage : Ledger::Kind::Compute;
         posting.userId = segment.userId;
@@ -149,12 +157,12 @@ QHash<QString, qint64> Meter::snapshotCosts(const QString &userId, qint64 atMs)
     return costs;
 }
 
-qint64 Meter::closeSegment(const QString &instanceId, qint64 atMs, Kind kind)
+qint64 Meter::closeSegment(const QString &instanceId, qint64 atMs, Kind kind, const QString &why)
 {
     const std::optional<OpenSegment> segment = openSegmentOf(instanceId, kind);
     if (!segment)
         return 0;
-    return postCharge(*segment, std::max(atMs, segment->chargedUntilMs), true);
+    return postCharge(*segment, std::max(atMs, segment->chargedUntilMs), true, why);
 }
 
 qint64 Meter::closeSegmentAtLastSeen(const QString &instanceId)
@@ -285,6 +293,14 @@ void Meter::markSeen(const QStringList &instanceIds, qint64 atMs)
         m_db.exec(u"UPDATE segments SET last_seen_at = ? WHERE instance_id = ? AND ended_at IS NULL"
                   " AND kind = 'compute' AND last_seen_at < ?"_s,
                   {atMs, instanceId, atMs});
+}
+
+void Meter::checkpointUser(const QString &userId, qint64 atMs)
+{
+    for (const OpenSegment &segment : openSegmentsOf(userId)) {
+        if (segment.chargedUntilMs < atMs)
+            postCharge(segment, atMs, false);
+    }
 }
 
 void Meter::accrue(qint64 nowMs, bool markSeen)

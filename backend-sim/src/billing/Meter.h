@@ -11,6 +11,7 @@ namespace cardhour::sim {
 
 class Database;
 class Ledger;
+class SpendingLimits;
 
 // Per-second metering of instances. A segment is one uninterrupted period at a fixed rate,
 // of one kind: `compute` while an instance runs, `storage` for its disk while it is stopped.
@@ -45,6 +46,9 @@ public:
     Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs = 60'000)
         : m_db(db), m_ledger(ledger), m_postingIntervalMs(postingIntervalMs)
     {}
+    // With limits, no posting takes a period past its hard maximum (the rest is written off,
+    // as at a zero balance); InstanceService stops the hosts before that happens.
+    void setSpendingLimits(const SpendingLimits *limits) { m_limits = limits; }
 
     // Lifetime cost of an instance, posted and unposted, apart by kind.
     struct Costs
@@ -62,7 +66,9 @@ public:
     // Ends the instance's open segment of `kind` at `atMs` and posts what it still owes,
     // capped at the user's balance (the balance never goes below zero). Returns the amount
     // posted; 0 when the instance had no open segment of that kind.
-    qint64 closeSegment(const QString &instanceId, qint64 atMs, Kind kind = Kind::Compute);
+    // `why`, when given, ends the posting's description (the stop's state_reason).
+    qint64 closeSegment(const QString &instanceId, qint64 atMs, Kind kind = Kind::Compute,
+                        const QString &why = {});
 
     // A snapshot's storage fee from `atMs`; throws DbError if it is billed already.
     void openSnapshotSegment(const QString &snapshotId, const QString &instanceId,
@@ -107,17 +113,21 @@ public:
     void accrue(qint64 nowMs, bool markSeen = true);
     // Records that these instances' open compute segments were confirmed running at `atMs`.
     void markSeen(const QStringList &instanceIds, qint64 atMs);
+    // Posts what every open segment of `userId` owes up to `atMs` (a period boundary).
+    void checkpointUser(const QString &userId, qint64 atMs);
 
     // Ends an open compute segment after a crash: at its last_seen time, the last moment we
     // know it ran. (A stopped instance's disk needs no sighting: its storage runs on.)
     qint64 closeSegmentAtLastSeen(const QString &instanceId);
 
 private:
-    qint64 postCharge(const OpenSegment &segment, qint64 untilMs, bool closing);
+    qint64 postCharge(const OpenSegment &segment, qint64 untilMs, bool closing,
+                      const QString &why = {});
 
     Database &m_db;
     Ledger &m_ledger;
     qint64 m_postingIntervalMs;
+    const SpendingLimits *m_limits = nullptr;
 };
 
 } // namespace cardhour::sim

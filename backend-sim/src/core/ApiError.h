@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QLatin1StringView>
 #include <QString>
 
@@ -63,6 +64,10 @@ inline constexpr QLatin1StringView IllegalTransition{"illegal_transition"};
 // Billing.
 inline constexpr QLatin1StringView InsufficientBalance{"insufficient_balance"};
 inline constexpr QLatin1StringView BalanceLimit{"balance_limit"};
+// Spending limits and stop policies.
+inline constexpr QLatin1StringView SpendingLimitReached{"spending_limit_reached"};
+inline constexpr QLatin1StringView InvalidRequest{"invalid_request"};
+inline constexpr QLatin1StringView InvalidState{"invalid_state"};
 // Snapshots.
 inline constexpr QLatin1StringView UnknownSnapshot{"unknown_snapshot"};
 inline constexpr QLatin1StringView SnapshotNotReady{"snapshot_not_ready"};
@@ -111,6 +116,9 @@ inline constexpr std::array all{
     IllegalTransition,
     InsufficientBalance,
     BalanceLimit,
+    SpendingLimitReached,
+    InvalidRequest,
+    InvalidState,
     UnknownSnapshot,
     SnapshotNotReady,
     SnapshotsUnsupported,
@@ -132,12 +140,20 @@ public:
     const QString &code() const { return m_code; }
     const QString &message() const { return m_message; }
     const char *what() const noexcept override { return m_what.constData(); }
+    // Machine-readable facts about the refusal ({"error":{..., "details":{...}}}).
+    const QJsonObject &details() const { return m_details; }
+    ApiError &withDetails(QJsonObject details)
+    {
+        m_details = std::move(details);
+        return *this;
+    }
 
 private:
     int m_status;
     QString m_code;
     QString m_message;
     QByteArray m_what;
+    QJsonObject m_details;
 };
 
 } // namespace cardhour::sim

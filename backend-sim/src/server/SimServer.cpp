@@ -5,6 +5,7 @@
 #include "auth/Tokens.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
+#include "billing/SpendingLimits.h"
 #include "core/Clock.h"
 #include "gpu/NvidiaGpus.h"
 #include "gpu/Telemetry.h"
@@ -142,6 +143,8 @@ void SimServer::start()
     m_catalog = std::make_unique<Catalog>(Catalog::load(m_options.catalogDir));
     m_ledger = std::make_unique<Ledger>(*m_db);
     m_meter = std::make_unique<Meter>(*m_db, *m_ledger, m_options.postingIntervalMs);
+    m_spendingLimits = std::make_unique<SpendingLimits>(*m_db);
+    m_meter->setSpendingLimits(m_spendingLimits.get());
     PasswordHasher::Params hashParams;
     hashParams.n = quint64(1) << m_options.scryptCostLog2;
     m_accounts = std::make_unique<Accounts>(*m_db, *m_ledger, *m_clock, PasswordHasher(hashParams));
@@ -208,6 +211,7 @@ void SimServer::start()
                                                     *m_runtime, *m_events, *m_clock);
     m_datasets = std::make_unique<Datasets>(m_options.dataDir);
     m_instances->setDatasets(m_datasets.get());
+    m_instances->setSpendingLimits(m_spendingLimits.get());
     m_instances->setAppTokenKey(appTokenKey(m_options.dataDir));
     m_instances->reconcile(true);
     m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances,
@@ -237,6 +241,14 @@ void SimServer::start()
             return QPair<double, qint64>(r.cpus, r.memoryMib);
         },
         telemetryOptions);
+    // Idle stops follow the cards' utilisation, simulated cards' following the box's real load.
+    connect(m_telemetry.get(), &Telemetry::sampled, m_instances.get(),
+            [this](const QString &instanceId, const Telemetry::Sample &sample) {
+                double busiest = 0;
+                for (const Telemetry::CardSample &card : sample.cards)
+                    busiest = std::max(busiest, static_cast<double>(card.utilizationPct));
+                m_instances->noteUtilisation(instanceId, sample.atMs, busiest);
+            });
     m_telemetry->start();
 
     m_router = std::make_unique<http::Router>();

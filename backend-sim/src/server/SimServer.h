@@ -27,6 +27,7 @@ class InstanceService;
 class Ledger;
 class ManualClock;
 class Meter;
+class SpendingLimits;
 class SnapshotService;
 class SshKeys;
 class Telemetry;
@@ -96,6 +97,7 @@ private:
     std::unique_ptr<Catalog> m_catalog;
     std::unique_ptr<Ledger> m_ledger;
     std::unique_ptr<Meter> m_meter;
+    std::unique_ptr<SpendingLimits> m_spendingLimits;
     std::unique_ptr<Accounts> m_accounts;
     std::unique_ptr<SshKeys> m_keys;
     std::unique_ptr<Idempotency> m_idempotency;

@@ -54,7 +54,7 @@ InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, con
                                  SshKeys &keys, ContainerRuntime &runtime, EventBus &events,
                                  const Clock &clock, QObject *parent)
     : QObject(parent), m_db(db), m_ledger(ledger), m_meter(meter), m_catalog(catalog), m_keys(keys),
-      m_runtime(runtime), m_events(events), m_clock(clock), m_lastTickMs(clock.nowMs())
+      m_runtime(runtime), m_events(events), m_clock(clock), m_lastTickMs(clock.nowMs()), m_stops(db)
 {
     connect(&m_runtime, &ContainerRuntime::stageReached, this, &InstanceService::onStage);
     connect(&m_runtime, &ContainerRuntime::ready, this, &InstanceService::onReady);
@@ -135,6 +135,7 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
         if (request.name.isEmpty())
             request.name = u"%1-restored"_s.arg(request.gpuType);
     }
+    requireFutureStop(request.stopPolicy, m_clock.nowMs());
     const std::optional<GpuType> gpu = m_catalog.gpu(request.gpuType);
     if (!gpu)
         throw ApiError(400, ErrorCode::UnknownGpuType,
@@ -169,6 +170,7 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
             u"The balance (%1 micro-yuan) cannot pay one minute of this instance together with "
             "the ones already running (%2 micro-yuan). Top up first."_s.arg(balance)
                 .arg(minute));
+    requireSpendingRoom(userId, price);
     const int free = gpu->capacity - cardsHeld(gpu->id);
     if (free < request.gpuCount)
         throw ApiError(409, ErrorCode::NotEnoughGpus,
@@ -201,6 +203,7 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
     for (int i = 0; i < request.datasets.size(); ++i)
         m_db.exec(u"INSERT INTO instance_datasets(instance_id, name, path) VALUES (?,?,?)"_s,
                   {id, request.datasets.at(i), datasetPaths.at(i)});
+    m_stops.set(id, request.stopPolicy);
     QJsonObject result = instanceJson(id, now);
     tx.commit();
 
@@ -225,7 +228,9 @@ QJsonObject InstanceService::stop(const QString &userId, const QString &instance
     if (!compareAndSwap(instanceId, {u"running"_s}, u"stopping"_s, u"stopped_by_user"_s, now))
         throw ApiError(409, ErrorCode::IllegalTransition,
                        u"Only a running instance can be stopped; this one is %1."_s.arg(state));
-    m_meter.closeSegment(instanceId, now); // compute stops the moment stop is asked for
+    // compute stops the moment stop is asked for
+    m_meter.closeSegment(instanceId, now, Meter::Kind::Compute, u"stopped_by_user"_s);
+    m_stops.forget(instanceId);
     openStorage(instanceId, userId, now); // and the kept disk is billed from then on
     QJsonObject result = instanceJson(instanceId, now);
     tx.commit();
@@ -264,6 +269,7 @@ QJsonObject InstanceService::start(const QString &userId, const QString &instanc
             402, ErrorCode::InsufficientBalance,
             u"The balance cannot pay one minute of this instance (%1 micro-yuan). Top up first."_s
                 .arg(minute));
+    requireSpendingRoom(userId, price, instanceId);
     const int free = gpu->capacity - cardsHeld(gpu->id);
     if (free < count)
         throw ApiError(

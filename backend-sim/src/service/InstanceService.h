@@ -1,14 +1,20 @@
 #pragma once
 
+#include "StopPolicies.h"
+#include "billing/Meter.h"
 #include "runtime/ContainerRuntime.h"
 
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QVariant>
+
+#include <array>
+#include <optional>
 
 namespace cardhour::sim {
 
@@ -18,7 +24,7 @@ class Clock;
 class Database;
 class EventBus;
 class Ledger;
-class Meter;
+class SpendingLimits;
 class SshKeys;
 
 // The instance state machine: the only place that moves an instance between states, always
@@ -47,6 +53,7 @@ public:
         // Restore from one of the caller's ready snapshots: its disk and /workspace. An empty
         // gpuType / image and a gpuCount of 0 take the snapshot's source's.
         QString snapshotId;
+        StopPolicy stopPolicy; // when the provider stops it by itself
     };
 
     InstanceService(Database &db, Ledger &ledger, Meter &meter, const Catalog &catalog,
@@ -55,6 +62,9 @@ public:
 
     // Where create() looks datasets up; without one, asking for a dataset is refused.
     void setDatasets(const Datasets *datasets) { m_datasets = datasets; }
+    // The account's spending limits (the same the Meter caps its postings at); without them,
+    // only the balance stops hosts. InstanceServiceStops.cpp has what they and stop policies do.
+    void setSpendingLimits(SpendingLimits *limits) { m_limits = limits; }
     // The secret one-click app tokens are derived from (HMAC-SHA-256 of the instance id), so
     // that the database holds none: SimServer keeps it in a 0600 file of the data directory.
     // Without one, a random key for this process's life.
@@ -74,6 +84,24 @@ public:
     // Installs or withdraws one of the caller's keys; a live instance accepts the change at once.
     QJsonObject addKey(const QString &userId, const QString &instanceId, const QString &keyId);
     QJsonObject removeKey(const QString &userId, const QString &instanceId, const QString &keyId);
+
+    // GET /v1/spending-limits; PUT: an unset optional leaves the period as it is.
+    QJsonObject spendingLimitsJson(const QString &userId);
+    struct LimitChange
+    {
+        bool alertGiven = false, maxGiven = false;
+        std::optional<qint64> alertMicros, maxMicros; // empty: cleared
+    };
+    QJsonObject changeSpendingLimits(const QString &userId,
+                                     const std::array<std::optional<LimitChange>, 3> &changes);
+    QJsonObject setStopPolicy(const QString &userId, const QString &instanceId,
+                              const StopPolicy &policy);
+    // Restarts a running idle window once; 409 invalid_state when no idle stop is pending.
+    QJsonObject keepRunning(const QString &userId, const QString &instanceId);
+    // A telemetry sample of a running instance: its busiest card's utilisation and how many
+    // connections are open in the box (-1: not known, counts as none).
+    void noteUtilisation(const QString &instanceId, qint64 atMs, double busiestCardPercent,
+                         int connections = -1);
 
     QJsonArray gpuCatalog();
     QJsonObject billingSummary(const QString &userId);
@@ -147,6 +175,37 @@ private:
     void publishBilling(const QString &userId);
     void stopForExhaustion(const QString &instanceId, qint64 atMs);
 
+    // What one tick decided for the spending limits and stop policies (InstanceServiceStops.cpp).
+    struct Settlement
+    {
+        QStringList changed; // instances stopped
+        QSet<QString> limitUsers; // users whose limits' state changed
+        QList<QJsonObject> warnings; // instance.stop_warning payloads, with "user_id"
+    };
+    // Bills `userId` from `fromMs` to `nowMs`: each stop policy's and cap's stop at its own
+    // millisecond, the balance's as before, a checkpoint at every period boundary.
+    void settle(const QString &userId, qint64 fromMs, qint64 nowMs, Settlement &out);
+    void announce(const Settlement &settled);
+    // Stops a running instance at `atMs` for `reason` (its compute billed up to then).
+    bool stopFor(const QString &instanceId, qint64 atMs, const QString &reason);
+    // 402 spending_limit_reached unless a minute of `extraRate` more fits under every cap; for
+    // a start of `instanceId`, 409 invalid_state when its max cost is reached (a passed stop
+    // time is dropped).
+    void requireSpendingRoom(const QString &userId, qint64 extraRatePerHourMicros,
+                             const QString &instanceId = {});
+    std::optional<PlannedStop> plannedStop(const QString &instanceId, const StopPolicy &policy,
+                                           const Meter::OpenSegment *computeSegment,
+                                           qint64 computeCostMicros, qint64 nowMs) const;
+    QJsonValue plannedStopJson(const QString &instanceId, const QString &state,
+                               const StopPolicy &policy, const Meter::OpenSegment *computeSegment,
+                               qint64 computeCostMicros, qint64 nowMs) const;
+    void publishSpendingLimits(const QString &userId);
+    // Snapshot fees resumed where a balance is positive and no cap is reached.
+    void resumeSnapshotFees(const QString &userId, qint64 nowMs);
+    // A reached cap pauses storage fees, as a zero balance does.
+    bool storagePausedByLimit(const QString &userId, qint64 atMs) const;
+    static void requireFutureStop(const StopPolicy &policy, qint64 nowMs);
+
     Database &m_db;
     Ledger &m_ledger;
     Meter &m_meter;
@@ -158,6 +217,8 @@ private:
     qint64 m_lastTickMs;
     QByteArray m_appTokenKey; // see setAppTokenKey
     const Datasets *m_datasets = nullptr;
+    SpendingLimits *m_limits = nullptr;
+    StopPolicies m_stops;
 };
 
 } // namespace cardhour::sim

@@ -123,7 +123,7 @@ void InstanceService::stopForExhaustion(const QString &instanceId, qint64 atMs)
 {
     if (!compareAndSwap(instanceId, {u"running"_s}, u"stopping"_s, u"balance_exhausted"_s, atMs))
         return;
-    m_meter.closeSegment(instanceId, atMs);
+    m_meter.closeSegment(instanceId, atMs, Meter::Kind::Compute, u"balance_exhausted"_s);
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
 }
 
@@ -139,7 +139,7 @@ void InstanceService::openStorage(const QString &instanceId, const QString &user
         return;
     const qint64 rate =
         m_catalog.storageRatePerHourMicros(diskGibOf(q.value(0).toString(), q.value(1)));
-    if (rate <= 0 || m_ledger.balance(userId) <= 0
+    if (rate <= 0 || m_ledger.balance(userId) <= 0 || storagePausedByLimit(userId, atMs)
         || !m_meter.openSegmentsOfInstance(instanceId).isEmpty())
         return;
     m_meter.openSegment(instanceId, userId, rate, atMs, Meter::Kind::Storage);
@@ -164,7 +164,7 @@ void InstanceService::resumeStorageBilling(const QString &userId)
         due.append({q.value(0).toString(), q.value(1).toString()});
     for (const auto &[instanceId, owner] : std::as_const(due))
         openStorage(instanceId, owner, now);
-    snapshots::resumeBilling(m_db, m_meter, m_catalog, userId, now);
+    resumeSnapshotFees(userId, now);
 }
 
 void InstanceService::tick()
@@ -175,30 +175,14 @@ void InstanceService::tick()
         return;
     const qint64 now = m_clock.nowMs();
     const qint64 from = std::min(m_lastTickMs, now);
-    QStringList exhausted; // instances whose billing the balance ended
+    Settlement settled; // what the balance, the caps and the stop policies ended
     {
         Transaction tx(m_db);
-        QHash<QString, QList<Meter::OpenSegment>> byUser;
+        QSet<QString> users;
         for (const Meter::OpenSegment &s : m_meter.openSegments())
-            byUser[s.userId].append(s);
-        for (auto it = byUser.cbegin(); it != byUser.cend(); ++it) {
-            const std::optional<qint64> at =
-                Meter::exhaustionTime(it.value(), m_ledger.balance(it.key()), from, now);
-            if (!at)
-                continue;
-            // Runs stop; a stopped instance's disk stays as it is, its fee ends at zero.
-            for (const Meter::OpenSegment &s : it.value()) {
-                if (!s.snapshotId.isEmpty()) { // kept, its fee paused like a stopped disk's
-                    m_meter.closeSnapshotSegment(s.snapshotId, *at);
-                    continue;
-                }
-                if (s.kind == Meter::Kind::Storage)
-                    m_meter.closeSegment(s.instanceId, *at, Meter::Kind::Storage);
-                else
-                    stopForExhaustion(s.instanceId, *at);
-                exhausted.append(s.instanceId);
-            }
-        }
+            users.insert(s.userId);
+        for (const QString &userId : std::as_const(users))
+            settle(userId, from, now, settled);
         // A container may die while the provider is not looking: only a runtime listing
         // (reconcile) says it was alive. Without containers, a live provider is the evidence.
         m_meter.accrue(now, !m_runtime.outlivesProvider());
@@ -206,8 +190,7 @@ void InstanceService::tick()
         tx.commit();
     }
     m_lastTickMs = now;
-    for (const QString &instanceId : std::as_const(exhausted))
-        notify(instanceId);
+    announce(settled);
     for (const QString &userId : m_events.subscribedUsers())
         publishBilling(userId);
 }

@@ -122,6 +122,8 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             open.insert(s.instanceId, s);
     }
 
+    const QHash<QString, StopPolicy> policies = m_stops.ofUser(userId);
+
     QJsonArray result;
     QSqlQuery q = select(u"SELECT "_s + kInstanceColumns + u" FROM instances i WHERE"_s
                          + kViewFilter + u" ORDER BY i.created_at, i.rowid"_s);
@@ -185,6 +187,10 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
                          {u"pids_limit"_s, resources.pidsLimit},
                          {u"disk_gib"_s, diskGibOf(gpuType, q.value(20))},
                          {u"disk_quota"_s, m_runtime.diskQuota().mechanism}}},
+            {u"stop_policy"_s, policies.value(id).toJson()},
+            {u"planned_stop"_s,
+             plannedStopJson(id, state, policies.value(id), computing ? segment : nullptr,
+                             costs.value(id).computeMicros, nowMs)},
             {u"launch"_s,
              QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
                          {u"stages"_s, stages.value(id)},

@@ -210,6 +210,29 @@ const QList<Migration> &all()
              " PRIMARY KEY (instance_id, card))"_s,
              u"CREATE INDEX instance_cards_by_type ON instance_cards(gpu_type, card)"_s,
          }},
+        {9,
+         u"spending limits per account and period; stop policies per instance"_s,
+         {
+             // alerted_window_start: the start of the window whose alert was sent (once each).
+             u"CREATE TABLE spending_limits ("
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " period TEXT NOT NULL CHECK (period IN ('day','month','total')),"
+             " alert_micros INTEGER CHECK (alert_micros >= 0),"
+             " max_micros INTEGER CHECK (max_micros >= 0),"
+             " alerted_window_start INTEGER,"
+             " PRIMARY KEY (user_id, period))"_s,
+             // What a period spent is summed by posting time.
+             u"CREATE INDEX ledger_txns_by_user_time ON ledger_txns(user_id, created_at)"_s,
+             // idle_* NULL: no idle stop. Kept across stops and provider restarts.
+             u"CREATE TABLE instance_stop_policies ("
+             " instance_id TEXT PRIMARY KEY REFERENCES instances(id),"
+             " stop_at INTEGER,"
+             " max_cost_micros INTEGER CHECK (max_cost_micros >= 0),"
+             " idle_threshold_percent INTEGER,"
+             " idle_window_seconds INTEGER,"
+             " idle_require_no_connections INTEGER,"
+             " idle_warning_seconds INTEGER)"_s,
+         }},
     };
     return list;
 }

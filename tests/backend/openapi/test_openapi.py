@@ -1340,6 +1340,53 @@ def run_scenario(c, tmp, server_port):
     verify = c.call("GET", "/v1/_test/ledger/verify", expect=200).json
     R.check(verify and verify["ok"] is True and verify["problem"] == "", f"the ledger verifies ({verify})")
 
+    R.section = "spending limits and stop policies"
+    gina_token, _ = signup(c, "gina@example.com")
+    limits = c.call("GET", "/v1/spending-limits", token=gina_token, expect=200).json
+    R.check(limits and [p["period"] for p in limits["periods"]] == ["day", "month", "total"]
+            and limits["time_zone"], f"three periods in a stated zone ({limits})")
+    for bad in ({"day": {"max_micros": -1}}, {"month": {"alert_micros": 5, "max_micros": 4}},
+                {"day": 5}):
+        reply = c.call("PUT", "/v1/spending-limits", bad, token=gina_token, expect=400, label=str(bad))
+        R.check(reply.code == "invalid_request", f"{bad}: code {reply.code!r}")
+    c.call("PUT", "/v1/spending-limits", {"week": {}}, token=gina_token, expect=400, label="unknown period")
+    host = c.call("POST", "/v1/instances", {"gpu_type": cheap, "image": "base",
+                                           "stop_policy": {"max_cost_micros": 5_000_000,
+                                                           "idle": {"window_seconds": 600}}},
+                  token=gina_token, expect=202).json
+    running = wait_state(c, gina_token, host["id"], {"running"})
+    R.check(running and running["stop_policy"]["idle"]["threshold_percent"] == 5
+            and running["planned_stop"] is not None, f"the policy with defaults and a planned stop ({running})")
+    deadline = time.monotonic() + 10
+    idle = None
+    while time.monotonic() < deadline:  # the in-process box's cards are idle: its window runs
+        idle = c.call("GET", f"/v1/instances/{host['id']}", token=gina_token, expect=200).json
+        if idle and idle["planned_stop"] and idle["planned_stop"]["reason"] == "idle":
+            break
+        time.sleep(0.2)
+    R.check(idle and idle["planned_stop"]["reason"] == "idle", f"an idle window is planned ({idle})")
+    kept = c.call("POST", f"/v1/instances/{host['id']}/keep-running", token=gina_token, expect=200).json
+    R.check(kept and kept["planned_stop"]["warning"] is False, f"keep-running restarts the window ({kept})")
+    moved = c.call("PUT", f"/v1/instances/{host['id']}/stop-policy", {"stop_at": "2999-01-01T00:00:00Z"},
+                   token=gina_token, expect=200).json
+    R.check(moved and moved["planned_stop"]["reason"] == "max_duration", f"the timer moved ({moved})")
+    c.call("PUT", f"/v1/instances/{host['id']}/stop-policy", {"stop_at": "2000-01-01T00:00:00Z"},
+           token=gina_token, expect=400, label="a past stop time")
+    c.call("PUT", f"/v1/instances/00000000-0000-4000-8000-000000000000/stop-policy", {}, token=gina_token, expect=404)
+    c.call("POST", f"/v1/instances/00000000-0000-4000-8000-000000000000/keep-running", token=gina_token, expect=404)
+    capped = c.call("PUT", "/v1/spending-limits", {"day": {"max_micros": 0, "alert_micros": 0}},
+                    token=gina_token, expect=200).json
+    R.check(capped and capped["periods"][0]["max_micros"] == 0, "a zero daily maximum is set")
+    stopped = wait_state(c, gina_token, host["id"], {"stopped"})
+    R.check(stopped and stopped["state_reason"] == "spending_limit", f"the cap stopped the host ({stopped})")
+    reply = c.call("POST", "/v1/instances", {"gpu_type": cheap, "image": "base"}, token=gina_token, expect=402,
+                   label="under a reached cap")
+    R.check(reply.code == "spending_limit_reached", f"create under a cap: code {reply.code!r}")
+    c.call("POST", f"/v1/instances/{host['id']}/keep-running", token=gina_token, expect=409, label="stopped")
+    c.call("PUT", f"/v1/instances/{host['id']}/stop-policy", {}, token=gina_token, expect=200, label="removed")
+    c.call("DELETE", f"/v1/instances/{host['id']}", token=gina_token, expect=200)
+    c.call("PUT", f"/v1/instances/{host['id']}/stop-policy", {}, token=gina_token, expect=409, label="terminated")
+
     R.section = "logout"
     session = c.call("POST", "/v1/auth/login", {"email": "bob@example.com", "password": "correct horse battery"},
                      expect=200).json

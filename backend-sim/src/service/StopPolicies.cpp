@@ -1,0 +1,219 @@
+#include "StopPolicies.h"
+
+#include "core/ApiError.h"
+#include "core/Json.h"
+#include "store/Database.h"
+
+#include <QDateTime>
+#include <QSqlQuery>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+ApiError fieldError(const QString &field, const QString &what)
+{
+    return ApiError(400, ErrorCode::InvalidField,
+                    u"Field \"stop_policy.%1\" %2."_s.arg(field, what));
+}
+
+std::optional<qint64> optionalInteger(const QJsonObject &o, const QString &key, qint64 min,
+                                      qint64 max)
+{
+    const QJsonValue value = o.value(key);
+    if (value.isUndefined() || value.isNull())
+        return std::nullopt;
+    const double number = value.toDouble(-1.0);
+    if (!value.isDouble() || number < static_cast<double>(min) || number > static_cast<double>(max)
+        || std::trunc(number) != number)
+        throw fieldError(key, u"must be an integer from %1 to %2"_s.arg(min).arg(max));
+    return static_cast<qint64>(number);
+}
+
+const QString kColumns =
+    u"instance_id, stop_at, max_cost_micros, idle_threshold_percent,"
+    " idle_window_seconds, idle_require_no_connections, idle_warning_seconds"_s;
+
+StopPolicy readPolicy(const QSqlQuery &q)
+{
+    StopPolicy p;
+    if (!q.value(1).isNull())
+        p.stopAtMs = q.value(1).toLongLong();
+    if (!q.value(2).isNull())
+        p.maxCostMicros = q.value(2).toLongLong();
+    if (!q.value(3).isNull())
+        p.idle = StopPolicy::Idle{q.value(3).toInt(), q.value(4).toInt(), q.value(5).toInt() != 0,
+                                  q.value(6).toInt()};
+    return p;
+}
+
+QVariant nullable(const std::optional<qint64> &value)
+{
+    return value ? QVariant(*value) : QVariant(QMetaType(QMetaType::LongLong));
+}
+} // namespace
+
+StopPolicy StopPolicy::fromJson(const QJsonValue &value)
+{
+    StopPolicy policy;
+    if (value.isUndefined() || value.isNull())
+        return policy;
+    if (!value.isObject())
+        throw ApiError(400, ErrorCode::InvalidField, u"Field \"stop_policy\" must be an object."_s);
+    const QJsonObject o = value.toObject();
+    json::rejectUnknownFields(o, {u"stop_at"_s, u"max_cost_micros"_s, u"idle"_s});
+    const QJsonValue stopAt = o.value(u"stop_at"_s);
+    if (!stopAt.isUndefined() && !stopAt.isNull()) {
+        const QDateTime at = QDateTime::fromString(stopAt.toString(), Qt::ISODateWithMs);
+        if (!stopAt.isString() || !at.isValid())
+            throw fieldError(u"stop_at"_s, u"must be an ISO 8601 time"_s);
+        policy.stopAtMs = at.toMSecsSinceEpoch();
+    }
+    policy.maxCostMicros = optionalInteger(o, u"max_cost_micros"_s, 0, 1'000'000'000'000'000);
+    const QJsonValue idle = o.value(u"idle"_s);
+    if (!idle.isUndefined() && !idle.isNull()) {
+        if (!idle.isObject())
+            throw fieldError(u"idle"_s, u"must be an object or null"_s);
+        const QJsonObject i = idle.toObject();
+        json::rejectUnknownFields(i,
+                                  {u"threshold_percent"_s, u"window_seconds"_s,
+                                   u"require_no_connections"_s, u"warning_seconds"_s});
+        Idle parsed;
+        parsed.thresholdPercent = static_cast<int>(
+            optionalInteger(i, u"threshold_percent"_s, 1, 100).value_or(parsed.thresholdPercent));
+        parsed.windowSeconds =
+            static_cast<int>(optionalInteger(i, u"window_seconds"_s, 60, 7 * 24 * 3600)
+                                 .value_or(parsed.windowSeconds));
+        parsed.warningSeconds = static_cast<int>(
+            optionalInteger(i, u"warning_seconds"_s, 0, 24 * 3600).value_or(parsed.warningSeconds));
+        if (parsed.warningSeconds >= parsed.windowSeconds)
+            throw fieldError(u"idle.warning_seconds"_s, u"must be shorter than window_seconds"_s);
+        const QJsonValue connections = i.value(u"require_no_connections"_s);
+        if (!connections.isUndefined() && !connections.isNull() && !connections.isBool())
+            throw fieldError(u"idle.require_no_connections"_s, u"must be true or false"_s);
+        parsed.requireNoConnections = connections.toBool(false);
+        policy.idle = parsed;
+    }
+    return policy;
+}
+
+QJsonObject StopPolicy::toJson() const
+{
+    QJsonValue idleJson;
+    if (idle)
+        idleJson = QJsonObject{{u"threshold_percent"_s, idle->thresholdPercent},
+                               {u"window_seconds"_s, idle->windowSeconds},
+                               {u"require_no_connections"_s, idle->requireNoConnections},
+                               {u"warning_seconds"_s, idle->warningSeconds}};
+    return QJsonObject{{u"stop_at"_s, json::isoTimeOrNull(stopAtMs)},
+                       {u"max_cost_micros"_s,
+                        maxCostMicros ? QJsonValue(*maxCostMicros) : QJsonValue(QJsonValue::Null)},
+                       {u"idle"_s, idleJson}};
+}
+
+StopPolicy StopPolicies::of(const QString &instanceId) const
+{
+    QSqlQuery q =
+        m_db.exec(u"SELECT "_s + kColumns + u" FROM instance_stop_policies WHERE instance_id = ?"_s,
+                  {instanceId});
+    return q.next() ? readPolicy(q) : StopPolicy();
+}
+
+QHash<QString, StopPolicy> StopPolicies::ofUser(const QString &userId) const
+{
+    QHash<QString, StopPolicy> result;
+    QSqlQuery q = m_db.exec(u"SELECT p."_s + QString(kColumns).replace(u", "_s, u", p."_s)
+                                + u" FROM instance_stop_policies p JOIN instances i"
+                                  " ON i.id = p.instance_id WHERE i.user_id = ?"_s,
+                            {userId});
+    while (q.next())
+        result.insert(q.value(0).toString(), readPolicy(q));
+    return result;
+}
+
+void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
+{
+    m_db.exec(u"DELETE FROM instance_stop_policies WHERE instance_id = ?"_s, {instanceId});
+    if (!policy.isEmpty()) {
+        const bool idle = policy.idle.has_value();
+        const QVariant none(QMetaType(QMetaType::LongLong));
+        m_db.exec(u"INSERT INTO instance_stop_policies("_s + kColumns
+                      + u") VALUES (?,?,?,?,?,?,?)"_s,
+                  {instanceId, nullable(policy.stopAtMs), nullable(policy.maxCostMicros),
+                   idle ? QVariant(policy.idle->thresholdPercent) : none,
+                   idle ? QVariant(policy.idle->windowSeconds) : none,
+                   idle ? QVariant(policy.idle->requireNoConnections ? 1 : 0) : none,
+                   idle ? QVariant(policy.idle->warningSeconds) : none});
+    }
+    forget(instanceId);
+}
+
+void StopPolicies::clearStopAt(const QString &instanceId)
+{
+    m_db.exec(u"UPDATE instance_stop_policies SET stop_at = NULL WHERE instance_id = ?"_s,
+              {instanceId});
+}
+
+StopPolicies::IdleVerdict StopPolicies::noteSample(const QString &instanceId,
+                                                   const StopPolicy::Idle &idle, qint64 runStartMs,
+                                                   qint64 atMs, bool busy)
+{
+    IdleTrack &track = m_idle[instanceId];
+    if (track.runStartMs != runStartMs)
+        track = IdleTrack{runStartMs, std::nullopt, false};
+    if (busy) {
+        track.idleSinceMs.reset();
+        track.warned = false;
+        return IdleVerdict::Busy;
+    }
+    if (!track.idleSinceMs)
+        track.idleSinceMs = std::max(atMs, runStartMs);
+    const qint64 stopAt = *track.idleSinceMs + qint64(idle.windowSeconds) * 1000;
+    if (atMs >= stopAt)
+        return IdleVerdict::Stop;
+    if (!track.warned && atMs >= stopAt - qint64(idle.warningSeconds) * 1000) {
+        track.warned = true;
+        return IdleVerdict::Warn;
+    }
+    return IdleVerdict::Idle;
+}
+
+std::optional<qint64> StopPolicies::idleStopAt(const QString &instanceId,
+                                               const StopPolicy &policy) const
+{
+    const auto it = m_idle.constFind(instanceId);
+    if (!policy.idle || it == m_idle.cend() || !it->idleSinceMs)
+        return std::nullopt;
+    return *it->idleSinceMs + qint64(policy.idle->windowSeconds) * 1000;
+}
+
+bool StopPolicies::postpone(const QString &instanceId, qint64 nowMs)
+{
+    const auto it = m_idle.find(instanceId);
+    if (it == m_idle.end() || !it->idleSinceMs)
+        return false;
+    it->idleSinceMs = nowMs;
+    it->warned = false;
+    return true;
+}
+
+void StopPolicies::forget(const QString &instanceId)
+{
+    m_idle.remove(instanceId);
+    m_warned.remove(instanceId);
+}
+
+bool StopPolicies::warnOnce(const QString &instanceId, const QString &reason, qint64 stopAtMs)
+{
+    const QString key = u"%1@%2"_s.arg(reason).arg(stopAtMs);
+    if (m_warned.value(instanceId) == key)
+        return false;
+    m_warned.insert(instanceId, key);
+    return true;
+}
+
+} // namespace cardhour::sim
