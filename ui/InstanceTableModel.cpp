@@ -54,6 +54,14 @@ QString InstanceTableModel::stateText(const Instance &instance)
         return tr("%1 · %2").arg(state, instance.stateReason);
     if (instance.state == InstanceState::Stopped && instance.stateReason == u"balance_exhausted"_s)
         return tr("%1 · balance ran out").arg(state);
+    if (instance.state == InstanceState::Stopped && instance.stateReason == u"spending_limit"_s)
+        return tr("%1 · spending limit reached").arg(state);
+    if (instance.state == InstanceState::Stopped && instance.stateReason == u"max_duration"_s)
+        return tr("%1 · stop time reached").arg(state);
+    if (instance.state == InstanceState::Stopped && instance.stateReason == u"max_cost"_s)
+        return tr("%1 · maximum cost reached").arg(state);
+    if (instance.state == InstanceState::Stopped && instance.stateReason == u"idle"_s)
+        return tr("%1 · stopped when idle").arg(state);
     return state;
 }
 

@@ -6,9 +6,11 @@
 #include "LedgerView.h"
 #include "MainWindow.h"
 #include "SettingsDialog.h"
+#include "SpendingLimitsPanel.h"
 #include "TopUpDialog.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
+#include "api/EventStream.h"
 #include "pages/BillingPage.h"
 #include "ui_MainWindow.h"
 
@@ -77,6 +79,12 @@ QWidget *MainWindow::createBillingPage()
                     m_settings.save(store);
                 }
             });
+    // The limits follow the provider's event; the first answer comes with the page.
+    connect(m_core->events(), &EventStream::spendingLimitsChanged, page->limits(),
+            &SpendingLimitsPanel::setLimits);
+    if (m_core->isLoggedIn())
+        page->limits()->reload();
+    connect(m_core, &ClientSession::loggedIn, page->limits(), &SpendingLimitsPanel::reload);
     // The comparison needs the catalog and every instance's size: fetched when it is looked at,
     // not with every balance move.
     connect(page->tabs(), &QTabWidget::currentChanged, page, [this, page](int index) {

@@ -122,6 +122,14 @@ void TrayNotifier::onInstanceAlert(RunwayAlerts::InstanceAlert kind, const Insta
         why = tr("the balance ran out");
     else if (instance.stateReason == u"provider_restarted"_s)
         why = tr("the provider restarted");
+    else if (instance.stateReason == u"spending_limit"_s)
+        why = tr("a spending limit was reached");
+    else if (instance.stateReason == u"max_duration"_s)
+        why = tr("its stop time came");
+    else if (instance.stateReason == u"max_cost"_s)
+        why = tr("it reached its maximum cost");
+    else if (instance.stateReason == u"idle"_s)
+        why = tr("its cards stayed idle");
     else if (instance.stateReason == u"container_stopped"_s
              || instance.stateReason == u"container_gone"_s)
         why = tr("its container stopped");

@@ -10,6 +10,7 @@
 #include "Format.h"
 #include "LedgerView.h"
 #include "SimProcess.h"
+#include "SpendingLimitsPanel.h"
 #include "StatementPanel.h"
 #include "StatementPdf.h"
 #include "Translations.h"
@@ -25,6 +26,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
@@ -80,6 +82,7 @@ private Q_SLOTS:
     void longStatementSpansPages();
     void costComparison();
     void badFiguresAreNamedAndKept();
+    void spendingLimits();
     void figuresAreRemembered();
     void everyTabInEveryThemeAndLanguage();
 
@@ -200,7 +203,7 @@ void TestBillingPage::statementEqualsTheLedger()
     page.resize(1000, 640);
     page.show();
     page.ledger()->setInstanceNames({{m_instanceId, u"train"_s}});
-    page.reload();
+    page.ledger()->reload(); // not the limits: the zone stays UTC, said so
     QTRY_VERIFY(!page.ledger()->isLoading() && page.ledger()->model()->rowCount() >= 5);
     page.tabs()->setCurrentWidget(page.statements());
 
@@ -382,6 +385,73 @@ void TestBillingPage::badFiguresAreNamedAndKept()
     shoot(&calc, u"billing-cost-fixed"_s);
 }
 
+void TestBillingPage::spendingLimits()
+{
+    ui::BillingPage page(&m_client, ui::AppSettings{});
+    page.resize(1000, 640);
+    page.show();
+    page.tabs()->setCurrentWidget(page.limits());
+    page.reload();
+    ui::SpendingLimitsPanel *panel = page.limits();
+    QTRY_VERIFY(panel->limits());
+    const QString zone = panel->limits()->timeZone;
+    QVERIFY(QTimeZone(zone.toUtf8()).isValid());
+    QVERIFY(panel->findChild<QLabel *>(u"limitsZone"_s)->text().contains(zone));
+    // The statements now count months in the provider's zone, and say so.
+    QCOMPARE(page.statements()->statement().zone, QTimeZone(zone.toUtf8()));
+    QVERIFY(page.statements()
+                ->findChild<QLabel *>(u"statementZone"_s)
+                ->text()
+                .contains(u"%1 (the provider's)"_s.arg(zone)));
+
+    auto *status = panel->findChild<QLabel *>(u"limitsStatus"_s);
+    auto *save = panel->findChild<QPushButton *>(u"limitsSaveButton"_s);
+    auto field = [panel](const QString &name) { return panel->findChild<QLineEdit *>(name); };
+    auto provider = [this](const QString &period) {
+        const auto reply = m_sim.authedGet(m_client.token(), u"/v1/spending-limits"_s);
+        for (const QJsonValue &v : reply.value(u"periods"_s).toArray()) {
+            if (v.toObject().value(u"period"_s).toString() == period)
+                return v.toObject();
+        }
+        return QJsonObject();
+    };
+
+    // Bad input: named, kept, nothing sent.
+    field(u"limitsMax_day"_s)->setText(u"abc"_s);
+    QTest::mouseClick(save, Qt::LeftButton);
+    QVERIFY2(status->text().contains(u"Today"_s), qPrintable(status->text()));
+    QCOMPARE(field(u"limitsMax_day"_s)->text(), u"abc"_s);
+    QVERIFY(provider(u"day"_s).value(u"max_micros"_s).isNull());
+    field(u"limitsMax_day"_s)->setText(u"5"_s);
+    field(u"limitsAlert_day"_s)->setText(u"10"_s);
+    QTest::mouseClick(save, Qt::LeftButton);
+    QVERIFY(status->text().contains(u"above the maximum"_s));
+    QVERIFY(provider(u"day"_s).value(u"max_micros"_s).isNull());
+    field(u"limitsMax_day"_s)->clear();
+    field(u"limitsAlert_day"_s)->clear();
+
+    // "Never more than 50 yuan this month", with an alert at 40.
+    field(u"limitsMax_month"_s)->setText(u"50"_s);
+    field(u"limitsAlert_month"_s)->setText(u"40"_s);
+    QTest::mouseClick(save, Qt::LeftButton);
+    QTRY_VERIFY(status->text().startsWith(u"Saved"_s));
+    QCOMPARE(provider(u"month"_s).value(u"max_micros"_s).toInteger(), 50'000'000);
+    QCOMPARE(provider(u"month"_s).value(u"alert_micros"_s).toInteger(), 40'000'000);
+    const qint64 spent = provider(u"month"_s).value(u"spent_micros"_s).toInteger();
+    QVERIFY2(panel->findChild<QLabel *>(u"limitsSpent_month"_s)
+                 ->text()
+                 .startsWith(u"%1 of ¥50.00"_s.arg(ui::Format::exactMoney(spent))),
+             qPrintable(panel->findChild<QLabel *>(u"limitsSpent_month"_s)->text()));
+    shoot(&page, u"billing-limits"_s);
+
+    // Emptied: no maximum any more.
+    field(u"limitsMax_month"_s)->clear();
+    field(u"limitsMax_month"_s)->setModified(true);
+    QTest::mouseClick(save, Qt::LeftButton);
+    QTRY_VERIFY(provider(u"month"_s).value(u"max_micros"_s).isNull());
+    QCOMPARE(provider(u"month"_s).value(u"alert_micros"_s).toInteger(), 40'000'000);
+}
+
 void TestBillingPage::figuresAreRemembered()
 {
     QSettings store;
@@ -422,7 +492,7 @@ void TestBillingPage::everyTabInEveryThemeAndLanguage()
     QTRY_VERIFY(!page.ledger()->isLoading() && page.ledger()->model()->rowCount() >= 5);
     auto *type = page.calculator()->findChild<QComboBox *>(u"costGpuType"_s);
     QTRY_VERIFY(type->count() > 0);
-    const QStringList tabs{u"ledger"_s, u"statements"_s, u"cost"_s};
+    const QStringList tabs{u"ledger"_s, u"statements"_s, u"limits"_s, u"cost"_s};
     for (const QString &language : {u"en"_s, u"zh_CN"_s}) {
         QVERIFY(translations.setLanguage(language));
         for (const QString &theme : {u"light"_s, u"dark"_s}) {

@@ -14,10 +14,12 @@ namespace cardhour::ui {
 
 class CostCalculator;
 class LedgerView;
+class SpendingLimitsPanel;
 class StatementPanel;
 
 // The Billing page: the ledger, the monthly statements built from the postings the ledger
-// loaded, and the cost comparison, as three tabs. The calculator's figures come from and go
+// loaded (in the provider's time zone once the spending limits name it), the spending limits
+// and the cost comparison, as four tabs. The calculator's figures come from and go
 // back to the settings (remembered()).
 class BillingPage : public QWidget
 {
@@ -28,9 +30,10 @@ public:
 
     LedgerView *ledger() const { return m_ledger; }
     StatementPanel *statements() const { return m_statements; }
+    SpendingLimitsPanel *limits() const { return m_limits; }
     CostCalculator *calculator() const { return m_calculator; }
     QTabWidget *tabs() const { return m_tabs; }
-    // Loads the ledger again, and the catalog and instances for the comparison.
+    // Loads the ledger and the limits again, and the catalog and instances for the comparison.
     void reload();
 
 Q_SIGNALS:
@@ -47,6 +50,7 @@ private:
     QTabWidget *m_tabs;
     LedgerView *m_ledger;
     StatementPanel *m_statements;
+    SpendingLimitsPanel *m_limits;
     CostCalculator *m_calculator;
 };
 
