@@ -2,6 +2,7 @@
 
 #include "Format.h"
 #include "StateStyle.h"
+#include "StopText.h"
 #include "billing/BillTicker.h"
 
 #include <QGuiApplication>
@@ -54,14 +55,9 @@ QString InstanceTableModel::stateText(const Instance &instance)
         return tr("%1 · %2").arg(state, instance.stateReason);
     if (instance.state == InstanceState::Stopped && instance.stateReason == u"balance_exhausted"_s)
         return tr("%1 · balance ran out").arg(state);
-    if (instance.state == InstanceState::Stopped && instance.stateReason == u"spending_limit"_s)
-        return tr("%1 · spending limit reached").arg(state);
-    if (instance.state == InstanceState::Stopped && instance.stateReason == u"max_duration"_s)
-        return tr("%1 · stop time reached").arg(state);
-    if (instance.state == InstanceState::Stopped && instance.stateReason == u"max_cost"_s)
-        return tr("%1 · maximum cost reached").arg(state);
-    if (instance.state == InstanceState::Stopped && instance.stateReason == u"idle"_s)
-        return tr("%1 · stopped when idle").arg(state);
+    if (instance.state == InstanceState::Stopped
+        && !StopText::reason(instance.stateReason).isEmpty())
+        return tr("%1 · %2").arg(state, StopText::reason(instance.stateReason));
     return state;
 }
 

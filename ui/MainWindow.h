@@ -175,6 +175,7 @@ private:
     void openSettingsDialog();
     void reloadLedger();
     QWidget *createBillingPage();
+    void connectStopWarnings();
     void updateLedgerNames();
     void restoreWindowState();
     void saveWindowState();

@@ -7,6 +7,7 @@
 #include "MainWindow.h"
 #include "SettingsDialog.h"
 #include "SpendingLimitsPanel.h"
+#include "StopText.h"
 #include "TopUpDialog.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
@@ -18,6 +19,8 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -48,8 +51,46 @@ void MainWindow::buildBillingUi()
         m_connectPage->setUrl(m_settings.providerUrl);
 }
 
+void MainWindow::connectStopWarnings()
+{
+    // The provider warns before it stops a host by itself; an idle stop can be put off once.
+    connect(m_core->events(), &EventStream::stopWarning, this, [this](const StopWarning &w) {
+        const QString name = m_core->instanceNames().value(w.instanceId, w.instanceId);
+        const QString why =
+            StopText::reason(w.reason).isEmpty() ? w.reason : StopText::reason(w.reason);
+        const QString text = tr("%1 will stop at %2: %3.")
+                                 .arg(name, w.stopAt.toLocalTime().toString(u"HH:mm:ss"_s), why);
+        m_trayNotifier->showStopWarning(text);
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,
+                                    QMessageBox::NoButton, this);
+        box->setObjectName(u"stopWarningDialog"_s);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        if (w.reason == u"idle"_s) {
+            QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::AcceptRole);
+            keep->setObjectName(u"keepRunningButton"_s);
+            const QString id = w.instanceId;
+            connect(keep, &QPushButton::clicked, this, [this, id] {
+                m_core->client()->keepRunning(id)->onFinished(
+                    this, [this](const Reply<Instance> &reply) {
+                        if (reply.ok())
+                            m_core->noteInstance(reply.value());
+                        statusBar()->showMessage(
+                            reply.ok()
+                                ? tr("The idle stop of %1 was put off.").arg(reply.value().name)
+                                : tr("It could not be kept running: %1")
+                                      .arg(reply.error().userMessage()),
+                            10000);
+                    });
+            });
+        }
+        box->addButton(QMessageBox::Ok);
+        box->open();
+    });
+}
+
 void MainWindow::connectBillingActions()
 {
+    connectStopWarnings();
     m_ui->settingsAction->setShortcut(QKeySequence::Preferences);
     connect(m_ui->topUpAction, &QAction::triggered, this, &MainWindow::openTopUpDialog);
     connect(m_ui->settingsAction, &QAction::triggered, this, &MainWindow::openSettingsDialog);
