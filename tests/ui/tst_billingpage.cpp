@@ -8,16 +8,19 @@
 #include "CoreTestSupport.h"
 #include "CostCalculator.h"
 #include "Format.h"
+#include "InstanceTableModel.h"
 #include "LedgerView.h"
 #include "SimProcess.h"
 #include "SpendingLimitsPanel.h"
 #include "StatementPanel.h"
 #include "StatementPdf.h"
+#include "StopText.h"
 #include "Translations.h"
 #include "api/ProviderClient.h"
 #include "billing/Money.h"
 #include "charts/CostChart.h"
 #include "pages/BillingPage.h"
+#include "pages/HostCard.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -84,6 +87,7 @@ private Q_SLOTS:
     void badFiguresAreNamedAndKept();
     void spendingLimits();
     void figuresAreRemembered();
+    void plannedStopOnTheHostCard();
     void everyTabInEveryThemeAndLanguage();
 
 private:
@@ -477,6 +481,52 @@ void TestBillingPage::figuresAreRemembered()
     store.setValue(u"cost/years"_s, 0);
     QCOMPARE(ui::AppSettings::load(store).costInputs.years, 3);
     QCOMPARE(ui::AppSettings::load(store).costInputs.cardPriceMicros, 13'500'000'000);
+}
+
+void TestBillingPage::plannedStopOnTheHostCard()
+{
+    // "Stop this host at ..." kept by the provider: the card counts down and names the reason;
+    // when the time comes the host stops and says why.
+    const auto health = await(m_client.health());
+    QVERIFY(health.ok);
+    core::NewInstance request{u"timed"_s, u"rtx3090"_s, 1, u"base"_s, {}, {}};
+    request.stopPolicy.stopAt = health.value->time.addSecs(2 * 3600);
+    const auto created = await(m_client.createInstance(request));
+    QVERIFY2(created.ok, created.why());
+    const auto running =
+        test::awaitState(m_client, created.value->id, core::InstanceState::Running);
+    QVERIFY(running);
+    QVERIFY(running->plannedStop);
+    QCOMPARE(running->plannedStop->reason, u"max_duration"_s);
+
+    ui::InstanceTableModel model;
+    model.upsert(*running);
+    ui::HostCard card(&model, running->id);
+    card.show();
+    card.refreshLive();
+    auto *line = card.findChild<QLabel *>(u"cardPlannedStop"_s);
+    QVERIFY(line && line->isVisible());
+    QVERIFY2(line->text().startsWith(u"Stops at "_s) && line->text().contains(u"(in "_s)
+                 && line->text().endsWith(u"its stop time"_s),
+             qPrintable(line->text()));
+    QVERIFY(line->text().contains(request.stopPolicy.stopAt.toLocalTime().toString(u"HH:mm"_s)));
+    shoot(&card, u"hostcard-planned-stop"_s);
+
+    QVERIFY(m_sim.advance(2 * 3600 + 2));
+    const auto stopped =
+        test::awaitState(m_client, created.value->id, core::InstanceState::Stopped);
+    QVERIFY(stopped);
+    QCOMPARE(stopped->stateReason, u"max_duration"_s);
+    model.upsert(*stopped);
+    card.refresh();
+    QVERIFY(!line->isVisible());
+    QVERIFY2(ui::InstanceTableModel::stateText(*stopped).contains(u"its stop time"_s),
+             qPrintable(ui::InstanceTableModel::stateText(*stopped)));
+    QCOMPARE(ui::StopText::reason(u"spending_limit"_s), u"a spending limit was reached"_s);
+    QCOMPARE(ui::StopText::reason(u"idle"_s), u"its cards stayed idle"_s);
+    QCOMPARE(ui::StopText::reason(u"max_cost"_s), u"its maximum cost"_s);
+    QVERIFY(ui::StopText::reason(u"stopped_by_user"_s).isEmpty());
+    QVERIFY(await(m_client.terminateInstance(created.value->id)).ok);
 }
 
 void TestBillingPage::everyTabInEveryThemeAndLanguage()
