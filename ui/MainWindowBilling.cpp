@@ -12,6 +12,7 @@
 #include "Translations.h"
 #include "TrayNotifier.h"
 #include "api/EventStream.h"
+#include "api/ProviderClient.h"
 #include "pages/BillingPage.h"
 #include "ui_MainWindow.h"
 
