@@ -115,8 +115,8 @@ void TestBillingPage::initTestCase()
     QVERIFY(await(m_client.topUp(100'000'000)).ok);
 
     // A run of two cards, a kept snapshot, storage while stopped: every kind of charge.
-    const auto created = await(
-        m_client.createInstance(core::NewInstance{u"train"_s, u"rtx4090"_s, 2, u"base"_s, {}, {}}));
+    const auto created = await(m_client.createInstance(
+        core::NewInstance{u"train"_s, u"rtx4090"_s, 2, u"base"_s, {}, {}, {}}));
     QVERIFY2(created.ok, created.why());
     m_instanceId = created.value->id;
     QVERIFY(test::awaitState(m_client, m_instanceId, core::InstanceState::Running));
@@ -489,7 +489,7 @@ void TestBillingPage::plannedStopOnTheHostCard()
     // when the time comes the host stops and says why.
     const auto health = await(m_client.health());
     QVERIFY(health.ok);
-    core::NewInstance request{u"timed"_s, u"rtx3090"_s, 1, u"base"_s, {}, {}};
+    core::NewInstance request{u"timed"_s, u"rtx3090"_s, 1, u"base"_s, {}, {}, {}};
     request.stopPolicy.stopAt = health.value->time.addSecs(2 * 3600);
     const auto created = await(m_client.createInstance(request));
     QVERIFY2(created.ok, created.why());
