@@ -26,6 +26,19 @@ AppSettings AppSettings::load(QSettings &settings)
         s.theme = u"system"_s;
     s.warnFirstMinutes = clampMinutes(settings.value(u"alerts/firstMinutes"_s, 60).toInt());
     s.warnLastMinutes = clampMinutes(settings.value(u"alerts/lastMinutes"_s, 10).toInt());
+    core::CostInputs cost;
+    cost.cardPriceMicros =
+        settings.value(u"cost/cardPriceMicros"_s, cost.cardPriceMicros).toLongLong();
+    cost.upkeepPerYearMicros =
+        settings.value(u"cost/upkeepPerYearMicros"_s, cost.upkeepPerYearMicros).toLongLong();
+    cost.years = settings.value(u"cost/years"_s, cost.years).toInt();
+    cost.cloudPerCardHourMicros =
+        settings.value(u"cost/cloudPerCardHourMicros"_s, cost.cloudPerCardHourMicros).toLongLong();
+    // Stored figures that make no sense (edited by hand) give way to the defaults.
+    s.costInputs = cost.isValid() ? cost : core::CostInputs{};
+    s.costGpuType = settings.value(u"cost/gpuType"_s).toString();
+    s.costCards = qBound(1, settings.value(u"cost/cards"_s, s.costCards).toInt(), 1024);
+    s.costHours = qBound(1, settings.value(u"cost/hours"_s, s.costHours).toInt(), 1'000'000);
     return s;
 }
 
@@ -40,6 +53,13 @@ void AppSettings::save(QSettings &settings) const
     settings.setValue(u"theme"_s, theme);
     settings.setValue(u"alerts/firstMinutes"_s, clampMinutes(warnFirstMinutes));
     settings.setValue(u"alerts/lastMinutes"_s, clampMinutes(warnLastMinutes));
+    settings.setValue(u"cost/cardPriceMicros"_s, costInputs.cardPriceMicros);
+    settings.setValue(u"cost/upkeepPerYearMicros"_s, costInputs.upkeepPerYearMicros);
+    settings.setValue(u"cost/years"_s, costInputs.years);
+    settings.setValue(u"cost/cloudPerCardHourMicros"_s, costInputs.cloudPerCardHourMicros);
+    settings.setValue(u"cost/gpuType"_s, costGpuType);
+    settings.setValue(u"cost/cards"_s, costCards);
+    settings.setValue(u"cost/hours"_s, costHours);
     settings.sync();
 }
 

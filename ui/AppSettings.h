@@ -1,5 +1,7 @@
 #pragma once
 
+#include "billing/CostComparison.h"
+
 #include <QCoreApplication>
 #include <QString>
 #include <QUrl>
@@ -18,6 +20,11 @@ struct AppSettings
     QString theme = QStringLiteral("system"); // system, light, dark
     int warnFirstMinutes = 60; // the tray warns when the balance lasts less than this
     int warnLastMinutes = 10; // ... and once more below this
+    // The Billing page's cost comparison: the figures and the planned job last entered.
+    core::CostInputs costInputs; // the brief's figures until the user changes them
+    QString costGpuType; // empty: the catalog's first
+    int costCards = 8;
+    int costHours = 198;
 
     static AppSettings load(QSettings &settings);
     void save(QSettings &settings) const;

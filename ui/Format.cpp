@@ -12,6 +12,18 @@ QString Format::money(qint64 micros, int decimals)
     return core::Money::format(micros, decimals);
 }
 
+QString Format::exactMoney(qint64 micros)
+{
+    // Drop only zero digits, so the text is the integer's exact value.
+    int decimals = 6;
+    qint64 fraction = micros % 1'000'000;
+    while (decimals > 2 && fraction % 10 == 0) {
+        fraction /= 10;
+        --decimals;
+    }
+    return core::Money::format(micros, decimals);
+}
+
 QString Format::ratePerHour(qint64 microsPerHour, int decimals)
 {
     return tr("%1/h").arg(money(microsPerHour, decimals));

@@ -19,6 +19,8 @@ class Format
 public:
     // "¥1.90" with `decimals` (0-6) digits of the yuan, truncated towards zero.
     static QString money(qint64 micros, int decimals = 2);
+    // Every digit the amount has, at least two decimals: "¥3009.60", "¥0.000528" (statements).
+    static QString exactMoney(qint64 micros);
     // "¥1.90/h" (`decimals` as for money())
     static QString ratePerHour(qint64 microsPerHour, int decimals = 2);
     // "45 s", "12 min", "3 h 05 min", "2 d 4 h"

@@ -2,6 +2,7 @@
 
 #include "Format.h"
 #include "StateStyle.h"
+#include "StopText.h"
 #include "billing/BillTicker.h"
 
 #include <QGuiApplication>
@@ -54,6 +55,9 @@ QString InstanceTableModel::stateText(const Instance &instance)
         return tr("%1 · %2").arg(state, instance.stateReason);
     if (instance.state == InstanceState::Stopped && instance.stateReason == u"balance_exhausted"_s)
         return tr("%1 · balance ran out").arg(state);
+    if (instance.state == InstanceState::Stopped
+        && !StopText::reason(instance.stateReason).isEmpty())
+        return tr("%1 · %2").arg(state, StopText::reason(instance.stateReason));
     return state;
 }
 

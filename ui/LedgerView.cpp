@@ -161,12 +161,14 @@ void LedgerView::setPostings(const QList<Posting> &postings)
     m_chart->setPostings(postings);
     rebuildInstanceChoices();
     updateCount();
+    Q_EMIT postingsChanged(postings);
 }
 
 void LedgerView::setInstanceNames(const QHash<QString, QString> &names)
 {
     m_model->setInstanceNames(names);
     rebuildInstanceChoices();
+    Q_EMIT instanceNamesChanged(names);
 }
 
 void LedgerView::clear()

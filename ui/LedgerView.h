@@ -50,6 +50,9 @@ public:
 
 Q_SIGNALS:
     void loadFailed(const cardhour::core::ApiError &error);
+    // Every posting just shown (statements and the cost comparison use the same load).
+    void postingsChanged(const QList<cardhour::core::Posting> &postings);
+    void instanceNamesChanged(const QHash<QString, QString> &names);
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -180,6 +180,8 @@ private:
     void openTopUpDialog();
     void openSettingsDialog();
     void reloadLedger();
+    QWidget *createBillingPage();
+    void connectStopWarnings();
     void updateLedgerNames();
     void restoreWindowState();
     void saveWindowState();

@@ -1,19 +1,27 @@
 // MainWindow, continued: the ledger page, top-up, settings, the tray and the remembered window.
 // (MainWindow.cpp has the connect step, the session and the instances.)
 #include "ConnectPage.h"
+#include "CostCalculator.h"
 #include "Format.h"
 #include "LedgerView.h"
 #include "MainWindow.h"
 #include "SettingsDialog.h"
+#include "SpendingLimitsPanel.h"
+#include "StopText.h"
 #include "TopUpDialog.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
+#include "api/EventStream.h"
+#include "api/ProviderClient.h"
+#include "pages/BillingPage.h"
 #include "ui_MainWindow.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDialog>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -44,8 +52,46 @@ void MainWindow::buildBillingUi()
         m_connectPage->setUrl(m_settings.providerUrl);
 }
 
+void MainWindow::connectStopWarnings()
+{
+    // The provider warns before it stops a host by itself; an idle stop can be put off once.
+    connect(m_core->events(), &EventStream::stopWarning, this, [this](const StopWarning &w) {
+        const QString name = m_core->instanceNames().value(w.instanceId, w.instanceId);
+        const QString why =
+            StopText::reason(w.reason).isEmpty() ? w.reason : StopText::reason(w.reason);
+        const QString text = tr("%1 will stop at %2: %3.")
+                                 .arg(name, w.stopAt.toLocalTime().toString(u"HH:mm:ss"_s), why);
+        m_trayNotifier->showStopWarning(text);
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,
+                                    QMessageBox::NoButton, this);
+        box->setObjectName(u"stopWarningDialog"_s);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        if (w.reason == u"idle"_s) {
+            QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::AcceptRole);
+            keep->setObjectName(u"keepRunningButton"_s);
+            const QString id = w.instanceId;
+            connect(keep, &QPushButton::clicked, this, [this, id] {
+                m_core->client()->keepRunning(id)->onFinished(
+                    this, [this](const Reply<Instance> &reply) {
+                        if (reply.ok())
+                            m_core->noteInstance(reply.value());
+                        statusBar()->showMessage(
+                            reply.ok()
+                                ? tr("The idle stop of %1 was put off.").arg(reply.value().name)
+                                : tr("It could not be kept running: %1")
+                                      .arg(reply.error().userMessage()),
+                            10000);
+                    });
+            });
+        }
+        box->addButton(QMessageBox::Ok);
+        box->open();
+    });
+}
+
 void MainWindow::connectBillingActions()
 {
+    connectStopWarnings();
     m_ui->settingsAction->setShortcut(QKeySequence::Preferences);
     connect(m_ui->topUpAction, &QAction::triggered, this, &MainWindow::openTopUpDialog);
     connect(m_ui->settingsAction, &QAction::triggered, this, &MainWindow::openSettingsDialog);
@@ -57,6 +103,37 @@ void MainWindow::reloadLedger()
         return;
     updateLedgerNames();
     m_ledgerView->reload();
+}
+
+QWidget *MainWindow::createBillingPage()
+{
+    auto *page = new BillingPage(m_core->client(), m_settings, m_pages);
+    m_ledgerView = page->ledger();
+    updateLedgerNames();
+    connect(page, &BillingPage::remembered, this,
+            [this](const CostInputs &inputs, const QString &gpuType, int cards, int hours) {
+                m_settings.costInputs = inputs;
+                m_settings.costGpuType = gpuType;
+                m_settings.costCards = cards;
+                m_settings.costHours = hours;
+                if (m_options.useSettings) {
+                    QSettings store;
+                    m_settings.save(store);
+                }
+            });
+    // The limits follow the provider's event; the first answer comes with the page.
+    connect(m_core->events(), &EventStream::spendingLimitsChanged, page->limits(),
+            &SpendingLimitsPanel::setLimits);
+    if (m_core->isLoggedIn())
+        page->limits()->reload();
+    connect(m_core, &ClientSession::loggedIn, page->limits(), &SpendingLimitsPanel::reload);
+    // The comparison needs the catalog and every instance's size: fetched when it is looked at,
+    // not with every balance move.
+    connect(page->tabs(), &QTabWidget::currentChanged, page, [this, page](int index) {
+        if (m_core->isLoggedIn() && page->tabs()->widget(index) == page->calculator())
+            page->calculator()->reload();
+    });
+    return page;
 }
 
 void MainWindow::updateLedgerNames()

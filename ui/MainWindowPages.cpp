@@ -148,11 +148,8 @@ QWidget *MainWindow::createPage(View view)
     }
     case View::Instances:
         return m_tabs; // built with the window (buildInstancesPage)
-    case View::Billing: {
-        m_ledgerView = new LedgerView(m_core->client(), m_pages);
-        updateLedgerNames();
-        return m_ledgerView;
-    }
+    case View::Billing:
+        return createBillingPage();
     case View::Keys: {
         auto *keys = new KeysPage(m_ssh->keyStore(), m_core->client(), m_pages);
         // The launch dialog lists the provider's keys: an upload shows there at once.

@@ -1,6 +1,7 @@
 #include "TrayNotifier.h"
 
 #include "Format.h"
+#include "StopText.h"
 #include "billing/BillTicker.h"
 
 #include <QAction>
@@ -97,6 +98,11 @@ void TrayNotifier::notify(const QString &title, const QString &message, bool war
     Q_EMIT notified(title, message);
 }
 
+void TrayNotifier::showStopWarning(const QString &message)
+{
+    notify(tr("A host will stop"), message, true);
+}
+
 void TrayNotifier::onRunwayAlert(int thresholdMinutes, qint64 msLeft)
 {
     Q_UNUSED(thresholdMinutes);
@@ -122,6 +128,8 @@ void TrayNotifier::onInstanceAlert(RunwayAlerts::InstanceAlert kind, const Insta
         why = tr("the balance ran out");
     else if (instance.stateReason == u"provider_restarted"_s)
         why = tr("the provider restarted");
+    else if (!StopText::reason(instance.stateReason).isEmpty())
+        why = StopText::reason(instance.stateReason);
     else if (instance.stateReason == u"container_stopped"_s
              || instance.stateReason == u"container_gone"_s)
         why = tr("its container stopped");

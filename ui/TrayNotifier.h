@@ -37,6 +37,8 @@ public:
     // ticker's own ticks call it too).
     void refresh();
     void retranslate();
+    // A host the provider is about to stop by itself (its stop time, cost or idle window).
+    void showStopWarning(const QString &message);
 
 Q_SIGNALS:
     void notified(const QString &title, const QString &message);

@@ -4,6 +4,7 @@
 #include "InstanceTableModel.h"
 #include "SparklineDelegate.h"
 #include "StateStyle.h"
+#include "StopText.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -65,9 +66,9 @@ QToolButton *actionButton(const QString &objectName, QWidget *parent)
 HostCard::HostCard(InstanceTableModel *model, const QString &instanceId, QWidget *parent)
     : QFrame(parent), m_model(model), m_id(instanceId), m_name(new QLabel(this)),
       m_state(new QLabel(this)), m_gpu(new QLabel(this)), m_cost(new QLabel(this)),
-      m_sparkline(new Sparkline(this)), m_terminal(actionButton(u"cardTerminal"_s, this)),
-      m_app(actionButton(u"cardApp"_s, this)), m_stop(actionButton(u"cardStop"_s, this)),
-      m_start(actionButton(u"cardStart"_s, this))
+      m_plannedStop(new QLabel(this)), m_sparkline(new Sparkline(this)),
+      m_terminal(actionButton(u"cardTerminal"_s, this)), m_app(actionButton(u"cardApp"_s, this)),
+      m_stop(actionButton(u"cardStop"_s, this)), m_start(actionButton(u"cardStart"_s, this))
 {
     setObjectName(u"hostCard_"_s + instanceId);
     setFrameShape(QFrame::StyledPanel);
@@ -82,19 +83,23 @@ HostCard::HostCard(InstanceTableModel *model, const QString &instanceId, QWidget
     m_cost->setObjectName(u"cardCost"_s);
     m_cost->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_gpu->setObjectName(u"cardGpu"_s);
+    m_plannedStop->setObjectName(u"cardPlannedStop"_s);
+    m_plannedStop->setWordWrap(true);
+    m_plannedStop->hide();
 
     auto *layout = new QGridLayout(this);
     layout->addWidget(m_name, 0, 0);
     layout->addWidget(m_cost, 0, 1);
     layout->addWidget(m_state, 1, 0, 1, 2);
     layout->addWidget(m_gpu, 2, 0, 1, 2);
-    layout->addWidget(m_sparkline, 3, 0, 1, 2);
+    layout->addWidget(m_plannedStop, 3, 0, 1, 2);
+    layout->addWidget(m_sparkline, 4, 0, 1, 2);
     auto *buttons = new QHBoxLayout;
     buttons->setSpacing(0);
     for (QToolButton *button : {m_terminal, m_app, m_stop, m_start})
         buttons->addWidget(button);
     buttons->addStretch(1);
-    layout->addLayout(buttons, 4, 0, 1, 2);
+    layout->addLayout(buttons, 5, 0, 1, 2);
 
     connect(m_terminal, &QToolButton::clicked, this, [this] { Q_EMIT terminalRequested(m_id); });
     connect(m_app, &QToolButton::clicked, this, [this] { Q_EMIT appRequested(m_id); });
@@ -140,6 +145,16 @@ void HostCard::refreshLive()
     m_cost->setText(
         m_model->index(row, InstanceTableModel::CostColumn).data(Qt::DisplayRole).toString());
     m_cost->setToolTip(tr("Cost so far"));
+    // The countdown moves with the cost, which ticks while the host runs.
+    const Instance *instance = m_model->instance(m_id);
+    const QString stop = instance && instance->state == InstanceState::Running
+        ? StopText::planned(instance->plannedStop, QDateTime::currentDateTimeUtc())
+        : QString();
+    m_plannedStop->setText(stop);
+    m_plannedStop->setVisible(!stop.isEmpty());
+    QFont font = m_plannedStop->font();
+    font.setBold(instance && instance->plannedStop && instance->plannedStop->warning);
+    m_plannedStop->setFont(font);
     m_sparkline->setValues(m_model->index(row, InstanceTableModel::ActivityColumn)
                                .data(InstanceTableModel::SparklineRole)
                                .value<QList<double>>());

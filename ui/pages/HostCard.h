@@ -47,6 +47,7 @@ private:
     QLabel *m_state;
     QLabel *m_gpu;
     QLabel *m_cost;
+    QLabel *m_plannedStop; // when and why the provider will stop it
     Sparkline *m_sparkline;
     QToolButton *m_terminal;
     QToolButton *m_app;

@@ -3,6 +3,7 @@
 #include "Format.h"
 #include "Icons.h"
 #include "StateStyle.h"
+#include "StopText.h"
 #include "session/ClientSession.h"
 
 #include <QEvent>
@@ -242,8 +243,12 @@ void InstanceDetails::fill(const Instance &instance)
     m_nameLabel->setText(instance.name);
     QString state = Format::state(instance.state, instance.stateText);
     if (!instance.stateReason.isEmpty()
-        && (instance.state == InstanceState::Failed || instance.state == InstanceState::Stopped))
-        state = tr("%1 (%2)").arg(state, instance.stateReason);
+        && (instance.state == InstanceState::Failed || instance.state == InstanceState::Stopped)) {
+        const QString why = StopText::reason(instance.stateReason);
+        state = tr("%1 (%2)").arg(state, why.isEmpty() ? instance.stateReason : why);
+    }
+    if (instance.state == InstanceState::Running && instance.plannedStop)
+        state = tr("%1 · %2").arg(state, StopText::planned(instance.plannedStop));
     m_stateLabel->setText(state);
     QPalette statePalette = m_stateLabel->palette();
     statePalette.setColor(QPalette::WindowText, StateStyle::colour(instance.state, pal));

@@ -1,0 +1,301 @@
+#include "StatementPdf.h"
+
+#include "Format.h"
+#include "LedgerModel.h"
+
+#include <QFontMetrics>
+#include <QLocale>
+#include <QPageLayout>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+using core::Statement;
+using core::StatementCategory;
+
+namespace {
+
+constexpr int kResolution = 300; // dots per inch of the page's coordinates
+
+// Paints top to bottom and starts a new page when the next block does not fit.
+class PageCursor
+{
+public:
+    PageCursor(QPdfWriter &writer, QPainter &painter) : m_writer(writer), m_painter(painter)
+    {
+        m_width = painter.viewport().width();
+        m_height = painter.viewport().height();
+    }
+
+    int width() const { return m_width; }
+    int y() const { return m_y; }
+    void advance(int dy) { m_y += dy; }
+    // True when a new page was started for `height`.
+    bool ensure(int height)
+    {
+        if (m_y + height <= m_height - footerHeight())
+            return false;
+        newPage();
+        return true;
+    }
+    void footer(const QString &text)
+    {
+        m_footerText = text;
+        paintFooter();
+    }
+    void newPage()
+    {
+        m_writer.newPage();
+        m_y = 0;
+        ++m_page;
+        paintFooter();
+    }
+
+private:
+    int footerHeight() const { return m_painter.fontMetrics().height() * 2; }
+    void paintFooter()
+    {
+        m_painter.save();
+        QFont small = m_painter.font();
+        small.setPointSizeF(7);
+        m_painter.setFont(small);
+        m_painter.setPen(Qt::darkGray);
+        const QRect area(0, m_height - m_painter.fontMetrics().height(), m_width,
+                         m_painter.fontMetrics().height());
+        m_painter.drawText(area, Qt::AlignLeft | Qt::AlignVCenter, m_footerText);
+        m_painter.drawText(area, Qt::AlignRight | Qt::AlignVCenter,
+                           StatementPdf::tr("Page %1").arg(m_page));
+        m_painter.restore();
+    }
+
+    QPdfWriter &m_writer;
+    QPainter &m_painter;
+    QString m_footerText;
+    int m_width = 0;
+    int m_height = 0;
+    int m_y = 0;
+    int m_page = 1;
+};
+
+struct Column
+{
+    QString title;
+    double share; // of the page width
+    Qt::Alignment align;
+};
+
+// One row of cells; text wraps within its cell. A row that starts a new page repeats
+// `headerOnNewPage` above it, when given.
+void paintRow(QPainter &painter, PageCursor &page, const QList<Column> &columns,
+              const QStringList &cells, bool header, const QStringList *headerOnNewPage = nullptr)
+{
+    const int pad = painter.fontMetrics().height() / 4;
+    QList<QRect> rects;
+    int height = painter.fontMetrics().height();
+    int x = 0;
+    for (int i = 0; i < columns.size(); ++i) {
+        const int w = int(page.width() * columns[i].share);
+        const QRect bound = painter.fontMetrics().boundingRect(
+            QRect(0, 0, w - 2 * pad, 100'000), int(columns[i].align) | Qt::TextWordWrap,
+            cells.value(i));
+        height = qMax(height, bound.height());
+        rects.append(QRect(x + pad, 0, w - 2 * pad, 0));
+        x += w;
+    }
+    height += 2 * pad;
+    if (page.ensure(height) && headerOnNewPage)
+        paintRow(painter, page, columns, *headerOnNewPage, true);
+    if (header) {
+        painter.fillRect(QRect(0, page.y(), page.width(), height), QColor(0xec, 0xef, 0xf3));
+    } else {
+        painter.save();
+        painter.setPen(QColor(0xd8, 0xdc, 0xe2));
+        painter.drawLine(0, page.y() + height, page.width(), page.y() + height);
+        painter.restore();
+    }
+    for (int i = 0; i < columns.size(); ++i) {
+        QRect r = rects[i];
+        r.moveTop(page.y() + pad);
+        r.setHeight(height - 2 * pad);
+        painter.drawText(r, int(columns[i].align) | Qt::TextWordWrap | Qt::AlignTop,
+                         cells.value(i));
+    }
+    page.advance(height);
+}
+
+void paintHeading(QPainter &painter, PageCursor &page, const QString &text, qreal points)
+{
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(points);
+    font.setBold(true);
+    painter.setFont(font);
+    const int h = painter.fontMetrics().height();
+    page.ensure(h * 3);
+    page.advance(h / 2);
+    painter.drawText(QRect(0, page.y(), page.width(), h), Qt::AlignLeft | Qt::AlignVCenter, text);
+    page.advance(h + h / 4);
+    painter.restore();
+}
+
+void paintLine(QPainter &painter, PageCursor &page, const QString &text)
+{
+    const int h = painter.fontMetrics().height();
+    page.ensure(h);
+    painter.drawText(QRect(0, page.y(), page.width(), h), Qt::AlignLeft | Qt::AlignVCenter, text);
+    page.advance(h);
+}
+
+} // namespace
+
+QString StatementPdf::monthTitle(int year, int month)
+{
+    // The month's name comes from the language the user chose, not the system's locale.
+    const QLocale locale(tr("en_GB", "the locale of month names on statements"));
+    return locale.toString(QDate(year, month, 1), tr("MMMM yyyy", "a statement's month"));
+}
+
+QString StatementPdf::zoneText(const QTimeZone &zone, bool fromProvider)
+{
+    const QString id = QString::fromUtf8(zone.id());
+    return fromProvider ? tr("Time zone: %1 (the provider's)").arg(id)
+                        : tr("Time zone: %1 (the provider states none)").arg(id);
+}
+
+QString StatementPdf::categoryText(StatementCategory category)
+{
+    switch (category) {
+    case StatementCategory::Compute:
+        return tr("Compute");
+    case StatementCategory::Storage:
+        return tr("Storage of stopped hosts");
+    case StatementCategory::Snapshots:
+        return tr("Snapshots");
+    case StatementCategory::Credit:
+        return tr("Credits");
+    case StatementCategory::Other:
+        break;
+    }
+    return tr("Other");
+}
+
+QList<std::pair<QString, qint64>> StatementPdf::summary(const Statement &s)
+{
+    QList<std::pair<QString, qint64>> lines{
+        {tr("Opening balance"), s.openingBalanceMicros},
+        {tr("Top-ups and trial credit"), s.creditMicros},
+        {categoryText(StatementCategory::Compute), s.computeMicros},
+        {categoryText(StatementCategory::Storage), s.storageMicros},
+        {categoryText(StatementCategory::Snapshots), s.snapshotMicros},
+        {tr("Total charges"), s.chargesMicros()},
+    };
+    if (s.otherMicros != 0)
+        lines.append({categoryText(StatementCategory::Other), s.otherMicros});
+    lines.append({tr("Closing balance"), s.closingBalanceMicros});
+    return lines;
+}
+
+bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &names,
+                         bool zoneFromProvider, const QString &path, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    {
+        QPdfWriter writer(&file);
+        writer.setResolution(kResolution);
+        writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+                                         QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter));
+        writer.setTitle(tr("CardHour statement, %1").arg(monthTitle(s.year, s.month)));
+        writer.setCreator(u"CardHour"_s);
+        QPainter painter(&writer);
+        if (!painter.isActive()) {
+            if (error)
+                *error = tr("The PDF could not be started.");
+            return false;
+        }
+        QFont body = painter.font();
+        body.setPointSizeF(9);
+        painter.setFont(body);
+        painter.setPen(Qt::black);
+        PageCursor page(writer, painter);
+        page.footer(tr("Amounts are the provider's ledger in exact micro-yuan."));
+
+        paintHeading(painter, page, tr("CardHour statement, %1").arg(monthTitle(s.year, s.month)),
+                     16);
+        const QString format = u"yyyy-MM-dd HH:mm"_s;
+        paintLine(painter, page, zoneText(s.zone, zoneFromProvider));
+        paintLine(painter, page,
+                  tr("Period: %1 to %2 (postings by the time they were made)")
+                      .arg(s.start.toTimeZone(s.zone).toString(format),
+                           s.end.toTimeZone(s.zone).toString(format)));
+        paintLine(painter, page, tr("Postings: %1").arg(s.postings.size()));
+
+        paintHeading(painter, page, tr("Summary"), 12);
+        const QList<Column> summaryColumns{{QString(), 0.5, Qt::AlignLeft},
+                                           {QString(), 0.25, Qt::AlignRight}};
+        for (const auto &[label, micros] : summary(s))
+            paintRow(painter, page, summaryColumns, {label, Format::exactMoney(micros)}, false);
+
+        paintHeading(painter, page, tr("By host"), 12);
+        const QList<Column> hostColumns{{tr("Host"), 0.32, Qt::AlignLeft},
+                                        {tr("Compute"), 0.17, Qt::AlignRight},
+                                        {tr("Storage"), 0.17, Qt::AlignRight},
+                                        {tr("Snapshots"), 0.17, Qt::AlignRight},
+                                        {tr("Total"), 0.17, Qt::AlignRight}};
+        auto titles = [](const QList<Column> &columns) {
+            QStringList t;
+            for (const Column &c : columns)
+                t.append(c.title);
+            return t;
+        };
+        if (s.hosts.isEmpty()) {
+            paintLine(painter, page, tr("No host was charged in this month."));
+        } else {
+            paintRow(painter, page, hostColumns, titles(hostColumns), true);
+            for (const core::StatementHost &h : s.hosts) {
+                paintRow(painter, page, hostColumns,
+                         {names.value(h.instanceId, h.instanceId),
+                          Format::exactMoney(h.computeMicros), Format::exactMoney(h.storageMicros),
+                          Format::exactMoney(h.snapshotMicros),
+                          Format::exactMoney(h.totalMicros())},
+                         false);
+            }
+        }
+
+        paintHeading(painter, page, tr("Postings"), 12);
+        const QList<Column> postingColumns{
+            {tr("Time"), 0.21, Qt::AlignLeft},    {tr("Kind"), 0.10, Qt::AlignLeft},
+            {tr("Host"), 0.10, Qt::AlignLeft},    {tr("Description"), 0.33, Qt::AlignLeft},
+            {tr("Amount"), 0.13, Qt::AlignRight}, {tr("Balance"), 0.13, Qt::AlignRight}};
+        const QStringList postingTitles = titles(postingColumns);
+        if (s.postings.isEmpty())
+            paintLine(painter, page, tr("No postings in this month."));
+        else
+            paintRow(painter, page, postingColumns, postingTitles, true);
+        for (const core::Posting &p : s.postings) {
+            paintRow(painter, page, postingColumns,
+                     {p.createdAt.toTimeZone(s.zone).toString(u"yyyy-MM-dd HH:mm:ss"_s),
+                      LedgerModel::kindText(p.kind), names.value(p.instanceId, p.instanceId),
+                      p.description, Format::exactMoney(p.amountMicros),
+                      Format::exactMoney(p.balanceAfterMicros)},
+                     false, &postingTitles);
+        }
+        painter.end();
+    }
+    if (!file.commit()) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace cardhour::ui

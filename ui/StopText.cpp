@@ -1,0 +1,38 @@
+#include "StopText.h"
+
+#include "Format.h"
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::ui {
+
+QString StopText::reason(const QString &reason)
+{
+    if (reason == u"spending_limit"_s)
+        return tr("a spending limit was reached");
+    if (reason == u"max_duration"_s)
+        return tr("its stop time");
+    if (reason == u"max_cost"_s)
+        return tr("its maximum cost");
+    if (reason == u"idle"_s)
+        return tr("its cards stayed idle");
+    if (reason == u"balance_exhausted"_s)
+        return tr("the balance ran out");
+    return {};
+}
+
+QString StopText::planned(const std::optional<core::PlannedStop> &stop, const QDateTime &now)
+{
+    if (!stop || !stop->at.isValid())
+        return {};
+    const QString why = reason(stop->reason).isEmpty() ? stop->reason : reason(stop->reason);
+    const QDateTime local = stop->at.toLocalTime();
+    const bool today = now.isValid() && local.date() == now.toLocalTime().date();
+    const QString at = local.toString(today || !now.isValid() ? u"HH:mm"_s : u"yyyy-MM-dd HH:mm"_s);
+    if (!now.isValid())
+        return tr("Stops at %1: %2").arg(at, why);
+    const qint64 left = qMax<qint64>(0, now.msecsTo(stop->at));
+    return tr("Stops at %1 (in %2): %3").arg(at, Format::duration(left), why);
+}
+
+} // namespace cardhour::ui

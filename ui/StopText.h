@@ -1,0 +1,27 @@
+#pragma once
+
+#include "api/SpendingModels.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QString>
+
+#include <optional>
+
+namespace cardhour::ui {
+
+// A stop the provider makes by itself, in words: why a host stopped (state_reason) and when
+// and why a running one will stop (planned_stop).
+class StopText
+{
+    Q_DECLARE_TR_FUNCTIONS(cardhour::ui::StopText)
+public:
+    // spending_limit, max_duration, max_cost, idle (and the older balance_exhausted) in words;
+    // empty for a reason that is not one of these.
+    static QString reason(const QString &reason);
+    // "Stops at 18:30 (in 1 h 05 min): its stop time"; without `now`, no countdown. Empty
+    // without a planned stop.
+    static QString planned(const std::optional<core::PlannedStop> &stop, const QDateTime &now = {});
+};
+
+} // namespace cardhour::ui
