@@ -4,6 +4,7 @@
 #include "Format.h"
 #include "GpuCardDelegate.h"
 #include "StateStyle.h"
+#include "StopPolicyEditor.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
 #include "ssh/SshKeyStore.h"
@@ -11,10 +12,12 @@
 
 #include <QDir>
 #include <QEvent>
+#include <QGroupBox>
 #include <QListWidgetItem>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSysInfo>
+#include <QVBoxLayout>
 
 #include <utility>
 
@@ -49,7 +52,16 @@ LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, Ssh
     m_ui->noDatasetsLabel->hide();
     m_ui->keyNoteLabel->hide();
     m_ui->gpuList->setItemDelegate(m_cardDelegate);
-    resize(cardsMinWidth + 80, 820);
+    // When the provider stops the host by itself, above what it costs.
+    m_stopBox = new QGroupBox(this);
+    m_stopBox->setObjectName(u"stopBox"_s);
+    m_stopBox->setTitle(tr("Stop by itself"));
+    auto *stopLayout = new QVBoxLayout(m_stopBox);
+    m_stopPolicy = new StopPolicyEditor(m_stopBox);
+    stopLayout->addWidget(m_stopPolicy);
+    m_ui->layout->insertWidget(m_ui->layout->indexOf(m_ui->costLabel), m_stopBox);
+    connect(m_stopPolicy, &StopPolicyEditor::changed, this, &LaunchDialog::validate);
+    resize(cardsMinWidth + 80, 900);
     updateGpuLayout();
     fillCounts();
     connect(m_ui->gpuList, &QListWidget::currentRowChanged, this, [this] {
@@ -325,6 +337,7 @@ NewInstance LaunchDialog::request() const
 {
     NewInstance r;
     r.name = m_ui->nameEdit->text().trimmed();
+    r.stopPolicy = m_stopPolicy->policy(QDateTime::currentDateTimeUtc());
     if (const GpuType *gpu = selectedGpu())
         r.gpuType = gpu->id;
     r.gpuCount = qMax(1, m_ui->countCombo->currentData().toInt());
@@ -360,7 +373,12 @@ void LaunchDialog::validate()
 {
     const GpuType *gpu = selectedGpu();
     const int count = m_ui->countCombo->currentData().toInt();
-    const bool ok = !m_busy && gpu && count <= gpu->available && m_ui->imageList->currentItem();
+    const QString stopProblem =
+        m_stopPolicy ? m_stopPolicy->problem(QDateTime::currentDateTimeUtc()) : QString();
+    const bool ok = !m_busy && gpu && count <= gpu->available && m_ui->imageList->currentItem()
+        && stopProblem.isEmpty();
+    if (m_stopBox)
+        m_stopBox->setToolTip(stopProblem);
     QPushButton *launch = m_ui->buttonBox->button(QDialogButtonBox::Ok);
     launch->setText(tr("Launch"));
     launch->setEnabled(ok);
@@ -477,6 +495,7 @@ void LaunchDialog::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange) {
         m_ui->retranslateUi(this);
+        m_stopBox->setTitle(tr("Stop by itself"));
         fillGpus();
         fillDatasets();
         fillKeys();

@@ -9,6 +9,8 @@
 
 #include <memory>
 
+class QGroupBox;
+
 namespace Ui {
 class LaunchDialog;
 }
@@ -22,6 +24,7 @@ class SshKeyStore;
 namespace cardhour::ui {
 
 class GpuCardDelegate;
+class StopPolicyEditor;
 
 // Rent a host: GPU type (cards in a grid; a plain list when the dialog is narrow) and card
 // count, system image, datasets to mount, SSH keys, name, with what it costs running and
@@ -86,6 +89,8 @@ private:
 
     std::unique_ptr<Ui::LaunchDialog> m_ui;
     GpuCardDelegate *m_cardDelegate;
+    QGroupBox *m_stopBox = nullptr;
+    StopPolicyEditor *m_stopPolicy = nullptr;
     core::ProviderClient *m_client;
     const core::BillTicker *m_ticker;
     core::SshKeyStore *m_keyStore;
