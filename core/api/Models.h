@@ -103,6 +103,10 @@ struct ImageApp
     QString name;
     int port = 0;
     QString protocol;
+    QString path; // where its web UI starts
+    QStringList models; // library models every instance of the image mounts at /models/NAME
+    QString sampleData; // a folder of sample inputs in the image; empty when none
+    int gpuCount = 1; // the cards a one-click launch takes
 
     static ImageApp fromJson(const QJsonObject &o);
 };
@@ -233,6 +237,7 @@ struct Instance
 
     QString snapshotId; // restored from this snapshot; empty when made from an image
     QStringList datasets; // shared datasets mounted read-only at /datasets/NAME
+    QStringList models; // library models mounted read-only at /models/NAME
 
     static Instance fromJson(const QJsonObject &o);
     bool isBilled() const { return state == InstanceState::Running; }
@@ -369,6 +374,7 @@ struct NewInstance
     QString image;
     QStringList sshKeyIds;
     QStringList datasets; // names of GET /v1/datasets; sent only when not empty
+    QStringList models; // names of GET /v1/models; sent only when not empty
 
     QJsonObject toJson() const;
 };

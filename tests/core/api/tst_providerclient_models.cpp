@@ -1,12 +1,15 @@
 // ProviderClient's model-library calls against a real cardhour-sim (in-process runtime): the
 // public models of the installed packages, one of them by id, another user's or an unknown id
 // refused, an upload declared, its offset asked again, the limit's error code, the completed
-// private model listed with its storage rate, deleted.
+// private model listed with its storage rate, deleted; the apps of the image catalog with what
+// they mount and their cards, a launch that names models (sent as `models`) and one refused for
+// an unknown model.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
 
 #include <QCryptographicHash>
+#include <QJsonArray>
 #include <QTest>
 
 #include <algorithm>
@@ -24,6 +27,7 @@ private Q_SLOTS:
     void initTestCase();
     void publicModels();
     void uploadAndDelete();
+    void appCatalogAndLaunchWithModels();
 
 private:
     QString signUp(ProviderClient &client, const QString &email);
