@@ -37,6 +37,7 @@ AppsPanel::AppsPanel(core::ClientSession *session, SshActions *ssh, QWidget *par
     m_loadError->setObjectName(u"appsLoadError"_s);
     m_loadError->setWordWrap(true);
     m_loadError->hide();
+    StateStyle::showAsError(m_loadError);
     QFont headingFont = m_heading->font();
     headingFont.setBold(true);
     m_heading->setFont(headingFont);
@@ -54,6 +55,14 @@ AppsPanel::AppsPanel(core::ClientSession *session, SshActions *ssh, QWidget *par
                 for (const Instance &instance : list)
                     follow(instance);
             });
+    // Another user (or nobody) now: no launch of the previous one is followed.
+    connect(m_session, &core::ClientSession::resetForUser, this, [this] {
+        for (Entry &e : m_entries) {
+            e.phase = Phase::Idle;
+            e.instanceId.clear();
+            setStatus(e, {});
+        }
+    });
     connect(m_ssh, &SshActions::appOpened, this, &AppsPanel::onAppOpened);
     connect(m_ssh, &SshActions::message, this, &AppsPanel::onSshMessage);
     retranslate();
@@ -66,11 +75,10 @@ void AppsPanel::reload()
     if (m_pending > 0 || !m_session->isLoggedIn())
         return;
     m_pending = 3;
+    m_loadProblem.clear();
     auto done = [this](const core::ApiError &error) {
-        if (error.isError()) {
-            m_loadError->setText(tr("The apps could not be loaded: %1").arg(error.userMessage()));
-            m_loadError->show();
-        }
+        if (error.isError())
+            m_loadProblem = error.userMessage();
         if (--m_pending == 0)
             rebuild();
     };
@@ -165,10 +173,8 @@ void AppsPanel::rebuild()
         e.error->setText(kept.value(e.image.id).error);
         fillEntry(e);
     }
-    if (m_pending == 0 && m_loadError->isVisible() && !m_images.isEmpty())
-        m_loadError->hide();
     retranslate();
-    setVisible(!m_entries.isEmpty() || m_loadError->isVisible());
+    setVisible(!m_entries.isEmpty() || !m_loadProblem.isEmpty());
 }
 
 const GpuType *AppsPanel::defaultGpu(const core::ImageApp &app) const
@@ -263,25 +269,25 @@ void AppsPanel::fail(Entry &e, const QString &message)
 
 void AppsPanel::launch(const QString &imageId)
 {
-    Entry *e = entry(imageId);
-    if (!e)
+    Entry *clicked = entry(imageId);
+    if (!clicked)
         return;
-    const GpuType *gpu = defaultGpu(e->app);
+    const GpuType *gpu = defaultGpu(clicked->app);
     if (!gpu)
         return;
-    e->clock.start();
-    e->phase = Phase::Launching;
-    e->instanceId.clear();
-    setStatus(*e, tr("Launching…"));
+    clicked->clock.start();
+    clicked->phase = Phase::Launching;
+    clicked->instanceId.clear();
+    setStatus(*clicked, tr("Launching…"));
     core::NewInstance request;
     request.gpuType = gpu->id;
-    request.gpuCount = e->app.gpuCount;
-    request.image = e->image.id;
-    request.models = e->app.models;
+    request.gpuCount = clicked->app.gpuCount;
+    request.image = clicked->image.id;
+    request.models = clicked->app.models;
     core::ProviderClient *client = m_session->client();
     // Every key of the account may log in: the forward uses whichever this client holds.
     client->sshKeys()->onFinished(
-        this, [this, imageId, request, client](const Reply<QList<core::SshKey>> &keys) mutable {
+        this, [this, imageId, request, client](const Reply<QList<core::SshKey>> &keys) {
             Entry *e = entry(imageId);
             if (!e)
                 return;
@@ -291,17 +297,18 @@ void AppsPanel::launch(const QString &imageId)
                 return fail(*e,
                             tr("Add an SSH key first (Keys page): the app is reached "
                                "through SSH."));
+            core::NewInstance withKeys = request;
             for (const core::SshKey &key : keys.value())
-                request.sshKeyIds << key.id;
-            client->createInstance(request)->onFinished(
+                withKeys.sshKeyIds << key.id;
+            client->createInstance(withKeys)->onFinished(
                 this, [this, imageId](const Reply<Instance> &r) {
-                    Entry *e = entry(imageId);
-                    if (!e)
+                    Entry *created = entry(imageId);
+                    if (!created)
                         return;
                     if (!r.ok())
-                        return fail(*e, r.error().userMessage());
-                    e->phase = Phase::Waiting;
-                    e->instanceId = r.value().id;
+                        return fail(*created, r.error().userMessage());
+                    created->phase = Phase::Waiting;
+                    created->instanceId = r.value().id;
                     m_session->noteInstance(r.value());
                     Q_EMIT launched(r.value());
                     follow(r.value());
@@ -374,6 +381,10 @@ void AppsPanel::showEvent(QShowEvent *event)
 void AppsPanel::retranslate()
 {
     m_heading->setText(tr("Apps: one click launches, mounts and opens the web UI"));
+    m_loadError->setText(m_loadProblem.isEmpty()
+                             ? QString()
+                             : tr("The apps could not be loaded: %1").arg(m_loadProblem));
+    m_loadError->setVisible(!m_loadProblem.isEmpty());
     for (Entry &e : m_entries)
         fillEntry(e);
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/ModelLibrary.h"
 #include "api/Models.h"
 
 #include <QElapsedTimer>
@@ -96,6 +97,7 @@ private:
     QList<core::Image> m_images;
     QList<core::LibraryModel> m_models;
     QList<Entry> m_entries;
+    QString m_loadProblem; // why the last reload failed; empty when it did not
     int m_pending = 0; // catalog requests in flight
 };
 
