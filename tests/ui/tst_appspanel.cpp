@@ -197,7 +197,7 @@ void TestAppsPanel::oneClickOpensOcrThroughForward()
         QCOMPARE(instance.gpuCount, 2);
         QCOMPARE(instance.image, u"ocr"_s);
         QVERIFY2(instance.models.contains(u"tesseract-eng"_s),
-                 qPrintable(instance.models.join(',')));
+                 qPrintable(instance.models.join(u',')));
         QCOMPARE(instance.sshKeyIds.size(), 1);
         QTRY_VERIFY2_WITH_TIMEOUT(!m_browser.urls.isEmpty(),
                                   qPrintable(m_apps->statusText(u"ocr"_s)), 240000);
