@@ -66,7 +66,10 @@ void HomePage::showApps(core::ClientSession *session, SshActions *ssh)
     if (m_apps)
         return;
     m_apps = new AppsPanel(session, ssh, this);
-    static_cast<QVBoxLayout *>(layout())->insertWidget(0, m_apps);
+    // As tall as its cards; the hosts (or the empty state) take the rest.
+    auto *box = static_cast<QVBoxLayout *>(layout());
+    box->insertWidget(0, m_apps);
+    box->setStretchFactor(m_stack, 1);
 }
 
 void HomePage::rebuild()
