@@ -161,7 +161,15 @@ GpuType GpuType::fromJson(const QJsonObject &o)
 
 ImageApp ImageApp::fromJson(const QJsonObject &o)
 {
-    return {str(o, "name"_L1), int32(o, "port"_L1), str(o, "protocol"_L1)};
+    ImageApp a;
+    a.name = str(o, "name"_L1);
+    a.port = int32(o, "port"_L1);
+    a.protocol = str(o, "protocol"_L1);
+    a.path = str(o, "path"_L1);
+    a.models = strings(o.value("models"_L1));
+    a.sampleData = str(o, "sample_data"_L1);
+    a.gpuCount = qMax(1, int32(o, "gpu_count"_L1, 1));
+    return a;
 }
 
 Image Image::fromJson(const QJsonObject &o)
@@ -328,6 +336,7 @@ Instance Instance::fromJson(const QJsonObject &o)
     i.memoryMib = int64(resources, "memory_mib"_L1);
     i.snapshotId = str(o, "snapshot_id"_L1);
     i.datasets = strings(o.value("datasets"_L1));
+    i.models = strings(o.value("models"_L1));
     return i;
 }
 
@@ -450,6 +459,8 @@ QJsonObject NewInstance::toJson() const
     o.insert(u"ssh_key_ids"_s, QJsonArray::fromStringList(sshKeyIds));
     if (!datasets.isEmpty())
         o.insert(u"datasets"_s, QJsonArray::fromStringList(datasets));
+    if (!models.isEmpty())
+        o.insert(u"models"_s, QJsonArray::fromStringList(models));
     if (!stopPolicy.isEmpty())
         o.insert(u"stop_policy"_s, stopPolicy.toJson());
     return o;

@@ -105,6 +105,10 @@ struct ImageApp
     QString name;
     int port = 0;
     QString protocol;
+    QString path; // where its web UI starts
+    QStringList models; // library models every instance of the image mounts at /models/NAME
+    QString sampleData; // a folder of sample inputs in the image; empty when none
+    int gpuCount = 1; // the cards a one-click launch takes
 
     static ImageApp fromJson(const QJsonObject &o);
 };
@@ -235,6 +239,7 @@ struct Instance
 
     QString snapshotId; // restored from this snapshot; empty when made from an image
     QStringList datasets; // shared datasets mounted read-only at /datasets/NAME
+    QStringList models; // library models mounted read-only at /models/NAME
 
     StopPolicy stopPolicy; // when the provider stops it by itself
     std::optional<PlannedStop> plannedStop; // the earliest such stop, while running
@@ -374,6 +379,7 @@ struct NewInstance
     QString image;
     QStringList sshKeyIds;
     QStringList datasets; // names of GET /v1/datasets; sent only when not empty
+    QStringList models; // names of GET /v1/models; sent only when not empty
     StopPolicy stopPolicy; // sent only when not empty
 
     QJsonObject toJson() const;

@@ -1,5 +1,6 @@
 #include "pages/HomePage.h"
 
+#include "AppsPanel.h"
 #include "EmptyState.h"
 #include "InstanceTableModel.h"
 #include "pages/HostCard.h"
@@ -58,6 +59,17 @@ QList<HostCard *> HomePage::cards() const
     for (const QString &id : m_order)
         list << m_cards.value(id);
     return list;
+}
+
+void HomePage::showApps(core::ClientSession *session, SshActions *ssh)
+{
+    if (m_apps)
+        return;
+    m_apps = new AppsPanel(session, ssh, this);
+    // As tall as its cards; the hosts (or the empty state) take the rest.
+    auto *box = static_cast<QVBoxLayout *>(layout());
+    box->insertWidget(0, m_apps);
+    box->setStretchFactor(m_stack, 1);
 }
 
 void HomePage::rebuild()

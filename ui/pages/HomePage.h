@@ -7,9 +7,15 @@ class QGridLayout;
 class QLabel;
 class QStackedWidget;
 
+namespace cardhour::core {
+class ClientSession;
+} // namespace cardhour::core
+
 namespace cardhour::ui {
 
+class AppsPanel;
 class EmptyState;
+class SshActions;
 class HostCard;
 class InstanceTableModel;
 
@@ -25,6 +31,9 @@ public:
 
     QList<HostCard *> cards() const;
     EmptyState *emptyState() const { return m_empty; }
+    // The one-click apps of the provider's catalog (AppsPanel), above the hosts.
+    void showApps(core::ClientSession *session, SshActions *ssh);
+    AppsPanel *appsPanel() const { return m_apps; }
 
 Q_SIGNALS:
     void launchRequested();
@@ -45,6 +54,7 @@ private:
     void retranslate();
 
     InstanceTableModel *m_model;
+    AppsPanel *m_apps = nullptr;
     QStackedWidget *m_stack;
     EmptyState *m_empty;
     QWidget *m_cardsPage;

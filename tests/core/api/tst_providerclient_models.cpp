@@ -1,12 +1,15 @@
 // ProviderClient's model-library calls against a real cardhour-sim (in-process runtime): the
 // public models of the installed packages, one of them by id, another user's or an unknown id
 // refused, an upload declared, its offset asked again, the limit's error code, the completed
-// private model listed with its storage rate, deleted.
+// private model listed with its storage rate, deleted; the apps of the image catalog with what
+// they mount and their cards, a launch that names models (sent as `models`) and one refused for
+// an unknown model.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
 
 #include <QCryptographicHash>
+#include <QJsonArray>
 #include <QTest>
 
 #include <algorithm>
@@ -24,6 +27,7 @@ private Q_SLOTS:
     void initTestCase();
     void publicModels();
     void uploadAndDelete();
+    void appCatalogAndLaunchWithModels();
 
 private:
     QString signUp(ProviderClient &client, const QString &email);
@@ -129,6 +133,44 @@ void TestProviderClientModels::uploadAndDelete()
     const auto deleted = await(owner.deleteModel(tiny->id));
     QVERIFY2(deleted.ok, deleted.why());
     QCOMPARE(await(owner.model(tiny->id)).error.code, u"unknown_model"_s);
+}
+
+void TestProviderClientModels::appCatalogAndLaunchWithModels()
+{
+    ProviderClient client;
+    QVERIFY(!signUp(client, u"apps@example.com"_s).isEmpty());
+    const auto images = await(client.images());
+    QVERIFY2(images.ok, images.why());
+    const auto ocr = std::find_if(images.value->cbegin(), images.value->cend(),
+                                  [](const Image &i) { return i.id == u"ocr"_s; });
+    QVERIFY(ocr != images.value->cend() && ocr->apps.size() == 1);
+    const ImageApp app = ocr->apps.constFirst();
+    QCOMPARE(app.gpuCount, 2);
+    QCOMPARE(app.path, u"/"_s);
+    QCOMPARE(app.models, (QStringList{u"tesseract-eng"_s, u"tesseract-chi-sim"_s}));
+    QCOMPARE(app.sampleData, u"/opt/cardhour/samples/ocr-samples"_s);
+    const auto base = std::find_if(images.value->cbegin(), images.value->cend(),
+                                   [](const Image &i) { return i.id == u"base"_s; });
+    QVERIFY(base != images.value->cend() && base->apps.isEmpty());
+
+    NewInstance request;
+    request.gpuType = u"rtx4090"_s;
+    request.image = u"base"_s;
+    request.models = {u"tesseract-eng"_s};
+    QCOMPARE(request.toJson().value(u"models"_s).toArray(), QJsonArray{u"tesseract-eng"_s});
+    const auto created = await(client.createInstance(request));
+    QVERIFY2(created.ok, created.why());
+    QCOMPARE(created.value->models, QStringList{u"tesseract-eng"_s});
+    const auto terminated = await(client.terminateInstance(created.value->id));
+    QVERIFY2(terminated.ok, terminated.why());
+
+    request.models = {u"no-such-model"_s};
+    const auto refused = await(client.createInstance(request));
+    QVERIFY(!refused.ok);
+    QCOMPARE(refused.error.code, u"unknown_model"_s);
+    // Without models the member is left out, as before.
+    request.models.clear();
+    QVERIFY(!request.toJson().contains(u"models"_s));
 }
 
 QTEST_GUILESS_MAIN(TestProviderClientModels)
