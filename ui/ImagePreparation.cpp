@@ -190,9 +190,6 @@ void ImagePreparation::onDiagnosed(const QList<core::SandboxImages::Finding> &fi
         m_findingsLayout->addWidget(label);
     }
     for (const core::SandboxImages::Finding &finding : findings) {
-        // Missing images are this panel's own business (Prepare images).
-        if (finding.name == u"images"_s)
-            continue;
         QLabel *head = wrappedLabel(u"finding_"_s + finding.name, m_findings);
         head->setText((finding.status == u"problem"_s ? tr("Problem — %1: %2")
                                                       : tr("Warning — %1: %2"))
