@@ -206,9 +206,9 @@ int main(int argc, char *argv[])
     errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
-                       runtimeOption, containersConfOption, tagPrefixOption, postingOption, gpusOption,
-                       nvidiaSmiOption, hostNameOption, routesOption, dataDirOption, tlsCertOption,
-                       tlsKeyOption, scryptOption});
+                       runtimeOption, containersConfOption, tagPrefixOption, postingOption,
+                       gpusOption, nvidiaSmiOption, hostNameOption, routesOption, dataDirOption,
+                       tlsCertOption, tlsKeyOption, scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {

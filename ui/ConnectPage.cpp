@@ -49,8 +49,7 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
         m_preparation->setMaximumWidth(620);
         m_ui->outerLayout->insertWidget(m_ui->outerLayout->indexOf(m_ui->choiceBox) + 1,
                                         m_preparation, 0, Qt::AlignHCenter);
-        connect(m_ui->sandboxRadio, &QRadioButton::toggled, this,
-                &ConnectPage::updatePreparation);
+        connect(m_ui->sandboxRadio, &QRadioButton::toggled, this, &ConnectPage::updatePreparation);
     }
     validate();
 }

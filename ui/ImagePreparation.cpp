@@ -15,6 +15,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
@@ -38,7 +40,8 @@ ImagePreparation::ImagePreparation(core::SandboxImages *images, QWidget *parent)
     : QFrame(parent), m_images(images), m_title(new QLabel(this)),
       m_summary(wrappedLabel(u"imagesSummary"_s, this)),
       m_error(wrappedLabel(u"imagesError"_s, this)), m_progress(new QProgressBar(this)),
-      m_step(wrappedLabel(u"buildStep"_s, this)), m_estimate(wrappedLabel(u"buildEstimate"_s, this)),
+      m_step(wrappedLabel(u"buildStep"_s, this)),
+      m_estimate(wrappedLabel(u"buildEstimate"_s, this)),
       m_ready(wrappedLabel(u"baseReady"_s, this)), m_logButton(new QPushButton(this)),
       m_cancelButton(new QPushButton(this)), m_prepareButton(new QPushButton(this)),
       m_findings(new QWidget(this)), m_findingsLayout(new QVBoxLayout(m_findings))
@@ -142,24 +145,22 @@ void ImagePreparation::onProgress(const core::SandboxImages::Progress &progress)
     QString line = progress.line;
     if (line.size() > 90)
         line = line.left(89) + QChar(0x2026);
-    m_step->setText(
-        progress.totalSteps > 0
-            ? tr("%1 (image %2 of %3): step %4 of %5 — %6")
-                  .arg(progress.image)
-                  .arg(position)
-                  .arg(progress.imagesTotal)
-                  .arg(progress.step)
-                  .arg(progress.totalSteps)
-                  .arg(line)
-            : tr("%1 (image %2 of %3): %4")
-                  .arg(progress.image)
-                  .arg(position)
-                  .arg(progress.imagesTotal)
-                  .arg(line));
-    m_estimate->setText(progress.secondsLeft >= 0
-                            ? tr("About %1 left").arg(Format::duration(
-                                  qint64(progress.secondsLeft) * 1000))
-                            : tr("Estimating the time left…"));
+    m_step->setText(progress.totalSteps > 0 ? tr("%1 (image %2 of %3): step %4 of %5 — %6")
+                                                  .arg(progress.image)
+                                                  .arg(position)
+                                                  .arg(progress.imagesTotal)
+                                                  .arg(progress.step)
+                                                  .arg(progress.totalSteps)
+                                                  .arg(line)
+                                            : tr("%1 (image %2 of %3): %4")
+                                                  .arg(progress.image)
+                                                  .arg(position)
+                                                  .arg(progress.imagesTotal)
+                                                  .arg(line));
+    m_estimate->setText(
+        progress.secondsLeft >= 0
+            ? tr("About %1 left").arg(Format::duration(qint64(progress.secondsLeft) * 1000))
+            : tr("Estimating the time left…"));
 }
 
 void ImagePreparation::onFinished(bool ok, bool cancelled, const QString &message)
@@ -191,9 +192,9 @@ void ImagePreparation::onDiagnosed(const QList<core::SandboxImages::Finding> &fi
     }
     for (const core::SandboxImages::Finding &finding : findings) {
         QLabel *head = wrappedLabel(u"finding_"_s + finding.name, m_findings);
-        head->setText((finding.status == u"problem"_s ? tr("Problem — %1: %2")
-                                                      : tr("Warning — %1: %2"))
-                          .arg(finding.name, finding.detail));
+        head->setText(
+            (finding.status == u"problem"_s ? tr("Problem — %1: %2") : tr("Warning — %1: %2"))
+                .arg(finding.name, finding.detail));
         if (finding.status == u"problem"_s)
             StateStyle::showAsError(head);
         m_findingsLayout->addWidget(head);

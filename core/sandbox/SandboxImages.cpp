@@ -8,7 +8,7 @@
 #include <QRegularExpression>
 
 #ifdef Q_OS_UNIX
-#include <csignal>
+#include <signal.h>
 #include <unistd.h>
 #endif
 
@@ -94,7 +94,7 @@ QStringList SandboxImages::buildArguments(const QStringList &ids) const
 QStringList SandboxImages::doctorArguments() const
 {
     return QStringList{u"doctor"_s, u"--json"_s, u"--data"_s, m_launcher->dataDir()}
-        + engineArguments();
+    + engineArguments();
 }
 
 QStringList SandboxImages::missing() const
@@ -121,12 +121,15 @@ QProcess *SandboxImages::startProcess(const QStringList &arguments)
         const QString reason = tr("The sandbox program %1 could not be started: %2")
                                    .arg(m_launcher->executable(), process->errorString());
         process->deleteLater();
-        if (process == m_list)
+        if (process == m_list) {
+            m_list = nullptr;
             Q_EMIT checked({}, reason);
-        else if (process == m_doctor)
+        } else if (process == m_doctor) {
+            m_doctor = nullptr;
             Q_EMIT diagnosed({}, reason);
-        else if (process == m_build)
+        } else if (process == m_build) {
             finishBuild(false, false, reason);
+        }
     });
     return process;
 }
@@ -164,8 +167,9 @@ void SandboxImages::onListFinished(int exitCode, QProcess::ExitStatus status)
         images.append({fields.at(0), fields.at(1)}); // ID STATUS SIZE BUILT-AT NOTE
     }
     if (status != QProcess::NormalExit || (images.isEmpty() && exitCode != 0)) {
-        Q_EMIT checked({}, tr("The sandbox could not list its images: %1")
-                               .arg(err.isEmpty() ? tr("exit status %1").arg(exitCode) : err));
+        Q_EMIT checked({},
+                       tr("The sandbox could not list its images: %1")
+                           .arg(err.isEmpty() ? tr("exit status %1").arg(exitCode) : err));
         return;
     }
     m_images = images;
@@ -279,8 +283,8 @@ void SandboxImages::onBuildLine(const QString &line)
         ? double(m_progress.step - 1) / m_progress.totalSteps
         : 0.0;
     m_progress.fraction = m_progress.imagesTotal > 0
-        ? std::clamp((m_progress.imagesDone + std::max(0.0, current)) / m_progress.imagesTotal,
-                     0.0, 1.0)
+        ? std::clamp((m_progress.imagesDone + std::max(0.0, current)) / m_progress.imagesTotal, 0.0,
+                     1.0)
         : 0.0;
     // From the pace so far; too early a guess says nothing.
     const double elapsed = double(m_clock.elapsed()) / 1000.0;
@@ -349,8 +353,9 @@ void SandboxImages::onDoctorFinished(int exitCode, QProcess::ExitStatus status)
         QJsonDocument::fromJson(process->readAllStandardOutput(), &parseError);
     if (status != QProcess::NormalExit || !document.isObject()) {
         const QString err = stripProgramName(QString::fromUtf8(process->readAllStandardError()));
-        Q_EMIT diagnosed({}, tr("The sandbox could not check this computer: %1")
-                                 .arg(err.isEmpty() ? tr("exit status %1").arg(exitCode) : err));
+        Q_EMIT diagnosed({},
+                         tr("The sandbox could not check this computer: %1")
+                             .arg(err.isEmpty() ? tr("exit status %1").arg(exitCode) : err));
         return;
     }
     QList<Finding> findings;

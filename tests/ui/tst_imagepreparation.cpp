@@ -67,10 +67,10 @@ private:
 void TestImagePreparation::initTestCase()
 {
     initPodmanTest();
-    m_prefix =
-        u"localhost/cardhour-firstrun-%1/"_s.arg(QUuid::createUuid().toString(QUuid::Id128).left(8));
-    const Cmd tagged = podman({u"tag"_s, u"localhost/cardhour/debian:bookworm"_s,
-                               m_prefix + u"debian:bookworm"_s});
+    m_prefix = u"localhost/cardhour-firstrun-%1/"_s.arg(
+        QUuid::createUuid().toString(QUuid::Id128).left(8));
+    const Cmd tagged = podman(
+        {u"tag"_s, u"localhost/cardhour/debian:bookworm"_s, m_prefix + u"debian:bookworm"_s});
     QVERIFY2(tagged.ok(), qPrintable(tagged.describe()));
 
     // podman for everything this test's client starts: `build` waits while <gates>/<image>

@@ -348,10 +348,11 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
                 if (launch->spec.snapshotId.isEmpty() && waitForImage(launch, attempt))
                     return;
                 return dropLaunchWithoutImage(
-                    launch, launch->spec.snapshotId.isEmpty()
-                                ? imageMissingReason(launch->spec.image)
-                                : u"the snapshot's disk image is gone (snapshot %1 deleted)"_s.arg(
-                                    launch->spec.snapshotId));
+                    launch,
+                    launch->spec.snapshotId.isEmpty()
+                        ? imageMissingReason(launch->spec.image)
+                        : u"the snapshot's disk image is gone (snapshot %1 deleted)"_s.arg(
+                            launch->spec.snapshotId));
             }
             const bool portTaken = failure == cli::Failure::PortInUse;
             const bool nameTaken = failure == cli::Failure::NameInUse;

@@ -18,17 +18,15 @@ namespace cardhour::sim {
 namespace {
 
 constexpr std::pair<ImageBuildStatus::State, const char *> kStateNames[] = {
-    {ImageBuildStatus::State::None, "none"},
-    {ImageBuildStatus::State::Queued, "queued"},
-    {ImageBuildStatus::State::Building, "building"},
-    {ImageBuildStatus::State::Built, "built"},
+    {ImageBuildStatus::State::None, "none"},         {ImageBuildStatus::State::Queued, "queued"},
+    {ImageBuildStatus::State::Building, "building"}, {ImageBuildStatus::State::Built, "built"},
     {ImageBuildStatus::State::Failed, "failed"},
 };
 
 ImageBuildStatus::State stateFromName(const QString &name)
 {
     for (const auto &[state, text] : kStateNames) {
-        if (name == QLatin1StringView(text))
+        if (name == QLatin1String(text))
             return state;
     }
     return ImageBuildStatus::State::None;
@@ -128,8 +126,7 @@ ImageBuildStatus::Image ImageBuildStatus::read(const QString &dataDir, const QSt
         return {};
     const QDateTime updated =
         QDateTime::fromString(root.value(u"updated_at"_s).toString(), Qt::ISODateWithMs);
-    const bool running = root.value(u"running"_s).toBool()
-        && updated.isValid()
+    const bool running = root.value(u"running"_s).toBool() && updated.isValid()
         && updated.msecsTo(QDateTime::currentDateTimeUtc()) < staleAfterMs();
     for (const QJsonValue &value : root.value(u"images"_s).toArray()) {
         const QJsonObject entry = value.toObject();
