@@ -6,7 +6,9 @@
 //   - the connect page lists the missing images and doctor's finding with its fix (copied);
 //   - "Prepare images" starts the build, base first; an instance asked for meanwhile waits at
 //     stage "image" instead of failing, and runs once base is built;
-//   - the others still building, Cancel ends the build and every process it started;
+//   - a build that fails fails the instance waiting for it, with the build's reason;
+//   - Cancel ends the build and every process it started; with no build under way, a launch
+//     fails as before, naming the command;
 //   - the log is one click away.
 // Saves firstrun-*.png.
 #include "ConnectPage.h"
@@ -19,6 +21,7 @@
 #include <QDialog>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -74,7 +77,7 @@ void TestImagePreparation::initTestCase()
     QVERIFY2(tagged.ok(), qPrintable(tagged.describe()));
 
     // podman for everything this test's client starts: `build` waits while <gates>/<image>
-    // exists and leaves its pid in <gates>/pid-<image>.
+    // exists, leaves its pid in <gates>/pid-<image>, and fails while <gates>/<image>.fail does.
     m_gates = std::make_unique<QTemporaryDir>();
     QVERIFY(m_gates->isValid());
     const QString realPodman = QStandardPaths::findExecutable(u"podman"_s);
@@ -88,6 +91,8 @@ void TestImagePreparation::initTestCase()
                   "  name=${tag##*/}; name=${name%%:latest}\n"
                   "  echo $$ > \"%1/pid-$name\"\n"
                   "  while [ -e \"%1/$name\" ]; do sleep 0.2; done\n"
+                  "  if [ -e \"%1/$name.fail\" ]; then echo \"Error: $name fails on purpose\"; "
+                  "exit 3; fi\n"
                   "fi\n"
                   "exec \"%2\" \"$@\"\n"_s.arg(m_gates->path(), realPodman)
                       .toUtf8());
@@ -175,23 +180,62 @@ void TestImagePreparation::preparesImagesWhileALaunchWaits()
     QVERIFY(page.findChild<QLabel *>(u"baseReady"_s)->isVisible());
     shoot(&page, u"firstrun-base-ready"_s);
 
-    // Cancel: the build and the podman under it are gone, and it says so.
+    // pytorch fails: an instance waiting for it fails with the build's reason, and so does the
+    // build (jupyter is built on pytorch).
+    const QString torch = create(*sim, token, {keyId}, {{u"image"_s, u"pytorch"_s}});
+    QVERIFY(!torch.isEmpty());
+    QTest::qWait(3000);
+    QCOMPARE(instance(*sim, token, torch).value(u"state"_s).toString(), u"creating"_s);
+    QFile fail(gate(u"pytorch.fail"_s));
+    QVERIFY(fail.open(QIODevice::WriteOnly));
+    fail.close();
+    QVERIFY(QFile::remove(gate(u"pytorch"_s)));
+    const QJsonObject torchFailed = waitFor(*sim, token, torch, u"failed"_s);
+    QCOMPARE(torchFailed.value(u"state"_s).toString(), u"failed"_s);
+    const QString torchReason = torchFailed.value(u"state_reason"_s).toString();
+    QVERIFY2(torchReason.contains(u"pytorch fails on purpose"_s), qPrintable(torchReason));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QCOMPARE(finished.at(0).at(1).toBool(), false);
+    QVERIFY(finished.at(0).at(2).toString().contains(u"pytorch"_s));
+    QTRY_VERIFY(page.findChild<QLabel *>(u"imagesError"_s)->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(prepare->isVisible(), 60000); // checked again: two still missing
+    QCOMPARE(images->missing(), (QStringList{u"pytorch"_s, u"jupyter"_s}));
+    shoot(&page, u"firstrun-failed"_s);
+
+    // Again, held at pytorch; Cancel: the build and the podman under it are gone.
+    QVERIFY(QFile::remove(gate(u"pytorch.fail"_s)));
+    QVERIFY(QFile::remove(gate(u"pid-pytorch"_s)));
+    QVERIFY(QFile(gate(u"pytorch"_s)).open(QIODevice::WriteOnly));
+    finished.clear();
+    QTest::mouseClick(prepare, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(gate(u"pid-pytorch"_s)), 60000);
+    QTRY_VERIFY(alive(gate(u"pid-pytorch"_s)));
     QTest::mouseClick(cancel, Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
     QCOMPARE(finished.at(0).at(0).toBool(), false);
     QCOMPARE(finished.at(0).at(1).toBool(), true);
     QTRY_VERIFY_WITH_TIMEOUT(!alive(gate(u"pid-pytorch"_s)), 10000);
     QVERIFY(!QFile::exists(gate(u"pid-jupyter"_s)));
-    QTRY_VERIFY_WITH_TIMEOUT(prepare->isVisible(), 60000); // checked again: two still missing
-    QCOMPARE(images->missing(), (QStringList{u"pytorch"_s, u"jupyter"_s}));
+    QTRY_VERIFY_WITH_TIMEOUT(prepare->isVisible(), 60000);
     shoot(&page, u"firstrun-cancelled"_s);
+
+    // No build under way (the cancelled one's status goes stale): a launch fails as before.
+    const QString lone = create(*sim, token, {keyId}, {{u"image"_s, u"jupyter"_s}});
+    QVERIFY(!lone.isEmpty());
+    const QJsonObject loneFailed = waitFor(*sim, token, lone, u"failed"_s, 90000);
+    QCOMPARE(loneFailed.value(u"state"_s).toString(), u"failed"_s);
+    QVERIFY2(loneFailed.value(u"state_reason"_s)
+                 .toString()
+                 .contains(u"cardhour-sim images build jupyter"_s),
+             qPrintable(loneFailed.value(u"state_reason"_s).toString()));
 
     // The log, one click away.
     QTest::mouseClick(page.findChild<QPushButton *>(u"showLogButton"_s), Qt::LeftButton);
     auto *dialog = page.findChild<QDialog *>(u"buildLogDialog"_s);
     QTRY_VERIFY(dialog && dialog->isVisible());
     const QString log = dialog->findChild<QPlainTextEdit *>(u"buildLog"_s)->toPlainText();
-    QVERIFY2(log.contains(u"[base] built in"_s), qPrintable(log));
+    QVERIFY2(log.contains(u"[pytorch] building "_s), qPrintable(log));
     QVERIFY(log.contains(u"cancelled"_s));
     shoot(dialog, u"firstrun-log"_s);
     dialog->close();
