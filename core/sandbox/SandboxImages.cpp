@@ -50,6 +50,10 @@ SandboxImages::SandboxImages(const SandboxLauncher *launcher, QObject *parent)
 
 SandboxImages::~SandboxImages()
 {
+#ifdef Q_OS_UNIX
+    if (m_build && m_build->processId() > 0)
+        ::kill(-pid_t(m_build->processId()), SIGTERM); // podman under it, too
+#endif
     for (QProcess *process : {m_list.data(), m_doctor.data(), m_build.data()}) {
         if (!process)
             continue;

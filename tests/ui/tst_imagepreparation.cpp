@@ -30,7 +30,7 @@
 #include <QStandardPaths>
 #include <QUuid>
 
-#include <csignal>
+#include <signal.h>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour;
