@@ -116,7 +116,7 @@ void ImagePreparation::onChecked(const QList<core::SandboxImages::Image> &images
 {
     Q_UNUSED(images)
     m_checked = true;
-    m_error->setText(error);
+    m_error->setText(error.isEmpty() ? m_buildError : error);
     m_missing = error.isEmpty() ? m_images->missing() : QStringList();
     updateSummary();
     updateVisibility();
@@ -126,6 +126,7 @@ void ImagePreparation::prepare()
 {
     QString error;
     m_readyIds.clear();
+    m_buildError.clear();
     if (!m_images->prepare(m_missing, &error)) {
         m_error->setText(error);
         return;
@@ -167,8 +168,10 @@ void ImagePreparation::onFinished(bool ok, bool cancelled, const QString &messag
 {
     m_step->setText(message);
     m_estimate->clear();
-    if (!ok && !cancelled)
+    if (!ok && !cancelled) {
+        m_buildError = message;
         m_error->setText(message);
+    }
     if (ok)
         m_progress->setValue(kProgressScale);
     updateVisibility();

@@ -61,6 +61,7 @@ private:
     QPointer<BuildLogDialog> m_log;
     QStringList m_missing;
     QStringList m_readyIds;
+    QString m_buildError; // the last build's failure, shown until the next build
     QList<core::SandboxImages::Finding> m_lastFindings;
     bool m_checked = false;
     bool m_active = true;
