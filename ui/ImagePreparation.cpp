@@ -87,7 +87,7 @@ ImagePreparation::ImagePreparation(core::SandboxImages *images, QWidget *parent)
     connect(m_images, &core::SandboxImages::diagnosed, this, &ImagePreparation::onDiagnosed);
     connect(m_images, &core::SandboxImages::imageReady, this, [this](const QString &id) {
         m_readyIds.append(id);
-        updateSummary();
+        updateVisibility();
     });
     connect(m_images, &core::SandboxImages::logLine, this, [this](const QString &line) {
         if (m_log)
@@ -256,6 +256,7 @@ void ImagePreparation::updateSummary()
 
 void ImagePreparation::updateVisibility()
 {
+    updateSummary();
     const bool building = m_images->isBuilding();
     const bool anyFinding = m_findingsLayout->count() > 0;
     const bool hasLog = !m_images->log().isEmpty();
@@ -271,7 +272,6 @@ void ImagePreparation::updateVisibility()
     setVisible(m_active
                && (building || hasLog || !m_missing.isEmpty() || anyFinding
                    || !m_error->text().isEmpty()));
-    updateSummary();
 }
 
 void ImagePreparation::retranslate()
