@@ -45,10 +45,14 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
     if (launcher) {
         m_images = new core::SandboxImages(launcher, this);
         m_preparation = new ImagePreparation(m_images, this);
-        m_preparation->setMinimumWidth(460);
-        m_preparation->setMaximumWidth(620);
-        m_ui->outerLayout->insertWidget(m_ui->outerLayout->indexOf(m_ui->choiceBox) + 1,
-                                        m_preparation, 0, Qt::AlignHCenter);
+        m_preparation->setFixedWidth(560);
+        // In a row of its own (not an aligned item): its wrapped lines get the height they
+        // need for the width they have.
+        auto *row = new QHBoxLayout;
+        row->addStretch(1);
+        row->addWidget(m_preparation, 0);
+        row->addStretch(1);
+        m_ui->outerLayout->insertLayout(m_ui->outerLayout->indexOf(m_ui->choiceBox) + 1, row);
         connect(m_ui->sandboxRadio, &QRadioButton::toggled, this, &ConnectPage::updatePreparation);
     }
     validate();

@@ -10,7 +10,6 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -206,13 +205,13 @@ void ImagePreparation::onDiagnosed(const QList<core::SandboxImages::Finding> &fi
         auto *row = new QWidget(m_findings);
         auto *rowLayout = new QHBoxLayout(row);
         rowLayout->setContentsMargins(0, 0, 0, 0);
-        auto *fix = new QPlainTextEdit(finding.fix, row);
-        fix->setObjectName(u"fix_"_s + finding.name);
-        fix->setReadOnly(true);
-        fix->setLineWrapMode(QPlainTextEdit::NoWrap);
+        QLabel *fix = wrappedLabel(u"fix_"_s + finding.name, row);
+        fix->setText(finding.fix);
         fix->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        const int lines = std::min<int>(int(finding.fix.count(u'\n')) + 1, 5);
-        fix->setFixedHeight(fix->fontMetrics().lineSpacing() * lines + 14);
+        fix->setFrameShape(QFrame::StyledPanel);
+        fix->setMargin(4);
+        fix->setBackgroundRole(QPalette::Base);
+        fix->setAutoFillBackground(true);
         auto *copy = new QPushButton(tr("Copy"), row);
         copy->setObjectName(u"copyFix_"_s + finding.name);
         copy->setToolTip(tr("Copy the fix, to paste it into a terminal"));
