@@ -45,7 +45,8 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
     if (launcher) {
         m_images = new core::SandboxImages(launcher, this);
         m_preparation = new ImagePreparation(m_images, this);
-        m_preparation->setFixedWidth(560);
+        m_preparation->setFixedWidth(m_ui->choiceBox->minimumWidth());
+        m_ui->choiceBox->installEventFilter(this); // the panel as wide as the choice above it
         // In a row of its own (not an aligned item): its wrapped lines get the height they
         // need for the width they have.
         auto *row = new QHBoxLayout;
@@ -59,6 +60,13 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
 }
 
 ConnectPage::~ConnectPage() = default;
+
+bool ConnectPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (m_preparation && watched == m_ui->choiceBox && event->type() == QEvent::Resize)
+        m_preparation->setFixedWidth(m_ui->choiceBox->width());
+    return QWidget::eventFilter(watched, event);
+}
 
 void ConnectPage::showEvent(QShowEvent *event)
 {

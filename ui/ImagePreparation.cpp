@@ -174,7 +174,8 @@ void ImagePreparation::onFinished(bool ok, bool cancelled, const QString &messag
     if (ok)
         m_progress->setValue(kProgressScale);
     updateVisibility();
-    m_images->check(); // what is built now
+    m_images->check(); // what is built now, and what the doctor says then
+    m_images->diagnose();
 }
 
 void ImagePreparation::onDiagnosed(const QList<core::SandboxImages::Finding> &findings,
