@@ -165,7 +165,7 @@ void ImagePreparation::onProgress(const core::SandboxImages::Progress &progress)
 
 void ImagePreparation::onFinished(bool ok, bool cancelled, const QString &message)
 {
-    m_step->setText(message);
+    m_step->setText(!ok && !cancelled ? QString() : message); // a failure is said once, below
     m_estimate->clear();
     if (!ok && !cancelled) {
         m_buildError = message;

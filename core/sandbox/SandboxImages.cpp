@@ -281,7 +281,10 @@ void SandboxImages::onBuildLine(const QString &line)
         m_progress.step = 0;
         m_progress.totalSteps = 0;
     } else if (rest.startsWith(u"FAILED: "_s)) {
-        m_failures.append(u"%1: %2"_s.arg(id, rest.mid(8)));
+        // An image several requested images are built on can fail more than once.
+        const QString failure = u"%1: %2"_s.arg(id, rest.mid(8));
+        if (!m_failures.contains(failure))
+            m_failures.append(failure);
     }
     const double current = m_progress.totalSteps > 0 && !m_done.contains(id)
         ? double(m_progress.step - 1) / m_progress.totalSteps
