@@ -261,7 +261,7 @@ void ImagePreparation::updateVisibility()
     const bool anyFinding = m_findingsLayout->count() > 0;
     const bool hasLog = !m_images->log().isEmpty();
     m_progress->setVisible(building || hasLog);
-    m_step->setVisible(building || hasLog);
+    m_step->setVisible((building || hasLog) && !m_step->text().isEmpty());
     m_estimate->setVisible(building);
     m_ready->setVisible(!m_ready->text().isEmpty());
     m_error->setVisible(!m_error->text().isEmpty());
