@@ -125,7 +125,8 @@ int main(int argc, char *argv[])
     // `cardhour-sim doctor [--fix FILE] [--json]`, `cardhour-sim datasets list|add|remove ...`.
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() > 1 && arguments.at(1) == u"images"_s)
-        return cardhour::sim::runImagesCommand(arguments.mid(2), defaultContainersConf());
+        return cardhour::sim::runImagesCommand(arguments.mid(2), defaultContainersConf(),
+                                               defaultDataDir());
     if (arguments.size() > 1 && arguments.at(1) == u"doctor"_s)
         return cardhour::sim::runDoctorCommand(arguments.mid(2), defaultContainersConf(),
                                                defaultDataDir());
@@ -175,6 +176,11 @@ int main(int argc, char *argv[])
         u"containers.conf for podman (default: $CONTAINERS_CONF, else the one installed in "
         "share/cardhour/podman)."_s,
         u"FILE"_s);
+    const QCommandLineOption tagPrefixOption(
+        u"tag-prefix"_s,
+        u"Prefix of the image tags instances run (default: localhost/cardhour/; as for "
+        "`cardhour-sim images`)."_s,
+        u"PREFIX"_s, u"localhost/cardhour/"_s);
     const QCommandLineOption postingOption(
         u"posting-interval"_s,
         u"Seconds between ledger postings for running instances (default 60)."_s, u"SECONDS"_s,
@@ -203,9 +209,9 @@ int main(int argc, char *argv[])
     errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
-                       runtimeOption, containersConfOption, postingOption, gpusOption,
-                       nvidiaSmiOption, hostNameOption, routesOption, dataDirOption, tlsCertOption,
-                       tlsKeyOption, scryptOption});
+                       runtimeOption, containersConfOption, tagPrefixOption, postingOption,
+                       gpusOption, nvidiaSmiOption, hostNameOption, routesOption, dataDirOption,
+                       tlsCertOption, tlsKeyOption, scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -254,6 +260,7 @@ int main(int argc, char *argv[])
     options.nvidiaSmi = parser.value(nvidiaSmiOption);
     options.containersConf = parser.isSet(containersConfOption) ? parser.value(containersConfOption)
                                                                 : defaultContainersConf();
+    options.imagePrefix = parser.value(tagPrefixOption);
     options.testClock = parser.isSet(testClockOption);
     options.hostNames = parser.values(hostNameOption);
     bool ok = false;

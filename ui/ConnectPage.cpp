@@ -1,7 +1,9 @@
 #include "ConnectPage.h"
 
 #include "Icons.h"
+#include "ImagePreparation.h"
 #include "StateStyle.h"
+#include "sandbox/SandboxImages.h"
 #include "ui_ConnectPage.h"
 
 #include <QEvent>
@@ -12,7 +14,9 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-ConnectPage::ConnectPage(QWidget *parent)
+ConnectPage::ConnectPage(QWidget *parent) : ConnectPage(nullptr, parent) {}
+
+ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
     : QWidget(parent), m_ui(std::make_unique<Ui::ConnectPage>())
 {
     m_ui->setupUi(this);
@@ -38,10 +42,47 @@ ConnectPage::ConnectPage(QWidget *parent)
     connect(m_ui->urlEdit, &QLineEdit::textChanged, this, &ConnectPage::validate);
     connect(m_ui->urlEdit, &QLineEdit::returnPressed, this, &ConnectPage::onConnect);
     connect(m_ui->connectButton, &QPushButton::clicked, this, &ConnectPage::onConnect);
+    if (launcher) {
+        m_images = new core::SandboxImages(launcher, this);
+        m_preparation = new ImagePreparation(m_images, this);
+        m_preparation->setFixedWidth(m_ui->choiceBox->minimumWidth());
+        m_ui->choiceBox->installEventFilter(this); // the panel as wide as the choice above it
+        // In a row of its own (not an aligned item): its wrapped lines get the height they
+        // need for the width they have.
+        auto *row = new QHBoxLayout;
+        row->addStretch(1);
+        row->addWidget(m_preparation, 0);
+        row->addStretch(1);
+        m_ui->outerLayout->insertLayout(m_ui->outerLayout->indexOf(m_ui->choiceBox) + 1, row);
+        connect(m_ui->sandboxRadio, &QRadioButton::toggled, this, &ConnectPage::updatePreparation);
+    }
     validate();
 }
 
 ConnectPage::~ConnectPage() = default;
+
+bool ConnectPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (m_preparation && watched == m_ui->choiceBox && event->type() == QEvent::Resize)
+        m_preparation->setFixedWidth(m_ui->choiceBox->width());
+    return QWidget::eventFilter(watched, event);
+}
+
+void ConnectPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    updatePreparation();
+}
+
+void ConnectPage::updatePreparation()
+{
+    if (!m_preparation)
+        return;
+    const bool sandbox = m_ui->sandboxRadio->isChecked() && m_images->usesContainers();
+    m_preparation->setActive(sandbox);
+    if (sandbox)
+        m_preparation->refresh();
+}
 
 QUrl ConnectPage::enteredUrl() const
 {

@@ -9,16 +9,26 @@ namespace Ui {
 class ConnectPage;
 }
 
+namespace cardhour::core {
+class SandboxImages;
+class SandboxLauncher;
+} // namespace cardhour::core
+
 namespace cardhour::ui {
+
+class ImagePreparation;
 
 // The first screen: the local sandbox (started or found by SandboxLauncher) or a provider at
 // a URL. It only asks; MainWindow does the connecting and reports back through setBusy() and
-// setProblem(), so nothing here blocks.
+// setProblem(), so nothing here blocks. Given the sandbox's launcher, it also shows under the
+// choice what the sandbox still needs on this computer (ImagePreparation: images, doctor).
 class ConnectPage : public QWidget
 {
     Q_OBJECT
 public:
     explicit ConnectPage(QWidget *parent = nullptr);
+    // `launcher` is not owned and must outlive the page.
+    explicit ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent = nullptr);
     ~ConnectPage() override;
 
     void setBusy(bool busy, const QString &message = {});
@@ -31,13 +41,19 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void onConnect();
     void validate();
     QUrl enteredUrl() const;
 
+    void updatePreparation();
+
     std::unique_ptr<Ui::ConnectPage> m_ui;
+    core::SandboxImages *m_images = nullptr;
+    ImagePreparation *m_preparation = nullptr;
 };
 
 } // namespace cardhour::ui

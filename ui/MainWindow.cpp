@@ -80,7 +80,7 @@ void MainWindow::buildUi()
 {
     setWindowIcon(Icons::application());
     m_stack = new QStackedWidget(this);
-    m_connectPage = new ConnectPage(m_stack);
+    m_connectPage = new ConnectPage(m_core->launcher(), m_stack);
     m_connectPage->setObjectName(u"connectPage"_s);
     m_stack->addWidget(m_connectPage);
     setCentralWidget(m_stack);

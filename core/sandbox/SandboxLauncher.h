@@ -59,6 +59,7 @@ public:
     static QString defaultDataDir();
     // Arguments after --listen/--data (e.g. --runtime inprocess, --test-clock).
     void setExtraArguments(const QStringList &arguments) { m_extraArguments = arguments; }
+    QStringList extraArguments() const { return m_extraArguments; }
     // Where else a running sandbox may be (default http://127.0.0.1:8787); empty: nowhere.
     void setAttachUrl(const QUrl &url) { m_attachUrl = url; }
     QUrl attachUrl() const { return m_attachUrl; }

@@ -1,6 +1,7 @@
 #include "cli/ImagesCommand.h"
 
 #include "cli/EngineOptions.h"
+#include "runtime/ImageBuildStatus.h"
 #include "runtime/ImageBuilder.h"
 #include "service/Catalog.h"
 
@@ -11,6 +12,7 @@
 #include <QLocale>
 #include <QSet>
 #include <QTextStream>
+#include <QTimer>
 
 #include <algorithm>
 #include <exception>
@@ -109,9 +111,10 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
     return anyError ? 1 : 0;
 }
 
-int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTextStream &out,
-                QTextStream &err)
+int buildImages(ImageBuilder &builder, const QStringList &ids, ImageBuildStatus &status,
+                bool verbose, QTextStream &out, QTextStream &err)
 {
+    using State = ImageBuildStatus::State;
     struct Result
     {
         QString id;
@@ -130,6 +133,19 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTe
     QHash<QString, qint64> bootstrapMs;
     QHash<QString, bool> built;
     QList<Result> results;
+
+    QStringList chainIds; // what the requested images are built on, too: a launch may want those
+    for (const QString &id : ids) {
+        for (const ImageRecipe &step : builder.recipes().chain(id)) {
+            if (!chainIds.contains(step.id))
+                chainIds.append(step.id);
+        }
+    }
+    status.begin(chainIds);
+    QTimer heartbeat;
+    heartbeat.setInterval(ImageBuildStatus::refreshIntervalMs());
+    QObject::connect(&heartbeat, &QTimer::timeout, &loop, [&status] { status.refresh(); });
+    heartbeat.start();
 
     QObject::connect(
         &builder, &ImageBuilder::progress, &loop,
@@ -151,12 +167,14 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTe
                 bootstrapMs.insert(id, bootstrap.value(id).elapsed());
             if (stage == u"start"_s) {
                 built[id] = true;
+                status.set(id, State::Building);
                 out << '[' << id << "] " << line << Qt::endl;
             } else if (stage == u"step"_s) {
                 Q_UNUSED(step)
                 Q_UNUSED(totalSteps)
                 out << '[' << id << "] " << clip(line) << Qt::endl;
             } else if (stage == u"current"_s) {
+                status.set(id, State::Built);
                 out << '[' << id << "] " << line << ", nothing to do" << Qt::endl;
                 // An image something requested is built on: no finished of its own, but a summary
                 // row.
@@ -181,6 +199,7 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTe
                              id, bootstrap.contains(id) ? bootstrap.value(id).elapsed() : -1);
                          result.error = error;
                          results.append(result);
+                         status.set(id, ok ? State::Built : State::Failed, error);
                          started.remove(id);
                          bootstrap.remove(id);
                          bootstrapMs.remove(id);
@@ -199,6 +218,8 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTe
     for (const QString &id : ids)
         builder.build(id);
     loop.exec();
+    heartbeat.stop();
+    status.end();
 
     bool allOk = true;
     out << Qt::endl << "summary:" << Qt::endl;
@@ -222,7 +243,8 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, bool verbose, QTe
 
 } // namespace
 
-int runImagesCommand(const QStringList &args, const QString &containersConf)
+int runImagesCommand(const QStringList &args, const QString &containersConf,
+                     const QString &defaultDataDir)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -240,8 +262,13 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
     const QCommandLineOption allOption(u"all"_s, u"build: every image that has a recipe."_s);
     const QCommandLineOption verboseOption({u"v"_s, u"verbose"_s},
                                            u"build: show all build output."_s);
+    const QCommandLineOption dataOption(
+        u"data"_s,
+        u"build: the sandbox's data folder, where progress is written for launches that wait "
+        "(default: %1)."_s.arg(defaultDataDir),
+        u"DIR"_s, defaultDataDir);
     const QCommandLineOption helpOption({u"h"_s, u"help"_s}, u"Show this help."_s);
-    parser.addOption(imagesOption);
+    parser.addOptions({imagesOption, dataOption});
     engine.addTo(&parser);
     parser.addOptions({catalogOption, allOption, verboseOption, helpOption});
     parser.addPositionalArgument(u"command"_s, u"list | build"_s);
@@ -317,7 +344,8 @@ int runImagesCommand(const QStringList &args, const QString &containersConf)
             return 2;
         }
     }
-    return buildImages(builder, ids, parser.isSet(verboseOption), out, err);
+    ImageBuildStatus status(parser.value(dataOption), options.tagPrefix);
+    return buildImages(builder, ids, status, parser.isSet(verboseOption), out, err);
 }
 
 } // namespace cardhour::sim

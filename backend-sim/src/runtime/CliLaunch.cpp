@@ -348,17 +348,14 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
             const cli::Failure failure =
                 ran ? cli::classify(QString::fromUtf8(r.err)) : cli::Failure::Other;
             if (failure == cli::Failure::ImageMissing) {
-                const QString reason = launch->spec.snapshotId.isEmpty()
-                    ? u"image %1 is not built: run cardhour-sim images build %1"_s.arg(
-                        launch->spec.image)
-                    : u"the snapshot's disk image is gone (snapshot %1 deleted)"_s.arg(
-                        launch->spec.snapshotId);
-                // Nothing of a launch that never had an image is left behind. The volume is this
-                // instance's (checked above) and no container of it ever ran: it holds no data.
-                return runCli({u"volume"_s, u"rm"_s, volumeName(iid)},
-                              [this, launch, reason](const ProcResult &) {
-                                  failLaunch(launch, reason, false);
-                              });
+                if (launch->spec.snapshotId.isEmpty() && waitForImage(launch, attempt))
+                    return;
+                return dropLaunchWithoutImage(
+                    launch,
+                    launch->spec.snapshotId.isEmpty()
+                        ? imageMissingReason(launch->spec.image)
+                        : u"the snapshot's disk image is gone (snapshot %1 deleted)"_s.arg(
+                            launch->spec.snapshotId));
             }
             const bool portTaken = failure == cli::Failure::PortInUse;
             const bool nameTaken = failure == cli::Failure::NameInUse;

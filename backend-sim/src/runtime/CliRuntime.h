@@ -223,6 +223,12 @@ private:
     void runOnWorkspace(const QString &instanceId, const QStringList &args, ProcCallback done,
                         int timeoutMs, bool snapshotStep = false);
     void runContainer(const std::shared_ptr<Launch> &launch, int attempt);
+    // CliImageWait.cpp: while `images build` makes the missing image (ImageBuildStatus in
+    // dataDir), waits at stage "image" and runs the container again when it is built; false
+    // (nothing done) when no build of it is under way.
+    bool waitForImage(const std::shared_ptr<Launch> &launch, int attempt);
+    void dropLaunchWithoutImage(const std::shared_ptr<Launch> &launch, const QString &reason);
+    static QString imageMissingReason(const QString &imageId);
     bool perInstanceNetwork() const;
     void ensureNetwork(const std::shared_ptr<Launch> &launch, std::function<void()> then);
     void removeNetwork(const QString &instanceId, std::function<void()> then);

@@ -160,6 +160,7 @@ void SimServer::start()
     CliRuntime::Options cliOptions;
     cliOptions.containersConf = m_options.containersConf;
     cliOptions.dataDir = m_options.dataDir;
+    cliOptions.imagePrefix = m_options.imagePrefix;
     if (runtimeName == u"auto"_s) {
         QString whyNotPodman;
         QString whyNotDocker;

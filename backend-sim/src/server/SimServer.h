@@ -49,6 +49,7 @@ public:
         QString runtime = QStringLiteral("auto"); // auto | podman | docker | inprocess
         QString containersConf; // podman: CONTAINERS_CONF to use, if any (docker: DOCKER_HOST comes
                                 // from the environment)
+        QString imagePrefix = QStringLiteral("localhost/cardhour/"); // as `images --tag-prefix`
         int reconcileIntervalMs = 15'000;
         bool testClock = false;
         qint64 testClockStartMs = 0; // 0: start at the real time
