@@ -110,9 +110,9 @@ QString Cli::helpText(const QList<Command> &commands)
 
 int Cli::run(const QStringList &arguments)
 {
-    QList<Command> commands = accountCommands() + hostCommands() + accessCommands()
-        + copyCommands() + appCommands() + snapshotCommands() + moneyCommands() + watchCommands()
-        + topCommands() + limitCommands();
+    QList<Command> commands = accountCommands() + hostCommands() + accessCommands() + copyCommands()
+        + appCommands() + snapshotCommands() + moneyCommands() + watchCommands() + topCommands()
+        + limitCommands();
     addLaunchStopOptions(commands);
 
     QString name;

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ConnectPage</name>
@@ -848,6 +847,26 @@
         <source>Your log-in has expired. Please log in again.</source>
         <translation>您的登录已过期，请重新登录。</translation>
     </message>
+    <message>
+        <source>A spending limit must be zero or more, and an alert no higher than its maximum.</source>
+        <translation>消费限额必须大于或等于零，且提醒金额不能高于其上限。</translation>
+    </message>
+    <message>
+        <source>The instance cannot do that now.</source>
+        <translation>该实例当前无法执行此操作。</translation>
+    </message>
+    <message>
+        <source>Today's spending limit of %1 leaves no room for another minute (%2 spent). Raise the limit or wait for tomorrow.</source>
+        <translation>今日消费限额 %1 已不足以再运行一分钟（已消费 %2）。请提高限额或等到明天。</translation>
+    </message>
+    <message>
+        <source>This month's spending limit of %1 leaves no room for another minute (%2 spent). Raise the limit or wait for next month.</source>
+        <translation>本月消费限额 %1 已不足以再运行一分钟（已消费 %2）。请提高限额或等到下个月。</translation>
+    </message>
+    <message>
+        <source>The total spending limit of %1 leaves no room for another minute (%2 spent). Raise the limit to go on.</source>
+        <translation>总消费限额 %1 已不足以再运行一分钟（已消费 %2）。请提高限额后继续。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::core::ClientSession</name>
@@ -927,6 +946,49 @@
     <message>
         <source>The sandbox program %1 could not be started: %2</source>
         <translation>无法启动沙盒程序 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::SandboxImages</name>
+    <message>
+        <source>The sandbox program %1 could not be started: %2</source>
+        <translation>无法启动沙盒程序 %1：%2</translation>
+    </message>
+    <message>
+        <source>The sandbox could not list its images: %1</source>
+        <translation>沙盒无法列出其镜像：%1</translation>
+    </message>
+    <message>
+        <source>exit status %1</source>
+        <translation>退出状态 %1</translation>
+    </message>
+    <message>
+        <source>The images are being prepared already.</source>
+        <translation>镜像已在准备中。</translation>
+    </message>
+    <message>
+        <source>Every image is built already.</source>
+        <translation>所有镜像都已构建。</translation>
+    </message>
+    <message>
+        <source>Preparing the images was cancelled.</source>
+        <translation>镜像准备已取消。</translation>
+    </message>
+    <message>
+        <source>The images are ready.</source>
+        <translation>镜像已就绪。</translation>
+    </message>
+    <message>
+        <source>the builder stopped unexpectedly</source>
+        <translation>构建程序意外停止</translation>
+    </message>
+    <message>
+        <source>The images could not be built: %1</source>
+        <translation>无法构建镜像：%1</translation>
+    </message>
+    <message>
+        <source>The sandbox could not check this computer: %1</source>
+        <translation>沙盒无法检查这台计算机：%1</translation>
     </message>
 </context>
 <context>
@@ -1216,6 +1278,1278 @@
     </message>
 </context>
 <context>
+    <name>cardhour::ctl::Access</name>
+    <message>
+        <source>NAME is missing.</source>
+        <translation>缺少 NAME。</translation>
+    </message>
+    <message>
+        <source>cardhourctl ssh: %1</source>
+        <translation>cardhourctl ssh：%1</translation>
+    </message>
+    <message>
+        <source>cardhourctl ssh: could not run %1: %2</source>
+        <translation>cardhourctl ssh：无法运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>cardhourctl ssh: not supported on this system yet; run: %1</source>
+        <translation>cardhourctl ssh：此系统暂不支持；请运行：%1</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>NAME</translation>
+    </message>
+    <message>
+        <source>forward takes NAME REMOTE_PORT [LOCAL_PORT].</source>
+        <translation>forward 需要 NAME REMOTE_PORT [LOCAL_PORT]。</translation>
+    </message>
+    <message>
+        <source>%1 is not a port.</source>
+        <translation>%1 不是端口。</translation>
+    </message>
+    <message>
+        <source>Forwarding 127.0.0.1:%1 to port %2 of %3; Ctrl-C ends it.</source>
+        <translation>正在把 127.0.0.1:%1 转发到 %3 的端口 %2；按 Ctrl-C 结束。</translation>
+    </message>
+    <message>
+        <source>cardhourctl forward: %1</source>
+        <translation>cardhourctl forward：%1</translation>
+    </message>
+    <message>
+        <source>keys list takes no arguments.</source>
+        <translation>keys list 不接受参数。</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>(not on this computer)</source>
+        <translation>（不在这台电脑上）</translation>
+    </message>
+    <message>
+        <source>FINGERPRINT</source>
+        <translation>指纹</translation>
+    </message>
+    <message>
+        <source>PRIVATE KEY</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <source>ON THE PROVIDER AS</source>
+        <translation>在服务商处的名称</translation>
+    </message>
+    <message>
+        <source>keys generate takes one NAME.</source>
+        <translation>keys generate 需要一个 NAME。</translation>
+    </message>
+    <message>
+        <source>cardhourctl keys generate: %1</source>
+        <translation>cardhourctl keys generate：%1</translation>
+    </message>
+    <message>
+        <source>Generated %1 (%2).</source>
+        <translation>已生成 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>keys upload takes one key: a name of `keys list` or the path of a public key file (.pub).</source>
+        <translation>keys upload 需要一个密钥：`keys list` 中的名称，或公钥文件（.pub）的路径。</translation>
+    </message>
+    <message>
+        <source>%1: no such file (the path of a public key file, .pub, or a name of `cardhourctl keys list` is expected).</source>
+        <translation>%1：没有这个文件（需要公钥文件 .pub 的路径，或 `cardhourctl keys list` 中的名称）。</translation>
+    </message>
+    <message>
+        <source>%1 is neither a key of `cardhourctl keys list` nor a file.</source>
+        <translation>%1 既不是 `cardhourctl keys list` 中的密钥，也不是文件。</translation>
+    </message>
+    <message>
+        <source>could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a public key file (an OpenSSH public key line, as in a .pub file, is expected).</source>
+        <translation>%1 不是公钥文件（需要 OpenSSH 公钥行，即 .pub 文件中的内容）。</translation>
+    </message>
+    <message>
+        <source>keys import takes the path of one public key file (.pub).</source>
+        <translation>keys import 需要一个公钥文件（.pub）的路径。</translation>
+    </message>
+    <message>
+        <source>%1 is not a file.</source>
+        <translation>%1 不是文件。</translation>
+    </message>
+    <message>
+        <source>keys rm takes one NAME, id or fingerprint.</source>
+        <translation>keys rm 需要一个 NAME、id 或指纹。</translation>
+    </message>
+    <message>
+        <source>Removed %1 (%2) from the provider.</source>
+        <translation>已从服务商处删除 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>cardhourctl keys rm: no key %1 on the provider.</source>
+        <translation>cardhourctl keys rm：服务商处没有密钥 %1。</translation>
+    </message>
+    <message>
+        <source>list, generate, upload, import or rm?</source>
+        <translation>list、generate、upload、import 还是 rm？</translation>
+    </message>
+    <message>
+        <source>no keys command %1.</source>
+        <translation>没有 keys 子命令 %1。</translation>
+    </message>
+    <message>
+        <source>cardhourctl %1: %2</source>
+        <translation>cardhourctl %1：%2</translation>
+    </message>
+    <message>
+        <source>OpenSSH to a host, its host key pinned (the remote command's exit status).</source>
+        <translation>用 OpenSSH 连接主机，主机密钥已固定（返回远程命令的退出状态）。</translation>
+    </message>
+    <message>
+        <source>The ~/.ssh/config block of a host, as the desktop writes it.</source>
+        <translation>主机的 ~/.ssh/config 配置块，与桌面客户端写入的相同。</translation>
+    </message>
+    <message>
+        <source>Forward a local port to a port of a host over SSH (until interrupted).</source>
+        <translation>通过 SSH 把本地端口转发到主机的端口（直到被中断）。</translation>
+    </message>
+    <message>
+        <source>SSH keys: list; generate NAME; upload NAME|PATH.pub; import PATH.pub; rm NAME.</source>
+        <translation>SSH 密钥：list；generate NAME；upload NAME|PATH.pub；import PATH.pub；rm NAME。</translation>
+    </message>
+    <message>
+        <source>upload: the name on the provider.</source>
+        <translation>upload：在服务商处使用的名称。</translation>
+    </message>
+    <message>
+        <source>generate: keep it on this computer.</source>
+        <translation>generate：只保存在这台电脑上。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Account</name>
+    <message>
+        <source>login takes no arguments; the e-mail goes in --email.</source>
+        <translation>login 不接受参数；电子邮件地址请用 --email 给出。</translation>
+    </message>
+    <message>
+        <source>E-mail: </source>
+        <translation>电子邮件：</translation>
+    </message>
+    <message>
+        <source>Password: </source>
+        <translation>密码：</translation>
+    </message>
+    <message>
+        <source>--email is needed when stdin is not a terminal (the password is read from stdin).</source>
+        <translation>stdin 不是终端时需要 --email（密码从 stdin 读取）。</translation>
+    </message>
+    <message>
+        <source>an e-mail address and a password are needed.</source>
+        <translation>需要电子邮件地址和密码。</translation>
+    </message>
+    <message>
+        <source>Logged in to %1 as %2.</source>
+        <translation>已登录 %1，账号 %2。</translation>
+    </message>
+    <message>
+        <source>logout takes no arguments.</source>
+        <translation>logout 不接受参数。</translation>
+    </message>
+    <message>
+        <source>Not logged in.</source>
+        <translation>未登录。</translation>
+    </message>
+    <message>
+        <source>Logged out %1.</source>
+        <translation>已退出 %1。</translation>
+    </message>
+    <message>
+        <source>whoami takes no arguments.</source>
+        <translation>whoami 不接受参数。</translation>
+    </message>
+    <message>
+        <source>provider:</source>
+        <translation>服务商：</translation>
+    </message>
+    <message>
+        <source>user id:</source>
+        <translation>用户 id：</translation>
+    </message>
+    <message>
+        <source>balance:</source>
+        <translation>余额：</translation>
+    </message>
+    <message>
+        <source>spending:</source>
+        <translation>花费：</translation>
+    </message>
+    <message>
+        <source>%1/h</source>
+        <translation>%1/小时</translation>
+    </message>
+    <message>
+        <source>Log in (the password from a prompt, or from stdin when it is no terminal).</source>
+        <translation>登录（密码来自提示输入，stdin 不是终端时来自 stdin）。</translation>
+    </message>
+    <message>
+        <source>The account's e-mail address.</source>
+        <translation>账号的电子邮件地址。</translation>
+    </message>
+    <message>
+        <source>Create the account first.</source>
+        <translation>先创建账号。</translation>
+    </message>
+    <message>
+        <source>Log out: the provider revokes the token, the keychain forgets it.</source>
+        <translation>退出登录：服务商吊销令牌，钥匙串删除它。</translation>
+    </message>
+    <message>
+        <source>Who is logged in, where, and the balance.</source>
+        <translation>谁已登录、登录到哪里，以及余额。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Apps</name>
+    <message>
+        <source>open takes NAME [APP].</source>
+        <translation>open 需要 NAME [APP]。</translation>
+    </message>
+    <message>
+        <source>cardhourctl open: %1 has no app (its image %2 lists none).</source>
+        <translation>cardhourctl open：%1 没有应用（其镜像 %2 未列出任何应用）。</translation>
+    </message>
+    <message>
+        <source>cardhourctl open: %1 has no app %2 (it has: %3).</source>
+        <translation>cardhourctl open：%1 没有应用 %2（它有：%3）。</translation>
+    </message>
+    <message>
+        <source>%1 has several apps; name one: %2.</source>
+        <translation>%1 有多个应用；请指定一个：%2。</translation>
+    </message>
+    <message>
+        <source>cardhourctl open: %1 is %2, not running.</source>
+        <translation>cardhourctl open：%1 处于 %2 状态，未在运行。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 is at that address (through SSH); Ctrl-C ends it.</source>
+        <translation>%2 的 %1 就在这个地址（通过 SSH）；按 Ctrl-C 结束。</translation>
+    </message>
+    <message>
+        <source>Could not start xdg-open; open the address yourself.</source>
+        <translation>无法启动 xdg-open；请自行打开该地址。</translation>
+    </message>
+    <message>
+        <source>cardhourctl open: %1</source>
+        <translation>cardhourctl open：%1</translation>
+    </message>
+    <message>
+        <source>A host's one-click app through an SSH forward (until interrupted).</source>
+        <translation>通过 SSH 转发打开主机的一键应用（直到被中断）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Bill</name>
+    <message>
+        <source>bill takes no arguments.</source>
+        <translation>bill 不接受参数。</translation>
+    </message>
+    <message>
+        <source>balance:</source>
+        <translation>余额：</translation>
+    </message>
+    <message>
+        <source>spending:</source>
+        <translation>花费：</translation>
+    </message>
+    <message>
+        <source>%1/h</source>
+        <translation>%1/小时</translation>
+    </message>
+    <message>
+        <source>runs out:</source>
+        <translation>用完时间：</translation>
+    </message>
+    <message>
+        <source>never (nothing runs)</source>
+        <translation>永不（没有运行中的主机）</translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>SPENDING</source>
+        <translation>花费速度</translation>
+    </message>
+    <message>
+        <source>COST</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>ledger takes no arguments.</source>
+        <translation>ledger 不接受参数。</translation>
+    </message>
+    <message>
+        <source>--json or --csv, not both.</source>
+        <translation>--json 与 --csv 只能选一个。</translation>
+    </message>
+    <message>
+        <source>TIME</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>KIND</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>AMOUNT</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <source>BALANCE</source>
+        <translation>余额</translation>
+    </message>
+    <message>
+        <source>DESCRIPTION</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>%1 is not an amount of yuan (e.g. 50 or 12.50).</source>
+        <translation>%1 不是人民币金额（例如 50 或 12.50）。</translation>
+    </message>
+    <message>
+        <source>Added %1; the balance is %2.</source>
+        <translation>已充值 %1；余额为 %2。</translation>
+    </message>
+    <message>
+        <source>The balance, what it is spent at, when it runs out, per host.</source>
+        <translation>余额、花费速度、何时用完，以及每台主机的情况。</translation>
+    </message>
+    <message>
+        <source>Every posting of the account, newest first.</source>
+        <translation>账号的每一笔记账，最新的在前。</translation>
+    </message>
+    <message>
+        <source>As CSV (amounts in micro-yuan).</source>
+        <translation>以 CSV 输出（金额单位为微元）。</translation>
+    </message>
+    <message>
+        <source>Add money (the sandbox's pretend payment).</source>
+        <translation>充值（沙盒中的模拟付款）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Cli</name>
+    <message>
+        <source>The provider at URL (default: $CARDHOUR_PROVIDER_URL, else the local sandbox).</source>
+        <translation>使用 URL 处的服务商（默认：$CARDHOUR_PROVIDER_URL，否则为本地沙盒）。</translation>
+    </message>
+    <message>
+        <source>Start or attach to the local sandbox, as the desktop client does.</source>
+        <translation>启动或连接本地沙盒，与桌面客户端相同。</translation>
+    </message>
+    <message>
+        <source>Also trust the certificate authorities in FILE (PEM) for an https:// provider with a certificate of its own.</source>
+        <translation>对自带证书的 https:// 服务商，同时信任 FILE（PEM）中的证书颁发机构。</translation>
+    </message>
+    <message>
+        <source>Print data as JSON (the API's field names).</source>
+        <translation>以 JSON 输出数据（使用 API 的字段名）。</translation>
+    </message>
+    <message>
+        <source>Show help (for a command: after it).</source>
+        <translation>显示帮助（某个命令的帮助：写在命令之后）。</translation>
+    </message>
+    <message>
+        <source>Show the version.</source>
+        <translation>显示版本。</translation>
+    </message>
+    <message>
+        <source>Exit status:
+  0  done
+  1  failed (the provider refused, could not be reached, or the work failed)
+  2  usage (a wrong command line, or an answer needed and no terminal)
+  3  not logged in, or the provider refused the token
+  4  not found (no such host or key)
+  5  refused for money (HTTP 402: the balance does not cover it)
+  6  timed out
+</source>
+        <translation>退出状态：
+  0  完成
+  1  失败（服务商拒绝、无法连接，或工作失败）
+  2  用法错误（命令行有误，或需要回答但没有终端）
+  3  未登录，或服务商拒绝了令牌
+  4  未找到（没有这台主机或这个密钥）
+  5  因余额被拒绝（HTTP 402：余额不足）
+  6  超时
+</translation>
+    </message>
+    <message>
+        <source>Usage: cardhourctl %1 [options]</source>
+        <translation>用法：cardhourctl %1 [选项]</translation>
+    </message>
+    <message>
+        <source>Options:
+</source>
+        <translation>选项：
+</translation>
+    </message>
+    <message>
+        <source>Global options:
+</source>
+        <translation>全局选项：
+</translation>
+    </message>
+    <message>
+        <source>Usage: cardhourctl [global options] COMMAND [options] [arguments]
+
+CardHour on the command line: the same provider, log-in and SSH keys as the desktop client.
+
+Commands:
+</source>
+        <translation>用法：cardhourctl [全局选项] COMMAND [选项] [参数]
+
+命令行上的 CardHour：与桌面客户端使用相同的服务商、登录和 SSH 密钥。
+
+命令：
+</translation>
+    </message>
+    <message>
+        <source>Environment:
+  CARDHOUR_PROVIDER_URL      the provider when --provider is not given
+  CARDHOUR_KEYCHAIN_SERVICE  the keychain service name (default CardHour)
+  CARDHOUR_SSH               the OpenSSH client to run (default ssh)
+
+`cardhourctl COMMAND --help` describes a command.
+</source>
+        <translation>环境变量：
+  CARDHOUR_PROVIDER_URL      未给出 --provider 时使用的服务商
+  CARDHOUR_KEYCHAIN_SERVICE  钥匙串服务名（默认 CardHour）
+  CARDHOUR_SSH               要运行的 OpenSSH 客户端（默认 ssh）
+
+`cardhourctl COMMAND --help` 介绍某个命令。
+</translation>
+    </message>
+    <message>
+        <source>Try `cardhourctl %1 --help`.</source>
+        <translation>请试试 `cardhourctl %1 --help`。</translation>
+    </message>
+    <message>
+        <source>cardhourctl: no command %1; `cardhourctl --help` lists them.</source>
+        <translation>cardhourctl：没有命令 %1；`cardhourctl --help` 会列出所有命令。</translation>
+    </message>
+    <message>
+        <source>cardhourctl: --sandbox and --provider exclude each other.</source>
+        <translation>cardhourctl：--sandbox 与 --provider 不能同时使用。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Context</name>
+    <message>
+        <source>Not logged in to %1. Run `cardhourctl login` first.</source>
+        <translation>未登录 %1。请先运行 `cardhourctl login`。</translation>
+    </message>
+    <message>
+        <source>cardhourctl: %1</source>
+        <translation>cardhourctl：%1</translation>
+    </message>
+    <message>
+        <source>cardhourctl %1: %2</source>
+        <translation>cardhourctl %1：%2</translation>
+    </message>
+    <message>
+        <source>Run `cardhourctl login` to log in again.</source>
+        <translation>请运行 `cardhourctl login` 重新登录。</translation>
+    </message>
+    <message>
+        <source>Try `cardhourctl %1 --help`.</source>
+        <translation>请试试 `cardhourctl %1 --help`。</translation>
+    </message>
+    <message>
+        <source>%1 is missing.</source>
+        <translation>缺少 %1。</translation>
+    </message>
+    <message>
+        <source>one %1 only, not %2.</source>
+        <translation>只能有一个 %1，而不是 %2。</translation>
+    </message>
+    <message>
+        <source>%1 hosts are called %2; give the id.</source>
+        <translation>有 %1 台主机叫 %2；请给出 id。</translation>
+    </message>
+    <message>
+        <source>cardhourctl %1: no host %2 (`cardhourctl ls` lists them).</source>
+        <translation>cardhourctl %1：没有主机 %2（`cardhourctl ls` 会列出主机）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Copy</name>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>[%1] %2%  %3 of %4  %5/s  %6</source>
+        <translation>[%1] %2%  %3 / %4  %5/秒  %6</translation>
+    </message>
+    <message>
+        <source>cp takes SOURCE DESTINATION: LOCAL NAME:REMOTE to upload, NAME:REMOTE LOCAL to download.</source>
+        <translation>cp 需要 SOURCE DESTINATION：上传为 LOCAL NAME:REMOTE，下载为 NAME:REMOTE LOCAL。</translation>
+    </message>
+    <message>
+        <source>both %1 and %2 are on hosts; one side must be local.</source>
+        <translation>%1 和 %2 都在主机上；必须有一端在本地。</translation>
+    </message>
+    <message>
+        <source>neither %1 nor %2 names a host (NAME:PATH).</source>
+        <translation>%1 和 %2 都没有指定主机（NAME:PATH）。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is a file; the copy keeps its name %2, so give a folder.</source>
+        <translation>%1 是文件；复制会保留原名 %2，请给出文件夹。</translation>
+    </message>
+    <message>
+        <source>cardhourctl cp: %1</source>
+        <translation>cardhourctl cp：%1</translation>
+    </message>
+    <message>
+        <source>Resumed: %1 were already there, %2 sent.</source>
+        <translation>已续传：%1 已在目标处，本次发送 %2。</translation>
+    </message>
+    <message>
+        <source>%1 in %2 s (%3/s).</source>
+        <translation>%1，用时 %2 秒（%3/秒）。</translation>
+    </message>
+    <message>
+        <source>Copy a file or folder to or from a host over SFTP (resumable, SHA-256 checked).</source>
+        <translation>通过 SFTP 在主机与本地之间复制文件或文件夹（可续传，SHA-256 校验）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Hosts</name>
+    <message>
+        <source>%1/h</source>
+        <translation>%1/小时</translation>
+    </message>
+    <message>
+        <source>%1 takes no arguments.</source>
+        <translation>%1 不接受参数。</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>VRAM</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>PRICE/CARD</source>
+        <translation>每卡价格</translation>
+    </message>
+    <message>
+        <source>FREE</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>OS</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>SSH USER</source>
+        <translation>SSH 用户</translation>
+    </message>
+    <message>
+        <source>APPS</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>MOUNTED AT</source>
+        <translation>挂载位置</translation>
+    </message>
+    <message>
+        <source>SIZE</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>FILES</source>
+        <translation>文件数</translation>
+    </message>
+    <message>
+        <source>AVAILABLE</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>GPUS</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>IMAGE</source>
+        <translation>镜像</translation>
+    </message>
+    <message>
+        <source>PRICE</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>COST</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>id:</source>
+        <translation>id：</translation>
+    </message>
+    <message>
+        <source>state:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>gpus:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>image:</source>
+        <translation>镜像：</translation>
+    </message>
+    <message>
+        <source>datasets:</source>
+        <translation>数据集：</translation>
+    </message>
+    <message>
+        <source>price:</source>
+        <translation>价格：</translation>
+    </message>
+    <message>
+        <source>cost so far:</source>
+        <translation>累计费用：</translation>
+    </message>
+    <message>
+        <source>created:</source>
+        <translation>创建时间：</translation>
+    </message>
+    <message>
+        <source>ssh:</source>
+        <translation>ssh：</translation>
+    </message>
+    <message>
+        <source>host key:</source>
+        <translation>主机密钥：</translation>
+    </message>
+    <message>
+        <source>app %1:</source>
+        <translation>应用 %1：</translation>
+    </message>
+    <message>
+        <source>port %1</source>
+        <translation>端口 %1</translation>
+    </message>
+    <message>
+        <source>  %1  %2 s</source>
+        <translation>  %1  %2 秒</translation>
+    </message>
+    <message>
+        <source>cardhourctl %1: %2 is %3%4, not %5.</source>
+        <translation>cardhourctl %1：%2 处于 %3%4，而不是 %5。</translation>
+    </message>
+    <message>
+        <source>cardhourctl %1: timed out after %2 s: %3 is %4, not %5.</source>
+        <translation>cardhourctl %1：%2 秒后超时：%3 处于 %4，而不是 %5。</translation>
+    </message>
+    <message>
+        <source>--timeout wants seconds, not %1.</source>
+        <translation>--timeout 需要秒数，而不是 %1。</translation>
+    </message>
+    <message>
+        <source>launch takes options only, not %1.</source>
+        <translation>launch 只接受选项，不接受 %1。</translation>
+    </message>
+    <message>
+        <source>--snapshot brings its own disk: it takes no --image or --dataset.</source>
+        <translation>--snapshot 自带磁盘：不能再用 --image 或 --dataset。</translation>
+    </message>
+    <message>
+        <source>--gpu TYPE is missing (`cardhourctl gpus` lists them).</source>
+        <translation>缺少 --gpu TYPE（`cardhourctl gpus` 会列出类型）。</translation>
+    </message>
+    <message>
+        <source>--cards wants a number of cards, not %1.</source>
+        <translation>--cards 需要卡数，而不是 %1。</translation>
+    </message>
+    <message>
+        <source>cardhourctl launch: no SSH key %1 on the provider (`cardhourctl keys list`).</source>
+        <translation>cardhourctl launch：服务商处没有 SSH 密钥 %1（`cardhourctl keys list`）。</translation>
+    </message>
+    <message>
+        <source>Launching %1 (%2)…</source>
+        <translation>正在启动 %1（%2）…</translation>
+    </message>
+    <message>
+        <source>nothing (the provider keeps no files for it)</source>
+        <translation>无（服务商没有为它保留文件）</translation>
+    </message>
+    <message>
+        <source>terminating %1 deletes %2; stdin is not a terminal to ask, so give --yes.</source>
+        <translation>终止 %1 会删除 %2；stdin 不是终端，无法询问，请加上 --yes。</translation>
+    </message>
+    <message>
+        <source>Terminate %1? This deletes for good: %2. [y/N] </source>
+        <translation>终止 %1？这将永久删除：%2。[y/N] </translation>
+    </message>
+    <message>
+        <source>Nothing was deleted.</source>
+        <translation>没有删除任何东西。</translation>
+    </message>
+    <message>
+        <source>Deleted: %1.</source>
+        <translation>已删除：%1。</translation>
+    </message>
+    <message>
+        <source>--state STATE is missing.</source>
+        <translation>缺少 --state STATE。</translation>
+    </message>
+    <message>
+        <source>no state %1 (creating, starting, running, stopping, stopped, terminated, failed).</source>
+        <translation>没有状态 %1（creating、starting、running、stopping、stopped、terminated、failed）。</translation>
+    </message>
+    <message>
+        <source>Give up after SECONDS (exit status 6; default %1).</source>
+        <translation>SECONDS 秒后放弃（退出状态 6；默认 %1）。</translation>
+    </message>
+    <message>
+        <source>The GPU types, their prices and free cards.</source>
+        <translation>GPU 类型、价格和空闲卡数。</translation>
+    </message>
+    <message>
+        <source>The images a host can start from.</source>
+        <translation>主机可以使用的镜像。</translation>
+    </message>
+    <message>
+        <source>The shared datasets a host can mount (read-only).</source>
+        <translation>主机可以挂载的共享数据集（只读）。</translation>
+    </message>
+    <message>
+        <source>The hosts.</source>
+        <translation>主机列表。</translation>
+    </message>
+    <message>
+        <source>Terminated hosts too.</source>
+        <translation>也包括已终止的主机。</translation>
+    </message>
+    <message>
+        <source>One host in full.</source>
+        <translation>一台主机的全部信息。</translation>
+    </message>
+    <message>
+        <source>Launch a host, or restore a snapshot (with --wait: until SSH answers).</source>
+        <translation>启动主机，或恢复快照（加 --wait：等到 SSH 应答）。</translation>
+    </message>
+    <message>
+        <source>The GPU type (`cardhourctl gpus`).</source>
+        <translation>GPU 类型（`cardhourctl gpus`）。</translation>
+    </message>
+    <message>
+        <source>How many cards (1, 2, 4 or 8).</source>
+        <translation>卡数（1、2、4 或 8）。</translation>
+    </message>
+    <message>
+        <source>The image (default: the catalog's first).</source>
+        <translation>镜像（默认：目录中的第一个）。</translation>
+    </message>
+    <message>
+        <source>Restore a snapshot (`cardhourctl snapshot ls`): its disk and /workspace, its GPU type unless --gpu.</source>
+        <translation>恢复快照（`cardhourctl snapshot ls`）：其磁盘和 /workspace，未给出 --gpu 时使用其 GPU 类型。</translation>
+    </message>
+    <message>
+        <source>A shared dataset to mount (repeatable).</source>
+        <translation>要挂载的共享数据集（可重复）。</translation>
+    </message>
+    <message>
+        <source>An SSH key to authorise, by name, id or fingerprint (repeatable; default: all of the account's).</source>
+        <translation>要授权的 SSH 密钥，按名称、id 或指纹（可重复；默认：账号的全部密钥）。</translation>
+    </message>
+    <message>
+        <source>The host's name (default: the provider's).</source>
+        <translation>主机名称（默认：由服务商决定）。</translation>
+    </message>
+    <message>
+        <source>Return once the host runs and SSH answered.</source>
+        <translation>等主机运行且 SSH 应答后再返回。</translation>
+    </message>
+    <message>
+        <source>Stop a host (its disk is kept and billed as storage).</source>
+        <translation>停止主机（保留其磁盘，按存储计费）。</translation>
+    </message>
+    <message>
+        <source>Start a stopped host again.</source>
+        <translation>重新启动已停止的主机。</translation>
+    </message>
+    <message>
+        <source>Terminate a host for good (asks first, unless --yes).</source>
+        <translation>永久终止主机（先询问，除非加 --yes）。</translation>
+    </message>
+    <message>
+        <source>Do not ask.</source>
+        <translation>不询问。</translation>
+    </message>
+    <message>
+        <source>Wait until a host is in a state.</source>
+        <translation>等待主机进入某个状态。</translation>
+    </message>
+    <message>
+        <source>The state to wait for (e.g. running).</source>
+        <translation>要等待的状态（例如 running）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Limits</name>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Stop at this time (18:30 or ISO 8601).</source>
+        <translation>在此时间停止（18:30 或 ISO 8601）。</translation>
+    </message>
+    <message>
+        <source>Stop after this long (2h, 90m).</source>
+        <translation>运行这么久后停止（2h、90m）。</translation>
+    </message>
+    <message>
+        <source>Stop once the host has cost this many yuan.</source>
+        <translation>主机花费达到这么多元时停止。</translation>
+    </message>
+    <message>
+        <source>Stop when its cards stay idle (under 5 %) for MIN minutes, given after it (default 30).</source>
+        <translation>当其显卡持续空闲（低于 5 %）MIN 分钟时停止，MIN 写在此选项之后（默认 30）。</translation>
+    </message>
+    <message>
+        <source>With --idle-stop: only while no SSH or app connection is open.</source>
+        <translation>与 --idle-stop 一起使用：仅在没有打开的 SSH 或应用连接时。</translation>
+    </message>
+    <message>
+        <source>--stop-at or --stop-after, not both.</source>
+        <translation>--stop-at 或 --stop-after，不能同时使用。</translation>
+    </message>
+    <message>
+        <source>%1 is not a time (18:30 or 2026-12-01T18:30:00Z).</source>
+        <translation>%1 不是一个时间（18:30 或 2026-12-01T18:30:00Z）。</translation>
+    </message>
+    <message>
+        <source>%1 is not a duration (2h, 90m, 1h30m).</source>
+        <translation>%1 不是一段时长（2h、90m、1h30m）。</translation>
+    </message>
+    <message>
+        <source>%1 is not an amount of yuan.</source>
+        <translation>%1 不是一个以元为单位的金额。</translation>
+    </message>
+    <message>
+        <source>--idle-stop wants whole minutes (2 or more), not %1.</source>
+        <translation>--idle-stop 需要整数分钟（2 或更多），而不是 %1。</translation>
+    </message>
+    <message>
+        <source>alerted</source>
+        <translation>已提醒</translation>
+    </message>
+    <message>
+        <source>PERIOD</source>
+        <translation>周期</translation>
+    </message>
+    <message>
+        <source>SPENT</source>
+        <translation>已消费</translation>
+    </message>
+    <message>
+        <source>ALERT</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <source>MAX</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>ENDS</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>Days and months in %1.</source>
+        <translation>日和月按 %1 时区计算。</translation>
+    </message>
+    <message>
+        <source>limits takes options only.</source>
+        <translation>limits 只接受选项。</translation>
+    </message>
+    <message>
+        <source>%1 is not an amount of yuan (or none).</source>
+        <translation>%1 不是一个以元为单位的金额（或 none）。</translation>
+    </message>
+    <message>
+        <source>stop at:</source>
+        <translation>停止时间：</translation>
+    </message>
+    <message>
+        <source>max cost:</source>
+        <translation>费用上限：</translation>
+    </message>
+    <message>
+        <source>idle stop:</source>
+        <translation>空闲停止：</translation>
+    </message>
+    <message>
+        <source>under %1 % for %2 min%3</source>
+        <translation>低于 %1 % 持续 %2 分钟%3</translation>
+    </message>
+    <message>
+        <source>, no connections</source>
+        <translation>，且无连接</translation>
+    </message>
+    <message>
+        <source>stops:</source>
+        <translation>将停止：</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>timer wants the host's name or id.</source>
+        <translation>timer 需要主机的名称或 ID。</translation>
+    </message>
+    <message>
+        <source>--clear or new stop options, not both.</source>
+        <translation>--clear 或新的停止选项，不能同时使用。</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>The most the %1 may spend, in yuan (none: no maximum).</source>
+        <translation>%1 最多可消费的金额，单位元（none：无上限）。</translation>
+    </message>
+    <message>
+        <source>Alert when the %1 has spent this much.</source>
+        <translation>%1 消费达到此金额时提醒。</translation>
+    </message>
+    <message>
+        <source>Remove the host's stop policy.</source>
+        <translation>移除主机的停止策略。</translation>
+    </message>
+    <message>
+        <source>Spending limits per day, month and in total (shown, or changed).</source>
+        <translation>每日、每月和总计的消费限额（显示或修改）。</translation>
+    </message>
+    <message>
+        <source>A host's stop time, maximum cost and idle stop (shown, or changed).</source>
+        <translation>主机的停止时间、费用上限和空闲停止（显示或修改）。</translation>
+    </message>
+    <message>
+        <source>Postpone a host's pending idle stop once.</source>
+        <translation>将主机即将进行的空闲停止推迟一次。</translation>
+    </message>
+    <message>
+        <source>%1 stops at %2 (%3).</source>
+        <translation>%1 将于 %2 停止（%3）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Snapshots</name>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>Keeps: %1; does not keep: %2.</source>
+        <translation>保留：%1；不保留：%2。</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Billed as storage while kept: %1 per GiB and hour%2.</source>
+        <translation>保留期间按存储计费：每 GiB 每小时 %1%2。</translation>
+    </message>
+    <message>
+        <source> (%1 GiB: %2/h)</source>
+        <translation>（%1 GiB：%2/小时）</translation>
+    </message>
+    <message>
+        <source>cardhourctl snapshot: %1 is %2%3.</source>
+        <translation>cardhourctl snapshot：%1 处于 %2%3。</translation>
+    </message>
+    <message>
+        <source>cardhourctl snapshot: timed out after %1 s: %2 is %3.</source>
+        <translation>cardhourctl snapshot：%1 秒后超时：%2 处于 %3。</translation>
+    </message>
+    <message>
+        <source>snapshot create takes the NAME of one host.</source>
+        <translation>snapshot create 需要一台主机的 NAME。</translation>
+    </message>
+    <message>
+        <source>--timeout wants seconds, not %1.</source>
+        <translation>--timeout 需要秒数，而不是 %1。</translation>
+    </message>
+    <message>
+        <source>Taking %1 of %2…</source>
+        <translation>正在为 %2 制作快照 %1…</translation>
+    </message>
+    <message>
+        <source>%1 (%2) of %3 is %4.</source>
+        <translation>%3 的快照 %1（%2）处于 %4。</translation>
+    </message>
+    <message>
+        <source>snapshot ls takes no arguments.</source>
+        <translation>snapshot ls 不接受参数。</translation>
+    </message>
+    <message>
+        <source>%1/h</source>
+        <translation>%1/小时</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>CARDS</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>IMAGE</source>
+        <translation>镜像</translation>
+    </message>
+    <message>
+        <source>SIZE</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>STORAGE</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>COST SO FAR</source>
+        <translation>累计费用</translation>
+    </message>
+    <message>
+        <source>TAKEN</source>
+        <translation>制作时间</translation>
+    </message>
+    <message>
+        <source>snapshot rm takes one snapshot ID (or name).</source>
+        <translation>snapshot rm 需要一个快照 ID（或名称）。</translation>
+    </message>
+    <message>
+        <source>cardhourctl snapshot rm: no snapshot %1 (`cardhourctl snapshot ls` lists them).</source>
+        <translation>cardhourctl snapshot rm：没有快照 %1（`cardhourctl snapshot ls` 会列出快照）。</translation>
+    </message>
+    <message>
+        <source>%1 snapshots are called %2; give the id.</source>
+        <translation>有 %1 个快照叫 %2；请给出 id。</translation>
+    </message>
+    <message>
+        <source>create, ls or rm?</source>
+        <translation>create、ls 还是 rm？</translation>
+    </message>
+    <message>
+        <source>no snapshot command %1.</source>
+        <translation>没有 snapshot 子命令 %1。</translation>
+    </message>
+    <message>
+        <source>Snapshots: create NAME; ls; rm ID. Restore: launch --snapshot ID.</source>
+        <translation>快照：create NAME；ls；rm ID。恢复：launch --snapshot ID。</translation>
+    </message>
+    <message>
+        <source>create: the snapshot's name.</source>
+        <translation>create：快照的名称。</translation>
+    </message>
+    <message>
+        <source>create: return once it is ready.</source>
+        <translation>create：等快照就绪后再返回。</translation>
+    </message>
+    <message>
+        <source>create --wait: give up after SECONDS (exit status 6; default 600).</source>
+        <translation>create --wait：SECONDS 秒后放弃（退出状态 6；默认 600）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Top</name>
+    <message>
+        <source>%1 / %2 GiB</source>
+        <translation>%1 / %2 GiB</translation>
+    </message>
+    <message>
+        <source>%1/h</source>
+        <translation>%1/小时</translation>
+    </message>
+    <message>
+        <source>balance %1   spending %2/h   %3
+
+</source>
+        <translation>余额 %1   花费 %2/小时   %3
+
+</translation>
+    </message>
+    <message>
+        <source>No hosts (`cardhourctl launch` starts one).
+</source>
+        <translation>没有主机（`cardhourctl launch` 可启动一台）。
+</translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>CARDS</source>
+        <translation>卡</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>UTIL</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>VRAM</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>TEMP</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>PRICE</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>COST</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>top takes no arguments.</source>
+        <translation>top 不接受参数。</translation>
+    </message>
+    <message>
+        <source>
+(q quits; from the provider's event stream)
+</source>
+        <translation>
+（按 q 退出；数据来自服务商的事件流）
+</translation>
+    </message>
+    <message>
+        <source>The hosts live: each card's utilisation and VRAM, the cost (q quits).</source>
+        <translation>实时显示主机：每张卡的利用率和显存，以及费用（按 q 退出）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Watch</name>
+    <message>
+        <source>events takes no arguments.</source>
+        <translation>events 不接受参数。</translation>
+    </message>
+    <message>
+        <source>--count wants a number, not %1.</source>
+        <translation>--count 需要数字，而不是 %1。</translation>
+    </message>
+    <message>
+        <source>--timeout wants seconds, not %1.</source>
+        <translation>--timeout 需要秒数，而不是 %1。</translation>
+    </message>
+    <message>
+        <source>cardhourctl events: the stream was lost (%1); reconnecting.</source>
+        <translation>cardhourctl events：事件流断开（%1）；正在重新连接。</translation>
+    </message>
+    <message>
+        <source>cardhourctl events: the provider refused the token.</source>
+        <translation>cardhourctl events：服务商拒绝了令牌。</translation>
+    </message>
+    <message>
+        <source>The provider's events as JSON lines (until interrupted, --count or --timeout).</source>
+        <translation>以 JSON 行输出服务商的事件（直到被中断、达到 --count 或 --timeout）。</translation>
+    </message>
+    <message>
+        <source>Only events of this type: hello, instance, billing, metrics, snapshot (repeatable).</source>
+        <translation>只输出此类型的事件：hello、instance、billing、metrics、snapshot（可重复）。</translation>
+    </message>
+    <message>
+        <source>Stop after N events.</source>
+        <translation>收到 N 个事件后停止。</translation>
+    </message>
+    <message>
+        <source>Stop after SECONDS (with --count: exit status 6 when fewer came).</source>
+        <translation>SECONDS 秒后停止（与 --count 一起用时：收到的事件不足则退出状态为 6）。</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::terminal::TerminalWidget</name>
     <message>
         <source>Copy</source>
@@ -1243,6 +2577,75 @@
     </message>
 </context>
 <context>
+    <name>cardhour::ui::AppsPanel</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Models: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>Sample data: %1</source>
+        <translation>示例数据：%1</translation>
+    </message>
+    <message>
+        <source>Mounts nothing.</source>
+        <translation>不挂载任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 × %2 · %3</source>
+        <extracomment>cards × GPU name · price per hour of all the cards together</extracomment>
+        <translation>%1 × %2 · %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>No GPU type has %n cards.</source>
+        <translation><numerusform>没有哪种 GPU 有 %n 张卡。</numerusform></translation>
+    </message>
+    <message>
+        <source>Launch</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>Launching…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Add an SSH key first (Keys page): the app is reached through SSH.</source>
+        <translation>请先添加 SSH 密钥（密钥页面）：应用通过 SSH 访问。</translation>
+    </message>
+    <message>
+        <source>“%1” is %2.</source>
+        <translation>“%1”%2。</translation>
+    </message>
+    <message>
+        <source>“%1” is %2: %3</source>
+        <translation>“%1”%2：%3</translation>
+    </message>
+    <message>
+        <source>%1 answers: opening it…</source>
+        <translation>%1 已响应：正在打开…</translation>
+    </message>
+    <message>
+        <source>Starting (%1, %2)…</source>
+        <extracomment>an app's launch in progress: the latest stage reached, and the seconds since the click</extracomment>
+        <translation>正在启动（%1，%2）…</translation>
+    </message>
+    <message>
+        <source>Opened in the browser %1 after the click.</source>
+        <translation>点击后 %1 已在浏览器中打开。</translation>
+    </message>
+    <message>
+        <source>Apps: one click launches, mounts and opens the web UI</source>
+        <translation>应用：一键启动、挂载并打开网页界面</translation>
+    </message>
+    <message>
+        <source>The apps could not be loaded: %1</source>
+        <translation>无法加载应用：%1</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::ui::BillPanel</name>
     <message>
         <source>Balance:</source>
@@ -1259,6 +2662,36 @@
     <message>
         <source>Runs out in %1 (at %2)</source>
         <translation>%1 后用完（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::BillingPage</name>
+    <message>
+        <source>Ledger</source>
+        <translation>账目</translation>
+    </message>
+    <message>
+        <source>Statements</source>
+        <translation>账单</translation>
+    </message>
+    <message>
+        <source>Spending limits</source>
+        <translation>消费限额</translation>
+    </message>
+    <message>
+        <source>Cost comparison</source>
+        <translation>成本比较</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::BuildLogDialog</name>
+    <message>
+        <source>Image build log</source>
+        <translation>镜像构建日志</translation>
+    </message>
+    <message>
+        <source>Copy all</source>
+        <translation>全部复制</translation>
     </message>
 </context>
 <context>
@@ -1281,6 +2714,165 @@
     <message>
         <source>(%1)</source>
         <translation>（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::CostCalculator</name>
+    <message>
+        <source>This provider costs %1 less than %2.</source>
+        <translation>本服务商比%2便宜 %1。</translation>
+    </message>
+    <message>
+        <source>This provider costs %1 more than %2.</source>
+        <translation>本服务商比%2贵 %1。</translation>
+    </message>
+    <message>
+        <source>This provider costs the same as %1.</source>
+        <translation>本服务商与%1费用相同。</translation>
+    </message>
+    <message>
+        <source>The catalog could not be loaded: %1</source>
+        <translation>无法加载目录：%1</translation>
+    </message>
+    <message>
+        <source>%1, %2 per card-hour</source>
+        <translation>%1，每卡时 %2</translation>
+    </message>
+    <message>
+        <source>Card price: enter a positive amount in yuan, e.g. 13500.</source>
+        <translation>显卡价格：请输入以元为单位的正数金额，例如 13500。</translation>
+    </message>
+    <message>
+        <source>Power and upkeep: enter an amount in yuan per year, e.g. 4500.</source>
+        <translation>电费与维护：请输入每年的金额（元），例如 4500。</translation>
+    </message>
+    <message>
+        <source>Public cloud price: enter a positive amount in yuan per card-hour, e.g. 4.55.</source>
+        <translation>公有云价格：请输入每卡时的正数金额（元），例如 4.55。</translation>
+    </message>
+    <message>
+        <source>These figures are too large to compare.</source>
+        <translation>这些数字太大，无法比较。</translation>
+    </message>
+    <message>
+        <source>Public cloud</source>
+        <translation>公有云</translation>
+    </message>
+    <message>
+        <source>Own cards (share)</source>
+        <translation>自购显卡（分摊）</translation>
+    </message>
+    <message>
+        <source>This provider</source>
+        <translation>本服务商</translation>
+    </message>
+    <message>
+        <source>This provider (charged)</source>
+        <translation>本服务商（实收）</translation>
+    </message>
+    <message>
+        <source>The catalog has not been loaded yet.</source>
+        <translation>目录尚未加载。</translation>
+    </message>
+    <message>
+        <source>%1 h × %2 cards = %3 card-hours.</source>
+        <translation>%1 小时 × %2 张卡 = %3 卡时。</translation>
+    </message>
+    <message>
+        <source>This provider (%1, %2 per card-hour): %3 × %2 = %4.</source>
+        <translation>本服务商（%1，每卡时 %2）：%3 × %2 = %4。</translation>
+    </message>
+    <message>
+        <source>Public cloud: %1 × %2 = %3.</source>
+        <translation>公有云：%1 × %2 = %3。</translation>
+    </message>
+    <message>
+        <source>Own cards: (%1 + %2 × %3 years) ÷ %4 h = %5 per card-hour when busy all %3 years; %6 × that = %7. Buying the %8 cards costs %9 up front.</source>
+        <translation>自购显卡：（%1 + %2 × %3 年）÷ %4 小时 = 满负荷运行 %3 年时每卡时 %5；%6 × 该价 = %7。购买这 %8 张卡需先付 %9。</translation>
+    </message>
+    <message>
+        <source>the public cloud</source>
+        <translation>公有云</translation>
+    </message>
+    <message>
+        <source>owned cards kept busy</source>
+        <translation>满负荷运行的自购显卡</translation>
+    </message>
+    <message>
+        <source>Your last %1 days (compute billed since %2):</source>
+        <translation>您最近 %1 天（自 %2 起计费的计算）：</translation>
+    </message>
+    <message>
+        <source>No compute in this time.</source>
+        <translation>这段时间没有计算用量。</translation>
+    </message>
+    <message>
+        <source>Compute postings: %1. Card-hours: %2. This provider charged %3.</source>
+        <translation>计算记账条目：%1。卡时：%2。本服务商收费 %3。</translation>
+    </message>
+    <message>
+        <source>Own cards' share: %1.</source>
+        <translation>自购显卡分摊：%1。</translation>
+    </message>
+    <message>
+        <source>%1 postings (%2) of hosts whose size is no longer known are left out.</source>
+        <translation>有 %1 条记账（%2）所属主机的规格已无从得知，未计入。</translation>
+    </message>
+    <message>
+        <source>Card &amp;price (yuan):</source>
+        <translation>显卡价格（元）(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Power and &amp;upkeep per year:</source>
+        <translation>每年电费与维护(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>&amp;Years written off:</source>
+        <translation>折旧年数(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>Public c&amp;loud per card-hour:</source>
+        <translation>公有云每卡时价格(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;GPU type:</source>
+        <translation>GPU 型号(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;Cards:</source>
+        <translation>卡数(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Hours:</source>
+        <translation>小时数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Owning a card and a public cloud</source>
+        <translation>自购显卡与公有云</translation>
+    </message>
+    <message>
+        <source>Planned job</source>
+        <translation>计划任务</translation>
+    </message>
+    <message>
+        <source> h</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <source>The planned job</source>
+        <translation>计划任务</translation>
+    </message>
+    <message>
+        <source>Enter the figures and choose a GPU type.</source>
+        <translation>请输入数字并选择 GPU 型号。</translation>
+    </message>
+    <message>
+        <source>Your last %1 days</source>
+        <translation>您最近 %1 天</translation>
+    </message>
+    <message>
+        <source>No compute in the last %1 days.</source>
+        <translation>最近 %1 天没有计算用量。</translation>
     </message>
 </context>
 <context>
@@ -1474,6 +3066,77 @@
     <message>
         <source>GPU utilisation over the last minute</source>
         <translation>最近一分钟的 GPU 利用率</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::ImagePreparation</name>
+    <message>
+        <source>Starting the image builder…</source>
+        <translation>正在启动镜像构建程序…</translation>
+    </message>
+    <message>
+        <source>Estimating the time left…</source>
+        <translation>正在估算剩余时间…</translation>
+    </message>
+    <message>
+        <source>%1 (image %2 of %3): step %4 of %5 — %6</source>
+        <translation>%1（第 %2 个镜像，共 %3 个）：第 %4 步，共 %5 步 — %6</translation>
+    </message>
+    <message>
+        <source>%1 (image %2 of %3): %4</source>
+        <translation>%1（第 %2 个镜像，共 %3 个）：%4</translation>
+    </message>
+    <message>
+        <source>About %1 left</source>
+        <translation>大约还需 %1</translation>
+    </message>
+    <message>
+        <source>Problem — %1: %2</source>
+        <translation>问题 — %1：%2</translation>
+    </message>
+    <message>
+        <source>Warning — %1: %2</source>
+        <translation>警告 — %1：%2</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the fix, to paste it into a terminal</source>
+        <translation>复制修复命令，以便粘贴到终端中</translation>
+    </message>
+    <message>
+        <source>Preparing the sandbox's images: %1. This happens once on this computer.</source>
+        <translation>正在准备沙盒的镜像：%1。在这台计算机上只需进行一次。</translation>
+    </message>
+    <message>
+        <source>These images of the sandbox are not built yet: %1. Hosts need them; building them takes a while, once, and base comes first.</source>
+        <translation>沙盒的这些镜像尚未构建：%1。主机需要它们；构建需要一些时间，只需一次，且 base 最先构建。</translation>
+    </message>
+    <message>
+        <source>The sandbox's images are ready.</source>
+        <translation>沙盒的镜像已就绪。</translation>
+    </message>
+    <message>
+        <source>base is ready: you can connect and launch a base host now; the others go on building.</source>
+        <translation>base 已就绪：现在即可连接并启动 base 主机；其他镜像继续构建。</translation>
+    </message>
+    <message>
+        <source>Sandbox images and this computer</source>
+        <translation>沙盒镜像与这台计算机</translation>
+    </message>
+    <message>
+        <source>Show log</source>
+        <translation>显示日志</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Prepare images</source>
+        <translation>准备镜像</translation>
     </message>
 </context>
 <context>
@@ -1753,6 +3416,10 @@
         <source>answers</source>
         <translation>已响应</translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::InstanceTableModel</name>
@@ -1859,6 +3526,18 @@
         <source>Removed %1 from this computer (the provider keeps its copy).</source>
         <translation>已从本机移除 %1（服务商仍保留其副本）。</translation>
     </message>
+    <message>
+        <source>No SSH keys on this computer yet</source>
+        <translation>这台电脑上还没有 SSH 密钥</translation>
+    </message>
+    <message>
+        <source>The terminal logs in to an instance with a key kept here; the provider only ever gets its public half. Generate one below (a name is enough), or import a key you already have.</source>
+        <translation>终端用保存在这里的密钥登录实例；提供商只会拿到它的公钥部分。在下方生成一个（起个名字就够了），或导入你已有的密钥。</translation>
+    </message>
+    <message>
+        <source>Import from ~/.ssh…</source>
+        <translation>从 ~/.ssh 导入…</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::LaunchDialog</name>
@@ -1952,6 +3631,10 @@
     <message>
         <source>Created the SSH key “%1” in %2 (%3), uploaded it and ticked it.</source>
         <translation>已在 %2 创建 SSH 密钥“%1”（%3），已上传并勾选。</translation>
+    </message>
+    <message>
+        <source>Stop by itself</source>
+        <translation>自动停止</translation>
     </message>
 </context>
 <context>
@@ -2191,6 +3874,26 @@
         <source>Restoring into %1…</source>
         <translation>正在恢复到 %1…</translation>
     </message>
+    <message>
+        <source>%1 will stop at %2: %3.</source>
+        <translation>%1 将于 %2 停止：%3。</translation>
+    </message>
+    <message>
+        <source>A host will stop</source>
+        <translation>一台主机即将停止</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>The idle stop of %1 was put off.</source>
+        <translation>%1 的空闲停止已推迟。</translation>
+    </message>
+    <message>
+        <source>It could not be kept running: %1</source>
+        <translation>无法继续运行：%1</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::MetricsChart</name>
@@ -2398,7 +4101,8 @@
     <message numerus="yes">
         <source>Storage is billed while it is kept: %n GiB at %1 per GiB-hour, %2.</source>
         <translation>
-            <numerusform>保留期间按存储计费：%n GiB，每 GiB·小时 %1，%2。</numerusform></translation>
+            <numerusform>保留期间按存储计费：%n GiB，每 GiB·小时 %1，%2。</numerusform>
+        </translation>
     </message>
     <message>
         <source>It outlives its instance: terminating the instance does not delete it.</source>
@@ -2503,7 +4207,8 @@
     <message numerus="yes">
         <source>Only %n card(s) of this type are free now.</source>
         <translation>
-            <numerusform>这种类型目前只有 %n 张卡空闲。</numerusform></translation>
+            <numerusform>这种类型目前只有 %n 张卡空闲。</numerusform>
+        </translation>
     </message>
     <message>
         <source>The snapshot stays and its storage fee of %1 goes on until you delete it.</source>
@@ -2547,6 +4252,121 @@
     <message>
         <source>Spend</source>
         <translation>支出</translation>
+    </message>
+    <message>
+        <source>Nothing spent yet</source>
+        <translation>尚无花费</translation>
+    </message>
+    <message>
+        <source>Compute, storage and snapshot charges show here, per hour or per day, as the provider posts them.</source>
+        <translation>计算、存储和快照费用会在提供商记账后显示在这里，可按小时或按天查看。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::SpendingLimitsPanel</name>
+    <message>
+        <source>The spending limits could not be loaded: %1</source>
+        <translation>无法加载消费限额：%1</translation>
+    </message>
+    <message>
+        <source>The provider's spending limits have not been loaded yet.</source>
+        <translation>尚未加载服务商的消费限额。</translation>
+    </message>
+    <message>
+        <source>Days and months are counted in the provider's time zone, %1.</source>
+        <translation>日和月按服务商的时区 %1 计算。</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 至 %2</translation>
+    </message>
+    <message>
+        <source>since %1</source>
+        <translation>自 %1 起</translation>
+    </message>
+    <message>
+        <source>%1, no maximum</source>
+        <translation>%1，无上限</translation>
+    </message>
+    <message>
+        <source>%1 of %2 (%3.%4 %)</source>
+        <translation>%1 / %2（%3.%4 %）</translation>
+    </message>
+    <message>
+        <source>; alert amount reached</source>
+        <translation>；已达到提醒金额</translation>
+    </message>
+    <message>
+        <source>%1, %2: enter an amount in yuan (e.g. 50 or 12.50), or leave it empty for none.</source>
+        <translation>%1，%2：请输入以元为单位的金额（例如 50 或 12.50），留空表示不设。</translation>
+    </message>
+    <message>
+        <source>alert</source>
+        <translation>提醒</translation>
+    </message>
+    <message>
+        <source>maximum</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>%1: the alert amount is above the maximum.</source>
+        <translation>%1：提醒金额高于上限。</translation>
+    </message>
+    <message>
+        <source>Nothing to save.</source>
+        <translation>没有需要保存的更改。</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Saved. The provider applies the limits at once.</source>
+        <translation>已保存。服务商立即执行这些限额。</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>This month</source>
+        <translation>本月</translation>
+    </message>
+    <message>
+        <source>In total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>期间</translation>
+    </message>
+    <message>
+        <source>Spent</source>
+        <translation>已花费</translation>
+    </message>
+    <message>
+        <source>Alert at (yuan)</source>
+        <translation>提醒金额（元）</translation>
+    </message>
+    <message>
+        <source>Maximum (yuan)</source>
+        <translation>上限（元）</translation>
+    </message>
+    <message>
+        <source>From – to</source>
+        <translation>起止</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Save limits</source>
+        <translation>保存限额</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
     </message>
 </context>
 <context>
@@ -2600,6 +4420,328 @@
     <message>
         <source>Instance state: %1</source>
         <translation>实例状态：%1</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::StatementPanel</name>
+    <message>
+        <source>Postings in %1: %2</source>
+        <translation>%1 的记账条目：%2</translation>
+    </message>
+    <message>
+        <source>Export statement as PDF</source>
+        <translation>将账单导出为 PDF</translation>
+    </message>
+    <message>
+        <source>Export statement as CSV</source>
+        <translation>将账单导出为 CSV</translation>
+    </message>
+    <message>
+        <source>PDF files (*.pdf)</source>
+        <translation>PDF 文件 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Exported to %1.</source>
+        <translation>已导出到 %1。</translation>
+    </message>
+    <message>
+        <source>Export statement</source>
+        <translation>导出账单</translation>
+    </message>
+    <message>
+        <source>The statement could not be written to %1: %2</source>
+        <translation>无法将账单写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Month:</source>
+        <translation>月份(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Export PDF…</source>
+        <translation>导出 PDF…</translation>
+    </message>
+    <message>
+        <source>By host</source>
+        <translation>按主机</translation>
+    </message>
+    <message>
+        <source>Postings</source>
+        <translation>记账条目</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <source>Balance</source>
+        <translation>余额</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Snapshots</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::StatementPdf</name>
+    <message>
+        <source>Page %1</source>
+        <translation>第 %1 页</translation>
+    </message>
+    <message>
+        <source>en_GB</source>
+        <comment>the locale of month names on statements</comment>
+        <translation>zh_CN</translation>
+    </message>
+    <message>
+        <source>MMMM yyyy</source>
+        <comment>a statement's month</comment>
+        <translation>yyyy年M月</translation>
+    </message>
+    <message>
+        <source>Time zone: %1 (the provider's)</source>
+        <translation>时区：%1（服务商的时区）</translation>
+    </message>
+    <message>
+        <source>Time zone: %1 (the provider states none)</source>
+        <translation>时区：%1（服务商未声明时区）</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Storage of stopped hosts</source>
+        <translation>已停止主机的存储</translation>
+    </message>
+    <message>
+        <source>Snapshots</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>Credits</source>
+        <translation>入账</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Opening balance</source>
+        <translation>期初余额</translation>
+    </message>
+    <message>
+        <source>Top-ups and trial credit</source>
+        <translation>充值与试用额度</translation>
+    </message>
+    <message>
+        <source>Total charges</source>
+        <translation>费用合计</translation>
+    </message>
+    <message>
+        <source>Closing balance</source>
+        <translation>期末余额</translation>
+    </message>
+    <message>
+        <source>CardHour statement, %1</source>
+        <translation>CardHour 账单，%1</translation>
+    </message>
+    <message>
+        <source>The PDF could not be started.</source>
+        <translation>无法开始生成 PDF。</translation>
+    </message>
+    <message>
+        <source>Amounts are the provider's ledger in exact micro-yuan.</source>
+        <translation>金额取自服务商的账目，精确到微元。</translation>
+    </message>
+    <message>
+        <source>Period: %1 to %2 (postings by the time they were made)</source>
+        <translation>期间：%1 至 %2（按记账时间）</translation>
+    </message>
+    <message>
+        <source>Postings: %1</source>
+        <translation>记账条目：%1</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>汇总</translation>
+    </message>
+    <message>
+        <source>By host</source>
+        <translation>按主机</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>No host was charged in this month.</source>
+        <translation>本月没有主机产生费用。</translation>
+    </message>
+    <message>
+        <source>Postings</source>
+        <translation>记账条目</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <source>Balance</source>
+        <translation>余额</translation>
+    </message>
+    <message>
+        <source>No postings in this month.</source>
+        <translation>本月没有记账条目。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::StopPolicyEditor</name>
+    <message>
+        <source>The stop time has passed: choose a later one.</source>
+        <translation>停止时间已过：请选择更晚的时间。</translation>
+    </message>
+    <message>
+        <source>at %1</source>
+        <translation>于 %1</translation>
+    </message>
+    <message>
+        <source>when it has cost %1</source>
+        <translation>在花费达到 %1 时</translation>
+    </message>
+    <message numerus="yes">
+        <source>when its cards stay under %1 % for %n min</source>
+        <translation><numerusform>在显卡利用率持续 %n 分钟低于 %1 % 时</numerusform></translation>
+    </message>
+    <message>
+        <source>Stops by itself %1.</source>
+        <translation>将自动停止：%1。</translation>
+    </message>
+    <message>
+        <source>No stop time</source>
+        <translation>不按时间停止</translation>
+    </message>
+    <message>
+        <source>Stop at</source>
+        <translation>停止于</translation>
+    </message>
+    <message>
+        <source>Stop after</source>
+        <translation>运行后停止</translation>
+    </message>
+    <message>
+        <source> h</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <source>Stop when it has cost</source>
+        <translation>花费达到后停止</translation>
+    </message>
+    <message>
+        <source>Stop when idle: cards under</source>
+        <translation>空闲时停止：显卡利用率低于</translation>
+    </message>
+    <message>
+        <source>Utilisation of every card stays under this</source>
+        <translation>每张显卡的利用率都低于此值</translation>
+    </message>
+    <message>
+        <source>for </source>
+        <translation>持续 </translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>The provider keeps these, also while this computer sleeps, and warns before an idle stop so that you can keep the host running. A running job counts as load; an open notebook tab with nothing running does not.</source>
+        <translation>这些规则由提供商执行，这台电脑休眠时也照样有效；空闲停止前会先发出提醒，你可以选择继续运行。正在运行的任务算作负载；打开着但没有运行任何内容的笔记本页面不算。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::StopText</name>
+    <message>
+        <source>a spending limit was reached</source>
+        <translation>已达到消费限额</translation>
+    </message>
+    <message>
+        <source>its stop time</source>
+        <translation>已到设定的停止时间</translation>
+    </message>
+    <message>
+        <source>its maximum cost</source>
+        <translation>已达到费用上限</translation>
+    </message>
+    <message>
+        <source>its cards stayed idle</source>
+        <translation>其显卡一直空闲</translation>
+    </message>
+    <message>
+        <source>the balance ran out</source>
+        <translation>余额已用完</translation>
+    </message>
+    <message>
+        <source>Stops at %1: %2</source>
+        <translation>将于 %1 停止：%2</translation>
+    </message>
+    <message>
+        <source>Stops at %1 (in %2): %3</source>
+        <translation>将于 %1 停止（还剩 %2）：%3</translation>
     </message>
 </context>
 <context>
@@ -2883,6 +5025,10 @@
     <message>
         <source>%1 was stopped: %2.</source>
         <translation>%1 已停止：%2。</translation>
+    </message>
+    <message>
+        <source>A host will stop</source>
+        <translation>一台主机即将停止</translation>
     </message>
 </context>
 <context>

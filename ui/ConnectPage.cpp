@@ -9,6 +9,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -71,7 +72,17 @@ bool ConnectPage::eventFilter(QObject *watched, QEvent *event)
 void ConnectPage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    updatePreparation();
+    // The image check runs cardhour-sim (and podman): after the first frame, not before it.
+    m_preparationDue = true;
+}
+
+void ConnectPage::paintEvent(QPaintEvent *event)
+{
+    QWidget::paintEvent(event);
+    if (m_preparationDue) {
+        m_preparationDue = false;
+        QTimer::singleShot(0, this, &ConnectPage::updatePreparation);
+    }
 }
 
 void ConnectPage::updatePreparation()

@@ -42,6 +42,7 @@ Q_SIGNALS:
 protected:
     void changeEvent(QEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
@@ -54,6 +55,7 @@ private:
     std::unique_ptr<Ui::ConnectPage> m_ui;
     core::SandboxImages *m_images = nullptr;
     ImagePreparation *m_preparation = nullptr;
+    bool m_preparationDue = false; // look at the images once this page is on screen
 };
 
 } // namespace cardhour::ui

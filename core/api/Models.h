@@ -378,9 +378,10 @@ struct NewInstance
     int gpuCount = 1;
     QString image;
     QStringList sshKeyIds;
-    QStringList datasets; // names of GET /v1/datasets; sent only when not empty
-    QStringList models; // names of GET /v1/models; sent only when not empty
-    StopPolicy stopPolicy; // sent only when not empty
+    // Defaulted ({}), so that brace-initialised requests may leave them out.
+    QStringList datasets{}; // names of GET /v1/datasets; sent only when not empty
+    QStringList models{}; // names of GET /v1/models; sent only when not empty
+    StopPolicy stopPolicy{}; // sent only when not empty
 
     QJsonObject toJson() const;
 };

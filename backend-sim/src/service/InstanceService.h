@@ -13,8 +13,8 @@
 #include <QStringList>
 #include <QVariant>
 
-#include <memory>
 #include <array>
+#include <memory>
 #include <optional>
 
 namespace cardhour::sim {

@@ -607,12 +607,15 @@ void TestImageBuilder::failingRecipeLeavesNoTag()
 void TestImageBuilder::imagesCommand()
 {
     using cardhour::sim::runImagesCommand;
-    QCOMPARE(runImagesCommand({u"frobnicate"_s}, m_conf), 2);
-    QCOMPARE(runImagesCommand({u"build"_s, u"--no-such-option"_s}, m_conf), 2);
+    // Where `images build` writes its status for a waiting launch: a scratch data folder.
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    QCOMPARE(runImagesCommand({u"frobnicate"_s}, m_conf, data.path()), 2);
+    QCOMPARE(runImagesCommand({u"build"_s, u"--no-such-option"_s}, m_conf, data.path()), 2);
     REQUIRE_PODMAN();
-    QCOMPARE(runImagesCommand({u"build"_s}, m_conf), 2);
-    QCOMPARE(runImagesCommand({u"build"_s, u"no-such-image"_s}, m_conf), 2);
-    QCOMPARE(runImagesCommand({u"list"_s, u"--tag-prefix"_s, m_prefix}, m_conf), 0);
+    QCOMPARE(runImagesCommand({u"build"_s}, m_conf, data.path()), 2);
+    QCOMPARE(runImagesCommand({u"build"_s, u"no-such-image"_s}, m_conf, data.path()), 2);
+    QCOMPARE(runImagesCommand({u"list"_s, u"--tag-prefix"_s, m_prefix}, m_conf, data.path()), 0);
 
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -621,11 +624,11 @@ void TestImageBuilder::imagesCommand()
                       "FROM scratch\nRUN [\"/nothing-here\"]\n"));
     QCOMPARE(runImagesCommand(
                  {u"build"_s, u"--images"_s, dir.path(), u"--tag-prefix"_s, m_prefix, u"--all"_s},
-                 m_conf),
+                 m_conf, data.path()),
              1);
     // base is Current after buildBase: a build of it is a quick no-op that succeeds.
     if (ImageBuilder(options()).inspector().status(u"base"_s) == ImageStatus::Current)
-        QCOMPARE(runImagesCommand({u"build"_s, u"base"_s}, m_conf), 0);
+        QCOMPARE(runImagesCommand({u"build"_s, u"base"_s}, m_conf, data.path()), 0);
 }
 
 QTEST_GUILESS_MAIN(TestImageBuilder)
