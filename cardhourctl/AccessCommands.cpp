@@ -59,7 +59,18 @@ int ssh(Context &ctx)
     check.close();
     QStringList arguments =
         SshConfigWriter::sshArguments(*target, SshConfigWriter::defaultKnownHostsPath());
-    arguments.append(ctx.args.mid(1)); // the remote command, as ssh takes it
+    // One word after NAME is a shell command line, as OpenSSH takes it; several are a program
+    // and its arguments, each quoted for the remote shell, so that `-- python3 -c 'a; b'` runs
+    // what it says (OpenSSH would join them and let the remote shell split them again).
+    const QStringList command = ctx.args.mid(1);
+    if (command.size() == 1) {
+        arguments.append(command.first());
+    } else if (command.size() > 1) {
+        QStringList quoted;
+        for (const QString &word : command)
+            quoted.append(SshConnection::shellQuote(word));
+        arguments.append(quoted.join(u' '));
+    }
     QString program = qEnvironmentVariable("CARDHOUR_SSH");
     if (program.isEmpty())
         program = u"ssh"_s;

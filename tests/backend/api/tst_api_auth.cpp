@@ -58,6 +58,18 @@ const QList<Route> kAuthedRoutes = {
     {"GET", u"/v1/billing/summary"_s},
     {"POST", u"/v1/billing/topup"_s},
     {"GET", u"/v1/events"_s},
+    {"PUT", u"/v1/instances/{id}/stop-policy"_s},
+    {"POST", u"/v1/instances/{id}/keep-running"_s},
+    {"GET", u"/v1/spending-limits"_s},
+    {"PUT", u"/v1/spending-limits"_s},
+    {"GET", u"/v1/models"_s},
+    {"GET", u"/v1/models/{id}"_s},
+    {"DELETE", u"/v1/models/{id}"_s},
+    {"GET", u"/v1/model-uploads"_s},
+    {"POST", u"/v1/model-uploads"_s},
+    {"GET", u"/v1/model-uploads/{id}"_s},
+    {"PUT", u"/v1/model-uploads/{id}"_s},
+    {"DELETE", u"/v1/model-uploads/{id}"_s},
 };
 const QStringList kPublicRoutes = {
     u"GET /v1/health"_s,
