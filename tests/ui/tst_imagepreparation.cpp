@@ -207,7 +207,8 @@ void TestImagePreparation::preparesImagesWhileALaunchWaits()
     QVERIFY(finished.at(0).at(2).toString().contains(u"pytorch"_s));
     QTRY_VERIFY(page.findChild<QLabel *>(u"imagesError"_s)->isVisible());
     QTRY_VERIFY_WITH_TIMEOUT(prepare->isVisible(), 60000); // checked again: two still missing
-    QTRY_COMPARE_WITH_TIMEOUT(images->missing(), (QStringList{u"pytorch"_s, u"jupyter"_s}), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        images->missing(), (QStringList{u"pytorch"_s, u"jupyter"_s, u"ocr"_s, u"speech"_s}), 30000);
     shoot(&page, u"firstrun-failed"_s);
 
     // Again, held at pytorch; Cancel: the build and the podman under it are gone.

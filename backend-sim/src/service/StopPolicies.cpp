@@ -140,7 +140,7 @@ void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
     m_db.exec(u"DELETE FROM instance_stop_policies WHERE instance_id = ?"_s, {instanceId});
     if (!policy.isEmpty()) {
         const bool idle = policy.idle.has_value();
-        const QVariant none(QMetaType(QMetaType::LongLong));
+        const QVariant none{QMetaType(QMetaType::LongLong)};
         m_db.exec(u"INSERT INTO instance_stop_policies("_s + kColumns
                       + u") VALUES (?,?,?,?,?,?,?)"_s,
                   {instanceId, nullable(policy.stopAtMs), nullable(policy.maxCostMicros),
