@@ -72,6 +72,19 @@ int ledger(Context &ctx)
         return ctx.usage(Bill::tr("ledger takes no arguments."));
     if (ctx.json && ctx.isSet(u"csv"_s))
         return ctx.usage(Bill::tr("--json or --csv, not both."));
+    // --since DATE (local midnight) or an ISO 8601 time: only the postings from then on.
+    QDateTime since;
+    if (ctx.isSet(u"since"_s)) {
+        const QString text = ctx.value(u"since"_s).trimmed();
+        const QDate day = QDate::fromString(text, Qt::ISODate);
+        since = day.isValid() && text.size() == 10 ? day.startOfDay()
+                                                   : QDateTime::fromString(text, Qt::ISODateWithMs);
+        if (!since.isValid())
+            return ctx.usage(
+                Bill::tr("--since wants a date (2026-12-01) or a time (2026-12-01T18:30), not "
+                         "“%1”.")
+                    .arg(text));
+    }
     if (const int code = ctx.connect(); code != Ok)
         return code;
     QList<Posting> postings;
@@ -80,8 +93,14 @@ int ledger(Context &ctx)
         const Result<LedgerPage> page = ctx.await(ctx.client()->ledger(200, before));
         if (!page.ok())
             return ctx.fail(page.error);
-        postings += page.value->postings;
-        if (!page.value->nextBefore)
+        bool older = false; // newest first: the rest is older still
+        for (const Posting &p : page.value->postings) {
+            if (since.isValid() && p.createdAt < since)
+                older = true;
+            else
+                postings.append(p);
+        }
+        if (older || !page.value->nextBefore)
             break;
         before = *page.value->nextBefore;
     }
@@ -150,7 +169,11 @@ QList<Command> moneyCommands()
         {u"ledger"_s,
          Bill::tr("Every posting of the account, newest first."),
          {},
-         {QCommandLineOption(u"csv"_s, Bill::tr("As CSV (amounts in micro-yuan)."))},
+         {QCommandLineOption(u"csv"_s, Bill::tr("As CSV (amounts in micro-yuan).")),
+          QCommandLineOption(u"since"_s,
+                             Bill::tr("Only the postings from DATE (local midnight) or an ISO "
+                                      "8601 time on."),
+                             u"DATE"_s)},
          ledger},
         {u"topup"_s,
          Bill::tr("Add money (the sandbox's pretend payment)."),

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ConnectPage</name>
@@ -1644,6 +1645,14 @@
         <source>Add money (the sandbox's pretend payment).</source>
         <translation>充值（沙盒中的模拟付款）。</translation>
     </message>
+    <message>
+        <source>--since wants a date (2026-12-01) or a time (2026-12-01T18:30), not “%1”.</source>
+        <translation>--since 需要一个日期（2026-12-01）或时间（2026-12-01T18:30），而不是“%1”。</translation>
+    </message>
+    <message>
+        <source>Only the postings from DATE (local midnight) or an ISO 8601 time on.</source>
+        <translation>只显示从 DATE（当地午夜）或某个 ISO 8601 时间起的记账。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ctl::Cli</name>
@@ -2601,7 +2610,9 @@ Commands:
     </message>
     <message numerus="yes">
         <source>No GPU type has %n cards.</source>
-        <translation><numerusform>没有哪种 GPU 有 %n 张卡。</numerusform></translation>
+        <translation>
+            <numerusform>没有哪种 GPU 有 %n 张卡。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Launch</source>
@@ -4666,7 +4677,9 @@ Commands:
     </message>
     <message numerus="yes">
         <source>when its cards stay under %1 % for %n min</source>
-        <translation><numerusform>在显卡利用率持续 %n 分钟低于 %1 % 时</numerusform></translation>
+        <translation>
+            <numerusform>在显卡利用率持续 %n 分钟低于 %1 % 时</numerusform>
+        </translation>
     </message>
     <message>
         <source>Stops by itself %1.</source>
