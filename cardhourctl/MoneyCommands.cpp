@@ -3,6 +3,7 @@
 #include "ModelJson.h"
 #include "Output.h"
 #include "api/ProviderClient.h"
+#include "billing/Csv.h"
 #include "billing/Money.h"
 #include "session/ClientSession.h"
 
@@ -57,13 +58,6 @@ int bill(Context &ctx)
     Output::raw(Output::table(
         {Bill::tr("HOST"), Bill::tr("STATE"), Bill::tr("SPENDING"), Bill::tr("COST")}, rows));
     return Ok;
-}
-
-QString csvField(const QString &text)
-{
-    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n'))
-        return text;
-    return u'"' + QString(text).replace(u'"', u"\"\""_s) + u'"';
 }
 
 int ledger(Context &ctx)

@@ -226,23 +226,6 @@ QString plainYuan(qint64 micros)
         + u"%1"_s.arg(qulonglong(magnitude % 1'000'000), 6, 10, QChar(u'0'));
 }
 
-QString csvField(const QString &text, bool isText)
-{
-    QString value = text;
-    // A leading TAB or CR hides a formula from a look at the cell but not from every
-    // spreadsheet (OWASP's CSV injection list): neutralised like = + - @.
-    if (isText && !value.isEmpty()
-        && (value.front() == u'=' || value.front() == u'+' || value.front() == u'-'
-            || value.front() == u'@' || value.front() == u'\t' || value.front() == u'\r'))
-        value.prepend(u'\'');
-    if (value.contains(u',') || value.contains(u'"') || value.contains(u'\n')
-        || value.contains(u'\r')) {
-        value.replace(u"\""_s, u"\"\""_s);
-        return u'"' + value + u'"';
-    }
-    return value;
-}
-
 QString toCsv(const QAbstractItemModel &view, const LedgerModel &model)
 {
     QString out = u"seq,time_utc,kind,instance_id,instance_name,description,amount_yuan,"

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/Models.h"
+#include "billing/Csv.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>
@@ -92,9 +93,7 @@ namespace ledger {
 // "-0.001583": the exact yuan of an integer micro-yuan amount (six decimals, no symbol, no
 // thousands separator), for files other programs read.
 QString plainYuan(qint64 micros);
-// One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; quotes doubled. Text
-// a spreadsheet would run as a formula (=, +, -, @ first) is prefixed with an apostrophe.
-QString csvField(const QString &text, bool isText = true);
+using core::csvField; // billing/Csv.h
 // The rows of `model` in `view`'s order (a proxy over it, or the model itself) as CSV with a
 // header line, CRLF line ends: seq, time (UTC, ISO 8601), kind, instance id and name,
 // description, amount and balance after in yuan.
