@@ -78,11 +78,11 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
 list(JOIN CPACK_DEBIAN_PACKAGE_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 # Real containers (podman with runc), a Secret Service for the keychain, Qt's own Chinese
 # strings, CJK glyphs; without them the client still runs (in-process sandbox, no keychain).
+# debootstrap too: with no registry, the sandbox's images are built from it on first run.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
-    "podman, runc, uidmap, slirp4netns, gnome-keyring | kwalletmanager, "
+    "podman, runc, uidmap, slirp4netns, debootstrap, gnome-keyring | kwalletmanager, "
     "qt6-translations-l10n, fonts-noto-cjk | fonts-wqy-microhei")
 string(JOIN "" CPACK_DEBIAN_PACKAGE_RECOMMENDS ${CPACK_DEBIAN_PACKAGE_RECOMMENDS})
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "debootstrap")
 find_program(CARDHOUR_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(CARDHOUR_DPKG_SHLIBDEPS)
     set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
