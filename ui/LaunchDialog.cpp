@@ -16,9 +16,12 @@
 #include <QListWidgetItem>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSysInfo>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -61,7 +64,13 @@ LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, Ssh
     stopLayout->addWidget(m_stopPolicy);
     m_ui->layout->insertWidget(m_ui->layout->indexOf(m_ui->costLabel), m_stopBox);
     connect(m_stopPolicy, &StopPolicyEditor::changed, this, &LaunchDialog::validate);
-    resize(cardsMinWidth + 80, 900);
+    scrollChoices();
+    // Tall enough for two rows of cards, but never taller than the screen: on a 768 or 800
+    // pixel high laptop screen the buttons would be off it (the lists scroll instead).
+    int height = 900;
+    if (const QScreen *shown = screen())
+        height = std::min(height, shown->availableGeometry().height() - 60);
+    resize(cardsMinWidth + 80, height);
     updateGpuLayout();
     fillCounts();
     connect(m_ui->gpuList, &QListWidget::currentRowChanged, this, [this] {
@@ -171,6 +180,37 @@ void LaunchDialog::fitGpuList()
         height = qBound(2, int(list->count()), 6) * row + frame;
     }
     list->setFixedHeight(height);
+}
+
+// Everything above what it costs scrolls: two rows of GPU cards, the lists and the stop box
+// are taller than a 768 or 800 pixel high laptop screen, and the cost, the error and the
+// buttons must stay in view.
+void LaunchDialog::scrollChoices()
+{
+    constexpr int kFixedAtBottom = 3; // costLabel, errorLabel, buttonBox
+    auto *content = new QWidget;
+    content->setObjectName(u"launchChoices"_s);
+    auto *contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    while (m_ui->layout->count() > kFixedAtBottom) {
+        QLayoutItem *item = m_ui->layout->takeAt(0);
+        if (QWidget *widget = item->widget()) {
+            contentLayout->addWidget(widget);
+            delete item;
+        } else if (QLayout *sub = item->layout()) {
+            sub->setParent(nullptr);
+            contentLayout->addLayout(sub);
+        } else {
+            contentLayout->addItem(item);
+        }
+    }
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(u"launchScroll"_s);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(content);
+    m_ui->layout->insertWidget(0, scroll, 1);
 }
 
 void LaunchDialog::resizeEvent(QResizeEvent *event)

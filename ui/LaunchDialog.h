@@ -68,6 +68,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    void scrollChoices();
     void fillGpus();
     void fillImages();
     void fillDatasets();
