@@ -52,6 +52,8 @@ struct ApiContext
     Models *models = nullptr; // the public model library
     PrivateModels *privateModels = nullptr; // users' own models and their uploads
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
+    QString runtimeName = {}; // what runs instances: podman, docker or inprocess
+    QString runtimeNote = {}; // why `--runtime auto` chose it, when not the first choice
     // Host names (besides IP literals and `localhost`) that requests may be addressed to.
     QStringList hostNames = {};
     // With --test-clock: what /v1/_test/* want in X-CardHour-Test-Secret

@@ -35,6 +35,8 @@ void registerAuthRoutes(ApiContext &ctx)
                         {u"service"_s, u"cardhour-sim"_s},
                         {u"version"_s, QCoreApplication::applicationVersion()},
                         {u"test_clock"_s, ctx.testClock != nullptr},
+                        {u"runtime"_s, ctx.runtimeName},
+                        {u"runtime_note"_s, ctx.runtimeNote},
                         {u"time"_s, json::isoTime(ctx.clock.nowMs())}});
     });
 

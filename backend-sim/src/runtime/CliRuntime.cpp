@@ -151,7 +151,7 @@ QString CliRuntime::imageTag(const QString &imageId) const
     return m_options.imagePrefix + imageId + u":latest"_s;
 }
 
-bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs)
+bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs, bool *slow)
 {
     const QString program = programOf(options);
     const ProcessResult r =
@@ -168,6 +168,8 @@ bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs)
         reason = u"`%1 info` printed no JSON"_s.arg(program);
     if (why)
         *why = reason;
+    if (slow)
+        *slow = r.started && r.timedOut;
     return reason.isEmpty();
 }
 

@@ -145,8 +145,11 @@ public:
     static QString networkName(const QString &instanceId); // with network "per-instance"
 
     // Runs `<engine> info` (bounded by timeoutMs); false with *why when the engine is missing or
-    // does not work. Options: engine, program, containersConf, dockerHost.
-    static bool isUsable(const Options &options, QString *why, int timeoutMs = 20000);
+    // does not work. *slow (when given) tells an engine that ran but did not answer in time
+    // (busy, e.g. building an image) from one that is missing or refuses.
+    // Options: engine, program, containersConf, dockerHost.
+    static bool isUsable(const Options &options, QString *why, int timeoutMs = 20000,
+                         bool *slow = nullptr);
 
 Q_SIGNALS:
     // Every instance of this provider that has a container, and whether it runs.

@@ -167,10 +167,18 @@ void SimServer::start()
         CliRuntime::Options podmanProbe = cliOptions;
         CliRuntime::Options dockerProbe = cliOptions;
         dockerProbe.engine = cli::Engine::Docker;
-        const bool podman = CliRuntime::isUsable(podmanProbe, &whyNotPodman);
-        const bool docker = !podman && CliRuntime::isUsable(dockerProbe, &whyNotDocker);
+        bool podmanSlow = false;
+        const bool podman = CliRuntime::isUsable(podmanProbe, &whyNotPodman, 20'000, &podmanSlow);
+        const bool docker =
+            !podman && !podmanSlow && CliRuntime::isUsable(dockerProbe, &whyNotDocker);
         if (podman) {
             runtimeName = u"podman"_s;
+        } else if (podmanSlow) {
+            // A podman that runs but answers late is busy (an image build holds its storage),
+            // not absent: hosts without containers would have no SSH, and say nothing of why.
+            runtimeName = u"podman"_s;
+            m_runtimeNote =
+                u"podman answers slowly (%1); instances run with podman"_s.arg(whyNotPodman);
         } else if (docker) {
             runtimeName = u"docker"_s;
             m_runtimeNote =
@@ -273,6 +281,8 @@ void SimServer::start()
     m_context->models = m_models.get();
     m_context->privateModels = m_privateModels.get();
     m_context->sandboxSecret = sandboxSecret;
+    m_context->runtimeName = m_runtime->name();
+    m_context->runtimeNote = m_runtimeNote;
     m_context->hostNames = m_options.hostNames;
     if (m_options.testClock)
         m_context->testClockSecret = writeTestClockSecret(m_options.dataDir);
