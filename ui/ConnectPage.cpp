@@ -1,5 +1,6 @@
 #include "ConnectPage.h"
 
+#include "AfterPaint.h"
 #include "Icons.h"
 #include "ImagePreparation.h"
 #include "StateStyle.h"
@@ -9,7 +10,6 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -56,6 +56,8 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
         row->addStretch(1);
         m_ui->outerLayout->insertLayout(m_ui->outerLayout->indexOf(m_ui->choiceBox) + 1, row);
         connect(m_ui->sandboxRadio, &QRadioButton::toggled, this, &ConnectPage::updatePreparation);
+        // The image check runs cardhour-sim (and podman): after the page's frame, not before.
+        m_afterPaint = new AfterPaint(this, [this] { updatePreparation(); });
     }
     validate();
 }
@@ -72,17 +74,8 @@ bool ConnectPage::eventFilter(QObject *watched, QEvent *event)
 void ConnectPage::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    // The image check runs cardhour-sim (and podman): after the first frame, not before it.
-    m_preparationDue = true;
-}
-
-void ConnectPage::paintEvent(QPaintEvent *event)
-{
-    QWidget::paintEvent(event);
-    if (m_preparationDue) {
-        m_preparationDue = false;
-        QTimer::singleShot(0, this, &ConnectPage::updatePreparation);
-    }
+    if (m_afterPaint)
+        m_afterPaint->arm();
 }
 
 void ConnectPage::updatePreparation()

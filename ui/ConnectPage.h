@@ -16,6 +16,7 @@ class SandboxLauncher;
 
 namespace cardhour::ui {
 
+class AfterPaint;
 class ImagePreparation;
 
 // The first screen: the local sandbox (started or found by SandboxLauncher) or a provider at
@@ -42,7 +43,6 @@ Q_SIGNALS:
 protected:
     void changeEvent(QEvent *event) override;
     void showEvent(QShowEvent *event) override;
-    void paintEvent(QPaintEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
@@ -55,7 +55,7 @@ private:
     std::unique_ptr<Ui::ConnectPage> m_ui;
     core::SandboxImages *m_images = nullptr;
     ImagePreparation *m_preparation = nullptr;
-    bool m_preparationDue = false; // look at the images once this page is on screen
+    AfterPaint *m_afterPaint = nullptr; // looks at the images once this page is on screen
 };
 
 } // namespace cardhour::ui

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "AfterPaint.h"
 #include "BillPanel.h"
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
@@ -32,7 +33,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -59,16 +59,7 @@ MainWindow::MainWindow(const Options &options, Translations *translations, QWidg
     resize(1000, 620);
     restoreWindowState();
     m_ui->mainToolBar->setVisible(false); // after the restored state: see currentChanged
-}
-
-bool MainWindow::event(QEvent *event)
-{
-    // After the first frame, once the loop is idle again.
-    if (event->type() == QEvent::Paint && !m_dashboard && !m_dashboardQueued) {
-        m_dashboardQueued = true;
-        QTimer::singleShot(0, this, &MainWindow::ensureDashboard);
-    }
-    return QMainWindow::event(event);
+    (new AfterPaint(this, [this] { ensureDashboard(); }))->arm();
 }
 
 MainWindow::~MainWindow()

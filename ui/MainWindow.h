@@ -122,7 +122,6 @@ public:
     AppSettings settings() const { return m_settings; }
 
 protected:
-    bool event(QEvent *event) override;
     void changeEvent(QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
 
@@ -220,7 +219,6 @@ private:
     AppSettings m_settings;
     QString m_lastEmail;
     View m_restoredView = View::Home; // shown when the dashboard is built
-    bool m_dashboardQueued = false;
 };
 
 } // namespace cardhour::ui

@@ -1,0 +1,17 @@
+# cmake -DPROGRAM=<executable> -DLIBRARY=<name> -P check-not-needed.cmake
+# Fails when PROGRAM's dynamic section names LIBRARY as needed at exec (readelf -d).
+find_program(READELF readelf REQUIRED)
+execute_process(COMMAND ${READELF} -d ${PROGRAM} OUTPUT_VARIABLE dynamic RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+    message(FATAL_ERROR "readelf -d ${PROGRAM} failed")
+endif()
+string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*" needed "${dynamic}")
+if(NOT needed)
+    message(FATAL_ERROR "${PROGRAM} needs no libraries at all: not what readelf should say")
+endif()
+foreach(line IN LISTS needed)
+    if(line MATCHES "\\[${LIBRARY}[.-]")
+        message(FATAL_ERROR "${PROGRAM} needs ${LIBRARY} at exec: ${line}")
+    endif()
+endforeach()
+message(STATUS "${PROGRAM} does not need ${LIBRARY} at exec")
