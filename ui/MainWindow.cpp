@@ -14,6 +14,7 @@
 #include "MetricsChart.h"
 #include "NavigationBar.h"
 #include "SparklineDelegate.h"
+#include "StateStyle.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
 #include "api/ProviderClient.h"
@@ -97,6 +98,14 @@ void MainWindow::ensureDashboard()
     layout->setSpacing(0);
     m_banner = new ConnectionBanner(m_dashboard);
     layout->addWidget(m_banner);
+    m_runtimeNotice = new QLabel(m_dashboard);
+    m_runtimeNotice->setObjectName(u"runtimeNotice"_s);
+    m_runtimeNotice->setWordWrap(true);
+    m_runtimeNotice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runtimeNotice->setContentsMargins(8, 4, 8, 4);
+    StateStyle::showAsError(m_runtimeNotice);
+    m_runtimeNotice->hide();
+    layout->addWidget(m_runtimeNotice);
     m_billPanel = new BillPanel(m_core->ticker(), m_dashboard);
     layout->addWidget(m_billPanel);
     auto *row = new QHBoxLayout;
@@ -268,6 +277,12 @@ void MainWindow::connectSession()
         updateActions();
         statusBar()->showMessage(tr("Connected to %1").arg(url.toDisplayString()), 5000);
     });
+    connect(m_core, &ClientSession::providerRuntime, this,
+            [this](const QString &runtime, const QString &note) {
+                m_runtime = runtime;
+                m_runtimeNote = note;
+                retranslateDashboard();
+            });
     connect(m_core, &ClientSession::loginNeeded, this, &MainWindow::showLogin);
     connect(m_core, &ClientSession::loginFailed, this, &MainWindow::onLoginFailed);
     connect(m_core, &ClientSession::loggedIn, this, [this] {
@@ -319,6 +334,16 @@ void MainWindow::retranslateDashboard()
         tr("An instance is a GPU host you rent by the second. Launch one, then open its "
            "terminal with a double-click; stopped instances stay listed here."));
     m_instancesEmpty->setAction(tr("Launch an instance…"));
+    if (m_runtime == u"inprocess"_s) {
+        // The sandbox's own words for why: the fix (install podman, free it) follows from them.
+        const QString why =
+            m_runtimeNote.isEmpty() ? tr("it was started with --runtime inprocess") : m_runtimeNote;
+        m_runtimeNotice->setText(
+            tr("Hosts here run without containers: they go through their states and are billed, "
+               "but have no SSH and no terminal. Why: %1.")
+                .arg(why));
+    }
+    m_runtimeNotice->setVisible(m_runtime == u"inprocess"_s);
     retranslateNavigation();
 }
 

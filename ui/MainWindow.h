@@ -211,6 +211,10 @@ private:
     TrayNotifier *m_trayNotifier = nullptr;
     SshActions *m_ssh = nullptr;
     QLabel *m_userLabel = nullptr;
+    // Says so when the provider's hosts run without containers (no SSH), and why.
+    QLabel *m_runtimeNotice = nullptr;
+    QString m_runtime;
+    QString m_runtimeNote;
     QPointer<LoginDialog> m_loginDialog;
     QPointer<LaunchDialog> m_launchDialog;
     QPointer<TopUpDialog> m_topUpDialog;

@@ -109,6 +109,8 @@ Health Health::fromJson(const QJsonObject &o)
     h.service = str(o, "service"_L1);
     h.version = str(o, "version"_L1);
     h.testClock = o.value("test_clock"_L1).toBool();
+    h.runtime = str(o, "runtime"_L1);
+    h.runtimeNote = str(o, "runtime_note"_L1);
     h.time = parseTime(o.value("time"_L1));
     return h;
 }

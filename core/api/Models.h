@@ -35,6 +35,10 @@ struct Health
     QString service;
     QString version;
     bool testClock = false;
+    // What runs its hosts ("podman", "docker", "inprocess"; empty from providers that do not
+    // say) and why the sandbox chose it when that was not its first choice.
+    QString runtime;
+    QString runtimeNote;
     QDateTime time;
 
     static Health fromJson(const QJsonObject &o);

@@ -155,6 +155,10 @@ void ClientSession::useProvider(const QUrl &url, const QString &providerKey)
     m_session->setProvider(url, providerKey);
     m_events->setBaseUrl(url);
     Q_EMIT providerReady(url);
+    m_client->health()->onFinished(this, [this, url](const Reply<Health> &reply) {
+        if (reply.ok() && m_session->providerUrl() == url)
+            Q_EMIT providerRuntime(reply.value().runtime, reply.value().runtimeNote);
+    });
     if (m_session->isLoggedIn())
         onLoggedIn(); // the same provider again (a restarted sandbox): carry on
     else

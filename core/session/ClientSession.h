@@ -106,6 +106,9 @@ Q_SIGNALS:
     void connecting(const QString &message);
     void connectFailed(const QString &message);
     void providerReady(const QUrl &url);
+    // What the provider's /v1/health says runs its hosts (after providerReady); "inprocess"
+    // means hosts without containers, which nobody can SSH into.
+    void providerRuntime(const QString &runtime, const QString &note);
     // The sandbox we started has gone; the window says so until Retry.
     void providerLost(const QString &reason);
     void loginNeeded(const QString &note);

@@ -225,6 +225,11 @@ void TestMainWindow::fullLoop()
     // The balance arrives (10 yuan of trial credit).
     auto *bill = window.findChild<ui::BillPanel *>(u"billPanel"_s);
     QTRY_COMPARE(bill->balanceText(), u"¥10.0000"_s);
+    // This sandbox runs hosts without containers: the window says they have no SSH.
+    auto *runtimeNotice = window.findChild<QLabel *>(u"runtimeNotice"_s);
+    QTRY_VERIFY(runtimeNotice && runtimeNotice->isVisible());
+    QVERIFY2(runtimeNotice->text().contains(u"no SSH"_s), qPrintable(runtimeNotice->text()));
+    QVERIFY(runtimeNotice->text().contains(u"--runtime inprocess"_s));
 
     // ---- the first page: Home, which says what to do with no hosts; so does Instances --------
     QCOMPARE(window.currentView(), ui::MainWindow::View::Home);
