@@ -139,11 +139,11 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(
         u"CardHour Sandbox: a simulated GPU-cloud provider on this machine.\n\n"
         "Subcommands:\n"
-        "  images list | build ID... | build --all   the catalog's container images\n"
-        "  datasets list | add NAME DIR | remove NAME   folders instances mount read-only\n"
-        "  models list | add NAME DIR                the public model library\n"
-        "  doctor [--json] [--fix FILE]              what this machine lacks for real "
-        "containers and GPUs, and how to fix it\n\n"
+        "  images list | build ID... | build --all     the catalog's container images\n"
+        "  datasets list | add NAME DIR | remove NAME  folders instances mount read-only\n"
+        "  models list | add NAME DIR                  the public model library\n"
+        "  doctor [--json] [--fix FILE]                what containers and GPUs lack here, and the "
+        "fix\n\n"
         "Without a subcommand it serves the API; the first line on stdout is "
         "\"listening http://HOST:PORT\"."_s);
     parser.addHelpOption();
