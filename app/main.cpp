@@ -13,7 +13,9 @@
 #include "sandbox/SandboxLauncher.h"
 
 #include <QApplication>
+#include <QByteArrayView>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QSettings>
 #include <QTextStream>
@@ -21,8 +23,68 @@
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// The command line, described once: for --help and --version before any display is needed, and
+// for the window's run.
+void describeOptions(QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main", "CardHour: rent GPU hosts by the card-hour."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({
+        QCommandLineOption(
+            u"provider"_s,
+            QCoreApplication::translate(
+                "main", "Connect to the provider at URL (also CARDHOUR_PROVIDER_URL)."),
+            u"url"_s),
+        QCommandLineOption(
+            u"sandbox"_s,
+            QCoreApplication::translate("main", "Start or attach to the local sandbox at once.")),
+        QCommandLineOption(
+            u"sim"_s,
+            QCoreApplication::translate("main",
+                                        "The cardhour-sim executable to start for the local "
+                                        "sandbox (default: the one next to this program)."),
+            u"path"_s),
+        QCommandLineOption(
+            u"ca"_s,
+            QCoreApplication::translate("main",
+                                        "Also trust the certificate authorities in FILE (PEM) for "
+                                        "an https:// provider with a certificate of its own."),
+            u"file"_s),
+    });
+}
+
+// --help and --version print and exit; they must work where no display is (a terminal over SSH,
+// a package check), so they are answered before QApplication connects to one.
+bool answersWithoutWindow(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArrayView arg(argv[i]);
+        if (arg == "--")
+            break;
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v"
+            || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
+    if (answersWithoutWindow(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        QCoreApplication::setApplicationName(u"CardHour"_s);
+        QCoreApplication::setApplicationVersion(QStringLiteral(CARDHOUR_VERSION));
+        QCommandLineParser parser;
+        describeOptions(parser);
+        parser.process(core); // prints and exits
+        return 0;
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(u"CardHour"_s);
     QApplication::setApplicationName(u"CardHour"_s);
@@ -42,34 +104,14 @@ int main(int argc, char *argv[])
     cardhour::ui::Theme::apply(cardhour::ui::AppSettings::load(settings).theme);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QApplication::translate("main", "CardHour: rent GPU hosts by the card-hour."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption providerOption(
-        u"provider"_s,
-        QApplication::translate("main",
-                                "Connect to the provider at URL (also CARDHOUR_PROVIDER_URL)."),
-        u"url"_s);
-    const QCommandLineOption sandboxOption(
-        u"sandbox"_s,
-        QApplication::translate("main", "Start or attach to the local sandbox at once."));
-    const QCommandLineOption simOption(
-        u"sim"_s, QApplication::translate("main", "The cardhour-sim executable."), u"path"_s);
-    const QCommandLineOption caOption(
-        u"ca"_s,
-        QApplication::translate("main",
-                                "Also trust the certificate authorities in FILE (PEM) for an "
-                                "https:// provider with a certificate of its own."),
-        u"file"_s);
-    parser.addOptions({providerOption, sandboxOption, simOption, caOption});
+    describeOptions(parser);
     parser.process(app);
 
     cardhour::ui::MainWindow::Options options;
-    options.sandboxExecutable = parser.value(simOption);
-    if (parser.isSet(caOption)) {
+    options.sandboxExecutable = parser.value(u"sim"_s);
+    if (parser.isSet(u"ca"_s)) {
         QString caError;
-        const auto cas = cardhour::core::TlsTrust::loadCaFile(parser.value(caOption), &caError);
+        const auto cas = cardhour::core::TlsTrust::loadCaFile(parser.value(u"ca"_s), &caError);
         if (!cas) {
             QTextStream(stderr) << "cardhour: " << caError << Qt::endl;
             return 2;
@@ -93,12 +135,12 @@ int main(int argc, char *argv[])
 #endif
     window.show();
 
-    QString provider = parser.value(providerOption);
+    QString provider = parser.value(u"provider"_s);
     if (provider.isEmpty())
         provider = qEnvironmentVariable("CARDHOUR_PROVIDER_URL");
     if (!provider.isEmpty())
         window.connectToUrl(QUrl::fromUserInput(provider));
-    else if (parser.isSet(sandboxOption))
+    else if (parser.isSet(u"sandbox"_s))
         window.connectToSandbox();
     return QApplication::exec();
 }

@@ -137,7 +137,15 @@ int main(int argc, char *argv[])
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        u"CardHour Sandbox: a simulated GPU-cloud provider on this machine."_s);
+        u"CardHour Sandbox: a simulated GPU-cloud provider on this machine.\n\n"
+        "Subcommands:\n"
+        "  images list | build ID... | build --all     the catalog's container images\n"
+        "  datasets list | add NAME DIR | remove NAME  folders instances mount read-only\n"
+        "  models list | add NAME DIR                  the public model library\n"
+        "  doctor [--json] [--fix FILE]                what containers and GPUs lack here, and the "
+        "fix\n\n"
+        "Without a subcommand it serves the API; the first line on stdout is "
+        "\"listening http://HOST:PORT\"."_s);
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption listenOption(
@@ -198,7 +206,10 @@ int main(int argc, char *argv[])
         u"Also accept requests addressed (Host header) to NAME; IP literals and localhost are "
         "always accepted, other names refused (DNS rebinding). Repeatable."_s,
         u"NAME"_s);
-    const QCommandLineOption routesOption(u"print-routes"_s, u"Print the API routes and exit."_s);
+    const QCommandLineOption routesOption(
+        u"print-routes"_s,
+        u"Print every API route and exit (those under /v1/_test/ are served only with "
+        "--test-clock)."_s);
     // For scripts/run, so that it names the folder this program uses instead of a copy of the rule.
     const QCommandLineOption dataDirOption(
         u"print-data-dir"_s,
@@ -228,7 +239,7 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(routesOption)) {
         QTextStream out(stdout);
-        for (const QString &line : SimServer::routeTable(parser.isSet(testClockOption)))
+        for (const QString &line : SimServer::routeTable(true))
             out << line << '\n';
         return 0;
     }

@@ -13,6 +13,12 @@
 #include <QSaveFile>
 #include <QTimer>
 
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
@@ -255,6 +261,17 @@ void SandboxLauncher::launch()
                           + m_extraArguments);
     process->setProcessChannelMode(QProcess::SeparateChannels);
     process->setStandardInputFile(QProcess::nullDevice());
+#ifdef Q_OS_LINUX
+    // A client that is killed rather than closed takes its sandbox with it: the kernel sends the
+    // sandbox SIGTERM (a clean stop) when the thread that started it ends. A client already gone
+    // before the child got here leaves it to exit at once.
+    const pid_t client = ::getpid();
+    process->setChildProcessModifier([client] {
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (::getppid() != client)
+            ::_exit(1);
+    });
+#endif
     connect(process, &QProcess::readyReadStandardOutput, this, &SandboxLauncher::onStdout);
     connect(process, &QProcess::readyReadStandardError, this, &SandboxLauncher::onStderr);
     connect(process, &QProcess::finished, this, &SandboxLauncher::onProcessFinished);

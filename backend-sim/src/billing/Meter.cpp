@@ -5,6 +5,7 @@
 #include "SpendingLimits.h"
 #include "store/Database.h"
 
+#include <QRegularExpression>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -130,7 +131,10 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
                   .toString()
             : m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId})
                   .toString();
-        const qint64 seconds = (untilMs - segment.chargedUntilMs) / 1000;
+        // The period billed, to the millisecond it is billed by (5.999 s, not a floored "5 s").
+        const QString seconds =
+            QString::number(double(untilMs - segment.chargedUntilMs) / 1000.0, 'f', 3)
+                .remove(QRegularExpression(u"\\.?0+$"_s));
         const bool storage = segment.kind == Kind::Storage;
         const QString what = snapshot ? u"Snapshot storage"_s
             : storage                 ? u"Storage while stopped"_s

@@ -37,6 +37,10 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QStringList args = argsIn;
+    if (args.contains(u"--help"_s) || args.contains(u"-h"_s)) {
+        usage(out); // asked for: on stdout, and a success
+        return 0;
+    }
     QString dataDir = defaultDataDir;
     const qsizetype dataAt = args.indexOf(u"--data"_s);
     if (dataAt >= 0) {

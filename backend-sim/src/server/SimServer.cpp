@@ -94,6 +94,18 @@ QByteArray writeTestClockSecret(const QString &dataDir)
         throw std::runtime_error(u"cannot move %1 to %2"_s.arg(temporary, target).toStdString());
     return secret;
 }
+// What to do when the runtime asked for by --runtime does not answer.
+QString unusableRuntime(const QString &runtime, const QString &why)
+{
+    const QString next = runtime == u"docker"_s
+        ? u"start the Docker daemon (e.g. `sudo systemctl start docker`) or point DOCKER_HOST at "
+          "one"_s
+        : u"run `cardhour-sim doctor` to see what is missing and how to fix it"_s;
+    return u"--runtime %1: %1 is not usable (%2). Next: %3; or start with --runtime auto (podman, "
+           "else docker, else in-process) or --runtime inprocess (no containers)."_s.arg(runtime,
+                                                                                         why, next);
+}
+
 } // namespace
 
 SimServer::SimServer(Options options, QObject *parent)
@@ -197,6 +209,9 @@ void SimServer::start()
         m_runtime = std::move(runtime);
     } else if (runtimeName == u"podman"_s || runtimeName == u"docker"_s) {
         cliOptions.engine = runtimeName == u"docker"_s ? cli::Engine::Docker : cli::Engine::Podman;
+        // Asked for by name and not there: say what to do next instead of retrying a listing.
+        if (QString why; m_options.runtime != u"auto"_s && !CliRuntime::isUsable(cliOptions, &why))
+            throw std::runtime_error(unusableRuntime(runtimeName, why).toStdString());
         cliOptions.providerId = providerId(m_options.dataDir);
         auto runtime = std::make_unique<CliRuntime>(cliOptions);
         containers = runtime.get();

@@ -39,6 +39,13 @@ QJsonValue nullableTime(const QVariant &value)
 {
     return value.isNull() ? QJsonValue() : QJsonValue(json::isoTime(value.toLongLong()));
 }
+
+// The states in which an instance holds its cards (as CardLending counts them).
+bool holdsCards(const QString &state)
+{
+    return state == u"creating"_s || state == u"starting"_s || state == u"running"_s
+        || state == u"stopping"_s;
+}
 } // namespace
 
 qint64 InstanceService::diskGibOf(const QString &gpuType, const QVariant &recorded) const
@@ -241,7 +248,9 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"gpu_count"_s, q.value(6).toInt()},
             // Real cards are the host's nvidia-smi indexes; simulated ones are numbered per type.
             {u"gpu_simulated"_s, !gpu || gpu->simulated},
-            {u"gpu_cards"_s, cards.value(id)},
+            // Only while it holds them: a stop releases them (a real card's instance asks for
+            // the same ones again at start, which InstanceService remembers).
+            {u"gpu_cards"_s, holdsCards(state) ? cards.value(id) : QJsonArray{}},
             {u"image"_s, q.value(7).toString()},
             {u"snapshot_id"_s, nullableText(q.value(21))}, // restored from this snapshot
             {u"ssh_key_ids"_s, keyIds.value(id)},
@@ -266,6 +275,10 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
             {u"resources"_s,
              QJsonObject{{u"cpus"_s, resources.cpus},
                          {u"memory_mib"_s, resources.memoryMib},
+                         // The catalog's figures before scaling to this machine, for the why.
+                         {u"catalog_cpus"_s, gpu ? gpu->cpusPerCard * q.value(6).toInt() : 0.0},
+                         {u"catalog_memory_mib"_s,
+                          gpu ? gpu->memoryMibPerCard * q.value(6).toInt() : qint64(0)},
                          {u"pids_limit"_s, resources.pidsLimit},
                          {u"disk_gib"_s, diskGibOf(gpuType, q.value(20))},
                          {u"disk_quota"_s, m_runtime.diskQuota().mechanism}}},

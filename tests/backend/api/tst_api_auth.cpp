@@ -263,11 +263,10 @@ void TestApiAuth::routeTableIsKnown()
     expected.sort();
     QCOMPARE(printed, expected);
 
+    // Every route, the test ones too: the list does not depend on the clock asked for.
     const Finished withoutClock = runSim({u"--print-routes"_s});
     QCOMPARE(withoutClock.exitCode, 0);
-    QVERIFY(!withoutClock.out.contains("/v1/_test/"));
-    QCOMPARE(QString::fromUtf8(withoutClock.out).split(u'\n', Qt::SkipEmptyParts).size(),
-             expected.size() - kTestRoutes.size());
+    QCOMPARE(withoutClock.out, withClock.out);
 }
 
 // ---- sign-up ----------------------------------------------------------------------------------

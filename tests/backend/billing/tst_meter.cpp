@@ -85,6 +85,27 @@ class TestMeter : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void descriptionSaysTheMillisecondsBilled_data()
+    {
+        QTest::addColumn<qint64>("lengthMs");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("5.999 s") << qint64(5'999) << u", 5.999 s at "_s;
+        QTest::newRow("6 s") << qint64(6'000) << u", 6 s at "_s;
+        QTest::newRow("61.5 s") << qint64(61'500) << u", 61.5 s at "_s;
+    }
+    void descriptionSaysTheMillisecondsBilled()
+    {
+        QFETCH(qint64, lengthMs);
+        QFETCH(QString, says);
+        Books b;
+        b.addUser(u"u"_s, 1'000'000'000);
+        b.addInstance(u"i"_s, u"u"_s);
+        b.open(u"i"_s, u"u"_s, 1'900'000, Meter::Kind::Compute);
+        QVERIFY(b.close(u"i"_s, kT0 + lengthMs, Meter::Kind::Compute) > 0);
+        const QString description =
+            b.db.scalar(u"SELECT description FROM ledger_txns WHERE kind = 'compute'"_s).toString();
+        QVERIFY2(description.contains(says), qPrintable(description));
+    }
     void storageCheckpointsAddUpToTheWhole_data()
     {
         QTest::addColumn<qint64>("rate"); // micro-yuan per hour

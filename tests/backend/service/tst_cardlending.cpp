@@ -114,6 +114,7 @@ private Q_SLOTS:
         // A stopped instance releases its card; a new one may take it.
         f.service->stop(user, a);
         QTRY_COMPARE(f.state(user, a), u"stopped"_s);
+        QCOMPARE(cardsIn(f.service->get(user, a)), QList<int>{}); // as retention says
         const QString c = f.createRunning(user, u"h200"_s);
         QCOMPARE(cardsIn(f.service->get(user, c)), QList<int>{3});
         // a's kept container was made with card 3: it cannot run on card 5 or none.

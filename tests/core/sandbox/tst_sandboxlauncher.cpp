@@ -4,6 +4,7 @@
 #include "api/ProviderClient.h"
 #include "sandbox/SandboxLauncher.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -16,6 +17,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cstdio>
 
 #ifdef Q_OS_UNIX
 #include <csignal>
@@ -37,6 +40,9 @@ private Q_SLOTS:
     void refusesDataDirInUse();
     void reportsUnexpectedExit();
     void defaultDataDirHoldsTheDatasetsOfDatasetsAdd();
+    void diesWithAKilledClient();
+    // Not a test on its own: the client that diesWithAKilledClient runs and kills.
+    void clientThatWaits();
 
 private:
     // A launcher on `dir` that never attaches to a sandbox the developer may run on 8787.
@@ -260,6 +266,54 @@ void TestSandboxLauncher::defaultDataDirHoldsTheDatasetsOfDatasetsAdd()
     QSignalSpy stopped(&launcher, &SandboxLauncher::stopped);
     launcher.stop();
     QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 20000);
+}
+
+// The client's side of diesWithAKilledClient, run as a child of it: starts a sandbox on
+// $CARDHOUR_TEST_CLIENT_DIR, prints its URL and waits to be killed.
+void TestSandboxLauncher::clientThatWaits()
+{
+    const QString dir = qEnvironmentVariable("CARDHOUR_TEST_CLIENT_DIR");
+    if (dir.isEmpty())
+        QSKIP("run by diesWithAKilledClient");
+    SandboxLauncher launcher;
+    configure(launcher, dir);
+    QSignalSpy ready(&launcher, &SandboxLauncher::ready);
+    launcher.start();
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 60000);
+    std::printf("sandbox-url %s\n", qPrintable(launcher.url().toString()));
+    std::fflush(stdout);
+    QTest::qWait(120000);
+}
+
+void TestSandboxLauncher::diesWithAKilledClient()
+{
+#ifdef Q_OS_LINUX
+    // A client killed with SIGKILL runs no destructor; the sandbox it started must still go.
+    QTemporaryDir dir;
+    QProcess client;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"CARDHOUR_TEST_CLIENT_DIR"_s, dir.path());
+    client.setProcessEnvironment(env);
+    client.start(QCoreApplication::applicationFilePath(), {u"clientThatWaits"_s});
+    QUrl url;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            while (client.canReadLine()) {
+                const QString line = QString::fromUtf8(client.readLine()).trimmed();
+                if (line.startsWith(u"sandbox-url "_s))
+                    url = QUrl(line.mid(12));
+            }
+            return url.isValid() || client.state() == QProcess::NotRunning;
+        }(),
+        60000);
+    QVERIFY2(url.isValid(), client.readAllStandardError().constData());
+    QVERIFY(answersHealth(url));
+    QVERIFY(::kill(pid_t(client.processId()), SIGKILL) == 0);
+    QVERIFY(client.waitForFinished(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(!answersHealth(url), 30000);
+#else
+    QSKIP("the parent-death signal is Linux's (prctl PR_SET_PDEATHSIG)");
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestSandboxLauncher)
