@@ -1,9 +1,13 @@
 #include "cli/DatasetsCommand.h"
 
+#include "service/Catalog.h"
 #include "service/Datasets.h"
+#include "service/SampleDatasets.h"
 
 #include <QDir>
 #include <QTextStream>
+
+#include <exception>
 
 using namespace Qt::StringLiterals;
 
@@ -26,7 +30,8 @@ QString humanSize(qint64 bytes)
 
 int usage(QTextStream &err)
 {
-    err << "usage: cardhour-sim datasets list | add NAME DIR | remove NAME  [--data DIR]\n";
+    err << "usage: cardhour-sim datasets list | add NAME DIR | remove NAME | make [--force]"
+           "  [--data DIR]\n";
     return 2;
 }
 
@@ -83,6 +88,23 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
         out << "dataset " << args.at(0)
             << " removed (its folder is untouched; running instances keep their mount)\n";
         return 0;
+    }
+    if (verb == u"make"_s && (args.isEmpty() || args == QStringList{u"--force"_s})) {
+        SampleDatasets::Options options;
+        options.dataDir = dataDir;
+        options.program = qEnvironmentVariable("PODMAN", u"podman"_s);
+        try {
+            bool failed = false;
+            const QStringList report =
+                SampleDatasets(options, datasets)
+                    .ensure(SampleDatasets::declaredBy(Catalog::load()), !args.isEmpty(), &failed);
+            for (const QString &line : report)
+                out << line << "\n";
+            return failed ? 1 : 0;
+        } catch (const std::exception &error) {
+            err << "cardhour-sim: " << QString::fromUtf8(error.what()) << "\n";
+            return 1;
+        }
     }
     return usage(err);
 }

@@ -1,8 +1,9 @@
 // Models and one-click apps with real containers: a library model is seen read-only at
 // /models/NAME with the very bytes of the host's package; the OCR app mounts its models by
-// itself, turns `app:OCR` ready once its web UI answers, reads its own sample scans (Chinese
-// and English) with a character error rate under 10 % (computed here from the ground truth),
-// and its port is open only inside the box, never on the host.
+// itself, turns `app:OCR` ready once its web UI answers, mounts its sample dataset (made by
+// the provider from the image at start, registered, read-only, listed by the web UI), reads
+// those sample scans (Chinese and English) with a character error rate under 10 % (computed here
+// from the ground truth), and its port is open only inside the box, never on the host.
 #include "PodmanApiTest.h"
 
 #include <QCryptographicHash>
@@ -174,10 +175,30 @@ void TestApiApps::ocrAppReadsItsSamples()
     QVERIFY2(!published.out.contains("8080") && published.out.contains("22/tcp"),
              published.out.constData());
 
+    // The sample scans are a dataset the provider made from the image, not part of the image.
+    QCOMPARE(app.value(u"datasets"_s).toArray(), QJsonArray{u"ocr-samples"_s});
+    QCOMPARE(inst.value(u"datasets"_s).toArray(), QJsonArray{u"ocr-samples"_s});
+    bool listed = false;
+    for (const QJsonValue &d : sim->authedGet(token, u"/v1/datasets"_s).array())
+        listed = listed
+            || (d[u"name"_s].toString() == u"ocr-samples"_s && d[u"files"_s].toInt() == 6
+                && d[u"available"_s].toBool());
+    QVERIFY(listed);
+    const Cmd mount = ssh(inst, knownHosts, key,
+                          u"touch /datasets/ocr-samples/mine 2>&1; ls /opt/cardhour/samples 2>&1; "
+                          "curl -s http://127.0.0.1:8080/api/samples"_s);
+    QVERIFY2(mount.out.contains("Read-only file system") && mount.out.contains("No such file"),
+             mount.out.constData());
+    const QJsonArray offered =
+        QJsonDocument::fromJson(mount.out.mid(mount.out.indexOf('['))).array();
+    QCOMPARE(offered.size(), 2);
+    QCOMPARE(offered[0][u"name"_s].toString(), u"chinese-notice"_s);
+    QCOMPARE(offered[0][u"lang"_s].toString(), u"chi_sim"_s);
+
     for (const QString &sample : {u"english-invoice"_s, u"chinese-notice"_s}) {
         const bool chinese = sample.startsWith(u"chinese"_s);
-        const Cmd truth = ssh(inst, knownHosts, key,
-                              u"cat /opt/cardhour/samples/ocr-samples/%1.txt"_s.arg(sample));
+        const Cmd truth =
+            ssh(inst, knownHosts, key, u"cat /datasets/ocr-samples/%1.txt"_s.arg(sample));
         QVERIFY2(truth.ok(), qPrintable(truth.describe()));
         const Cmd read = ssh(inst, knownHosts, key,
                              u"curl -s -F sample=%1 http://127.0.0.1:8080/api/ocr"_s.arg(sample));
@@ -211,8 +232,8 @@ void TestApiApps::speechAppTranscribesItsSample()
     QVERIFY(!inst.isEmpty());
     QCOMPARE(inst.value(u"models"_s).toArray(), QJsonArray{u"pocketsphinx-en-us"_s});
     const QString knownHosts = knownHostsFor(inst);
-    const Cmd spoken =
-        ssh(inst, knownHosts, key, u"cat /opt/cardhour/samples/speech-samples/weather.txt"_s);
+    QCOMPARE(inst.value(u"datasets"_s).toArray(), QJsonArray{u"speech-samples"_s});
+    const Cmd spoken = ssh(inst, knownHosts, key, u"cat /datasets/speech-samples/weather.txt"_s);
     QVERIFY2(spoken.ok(), qPrintable(spoken.describe()));
     const Cmd heard = ssh(inst, knownHosts, key,
                           u"curl -s -F sample=weather http://127.0.0.1:8080/api/transcribe"_s);

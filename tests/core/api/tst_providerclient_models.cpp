@@ -148,7 +148,7 @@ void TestProviderClientModels::appCatalogAndLaunchWithModels()
     QCOMPARE(app.gpuCount, 2);
     QCOMPARE(app.path, u"/"_s);
     QCOMPARE(app.models, (QStringList{u"tesseract-eng"_s, u"tesseract-chi-sim"_s}));
-    QCOMPARE(app.sampleData, u"/opt/cardhour/samples/ocr-samples"_s);
+    QCOMPARE(app.sampleData, u"/datasets/ocr-samples"_s);
     const auto base = std::find_if(images.value->cbegin(), images.value->cend(),
                                    [](const Image &i) { return i.id == u"base"_s; });
     QVERIFY(base != images.value->cend() && base->apps.isEmpty());
