@@ -302,6 +302,27 @@ void TestApiModels::resumableUploadSurvivesTwoCrashes()
             return false;
         }(),
         10'000);
+    // Mounted by an instance that is not terminated (running, then stopped: it mounts the
+    // model again when it starts): refused, naming the instance, and nothing is lost.
+    const QString instanceId = launched.value(u"id"_s).toString();
+    const auto stateOf = [&] {
+        return m_sim->authedGet(owner, u"/v1/instances/"_s + instanceId)
+            .value(u"state"_s)
+            .toString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(), u"running"_s, 10'000);
+    const Reply inUse = m_sim->authedDelete(owner, u"/v1/models/"_s + modelId);
+    QCOMPARE(inUse.status, 409);
+    QCOMPARE(inUse.errorCode(), u"model_in_use"_s);
+    QVERIFY(inUse.value(u"error"_s)[u"message"_s].toString().contains(instanceId));
+    QCOMPARE(m_sim->authedPost(owner, u"/v1/instances/%1/stop"_s.arg(instanceId)).status, 202);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(), u"stopped"_s, 10'000);
+    QCOMPARE(m_sim->authedDelete(owner, u"/v1/models/"_s + modelId).errorCode(), u"model_in_use"_s);
+    QCOMPARE(fileSha256(stored), sha);
+    QCOMPARE(m_sim->authedGet(owner, u"/v1/models/"_s + modelId).status, 200);
+    QCOMPARE(m_sim->authedDelete(owner, u"/v1/instances/"_s + instanceId).status, 200);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(), u"terminated"_s, 10'000);
+
     const Reply deleted = m_sim->authedDelete(owner, u"/v1/models/"_s + modelId);
     QCOMPARE(deleted.status, 200);
     qint64 charged = 0;
