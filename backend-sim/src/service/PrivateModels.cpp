@@ -395,6 +395,27 @@ void PrivateModels::charge(const QString &modelId, qint64 atMs)
               {charged + owed, atMs, modelId});
 }
 
+QList<Meter::OpenSegment> PrivateModels::openFeesOf(const QString &userId)
+{
+    QList<Meter::OpenSegment> fees;
+    QSqlQuery q = m_db.exec(u"SELECT rate_micros_per_hour, billed_from, charged_micros,"
+                            " charged_until FROM private_models WHERE user_id = ? AND"
+                            " deleted_at IS NULL ORDER BY billed_from"_s,
+                            {userId});
+    while (q.next()) {
+        Meter::OpenSegment fee;
+        fee.kind = Meter::Kind::Storage;
+        fee.userId = userId;
+        fee.ratePerHourMicros = q.value(0).toLongLong();
+        fee.startedAtMs = q.value(1).toLongLong();
+        fee.chargedMicros = q.value(2).toLongLong();
+        fee.chargedUntilMs = q.value(3).toLongLong();
+        fee.lastSeenAtMs = fee.chargedUntilMs;
+        fees.append(fee);
+    }
+    return fees;
+}
+
 void PrivateModels::accrue(qint64 intervalMs)
 {
     const qint64 now = m_clock.nowMs();
