@@ -4,6 +4,7 @@
 // the provider from the image at start, registered, read-only, listed by the web UI), reads
 // those sample scans (Chinese and English) with a character error rate under 10 % (computed here
 // from the ground truth), and its port is open only inside the box, never on the host.
+#include "OcrAccuracy.h"
 #include "PodmanApiTest.h"
 
 #include <QCryptographicHash>
@@ -15,43 +16,11 @@
 #include <QTcpSocket>
 
 #include <algorithm>
-#include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::test;
 
 namespace {
-
-// Levenshtein distance over code points, divided by the reference's length.
-double characterErrorRate(const QString &reference, const QString &hypothesis)
-{
-    const QList<uint> ref = reference.toUcs4();
-    const QList<uint> hyp = hypothesis.toUcs4();
-    std::vector<qsizetype> row(size_t(hyp.size()) + 1);
-    for (qsizetype j = 0; j <= hyp.size(); ++j)
-        row[size_t(j)] = j;
-    for (qsizetype i = 1; i <= ref.size(); ++i) {
-        qsizetype diagonal = row[0];
-        row[0] = i;
-        for (qsizetype j = 1; j <= hyp.size(); ++j) {
-            const qsizetype above = row[size_t(j)];
-            row[size_t(j)] = std::min(
-                {above + 1, row[size_t(j - 1)] + 1, diagonal + (ref[i - 1] == hyp[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return ref.isEmpty() ? 1.0 : double(row[size_t(hyp.size())]) / double(ref.size());
-}
-
-// English: words separated by single spaces; Chinese: no spaces at all (Tesseract puts them
-// between characters).
-QString normalised(const QString &text, bool chinese)
-{
-    QString t = text.simplified();
-    if (chinese)
-        t.remove(u' ');
-    return t;
-}
 
 QString fileSha256(const QString &path)
 {
@@ -205,8 +174,9 @@ void TestApiApps::ocrAppReadsItsSamples()
         QVERIFY2(read.ok(), qPrintable(read.describe()));
         const QJsonObject result = QJsonDocument::fromJson(read.out).object();
         const QString text = result.value(u"text"_s).toString();
-        const double cer = characterErrorRate(normalised(QString::fromUtf8(truth.out), chinese),
-                                              normalised(text, chinese));
+        const double cer =
+            characterErrorRate(normalisedOcrText(QString::fromUtf8(truth.out), chinese),
+                               normalisedOcrText(text, chinese));
         qInfo("%s: CER %.3f in %.2f s, %lld words", qPrintable(sample), cer,
               result.value(u"seconds"_s).toDouble(),
               qlonglong(result.value(u"words"_s).toArray().size()));
