@@ -1,10 +1,10 @@
 #include "cli/DatasetsCommand.h"
 
+#include "cli/RegistryCommand.h"
 #include "service/Catalog.h"
 #include "service/Datasets.h"
 #include "service/SampleDatasets.h"
 
-#include <QDir>
 #include <QTextStream>
 
 #include <exception>
@@ -13,20 +13,9 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
-namespace {
+using namespace registry_command;
 
-QString humanSize(qint64 bytes)
-{
-    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double value = double(bytes);
-    int unit = 0;
-    while (value >= 1024 && unit < 4) {
-        value /= 1024;
-        ++unit;
-    }
-    return unit == 0 ? u"%1 B"_s.arg(bytes)
-                     : u"%1 %2"_s.arg(value, 0, 'f', 1).arg(QLatin1StringView(units[unit]));
-}
+namespace {
 
 int usage(QTextStream &err)
 {
@@ -43,19 +32,10 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
     QTextStream err(stderr);
     QStringList args = argsIn;
     QString dataDir = defaultDataDir;
-    const qsizetype dataAt = args.indexOf(u"--data"_s);
-    if (dataAt >= 0) {
-        if (dataAt + 1 >= args.size())
-            return usage(err);
-        dataDir = args.at(dataAt + 1);
-        args.remove(dataAt, 2);
-    }
-    if (args.isEmpty())
+    if (!takeOption(args, u"--data"_s, &dataDir) || args.isEmpty())
         return usage(err);
-    if (!QDir().mkpath(dataDir)) {
-        err << "cardhour-sim: cannot make the data folder " << dataDir << "\n";
+    if (!makeDataDir(dataDir, err))
         return 1;
-    }
     Datasets datasets(dataDir);
     const QString verb = args.takeFirst();
     QString error;
@@ -70,10 +50,8 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
         return 0;
     }
     if (verb == u"add"_s && args.size() == 2) {
-        if (!datasets.add(args.at(0), args.at(1), &error)) {
-            err << "cardhour-sim: " << error << "\n";
-            return 1;
-        }
+        if (!datasets.add(args.at(0), args.at(1), &error))
+            return fail(err, error);
         const Datasets::Dataset d = *datasets.find(args.at(0));
         out << "dataset " << d.name << ": " << d.path << ", " << humanSize(d.sizeBytes) << " in "
             << d.files << " files; instances that ask for it see it read-only at /datasets/"
@@ -81,10 +59,8 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
         return 0;
     }
     if (verb == u"remove"_s && args.size() == 1) {
-        if (!datasets.remove(args.at(0), &error)) {
-            err << "cardhour-sim: " << error << "\n";
-            return 1;
-        }
+        if (!datasets.remove(args.at(0), &error))
+            return fail(err, error);
         out << "dataset " << args.at(0)
             << " removed (its folder is untouched; running instances keep their mount)\n";
         return 0;
@@ -102,8 +78,7 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
                 out << line << "\n";
             return failed ? 1 : 0;
         } catch (const std::exception &error) {
-            err << "cardhour-sim: " << QString::fromUtf8(error.what()) << "\n";
-            return 1;
+            return fail(err, QString::fromUtf8(error.what()));
         }
     }
     return usage(err);
