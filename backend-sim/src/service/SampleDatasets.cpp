@@ -22,7 +22,7 @@ namespace {
 // Where an app image keeps the maker of each sample dataset it declares.
 const QString makerDir = u"/usr/local/lib/cardhour/datasets/"_s;
 
-QString firstLine(const QByteArray &text)
+QString lastLine(const QByteArray &text)
 {
     const QString all = QString::fromUtf8(text).trimmed();
     const QStringList lines = all.split(u'\n');
@@ -136,7 +136,7 @@ bool SampleDatasets::make(const Wanted &wanted, const QString &image, QString *e
         *error = !result.started ? result.startError
             : result.timedOut    ? u"the maker ran past %1 s"_s.arg(m_options.timeoutMs / 1000)
             : !result.ok()
-            ? u"the maker failed (%1): %2"_s.arg(result.exitCode).arg(firstLine(result.out))
+            ? u"the maker failed (%1): %2"_s.arg(result.exitCode).arg(lastLine(result.out))
             : u"the maker wrote no files"_s;
         fresh.removeRecursively();
         return false;
