@@ -77,8 +77,8 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
             for (const QString &line : report)
                 out << line << "\n";
             return failed ? 1 : 0;
-        } catch (const std::exception &error) {
-            return fail(err, QString::fromUtf8(error.what()));
+        } catch (const std::exception &e) {
+            return fail(err, QString::fromUtf8(e.what()));
         }
     }
     return usage(err);
