@@ -1,7 +1,7 @@
 # End-to-end tests of cardhour-sim with the podman runtime: real containers with sshd, reached
 # with the real ssh client. Needs the base image (fixture podman_base_image); runs alone.
 add_library(cardhour_podman_api_test STATIC
-    ${CMAKE_CURRENT_SOURCE_DIR}/api/PodmanApiTest.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/api/PodmanApiTest.h ${CMAKE_CURRENT_SOURCE_DIR}/api/OcrAccuracy.h
     ${CMAKE_CURRENT_SOURCE_DIR}/api/PodmanApiTest.cpp)
 target_link_libraries(cardhour_podman_api_test PUBLIC cardhour_test_support Qt6::Test)
 target_include_directories(cardhour_podman_api_test PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/api)

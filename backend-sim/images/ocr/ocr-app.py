@@ -13,7 +13,8 @@ from flask import Flask, jsonify, request
 
 MODELS = {"eng": "/models/tesseract-eng/eng.traineddata",
           "chi_sim": "/models/tesseract-chi-sim/chi_sim.traineddata"}
-SAMPLE_DIRS = ["/datasets/ocr-samples", "/opt/cardhour/samples/ocr-samples"]
+# The sample dataset the provider mounts with the app (read-only).
+SAMPLE_DIRS = ["/datasets/ocr-samples"]
 TESSDATA = "/run/cardhour/tessdata"
 
 app = Flask(__name__)

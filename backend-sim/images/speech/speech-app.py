@@ -10,7 +10,7 @@ import time
 from flask import Flask, jsonify, request
 
 MODEL = "/models/pocketsphinx-en-us"
-SAMPLES = "/opt/cardhour/samples/speech-samples"
+SAMPLES = "/datasets/speech-samples"  # the sample dataset the provider mounts with the app
 
 app = Flask(__name__)
 app.config["MAX_CONTENT_LENGTH"] = 50 * 1024 * 1024

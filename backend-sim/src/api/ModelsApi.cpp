@@ -3,6 +3,7 @@
 #include "ApiContext.h"
 #include "core/ApiError.h"
 #include "core/Json.h"
+#include "service/InstanceService.h"
 #include "service/Models.h"
 #include "service/PrivateModels.h"
 
@@ -63,12 +64,14 @@ void registerModelRoutes(ApiContext &ctx)
                         return http::Response::json(200, ctx.privateModels->get(userId, id));
                     });
 
-    ctx.authedRoute(
-        "DELETE", u"/v1/models/{id}"_s, [&ctx](http::Request &request, const QString &userId) {
-            requireModels(ctx);
-            return http::Response::json(
-                200, ctx.privateModels->remove(userId, request.pathParams.value(u"id"_s)));
-        });
+    ctx.authedRoute("DELETE", u"/v1/models/{id}"_s,
+                    [&ctx](http::Request &request, const QString &userId) {
+                        requireModels(ctx);
+                        const QJsonObject removed =
+                            ctx.privateModels->remove(userId, request.pathParams.value(u"id"_s));
+                        ctx.instances.billingChanged(userId); // its storage fee ended
+                        return http::Response::json(200, removed);
+                    });
 
     ctx.authedRoute(
         "POST", u"/v1/model-uploads"_s, [&ctx](http::Request &request, const QString &userId) {
@@ -96,6 +99,8 @@ void registerModelRoutes(ApiContext &ctx)
                 userId, request.pathParams.value(u"id"_s), parseOffset(request), request.body,
                 QString::fromLatin1(request.header("upload-chunk-sha256").trimmed()));
             const bool complete = upload.value(u"state"_s).toString() == u"complete"_s;
+            if (complete)
+                ctx.instances.billingChanged(userId); // its storage fee began
             return http::Response::json(complete ? 201 : 200, upload);
         });
 

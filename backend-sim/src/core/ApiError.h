@@ -77,6 +77,7 @@ inline constexpr QLatin1StringView SnapshotInUse{"snapshot_in_use"};
 inline constexpr QLatin1StringView UnknownModel{"unknown_model"};
 inline constexpr QLatin1StringView ModelNameTaken{"model_name_taken"};
 inline constexpr QLatin1StringView ModelStorageLimit{"model_storage_limit"};
+inline constexpr QLatin1StringView ModelInUse{"model_in_use"};
 inline constexpr QLatin1StringView UnknownUpload{"unknown_upload"};
 inline constexpr QLatin1StringView UploadOffsetMismatch{"upload_offset_mismatch"};
 inline constexpr QLatin1StringView ChunkChecksumMismatch{"chunk_checksum_mismatch"};
@@ -134,6 +135,7 @@ inline constexpr std::array all{
     UnknownModel,
     ModelNameTaken,
     ModelStorageLimit,
+    ModelInUse,
     UnknownUpload,
     UploadOffsetMismatch,
     ChunkChecksumMismatch,

@@ -22,6 +22,7 @@
 #include "service/InstanceService.h"
 #include "service/Models.h"
 #include "service/PrivateModels.h"
+#include "service/SampleDatasets.h"
 #include "service/SnapshotService.h"
 #include "service/SshKeys.h"
 #include "store/Database.h"
@@ -237,6 +238,21 @@ void SimServer::start()
                                                     *m_runtime, *m_events, *m_clock);
     m_datasets = std::make_unique<Datasets>(m_options.dataDir);
     m_instances->setDatasets(m_datasets.get());
+    if (containers) {
+        // The apps' sample datasets, made by their images before the first launch can ask.
+        SampleDatasets::Options sampleOptions;
+        sampleOptions.program = runtimeName;
+        sampleOptions.containersConf = m_options.containersConf;
+        sampleOptions.tagPrefix = m_options.imagePrefix;
+        sampleOptions.dataDir = m_options.dataDir;
+        bool failed = false;
+        const QStringList made =
+            SampleDatasets(sampleOptions, *m_datasets)
+                .ensure(SampleDatasets::declaredBy(*m_catalog), false, &failed);
+        for (const QString &line : made)
+            if (failed || !line.contains(u": current"_s))
+                qInfo("%s", qPrintable(line));
+    }
     m_models =
         std::make_unique<Models>(m_options.dataDir, Models::catalogFileIn(m_options.catalogDir));
     if (QString modelError; !m_models->refreshInstalled(&modelError))

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "FolderRegistry.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QList>
@@ -11,9 +13,8 @@ namespace cardhour::sim {
 
 // Shared datasets: host folders the operator registers by name (`cardhour-sim datasets add NAME
 // DIR`); an instance that asks for one sees it read-only at /datasets/NAME, shared by every
-// instance that asks. The registry is <dataDir>/datasets.json, written whole and renamed into
-// place, so the command can change it while the provider runs; the provider reads it again
-// whenever the file changed.
+// instance that asks. The registry is <dataDir>/datasets.json, a FolderRegistry (the one shape
+// it shares with the model library).
 class Datasets
 {
 public:
@@ -28,8 +29,7 @@ public:
 
     explicit Datasets(QString dataDir);
 
-    // Names: 1-64 of [a-z0-9._-], starting with a letter or digit (they become a path).
-    static bool isValidName(const QString &name);
+    static bool isValidName(const QString &name) { return FolderRegistry::isValidName(name); }
 
     QList<Dataset> list() const;
     std::optional<Dataset> find(const QString &name) const;
@@ -39,16 +39,16 @@ public:
     QJsonArray listJson() const;
 
     // Size and file count of a folder (links not followed).
-    static void measure(const QString &dir, qint64 *bytes, qint64 *files);
+    static void measure(const QString &dir, qint64 *bytes, qint64 *files)
+    {
+        FolderRegistry::measure(dir, bytes, files);
+    }
 
 private:
-    void reloadIfChanged() const;
-    bool save(const QList<Dataset> &all, QString *error) const;
+    static Dataset fromEntry(const QJsonObject &o);
+    static QJsonObject toEntry(const Dataset &d);
 
-    QString m_file;
-    mutable QList<Dataset> m_cache;
-    mutable QDateTime m_cacheStamp;
-    mutable qint64 m_cacheSize = -1;
+    FolderRegistry m_registry;
 };
 
 } // namespace cardhour::sim

@@ -148,6 +148,12 @@ QJsonObject InstanceService::create(const QString &userId, const CreateRequest &
         && request.gpuCount != 8)
         throw ApiError(400, ErrorCode::InvalidGpuCount, u"gpu_count must be 1, 2, 4 or 8."_s);
     const QStringList keyLines = m_keys.publicKeysFor(userId, request.sshKeyIds);
+    // An app's sample datasets (the catalog's apps[].datasets) come with it where registered.
+    for (const QJsonValue &app : m_catalog.image(request.image)->apps)
+        for (const QJsonValue &name : app[u"datasets"_s].toArray())
+            if (m_datasets && m_datasets->find(name.toString())
+                && !request.datasets.contains(name.toString()))
+                request.datasets.append(name.toString());
     QStringList datasetPaths;
     for (const QString &name : request.datasets) {
         const std::optional<Datasets::Dataset> dataset =

@@ -114,9 +114,14 @@ public:
 
     QJsonArray gpuCatalog();
     QJsonObject billingSummary(const QString &userId);
-    // Balance net of what running instances owe but is not posted yet; never below zero.
+    // Balance net of what running instances, kept disks and snapshots and private models owe
+    // but is not posted yet; never below zero.
     qint64 liveBalance(const QString &userId);
+    // What all of that costs per hour now.
     qint64 spendRate(const QString &userId);
+    // Something billed outside the instances changed (a private model listed or deleted): the
+    // user's clients get the new spend rate and runway (SSE `billing`).
+    void billingChanged(const QString &userId) { publishBilling(userId); }
 
     // Brings billing up to the clock: stops instances whose owner's balance ran out (at the
     // exact millisecond it did) and ends their stopped instances' storage fee there, posts
@@ -158,6 +163,8 @@ public:
     QString requireState(const QString &userId, const QString &instanceId);
 
 private:
+    // The private models' storage fees of `userId` (none without a model library).
+    QList<Meter::OpenSegment> modelFeesOf(const QString &userId);
     void onStage(const QString &instanceId, const QString &stage);
     void onReady(const QString &instanceId, const SshEndpoint &ssh);
     void onFailed(const QString &instanceId, const QString &reason);

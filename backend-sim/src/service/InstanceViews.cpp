@@ -2,6 +2,7 @@
 // the bill. Nothing here changes state; InstanceService.cpp has the transitions.
 #include "Catalog.h"
 #include "InstanceService.h"
+#include "PrivateModels.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
@@ -382,15 +383,26 @@ QJsonArray InstanceService::gpuCatalog()
     return gpus;
 }
 
+QList<Meter::OpenSegment> InstanceService::modelFeesOf(const QString &userId)
+{
+    return m_models ? m_models->openFeesOf(userId) : QList<Meter::OpenSegment>();
+}
+
 qint64 InstanceService::liveBalance(const QString &userId)
 {
-    const qint64 owed = m_meter.openTotalsOf(userId, m_clock.nowMs()).unpostedMicros;
+    const qint64 now = m_clock.nowMs();
+    qint64 owed = m_meter.openTotalsOf(userId, now).unpostedMicros;
+    for (const Meter::OpenSegment &fee : modelFeesOf(userId))
+        owed += Meter::unposted(fee, now);
     return std::max<qint64>(0, m_ledger.balance(userId) - owed);
 }
 
 qint64 InstanceService::spendRate(const QString &userId)
 {
-    return m_meter.openTotalsOf(userId, m_clock.nowMs()).ratePerHourMicros;
+    qint64 rate = m_meter.openTotalsOf(userId, m_clock.nowMs()).ratePerHourMicros;
+    for (const Meter::OpenSegment &fee : modelFeesOf(userId))
+        rate += fee.ratePerHourMicros;
+    return rate;
 }
 
 QJsonObject InstanceService::billingSummary(const QString &userId)
@@ -414,8 +426,15 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
             computeRate += s.ratePerHourMicros;
         }
     }
-    // Storage segments count like runs: the balance runs out at their rate too.
-    const std::optional<qint64> runsOut = Meter::runsOutAt(open, posted, now);
+    // Private models' storage fees are billed apart from the meter, but spend the same balance.
+    const QList<Meter::OpenSegment> modelFees = modelFeesOf(userId);
+    qint64 modelRate = 0;
+    for (const Meter::OpenSegment &fee : modelFees) {
+        owed += Meter::unposted(fee, now);
+        modelRate += fee.ratePerHourMicros;
+    }
+    // Storage segments and model fees count like runs: the balance runs out at their rate too.
+    const std::optional<qint64> runsOut = Meter::runsOutAt(open + modelFees, posted, now);
     QHash<QString, Meter::Costs> costs = m_meter.postedByInstance(userId);
     Meter::addUnposted(costs, open, now);
     qint64 computeTotal = 0;
@@ -454,10 +473,11 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
     return {{u"balance_micros"_s, std::max<qint64>(0, posted - owed)},
             {u"ledger_balance_micros"_s, posted},
             {u"accrued_micros"_s, std::min(owed, posted)},
-            {u"spend_rate_micros_per_hour"_s, computeRate + storageRate + snapshotRate},
+            {u"spend_rate_micros_per_hour"_s, computeRate + storageRate + snapshotRate + modelRate},
             {u"compute_spend_rate_micros_per_hour"_s, computeRate},
-            {u"storage_spend_rate_micros_per_hour"_s, storageRate + snapshotRate},
+            {u"storage_spend_rate_micros_per_hour"_s, storageRate + snapshotRate + modelRate},
             {u"snapshot_storage_spend_rate_micros_per_hour"_s, snapshotRate},
+            {u"model_storage_spend_rate_micros_per_hour"_s, modelRate},
             {u"compute_cost_micros"_s, computeTotal},
             {u"storage_cost_micros"_s, storageTotal},
             {u"snapshot_storage_cost_micros"_s, snapshotTotal},

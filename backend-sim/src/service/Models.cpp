@@ -6,8 +6,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QRegularExpression>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <unistd.h>
@@ -44,15 +42,9 @@ bool stageFile(const QString &from, const QString &to)
 } // namespace
 
 Models::Models(QString dataDir, QString catalogModelsFile)
-    : m_dataDir(std::move(dataDir)), m_file(m_dataDir + u"/models.json"_s),
-      m_catalogFile(std::move(catalogModelsFile))
+    : m_dataDir(std::move(dataDir)), m_catalogFile(std::move(catalogModelsFile)),
+      m_registry(m_dataDir + u"/models.json"_s, QLatin1StringView(kFormat), u"models"_s)
 {}
-
-bool Models::isValidName(const QString &name)
-{
-    static const QRegularExpression valid(u"^[a-z0-9][a-z0-9._-]{0,63}$"_s);
-    return valid.match(name).hasMatch() && !name.contains(u".."_s);
-}
 
 QString Models::catalogFileIn(const QString &catalogDir)
 {
@@ -137,87 +129,63 @@ void Models::measure(Model &m, const std::optional<Model> &previous)
     m.sha256 = manifestSha256(m.path, &m.sizeBytes, &m.files);
 }
 
-void Models::reloadIfChanged() const
+Models::Model Models::fromEntry(const QJsonObject &o)
 {
-    const QFileInfo info(m_file);
-    const QDateTime stamp = info.exists() ? info.lastModified() : QDateTime();
-    const qint64 size = info.exists() ? info.size() : -1;
-    if (stamp == m_cacheStamp && size == m_cacheSize)
-        return;
-    m_cacheStamp = stamp;
-    m_cacheSize = size;
-    m_cache.clear();
-    QFile file(m_file);
-    if (!file.open(QIODevice::ReadOnly))
-        return;
-    const QJsonArray all =
-        QJsonDocument::fromJson(file.readAll()).object().value(u"models"_s).toArray();
-    for (const QJsonValue &value : all) {
-        const QJsonObject o = value.toObject();
-        Model m;
-        m.name = o.value(u"name"_s).toString();
-        m.task = o.value(u"task"_s).toString();
-        m.languages = toStringList(o.value(u"languages"_s).toArray());
-        m.licence = o.value(u"licence"_s).toString();
-        m.sourcePackage = o.value(u"source_package"_s).toString();
-        m.description = o.value(u"description"_s).toString();
-        m.path = o.value(u"path"_s).toString();
-        m.sizeBytes = o.value(u"size_bytes"_s).toInteger();
-        m.files = o.value(u"files"_s).toInteger();
-        m.sha256 = o.value(u"sha256"_s).toString();
-        m.addedAt = QDateTime::fromString(o.value(u"added_at"_s).toString(), Qt::ISODateWithMs);
-        m.stamp = o.value(u"stamp"_s).toString();
-        if (isValidName(m.name) && QFileInfo(m.path).isAbsolute())
-            m_cache.append(m);
-    }
+    Model m;
+    m.name = o.value(u"name"_s).toString();
+    m.task = o.value(u"task"_s).toString();
+    m.languages = toStringList(o.value(u"languages"_s).toArray());
+    m.licence = o.value(u"licence"_s).toString();
+    m.sourcePackage = o.value(u"source_package"_s).toString();
+    m.description = o.value(u"description"_s).toString();
+    m.path = o.value(u"path"_s).toString();
+    m.sizeBytes = o.value(u"size_bytes"_s).toInteger();
+    m.files = o.value(u"files"_s).toInteger();
+    m.sha256 = o.value(u"sha256"_s).toString();
+    m.addedAt = QDateTime::fromString(o.value(u"added_at"_s).toString(), Qt::ISODateWithMs);
+    m.stamp = o.value(u"stamp"_s).toString();
+    return m;
+}
+
+QJsonObject Models::toEntry(const Model &m)
+{
+    return QJsonObject{
+        {u"name"_s, m.name},
+        {u"task"_s, m.task},
+        {u"languages"_s, QJsonArray::fromStringList(m.languages)},
+        {u"licence"_s, m.licence.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m.licence)},
+        {u"source_package"_s, m.sourcePackage},
+        {u"description"_s, m.description},
+        {u"path"_s, m.path},
+        {u"size_bytes"_s, m.sizeBytes},
+        {u"files"_s, m.files},
+        {u"sha256"_s, m.sha256},
+        {u"stamp"_s, m.stamp},
+        {u"added_at"_s, m.addedAt.toUTC().toString(Qt::ISODateWithMs)}};
 }
 
 QList<Models::Model> Models::list() const
 {
-    reloadIfChanged();
-    return m_cache;
+    QList<Model> all;
+    for (const QJsonObject &o : m_registry.entries())
+        all.append(fromEntry(o));
+    return all;
 }
 
 std::optional<Models::Model> Models::find(const QString &name) const
 {
-    for (const Model &m : list()) {
-        if (m.name == name)
-            return m;
-    }
-    return std::nullopt;
+    const QJsonObject o = m_registry.find(name);
+    if (o.isEmpty())
+        return std::nullopt;
+    return fromEntry(o);
 }
 
 bool Models::save(const QList<Model> &all, QString *error) const
 {
-    QJsonArray array;
+    QList<QJsonObject> entries;
     for (const Model &m : all)
-        array.append(QJsonObject{
-            {u"name"_s, m.name},
-            {u"task"_s, m.task},
-            {u"languages"_s, QJsonArray::fromStringList(m.languages)},
-            {u"licence"_s,
-             m.licence.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m.licence)},
-            {u"source_package"_s, m.sourcePackage},
-            {u"description"_s, m.description},
-            {u"path"_s, m.path},
-            {u"size_bytes"_s, m.sizeBytes},
-            {u"files"_s, m.files},
-            {u"sha256"_s, m.sha256},
-            {u"stamp"_s, m.stamp},
-            {u"added_at"_s, m.addedAt.toUTC().toString(Qt::ISODateWithMs)}});
-    QSaveFile file(m_file);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = u"cannot write %1: %2"_s.arg(m_file, file.errorString());
-        return false;
-    }
-    file.write(
-        QJsonDocument(QJsonObject{{u"format"_s, QLatin1StringView(kFormat)}, {u"models"_s, array}})
-            .toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
-        *error = u"cannot write %1: %2"_s.arg(m_file, file.errorString());
-        return false;
-    }
-    return true;
+        entries.append(toEntry(m));
+    return m_registry.save(entries, error);
 }
 
 bool Models::refreshInstalled(QString *error)
@@ -284,16 +252,13 @@ bool Models::refreshInstalled(QString *error)
         measure(m, previous);
         after.append(m);
     }
-    std::sort(after.begin(), after.end(),
-              [](const Model &a, const Model &b) { return a.name < b.name; });
     return save(after, error);
 }
 
 bool Models::add(const Model &given, QString *error)
 {
     if (!isValidName(given.name)) {
-        *error = u"\"%1\" is not a model name: use 1-64 of a-z, 0-9, '.', '_' and '-', starting "
-                 u"with a letter or digit"_s.arg(given.name);
+        *error = FolderRegistry::invalidNameMessage(u"model"_s, given.name);
         return false;
     }
     const QFileInfo info(given.path);
@@ -314,21 +279,12 @@ bool Models::add(const Model &given, QString *error)
     m.path = info.canonicalFilePath();
     m.addedAt = QDateTime::currentDateTimeUtc();
     measure(m, std::nullopt);
-    all.removeIf([&](const Model &other) { return other.name == m.name; });
-    all.append(m);
-    std::sort(all.begin(), all.end(),
-              [](const Model &a, const Model &b) { return a.name < b.name; });
-    return save(all, error);
+    return m_registry.put(toEntry(m), error);
 }
 
 bool Models::remove(const QString &name, QString *error)
 {
-    QList<Model> all = list();
-    if (all.removeIf([&](const Model &m) { return m.name == name; }) == 0) {
-        *error = u"no public model named \"%1\""_s.arg(name);
-        return false;
-    }
-    return save(all, error);
+    return m_registry.remove(u"public model"_s, name, error);
 }
 
 QJsonObject Models::toJson(const Model &m) const

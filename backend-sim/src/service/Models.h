@@ -1,5 +1,7 @@
 #pragma once
 
+#include "FolderRegistry.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -15,8 +17,8 @@ namespace cardhour::sim {
 // Two sources: the model packages of the catalog's models.json that are installed on the host
 // (registered by refreshInstalled(), their licence read from the package's copyright file),
 // and folders the operator adds (`cardhour-sim models add NAME DIR`). The registry is
-// <dataDir>/models.json, written whole and renamed into place (like datasets.json), so the
-// command can change it while the provider runs. A model named by single files is staged into
+// <dataDir>/models.json, a FolderRegistry like datasets.json, so the command can change it
+// while the provider runs. A model named by single files is staged into
 // <dataDir>/models/public/NAME (hard links where the file system allows, else copies): a
 // mount is always a whole folder, so nothing else of the package's folder shows through.
 class Models
@@ -41,8 +43,7 @@ public:
     // `catalogModelsFile`: the catalog's models.json (which packages hold models, and where).
     Models(QString dataDir, QString catalogModelsFile);
 
-    // Names: 1-64 of [a-z0-9._-], starting with a letter or digit (they become a path).
-    static bool isValidName(const QString &name);
+    static bool isValidName(const QString &name) { return FolderRegistry::isValidName(name); }
     // The catalog's models.json in `catalogDir` (a --catalog folder), else the built-in one.
     static QString catalogFileIn(const QString &catalogDir);
 
@@ -67,18 +68,16 @@ public:
     static QString packageLicence(const QString &package);
 
 private:
-    void reloadIfChanged() const;
+    static Model fromEntry(const QJsonObject &o);
+    static QJsonObject toEntry(const Model &m);
     bool save(const QList<Model> &all, QString *error) const;
     static QString stampOf(const QString &dir);
     // Hashes `m` unless its stamp matches `previous`'s, then copies the digest over.
     static void measure(Model &m, const std::optional<Model> &previous);
 
     QString m_dataDir;
-    QString m_file;
     QString m_catalogFile;
-    mutable QList<Model> m_cache;
-    mutable QDateTime m_cacheStamp;
-    mutable qint64 m_cacheSize = -1;
+    FolderRegistry m_registry;
 };
 
 } // namespace cardhour::sim

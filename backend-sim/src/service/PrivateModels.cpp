@@ -314,10 +314,22 @@ QJsonObject PrivateModels::remove(const QString &userId, const QString &modelId)
     const QJsonObject model = get(userId, modelId);
     const qint64 now = m_clock.nowMs();
     Transaction tx(m_db);
+    // A stopped instance mounts its models again when it starts: deleting one under it would
+    // leave it unable to start, so only a terminated instance lets go of a model.
+    QSqlQuery users = m_db.exec(
+        u"SELECT i.id FROM instance_models m JOIN instances i ON i.id = m.instance_id"
+        " WHERE m.path = ? AND i.user_id = ? AND i.state != 'terminated' ORDER BY i.created_at"_s,
+        {modelDir(modelId), userId});
+    QStringList inUse;
+    while (users.next())
+        inUse.append(users.value(0).toString());
+    if (!inUse.isEmpty())
+        throw ApiError(409, ErrorCode::ModelInUse,
+                       u"Instances that are not terminated mount this model (%1); terminate them "
+                       "first."_s.arg(inUse.join(u", "_s)));
     charge(modelId, now);
     m_db.exec(u"UPDATE private_models SET deleted_at = ? WHERE id = ?"_s, {now, modelId});
     tx.commit();
-    // Instances that mount it keep what their bind mount holds until they stop.
     QDir(modelDir(modelId)).removeRecursively();
     return model;
 }
@@ -381,6 +393,27 @@ void PrivateModels::charge(const QString &modelId, qint64 atMs)
     }
     m_db.exec(u"UPDATE private_models SET charged_micros = ?, charged_until = ? WHERE id = ?"_s,
               {charged + owed, atMs, modelId});
+}
+
+QList<Meter::OpenSegment> PrivateModels::openFeesOf(const QString &userId)
+{
+    QList<Meter::OpenSegment> fees;
+    QSqlQuery q = m_db.exec(u"SELECT rate_micros_per_hour, billed_from, charged_micros,"
+                            " charged_until FROM private_models WHERE user_id = ? AND"
+                            " deleted_at IS NULL ORDER BY billed_from"_s,
+                            {userId});
+    while (q.next()) {
+        Meter::OpenSegment fee;
+        fee.kind = Meter::Kind::Storage;
+        fee.userId = userId;
+        fee.ratePerHourMicros = q.value(0).toLongLong();
+        fee.startedAtMs = q.value(1).toLongLong();
+        fee.chargedMicros = q.value(2).toLongLong();
+        fee.chargedUntilMs = q.value(3).toLongLong();
+        fee.lastSeenAtMs = fee.chargedUntilMs;
+        fees.append(fee);
+    }
+    return fees;
 }
 
 void PrivateModels::accrue(qint64 intervalMs)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "billing/Meter.h"
+
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -71,6 +73,10 @@ public:
 
     // Posts the storage fee owed since the last posting (at most every `intervalMs`).
     void accrue(qint64 intervalMs = 60'000);
+    // The storage fees of the user's listed models as open segments (kind Storage, no
+    // instance, no snapshot): what they owe unposted and their rates count in the live
+    // balance, the spend rate and when the balance runs out, like a snapshot's fee.
+    QList<Meter::OpenSegment> openFeesOf(const QString &userId);
 
 private:
     QString partPath(const QString &uploadId) const;

@@ -1,8 +1,10 @@
 // Models and one-click apps with real containers: a library model is seen read-only at
 // /models/NAME with the very bytes of the host's package; the OCR app mounts its models by
-// itself, turns `app:OCR` ready once its web UI answers, reads its own sample scans (Chinese
-// and English) with a character error rate under 10 % (computed here from the ground truth),
-// and its port is open only inside the box, never on the host.
+// itself, turns `app:OCR` ready once its web UI answers, mounts its sample dataset (made by
+// the provider from the image at start, registered, read-only, listed by the web UI), reads
+// those sample scans (Chinese and English) with a character error rate under 10 % (computed here
+// from the ground truth), and its port is open only inside the box, never on the host.
+#include "OcrAccuracy.h"
 #include "PodmanApiTest.h"
 
 #include <QCryptographicHash>
@@ -14,43 +16,11 @@
 #include <QTcpSocket>
 
 #include <algorithm>
-#include <vector>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::test;
 
 namespace {
-
-// Levenshtein distance over code points, divided by the reference's length.
-double characterErrorRate(const QString &reference, const QString &hypothesis)
-{
-    const QList<uint> ref = reference.toUcs4();
-    const QList<uint> hyp = hypothesis.toUcs4();
-    std::vector<qsizetype> row(size_t(hyp.size()) + 1);
-    for (qsizetype j = 0; j <= hyp.size(); ++j)
-        row[size_t(j)] = j;
-    for (qsizetype i = 1; i <= ref.size(); ++i) {
-        qsizetype diagonal = row[0];
-        row[0] = i;
-        for (qsizetype j = 1; j <= hyp.size(); ++j) {
-            const qsizetype above = row[size_t(j)];
-            row[size_t(j)] = std::min(
-                {above + 1, row[size_t(j - 1)] + 1, diagonal + (ref[i - 1] == hyp[j - 1] ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return ref.isEmpty() ? 1.0 : double(row[size_t(hyp.size())]) / double(ref.size());
-}
-
-// English: words separated by single spaces; Chinese: no spaces at all (Tesseract puts them
-// between characters).
-QString normalised(const QString &text, bool chinese)
-{
-    QString t = text.simplified();
-    if (chinese)
-        t.remove(u' ');
-    return t;
-}
 
 QString fileSha256(const QString &path)
 {
@@ -174,18 +144,39 @@ void TestApiApps::ocrAppReadsItsSamples()
     QVERIFY2(!published.out.contains("8080") && published.out.contains("22/tcp"),
              published.out.constData());
 
+    // The sample scans are a dataset the provider made from the image, not part of the image.
+    QCOMPARE(app.value(u"datasets"_s).toArray(), QJsonArray{u"ocr-samples"_s});
+    QCOMPARE(inst.value(u"datasets"_s).toArray(), QJsonArray{u"ocr-samples"_s});
+    bool listed = false;
+    for (const QJsonValue &d : sim->authedGet(token, u"/v1/datasets"_s).array())
+        listed = listed
+            || (d[u"name"_s].toString() == u"ocr-samples"_s && d[u"files"_s].toInt() == 6
+                && d[u"available"_s].toBool());
+    QVERIFY(listed);
+    const Cmd mount = ssh(inst, knownHosts, key,
+                          u"touch /datasets/ocr-samples/mine 2>&1; ls /opt/cardhour/samples 2>&1; "
+                          "curl -s http://127.0.0.1:8080/api/samples"_s);
+    QVERIFY2(mount.out.contains("Read-only file system") && mount.out.contains("No such file"),
+             mount.out.constData());
+    const QJsonArray offered =
+        QJsonDocument::fromJson(mount.out.mid(mount.out.indexOf('['))).array();
+    QCOMPARE(offered.size(), 2);
+    QCOMPARE(offered[0][u"name"_s].toString(), u"chinese-notice"_s);
+    QCOMPARE(offered[0][u"lang"_s].toString(), u"chi_sim"_s);
+
     for (const QString &sample : {u"english-invoice"_s, u"chinese-notice"_s}) {
         const bool chinese = sample.startsWith(u"chinese"_s);
-        const Cmd truth = ssh(inst, knownHosts, key,
-                              u"cat /opt/cardhour/samples/ocr-samples/%1.txt"_s.arg(sample));
+        const Cmd truth =
+            ssh(inst, knownHosts, key, u"cat /datasets/ocr-samples/%1.txt"_s.arg(sample));
         QVERIFY2(truth.ok(), qPrintable(truth.describe()));
         const Cmd read = ssh(inst, knownHosts, key,
                              u"curl -s -F sample=%1 http://127.0.0.1:8080/api/ocr"_s.arg(sample));
         QVERIFY2(read.ok(), qPrintable(read.describe()));
         const QJsonObject result = QJsonDocument::fromJson(read.out).object();
         const QString text = result.value(u"text"_s).toString();
-        const double cer = characterErrorRate(normalised(QString::fromUtf8(truth.out), chinese),
-                                              normalised(text, chinese));
+        const double cer =
+            characterErrorRate(normalisedOcrText(QString::fromUtf8(truth.out), chinese),
+                               normalisedOcrText(text, chinese));
         qInfo("%s: CER %.3f in %.2f s, %lld words", qPrintable(sample), cer,
               result.value(u"seconds"_s).toDouble(),
               qlonglong(result.value(u"words"_s).toArray().size()));
@@ -211,8 +202,8 @@ void TestApiApps::speechAppTranscribesItsSample()
     QVERIFY(!inst.isEmpty());
     QCOMPARE(inst.value(u"models"_s).toArray(), QJsonArray{u"pocketsphinx-en-us"_s});
     const QString knownHosts = knownHostsFor(inst);
-    const Cmd spoken =
-        ssh(inst, knownHosts, key, u"cat /opt/cardhour/samples/speech-samples/weather.txt"_s);
+    QCOMPARE(inst.value(u"datasets"_s).toArray(), QJsonArray{u"speech-samples"_s});
+    const Cmd spoken = ssh(inst, knownHosts, key, u"cat /datasets/speech-samples/weather.txt"_s);
     QVERIFY2(spoken.ok(), qPrintable(spoken.describe()));
     const Cmd heard = ssh(inst, knownHosts, key,
                           u"curl -s -F sample=weather http://127.0.0.1:8080/api/transcribe"_s);

@@ -2,10 +2,12 @@
 // the installed Debian packages, the operator's `cardhour-sim models` command, a resumable and
 // checksummed upload of a 200 MB private model that survives two provider crashes, a corrupted
 // chunk and a wrong offset refused, the per-user limit, another user's 404 (also at launch),
-// the launch that records the mount, the storage fee in the ledger, deletion.
+// the launch that records the mount, the storage fee in the ledger, deletion (refused while an
+// instance mounts the model), and the fee in the spend rate and runway the clients show.
 #include "SimProcess.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -14,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -77,6 +80,7 @@ private Q_SLOTS:
     void operatorAddsAndRemovesModels();
     void resumableUploadSurvivesTwoCrashes();
     void uploadLimitAndNames();
+    void modelStorageInTheRunway();
 
 private:
     // PUT one chunk of `data` at `offset`, with its digest (or `digest` instead).
@@ -302,6 +306,27 @@ void TestApiModels::resumableUploadSurvivesTwoCrashes()
             return false;
         }(),
         10'000);
+    // Mounted by an instance that is not terminated (running, then stopped: it mounts the
+    // model again when it starts): refused, naming the instance, and nothing is lost.
+    const QString instanceId = launched.value(u"id"_s).toString();
+    const auto stateOf = [&] {
+        return m_sim->authedGet(owner, u"/v1/instances/"_s + instanceId)
+            .value(u"state"_s)
+            .toString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(), u"running"_s, 10'000);
+    const Reply inUse = m_sim->authedDelete(owner, u"/v1/models/"_s + modelId);
+    QCOMPARE(inUse.status, 409);
+    QCOMPARE(inUse.errorCode(), u"model_in_use"_s);
+    QVERIFY(inUse.value(u"error"_s)[u"message"_s].toString().contains(instanceId));
+    QCOMPARE(m_sim->authedPost(owner, u"/v1/instances/%1/stop"_s.arg(instanceId)).status, 202);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(), u"stopped"_s, 10'000);
+    QCOMPARE(m_sim->authedDelete(owner, u"/v1/models/"_s + modelId).errorCode(), u"model_in_use"_s);
+    QCOMPARE(fileSha256(stored), sha);
+    QCOMPARE(m_sim->authedGet(owner, u"/v1/models/"_s + modelId).status, 200);
+    QCOMPARE(m_sim->authedDelete(owner, u"/v1/instances/"_s + instanceId).status, 200);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(), u"terminated"_s, 10'000);
+
     const Reply deleted = m_sim->authedDelete(owner, u"/v1/models/"_s + modelId);
     QCOMPARE(deleted.status, 200);
     qint64 charged = 0;
@@ -356,6 +381,61 @@ void TestApiModels::uploadLimitAndNames()
         "PUT", u"/v1/model-uploads/"_s + declare(u"s2"_s, 1).value(u"id"_s).toString(), "x"_ba,
         json);
     QCOMPARE(notBinary.status, 415);
+}
+
+void TestApiModels::modelStorageInTheRunway()
+{
+    const QString token = m_sim->signUp(u"runway@example.com"_s);
+    const auto summary = [&] { return m_sim->authedGet(token, u"/v1/billing/summary"_s); };
+    const Reply before = summary();
+    QCOMPARE(before.status, 200);
+    QCOMPARE(before.value(u"spend_rate_micros_per_hour"_s).toInteger(), 0);
+    QVERIFY(before.value(u"runs_out_at"_s).isNull());
+
+    const QByteArray data(4096, 'w');
+    const Reply created = m_sim->authedPost(token, u"/v1/model-uploads"_s,
+                                            QJsonObject{{u"name"_s, u"tiny"_s},
+                                                        {u"size_bytes"_s, 4096},
+                                                        {u"sha256"_s, sha256Hex(data)}});
+    QCOMPARE(created.status, 201);
+    const Reply done = putChunk(token, created.value(u"id"_s).toString(), 0, data);
+    QCOMPARE(done.status, 201);
+    const QJsonObject model = done.value(u"model"_s).toObject();
+    // The provider's own price for it: one GiB-hour at the catalog's storage price.
+    const qint64 rate = model[u"storage_rate_micros_per_hour"_s].toInteger();
+    QVERIFY(rate > 0);
+
+    const Reply listed = summary();
+    QCOMPARE(listed.value(u"model_storage_spend_rate_micros_per_hour"_s).toInteger(), rate);
+    QCOMPARE(listed.value(u"storage_spend_rate_micros_per_hour"_s).toInteger(), rate);
+    QCOMPARE(listed.value(u"spend_rate_micros_per_hour"_s).toInteger(), rate);
+    QCOMPARE(
+        m_sim->authedGet(token, u"/v1/me"_s).value(u"spend_rate_micros_per_hour"_s).toInteger(),
+        rate);
+    // The balance runs out when the fee has eaten it: balance / rate hours from now.
+    const qint64 balance = listed.value(u"balance_micros"_s).toInteger();
+    QVERIFY(balance > 0);
+    const QDateTime asOf =
+        QDateTime::fromString(listed.value(u"as_of"_s).toString(), Qt::ISODateWithMs);
+    const QDateTime runsOut =
+        QDateTime::fromString(listed.value(u"runs_out_at"_s).toString(), Qt::ISODateWithMs);
+    QVERIFY2(runsOut.isValid(), listed.describe().constData());
+    const double expectedMs = double(balance) / double(rate) * 3'600'000.0;
+    QVERIFY2(
+        std::abs(double(asOf.msecsTo(runsOut)) - expectedMs) <= 3'600'000.0 / double(rate) + 1,
+        qPrintable(u"runs out in %1 ms, expected %2"_s.arg(asOf.msecsTo(runsOut)).arg(expectedMs)));
+
+    // Between postings the live balance already counts what the model owes.
+    QVERIFY(m_sim->advance(1800));
+    const qint64 halfHour = summary().value(u"balance_micros"_s).toInteger();
+    QVERIFY2(halfHour <= balance - rate / 2 + 1 && halfHour >= balance - rate / 2 - 1,
+             qPrintable(u"%1 after half an hour from %2"_s.arg(halfHour).arg(balance)));
+
+    QCOMPARE(m_sim->authedDelete(token, u"/v1/models/"_s + model[u"id"_s].toString()).status, 200);
+    const Reply after = summary();
+    QCOMPARE(after.value(u"spend_rate_micros_per_hour"_s).toInteger(), 0);
+    QCOMPARE(after.value(u"model_storage_spend_rate_micros_per_hour"_s).toInteger(), 0);
+    QVERIFY(after.value(u"runs_out_at"_s).isNull());
 }
 
 QTEST_GUILESS_MAIN(TestApiModels)

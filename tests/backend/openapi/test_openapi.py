@@ -1184,7 +1184,7 @@ def run_scenario(c, tmp, server_port):
         c.call("DELETE", f"/v1/instances/{first.json['id']}", token=alice_token, expect=200)
 
     R.section = "models"
-    exercise_models(c, alice_token, bob_token)
+    exercise_models(c, alice_token, bob_token, cheap)
 
     R.section = "snapshots"
     source = c.call("POST", "/v1/instances", {"name": "snap-src", "gpu_type": cheap, "image": "base", "gpu_count": 2},
@@ -1423,7 +1423,7 @@ def run_scenario(c, tmp, server_port):
     return probes
 
 
-def exercise_models(c, alice_token, bob_token):
+def exercise_models(c, alice_token, bob_token, gpu_type):
     import hashlib
     listed = c.call("GET", "/v1/models", token=alice_token, expect=200).json or []
     R.check(all(m.get("visibility") == "public" for m in listed), "a new user sees public models only")
@@ -1468,6 +1468,14 @@ def exercise_models(c, alice_token, bob_token):
                   token=alice_token, expect=201).json
     c.call("DELETE", f"/v1/model-uploads/{gone['id']}", token=alice_token, expect=200)
     c.call("DELETE", f"/v1/model-uploads/{gone['id']}", token=alice_token, expect=404, label="gone")
+    mounting = c.call("POST", "/v1/instances", {"gpu_type": gpu_type, "image": "base", "models": ["tiny"]},
+                      token=alice_token, expect=202).json or {}
+    reply = c.call("DELETE", f"/v1/models/{model.get('id')}", token=alice_token, expect=409, label="mounted")
+    R.check(reply.code == "model_in_use", f"delete a mounted model: code {reply.code!r}")
+    if "id" in mounting:
+        wait_state(c, alice_token, mounting["id"], {"running"})
+        c.call("DELETE", f"/v1/instances/{mounting['id']}", token=alice_token, expect=200)
+        wait_state(c, alice_token, mounting["id"], {"terminated"})
     c.call("DELETE", f"/v1/models/{model.get('id')}", token=alice_token, expect=200)
 
 

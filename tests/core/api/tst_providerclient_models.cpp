@@ -125,6 +125,12 @@ void TestProviderClientModels::uploadAndDelete()
     QCOMPARE(tiny->sha256, sha);
     QCOMPARE(tiny->storageRatePerHourMicros.value_or(-1), 200); // 1 GiB at the built-in price
 
+    // Its fee is in the client's runway: the spend rate the bill ticks at and runs out by.
+    const auto bill = await(owner.billingSummary());
+    QVERIFY2(bill.ok, bill.why());
+    QCOMPARE(bill.value->spendRateMicrosPerHour, *tiny->storageRatePerHourMicros);
+    QVERIFY(bill.value->runsOutAt.isValid());
+
     ProviderClient other;
     QVERIFY(!signUp(other, u"someone-else@example.com"_s).isEmpty());
     QCOMPARE(await(other.model(tiny->id)).error.code, u"unknown_model"_s);
@@ -133,6 +139,10 @@ void TestProviderClientModels::uploadAndDelete()
     const auto deleted = await(owner.deleteModel(tiny->id));
     QVERIFY2(deleted.ok, deleted.why());
     QCOMPARE(await(owner.model(tiny->id)).error.code, u"unknown_model"_s);
+    const auto after = await(owner.billingSummary());
+    QVERIFY2(after.ok, after.why());
+    QCOMPARE(after.value->spendRateMicrosPerHour, 0);
+    QVERIFY(!after.value->runsOutAt.isValid());
 }
 
 void TestProviderClientModels::appCatalogAndLaunchWithModels()
@@ -148,7 +158,7 @@ void TestProviderClientModels::appCatalogAndLaunchWithModels()
     QCOMPARE(app.gpuCount, 2);
     QCOMPARE(app.path, u"/"_s);
     QCOMPARE(app.models, (QStringList{u"tesseract-eng"_s, u"tesseract-chi-sim"_s}));
-    QCOMPARE(app.sampleData, u"/opt/cardhour/samples/ocr-samples"_s);
+    QCOMPARE(app.sampleData, u"/datasets/ocr-samples"_s);
     const auto base = std::find_if(images.value->cbegin(), images.value->cend(),
                                    [](const Image &i) { return i.id == u"base"_s; });
     QVERIFY(base != images.value->cend() && base->apps.isEmpty());
