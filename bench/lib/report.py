@@ -129,6 +129,23 @@ def rows_of(results):
                          [dens["floor_container_mib"]],
                          note="inside the container's cgroup; conmon and the engine's bookkeeping outside it are "
                               "not counted (the machine's free memory moves too much with the other builds here)"))
+    dip = results.get("density-inprocess")
+    if dip and "error" in dip:
+        rows.append(_failed("8 density, in-process", dip["error"]))
+    elif dip:
+        n = dip["count"]
+        rows.append(_row("8 density, in-process", f"instances running at once, each sampled every second "
+                                                  f"(of {n} launched)", "instances", [dip["reporting"]], "", [],
+                         goal="≥ 300",
+                         note=f"{dip['running']} running; launched through the API in {dip['launch_s']:.1f} s; "
+                              f"fewest samples of one instance {dip['samples_min']} in {dip['samples_expected']} s"))
+        rows.append(_row("8 density, in-process", f"provider RSS per instance ({n} instances)", "KiB",
+                         [(dip["rss_kib"] - dip["floor_rss_kib"]) / n], "", [],
+                         note=f"RSS {dip['rss_kib'] / 1024:.1f} MiB against {dip['floor_rss_kib'] / 1024:.1f} MiB "
+                              "with no instance (history, tracks, segments and views of each)"))
+        rows.append(_row("8 density, in-process", f"provider CPU, % of one core ({n} instances, "
+                                                  f"{dip['seconds']} s)", "%", [dip["cpu_pct"]],
+                         "same provider, no instance, same seconds", [dip["floor_cpu_pct"]]))
     return rows
 
 
@@ -295,6 +312,12 @@ def write(results, info, out_dir):
            "time to its arrival in the first and second half of the window, the provider's CPU. Floor: the same "
            "provider and instances over the same seconds before any stream opens. A reader that does not keep "
            "up is cut off after 1 MiB of backlog (tests/backend/http/tst_eventbacklog), not measured here.",
+           f"8. **Density, in-process** ({plan.get('density_inprocess_count', 300)} instances, "
+           f"`cardhour-sim --runtime inprocess`, {plan.get('density_inprocess_seconds', 10)} s): launched "
+           "through the API, then every one's telemetry read back over a window: an instance counts when it "
+           "has a sample for (nearly) every second of it; the provider's RSS and CPU over the window. Floor: "
+           "the same provider over the same seconds before any instance runs. No containers: what this bounds "
+           "is the provider's own cost per host, not the engine's (benchmark 6).",
            "", "Benchmarks are never timed assertions in the tests: `bench/run` measures, the tests check "
            "behaviour."]
     md += _kept_notes(out_dir)

@@ -117,6 +117,14 @@ public:
     // Balance net of what running instances owe but is not posted yet; never below zero.
     qint64 liveBalance(const QString &userId);
     qint64 spendRate(const QString &userId);
+    // Both from one pass over the open segments, with the posted balance the caller read
+    // (GET /v1/me keeps it between writes).
+    struct LiveAccount
+    {
+        qint64 balanceMicros = 0;
+        qint64 spendRatePerHourMicros = 0;
+    };
+    LiveAccount liveAccount(const QString &userId, qint64 postedBalanceMicros);
 
     // Brings billing up to the clock: stops instances whose owner's balance ran out (at the
     // exact millisecond it did) and ends their stopped instances' storage fee there, posts

@@ -371,8 +371,14 @@ QJsonArray InstanceService::gpuCatalog()
 
 qint64 InstanceService::liveBalance(const QString &userId)
 {
-    const qint64 owed = m_meter.openTotalsOf(userId, m_clock.nowMs()).unpostedMicros;
-    return std::max<qint64>(0, m_ledger.balance(userId) - owed);
+    return liveAccount(userId, m_ledger.balance(userId)).balanceMicros;
+}
+
+InstanceService::LiveAccount InstanceService::liveAccount(const QString &userId,
+                                                          qint64 postedBalanceMicros)
+{
+    const Meter::OpenTotals open = m_meter.openTotalsOf(userId, m_clock.nowMs());
+    return {std::max<qint64>(0, postedBalanceMicros - open.unpostedMicros), open.ratePerHourMicros};
 }
 
 qint64 InstanceService::spendRate(const QString &userId)
