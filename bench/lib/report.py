@@ -67,7 +67,8 @@ def rows_of(results):
         for r in api:
             p, f = r["provider"], r["floor"]
             label = f"GET {r['path']}, {r['connections']} connection(s)"
-            note = f"{r['body_bytes']} B body"
+            note = f"{r['body_bytes']} B body" + (f"; ratio per round {', '.join(f'{x:.2f}' for x in r['ratios'])}"
+                                                 if r.get("ratios") else "")
             if p["socket_errors"] or p["non_2xx"]:
                 note += f"; provider: {p['socket_errors']} socket errors (wrk times out at 2 s), {p['non_2xx']} non-2xx"
             rows.append(_row("4 provider API", label + ": requests/s", "req/s", [p["rps"]],
@@ -292,8 +293,10 @@ def write(results, info, out_dir):
            "idle, measured over the same seconds.",
            f"4. **Provider API**: wrk (`--latency`, 2 threads) against `GET /v1/instances` "
            f"({plan['api_instances']} instances) and `GET /v1/me` on an in-process sandbox, {plan['api_seconds']} s "
-           "per point after a 1 s warm-up per path. Floor: `cardhour-bench-http-floor`, the provider's HTTP stack "
-           "(backend-sim/src/http) serving the same bytes as a constant. wrk shares the 2 cores with the server.",
+           f"per point after a 1 s warm-up per path, floor and provider alternating {plan.get('api_rounds', 1)} "
+           "times per point (the figures are the medians; the note lists each round's ratio). Floor: "
+           "`cardhour-bench-http-floor`, the provider's HTTP stack (backend-sim/src/http) serving the same bytes as "
+           "a constant. wrk shares the 2 cores with the server.",
            f"5. **Metering + telemetry tick** (`cardhour-bench-tick`, {plan['tick_ticks']} ticks after a warm-up): "
            "`InstanceService::tick` (billing) plus `Telemetry::sampleNow` (simulated cards, history, events) on a "
            "real SQLite file. What stands in: the in-process runtime (no container usage to read: with podman "
