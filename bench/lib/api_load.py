@@ -5,7 +5,7 @@ import shutil
 import subprocess
 import tempfile
 
-from common import Sim, launch_many, wide_catalog
+from common import Sim, launch_many, median, wide_catalog
 
 UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
 
@@ -35,7 +35,16 @@ def wrk(url, connections, seconds, token=None):
             "socket_errors": sum(int(x) for x in errors.groups()) if errors else 0}
 
 
-def run(sim_exe, floor_exe, catalog_src, instances, seconds, connection_counts=(1, 16, 64), log=print):
+def _medians(runs):
+    """Each figure's median over several wrk runs (errors summed)."""
+    out = {k: median([r[k] for r in runs]) for k in ("rps", "p50_ms", "p99_ms")}
+    out["non_2xx"] = sum(r["non_2xx"] for r in runs)
+    out["socket_errors"] = sum(r["socket_errors"] for r in runs)
+    return out
+
+
+def run(sim_exe, floor_exe, catalog_src, instances, seconds, connection_counts=(1, 16, 64), rounds=1,
+        log=print):
     if not shutil.which("wrk"):
         raise RuntimeError("wrk is not installed (Debian: apt-get install wrk)")
     work = tempfile.mkdtemp(prefix="cardhour-bench-api-")
@@ -65,14 +74,21 @@ def run(sim_exe, floor_exe, catalog_src, instances, seconds, connection_counts=(
             wrk(f"http://127.0.0.1:{floor_port}{path}", 16, 1)
             wrk(f"http://127.0.0.1:{sim.port}{path}", 16, 1, token)
             for c in connection_counts:
-                f = wrk(f"http://127.0.0.1:{floor_port}{path}", c, seconds)
-                p = wrk(f"http://127.0.0.1:{sim.port}{path}", c, seconds, token)
+                # Floor and provider alternate `rounds` times; the medians compare them, so that
+                # one burst of the machine's other load does not decide a ratio.
+                fs, ps = [], []
+                for _ in range(rounds):
+                    fs.append(wrk(f"http://127.0.0.1:{floor_port}{path}", c, seconds))
+                    ps.append(wrk(f"http://127.0.0.1:{sim.port}{path}", c, seconds, token))
+                f, p = _medians(fs), _medians(ps)
                 if p["non_2xx"] or p["socket_errors"] or f["non_2xx"] or f["socket_errors"]:
                     log(f"  warning: {path} c={c}: provider non-2xx {p['non_2xx']}, socket errors "
                         f"{p['socket_errors']}; floor {f['non_2xx']}, {f['socket_errors']}")
-                rows.append({"path": path, "connections": c, "body_bytes": size, "provider": p, "floor": f})
+                rows.append({"path": path, "connections": c, "body_bytes": size, "provider": p, "floor": f,
+                             "rounds": rounds, "ratios": [x["rps"] / y["rps"] for x, y in zip(ps, fs) if y["rps"]]})
                 log(f"  GET {path} c={c}: provider {p['rps']:.0f} req/s p50 {p['p50_ms']:.2f} ms p99 "
-                    f"{p['p99_ms']:.2f} ms; floor {f['rps']:.0f} req/s p50 {f['p50_ms']:.2f} ms")
+                    f"{p['p99_ms']:.2f} ms; floor {f['rps']:.0f} req/s p50 {f['p50_ms']:.2f} ms (medians of "
+                    f"{rounds}; ratios {', '.join(f'{r:.2f}' for r in rows[-1]['ratios'])})")
     finally:
         if floor and floor.poll() is None:
             floor.terminate()

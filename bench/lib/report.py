@@ -67,7 +67,8 @@ def rows_of(results):
         for r in api:
             p, f = r["provider"], r["floor"]
             label = f"GET {r['path']}, {r['connections']} connection(s)"
-            note = f"{r['body_bytes']} B body"
+            note = f"{r['body_bytes']} B body" + (f"; ratio per round {', '.join(f'{x:.2f}' for x in r['ratios'])}"
+                                                 if r.get("ratios") else "")
             if p["socket_errors"] or p["non_2xx"]:
                 note += f"; provider: {p['socket_errors']} socket errors (wrk times out at 2 s), {p['non_2xx']} non-2xx"
             rows.append(_row("4 provider API", label + ": requests/s", "req/s", [p["rps"]],
@@ -129,6 +130,23 @@ def rows_of(results):
                          [dens["floor_container_mib"]],
                          note="inside the container's cgroup; conmon and the engine's bookkeeping outside it are "
                               "not counted (the machine's free memory moves too much with the other builds here)"))
+    dip = results.get("density-inprocess")
+    if dip and "error" in dip:
+        rows.append(_failed("8 density, in-process", dip["error"]))
+    elif dip:
+        n = dip["count"]
+        rows.append(_row("8 density, in-process", f"instances running at once, each sampled every second "
+                                                  f"(of {n} launched)", "instances", [dip["reporting"]], "", [],
+                         goal="≥ 300",
+                         note=f"{dip['running']} running; launched through the API in {dip['launch_s']:.1f} s; "
+                              f"fewest samples of one instance {dip['samples_min']} in {dip['samples_expected']} s"))
+        rows.append(_row("8 density, in-process", f"provider RSS per instance ({n} instances)", "KiB",
+                         [(dip["rss_kib"] - dip["floor_rss_kib"]) / n], "", [],
+                         note=f"RSS {dip['rss_kib'] / 1024:.1f} MiB against {dip['floor_rss_kib'] / 1024:.1f} MiB "
+                              "with no instance (history, tracks, segments and views of each)"))
+        rows.append(_row("8 density, in-process", f"provider CPU, % of one core ({n} instances, "
+                                                  f"{dip['seconds']} s)", "%", [dip["cpu_pct"]],
+                         "same provider, no instance, same seconds", [dip["floor_cpu_pct"]]))
     return rows
 
 
@@ -275,8 +293,10 @@ def write(results, info, out_dir):
            "idle, measured over the same seconds.",
            f"4. **Provider API**: wrk (`--latency`, 2 threads) against `GET /v1/instances` "
            f"({plan['api_instances']} instances) and `GET /v1/me` on an in-process sandbox, {plan['api_seconds']} s "
-           "per point after a 1 s warm-up per path. Floor: `cardhour-bench-http-floor`, the provider's HTTP stack "
-           "(backend-sim/src/http) serving the same bytes as a constant. wrk shares the 2 cores with the server.",
+           f"per point after a 1 s warm-up per path, floor and provider alternating {plan.get('api_rounds', 1)} "
+           "times per point (the figures are the medians; the note lists each round's ratio). Floor: "
+           "`cardhour-bench-http-floor`, the provider's HTTP stack (backend-sim/src/http) serving the same bytes as "
+           "a constant. wrk shares the 2 cores with the server.",
            f"5. **Metering + telemetry tick** (`cardhour-bench-tick`, {plan['tick_ticks']} ticks after a warm-up): "
            "`InstanceService::tick` (billing) plus `Telemetry::sampleNow` (simulated cards, history, events) on a "
            "real SQLite file. What stands in: the in-process runtime (no container usage to read: with podman "
@@ -295,6 +315,12 @@ def write(results, info, out_dir):
            "time to its arrival in the first and second half of the window, the provider's CPU. Floor: the same "
            "provider and instances over the same seconds before any stream opens. A reader that does not keep "
            "up is cut off after 1 MiB of backlog (tests/backend/http/tst_eventbacklog), not measured here.",
+           f"8. **Density, in-process** ({plan.get('density_inprocess_count', 300)} instances, "
+           f"`cardhour-sim --runtime inprocess`, {plan.get('density_inprocess_seconds', 10)} s): launched "
+           "through the API, then every one's telemetry read back over a window: an instance counts when it "
+           "has a sample for (nearly) every second of it; the provider's RSS and CPU over the window. Floor: "
+           "the same provider over the same seconds before any instance runs. No containers: what this bounds "
+           "is the provider's own cost per host, not the engine's (benchmark 6).",
            "", "Benchmarks are never timed assertions in the tests: `bench/run` measures, the tests check "
            "behaviour."]
     md += _kept_notes(out_dir)

@@ -3,17 +3,73 @@
 #include "ApiContext.h"
 #include "Requests.h"
 #include "SandboxSecret.h"
+#include "billing/Ledger.h"
 #include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "service/Accounts.h"
 #include "service/InstanceService.h"
+#include "store/Database.h"
 
 #include <QCoreApplication>
+#include <QHash>
+#include <QJsonDocument>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
+
+namespace {
+// GET /v1/me between writes: the account's fields serialised and its posted balance read once
+// per change of the database; at each read the live balance and spend rate come from the open
+// segments in memory, as InstanceService::liveBalance and spendRate say them.
+class MeView
+{
+public:
+    explicit MeView(ApiContext &ctx) : m_ctx(ctx) {}
+
+    QByteArray body(const QString &userId)
+    {
+        if (m_keptAt != m_ctx.db.writeVersion()) {
+            m_kept.clear();
+            m_keptAt = m_ctx.db.writeVersion();
+        }
+        auto kept = m_kept.constFind(userId);
+        if (kept == m_kept.cend()) {
+            const QByteArray object =
+                QJsonDocument(m_ctx.accounts.userJson(userId)).toJson(QJsonDocument::Compact);
+            // The fields without their braces; QJsonObject writes its keys sorted, so the
+            // balance goes first and the spend rate last, as they would in one object.
+            kept = m_kept.insert(
+                userId, {object.sliced(1, object.size() - 2), m_ctx.ledger.balance(userId)});
+        }
+        const InstanceService::LiveAccount live =
+            m_ctx.instances.liveAccount(userId, kept->postedMicros);
+        QByteArray out;
+        out.reserve(kept->fields.size() + 80);
+        out += "{\"balance_micros\":";
+        out += QByteArray::number(live.balanceMicros);
+        if (!kept->fields.isEmpty())
+            out += ',' + kept->fields;
+        out += ",\"spend_rate_micros_per_hour\":";
+        out += QByteArray::number(live.spendRatePerHourMicros);
+        out += '}';
+        return out;
+    }
+
+private:
+    struct Kept
+    {
+        QByteArray fields;
+        qint64 postedMicros = 0;
+    };
+    ApiContext &m_ctx;
+    QHash<QString, Kept> m_kept;
+    quint64 m_keptAt = 0; // Database::writeVersion() m_kept was read at
+};
+} // namespace
 
 namespace {
 QJsonObject sessionJson(ApiContext &ctx, const Accounts::Session &session)
@@ -70,11 +126,9 @@ void registerAuthRoutes(ApiContext &ctx)
         return http::Response::noContent();
     });
 
-    ctx.authedRoute("GET", u"/v1/me"_s, [&ctx](http::Request &, const QString &userId) {
-        QJsonObject me = ctx.accounts.userJson(userId);
-        me.insert(u"balance_micros"_s, ctx.instances.liveBalance(userId));
-        me.insert(u"spend_rate_micros_per_hour"_s, ctx.instances.spendRate(userId));
-        return http::Response::json(200, me);
+    auto me = std::make_shared<MeView>(ctx);
+    ctx.authedRoute("GET", u"/v1/me"_s, [me](http::Request &, const QString &userId) {
+        return http::Response::jsonBody(200, me->body(userId));
     });
 }
 

@@ -57,11 +57,11 @@ QString Ledger::userAccount(const QString &userId)
     return u"user:"_s + userId;
 }
 
-qint64 Ledger::post(const Posting &posting, qint64 nowMs)
+qint64 Ledger::post(const Posting &posting, qint64 nowMs, std::optional<qint64> balanceBefore)
 {
     if (!m_db.inTransaction())
         throw DbError("Ledger::post outside a transaction");
-    const qint64 before = balance(posting.userId);
+    const qint64 before = balanceBefore ? *balanceBefore : balance(posting.userId);
     const qint64 after = before + posting.amountMicros;
     if (after < 0)
         throw DbError(u"posting of %1 would take the balance of %2 below zero (%3)"_s

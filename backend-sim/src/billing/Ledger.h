@@ -42,8 +42,11 @@ public:
     explicit Ledger(Database &db) : m_db(db) {}
 
     // Must run inside a Transaction. Refuses (DbError) a posting that would take the balance
-    // below zero: callers cap charges first. Returns the new balance.
-    qint64 post(const Posting &posting, qint64 nowMs);
+    // below zero: callers cap charges first. Returns the new balance. `balanceBefore`: the
+    // balance() the caller read in this transaction with no posting since (saves reading it
+    // again).
+    qint64 post(const Posting &posting, qint64 nowMs,
+                std::optional<qint64> balanceBefore = std::nullopt);
 
     qint64 balance(const QString &userId); // cached
     qint64 sumOfEntries(const QString &userId); // recomputed from the entries

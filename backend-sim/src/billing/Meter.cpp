@@ -116,25 +116,35 @@ qint64 Meter::unposted(const OpenSegment &segment, qint64 atMs)
 }
 
 qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closing,
-                         const QString &why)
+                         const QString &why, PassState *pass)
 {
     const qint64 owed = unposted(segment, untilMs);
-    const qint64 balance = m_ledger.balance(segment.userId);
+    const auto known =
+        pass ? pass->balances.constFind(segment.userId) : QHash<QString, qint64>::const_iterator();
+    const qint64 balance =
+        pass && known != pass->balances.cend() ? *known : m_ledger.balance(segment.userId);
     const std::optional<qint64> room =
         m_limits ? m_limits->headroom(segment.userId, untilMs) : std::nullopt;
     const bool limited = room && *room < balance;
     const qint64 charge = std::min(owed, limited ? *room : balance);
     if (charge > 0) {
         const bool snapshot = !segment.snapshotId.isEmpty();
-        const QString name = snapshot
-            ? m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {segment.snapshotId})
-                  .toString()
-            : m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId})
-                  .toString();
+        const auto knownName = pass ? pass->names.constFind(ownerKey(segment))
+                                    : QHash<QString, QString>::const_iterator();
+        QString name;
+        if (pass && knownName != pass->names.cend())
+            name = *knownName;
+        else if (snapshot)
+            name = m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {segment.snapshotId})
+                       .toString();
+        else
+            name = m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId})
+                       .toString();
         // The period billed, to the millisecond it is billed by (5.999 s, not a floored "5 s").
+        static const QRegularExpression trailingZeros(u"\\.?0+$"_s);
         const QString seconds =
             QString::number(double(untilMs - segment.chargedUntilMs) / 1000.0, 'f', 3)
-                .remove(QRegularExpression(u"\\.?0+$"_s));
+                .remove(trailingZeros);
         const bool storage = segment.kind == Kind::Storage;
         const QString what = snapshot ? u"Snapshot storage"_s
             : storage                 ? u"Storage while stopped"_s
@@ -155,7 +165,11 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
         posting.segmentId = segment.id;
         posting.periodStartMs = segment.chargedUntilMs;
         posting.periodEndMs = untilMs;
-        m_ledger.post(posting, untilMs);
+        const qint64 after = m_ledger.post(posting, untilMs, balance);
+        if (pass)
+            pass->balances.insert(segment.userId, after);
+    } else if (pass) {
+        pass->balances.insert(segment.userId, balance);
     }
     // Record the full amount owed as charged even when capped: the remainder is written off,
     // never carried as debt, and the next checkpoint must not ask for it again.
@@ -420,8 +434,36 @@ void Meter::accrue(qint64 nowMs, bool markSeen)
                 segments.append(s);
         }
     }
+    if (segments.isEmpty())
+        return;
+    PassState pass{namesOf(segments), {}};
     for (const OpenSegment &segment : segments)
-        postCharge(segment, nowMs, false);
+        postCharge(segment, nowMs, false, {}, &pass);
+}
+
+// Every open segment's owner's name, in one statement for instances and one for snapshots
+// rather than one per posting.
+QHash<QString, QString> Meter::namesOf(const QList<OpenSegment> &segments)
+{
+    bool anyInstance = false;
+    bool anySnapshot = false;
+    for (const OpenSegment &s : segments)
+        (s.snapshotId.isEmpty() ? anyInstance : anySnapshot) = true;
+    QHash<QString, QString> names;
+    if (anyInstance)
+        m_db.forEachRow(u"SELECT i.id, i.name FROM instances i WHERE i.id IN (SELECT instance_id"
+                        " FROM segments WHERE ended_at IS NULL AND snapshot_id IS NULL)"_s,
+                        {}, [&names](const QSqlQuery &q) {
+                            names.insert(q.value(0).toString(), q.value(1).toString());
+                        });
+    if (anySnapshot)
+        m_db.forEachRow(u"SELECT p.id, p.name FROM snapshots p WHERE p.id IN (SELECT snapshot_id"
+                        " FROM segments WHERE ended_at IS NULL AND snapshot_id IS NOT NULL)"_s,
+                        {}, [&names](const QSqlQuery &q) {
+                            names.insert(u"snapshot:"_s + q.value(0).toString(),
+                                         q.value(1).toString());
+                        });
+    return names;
 }
 
 } // namespace cardhour::sim

@@ -134,8 +134,16 @@ public:
     qint64 closeSegmentAtLastSeen(const QString &instanceId);
 
 private:
+    // What a posting pass reads once for all of its postings: the names they describe (by
+    // ownerKey), and each user's balance as the pass's own postings leave it.
+    struct PassState
+    {
+        QHash<QString, QString> names;
+        QHash<QString, qint64> balances;
+    };
     qint64 postCharge(const OpenSegment &segment, qint64 untilMs, bool closing,
-                      const QString &why = {});
+                      const QString &why = {}, PassState *pass = nullptr);
+    QHash<QString, QString> namesOf(const QList<OpenSegment> &segments);
     // Open segments by user, then id (the table's order); loaded on first use and again after
     // a rollback, so they always equal the rows the transaction sees.
     using OpenByUser = std::map<QString, std::map<qint64, OpenSegment>>;

@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 using namespace Qt::StringLiterals;
 
@@ -138,15 +139,23 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         track.userId = q.value(1).toString();
         track.gpuType = q.value(2).toString();
         track.gpuCount = std::max(1, q.value(3).toInt());
-        const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
-        SimulatedGpu::Spec spec;
-        spec.vramMib = gpu ? gpu->vramMib : spec.vramMib;
-        spec.powerLimitW = gpu ? gpu->powerLimitW : spec.powerLimitW;
-        const bool real = gpu && !gpu->simulated;
+        if (track.shapeType != track.gpuType || track.shapeCount != track.gpuCount) {
+            const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
+            track.spec = SimulatedGpu::Spec();
+            track.spec.vramMib = gpu ? gpu->vramMib : track.spec.vramMib;
+            track.spec.powerLimitW = gpu ? gpu->powerLimitW : track.spec.powerLimitW;
+            track.real = gpu && !gpu->simulated;
+            std::tie(track.cpus, track.memoryMib) = m_resources(track.gpuType, track.gpuCount);
+            track.shapeType = track.gpuType;
+            track.shapeCount = track.gpuCount;
+        }
+        const SimulatedGpu::Spec &spec = track.spec;
+        const bool real = track.real;
+        const double cpus = track.cpus;
+        const qint64 memoryMib = track.memoryMib;
         while (!real && track.cards.size() < track.gpuCount)
             track.cards.append(SimulatedGpu::idle(spec));
 
-        const auto [cpus, memoryMib] = m_resources(track.gpuType, track.gpuCount);
         Sample sample;
         sample.atMs = nowMs;
         SimulatedGpu::Load load;

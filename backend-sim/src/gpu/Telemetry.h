@@ -87,6 +87,14 @@ private:
         QString userId;
         QString gpuType;
         int gpuCount = 0;
+        // What the catalog and the host say for this type and count, asked once per change
+        // of them, not on every pass (the host's memory and CPUs are system calls).
+        QString shapeType;
+        int shapeCount = 0;
+        SimulatedGpu::Spec spec;
+        bool real = false;
+        double cpus = 0;
+        qint64 memoryMib = 0;
         qint64 lastCpuNanos = -1;
         qint64 lastSampleNs = 0;
         QList<SimulatedGpu> cards;

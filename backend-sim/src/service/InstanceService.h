@@ -122,6 +122,14 @@ public:
     // Something billed outside the instances changed (a private model listed or deleted): the
     // user's clients get the new spend rate and runway (SSE `billing`).
     void billingChanged(const QString &userId) { publishBilling(userId); }
+    // Both from one pass over the open segments, with the posted balance the caller read
+    // (GET /v1/me keeps it between writes).
+    struct LiveAccount
+    {
+        qint64 balanceMicros = 0;
+        qint64 spendRatePerHourMicros = 0;
+    };
+    LiveAccount liveAccount(const QString &userId, qint64 postedBalanceMicros);
 
     // Brings billing up to the clock: stops instances whose owner's balance ran out (at the
     // exact millisecond it did) and ends their stopped instances' storage fee there, posts

@@ -390,11 +390,21 @@ QList<Meter::OpenSegment> InstanceService::modelFeesOf(const QString &userId)
 
 qint64 InstanceService::liveBalance(const QString &userId)
 {
+    return liveAccount(userId, m_ledger.balance(userId)).balanceMicros;
+}
+
+InstanceService::LiveAccount InstanceService::liveAccount(const QString &userId,
+                                                          qint64 postedBalanceMicros)
+{
     const qint64 now = m_clock.nowMs();
-    qint64 owed = m_meter.openTotalsOf(userId, now).unpostedMicros;
-    for (const Meter::OpenSegment &fee : modelFeesOf(userId))
+    const Meter::OpenTotals open = m_meter.openTotalsOf(userId, now);
+    qint64 owed = open.unpostedMicros;
+    qint64 rate = open.ratePerHourMicros;
+    for (const Meter::OpenSegment &fee : modelFeesOf(userId)) {
         owed += Meter::unposted(fee, now);
-    return std::max<qint64>(0, m_ledger.balance(userId) - owed);
+        rate += fee.ratePerHourMicros;
+    }
+    return {std::max<qint64>(0, postedBalanceMicros - owed), rate};
 }
 
 qint64 InstanceService::spendRate(const QString &userId)
