@@ -227,8 +227,8 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
         const int graphics = idle ? std::min(210, hardware.maxGraphicsClockMhz)
                                   : int(std::lround(hardware.maxGraphicsClockMhz
                                                     * (0.6 + 0.4 * card.utilizationPct / 100.0)));
-        const int memory = idle ? std::min(405, hardware.maxMemoryClockMhz)
-                                : hardware.maxMemoryClockMhz;
+        const int memory =
+            idle ? std::min(405, hardware.maxMemoryClockMhz) : hardware.maxMemoryClockMhz;
         gpus.append(QJsonObject{
             {u"index"_s, i},
             {u"name"_s, name},
@@ -243,10 +243,11 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
             {u"power_limit_w"_s, spec.powerLimitW},
             {u"fan_speed_pct"_s, card.fanPct},
             {u"pstate"_s, card.pstate()},
-            {u"clocks_mhz"_s, QJsonObject{{u"graphics"_s, graphics},
-                                          {u"sm"_s, graphics},
-                                          {u"memory"_s, memory},
-                                          {u"video"_s, int(std::lround(graphics * 0.85))}}},
+            {u"clocks_mhz"_s,
+             QJsonObject{{u"graphics"_s, graphics},
+                         {u"sm"_s, graphics},
+                         {u"memory"_s, memory},
+                         {u"video"_s, int(std::lround(graphics * 0.85))}}},
             {u"max_clocks_mhz"_s,
              QJsonObject{{u"graphics"_s, hardware.maxGraphicsClockMhz},
                          {u"sm"_s, hardware.maxGraphicsClockMhz},

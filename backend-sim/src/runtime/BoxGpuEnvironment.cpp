@@ -16,10 +16,9 @@ QList<QPair<QString, QString>> boxGpuEnvironment(const InstanceSpec &spec)
         boxCards << QString::number(i);
         hostCards << QString::number(spec.gpuCards.isEmpty() ? int(i) : spec.gpuCards.at(i));
     }
-    QList<QPair<QString, QString>> env{
-        {u"NVIDIA_VISIBLE_DEVICES"_s, hostCards.join(u',')},
-        {u"CUDA_VISIBLE_DEVICES"_s, boxCards.join(u',')},
-        {u"CUDA_DEVICE_ORDER"_s, u"PCI_BUS_ID"_s}};
+    QList<QPair<QString, QString>> env{{u"NVIDIA_VISIBLE_DEVICES"_s, hostCards.join(u',')},
+                                       {u"CUDA_VISIBLE_DEVICES"_s, boxCards.join(u',')},
+                                       {u"CUDA_DEVICE_ORDER"_s, u"PCI_BUS_ID"_s}};
     if (count > 1) {
         // All ranks are on this one machine: NCCL bootstraps over loopback and talks through
         // shared memory and P2P; there is no InfiniBand adapter in a box.

@@ -1,5 +1,5 @@
-#include "CliRuntime.h"
 #include "BoxGpuEnvironment.h"
+#include "CliRuntime.h"
 #include "CliRuntimePrivate.h"
 #include "InstanceFiles.h"
 #include "SshProbe.h"

@@ -28,8 +28,8 @@ private Q_SLOTS:
 
 private:
     // The cards as csv, xml and NVML agree on them, from the checker in the box.
-    QJsonObject readCards(const QJsonObject &running, const QString &knownHosts,
-                          const KeyPair &key, bool errors = false);
+    QJsonObject readCards(const QJsonObject &running, const QString &knownHosts, const KeyPair &key,
+                          bool errors = false);
 };
 
 QJsonObject TestApiFidelity::readCards(const QJsonObject &running, const QString &knownHosts,
@@ -112,8 +112,7 @@ void TestApiFidelity::boxReadsLikeARentedHost()
                         u"echo $CUDA_VISIBLE_DEVICES/$NVIDIA_VISIBLE_DEVICES/$NCCL_SOCKET_IFNAME/"
                         "$NCCL_IB_DISABLE; su - root -c 'echo $CUDA_VISIBLE_DEVICES'"_s);
     QVERIFY2(env.ok(), qPrintable(env.describe()));
-    QCOMPARE(QString::fromUtf8(env.out).trimmed(),
-             u"0,1/%1/lo/1\n0,1"_s.arg(lent.join(u',')));
+    QCOMPARE(QString::fromUtf8(env.out).trimmed(), u"0,1/%1/lo/1\n0,1"_s.arg(lent.join(u',')));
 
     // ---- topology as the card type has it, the library where the loader looks
     const Cmd topo = ssh(running, knownHosts, key, u"nvidia-smi topo -m; ldconfig -p"_s);
@@ -155,9 +154,9 @@ void TestApiFidelity::boxReadsLikeARentedHost()
     const QString audit = QStandardPaths::findExecutable(u"ssh-audit"_s);
     QVERIFY2(!audit.isEmpty(), "ssh-audit is not installed (scripts/deps installs it)");
     const QJsonObject sshInfo = running.value(u"ssh"_s).toObject();
-    const Cmd report = run(audit, {u"-n"_s, u"-p"_s,
-                                   QString::number(sshInfo.value(u"port"_s).toInt()),
-                                   sshInfo.value(u"host"_s).toString()});
+    const Cmd report = run(audit,
+                           {u"-n"_s, u"-p"_s, QString::number(sshInfo.value(u"port"_s).toInt()),
+                            sshInfo.value(u"host"_s).toString()});
     QVERIFY2(report.started && report.out.contains("(gen) banner"), qPrintable(report.describe()));
     QVERIFY2(!report.out.contains("[fail]"), report.out.constData());
 

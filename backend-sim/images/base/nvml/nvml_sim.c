@@ -18,7 +18,8 @@
 #include <string.h>
 #include <strings.h>
 
-struct nvmlDevice_st {
+struct nvmlDevice_st
+{
     int index;
 };
 
@@ -60,13 +61,13 @@ static const ch_gpu *card(nvmlDevice_t device, nvmlReturn_t *rc)
     return &g_status.gpus[device->index];
 }
 
-#define CARD_OR_RETURN(device, out)                                                             \
-    nvmlReturn_t rc_;                                                                           \
-    const ch_gpu *g = card(device, &rc_);                                                       \
-    if (!g)                                                                                     \
-        return rc_;                                                                             \
-    if (!(out))                                                                                 \
-        return NVML_ERROR_INVALID_ARGUMENT
+#define CARD_OR_RETURN(device, out)                                                                \
+    nvmlReturn_t rc_;                                                                              \
+    const ch_gpu *g = card(device, &rc_);                                                          \
+    if (!g)                                                                                        \
+        return rc_;                                                                                \
+    if (!(out))                                                                                    \
+    return NVML_ERROR_INVALID_ARGUMENT
 
 static nvmlReturn_t copy_string(char *out, unsigned int length, const char *value)
 {
@@ -113,32 +114,58 @@ NVML_EXPORT nvmlReturn_t nvmlShutdown(void)
 NVML_EXPORT const char *nvmlErrorString(nvmlReturn_t result)
 {
     switch (result) {
-    case NVML_SUCCESS: return "Success";
-    case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
-    case NVML_ERROR_INVALID_ARGUMENT: return "Invalid Argument";
-    case NVML_ERROR_NOT_SUPPORTED: return "Not Supported";
-    case NVML_ERROR_NO_PERMISSION: return "Insufficient Permissions";
-    case NVML_ERROR_ALREADY_INITIALIZED: return "Already Initialized";
-    case NVML_ERROR_NOT_FOUND: return "Not Found";
-    case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
-    case NVML_ERROR_INSUFFICIENT_POWER: return "Insufficient External Power";
-    case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
-    case NVML_ERROR_TIMEOUT: return "Timeout";
-    case NVML_ERROR_IRQ_ISSUE: return "Interrupt Request Issue";
-    case NVML_ERROR_LIBRARY_NOT_FOUND: return "NVML Shared Library Not Found";
-    case NVML_ERROR_FUNCTION_NOT_FOUND: return "Function Not Found";
-    case NVML_ERROR_CORRUPTED_INFOROM: return "Corrupted infoROM";
-    case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
-    case NVML_ERROR_RESET_REQUIRED: return "GPU requires restart";
-    case NVML_ERROR_OPERATING_SYSTEM: return "The operating system has blocked the request.";
-    case NVML_ERROR_LIB_RM_VERSION_MISMATCH: return "RM has detected an NVML/RM version mismatch.";
-    case NVML_ERROR_IN_USE: return "In use by another client";
-    case NVML_ERROR_MEMORY: return "Insufficient Memory";
-    case NVML_ERROR_NO_DATA: return "No data";
-    case NVML_ERROR_NOT_READY: return "System is not in ready state";
-    case NVML_ERROR_GPU_NOT_FOUND: return "GPU not found";
-    case NVML_ERROR_INVALID_STATE: return "Invalid state";
-    default: return "Unknown Error";
+    case NVML_SUCCESS:
+        return "Success";
+    case NVML_ERROR_UNINITIALIZED:
+        return "Uninitialized";
+    case NVML_ERROR_INVALID_ARGUMENT:
+        return "Invalid Argument";
+    case NVML_ERROR_NOT_SUPPORTED:
+        return "Not Supported";
+    case NVML_ERROR_NO_PERMISSION:
+        return "Insufficient Permissions";
+    case NVML_ERROR_ALREADY_INITIALIZED:
+        return "Already Initialized";
+    case NVML_ERROR_NOT_FOUND:
+        return "Not Found";
+    case NVML_ERROR_INSUFFICIENT_SIZE:
+        return "Insufficient Size";
+    case NVML_ERROR_INSUFFICIENT_POWER:
+        return "Insufficient External Power";
+    case NVML_ERROR_DRIVER_NOT_LOADED:
+        return "Driver Not Loaded";
+    case NVML_ERROR_TIMEOUT:
+        return "Timeout";
+    case NVML_ERROR_IRQ_ISSUE:
+        return "Interrupt Request Issue";
+    case NVML_ERROR_LIBRARY_NOT_FOUND:
+        return "NVML Shared Library Not Found";
+    case NVML_ERROR_FUNCTION_NOT_FOUND:
+        return "Function Not Found";
+    case NVML_ERROR_CORRUPTED_INFOROM:
+        return "Corrupted infoROM";
+    case NVML_ERROR_GPU_IS_LOST:
+        return "GPU is lost";
+    case NVML_ERROR_RESET_REQUIRED:
+        return "GPU requires restart";
+    case NVML_ERROR_OPERATING_SYSTEM:
+        return "The operating system has blocked the request.";
+    case NVML_ERROR_LIB_RM_VERSION_MISMATCH:
+        return "RM has detected an NVML/RM version mismatch.";
+    case NVML_ERROR_IN_USE:
+        return "In use by another client";
+    case NVML_ERROR_MEMORY:
+        return "Insufficient Memory";
+    case NVML_ERROR_NO_DATA:
+        return "No data";
+    case NVML_ERROR_NOT_READY:
+        return "System is not in ready state";
+    case NVML_ERROR_GPU_NOT_FOUND:
+        return "GPU not found";
+    case NVML_ERROR_INVALID_STATE:
+        return "Invalid state";
+    default:
+        return "Unknown Error";
     }
 }
 
@@ -303,8 +330,7 @@ NVML_EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInf
     memset(pci, 0, sizeof *pci);
     if (sscanf(g->bus_id, "%x:%x:%x", &pci->domain, &pci->bus, &pci->device) != 3)
         return NVML_ERROR_UNKNOWN;
-    snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", pci->domain, pci->bus,
-             pci->device);
+    snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", pci->domain, pci->bus, pci->device);
     snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", pci->domain & 0xffff,
              pci->bus, pci->device);
     pci->pciDeviceId = 0; /* no PCI device behind a simulated card */

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
+typedef struct
+{
     const char *p;
     const char *end;
     int failed;
@@ -238,10 +239,10 @@ int ch_status_read(ch_status *out)
 /* What nvidia-smi (nvsmi/status.py) leaves out as idle: shells, sshd, the tools themselves. */
 static int idle_name(const char *name)
 {
-    static const char *const names[] = {"sshd", "sh", "bash", "dash", "zsh", "sleep",
-                                        "cardhour-entrypoint", "cardhour-app", "tmux: server",
-                                        "tmux", "less", "vi", "vim", "nvidia-smi", "ps", "top",
-                                        "htop", "init"};
+    static const char *const names[] = {
+        "sshd",         "sh",           "bash", "dash", "zsh", "sleep", "cardhour-entrypoint",
+        "cardhour-app", "tmux: server", "tmux", "less", "vi",  "vim",   "nvidia-smi",
+        "ps",           "top",          "htop", "init"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
         if (!strcmp(name, names[i]))
             return 1;

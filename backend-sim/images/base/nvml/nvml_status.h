@@ -6,7 +6,8 @@
 #define CH_MAX_GPUS 64
 #define CH_MAX_PROCS 16
 
-typedef struct {
+typedef struct
+{
     int index;
     char name[96];
     char uuid[96];
@@ -20,11 +21,12 @@ typedef struct {
     double power_limit_w;
     double fan_speed_pct;
     char pstate[8];
-    int clocks[4];     /* graphics, sm, memory, video (nvmlClockType_t order), MHz */
+    int clocks[4]; /* graphics, sm, memory, video (nvmlClockType_t order), MHz */
     int max_clocks[4];
 } ch_gpu;
 
-typedef struct {
+typedef struct
+{
     char driver_version[32];
     char cuda_version[16];
     int nvlinks;
@@ -32,7 +34,8 @@ typedef struct {
     ch_gpu gpus[CH_MAX_GPUS];
 } ch_status;
 
-typedef struct {
+typedef struct
+{
     unsigned int pid;
     int gpu;
     unsigned long long used_bytes;

@@ -51,7 +51,8 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 #define NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE 80
 #define NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE 80
 
-typedef struct nvmlPciInfo_st {
+typedef struct nvmlPciInfo_st
+{
     char busIdLegacy[NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE];
     unsigned int domain;
     unsigned int bus;
@@ -61,18 +62,21 @@ typedef struct nvmlPciInfo_st {
     char busId[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
 } nvmlPciInfo_t;
 
-typedef struct nvmlUtilization_st {
+typedef struct nvmlUtilization_st
+{
     unsigned int gpu;
     unsigned int memory;
 } nvmlUtilization_t;
 
-typedef struct nvmlMemory_st {
+typedef struct nvmlMemory_st
+{
     unsigned long long total;
     unsigned long long free;
     unsigned long long used;
 } nvmlMemory_t;
 
-typedef struct nvmlMemory_v2_st {
+typedef struct nvmlMemory_v2_st
+{
     unsigned int version;
     unsigned long long total;
     unsigned long long reserved;
@@ -80,19 +84,23 @@ typedef struct nvmlMemory_v2_st {
     unsigned long long used;
 } nvmlMemory_v2_t;
 
-typedef struct nvmlProcessInfo_v1_st {
+typedef struct nvmlProcessInfo_v1_st
+{
     unsigned int pid;
     unsigned long long usedGpuMemory;
 } nvmlProcessInfo_v1_t;
 
-typedef struct nvmlProcessInfo_st {
+typedef struct nvmlProcessInfo_st
+{
     unsigned int pid;
     unsigned long long usedGpuMemory;
     unsigned int gpuInstanceId;
     unsigned int computeInstanceId;
 } nvmlProcessInfo_t;
 
-typedef enum nvmlTemperatureSensors_enum { NVML_TEMPERATURE_GPU = 0 } nvmlTemperatureSensors_t;
+typedef enum nvmlTemperatureSensors_enum {
+    NVML_TEMPERATURE_GPU = 0
+} nvmlTemperatureSensors_t;
 
 typedef enum nvmlClockType_enum {
     NVML_CLOCK_GRAPHICS = 0,
@@ -108,7 +116,8 @@ typedef enum nvmlPStates_enum {
     NVML_PSTATE_UNKNOWN = 32
 } nvmlPstates_t;
 
-#define NVML_STRUCT_VERSION(data, ver) (unsigned int)(sizeof(nvml##data##_v##ver##_t) | (ver << 24U))
+#define NVML_STRUCT_VERSION(data, ver)                                                             \
+    (unsigned int)(sizeof(nvml##data##_v##ver##_t) | (ver << 24U))
 #define nvmlMemory_v2 NVML_STRUCT_VERSION(Memory, 2)
 
 #endif
