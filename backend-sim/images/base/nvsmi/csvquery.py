@@ -1,7 +1,7 @@
 """--query-gpu, --query-compute-apps and their --help-query-* lists, in the real tool's CSV."""
 import sys
 
-from status import SmiError, EXIT_INVALID_ARGUMENT, box_processes, timestamp_csv
+from status import EXIT_INVALID_ARGUMENT, SmiError, box_processes, invalid_arguments, timestamp_csv
 
 
 def _plain(v):
@@ -122,7 +122,7 @@ def _lookup(table, name):
 def _format_options(fmt):
     options = [o.strip() for o in fmt.split(",") if o.strip()]
     if not options or options[0] != "csv" or any(o not in ("csv", "noheader", "nounits") for o in options):
-        raise SmiError(f'"{fmt}" is not a valid format.', EXIT_INVALID_ARGUMENT)
+        raise invalid_arguments()
     return "noheader" not in options, "nounits" not in options
 
 
@@ -130,7 +130,7 @@ def _print_rows(table, fields, fmt, status, items):
     header, units = _format_options(fmt)
     names = [f.strip() for f in fields.split(",") if f.strip()]
     if not names:
-        raise SmiError("No fields were provided for the query.", EXIT_INVALID_ARGUMENT)
+        raise invalid_arguments()
     entries = [(n, _lookup(table, n)) for n in names]
     if header:
         print(", ".join(n + (f" [{e[2]}]" if e[2] and units else "") for n, e in entries))
