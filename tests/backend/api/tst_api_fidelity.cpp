@@ -5,6 +5,7 @@
 // three, the NVLink topology of the card type, and an sshd in which ssh-audit fails nothing.
 #include "PodmanApiTest.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -54,14 +55,19 @@ double meanUtilization(const QJsonObject &reading)
     return gpus.isEmpty() ? -1 : sum / gpus.size();
 }
 
-// Whether one of the endpoint's samples is the one the box read: every card within the
-// rounding nvidia-smi and NVML apply (whole %, MiB and degrees; power to 0.1 W in the sample).
+// Whether the endpoint's sample of the moment the box read (within one sampling interval) has
+// the numbers the box read: every card within the rounding nvidia-smi and NVML apply (whole %,
+// MiB and degrees; power to 0.1 W in the sample).
 bool matchesASample(const QJsonObject &reading, const QJsonArray &samples)
 {
     const QJsonArray cards = reading.value(u"gpus"_s).toArray();
+    const double readAt = reading.value(u"updated_at_unix"_s).toDouble();
     for (const QJsonValue &v : samples) {
         const QJsonArray gpus = v.toObject().value(u"gpus"_s).toArray();
-        if (gpus.size() != cards.size())
+        const QDateTime at =
+            QDateTime::fromString(v.toObject().value(u"at"_s).toString(), Qt::ISODateWithMs);
+        if (gpus.size() != cards.size() || !at.isValid()
+            || std::abs(at.toMSecsSinceEpoch() / 1000.0 - readAt) > 1.0)
             continue;
         bool all = true;
         for (qsizetype i = 0; i < cards.size() && all; ++i) {

@@ -6,8 +6,10 @@ signatures. Checks that all three say the same, and the real tool's error wordin
 
   fidelity_check.py host SMI LIBNVML   the source tree's nvidia-smi and the host-built library
                                        on a status file this script writes (and rewrites)
-  fidelity_check.py box                inside a sandbox box (installed nvidia-smi, the library
-                                       the loader finds); prints the cards' numbers as JSON
+  fidelity_check.py box [--errors]     inside a sandbox box (installed nvidia-smi, the library
+                                       the loader finds), all three on one copy of the provider's
+                                       latest sample; prints the cards' numbers and the sample's
+                                       time as JSON
 
 Exit status 0 when everything agrees; otherwise the first disagreement on stderr.
 """
@@ -258,13 +260,22 @@ def main():
             fail("a second nvmlShutdown is not NVML_ERROR_UNINITIALIZED")
         print("fidelity: csv, xml and NVML agree; error codes as documented")
         return 0
+    # One sample for all three readers: the provider rewrites the file once a second, and on a
+    # busy machine three readers take longer than that. Both tools honour CARDHOUR_GPU_STATUS.
+    live = os.environ.get("CARDHOUR_GPU_STATUS", "/run/cardhour/gpu/status.json")
+    snapshot = os.path.join(tempfile.mkdtemp(), "status.json")
+    with open(live, "rb") as src, open(snapshot, "wb") as dst:
+        dst.write(src.read())
+    os.environ["CARDHOUR_GPU_STATUS"] = snapshot
+    with open(snapshot) as f:
+        updated_at = json.load(f)["updated_at_unix"]
     lib = load_nvml()
     check(lib, lib.nvmlInit_v2(), "nvmlInit_v2")
     fields = csv_fields()
     cards = read_all(lib, fields)
     if len(sys.argv) > 2 and sys.argv[2] == "--errors":
         check_errors(cards[0]["uuid"])
-    print(json.dumps({"at_unix": time.time(), "gpus": cards}))
+    print(json.dumps({"updated_at_unix": updated_at, "gpus": cards}))
     return 0
 
 
