@@ -36,6 +36,24 @@ if(CARDHOUR_TEST_CONTAINERS_CONF)
         ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()
 
+# A box read like a rented host: the cards' variables, csv/xml/NVML agreeing with the metrics,
+# a CPU loop raising all three, NVLink topology, an sshd in which ssh-audit fails nothing.
+cardhour_add_test(tst_api_fidelity
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_fidelity.cpp
+    LIBS cardhour_podman_api_test)
+target_compile_definitions(tst_api_fidelity PRIVATE
+    CARDHOUR_FIDELITY_SCRIPT="${CMAKE_CURRENT_SOURCE_DIR}/gpu/fidelity_check.py")
+add_dependencies(tst_api_fidelity cardhour-sim)
+set_tests_properties(tst_api_fidelity PROPERTIES
+    TIMEOUT 600
+    LABELS "podman"
+    RUN_SERIAL ON
+    FIXTURES_REQUIRED podman_base_image)
+if(CARDHOUR_TEST_CONTAINERS_CONF)
+    set_property(TEST tst_api_fidelity APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+endif()
+
 # Snapshots with real containers: disk and /workspace restored as they were, fee while kept.
 cardhour_add_test(tst_api_snapshots
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_snapshots.cpp

@@ -18,3 +18,10 @@ if(CARDHOUR_TEST_CONTAINERS_CONF)
     set_property(TEST tst_realgpus APPEND PROPERTY
         ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()
+# The simulated nvidia-smi and the NVML stand-in read by parsers that are not ours (csv,
+# xml.etree, ctypes) on a status file the test writes: all three agree, follow the file, and
+# answer with the real tools' error wording and return codes.
+add_test(NAME tst_nvml_fidelity
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gpu/fidelity_check.py host
+        ${PROJECT_SOURCE_DIR}/backend-sim/images/base/nvidia-smi $<TARGET_FILE:cardhour_nvml>)
+set_tests_properties(tst_nvml_fidelity PROPERTIES TIMEOUT 180)

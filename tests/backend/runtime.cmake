@@ -7,6 +7,10 @@ cardhour_add_test(tst_instancefiles
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_instancefiles.cpp
     LIBS cardhour_sim_lib)
 
+cardhour_add_test(tst_boxgpuenvironment
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_boxgpuenvironment.cpp
+    LIBS cardhour_sim_lib)
+
 cardhour_add_test(tst_sshprobe
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_sshprobe.cpp
             ${CMAKE_CURRENT_SOURCE_DIR}/runtime/PodmanTestSupport.h

@@ -15,6 +15,7 @@
 #include <QSaveFile>
 #include <QSqlQuery>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -225,9 +226,18 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
 {
     const std::optional<GpuType> type = m_catalog.gpu(track.gpuType);
     const QString name = type ? type->name : track.gpuType;
+    const GpuType hardware = type.value_or(GpuType{});
     QJsonArray gpus;
     for (int i = 0; i < track.cards.size(); ++i) {
         const SimulatedGpu &card = track.cards.at(i);
+        // Clocks follow the load as a real card's boost does: idle clocks in P8, the top memory
+        // clock and a graphics clock rising with utilisation once busy.
+        const bool idle = card.pstate() == u"P8"_s;
+        const int graphics = idle ? std::min(210, hardware.maxGraphicsClockMhz)
+                                  : int(std::lround(hardware.maxGraphicsClockMhz
+                                                    * (0.6 + 0.4 * card.utilizationPct / 100.0)));
+        const int memory =
+            idle ? std::min(405, hardware.maxMemoryClockMhz) : hardware.maxMemoryClockMhz;
         gpus.append(QJsonObject{
             {u"index"_s, i},
             {u"name"_s, name},
@@ -241,13 +251,26 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
             {u"power_draw_w"_s, rounded(card.powerW, 2)},
             {u"power_limit_w"_s, spec.powerLimitW},
             {u"fan_speed_pct"_s, card.fanPct},
-            {u"pstate"_s, card.pstate()}});
+            {u"pstate"_s, card.pstate()},
+            {u"clocks_mhz"_s,
+             QJsonObject{{u"graphics"_s, graphics},
+                         {u"sm"_s, graphics},
+                         {u"memory"_s, memory},
+                         {u"video"_s, int(std::lround(graphics * 0.85))}}},
+            {u"max_clocks_mhz"_s,
+             QJsonObject{{u"graphics"_s, hardware.maxGraphicsClockMhz},
+                         {u"sm"_s, hardware.maxGraphicsClockMhz},
+                         {u"memory"_s, hardware.maxMemoryClockMhz},
+                         {u"video"_s, int(std::lround(hardware.maxGraphicsClockMhz * 0.85))}}}});
     }
     const QJsonObject status{{u"format"_s, u"cardhour-gpu-status/1"_s},
                              {u"simulated"_s, true},
                              {u"updated_at_unix"_s, double(m_clock.nowMs()) / 1000.0},
                              {u"driver_version"_s, kDriverVersion},
                              {u"cuda_version"_s, kCudaVersion},
+                             {u"gpu_type"_s, track.gpuType},
+                             // NVLinks bonded between every two cards; 0: PCIe only.
+                             {u"nvlinks"_s, hardware.nvlinks},
                              {u"gpus"_s, gpus}};
     const QString dir = statusDirFor(m_options.dataDir, instanceId);
     if (!QDir().mkpath(dir))

@@ -1,3 +1,4 @@
+#include "BoxGpuEnvironment.h"
 #include "CliRuntime.h"
 #include "CliRuntimePrivate.h"
 #include "InstanceFiles.h"
@@ -311,6 +312,9 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
     // No raw sockets (docker grants NET_RAW by default; podman's defaults lack it already):
     // a box must not forge packets on the network it is on.
     args << u"--cap-drop"_s << u"NET_RAW"_s;
+    // The cards' variables go to PID 1; the entrypoint hands them to every ssh session.
+    for (const auto &[name, value] : boxGpuEnvironment(spec))
+        args << u"-e"_s << name + u'=' + value;
     QProcessEnvironment extra;
     if (!spec.appToken.isEmpty()) {
         // By name only: the value comes from the CLI's environment, not its command line.

@@ -153,6 +153,14 @@ Catalog Catalog::load(const QString &directory)
         if (o.contains(u"power_limit_w"_s))
             gpu.powerLimitW =
                 static_cast<double>(requireInteger(gpuPath, o, u"power_limit_w"_s, 10, 2000));
+        if (o.contains(u"nvlinks"_s))
+            gpu.nvlinks = static_cast<int>(requireInteger(gpuPath, o, u"nvlinks"_s, 0, 64));
+        if (o.contains(u"max_graphics_clock_mhz"_s))
+            gpu.maxGraphicsClockMhz = static_cast<int>(
+                requireInteger(gpuPath, o, u"max_graphics_clock_mhz"_s, 100, 10'000));
+        if (o.contains(u"max_memory_clock_mhz"_s))
+            gpu.maxMemoryClockMhz = static_cast<int>(
+                requireInteger(gpuPath, o, u"max_memory_clock_mhz"_s, 100, 50'000));
         catalog.m_gpus.append(gpu);
     }
     if (catalog.m_gpus.isEmpty())

@@ -21,6 +21,11 @@ struct GpuType
     qint64 memoryMibPerCard = 32768; // to the machine the sandbox runs on)
     qint64 diskGib = 0; // the disk an instance of this type is given (all cards together)
     double powerLimitW = 450; // per card: what nvidia-smi shows and simulated power tops out at
+    // What a simulated box shows of the card's hardware: NVLinks bonded between every two cards
+    // (0: PCIe only) and the highest graphics and memory clocks.
+    int nvlinks = 0;
+    int maxGraphicsClockMhz = 2000;
+    int maxMemoryClockMhz = 9000;
     // Real cards (detected on this host) or simulated ones. A real type lends exactly the host's
     // cards listed here (nvidia-smi indexes); a simulated one lends `capacity` numbered from 0.
     bool simulated = true;

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "runtime/ContainerRuntime.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace cardhour::sim {
+
+// The variables a box's shells and apps get for the cards it is lent, as on a rented host with
+// the NVIDIA container toolkit: NVIDIA_VISIBLE_DEVICES names the lent cards as the host numbers
+// them, CUDA_VISIBLE_DEVICES the box's own 0..n-1, and a host with several cards gets NCCL
+// settings for one machine (bootstrap over loopback, no InfiniBand in a box).
+QList<QPair<QString, QString>> boxGpuEnvironment(const InstanceSpec &spec);
+
+} // namespace cardhour::sim
