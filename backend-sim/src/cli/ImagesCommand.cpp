@@ -4,6 +4,8 @@
 #include "runtime/ImageBuildStatus.h"
 #include "runtime/ImageBuilder.h"
 #include "service/Catalog.h"
+#include "service/Datasets.h"
+#include "service/SampleDatasets.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -345,7 +347,30 @@ int runImagesCommand(const QStringList &args, const QString &containersConf,
         }
     }
     ImageBuildStatus status(parser.value(dataOption), options.tagPrefix);
-    return buildImages(builder, ids, status, parser.isSet(verboseOption), out, err);
+    const int result = buildImages(builder, ids, status, parser.isSet(verboseOption), out, err);
+    if (!parser.isSet(dataOption))
+        return result;
+    // The apps' sample datasets, made as soon as their images exist, into the sandbox's own data
+    // folder: a sandbox that is running meanwhile (a first run) sees them without a restart.
+    SampleDatasets::Options sampleOptions;
+    sampleOptions.program = options.podman;
+    sampleOptions.containersConf = options.containersConf;
+    sampleOptions.tagPrefix = options.tagPrefix;
+    sampleOptions.dataDir = parser.value(dataOption);
+    Datasets datasets(sampleOptions.dataDir);
+    bool failed = false;
+    try {
+        const QString catalogDir = parser.value(catalogOption);
+        const Catalog catalog = catalogDir.isEmpty() ? Catalog::load() : Catalog::load(catalogDir);
+        const QStringList made = SampleDatasets(sampleOptions, datasets)
+                                     .ensure(SampleDatasets::declaredBy(catalog), false, &failed);
+        for (const QString &line : made)
+            out << line << Qt::endl;
+    } catch (const std::exception &e) {
+        err << "cardhour-sim images: sample datasets: " << e.what() << Qt::endl;
+        failed = true;
+    }
+    return result != 0 ? result : failed ? 1 : 0;
 }
 
 } // namespace cardhour::sim
