@@ -54,39 +54,55 @@ void MainWindow::buildBillingUi()
 
 void MainWindow::connectStopWarnings()
 {
-    // The provider warns before it stops a host by itself; an idle stop can be put off once.
-    connect(m_core->events(), &EventStream::stopWarning, this, [this](const StopWarning &w) {
-        const QString name = m_core->instanceNames().value(w.instanceId, w.instanceId);
-        const QString why =
-            StopText::reason(w.reason).isEmpty() ? w.reason : StopText::reason(w.reason);
-        const QString text = tr("%1 will stop at %2: %3.")
-                                 .arg(name, w.stopAt.toLocalTime().toString(u"HH:mm:ss"_s), why);
-        m_trayNotifier->showStopWarning(text);
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,
-                                    QMessageBox::NoButton, this);
-        box->setObjectName(u"stopWarningDialog"_s);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        if (w.reason == u"idle"_s) {
-            QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::AcceptRole);
-            keep->setObjectName(u"keepRunningButton"_s);
-            const QString id = w.instanceId;
-            connect(keep, &QPushButton::clicked, this, [this, id] {
-                m_core->client()->keepRunning(id)->onFinished(
-                    this, [this](const Reply<Instance> &reply) {
-                        if (reply.ok())
-                            m_core->noteInstance(reply.value());
-                        statusBar()->showMessage(
-                            reply.ok()
-                                ? tr("The idle stop of %1 was put off.").arg(reply.value().name)
-                                : tr("It could not be kept running: %1")
-                                      .arg(reply.error().userMessage()),
-                            10000);
-                    });
-            });
-        }
-        box->addButton(QMessageBox::Ok);
-        box->open();
+    // The provider warns before it stops a host by itself; an idle stop can be put off once,
+    // from the warning's dialog or the tray's menu.
+    const auto keepRunning = [this](const QString &id) {
+        m_core->client()->keepRunning(id)->onFinished(this, [this](const Reply<Instance> &reply) {
+            if (reply.ok())
+                m_core->noteInstance(reply.value());
+            statusBar()->showMessage(
+                reply.ok()
+                    ? tr("The idle stop of %1 was put off.").arg(reply.value().name)
+                    : tr("It could not be kept running: %1").arg(reply.error().userMessage()),
+                10000);
+        });
+    };
+    connect(m_trayNotifier, &TrayNotifier::keepRunningRequested, this, keepRunning);
+    connect(m_trayNotifier, &TrayNotifier::hostRequested, this, [this](const QString &id) {
+        setCurrentView(View::Instances);
+        selectInstance(id);
     });
+    // A warning ends when the host no longer runs toward a warned stop.
+    connect(m_core, &ClientSession::instanceChanged, this, [this](const Instance &i) {
+        if (i.state != InstanceState::Running || !i.plannedStop || !i.plannedStop->warning)
+            m_trayNotifier->endStopWarning(i.id);
+    });
+    connect(m_core->events(), &EventStream::stopWarning, this,
+            [this, keepRunning](const StopWarning &w) {
+                const QString name = m_core->instanceNames().value(w.instanceId, w.instanceId);
+                const QString why =
+                    StopText::reason(w.reason).isEmpty() ? w.reason : StopText::reason(w.reason);
+                const QString text =
+                    tr("%1 will stop at %2: %3.")
+                        .arg(name, w.stopAt.toLocalTime().toString(u"HH:mm:ss"_s), why);
+                const bool idle = w.reason == u"idle"_s;
+                m_trayNotifier->showStopWarning(w.instanceId, name, text, idle);
+                auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,
+                                            QMessageBox::NoButton, this);
+                box->setObjectName(u"stopWarningDialog"_s);
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                if (idle) {
+                    QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::AcceptRole);
+                    keep->setObjectName(u"keepRunningButton"_s);
+                    const QString id = w.instanceId;
+                    connect(keep, &QPushButton::clicked, this, [this, keepRunning, id] {
+                        m_trayNotifier->endStopWarning(id);
+                        keepRunning(id);
+                    });
+                }
+                box->addButton(QMessageBox::Ok);
+                box->open();
+            });
 }
 
 void MainWindow::connectBillingActions()
