@@ -85,7 +85,8 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
         Q_EMIT instanceChanged(instance);
     });
     connect(m_events, &EventStream::billingChanged, this, [this](const BillingSummary &summary) {
-        m_ticker->update(summary);
+        if (m_ticker->update(summary))
+            m_providerClock.note(summary.asOf);
         evaluateAlerts();
         Q_EMIT billMoved();
     });
@@ -181,6 +182,7 @@ void ClientSession::resetFor(const QString &userId)
     m_instances.clear();
     m_alerts->clear();
     m_ticker->clear();
+    m_providerClock.reset();
     Q_EMIT resetForUser(userId);
     Q_EMIT billMoved();
 }
@@ -209,7 +211,8 @@ void ClientSession::reload()
     m_client->billingSummary()->onFinished(this, [this](const Reply<BillingSummary> &reply) {
         if (!reply.ok())
             return;
-        m_ticker->update(reply.value());
+        if (m_ticker->update(reply.value()))
+            m_providerClock.note(reply.value().asOf);
         evaluateAlerts();
         Q_EMIT billMoved();
     });
