@@ -36,6 +36,10 @@ using namespace cardhour::core;
 void MainWindow::buildBillingUi()
 {
     m_trayNotifier = new TrayNotifier(m_core->ticker(), m_core->alerts(), this);
+    // The provider's time comes with each bill (the stream sends one after every tick).
+    connect(m_core->events(), &EventStream::billingChanged, this,
+            [this](const BillingSummary &summary) { m_providerClock.note(summary.asOf); });
+    connect(m_core, &ClientSession::resetForUser, this, [this] { m_providerClock.reset(); });
     connect(m_trayNotifier, &TrayNotifier::quitRequested, this, &QWidget::close);
     // Without a tray the same sentence goes to the status bar, so it is never lost.
     connect(m_trayNotifier, &TrayNotifier::notified, this,

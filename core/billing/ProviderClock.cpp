@@ -7,8 +7,10 @@ ProviderClock::ProviderClock(const Clock *local) : m_local(local ? local : Syste
 
 void ProviderClock::note(const QDateTime &providerTime)
 {
-    if (providerTime.isValid())
-        m_offsetMs = providerTime.toMSecsSinceEpoch() - m_local->nowMs();
+    if (!providerTime.isValid() || providerTime.toMSecsSinceEpoch() < m_latestMs)
+        return;
+    m_latestMs = providerTime.toMSecsSinceEpoch();
+    m_offsetMs = m_latestMs - m_local->nowMs();
 }
 
 } // namespace cardhour::core

@@ -85,8 +85,7 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
         Q_EMIT instanceChanged(instance);
     });
     connect(m_events, &EventStream::billingChanged, this, [this](const BillingSummary &summary) {
-        if (m_ticker->update(summary))
-            m_providerClock.note(summary.asOf);
+        m_ticker->update(summary);
         evaluateAlerts();
         Q_EMIT billMoved();
     });
@@ -182,7 +181,6 @@ void ClientSession::resetFor(const QString &userId)
     m_instances.clear();
     m_alerts->clear();
     m_ticker->clear();
-    m_providerClock.reset();
     Q_EMIT resetForUser(userId);
     Q_EMIT billMoved();
 }
@@ -211,8 +209,7 @@ void ClientSession::reload()
     m_client->billingSummary()->onFinished(this, [this](const Reply<BillingSummary> &reply) {
         if (!reply.ok())
             return;
-        if (m_ticker->update(reply.value()))
-            m_providerClock.note(reply.value().asOf);
+        m_ticker->update(reply.value());
         evaluateAlerts();
         Q_EMIT billMoved();
     });

@@ -2,7 +2,6 @@
 
 #include "api/ApiError.h"
 #include "api/Models.h"
-#include "billing/ProviderClock.h"
 
 #include <QHash>
 #include <QList>
@@ -65,8 +64,6 @@ public:
     Session *session() const { return m_session; }
     SandboxLauncher *launcher() const { return m_launcher; }
     BillTicker *ticker() const { return m_ticker; }
-    // The provider's clock (from its bills' as_of): what its planned stops count down on.
-    const Clock *providerClock() const { return &m_providerClock; }
     RunwayAlerts *alerts() const { return m_alerts; }
 
     bool isLoggedIn() const;
@@ -144,7 +141,6 @@ private:
     Session *m_session;
     SandboxLauncher *m_launcher;
     BillTicker *m_ticker;
-    ProviderClock m_providerClock;
     RunwayAlerts *m_alerts;
     QHash<QString, QString> m_instanceNames;
     QHash<QString, Instance> m_instances; // by id, not terminated

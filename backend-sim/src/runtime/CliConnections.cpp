@@ -33,7 +33,9 @@ void CliRuntime::countConnections(const QStringList &instanceIds)
         return;
     }
     count->pending = int(boxes.size());
-    for (const auto &[instanceId, containerId] : std::as_const(boxes)) {
+    for (const auto &box : std::as_const(boxes)) {
+        const QString instanceId = box.first;
+        const QString containerId = box.second;
         QSet<int> ports{clidetail::kSshPort};
         for (const int port : m_appPorts.value(instanceId))
             ports.insert(port);
