@@ -147,7 +147,9 @@ void TestApiIdleStop::openSessionKeepsIdleBoxRunning()
 
     std::unique_ptr<QProcess> session = openSession(running, knownHostsFor(running), key);
     QVERIFY(session->waitForStarted(10'000));
-    QTRY_VERIFY_WITH_TIMEOUT(session->readAllStandardOutput().contains("open"), 30'000);
+    QByteArray said; // what the session printed so far (read once, kept: QTRY asks again)
+    QTRY_VERIFY2_WITH_TIMEOUT((said += session->readAllStandardOutput()).contains("open"),
+                              session->readAllStandardError().constData(), 30'000);
     // Counted a few seconds apart: let a count see the session before the clock moves.
     QTest::qWait(6000);
     QVERIFY(instance(*sim, token, id)[u"planned_stop"_s].isNull());
@@ -159,7 +161,7 @@ void TestApiIdleStop::openSessionKeepsIdleBoxRunning()
         const QJsonObject view = instance(*sim, token, id);
         QCOMPARE(view[u"state"_s].toString(), u"running"_s);
         QVERIFY2(view[u"planned_stop"_s].isNull(),
-                 qPrintable(QJsonDocument(view[u"planned_stop"_s].toObject()).toJson()));
+                 QJsonDocument(view[u"planned_stop"_s].toObject()).toJson().constData());
     }
 
     // Closed: the idle window begins, the warning comes, then the stop.
