@@ -113,7 +113,7 @@ QString TestHostStops::launch(const QString &name, const core::StopPolicy &polic
     request.stopPolicy = policy;
     const auto created = await(m_window->client()->createInstance(request));
     if (!created.ok) {
-        qWarning("launch: %s", qPrintable(created.why()));
+        qWarning("launch: %s", created.why());
         return {};
     }
     const QString id = created.value->id;
