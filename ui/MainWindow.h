@@ -3,6 +3,7 @@
 #include "AppSettings.h"
 #include "InstanceActions.h"
 #include "api/Models.h"
+#include "billing/ProviderClock.h"
 #include "session/ClientSession.h"
 
 #include <QMainWindow>
@@ -109,6 +110,8 @@ public:
     KeysPage *keysPage();
     QWidget *page(View view);
     TrayNotifier *trayNotifier() const { return m_trayNotifier; }
+    // The provider's clock (from its bills' as_of): what planned stops count down on.
+    const core::Clock *providerClock() const { return &m_providerClock; }
     SshActions *sshActions() const { return m_ssh; }
     SshKeysDialog *keysDialog() const;
     // The terminal tabs now open, in tab order.
@@ -209,6 +212,7 @@ private:
     MetricsChart *m_chart = nullptr; // built when the Instances page is first shown
     LedgerView *m_ledgerView = nullptr;
     TrayNotifier *m_trayNotifier = nullptr;
+    core::ProviderClock m_providerClock;
     SshActions *m_ssh = nullptr;
     QLabel *m_userLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.

@@ -36,6 +36,10 @@ using namespace cardhour::core;
 void MainWindow::buildBillingUi()
 {
     m_trayNotifier = new TrayNotifier(m_core->ticker(), m_core->alerts(), this);
+    // The provider's time comes with each bill (the stream sends one after every tick).
+    connect(m_core->events(), &EventStream::billingChanged, this,
+            [this](const BillingSummary &summary) { m_providerClock.note(summary.asOf); });
+    connect(m_core, &ClientSession::resetForUser, this, [this] { m_providerClock.reset(); });
     connect(m_trayNotifier, &TrayNotifier::quitRequested, this, &QWidget::close);
     // Without a tray the same sentence goes to the status bar, so it is never lost.
     connect(m_trayNotifier, &TrayNotifier::notified, this,
@@ -54,39 +58,55 @@ void MainWindow::buildBillingUi()
 
 void MainWindow::connectStopWarnings()
 {
-    // The provider warns before it stops a host by itself; an idle stop can be put off once.
-    connect(m_core->events(), &EventStream::stopWarning, this, [this](const StopWarning &w) {
-        const QString name = m_core->instanceNames().value(w.instanceId, w.instanceId);
-        const QString why =
-            StopText::reason(w.reason).isEmpty() ? w.reason : StopText::reason(w.reason);
-        const QString text = tr("%1 will stop at %2: %3.")
-                                 .arg(name, w.stopAt.toLocalTime().toString(u"HH:mm:ss"_s), why);
-        m_trayNotifier->showStopWarning(text);
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,
-                                    QMessageBox::NoButton, this);
-        box->setObjectName(u"stopWarningDialog"_s);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        if (w.reason == u"idle"_s) {
-            QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::AcceptRole);
-            keep->setObjectName(u"keepRunningButton"_s);
-            const QString id = w.instanceId;
-            connect(keep, &QPushButton::clicked, this, [this, id] {
-                m_core->client()->keepRunning(id)->onFinished(
-                    this, [this](const Reply<Instance> &reply) {
-                        if (reply.ok())
-                            m_core->noteInstance(reply.value());
-                        statusBar()->showMessage(
-                            reply.ok()
-                                ? tr("The idle stop of %1 was put off.").arg(reply.value().name)
-                                : tr("It could not be kept running: %1")
-                                      .arg(reply.error().userMessage()),
-                            10000);
-                    });
-            });
-        }
-        box->addButton(QMessageBox::Ok);
-        box->open();
+    // The provider warns before it stops a host by itself; an idle stop can be put off once,
+    // from the warning's dialog or the tray's menu.
+    const auto keepRunning = [this](const QString &id) {
+        m_core->client()->keepRunning(id)->onFinished(this, [this](const Reply<Instance> &reply) {
+            if (reply.ok())
+                m_core->noteInstance(reply.value());
+            statusBar()->showMessage(
+                reply.ok()
+                    ? tr("The idle stop of %1 was put off.").arg(reply.value().name)
+                    : tr("It could not be kept running: %1").arg(reply.error().userMessage()),
+                10000);
+        });
+    };
+    connect(m_trayNotifier, &TrayNotifier::keepRunningRequested, this, keepRunning);
+    connect(m_trayNotifier, &TrayNotifier::hostRequested, this, [this](const QString &id) {
+        setCurrentView(View::Instances);
+        selectInstance(id);
     });
+    // A warning ends when the host no longer runs toward a warned stop.
+    connect(m_core, &ClientSession::instanceChanged, this, [this](const Instance &i) {
+        if (i.state != InstanceState::Running || !i.plannedStop || !i.plannedStop->warning)
+            m_trayNotifier->endStopWarning(i.id);
+    });
+    connect(m_core->events(), &EventStream::stopWarning, this,
+            [this, keepRunning](const StopWarning &w) {
+                const QString name = m_core->instanceNames().value(w.instanceId, w.instanceId);
+                const QString why =
+                    StopText::reason(w.reason).isEmpty() ? w.reason : StopText::reason(w.reason);
+                const QString text =
+                    tr("%1 will stop at %2: %3.")
+                        .arg(name, w.stopAt.toLocalTime().toString(u"HH:mm:ss"_s), why);
+                const bool idle = w.reason == u"idle"_s;
+                m_trayNotifier->showStopWarning(w.instanceId, name, text, idle);
+                auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,
+                                            QMessageBox::NoButton, this);
+                box->setObjectName(u"stopWarningDialog"_s);
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                if (idle) {
+                    QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::AcceptRole);
+                    keep->setObjectName(u"keepRunningButton"_s);
+                    const QString id = w.instanceId;
+                    connect(keep, &QPushButton::clicked, this, [this, keepRunning, id] {
+                        m_trayNotifier->endStopWarning(id);
+                        keepRunning(id);
+                    });
+                }
+                box->addButton(QMessageBox::Ok);
+                box->open();
+            });
 }
 
 void MainWindow::connectBillingActions()

@@ -136,6 +136,7 @@ QWidget *MainWindow::createPage(View view)
     switch (view) {
     case View::Home: {
         auto *home = new HomePage(m_model, m_pages);
+        home->setClock(&m_providerClock);
         home->showApps(m_core, m_ssh);
         connect(home, &HomePage::launchRequested, this, &MainWindow::openLaunchDialog);
         connect(home, &HomePage::terminalRequested, this,

@@ -29,7 +29,7 @@ StopPolicyEditor::StopPolicyEditor(QWidget *parent)
       m_afterHours(new QDoubleSpinBox(this)), m_costOn(new QCheckBox(this)),
       m_maxCost(new QDoubleSpinBox(this)), m_idleOn(new QCheckBox(this)),
       m_idlePercent(new QSpinBox(this)), m_idleMinutes(new QSpinBox(this)),
-      m_idleNote(new QLabel(this))
+      m_idleNoConnections(new QCheckBox(this)), m_idleNote(new QLabel(this))
 {
     setObjectName(u"stopPolicyEditor"_s);
     m_timeRule->setObjectName(u"stopTimeRule"_s);
@@ -60,6 +60,8 @@ StopPolicyEditor::StopPolicyEditor(QWidget *parent)
     m_idleMinutes->setObjectName(u"idleMinutes"_s);
     m_idleMinutes->setRange(5, 24 * 60);
     m_idleMinutes->setValue(defaults.windowSeconds / 60);
+    m_idleNoConnections->setObjectName(u"idleNoConnections"_s);
+    m_idleNoConnections->setChecked(defaults.requireNoConnections);
     m_idleNote->setWordWrap(true);
 
     auto *grid = new QGridLayout(this);
@@ -78,9 +80,10 @@ StopPolicyEditor::StopPolicyEditor(QWidget *parent)
     idleRow->addStretch(1);
     grid->addWidget(m_idleOn, 2, 0);
     grid->addLayout(idleRow, 2, 1);
-    grid->addWidget(m_idleNote, 3, 0, 1, 2);
+    grid->addWidget(m_idleNoConnections, 3, 1);
+    grid->addWidget(m_idleNote, 4, 0, 1, 2);
 
-    for (QCheckBox *box : {m_costOn, m_idleOn})
+    for (QCheckBox *box : {m_costOn, m_idleOn, m_idleNoConnections})
         connect(box, &QCheckBox::toggled, this, [this] {
             updateEnabled();
             Q_EMIT changed();
@@ -117,6 +120,7 @@ core::StopPolicy StopPolicyEditor::policy(const QDateTime &now) const
         core::IdlePolicy idle;
         idle.thresholdPercent = m_idlePercent->value();
         idle.windowSeconds = m_idleMinutes->value() * 60;
+        idle.requireNoConnections = m_idleNoConnections->isChecked();
         p.idle = idle;
     }
     return p;
@@ -135,6 +139,7 @@ void StopPolicyEditor::setPolicy(const core::StopPolicy &policy, const QDateTime
     if (policy.idle) {
         m_idlePercent->setValue(policy.idle->thresholdPercent);
         m_idleMinutes->setValue(policy.idle->windowSeconds / 60);
+        m_idleNoConnections->setChecked(policy.idle->requireNoConnections);
     }
     updateEnabled();
 }
@@ -156,7 +161,11 @@ QString StopPolicyEditor::summary(const QDateTime &now) const
         parts << tr("at %1").arg(locale.toString(p.stopAt.toLocalTime(), QLocale::ShortFormat));
     if (p.maxCostMicros)
         parts << tr("when it has cost %1").arg(Format::money(*p.maxCostMicros));
-    if (p.idle)
+    if (p.idle && p.idle->requireNoConnections)
+        parts << tr("when its cards stay under %1 % for %n min with no connection open", nullptr,
+                    p.idle->windowSeconds / 60)
+                     .arg(p.idle->thresholdPercent);
+    else if (p.idle)
         parts << tr("when its cards stay under %1 % for %n min", nullptr,
                     p.idle->windowSeconds / 60)
                      .arg(p.idle->thresholdPercent);
@@ -175,6 +184,9 @@ void StopPolicyEditor::retranslate()
     m_idlePercent->setToolTip(tr("Utilisation of every card stays under this"));
     m_idleMinutes->setPrefix(tr("for "));
     m_idleMinutes->setSuffix(tr(" min"));
+    m_idleNoConnections->setText(tr("Only while no SSH session or app connection is open"));
+    m_idleNoConnections->setToolTip(
+        tr("An open terminal, file transfer or app tab then keeps the host running"));
     m_idleNote->setText(tr("The provider keeps these, also while this computer sleeps, and warns "
                            "before an idle stop so that you can keep the host running. A running "
                            "job counts as load; an open notebook tab with nothing running does "
@@ -189,6 +201,7 @@ void StopPolicyEditor::updateEnabled()
     m_maxCost->setEnabled(m_costOn->isChecked());
     m_idlePercent->setEnabled(m_idleOn->isChecked());
     m_idleMinutes->setEnabled(m_idleOn->isChecked());
+    m_idleNoConnections->setEnabled(m_idleOn->isChecked());
 }
 
 void StopPolicyEditor::changeEvent(QEvent *event)

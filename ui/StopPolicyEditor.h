@@ -54,6 +54,7 @@ private:
     QCheckBox *m_idleOn;
     QSpinBox *m_idlePercent;
     QSpinBox *m_idleMinutes;
+    QCheckBox *m_idleNoConnections;
     QLabel *m_idleNote;
 };
 

@@ -31,6 +31,8 @@ TrayNotifier::TrayNotifier(BillTicker *ticker, RunwayAlerts *alerts, QWidget *wi
         m_rateAction = m_menu->addAction(QString());
         m_rateAction->setEnabled(false);
         m_menu->addSeparator();
+        m_keepSeparator = m_menu->addSeparator();
+        m_keepSeparator->setVisible(false);
         m_showAction = m_menu->addAction(QString(), this, &TrayNotifier::showWindow);
         m_quitAction = m_menu->addAction(QString(), this, &TrayNotifier::quitRequested);
         m_icon->setContextMenu(m_menu);
@@ -40,7 +42,7 @@ TrayNotifier::TrayNotifier(BillTicker *ticker, RunwayAlerts *alerts, QWidget *wi
                         || reason == QSystemTrayIcon::DoubleClick)
                         showWindow();
                 });
-        connect(m_icon, &QSystemTrayIcon::messageClicked, this, &TrayNotifier::showWindow);
+        connect(m_icon, &QSystemTrayIcon::messageClicked, this, &TrayNotifier::activateLastMessage);
         m_icon->show();
     }
     connect(m_alerts, &RunwayAlerts::runwayAlert, this, &TrayNotifier::onRunwayAlert);
@@ -50,6 +52,7 @@ TrayNotifier::TrayNotifier(BillTicker *ticker, RunwayAlerts *alerts, QWidget *wi
 
 TrayNotifier::~TrayNotifier()
 {
+    qDeleteAll(m_keepActions);
     delete m_menu;
 }
 
@@ -89,6 +92,7 @@ void TrayNotifier::retranslate()
 
 void TrayNotifier::notify(const QString &title, const QString &message, bool warning)
 {
+    m_lastWarnedId.clear();
     m_lastTitle = title;
     m_lastMessage = message;
     if (m_icon && QSystemTrayIcon::supportsMessages())
@@ -98,9 +102,49 @@ void TrayNotifier::notify(const QString &title, const QString &message, bool war
     Q_EMIT notified(title, message);
 }
 
-void TrayNotifier::showStopWarning(const QString &message)
+void TrayNotifier::showStopWarning(const QString &instanceId, const QString &hostName,
+                                   const QString &message, bool canKeepRunning)
 {
     notify(tr("A host will stop"), message, true);
+    m_lastWarnedId = instanceId;
+    if (!canKeepRunning) {
+        endStopWarning(instanceId);
+        return;
+    }
+    QAction *&keep = m_keepActions[instanceId];
+    if (!keep) {
+        // Owned here, not by the menu, so that it exists where there is no tray too.
+        keep = new QAction();
+        keep->setObjectName(u"trayKeepRunning_"_s + instanceId);
+        connect(keep, &QAction::triggered, this, [this, instanceId] {
+            Q_EMIT keepRunningRequested(instanceId);
+            endStopWarning(instanceId);
+        });
+        if (m_menu) {
+            m_menu->insertAction(m_keepSeparator, keep);
+            m_keepSeparator->setVisible(true);
+        }
+    }
+    keep->setText(tr("Keep running %1").arg(hostName));
+}
+
+void TrayNotifier::endStopWarning(const QString &instanceId)
+{
+    QAction *keep = m_keepActions.take(instanceId);
+    if (!keep)
+        return;
+    if (m_menu)
+        m_menu->removeAction(keep);
+    keep->deleteLater();
+    if (m_keepSeparator)
+        m_keepSeparator->setVisible(!m_keepActions.isEmpty());
+}
+
+void TrayNotifier::activateLastMessage()
+{
+    showWindow();
+    if (!m_lastWarnedId.isEmpty())
+        Q_EMIT hostRequested(m_lastWarnedId);
 }
 
 void TrayNotifier::onRunwayAlert(int thresholdMinutes, qint64 msLeft)

@@ -2,6 +2,8 @@
 
 #include "billing/RunwayAlerts.h"
 
+#include <QHash>
+#include <QList>
 #include <QObject>
 #include <QString>
 
@@ -37,12 +39,23 @@ public:
     // ticker's own ticks call it too).
     void refresh();
     void retranslate();
-    // A host the provider is about to stop by itself (its stop time, cost or idle window).
-    void showStopWarning(const QString &message);
+    // A host the provider is about to stop by itself (its stop time, cost or idle window). A
+    // tray message has no buttons: with `canKeepRunning` (an idle stop) the tray menu gains
+    // "Keep running HOST" until endStopWarning(); clicking the message opens the host.
+    void showStopWarning(const QString &instanceId, const QString &hostName, const QString &message,
+                         bool canKeepRunning);
+    // The warning is over (kept running, stopped, or no longer planned): its menu entry goes.
+    void endStopWarning(const QString &instanceId);
+    // The "Keep running HOST" entries, in the menu where there is a tray (tests).
+    QList<QAction *> keepRunningActions() const { return m_keepActions.values(); }
+    // What clicking the last message does (the tray's messageClicked).
+    void activateLastMessage();
 
 Q_SIGNALS:
     void notified(const QString &title, const QString &message);
     void quitRequested();
+    void keepRunningRequested(const QString &instanceId);
+    void hostRequested(const QString &instanceId);
 
 private:
     void notify(const QString &title, const QString &message, bool warning);
@@ -59,6 +72,9 @@ private:
     QAction *m_rateAction = nullptr;
     QAction *m_showAction = nullptr;
     QAction *m_quitAction = nullptr;
+    QAction *m_keepSeparator = nullptr; // after the "Keep running" entries
+    QHash<QString, QAction *> m_keepActions; // instance → its "Keep running" entry
+    QString m_lastWarnedId; // the host the last message was about; empty: not a stop warning
     QString m_toolTip;
     QString m_lastTitle;
     QString m_lastMessage;

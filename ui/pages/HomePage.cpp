@@ -53,6 +53,13 @@ HomePage::HomePage(InstanceTableModel *model, QWidget *parent)
     rebuild();
 }
 
+void HomePage::setClock(const core::Clock *clock)
+{
+    m_clock = clock;
+    for (HostCard *card : std::as_const(m_cards))
+        card->setClock(clock);
+}
+
 QList<HostCard *> HomePage::cards() const
 {
     QList<HostCard *> list;
@@ -101,6 +108,7 @@ void HomePage::rebuild()
         if (m_cards.contains(id))
             continue;
         auto *card = new HostCard(m_model, id, m_grid);
+        card->setClock(m_clock);
         connect(card, &HostCard::terminalRequested, this, &HomePage::terminalRequested);
         connect(card, &HostCard::appRequested, this, &HomePage::appRequested);
         connect(card, &HostCard::stopRequested, this, &HomePage::stopRequested);

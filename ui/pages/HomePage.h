@@ -9,6 +9,7 @@ class QStackedWidget;
 
 namespace cardhour::core {
 class ClientSession;
+class Clock;
 } // namespace cardhour::core
 
 namespace cardhour::ui {
@@ -34,6 +35,8 @@ public:
     // The one-click apps of the provider's catalog (AppsPanel), above the hosts.
     void showApps(core::ClientSession *session, SshActions *ssh);
     AppsPanel *appsPanel() const { return m_apps; }
+    // The clock the cards' countdowns run on (the provider's; not owned).
+    void setClock(const core::Clock *clock);
 
 Q_SIGNALS:
     void launchRequested();
@@ -54,6 +57,7 @@ private:
     void retranslate();
 
     InstanceTableModel *m_model;
+    const core::Clock *m_clock = nullptr;
     AppsPanel *m_apps = nullptr;
     QStackedWidget *m_stack;
     EmptyState *m_empty;

@@ -5,6 +5,7 @@
 #include "SparklineDelegate.h"
 #include "StateStyle.h"
 #include "StopText.h"
+#include "billing/Clock.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -137,6 +138,12 @@ void HostCard::refresh()
     refreshLive();
 }
 
+void HostCard::setClock(const core::Clock *clock)
+{
+    m_clock = clock;
+    refreshLive();
+}
+
 void HostCard::refreshLive()
 {
     const int row = m_model->rowOf(m_id);
@@ -148,7 +155,8 @@ void HostCard::refreshLive()
     // The countdown moves with the cost, which ticks while the host runs.
     const Instance *instance = m_model->instance(m_id);
     const QString stop = instance && instance->state == InstanceState::Running
-        ? StopText::planned(instance->plannedStop, QDateTime::currentDateTimeUtc())
+        ? StopText::planned(instance->plannedStop,
+                            m_clock ? m_clock->now() : QDateTime::currentDateTimeUtc())
         : QString();
     m_plannedStop->setText(stop);
     m_plannedStop->setVisible(!stop.isEmpty());

@@ -7,6 +7,10 @@
 class QLabel;
 class QToolButton;
 
+namespace cardhour::core {
+class Clock;
+} // namespace cardhour::core
+
 namespace cardhour::ui {
 
 class InstanceTableModel;
@@ -25,6 +29,9 @@ public:
     void refresh();
     // Only the cost and the sparkline (the per-second tick, a metrics sample).
     void refreshLive();
+    // What the planned stop counts down on: the provider's clock (not owned; nullptr: this
+    // machine's).
+    void setClock(const core::Clock *clock);
 
 Q_SIGNALS:
     void terminalRequested(const QString &instanceId);
@@ -43,6 +50,7 @@ private:
 
     InstanceTableModel *m_model;
     QString m_id;
+    const core::Clock *m_clock = nullptr;
     QLabel *m_name;
     QLabel *m_state;
     QLabel *m_gpu;

@@ -4,6 +4,7 @@
 #include "Icons.h"
 #include "StateStyle.h"
 #include "StopText.h"
+#include "StopTimerRow.h"
 #include "session/ClientSession.h"
 
 #include <QEvent>
@@ -111,7 +112,8 @@ InstanceDetails::InstanceDetails(core::ClientSession *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_stack(new QStackedWidget(this)),
       m_emptyLabel(new QLabel(this)), m_iconLabel(new QLabel(this)),
       m_nameLabel(selectableLabel(this)), m_stateLabel(selectableLabel(this)),
-      m_form(new QFormLayout), m_apps(new QWidget(this)), m_appsGrid(new QGridLayout(m_apps))
+      m_form(new QFormLayout), m_apps(new QWidget(this)), m_appsGrid(new QGridLayout(m_apps)),
+      m_timer(new StopTimerRow(session->client(), this))
 {
     setObjectName(u"instanceDetails"_s);
     auto *outer = new QVBoxLayout(this);
@@ -151,6 +153,8 @@ InstanceDetails::InstanceDetails(core::ClientSession *session, QWidget *parent)
     m_apps->setObjectName(u"appsBox"_s);
     m_appsGrid->setContentsMargins(0, 0, 0, 0);
     m_form->addRow(new QLabel(this), m_apps);
+    m_form->addRow(new QLabel(this), m_timer);
+    connect(m_timer, &StopTimerRow::instanceChanged, m_session, &core::ClientSession::noteInstance);
     column->addLayout(m_form);
     column->addStretch(1);
     scroll->setWidget(content);
@@ -215,6 +219,9 @@ void InstanceDetails::retranslateRows()
     if (QLayoutItem *appsTitle = m_form->itemAt(int(m_values.size()), QFormLayout::LabelRole))
         static_cast<QLabel *>(appsTitle->widget())->setText(tr("Apps"));
     m_apps->setAccessibleName(tr("Apps"));
+    if (QLayoutItem *timerTitle = m_form->itemAt(int(m_values.size()) + 1, QFormLayout::LabelRole))
+        static_cast<QLabel *>(timerTitle->widget())->setText(tr("Stop time"));
+    m_timer->setAccessibleName(tr("Stop time"));
     m_emptyLabel->setText(tr("Select an instance in the list to see how its launch went, its SSH "
                              "address and host key, its resources and datasets, and what stopping "
                              "it keeps and costs."));
@@ -268,6 +275,7 @@ void InstanceDetails::fill(const Instance &instance)
     m_values[StorageRow]->setText(storageText(instance.retention));
     m_values[RetentionRow]->setText(retentionText(instance.retention));
     showApps(instance);
+    m_timer->setInstance(instance);
 }
 
 void InstanceDetails::showApps(const Instance &instance)

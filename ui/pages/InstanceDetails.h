@@ -18,10 +18,13 @@ class ClientSession;
 
 namespace cardhour::ui {
 
+class StopTimerRow;
+
 // The selected instance in full, as the provider describes it: the launch timeline (each
 // stage's time since the request), the SSH address and pinned host-key fingerprint, resources,
 // datasets, the cards lent, what stop keeps and terminate deletes, compute per hour and storage
-// per hour while stopped, and the image's apps with whether each answers yet. Every sentence is
+// per hour while stopped, the image's apps with whether each answers yet, and the stop time the
+// provider keeps (moved or removed here while the host runs). Every sentence is
 // built from the instance's own fields (`retention`, prices, stages); the text can be selected
 // and copied. It shows what the session holds and follows its instanceChanged(); with nothing
 // selected it says what to do.
@@ -75,6 +78,7 @@ private:
     QWidget *m_apps;
     QGridLayout *m_appsGrid;
     QString m_appsKey; // the instance and app names the app rows were made for
+    StopTimerRow *m_timer; // a running host's stop time, moved or removed here
 };
 
 } // namespace cardhour::ui

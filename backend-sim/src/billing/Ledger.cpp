@@ -71,13 +71,15 @@ qint64 Ledger::post(const Posting &posting, qint64 nowMs, std::optional<qint64> 
                           .toStdString());
     const Database::Written insert = m_db.write(
         u"INSERT INTO ledger_txns(uuid, user_id, kind, amount_micros, balance_after_micros,"
-        " instance_id, segment_id, period_start, period_end, description, created_at)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?)"_s,
+        " instance_id, segment_id, period_start, period_end, description, created_at,"
+        " snapshot_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s,
         {ids::newUuid(), posting.userId, kindName(posting.kind), posting.amountMicros, after,
          posting.instanceId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
                                       : QVariant(posting.instanceId),
          optionalInt(posting.segmentId), optionalInt(posting.periodStartMs),
-         optionalInt(posting.periodEndMs), posting.description, nowMs});
+         optionalInt(posting.periodEndMs), posting.description, nowMs,
+         posting.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
+                                      : QVariant(posting.snapshotId)});
     const qint64 txnId = insert.lastInsertId.toLongLong();
     m_db.write(
         u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (?,?,?), (?,?,?)"_s,
@@ -104,8 +106,8 @@ QJsonArray Ledger::page(const QString &userId, qint64 beforeSeq, int limit)
 {
     QSqlQuery q = m_db.exec(
         u"SELECT t.id, t.uuid, t.kind, t.amount_micros, t.balance_after_micros, t.instance_id,"
-        " t.period_start, t.period_end, t.description, t.created_at, s.rate_micros_per_hour"
-        " FROM ledger_txns t LEFT JOIN segments s ON s.id = t.segment_id"
+        " t.period_start, t.period_end, t.description, t.created_at, s.rate_micros_per_hour,"
+        " t.snapshot_id FROM ledger_txns t LEFT JOIN segments s ON s.id = t.segment_id"
         " WHERE t.user_id = ? AND (? = 0 OR t.id < ?) ORDER BY t.id DESC LIMIT ?"_s,
         {userId, beforeSeq, beforeSeq, limit});
     QJsonArray postings;
@@ -138,6 +140,8 @@ QJsonArray Ledger::page(const QString &userId, qint64 beforeSeq, int limit)
                                  : QJsonValue(json::isoTime(q.value(7).toLongLong()))},
             {u"rate_micros_per_hour"_s,
              q.value(10).isNull() ? QJsonValue() : QJsonValue(q.value(10).toLongLong())},
+            {u"snapshot_id"_s,
+             q.value(11).isNull() ? QJsonValue() : QJsonValue(q.value(11).toString())},
             {u"description"_s, q.value(8).toString()},
             {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
             {u"entries"_s, entries},

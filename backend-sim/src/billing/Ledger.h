@@ -34,6 +34,7 @@ public:
         qint64 amountMicros = 0; // as the user's balance sees it: credit > 0, charge < 0
         QString description;
         QString instanceId; // optional
+        QString snapshotId; // a snapshot's fee: the snapshot charged for
         std::optional<qint64> segmentId;
         std::optional<qint64> periodStartMs;
         std::optional<qint64> periodEndMs;

@@ -162,6 +162,7 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
         posting.amountMicros = -charge;
         posting.description = description;
         posting.instanceId = segment.instanceId;
+        posting.snapshotId = segment.snapshotId;
         posting.segmentId = segment.id;
         posting.periodStartMs = segment.chargedUntilMs;
         posting.periodEndMs = untilMs;

@@ -292,12 +292,13 @@ QString tail(const QByteArray &bytes, int chars)
     return text.replace(u'\n', u" | "_s);
 }
 
-QSet<int> listeningPorts(const QByteArray &procNetTcp)
+namespace {
+// Each socket of /proc/net/tcp*: "  0: 0100007F:22B8 00000000:0000 0A ...", the local
+// address:port in hex, the remote one, then the state. Header lines and anything else fail the
+// checks and are skipped.
+template<typename Each>
+void forEachSocket(const QByteArray &procNetTcp, Each each)
 {
-    // "  0: 0100007F:22B8 00000000:0000 0A ...": local address:port in hex, then the state
-    // (0A is LISTEN). Header lines and anything else fail the checks and are skipped.
-    constexpr int kListen = 0x0A;
-    QSet<int> ports;
     for (const QByteArray &line : procNetTcp.split('\n')) {
         const QList<QByteArray> fields = line.simplified().split(' ');
         if (fields.size() < 4 || !fields.at(0).endsWith(':'))
@@ -306,10 +307,32 @@ QSet<int> listeningPorts(const QByteArray &procNetTcp)
         bool portOk = false;
         const int state = fields.at(3).toInt(&stateOk, 16);
         const int port = fields.at(1).mid(fields.at(1).lastIndexOf(':') + 1).toInt(&portOk, 16);
-        if (stateOk && portOk && state == kListen && port > 0)
-            ports.insert(port);
+        if (stateOk && portOk && port > 0)
+            each(port, state);
     }
+}
+} // namespace
+
+QSet<int> listeningPorts(const QByteArray &procNetTcp)
+{
+    constexpr int kListen = 0x0A;
+    QSet<int> ports;
+    forEachSocket(procNetTcp, [&](int port, int state) {
+        if (state == kListen)
+            ports.insert(port);
+    });
     return ports;
+}
+
+int establishedTo(const QByteArray &procNetTcp, const QSet<int> &localPorts)
+{
+    constexpr int kEstablished = 0x01;
+    int count = 0;
+    forEachSocket(procNetTcp, [&](int port, int state) {
+        if (state == kEstablished && localPorts.contains(port))
+            ++count;
+    });
+    return count;
 }
 
 } // namespace cardhour::sim::cli

@@ -75,6 +75,9 @@ qint64 parseSize(const QString &text);
 // The TCP ports something listens on, from the box's /proc/net/tcp and /proc/net/tcp6 (any
 // local address): how an app's readiness is seen without any tool inside the image.
 QSet<int> listeningPorts(const QByteArray &procNetTcp);
+// How many connections are established to one of `localPorts` in the same tables: the box's
+// side of each SSH session (or of a forward to an app), whoever opened it.
+int establishedTo(const QByteArray &procNetTcp, const QSet<int> &localPorts);
 
 // What a failed command's stderr says, in the words of either engine.
 enum class Failure {

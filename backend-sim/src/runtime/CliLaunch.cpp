@@ -472,6 +472,10 @@ void CliRuntime::waitForSshd(const std::shared_ptr<Launch> &launch)
                                  SshEndpoint{kLoopback, launch->sshPort, launch->spec.sshUser,
                                              launch->spec.hostKeySha256,
                                              hostKeyLine(launch->spec.sshDir)});
+                    QList<int> appPorts;
+                    for (const auto &app : std::as_const(launch->spec.apps))
+                        appPorts.append(app.second);
+                    m_appPorts.insert(iid, appPorts);
                     watchApps(iid, launch->containerId, launch->spec.apps);
                 }
                 return endOp(iid);

@@ -104,6 +104,8 @@ public:
     // Reads each running container's cgroup (CgroupStats); containers whose cgroup is not on
     // this host are measured with one `stats --no-stream` call for all of them.
     void sampleUsage() override;
+    // CliConnections.cpp: ESTABLISHED sockets to the box's sshd and apps, one `exec` per box.
+    void countConnections(const QStringList &instanceIds) override;
     // loop-ext4 where this host allows it (WorkspaceDisk::probe), else none and why.
     DiskQuota diskQuota() const override { return m_diskQuota; }
 
@@ -258,6 +260,7 @@ private:
     QString m_unusableReason;
     QHash<QString, InstanceOps> m_ops;
     QHash<QString, AppWatch> m_appWatches; // running instances whose apps do not answer yet
+    QHash<QString, QList<int>> m_appPorts; // instance → its apps' ports in the box, once ready
     quint64 m_lastAppWatch = 0;
     QHash<QString, ContainerInfo> m_containers;
     QHash<QString, QString> m_sshDirs; // instance → ssh dir of its last create/start

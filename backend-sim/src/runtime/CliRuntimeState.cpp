@@ -62,6 +62,7 @@ void CliRuntime::setRunning(const QString &instanceId, bool running)
 void CliRuntime::forget(const QString &instanceId)
 {
     m_containers.remove(instanceId);
+    m_appPorts.remove(instanceId);
     m_touched.insert(instanceId, ++m_stamp);
 }
 

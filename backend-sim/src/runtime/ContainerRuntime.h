@@ -126,6 +126,10 @@ public:
     // Measures every running instance at once (one pass, not one call per instance) →
     // usageSampled. Runtimes without containers measure nothing (an empty sample).
     virtual void sampleUsage() { Q_EMIT usageSampled({}); }
+    // Counts the TCP connections open into each of these running instances (SSH sessions, and
+    // with them the apps' forwards) → connectionsCounted, later. One it cannot read is left out
+    // (not known). Here, for boxes nothing can connect into: 0 each.
+    virtual void countConnections(const QStringList &instanceIds);
     // How this runtime bounds an instance's disk (what the API and doctor report).
     virtual DiskQuota diskQuota() const
     {
@@ -148,6 +152,7 @@ public:
 
 Q_SIGNALS:
     void usageSampled(const QHash<QString, cardhour::sim::ResourceUsage> &byInstance);
+    void connectionsCounted(const QHash<QString, int> &byInstance);
     // stage: "image", "container", "sshd", "ready", then "app:<name>" for each app that answers
     void stageReached(const QString &instanceId, const QString &stage);
     void ready(const QString &instanceId, const cardhour::sim::SshEndpoint &ssh);

@@ -296,9 +296,7 @@ void SimServer::start()
                 double busiest = 0;
                 for (const Telemetry::CardSample &card : sample.cards)
                     busiest = std::max(busiest, static_cast<double>(card.utilizationPct));
-                // Nothing can connect into an in-process box; a container's count is not read.
-                m_instances->noteUtilisation(instanceId, sample.atMs, busiest,
-                                             m_runtime->outlivesProvider() ? -1 : 0);
+                m_instances->noteUtilisation(instanceId, sample.atMs, busiest);
             });
     m_telemetry->start();
 

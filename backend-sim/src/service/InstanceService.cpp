@@ -62,6 +62,8 @@ InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, con
     connect(&m_runtime, &ContainerRuntime::failed, this, &InstanceService::onFailed);
     connect(&m_runtime, &ContainerRuntime::stopped, this, &InstanceService::onStopped);
     connect(&m_runtime, &ContainerRuntime::diskFull, this, &InstanceService::onDiskFull);
+    connect(&m_runtime, &ContainerRuntime::connectionsCounted, this,
+            &InstanceService::onConnectionsCounted);
     m_appTokenKey = tokens::randomBytes(32);
 }
 

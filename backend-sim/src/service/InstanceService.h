@@ -4,6 +4,7 @@
 #include "billing/Meter.h"
 #include "runtime/ContainerRuntime.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -107,10 +108,10 @@ public:
                               const StopPolicy &policy);
     // Restarts a running idle window once; 409 invalid_state when no idle stop is pending.
     QJsonObject keepRunning(const QString &userId, const QString &instanceId);
-    // A telemetry sample of a running instance: its busiest card's utilisation and how many
-    // connections are open in the box (-1: not known, counts as none).
-    void noteUtilisation(const QString &instanceId, qint64 atMs, double busiestCardPercent,
-                         int connections = -1);
+    // A telemetry sample of a running instance: its busiest card's utilisation. A policy that
+    // stops only with no connection open has the runtime count them (a few seconds apart); an
+    // instance not counted yet counts as connected.
+    void noteUtilisation(const QString &instanceId, qint64 atMs, double busiestCardPercent);
 
     QJsonArray gpuCatalog();
     QJsonObject billingSummary(const QString &userId);
@@ -179,6 +180,10 @@ private:
     void onStopped(const QString &instanceId);
     // The container's own disk grew past the instance's: stopped (disk_full), data kept.
     void onDiskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes);
+    // Asks the runtime to count the connections of the instances in m_connectionWatch, unless
+    // it counted them a moment ago or is counting now.
+    void countConnectionsSoon();
+    void onConnectionsCounted(const QHash<QString, int> &byInstance);
 
     // UPDATE … SET state = `to` WHERE id AND state IN (`from`); true if this call won.
     bool compareAndSwap(const QString &instanceId, const QStringList &from, const QString &to,
@@ -247,6 +252,10 @@ private:
     quint64 m_serialisedAt = 0; // Database::writeVersion() they were made at
     SpendingLimits *m_limits = nullptr;
     StopPolicies m_stops;
+    QHash<QString, int> m_connections; // instance → connections open at the last count
+    QSet<QString> m_connectionWatch; // instances whose idle stop waits for no connections
+    QStringList m_counting; // asked of the runtime, its answer still to come
+    QElapsedTimer m_countedAgo;
 };
 
 } // namespace cardhour::sim

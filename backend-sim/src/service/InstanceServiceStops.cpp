@@ -428,19 +428,29 @@ QJsonObject InstanceService::keepRunning(const QString &userId, const QString &i
 }
 
 void InstanceService::noteUtilisation(const QString &instanceId, qint64 atMs,
-                                      double busiestCardPercent, int connections)
+                                      double busiestCardPercent)
 {
     const StopPolicy policy = m_stops.of(instanceId);
+    const std::optional<Meter::OpenSegment> run =
+        policy.idle ? m_meter.openSegmentOf(instanceId) : std::nullopt;
+    if (!run || !policy.idle->requireNoConnections) {
+        m_connectionWatch.remove(instanceId);
+        m_connections.remove(instanceId);
+    }
     if (!policy.idle)
         return;
-    const std::optional<Meter::OpenSegment> run = m_meter.openSegmentOf(instanceId);
     if (!run) {
         m_stops.forget(instanceId);
         return;
     }
-    // A count that is not known (-1) keeps a host that asked for "no connections" running.
-    const bool busy = busiestCardPercent >= policy.idle->thresholdPercent
-        || (policy.idle->requireNoConnections && connections != 0);
+    bool connected = false;
+    if (policy.idle->requireNoConnections) {
+        m_connectionWatch.insert(instanceId);
+        countConnectionsSoon();
+        // Not counted yet (or the count failed): connected, so that it keeps running.
+        connected = m_connections.value(instanceId, -1) != 0;
+    }
+    const bool busy = busiestCardPercent >= policy.idle->thresholdPercent || connected;
     const bool planned = m_stops.idleStopAt(instanceId, policy).has_value();
     const StopPolicies::IdleVerdict verdict =
         m_stops.noteSample(instanceId, *policy.idle, run->startedAtMs, atMs, busy);
@@ -464,6 +474,26 @@ void InstanceService::noteUtilisation(const QString &instanceId, qint64 atMs,
     } else if (planned != m_stops.idleStopAt(instanceId, policy).has_value()) {
         notify(instanceId); // an idle window began or ended: planned_stop changed
     }
+}
+
+void InstanceService::countConnectionsSoon()
+{
+    constexpr qint64 kCountEveryMs = 2000; // each count is an `exec` per box
+    if (!m_counting.isEmpty() || m_connectionWatch.isEmpty()
+        || (m_countedAgo.isValid() && !m_countedAgo.hasExpired(kCountEveryMs)))
+        return;
+    m_counting = QStringList(m_connectionWatch.cbegin(), m_connectionWatch.cend());
+    m_countedAgo.start();
+    m_runtime.countConnections(m_counting);
+}
+
+void InstanceService::onConnectionsCounted(const QHash<QString, int> &byInstance)
+{
+    for (const QString &instanceId : std::as_const(m_counting)) {
+        if (m_connectionWatch.contains(instanceId))
+            m_connections.insert(instanceId, byInstance.value(instanceId, -1));
+    }
+    m_counting.clear();
 }
 
 void InstanceService::publishSpendingLimits(const QString &userId)

@@ -274,6 +274,15 @@ const QList<Migration> &all()
              " idle_require_no_connections INTEGER,"
              " idle_warning_seconds INTEGER)"_s,
          }},
+        {11,
+         u"the snapshot a ledger posting charges for"_s,
+         {
+             // NULL for every posting that is not a snapshot's fee; earlier fees are told from
+             // their segment, which names the snapshot.
+             u"ALTER TABLE ledger_txns ADD COLUMN snapshot_id TEXT"_s,
+             u"UPDATE ledger_txns SET snapshot_id = (SELECT g.snapshot_id FROM segments g"
+             " WHERE g.id = ledger_txns.segment_id) WHERE segment_id IS NOT NULL"_s,
+         }},
     };
     return list;
 }

@@ -1,11 +1,15 @@
 // Idle stop end to end with real containers: a box whose cards stay idle is stopped (`idle`)
 // after its window, with the warning first; a box running a CPU loop is never stopped, since
-// its simulated cards follow that real load.
+// its simulated cards follow that real load; a box that stops only with no connection open
+// keeps running while an SSH session is open, and stops once it is closed.
 #include "PodmanApiTest.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
 
 #include <algorithm>
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::test;
@@ -20,8 +24,44 @@ private Q_SLOTS:
     void cleanupTestCase() { cleanupPodmanTest(); }
 
     void idleBoxStopsLoadedBoxRuns();
+    void openSessionKeepsIdleBoxRunning();
 
 private:
+    // An interactive SSH session held open (a remote `sleep`) until the process is killed.
+    std::unique_ptr<QProcess> openSession(const QJsonObject &inst, const QString &knownHosts,
+                                          const KeyPair &key)
+    {
+        const QJsonObject sshInfo = inst.value(u"ssh"_s).toObject();
+        auto session = std::make_unique<QProcess>();
+        session->setProgram(u"ssh"_s);
+        session->setArguments({u"-F"_s,
+                               u"/dev/null"_s,
+                               u"-o"_s,
+                               u"StrictHostKeyChecking=yes"_s,
+                               u"-o"_s,
+                               u"UserKnownHostsFile="_s + knownHosts,
+                               u"-o"_s,
+                               u"GlobalKnownHostsFile=/dev/null"_s,
+                               u"-o"_s,
+                               u"IdentitiesOnly=yes"_s,
+                               u"-o"_s,
+                               u"IdentityAgent=none"_s,
+                               u"-o"_s,
+                               u"BatchMode=yes"_s,
+                               u"-o"_s,
+                               u"LogLevel=ERROR"_s,
+                               u"-i"_s,
+                               key.privatePath,
+                               u"-p"_s,
+                               QString::number(sshInfo.value(u"port"_s).toInt()),
+                               u"%1@%2"_s.arg(sshInfo.value(u"user"_s).toString(),
+                                              sshInfo.value(u"host"_s).toString()),
+                               u"echo open; exec sleep 600"_s});
+        session->setStandardInputFile(QProcess::nullDevice());
+        session->start();
+        return session;
+    }
+
     double utilisation(SimProcess &sim, const QString &token, const QString &id)
     {
         const Reply r =
@@ -83,6 +123,63 @@ void TestApiIdleStop::idleBoxStopsLoadedBoxRuns()
     QCOMPARE(still[u"state"_s].toString(), u"running"_s);
     QVERIFY(still[u"planned_stop"_s].isNull());
     (void)ssh(running, knownHostsFor(running), key, u"pkill -x timeout; echo stopped"_s);
+}
+
+void TestApiIdleStop::openSessionKeepsIdleBoxRunning()
+{
+    SimProcess *sim = startSim({u"--test-clock"_s});
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"connected@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair key = makeKey(u"connected"_s);
+    const QString keyId = addKey(*sim, token, key);
+    QVERIFY(!keyId.isEmpty());
+    const QJsonObject policy{{u"idle"_s,
+                              QJsonObject{{u"threshold_percent"_s, 10},
+                                          {u"window_seconds"_s, 120},
+                                          {u"require_no_connections"_s, true},
+                                          {u"warning_seconds"_s, 60}}}};
+    const QString id = create(*sim, token, {keyId}, QJsonObject{{u"stop_policy"_s, policy}});
+    QVERIFY(!id.isEmpty());
+    const QJsonObject running = waitFor(*sim, token, id, u"running"_s);
+    QCOMPARE(running.value(u"state"_s).toString(), u"running"_s);
+    QVERIFY(running[u"stop_policy"_s][u"idle"_s][u"require_no_connections"_s].toBool());
+
+    std::unique_ptr<QProcess> session = openSession(running, knownHostsFor(running), key);
+    QVERIFY(session->waitForStarted(10'000));
+    QByteArray said; // what the session printed so far (read once, kept: QTRY asks again)
+    QTRY_VERIFY2_WITH_TIMEOUT((said += session->readAllStandardOutput()).contains("open"),
+                              session->readAllStandardError().constData(), 30'000);
+    // Counted a few seconds apart: let a count see the session before the clock moves.
+    QTest::qWait(6000);
+    QVERIFY(instance(*sim, token, id)[u"planned_stop"_s].isNull());
+
+    // Idle cards, but a session open: twice the window passes and no idle stop is planned.
+    for (int step = 0; step < 6; ++step) {
+        QVERIFY(sim->advance(40));
+        QTest::qWait(2500);
+        const QJsonObject view = instance(*sim, token, id);
+        QCOMPARE(view[u"state"_s].toString(), u"running"_s);
+        QVERIFY2(view[u"planned_stop"_s].isNull(),
+                 QJsonDocument(view[u"planned_stop"_s].toObject()).toJson().constData());
+    }
+
+    // Closed: the idle window begins, the warning comes, then the stop.
+    session->kill();
+    QVERIFY(session->waitForFinished(10'000));
+    QTRY_VERIFY_WITH_TIMEOUT(instance(*sim, token, id)[u"planned_stop"_s][u"reason"_s] == u"idle"_s,
+                             20'000);
+    bool warned = false;
+    for (int step = 0; step < 4; ++step) {
+        QVERIFY(sim->advance(40));
+        QTest::qWait(3000);
+        const QJsonObject view = instance(*sim, token, id);
+        if (view[u"state"_s] == u"running"_s)
+            warned = warned || view[u"planned_stop"_s][u"warning"_s].toBool();
+    }
+    QVERIFY(warned);
+    const QJsonObject stopped = waitFor(*sim, token, id, u"stopped"_s, 30000);
+    QCOMPARE(stopped[u"state_reason"_s].toString(), u"idle"_s);
 }
 
 QTEST_GUILESS_MAIN(TestApiIdleStop)

@@ -31,6 +31,7 @@ private Q_SLOTS:
     void sizes();
     void stats();
     void listeningPorts();
+    void establishedConnections();
 };
 
 namespace {
@@ -309,6 +310,30 @@ void TestCliDialect::listeningPorts()
     QCOMPARE(cli::listeningPorts(tables), QSet<int>({22, 8888, 6667}));
     QCOMPARE(cli::listeningPorts({}), QSet<int>());
     QCOMPARE(cli::listeningPorts("cat: /proc/net/tcp6: No such file or directory\n"), QSet<int>());
+}
+
+void TestCliDialect::establishedConnections()
+{
+    // A box's tables: sshd listening on 22 with two sessions in (one over IPv6), the notebook's
+    // forward (sshd to 127.0.0.1:8888: the notebook's side is local port 8888, sshd's side is
+    // not), one session ending (TIME_WAIT) and one the box opened to the outside (local port
+    // 51234), which are not connections into it.
+    const QByteArray tables =
+        "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid\n"
+        "   0: 00000000:0016 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0\n"
+        "   1: 6402000A:0016 0202000A:A1B2 01 00000000:00000000 00:00000000 00000000     0\n"
+        "   2: 0100007F:22B8 0100007F:D431 01 00000000:00000000 00:00000000 00000000     0\n"
+        "   3: 0100007F:D431 0100007F:22B8 01 00000000:00000000 00:00000000 00000000     0\n"
+        "   4: 6402000A:0016 0202000A:A1B3 06 00000000:00000000 03:00001770 00000000     0\n"
+        "   5: 6402000A:C822 08080808:0050 01 00000000:00000000 00:00000000 00000000     0\n"
+        "  sl  local_address                         remote_address                        st\n"
+        "   0: 0000000000000000FFFF00006402000A:0016 0000000000000000FFFF00000202000A:B000 01 "
+        "00000000:00000000 00:00000000 00000000     0\n";
+    QCOMPARE(cli::establishedTo(tables, {22}), 2);
+    QCOMPARE(cli::establishedTo(tables, {22, 8888}), 3);
+    QCOMPARE(cli::establishedTo(tables, {8888}), 1);
+    QCOMPARE(cli::establishedTo({}, {22}), 0);
+    QCOMPARE(cli::establishedTo("cat: /proc/net/tcp6: No such file or directory\n", {22}), 0);
 }
 
 QTEST_GUILESS_MAIN(TestCliDialect)

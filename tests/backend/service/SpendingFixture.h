@@ -26,10 +26,22 @@
 
 namespace cardhour::sim::testing {
 
-// Instances are ready at once; snapshots are taken with a fixed size.
+// Instances are ready at once; snapshots are taken with a fixed size; the connections open into
+// a box are what `connections` says (a box not in it is not counted).
 class QuickRuntime final : public ContainerRuntime
 {
 public:
+    void countConnections(const QStringList &instanceIds) override
+    {
+        QHash<QString, int> counted;
+        for (const QString &id : instanceIds) {
+            if (connections.contains(id))
+                counted.insert(id, connections.value(id));
+        }
+        QTimer::singleShot(0, this, [this, counted] { Q_EMIT connectionsCounted(counted); });
+    }
+    QHash<QString, int> connections;
+
     QString name() const override { return QStringLiteral("quick"); }
     bool outlivesProvider() const override { return false; }
     void create(const InstanceSpec &spec) override { later(spec.instanceId, true); }

@@ -204,6 +204,25 @@ private Q_SLOTS:
                     .toInt()
                 >= 1);
         QVERIFY2(f.ledger->verify().isEmpty(), qPrintable(f.ledger->verify()));
+        // Each posting says which snapshot it charges for: the snapshot's fees name it, the
+        // instance's own disk fee and its compute do not.
+        qint64 snapshotFees = 0;
+        qint64 otherStorage = 0;
+        for (const QJsonValue &posting : f.ledger->page(user, 0, 100)) {
+            if (posting[u"kind"_s] != u"storage"_s) {
+                QVERIFY(posting[u"snapshot_id"_s].isNull());
+                continue;
+            }
+            if (posting[u"snapshot_id"_s].isNull()) {
+                otherStorage -= posting[u"amount_micros"_s].toInteger();
+            } else {
+                QCOMPARE(posting[u"snapshot_id"_s].toString(), sid);
+                QCOMPARE(posting[u"instance_id"_s].toString(), id);
+                snapshotFees -= posting[u"amount_micros"_s].toInteger();
+            }
+        }
+        QCOMPARE(snapshotFees, 600);
+        QCOMPARE(otherStorage, 50 * 200);
 
         // Outlives its instance, still billed; deleting ends the fee and removes its parts.
         f.instances->terminate(user, id);

@@ -21,12 +21,15 @@ StopPolicy stopAt(qint64 atMs)
     return policy;
 }
 
-StopPolicy idleAfter(int windowSeconds, int warningSeconds)
+StopPolicy idleAfter(int windowSeconds, int warningSeconds, bool noConnections = false)
 {
     StopPolicy policy;
-    policy.idle = StopPolicy::Idle{5, windowSeconds, false, warningSeconds};
+    policy.idle = StopPolicy::Idle{5, windowSeconds, noConnections, warningSeconds};
     return policy;
 }
+
+// Counts are asked of the runtime a couple of seconds apart (each is an `exec` per box).
+constexpr int kRecountMs = 2100;
 } // namespace
 
 class TestStopPolicies : public QObject
@@ -175,6 +178,46 @@ private Q_SLOTS:
         const QJsonObject view = f.instances->get(user, id);
         QCOMPARE(view[u"state_reason"_s].toString(), u"idle"_s);
         // Stopped at the end of the window (to the sample that saw it), not before.
+        QVERIFY(f.clock.nowMs() >= idleFrom + 600'000);
+        QVERIFY(f.clock.nowMs() <= idleFrom + 620'000);
+    }
+
+    void openConnectionKeepsAnIdleHostRunning()
+    {
+        SpendingFixture f;
+        const QString user = f.signUp(u"connected@example.com"_s);
+        const QString id = f.launch(user, u"rtx4090"_s, 1, idleAfter(600, 120, true));
+        const auto idleSamples = [&](int count) {
+            for (int i = 0; i < count && f.state(user, id) == u"running"_s; ++i) {
+                f.instances->noteUtilisation(id, f.clock.nowMs(), 0.0);
+                f.advanceSeconds(10);
+            }
+        };
+        // Not counted yet: as if connected. Then an SSH session is open: idle cards for twice
+        // the window, no idle stop planned or made.
+        f.runtime.connections.insert(id, 1);
+        idleSamples(120);
+        QCOMPARE(f.state(user, id), u"running"_s);
+        QVERIFY(f.instances->get(user, id)[u"planned_stop"_s].isNull());
+        // A count that fails (the box not read) keeps it running too.
+        f.runtime.connections.remove(id);
+        QTest::qWait(kRecountMs);
+        idleSamples(120);
+        QCOMPARE(f.state(user, id), u"running"_s);
+        QVERIFY(f.instances->get(user, id)[u"planned_stop"_s].isNull());
+
+        // Closed: the next count says so, and the idle window runs from the sample after it.
+        f.runtime.connections.insert(id, 0);
+        QTest::qWait(kRecountMs);
+        idleSamples(1); // asks; its answer comes with the tick
+        const qint64 idleFrom = f.clock.nowMs();
+        idleSamples(1);
+        QCOMPARE(f.instances->get(user, id)[u"planned_stop"_s][u"reason"_s].toString(), u"idle"_s);
+        idleSamples(90);
+        SpendingFixture::settle();
+        const QJsonObject view = f.instances->get(user, id);
+        QCOMPARE(view[u"state"_s].toString(), u"stopped"_s);
+        QCOMPARE(view[u"state_reason"_s].toString(), u"idle"_s);
         QVERIFY(f.clock.nowMs() >= idleFrom + 600'000);
         QVERIFY(f.clock.nowMs() <= idleFrom + 620'000);
     }

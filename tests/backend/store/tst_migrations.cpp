@@ -223,6 +223,40 @@ private Q_SLOTS:
                                  db.exec(u"INSERT INTO instance_cards(instance_id, gpu_type, card)"
                                          " VALUES ('i', 'rtx4090', -1)"_s));
     }
+
+    void version11NamesTheSnapshotOfItsFees()
+    {
+        // Fees posted before: a snapshot's (its segment names it), a stopped disk's, a top-up.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"v10.sqlite"_s);
+        createAtVersion(
+            path, 10,
+            {
+                u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES ('u', 'u@example.com', 'x', 9999700, 0)"_s,
+                u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image, "
+                u"price_per_hour_micros,"
+                " created_at, updated_at) VALUES ('i', 'u', 'kept', 'stopped', 'rtx4090', 1, 'base', 1900000, 0, 0)"_s,
+                u"INSERT INTO snapshots(id, user_id, instance_id, name, state, image, gpu_type, "
+                u"gpu_count, created_at)"
+                " VALUES ('s', 'u', 'i', 'snap', 'ready', 'base', 'rtx4090', 1, 0)"_s,
+                u"INSERT INTO segments(id, instance_id, user_id, rate_micros_per_hour, started_at, "
+                u"last_seen_at, charged_until, kind, snapshot_id)"
+                " VALUES (1, 'i', 'u', 200, 0, 0, 0, 'storage', 's'),"
+                " (2, 'i', 'u', 100, 0, 0, 0, 'storage', NULL)"_s,
+                u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros, "
+                u"balance_after_micros, segment_id, description, created_at)"
+                " VALUES (1, 'a', 'u', 'topup', 10000000, 10000000, NULL, 'top-up', 0),"
+                " (2, 'b', 'u', 'storage', -200, 9999800, 1, 'Snapshot storage: snap', 1),"
+                " (3, 'c', 'u', 'storage', -100, 9999700, 2, 'Storage while stopped', 2)"_s,
+            });
+        Database db;
+        db.open(path);
+        QCOMPARE(db.schemaVersion(), migrations::all().last().version);
+        QCOMPARE(db.scalar(u"SELECT snapshot_id FROM ledger_txns WHERE id = 2"_s).toString(),
+                 u"s"_s);
+        QVERIFY(db.scalar(u"SELECT snapshot_id FROM ledger_txns WHERE id = 3"_s).isNull());
+        QVERIFY(db.scalar(u"SELECT snapshot_id FROM ledger_txns WHERE id = 1"_s).isNull());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMigrations)
