@@ -61,14 +61,22 @@ QString statementCsv(const core::Statement &s, const QHash<QString, QString> &na
                      plainYuan(h.snapshotMicros), plainYuan(h.totalMicros())});
     }
     out += u"\r\n"_s;
-    out += line({u"seq"_s, u"time"_s, u"kind"_s, u"category"_s, u"instance_id"_s,
-                 u"instance_name"_s, u"description"_s, u"amount_yuan"_s, u"balance_after_yuan"_s});
+    out += line({u"snapshot_id"_s, u"snapshot_name"_s, u"instance_id"_s, u"snapshots_yuan"_s});
+    for (const core::StatementSnapshot &k : s.snapshots) {
+        out += line({csvField(k.snapshotId), csvField(names.value(k.snapshotId, k.snapshotId)),
+                     csvField(k.instanceId), plainYuan(k.micros)});
+    }
+    out += u"\r\n"_s;
+    out +=
+        line({u"seq"_s, u"time"_s, u"kind"_s, u"category"_s, u"instance_id"_s, u"instance_name"_s,
+              u"snapshot_id"_s, u"description"_s, u"amount_yuan"_s, u"balance_after_yuan"_s});
     for (const core::Posting &p : s.postings) {
         out += line(
             {QString::number(p.seq), p.createdAt.toTimeZone(s.zone).toString(Qt::ISODate),
              csvField(p.kind), category(core::Statement::categoryOf(p)), csvField(p.instanceId),
              csvField(p.instanceId.isEmpty() ? QString() : names.value(p.instanceId, p.instanceId)),
-             csvField(p.description), plainYuan(p.amountMicros), plainYuan(p.balanceAfterMicros)});
+             csvField(p.snapshotId), csvField(p.description), plainYuan(p.amountMicros),
+             plainYuan(p.balanceAfterMicros)});
     }
     return out;
 }

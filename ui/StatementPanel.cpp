@@ -29,7 +29,8 @@ using core::Statement;
 StatementPanel::StatementPanel(QWidget *parent)
     : QWidget(parent), m_month(new QComboBox(this)), m_monthLabel(new QLabel(this)),
       m_zoneLabel(new QLabel(this)), m_summary(new QGridLayout), m_hostsTitle(new QLabel(this)),
-      m_hosts(new QTableWidget(this)), m_postingsTitle(new QLabel(this)),
+      m_hosts(new QTableWidget(this)), m_snapshotsTitle(new QLabel(this)),
+      m_snapshots(new QTableWidget(this)), m_postingsTitle(new QLabel(this)),
       m_postingsTable(new QTableWidget(this)), m_csvButton(new QPushButton(this)),
       m_pdfButton(new QPushButton(this)), m_status(new QLabel(this))
 {
@@ -37,6 +38,7 @@ StatementPanel::StatementPanel(QWidget *parent)
     m_month->setObjectName(u"statementMonth"_s);
     m_zoneLabel->setObjectName(u"statementZone"_s);
     m_hosts->setObjectName(u"statementHosts"_s);
+    m_snapshots->setObjectName(u"statementSnapshots"_s);
     m_postingsTable->setObjectName(u"statementPostings"_s);
     m_csvButton->setObjectName(u"statementCsvButton"_s);
     m_pdfButton->setObjectName(u"statementPdfButton"_s);
@@ -46,18 +48,21 @@ StatementPanel::StatementPanel(QWidget *parent)
     m_status->setWordWrap(true);
 
     m_hosts->setColumnCount(5);
+    m_snapshots->setColumnCount(3);
     m_postingsTable->setColumnCount(6);
-    for (QTableWidget *table : {m_hosts, m_postingsTable}) {
+    for (QTableWidget *table : {m_hosts, m_snapshots, m_postingsTable}) {
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);
         table->setSelectionBehavior(QAbstractItemView::SelectRows);
         table->verticalHeader()->hide();
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     }
     m_hosts->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_snapshots->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_postingsTable->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
     QFont bold = m_hostsTitle->font();
     bold.setBold(true);
     m_hostsTitle->setFont(bold);
+    m_snapshotsTitle->setFont(bold);
     m_postingsTitle->setFont(bold);
 
     auto *top = new QHBoxLayout;
@@ -72,6 +77,8 @@ StatementPanel::StatementPanel(QWidget *parent)
     layout->addLayout(m_summary);
     layout->addWidget(m_hostsTitle);
     layout->addWidget(m_hosts, 1);
+    layout->addWidget(m_snapshotsTitle);
+    layout->addWidget(m_snapshots, 1);
     layout->addWidget(m_postingsTitle);
     layout->addWidget(m_postingsTable, 3);
     layout->addWidget(m_status);
@@ -174,6 +181,21 @@ void StatementPanel::rebuildStatement()
             m_hosts->setItem(i, c, item);
         }
     }
+    m_snapshots->setRowCount(int(m_statement.snapshots.size()));
+    for (int i = 0; i < m_statement.snapshots.size(); ++i) {
+        const core::StatementSnapshot &k = m_statement.snapshots.at(i);
+        const QStringList cells{m_names.value(k.snapshotId, k.snapshotId),
+                                m_names.value(k.instanceId, k.instanceId),
+                                Format::exactMoney(k.micros)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells.at(c));
+            if (c == 2)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_snapshots->setItem(i, c, item);
+        }
+    }
+    m_snapshotsTitle->setVisible(!m_statement.snapshots.isEmpty());
+    m_snapshots->setVisible(!m_statement.snapshots.isEmpty());
     m_postingsTable->setRowCount(int(m_statement.postings.size()));
     for (int i = 0; i < m_statement.postings.size(); ++i) {
         const core::Posting &p = m_statement.postings.at(i);
@@ -258,6 +280,8 @@ void StatementPanel::retranslate()
         {tr("Time"), tr("Kind"), tr("Host"), tr("Description"), tr("Amount"), tr("Balance")});
     m_hosts->setHorizontalHeaderLabels(
         {tr("Host"), tr("Compute"), tr("Storage"), tr("Snapshots"), tr("Total")});
+    m_snapshotsTitle->setText(tr("By snapshot"));
+    m_snapshots->setHorizontalHeaderLabels({tr("Snapshot"), tr("Taken of"), tr("Fees")});
     for (int i = 0; i < m_month->count(); ++i) {
         const int key = m_month->itemData(i).toInt();
         m_month->setItemText(i, StatementPdf::monthTitle(key / 100, key % 100));

@@ -50,6 +50,8 @@ private:
     QGridLayout *m_summary;
     QLabel *m_hostsTitle;
     QTableWidget *m_hosts;
+    QLabel *m_snapshotsTitle;
+    QTableWidget *m_snapshots; // each kept snapshot's fees (hidden when there were none)
     QLabel *m_postingsTitle;
     QTableWidget *m_postingsTable;
     QPushButton *m_csvButton;

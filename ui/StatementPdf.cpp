@@ -270,6 +270,19 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
             }
         }
 
+        if (!s.snapshots.isEmpty()) {
+            paintHeading(painter, page, tr("By snapshot"), 12);
+            const QList<Column> snapshotColumns{{tr("Snapshot"), 0.40, Qt::AlignLeft},
+                                                {tr("Taken of"), 0.32, Qt::AlignLeft},
+                                                {tr("Fees"), 0.28, Qt::AlignRight}};
+            paintRow(painter, page, snapshotColumns, titles(snapshotColumns), true);
+            for (const core::StatementSnapshot &k : s.snapshots)
+                paintRow(painter, page, snapshotColumns,
+                         {names.value(k.snapshotId, k.snapshotId),
+                          names.value(k.instanceId, k.instanceId), Format::exactMoney(k.micros)},
+                         false);
+        }
+
         paintHeading(painter, page, tr("Postings"), 12);
         const QList<Column> postingColumns{
             {tr("Time"), 0.21, Qt::AlignLeft},    {tr("Kind"), 0.10, Qt::AlignLeft},

@@ -296,6 +296,7 @@ struct Posting
     qint64 amountMicros = 0; // change to the caller's balance (negative for compute)
     qint64 balanceAfterMicros = 0;
     QString instanceId; // compute postings only
+    QString snapshotId; // a kept snapshot's storage fee: the snapshot
     QDateTime periodStart; // compute postings only
     QDateTime periodEnd;
     std::optional<qint64> rateMicrosPerHour;

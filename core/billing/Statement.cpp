@@ -20,10 +20,9 @@ StatementCategory Statement::categoryOf(const Posting &posting)
 {
     if (posting.kind == u"compute"_s)
         return StatementCategory::Compute;
-    if (posting.kind == u"storage"_s) {
-        return posting.description.startsWith(u"Snapshot storage"_s) ? StatementCategory::Snapshots
-                                                                     : StatementCategory::Storage;
-    }
+    if (posting.kind == u"storage"_s)
+        return posting.snapshotId.isEmpty() ? StatementCategory::Storage
+                                            : StatementCategory::Snapshots;
     if (posting.kind == u"topup"_s || posting.kind == u"trial_credit"_s)
         return StatementCategory::Credit;
     return StatementCategory::Other;
@@ -72,6 +71,16 @@ Statement Statement::build(const QList<Posting> &all, int year, int month, const
         case StatementCategory::Other:
             s.otherMicros += p.amountMicros;
             break;
+        }
+        if (category == StatementCategory::Snapshots) {
+            auto snapshot = std::find_if(
+                s.snapshots.begin(), s.snapshots.end(),
+                [&p](const StatementSnapshot &k) { return k.snapshotId == p.snapshotId; });
+            if (snapshot == s.snapshots.end()) {
+                s.snapshots.append(StatementSnapshot{p.snapshotId, p.instanceId});
+                snapshot = s.snapshots.end() - 1;
+            }
+            snapshot->micros += charge;
         }
         if (category == StatementCategory::Credit || category == StatementCategory::Other
             || p.instanceId.isEmpty())

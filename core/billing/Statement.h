@@ -9,9 +9,8 @@
 
 namespace cardhour::core {
 
-// What a posting is on a statement. The provider posts snapshot fees as `storage` postings whose
-// description begins with "Snapshot storage" (the ledger has no snapshot id): that prefix is the
-// only place this client tells the two kinds of storage apart.
+// What a posting is on a statement: a snapshot's fee is a `storage` posting that names its
+// snapshot (snapshot_id), a stopped host's disk one that does not.
 enum class StatementCategory {
     Compute,
     Storage, // a stopped host's own disk
@@ -29,6 +28,14 @@ struct StatementHost
     qint64 snapshotMicros = 0;
 
     qint64 totalMicros() const { return computeMicros + storageMicros + snapshotMicros; }
+};
+
+// One kept snapshot's fees in the month, as positive micro-yuan.
+struct StatementSnapshot
+{
+    QString snapshotId;
+    QString instanceId; // the host it was taken of
+    qint64 micros = 0;
 };
 
 // One calendar month of the ledger in one time zone: every posting made in it (by the time the
@@ -51,6 +58,7 @@ struct Statement
     qint64 otherMicros = 0; // signed, postings of kinds not known here
 
     QList<StatementHost> hosts; // by the order their first charge of the month was posted
+    QList<StatementSnapshot> snapshots; // likewise, each snapshot apart
     QList<Posting> postings; // oldest first
 
     qint64 chargesMicros() const { return computeMicros + storageMicros + snapshotMicros; }

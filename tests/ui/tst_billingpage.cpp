@@ -9,6 +9,7 @@
 #include "CostCalculator.h"
 #include "Format.h"
 #include "InstanceTableModel.h"
+#include "LedgerModel.h"
 #include "LedgerView.h"
 #include "SimProcess.h"
 #include "SpendingLimitsPanel.h"
@@ -97,6 +98,7 @@ private:
     SimProcess m_sim;
     core::ProviderClient m_client;
     QString m_instanceId;
+    QString m_snapshotId;
     QTemporaryDir m_scratch;
 };
 
@@ -122,6 +124,7 @@ void TestBillingPage::initTestCase()
     QVERIFY(test::awaitState(m_client, m_instanceId, core::InstanceState::Running));
     const auto snapshot = await(m_client.createSnapshot(m_instanceId, u"ckpt"_s));
     QVERIFY2(snapshot.ok, snapshot.why());
+    m_snapshotId = snapshot.value->id;
     QTRY_VERIFY(await(m_client.snapshot(snapshot.value->id)).value->state != u"creating"_s);
     QVERIFY(m_sim.advance(3600));
     QVERIFY(await(m_client.stopInstance(m_instanceId)).ok);
@@ -190,8 +193,7 @@ Expected TestBillingPage::expectedFor(const core::Statement &statement)
         const QString kind = p.value(u"kind"_s).toString();
         if (kind == u"compute"_s)
             e.compute -= amount;
-        else if (kind == u"storage"_s
-                 && p.value(u"description"_s).toString().startsWith(u"Snapshot storage"_s))
+        else if (kind == u"storage"_s && !p.value(u"snapshot_id"_s).toString().isEmpty())
             e.snapshots -= amount;
         else if (kind == u"storage"_s)
             e.storage -= amount;
@@ -229,6 +231,12 @@ void TestBillingPage::statementEqualsTheLedger()
     QCOMPARE(s.expectedClosingMicros(), s.closingBalanceMicros);
     QCOMPARE(s.hosts.size(), 1);
     QCOMPARE(s.hosts.first().totalMicros(), e.compute + e.storage + e.snapshots);
+    // The snapshot's fees by its id (the ledger's snapshot_id), not by their words.
+    QCOMPARE(s.snapshots.size(), 1);
+    QCOMPARE(s.snapshots.first().snapshotId, m_snapshotId);
+    QCOMPARE(s.snapshots.first().instanceId, m_instanceId);
+    QCOMPARE(s.snapshots.first().micros, e.snapshots);
+    QCOMPARE(panel->findChild<QTableWidget *>(u"statementSnapshots"_s)->rowCount(), 1);
     QCOMPARE(panel->findChild<QTableWidget *>(u"statementPostings"_s)->rowCount(), e.postings);
     shoot(&page, u"billing-statement"_s);
 
@@ -250,7 +258,10 @@ void TestBillingPage::statementEqualsTheLedger()
     QCOMPARE(csvValue(u"storage_yuan"_s), e.storage);
     QCOMPARE(csvValue(u"snapshots_yuan"_s), e.snapshots);
     QCOMPARE(csvValue(u"closing_balance_yuan"_s), e.closing);
-    QCOMPARE(csvText.count(u"\r\n"_s), 16 + e.postings); // 11 + blank + 2 + blank + header
+    // 11 + blank + 2 (hosts) + blank + 2 (snapshots) + blank + header
+    QCOMPARE(csvText.count(u"\r\n"_s), 19 + e.postings);
+    QVERIFY(csvText.contains(u"\r\n%1,%1,%2,%3\r\n"_s.arg(m_snapshotId, m_instanceId,
+                                                          ui::ledger::plainYuan(e.snapshots))));
 
     // PDF, read back by poppler's pdftotext: the totals are the ledger's.
     const QString pdfPath = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/statement-en.pdf"_s;
@@ -272,6 +283,8 @@ void TestBillingPage::statementEqualsTheLedger()
     QCOMPARE(amountAfter(text, u"Closing balance"_s).value_or(-1), e.closing);
     QVERIFY(text.contains(u"Postings: %1"_s.arg(e.postings)));
     QVERIFY(text.contains(u"train"_s));
+    QVERIFY2(text.contains(u"By snapshot"_s) && text.contains(m_snapshotId),
+             qPrintable(text.left(2000)));
     // Every posting's line is there: its amount and the balance after it.
     for (const core::Posting &p : s.postings) {
         QVERIFY2(text.contains(ui::Format::exactMoney(p.balanceAfterMicros)),

@@ -12,7 +12,8 @@ using cardhour::core::StatementCategory;
 namespace {
 
 Posting posting(qint64 seq, const QString &kind, qint64 amount, qint64 balanceAfter,
-                const QString &utc, const QString &instance = {}, const QString &description = {})
+                const QString &utc, const QString &instance = {}, const QString &description = {},
+                const QString &snapshot = {})
 {
     Posting p;
     p.seq = seq;
@@ -22,6 +23,7 @@ Posting posting(qint64 seq, const QString &kind, qint64 amount, qint64 balanceAf
     p.createdAt = QDateTime::fromString(utc, Qt::ISODate);
     p.instanceId = instance;
     p.description = description;
+    p.snapshotId = snapshot;
     return p;
 }
 
@@ -33,7 +35,7 @@ QList<Posting> ledger()
         posting(7, u"storage"_s, -1, 108'599'999, u"2026-11-30T15:59:59Z"_s, u"b"_s,
                 u"Storage while stopped: b, 1 s at 0.01 yuan/h"_s),
         posting(6, u"storage"_s, -250'000, 108'600'000, u"2026-11-20T10:00:00Z"_s, u"a"_s,
-                u"Snapshot storage: s1, 3600 s at 0.25 yuan/h"_s),
+                u"Snapshot storage: s1, 3600 s at 0.25 yuan/h"_s, u"snap-1"_s),
         posting(5, u"compute"_s, -3'009'600, 108'850'000, u"2026-11-10T08:00:00Z"_s, u"b"_s),
         posting(4, u"compute"_s, -1'900'000, 111'859'600, u"2026-11-03T08:00:00Z"_s, u"a"_s),
         posting(3, u"topup"_s, 100'000'000, 113'759'600, u"2026-11-02T08:00:00Z"_s),
@@ -63,6 +65,35 @@ private Q_SLOTS:
         QCOMPARE(s.snapshotMicros, 250'000);
         QCOMPARE(s.creditMicros, 100'000'000);
         QCOMPARE(s.expectedClosingMicros(), s.closingBalanceMicros);
+        QCOMPARE(s.snapshots.size(), 1);
+        QCOMPARE(s.snapshots[0].snapshotId, u"snap-1"_s);
+        QCOMPARE(s.snapshots[0].instanceId, u"a"_s);
+        QCOMPARE(s.snapshots[0].micros, 250'000);
+    }
+
+    void snapshotsOfOneHostApart()
+    {
+        // Two snapshots of one host with the same words in their descriptions: each its own
+        // line, by its id; together the host's snapshot total.
+        const QList<Posting> all{
+            posting(4, u"storage"_s, -300, 9'999'000, u"2026-11-03T00:00:00Z"_s, u"a"_s,
+                    u"Snapshot storage: nightly"_s, u"snap-2"_s),
+            posting(3, u"storage"_s, -200, 9'999'300, u"2026-11-02T00:00:00Z"_s, u"a"_s,
+                    u"Snapshot storage: nightly"_s, u"snap-1"_s),
+            posting(2, u"storage"_s, -500, 9'999'500, u"2026-11-01T12:00:00Z"_s, u"a"_s,
+                    u"Snapshot storage: nightly"_s, u"snap-1"_s),
+            posting(1, u"topup"_s, 10'000'000, 10'000'000, u"2026-11-01T00:00:00Z"_s),
+        };
+        const Statement s = Statement::build(all, 2026, 11, QTimeZone::utc());
+        QCOMPARE(s.snapshots.size(), 2);
+        QCOMPARE(s.snapshots[0].snapshotId, u"snap-1"_s);
+        QCOMPARE(s.snapshots[0].micros, 700);
+        QCOMPARE(s.snapshots[1].snapshotId, u"snap-2"_s);
+        QCOMPARE(s.snapshots[1].micros, 300);
+        QCOMPARE(s.hosts.size(), 1);
+        QCOMPARE(s.hosts[0].snapshotMicros, 1000);
+        QCOMPARE(s.snapshotMicros, 1000);
+        QCOMPARE(s.storageMicros, 0);
     }
 
     void monthInShanghaiMovesTheBoundaries()
@@ -119,11 +150,12 @@ private Q_SLOTS:
     {
         QCOMPARE(Statement::categoryOf(posting(1, u"compute"_s, -1, 0, u"2026-01-01T00:00:00Z"_s)),
                  StatementCategory::Compute);
+        // The snapshot id tells them apart, not the words of the description.
         QCOMPARE(Statement::categoryOf(posting(1, u"storage"_s, -1, 0, u"2026-01-01T00:00:00Z"_s,
-                                               u"a"_s, u"Snapshot storage: x"_s)),
+                                               u"a"_s, u"Storage: x"_s, u"snap-x"_s)),
                  StatementCategory::Snapshots);
         QCOMPARE(Statement::categoryOf(posting(1, u"storage"_s, -1, 0, u"2026-01-01T00:00:00Z"_s,
-                                               u"a"_s, u"Storage while stopped: x"_s)),
+                                               u"a"_s, u"Snapshot storage: x"_s)),
                  StatementCategory::Storage);
         QCOMPARE(Statement::categoryOf(posting(1, u"refund"_s, 1, 0, u"2026-01-01T00:00:00Z"_s)),
                  StatementCategory::Other);
