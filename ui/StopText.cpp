@@ -18,6 +18,10 @@ QString StopText::reason(const QString &reason)
         return tr("its cards stayed idle");
     if (reason == u"balance_exhausted"_s)
         return tr("the balance ran out");
+    if (reason == u"provider_restarted"_s)
+        return tr("the provider restarted");
+    if (reason == u"container_stopped"_s || reason == u"container_gone"_s)
+        return tr("its container stopped");
     return {};
 }
 

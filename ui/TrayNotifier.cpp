@@ -163,21 +163,16 @@ void TrayNotifier::onInstanceAlert(RunwayAlerts::InstanceAlert kind, const Insta
         notify(tr("Instance failed"),
                instance.stateReason.isEmpty()
                    ? tr("%1 failed.").arg(instance.name)
-                   : tr("%1 failed: %2").arg(instance.name, instance.stateReason),
+                   : tr("%1 failed: %2")
+                         .arg(instance.name,
+                              StopText::reason(instance.stateReason).isEmpty()
+                                  ? instance.stateReason
+                                  : StopText::reason(instance.stateReason)),
                true);
         return;
     }
-    QString why;
-    if (instance.stateReason == u"balance_exhausted"_s)
-        why = tr("the balance ran out");
-    else if (instance.stateReason == u"provider_restarted"_s)
-        why = tr("the provider restarted");
-    else if (!StopText::reason(instance.stateReason).isEmpty())
-        why = StopText::reason(instance.stateReason);
-    else if (instance.stateReason == u"container_stopped"_s
-             || instance.stateReason == u"container_gone"_s)
-        why = tr("its container stopped");
-    else
+    QString why = StopText::reason(instance.stateReason);
+    if (why.isEmpty())
         why = instance.stateReason;
     notify(tr("Instance stopped by the provider"),
            why.isEmpty() ? tr("%1 was stopped by the provider.").arg(instance.name)
