@@ -3431,6 +3431,10 @@ Commands:
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
+    <message>
+        <source>Stop time</source>
+        <translation>停止时间</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::InstanceTableModel</name>
@@ -3904,6 +3908,14 @@ Commands:
     <message>
         <source>It could not be kept running: %1</source>
         <translation>无法继续运行：%1</translation>
+    </message>
+    <message>
+        <source>it was started with --runtime inprocess</source>
+        <translation>它以 --runtime inprocess 启动</translation>
+    </message>
+    <message>
+        <source>Hosts here run without containers: they go through their states and are billed, but have no SSH and no terminal. Why: %1.</source>
+        <translation>这里的主机不在容器中运行：它们会经历各个状态并计费，但没有 SSH，也没有终端。原因：%1。</translation>
     </message>
 </context>
 <context>
@@ -4527,6 +4539,22 @@ Commands:
         <source>Total</source>
         <translation>合计</translation>
     </message>
+    <message>
+        <source>By snapshot</source>
+        <translation>按快照</translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>Taken of</source>
+        <translation>来源主机</translation>
+    </message>
+    <message>
+        <source>Fees</source>
+        <translation>费用</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::StatementPdf</name>
@@ -4660,6 +4688,22 @@ Commands:
         <source>No postings in this month.</source>
         <translation>本月没有记账条目。</translation>
     </message>
+    <message>
+        <source>By snapshot</source>
+        <translation>按快照</translation>
+    </message>
+    <message>
+        <source>Snapshot</source>
+        <translation>快照</translation>
+    </message>
+    <message>
+        <source>Taken of</source>
+        <translation>来源主机</translation>
+    </message>
+    <message>
+        <source>Fees</source>
+        <translation>费用</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::StopPolicyEditor</name>
@@ -4725,6 +4769,19 @@ Commands:
         <source>The provider keeps these, also while this computer sleeps, and warns before an idle stop so that you can keep the host running. A running job counts as load; an open notebook tab with nothing running does not.</source>
         <translation>这些规则由提供商执行，这台电脑休眠时也照样有效；空闲停止前会先发出提醒，你可以选择继续运行。正在运行的任务算作负载；打开着但没有运行任何内容的笔记本页面不算。</translation>
     </message>
+    <message numerus="yes">
+        <source>when its cards stay under %1 % for %n min with no connection open</source>
+        <translation>
+            <numerusform>在显卡利用率持续 %n 分钟低于 %1 % 且没有打开的连接时</numerusform></translation>
+    </message>
+    <message>
+        <source>Only while no SSH session or app connection is open</source>
+        <translation>仅在没有打开的 SSH 会话或应用连接时</translation>
+    </message>
+    <message>
+        <source>An open terminal, file transfer or app tab then keeps the host running</source>
+        <translation>这样，打开的终端、文件传输或应用标签页会让主机保持运行</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::StopText</name>
@@ -4755,6 +4812,61 @@ Commands:
     <message>
         <source>Stops at %1 (in %2): %3</source>
         <translation>将于 %1 停止（还剩 %2）：%3</translation>
+    </message>
+    <message>
+        <source>the provider restarted</source>
+        <translation>服务商已重启</translation>
+    </message>
+    <message>
+        <source>its container stopped</source>
+        <translation>其容器已停止</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::StopTimerRow</name>
+    <message>
+        <source>%1 no longer stops at a set time.</source>
+        <translation>%1 不再在设定的时间停止。</translation>
+    </message>
+    <message>
+        <source>%1 now stops at %2.</source>
+        <translation>%1 现在将于 %2 停止。</translation>
+    </message>
+    <message>
+        <source>The stop time was not changed: %1</source>
+        <translation>停止时间未更改：%1</translation>
+    </message>
+    <message>
+        <source>Stops at %1, kept by the provider.</source>
+        <translation>将于 %1 停止，由服务商执行。</translation>
+    </message>
+    <message>
+        <source>No stop time.</source>
+        <translation>没有停止时间。</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>改期</translation>
+    </message>
+    <message>
+        <source>Set</source>
+        <translation>设定</translation>
+    </message>
+    <message>
+        <source>Stop the host at the time in the field</source>
+        <translation>在框中的时间停止主机</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Keep it running without a stop time</source>
+        <translation>不设停止时间，保持运行</translation>
+    </message>
+    <message>
+        <source>Stop time</source>
+        <translation>停止时间</translation>
     </message>
 </context>
 <context>
@@ -5016,18 +5128,6 @@ Commands:
         <translation>%1 已失败：%2</translation>
     </message>
     <message>
-        <source>the balance ran out</source>
-        <translation>余额已用完</translation>
-    </message>
-    <message>
-        <source>the provider restarted</source>
-        <translation>服务商已重启</translation>
-    </message>
-    <message>
-        <source>its container stopped</source>
-        <translation>其容器已停止</translation>
-    </message>
-    <message>
         <source>Instance stopped by the provider</source>
         <translation>实例已被服务商停止</translation>
     </message>
@@ -5042,6 +5142,10 @@ Commands:
     <message>
         <source>A host will stop</source>
         <translation>一台主机即将停止</translation>
+    </message>
+    <message>
+        <source>Keep running %1</source>
+        <translation>保持 %1 运行</translation>
     </message>
 </context>
 <context>
@@ -5059,12 +5163,12 @@ Commands:
         <translation>立即启动或连接本地沙盒。</translation>
     </message>
     <message>
-        <source>The cardhour-sim executable.</source>
-        <translation>cardhour-sim 可执行文件。</translation>
-    </message>
-    <message>
         <source>Also trust the certificate authorities in FILE (PEM) for an https:// provider with a certificate of its own.</source>
         <translation>对于使用自有证书的 https:// 提供商，同时信任 FILE（PEM）中的证书颁发机构。</translation>
+    </message>
+    <message>
+        <source>The cardhour-sim executable to start for the local sandbox (default: the one next to this program).</source>
+        <translation>启动本地沙盒时使用的 cardhour-sim 可执行文件（默认：本程序旁边的那个）。</translation>
     </message>
 </context>
 </TS>
