@@ -3,7 +3,8 @@
 // list when narrow; the cost preview running and stopped from the provider's own figures (and
 // following a catalog with another storage price); datasets listed with their size and sent;
 // the first launch without keys making, uploading and using one; a 402 refusal said in words
-// with the dialog left open. Saves launch-cards.png, launch-narrow.png, launch-dark.png.
+// with the dialog left open. Saves launch-cards.png, launch-stop-policy.png, launch-narrow.png,
+// launch-dark.png.
 #include "AppSettings.h"
 #include "CoreTestSupport.h"
 #include "GpuCardDelegate.h"
@@ -184,6 +185,10 @@ void TestLaunchDialog::cardsShowTheCatalog()
     QTRY_VERIFY(list(dialog, u"imageList"_s)->count() > 0);
     selectGpu(dialog, u"h100-80g"_s);
     shoot(&dialog, u"launch-cards"_s);
+    // The choices scroll; what is below the cards is shot on its own.
+    auto *stopBox = dialog.findChild<QWidget *>(u"stopBox"_s);
+    QVERIFY(stopBox);
+    shoot(stopBox, u"launch-stop-policy"_s);
 
     // Narrow: the plain list, one type a line, the same words.
     dialog.resize(520, 860);
