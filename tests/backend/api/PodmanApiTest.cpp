@@ -183,37 +183,41 @@ QString PodmanApiTest::knownHostsFor(const QJsonObject &inst)
     return path;
 }
 
+QStringList PodmanApiTest::sshArguments(const QJsonObject &inst, const QString &knownHosts,
+                                        const KeyPair &key, const QString &command)
+{
+    const QJsonObject sshInfo = inst.value(u"ssh"_s).toObject();
+    return {
+        u"-F"_s,
+        u"/dev/null"_s,
+        u"-o"_s,
+        u"StrictHostKeyChecking=yes"_s,
+        u"-o"_s,
+        u"UserKnownHostsFile="_s + knownHosts,
+        u"-o"_s,
+        u"GlobalKnownHostsFile=/dev/null"_s,
+        u"-o"_s,
+        u"IdentitiesOnly=yes"_s,
+        u"-o"_s,
+        u"IdentityAgent=none"_s,
+        u"-o"_s,
+        u"BatchMode=yes"_s,
+        u"-o"_s,
+        u"ConnectTimeout=15"_s,
+        u"-o"_s,
+        u"LogLevel=ERROR"_s,
+        u"-i"_s,
+        key.privatePath,
+        u"-p"_s,
+        QString::number(sshInfo.value(u"port"_s).toInt()),
+        u"%1@%2"_s.arg(sshInfo.value(u"user"_s).toString(), sshInfo.value(u"host"_s).toString()),
+        command};
+}
+
 Cmd PodmanApiTest::ssh(const QJsonObject &inst, const QString &knownHosts, const KeyPair &key,
                        const QString &command)
 {
-    const QJsonObject sshInfo = inst.value(u"ssh"_s).toObject();
-    return run(
-        u"ssh"_s,
-        {u"-F"_s,
-         u"/dev/null"_s,
-         u"-o"_s,
-         u"StrictHostKeyChecking=yes"_s,
-         u"-o"_s,
-         u"UserKnownHostsFile="_s + knownHosts,
-         u"-o"_s,
-         u"GlobalKnownHostsFile=/dev/null"_s,
-         u"-o"_s,
-         u"IdentitiesOnly=yes"_s,
-         u"-o"_s,
-         u"IdentityAgent=none"_s,
-         u"-o"_s,
-         u"BatchMode=yes"_s,
-         u"-o"_s,
-         u"ConnectTimeout=15"_s,
-         u"-o"_s,
-         u"LogLevel=ERROR"_s,
-         u"-i"_s,
-         key.privatePath,
-         u"-p"_s,
-         QString::number(sshInfo.value(u"port"_s).toInt()),
-         u"%1@%2"_s.arg(sshInfo.value(u"user"_s).toString(), sshInfo.value(u"host"_s).toString()),
-         command},
-        60'000);
+    return run(u"ssh"_s, sshArguments(inst, knownHosts, key, command), 60'000);
 }
 
 // ---- 1. the whole life of one instance, over real SSH -------------------------------------------

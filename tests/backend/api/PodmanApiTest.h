@@ -138,6 +138,10 @@ protected:
     QJsonObject instance(SimProcess &sim, const QString &token, const QString &id);
     // Writes `[host]:port <host_key>` to a new known_hosts file; returns its path.
     QString knownHostsFor(const QJsonObject &instance);
+    // OpenSSH's arguments for `command` on the instance as root with `key`, pinned to
+    // knownHosts only (no agent, no config, no prompt).
+    static QStringList sshArguments(const QJsonObject &instance, const QString &knownHosts,
+                                    const KeyPair &key, const QString &command);
     Cmd ssh(const QJsonObject &instance, const QString &knownHosts, const KeyPair &key,
             const QString &command);
     void removeEverything();

@@ -31,32 +31,9 @@ private:
     std::unique_ptr<QProcess> openSession(const QJsonObject &inst, const QString &knownHosts,
                                           const KeyPair &key)
     {
-        const QJsonObject sshInfo = inst.value(u"ssh"_s).toObject();
         auto session = std::make_unique<QProcess>();
         session->setProgram(u"ssh"_s);
-        session->setArguments({u"-F"_s,
-                               u"/dev/null"_s,
-                               u"-o"_s,
-                               u"StrictHostKeyChecking=yes"_s,
-                               u"-o"_s,
-                               u"UserKnownHostsFile="_s + knownHosts,
-                               u"-o"_s,
-                               u"GlobalKnownHostsFile=/dev/null"_s,
-                               u"-o"_s,
-                               u"IdentitiesOnly=yes"_s,
-                               u"-o"_s,
-                               u"IdentityAgent=none"_s,
-                               u"-o"_s,
-                               u"BatchMode=yes"_s,
-                               u"-o"_s,
-                               u"LogLevel=ERROR"_s,
-                               u"-i"_s,
-                               key.privatePath,
-                               u"-p"_s,
-                               QString::number(sshInfo.value(u"port"_s).toInt()),
-                               u"%1@%2"_s.arg(sshInfo.value(u"user"_s).toString(),
-                                              sshInfo.value(u"host"_s).toString()),
-                               u"echo open; exec sleep 600"_s});
+        session->setArguments(sshArguments(inst, knownHosts, key, u"echo open; exec sleep 600"_s));
         session->setStandardInputFile(QProcess::nullDevice());
         session->start();
         return session;
