@@ -51,11 +51,8 @@ QString InstanceTableModel::stateText(const Instance &instance)
     }
     if (instance.state == InstanceState::Running && instance.launch.readyMs)
         return tr("%1 · SSH ready in %2").arg(state, Format::seconds(*instance.launch.readyMs));
-    if (instance.state == InstanceState::Failed && !instance.stateReason.isEmpty()) {
-        // A known reason in words; otherwise the runtime's own message, as it said it.
-        const QString words = StopText::reason(instance.stateReason);
-        return tr("%1 · %2").arg(state, words.isEmpty() ? instance.stateReason : words);
-    }
+    if (instance.state == InstanceState::Failed && !instance.stateReason.isEmpty())
+        return tr("%1 · %2").arg(state, StopText::reasonOrAsSaid(instance.stateReason));
     if (instance.state == InstanceState::Stopped && instance.stateReason == u"balance_exhausted"_s)
         return tr("%1 · balance ran out").arg(state);
     if (instance.state == InstanceState::Stopped

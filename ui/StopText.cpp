@@ -25,11 +25,17 @@ QString StopText::reason(const QString &reason)
     return {};
 }
 
+QString StopText::reasonOrAsSaid(const QString &code)
+{
+    const QString words = reason(code);
+    return words.isEmpty() ? code : words;
+}
+
 QString StopText::planned(const std::optional<core::PlannedStop> &stop, const QDateTime &now)
 {
     if (!stop || !stop->at.isValid())
         return {};
-    const QString why = reason(stop->reason).isEmpty() ? stop->reason : reason(stop->reason);
+    const QString why = reasonOrAsSaid(stop->reason);
     const QDateTime local = stop->at.toLocalTime();
     const bool today = now.isValid() && local.date() == now.toLocalTime().date();
     const QString at = local.toString(today || !now.isValid() ? u"HH:mm"_s : u"yyyy-MM-dd HH:mm"_s);

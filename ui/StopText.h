@@ -19,6 +19,8 @@ public:
     // spending_limit, max_duration, max_cost, idle (and the older balance_exhausted) in words;
     // empty for a reason that is not one of these.
     static QString reason(const QString &reason);
+    // reason() where it knows the code, else the provider's own words (a runtime's message).
+    static QString reasonOrAsSaid(const QString &reason);
     // "Stops at 18:30 (in 1 h 05 min): its stop time"; without `now`, no countdown. Empty
     // without a planned stop.
     static QString planned(const std::optional<core::PlannedStop> &stop, const QDateTime &now = {});

@@ -159,21 +159,14 @@ void TrayNotifier::onRunwayAlert(int thresholdMinutes, qint64 msLeft)
 
 void TrayNotifier::onInstanceAlert(RunwayAlerts::InstanceAlert kind, const Instance &instance)
 {
+    const QString why = StopText::reasonOrAsSaid(instance.stateReason);
     if (kind == RunwayAlerts::InstanceAlert::Failed) {
         notify(tr("Instance failed"),
-               instance.stateReason.isEmpty()
-                   ? tr("%1 failed.").arg(instance.name)
-                   : tr("%1 failed: %2")
-                         .arg(instance.name,
-                              StopText::reason(instance.stateReason).isEmpty()
-                                  ? instance.stateReason
-                                  : StopText::reason(instance.stateReason)),
+               why.isEmpty() ? tr("%1 failed.").arg(instance.name)
+                             : tr("%1 failed: %2").arg(instance.name, why),
                true);
         return;
     }
-    QString why = StopText::reason(instance.stateReason);
-    if (why.isEmpty())
-        why = instance.stateReason;
     notify(tr("Instance stopped by the provider"),
            why.isEmpty() ? tr("%1 was stopped by the provider.").arg(instance.name)
                          : tr("%1 was stopped: %2.").arg(instance.name, why),
