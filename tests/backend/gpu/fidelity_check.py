@@ -21,6 +21,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -217,6 +218,40 @@ def write_status(path, doc):
     os.replace(tmp, path)
 
 
+def check_threads(lib, status):
+    """NVML is thread-safe: readers on several threads (ctypes lets go of the GIL during a call),
+    while the file is replaced under them, each get a whole card from one version of the file."""
+    versions = {util: status_doc(2, util)["gpus"] for util in (30, 60)}
+    errors, stop = [], threading.Event()
+
+    def reader():
+        h, mem, util = ctypes.c_void_p(), Memory(), Utilization()
+        while not stop.is_set() and not errors:
+            for i in range(2):
+                for rc, what in ((lib.nvmlDeviceGetHandleByIndex_v2(ctypes.c_uint(i), ctypes.byref(h)), "handle"),
+                                 (lib.nvmlDeviceGetMemoryInfo(h, ctypes.byref(mem)), "memory"),
+                                 (lib.nvmlDeviceGetUtilizationRates(h, ctypes.byref(util)), "utilisation")):
+                    if rc != 0:
+                        errors.append(f"{what} on a thread: {lib.nvmlErrorString(rc).decode()}")
+                        return
+                if mem.free + mem.used != mem.total:
+                    errors.append(f"a torn read: free {mem.free} + used {mem.used} != total {mem.total}")
+                if util.gpu not in (round(v[i]["utilization_gpu"]) for v in versions.values()):
+                    errors.append(f"card {i} utilisation {util.gpu} is in no version of the file")
+
+    write_status(status, status_doc(2, 60))
+    threads = [threading.Thread(target=reader) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for n in range(200):
+        write_status(status, status_doc(2, 30 if n % 2 else 60))
+    stop.set()
+    for t in threads:
+        t.join()
+    if errors:
+        fail(errors[0])
+
+
 def main():
     global SMI, NVML
     mode = sys.argv[1] if len(sys.argv) > 1 else "box"
@@ -255,6 +290,7 @@ def main():
             fail("an unknown UUID is not NVML_ERROR_NOT_FOUND")
         if lib.nvmlDeviceGetHandleByIndex_v2(ctypes.c_uint(5), ctypes.byref(h)) != 2:
             fail("an index out of range is not NVML_ERROR_INVALID_ARGUMENT")
+        check_threads(lib, status)
         check(lib, lib.nvmlShutdown(), "nvmlShutdown")
         if lib.nvmlShutdown() != 1:
             fail("a second nvmlShutdown is not NVML_ERROR_UNINITIALIZED")

@@ -2,8 +2,8 @@
  *
  * Monitoring tools (pynvml, gpustat, nvtop, exporters) read the cards through NVML rather than
  * nvidia-smi. This answers the calls they use from the same live numbers the box's nvidia-smi
- * prints (the provider's status.json, read afresh per call), with NVML's documented return
- * codes: UNINITIALIZED before nvmlInit, INVALID_ARGUMENT for a bad handle, index or NULL
+ * prints (the provider's status.json, read again whenever the file changes), with NVML's documented
+ * return codes: UNINITIALIZED before nvmlInit, INVALID_ARGUMENT for a bad handle, index or NULL
  * pointer, NOT_FOUND for an unknown UUID or bus id, INSUFFICIENT_SIZE for a short buffer,
  * DRIVER_NOT_LOADED where the box has no simulated cards, NOT_SUPPORTED for what a simulated
  * card cannot report. A function this library lacks is missing, which NVML's loaders report as
@@ -18,32 +18,41 @@
 #include <string.h>
 #include <strings.h>
 
+/* A handle is only an address in g_devices: its card is its offset there, so handles are never
+ * written and threads share them safely. */
 struct nvmlDevice_st
 {
-    int index;
+    char unused;
 };
 
 static struct nvmlDevice_st g_devices[CH_MAX_GPUS];
+/* NVML is documented thread-safe, and exporters query from several threads: the init count is
+ * atomic, and each thread reads the status file into its own copy, so a pointer into it stays
+ * valid for the whole call however other threads refresh. */
 static int g_init_count = 0;
-static ch_status g_status;
+static _Thread_local ch_status g_status;
+static _Thread_local ch_status_stamp g_stamp;
+
+static int initialised(void)
+{
+    return __atomic_load_n(&g_init_count, __ATOMIC_ACQUIRE) > 0;
+}
 
 /* The latest numbers; 0 on success. */
 static nvmlReturn_t refresh(void)
 {
-    ch_status fresh;
-    int r = ch_status_read(&fresh);
+    int r = ch_status_refresh(&g_status, &g_stamp);
     if (r == -1)
         return NVML_ERROR_DRIVER_NOT_LOADED;
     if (r != 0)
         return NVML_ERROR_UNKNOWN;
-    g_status = fresh;
     return NVML_SUCCESS;
 }
 
 /* The card behind a handle, with fresh numbers; NULL and *rc set when there is none. */
 static const ch_gpu *card(nvmlDevice_t device, nvmlReturn_t *rc)
 {
-    if (g_init_count == 0) {
+    if (!initialised()) {
         *rc = NVML_ERROR_UNINITIALIZED;
         return NULL;
     }
@@ -53,12 +62,12 @@ static const ch_gpu *card(nvmlDevice_t device, nvmlReturn_t *rc)
     }
     if ((*rc = refresh()) != NVML_SUCCESS)
         return NULL;
-    if (device->index >= g_status.gpu_count) {
+    if (device - g_devices >= g_status.gpu_count) {
         *rc = NVML_ERROR_GPU_IS_LOST;
         return NULL;
     }
     *rc = NVML_SUCCESS;
-    return &g_status.gpus[device->index];
+    return &g_status.gpus[device - g_devices];
 }
 
 #define CARD_OR_RETURN(device, out)                                                                \
@@ -87,9 +96,7 @@ NVML_EXPORT nvmlReturn_t nvmlInitWithFlags(unsigned int flags)
     nvmlReturn_t rc = refresh();
     if (rc != NVML_SUCCESS)
         return rc;
-    for (int i = 0; i < CH_MAX_GPUS; ++i)
-        g_devices[i].index = i;
-    g_init_count++;
+    __atomic_add_fetch(&g_init_count, 1, __ATOMIC_ACQ_REL);
     return NVML_SUCCESS;
 }
 
@@ -105,9 +112,12 @@ NVML_EXPORT nvmlReturn_t nvmlInit(void)
 
 NVML_EXPORT nvmlReturn_t nvmlShutdown(void)
 {
-    if (g_init_count == 0)
-        return NVML_ERROR_UNINITIALIZED;
-    g_init_count--;
+    int count = __atomic_load_n(&g_init_count, __ATOMIC_ACQUIRE);
+    do {
+        if (count == 0)
+            return NVML_ERROR_UNINITIALIZED;
+    } while (!__atomic_compare_exchange_n(&g_init_count, &count, count - 1, 0, __ATOMIC_ACQ_REL,
+                                          __ATOMIC_ACQUIRE));
     return NVML_SUCCESS;
 }
 
@@ -171,7 +181,7 @@ NVML_EXPORT const char *nvmlErrorString(nvmlReturn_t result)
 
 NVML_EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length)
 {
-    if (g_init_count == 0)
+    if (!initialised())
         return NVML_ERROR_UNINITIALIZED;
     nvmlReturn_t rc = refresh();
     return rc != NVML_SUCCESS ? rc : copy_string(version, length, g_status.driver_version);
@@ -179,7 +189,7 @@ NVML_EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int 
 
 NVML_EXPORT nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length)
 {
-    if (g_init_count == 0)
+    if (!initialised())
         return NVML_ERROR_UNINITIALIZED;
     nvmlReturn_t rc = refresh();
     if (rc != NVML_SUCCESS)
@@ -212,7 +222,7 @@ NVML_EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *cudaDriverVersion)
 
 NVML_EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *deviceCount)
 {
-    if (g_init_count == 0)
+    if (!initialised())
         return NVML_ERROR_UNINITIALIZED;
     if (!deviceCount)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -230,7 +240,7 @@ NVML_EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned int *deviceCount)
 
 NVML_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device)
 {
-    if (g_init_count == 0)
+    if (!initialised())
         return NVML_ERROR_UNINITIALIZED;
     nvmlReturn_t rc = refresh();
     if (rc != NVML_SUCCESS)
@@ -248,7 +258,7 @@ NVML_EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int index, nvmlDevi
 
 NVML_EXPORT nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *device)
 {
-    if (g_init_count == 0)
+    if (!initialised())
         return NVML_ERROR_UNINITIALIZED;
     if (!uuid || !device)
         return NVML_ERROR_INVALID_ARGUMENT;
@@ -267,7 +277,7 @@ NVML_EXPORT nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_
 NVML_EXPORT nvmlReturn_t nvmlDeviceGetHandleByPciBusId_v2(const char *pciBusId,
                                                           nvmlDevice_t *device)
 {
-    if (g_init_count == 0)
+    if (!initialised())
         return NVML_ERROR_UNINITIALIZED;
     if (!pciBusId || !device)
         return NVML_ERROR_INVALID_ARGUMENT;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct
@@ -189,15 +190,61 @@ const char *ch_status_path(void)
     return env && *env ? env : "/run/cardhour/gpu/status.json";
 }
 
+static int parse_status(const char *text, size_t n, ch_status *out);
+
 int ch_status_read(ch_status *out)
 {
     FILE *f = fopen(ch_status_path(), "rb");
     if (!f)
         return -1;
-    static char text[1 << 20];
-    size_t n = fread(text, 1, sizeof text - 1, f);
+    /* On the heap, not in a static buffer: threads read at the same time. */
+    enum {
+        max_size = 1 << 20
+    };
+    char *text = malloc(max_size);
+    if (!text) {
+        fclose(f);
+        return -2;
+    }
+    size_t n = fread(text, 1, max_size - 1, f);
     fclose(f);
     text[n] = '\0';
+    int rc = parse_status(text, n, out);
+    free(text);
+    return rc;
+}
+
+int ch_status_refresh(ch_status *status, ch_status_stamp *stamp)
+{
+    struct stat st;
+    if (stat(ch_status_path(), &st) != 0) {
+        stamp->valid = 0;
+        return -1;
+    }
+    if (stamp->valid && stamp->device == (unsigned long long)st.st_dev
+        && stamp->inode == (unsigned long long)st.st_ino
+        && stamp->size == (unsigned long long)st.st_size && stamp->mtime_sec == st.st_mtim.tv_sec
+        && stamp->mtime_nsec == st.st_mtim.tv_nsec)
+        return 0;
+    ch_status fresh;
+    int rc = ch_status_read(&fresh);
+    if (rc != 0) {
+        stamp->valid = 0;
+        return rc;
+    }
+    *status = fresh;
+    /* The stamp taken before the read: a file replaced in between is read again next time. */
+    stamp->device = (unsigned long long)st.st_dev;
+    stamp->inode = (unsigned long long)st.st_ino;
+    stamp->size = (unsigned long long)st.st_size;
+    stamp->mtime_sec = st.st_mtim.tv_sec;
+    stamp->mtime_nsec = st.st_mtim.tv_nsec;
+    stamp->valid = 1;
+    return 0;
+}
+
+static int parse_status(const char *text, size_t n, ch_status *out)
+{
     memset(out, 0, sizeof *out);
     cursor c = {text, text + n, 0};
     char key[48];

@@ -1,5 +1,5 @@
 /* The simulated cards as the provider publishes them (/run/cardhour/gpu/status.json), read
- * afresh for every query so the numbers are as live as nvidia-smi's. */
+ * again whenever the file has changed, so the numbers are as live as nvidia-smi's. */
 #ifndef CARDHOUR_NVML_STATUS_H
 #define CARDHOUR_NVML_STATUS_H
 
@@ -45,6 +45,19 @@ typedef struct
 const char *ch_status_path(void);
 /* 0 when read and parsed; -1 when the file is missing, -2 when it cannot be parsed. */
 int ch_status_read(ch_status *out);
+
+/* Which version of the status file *status holds: its inode, size and change time. */
+typedef struct
+{
+    unsigned long long device, inode, size;
+    long long mtime_sec, mtime_nsec;
+    int valid;
+} ch_status_stamp;
+
+/* ch_status_read, unless the file is the one *stamp names (the provider replaces it by rename
+ * each second): then *status is kept as it is. The same return codes; *status is left unchanged
+ * on an error, and the stamp is cleared so the next call reads again. */
+int ch_status_refresh(ch_status *status, ch_status_stamp *stamp);
 /* This box's processes that do work, spread over the cards as nvidia-smi spreads them. */
 int ch_box_processes(const ch_status *status, ch_process *out, int max);
 
