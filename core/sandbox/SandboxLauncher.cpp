@@ -187,6 +187,7 @@ void SandboxLauncher::tryAttach(QList<QUrl> candidates)
             tryAttach(candidates);
             return;
         }
+        m_health = r.value();
         // It says it is a sandbox; only the one holding our data directory's secret is ours.
         prove(
             url,
@@ -319,6 +320,7 @@ void SandboxLauncher::verify(const QUrl &url)
                      .arg(url.toString(), r.error().userMessage()));
             return;
         }
+        m_health = r.value();
         // Our own child, yet checked the same way: what answers on that port must be it.
         prove(
             url,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/Models.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QProcess>
@@ -78,6 +80,9 @@ public:
     // A keychain key for Session::setProvider that stays the same across launches (the port
     // changes every time): "cardhour-sandbox:" + the data directory.
     QString providerKey() const;
+    // What the sandbox said of itself (its runtime and why) when it was last proven ours: the
+    // session needs no second /v1/health for it.
+    const Health &health() const { return m_health; }
     // The last lines the sandbox wrote to stderr (at most 4 KiB).
     QString stderrTail() const { return QString::fromUtf8(m_stderrTail); }
     QString errorString() const { return m_error; }
@@ -114,6 +119,7 @@ private:
     void removeUrlFile() const;
 
     ProviderClient *m_probe = nullptr;
+    Health m_health;
     QPointer<QProcess> m_process;
     QTimer *m_startTimer = nullptr;
     QTimer *m_killTimer = nullptr;

@@ -35,8 +35,9 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
 
     // ---- the local sandbox -------------------------------------------------------------------
     connect(m_launcher, &SandboxLauncher::progress, this, &ClientSession::connecting);
-    connect(m_launcher, &SandboxLauncher::ready, this,
-            [this](const QUrl &url) { useProvider(url, m_launcher->providerKey()); });
+    connect(m_launcher, &SandboxLauncher::ready, this, [this](const QUrl &url) {
+        useProvider(url, m_launcher->providerKey(), m_launcher->health());
+    });
     connect(m_launcher, &SandboxLauncher::failed, this,
             [this](const QString &reason, const QString &tail) {
                 Q_EMIT connectFailed(tail.isEmpty() ? reason : reason + u"\n\n"_s + tail);
@@ -137,7 +138,7 @@ void ClientSession::connectToUrl(const QUrl &url)
             return; // another provider was chosen meanwhile
         if (!reply.ok())
             return Q_EMIT connectFailed(reply.error().userMessage());
-        useProvider(url, {});
+        useProvider(url, {}, reply.value());
     });
 }
 
@@ -147,7 +148,7 @@ void ClientSession::disconnectFromProvider()
     m_events->stop();
 }
 
-void ClientSession::useProvider(const QUrl &url, const QString &providerKey)
+void ClientSession::useProvider(const QUrl &url, const QString &providerKey, const Health &health)
 {
     m_events->stop();
     // Another provider logs the session out (Session::loggedOut -> resetFor(nobody)); the same
@@ -155,10 +156,7 @@ void ClientSession::useProvider(const QUrl &url, const QString &providerKey)
     m_session->setProvider(url, providerKey);
     m_events->setBaseUrl(url);
     Q_EMIT providerReady(url);
-    m_client->health()->onFinished(this, [this, url](const Reply<Health> &reply) {
-        if (reply.ok() && m_session->providerUrl() == url)
-            Q_EMIT providerRuntime(reply.value().runtime, reply.value().runtimeNote);
-    });
+    Q_EMIT providerRuntime(health.runtime, health.runtimeNote);
     if (m_session->isLoggedIn())
         onLoggedIn(); // the same provider again (a restarted sandbox): carry on
     else

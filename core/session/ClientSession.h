@@ -130,7 +130,8 @@ Q_SIGNALS:
     void notice(const QString &message);
 
 private:
-    void useProvider(const QUrl &url, const QString &providerKey);
+    // The provider at url answered `health` (its runtime is shown from it, not asked again).
+    void useProvider(const QUrl &url, const QString &providerKey, const Health &health);
     void resetFor(const QString &userId);
     void onLoggedIn();
     void rememberNames(const QList<Instance> &instances);
