@@ -1,10 +1,12 @@
 #include "cli/DatasetsCommand.h"
 
+#include "cli/EngineOptions.h"
 #include "cli/RegistryCommand.h"
 #include "service/Catalog.h"
 #include "service/Datasets.h"
 #include "service/SampleDatasets.h"
 
+#include <QCommandLineParser>
 #include <QTextStream>
 
 #include <exception>
@@ -19,8 +21,10 @@ namespace {
 
 int usage(QTextStream &err)
 {
-    err << "usage: cardhour-sim datasets list | add NAME DIR | remove NAME | make [--force]"
-           "  [--data DIR]\n";
+    err << "usage: cardhour-sim datasets list | add NAME DIR | remove NAME\n"
+           "       cardhour-sim datasets make [--force] [--podman PATH] [--containers-conf FILE]"
+           " [--tag-prefix PREFIX]\n"
+           "  every verb takes [--data DIR]\n";
     return 2;
 }
 
@@ -69,15 +73,33 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
             << " removed (its folder is untouched; running instances keep their mount)\n";
         return 0;
     }
-    if (verb == u"make"_s && (args.isEmpty() || args == QStringList{u"--force"_s})) {
+    if (verb == u"make"_s) {
+        // The same engine options as `images` and `doctor`, so a sandbox whose images carry
+        // another tag prefix, or need a containers.conf, is made for in the same words.
+        QCommandLineParser parser;
+        const EngineOptions engine;
+        engine.addTo(&parser);
+        const QCommandLineOption forceOption(u"force"_s, u"Make them again."_s);
+        parser.addOption(forceOption);
+        if (!parser.parse(QStringList{u"cardhour-sim datasets make"_s} + args)
+            || !parser.positionalArguments().isEmpty()) {
+            err << "cardhour-sim datasets make: "
+                << (parser.errorText().isEmpty() ? u"unexpected "_s + args.join(u' ')
+                                                 : parser.errorText())
+                << "\n";
+            return usage(err);
+        }
         SampleDatasets::Options options;
         options.dataDir = dataDir;
-        options.program = qEnvironmentVariable("PODMAN", u"podman"_s);
+        options.program = engine.podman(parser);
+        options.containersConf =
+            engine.containersConf(parser, qEnvironmentVariable("CONTAINERS_CONF"));
+        options.tagPrefix = engine.tagPrefix(parser);
         try {
             bool failed = false;
-            const QStringList report =
-                SampleDatasets(options, datasets)
-                    .ensure(SampleDatasets::declaredBy(Catalog::load()), !args.isEmpty(), &failed);
+            const QStringList report = SampleDatasets(options, datasets)
+                                           .ensure(SampleDatasets::declaredBy(Catalog::load()),
+                                                   parser.isSet(forceOption), &failed);
             for (const QString &line : report)
                 out << line << "\n";
             return failed ? 1 : 0;

@@ -11,7 +11,8 @@ namespace cardhour::sim {
 //   datasets remove NAME          forget it (the folder itself is never touched)
 //   datasets make [--force]       make the apps' sample datasets from their images (those missing
 //                                 or older than their image; all with --force), as the provider
-//                                 does at start; podman from $PODMAN, CONTAINERS_CONF inherited
+//                                 does at start; --podman, --containers-conf (else
+//                                 $CONTAINERS_CONF) and --tag-prefix as `images` takes them
 // Option: --data DIR (the provider's data folder; default defaultDataDir). Returns the exit
 // code (0 ok, 1 failure, 2 usage).
 int runDatasetsCommand(const QStringList &args, const QString &defaultDataDir);

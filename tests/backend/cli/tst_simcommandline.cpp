@@ -62,6 +62,23 @@ private Q_SLOTS:
         QCOMPARE(runSim({u"datasets"_s}).exitCode, 2);
     }
 
+    // `datasets make` takes the engine options `images` takes: a tag prefix with no image built
+    // under it is what it reports, and an option it does not know is a usage error.
+    void datasetsMakeTakesTheEngineOptions()
+    {
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        const Run made = runSim({u"datasets"_s, u"make"_s, u"--data"_s, data.path(),
+                                 u"--tag-prefix"_s, u"localhost/cardhour-none/"_s});
+        QCOMPARE(made.exitCode, 0);
+        QVERIFY2(made.out.contains(u"image localhost/cardhour-none/ocr:latest is not built yet"_s),
+                 qPrintable(made.out + made.err));
+        const Run wrong = runSim({u"datasets"_s, u"make"_s, u"--data"_s, data.path(), u"--fast"_s});
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY2(wrong.err.contains(u"fast"_s) && wrong.err.contains(u"--tag-prefix"_s),
+                 qPrintable(wrong.err));
+    }
+
     void engineThatDoesNotAnswerSaysWhatNext()
     {
         QTemporaryDir data;
