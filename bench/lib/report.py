@@ -190,6 +190,9 @@ def _kept_notes(out_dir):
     return [""] + body.split("\n")
 
 
+EARLIER = "(an earlier run's figure, not measured in this one)"
+
+
 def _earlier_rows(out_dir, ran):
     """Rows of the previous benchmarks.csv for the benchmarks this run left out (--only), marked
     as earlier figures, so that a partial run does not drop the others from the report."""
@@ -208,7 +211,8 @@ def _earlier_rows(out_dir, ran):
             except (TypeError, ValueError):
                 row[key] = float("nan")
         row["samples"] = int(row.get("samples") or 0)
-        row["note"] = "(an earlier run's figure, not measured in this one) " + (row.get("note") or "")
+        note = (row.get("note") or "").replace(EARLIER, "").strip()  # marked once, however old
+        row["note"] = f"{EARLIER} {note}".strip()
         rows.append(row)
     return rows
 
