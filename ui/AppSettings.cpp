@@ -1,5 +1,7 @@
 #include "AppSettings.h"
 
+#include "ClientStyle.h"
+
 #include <QApplication>
 #include <QPalette>
 #include <QSettings>
@@ -144,7 +146,8 @@ void Theme::apply(const QString &theme)
 {
     SystemLook &look = systemLook(); // before the first change, so "system" can come back
     const QString chosen = available().contains(theme) ? theme : u"system"_s;
-    QStyle *style = QStyleFactory::create(chosen == u"system"_s ? look.styleName : u"Fusion"_s);
+    QStyle *base = QStyleFactory::create(chosen == u"system"_s ? look.styleName : u"Fusion"_s);
+    QStyle *style = base ? new ClientStyle(base) : nullptr;
     const QPalette palette = chosen == u"system"_s ? look.palette
         : chosen == u"dark"_s                      ? darkPalette()
         : style                                    ? style->standardPalette()

@@ -66,6 +66,10 @@ QString fileName(Icon which)
         return u"plug"_s;
     case Icon::LogOut:
         return u"log-out"_s;
+    case Icon::MoreRight:
+        return u"chevrons-right"_s;
+    case Icon::MoreDown:
+        return u"chevrons-down"_s;
     }
     return {};
 }

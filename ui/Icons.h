@@ -33,7 +33,9 @@ enum class Icon {
     TopUp,
     Settings,
     Connect,
-    LogOut
+    LogOut,
+    MoreRight, // a menu bar's or tool bar's overflow
+    MoreDown
 };
 
 namespace Icons {
