@@ -25,6 +25,12 @@ cardhour_add_test(tst_cgroupstats
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_cgroupstats.cpp
     LIBS cardhour_sim_lib)
 
+cardhour_add_test(tst_layersize
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_layersize.cpp
+            ${CMAKE_CURRENT_SOURCE_DIR}/runtime/PodmanTestSupport.h
+    LIBS cardhour_sim_lib)
+target_compile_definitions(tst_layersize PRIVATE CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+
 cardhour_add_test(tst_clidialect
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_clidialect.cpp
     LIBS cardhour_sim_lib)
