@@ -2,6 +2,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLoggingCategory>
 #include <QPointer>
 #include <QSocketNotifier>
 #include <QTimer>
@@ -13,6 +14,8 @@
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
+
+Q_LOGGING_CATEGORY(lcEngineApi, "cardhour.sim.engineapi", QtInfoMsg)
 
 QString EngineReply::message() const
 {
@@ -249,6 +252,7 @@ void EngineApi::dropWatch(int fd)
 
 void EngineApi::watchSocket(int fd, int what)
 {
+    qCDebug(lcEngineApi) << "socket" << fd << "wants" << what;
     if (what == CURL_POLL_REMOVE)
         return dropWatch(fd);
     Watch &watch = m_watches[fd];
@@ -275,6 +279,7 @@ void EngineApi::act(int fd, int events)
     if (m_acting)
         return;
     m_acting = true;
+    qCDebug(lcEngineApi) << "act on" << fd << events;
     int running = 0;
     curl_multi_socket_action(m_multi, static_cast<curl_socket_t>(fd), events, &running);
     m_acting = false;
@@ -313,6 +318,7 @@ void EngineApi::finishDone()
         if (!transfer)
             continue;
         const CURLcode code = msg->data.result;
+        qCDebug(lcEngineApi) << "done" << transfer->handle << code;
         curl_multi_remove_handle(m_multi, transfer->easy);
         m_transfers.remove(transfer->handle);
         if (transfer->line && !transfer->pending.trimmed().isEmpty())

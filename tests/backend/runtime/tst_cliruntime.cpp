@@ -691,7 +691,9 @@ void TestCliRuntime::engineApiAndCommandLine()
         runtime.refresh(); // without events only a listing notices
     QTRY_VERIFY_WITH_TIMEOUT(!runtime.isRunning(id), 20000);
     QVERIFY(refreshedSpy.count() > 0);
-    QCOMPARE(refreshedSpy.last().at(0).value<QHash<QString, bool>>().value(id, true), false);
+    using RunningById = QHash<QString, bool>;
+    const RunningById lastListing = refreshedSpy.last().at(0).value<RunningById>();
+    QCOMPARE(lastListing.value(id, true), false);
 
     // Started again and stopped, as the service does.
     readySpy.clear();
