@@ -5,6 +5,7 @@
 #include "SshProbe.h"
 #include "WorkspaceDisk.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -114,11 +115,15 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
 CliRuntime::~CliRuntime()
 {
     m_shuttingDown = true;
+    // The socket of a service of our own (the service may leave it behind).
+    const QString ownSocket = m_apiService && m_api ? m_api->socketPath() : QString();
     delete m_api;
     m_api = nullptr;
-    if (m_apiService) { // asked to end first: it closes its socket and removes nothing else
+    if (m_apiService) { // asked to end (SIGTERM) before the rest are killed: it shuts down cleanly
         m_apiService->terminate();
         m_apiService->waitForFinished(2000);
+        if (!ownSocket.isEmpty())
+            QFile::remove(ownSocket);
     }
     // No callbacks into a half-destroyed runtime; containers themselves outlive the provider.
     const QList<Process *> procs = findChildren<Process *>(Qt::FindDirectChildrenOnly);
