@@ -28,6 +28,9 @@ namespace {
 constexpr int kServiceStartMs = 5000; // a podman service answers in well under a second here
 constexpr int kEventRetryMs = 1000;
 constexpr int kEventRefreshMs = 20; // events of one stop (died, stop, cleanup) come together
+// podman may send an event a moment before its listing shows it (a `rm -f`'s "remove"): one
+// more listing this long after the last event-driven one.
+constexpr int kEventSettleMs = 1000;
 
 // A socket path must fit sockaddr_un (108 bytes with its NUL): in the data folder when short.
 QString podmanSocketPath(const QString &dataDir)
@@ -77,6 +80,11 @@ void CliRuntime::connectEngineApi()
     m_eventRefresh->setSingleShot(true);
     m_eventRefresh->setInterval(kEventRefreshMs);
     connect(m_eventRefresh, &QTimer::timeout, this, &CliRuntime::refresh);
+    auto *settle = new QTimer(this);
+    settle->setSingleShot(true);
+    settle->setInterval(kEventSettleMs);
+    connect(settle, &QTimer::timeout, this, &CliRuntime::refresh);
+    connect(m_eventRefresh, &QTimer::timeout, settle, qOverload<>(&QTimer::start));
     watchEvents();
 }
 
