@@ -184,6 +184,12 @@ int main(int argc, char *argv[])
         u"containers.conf for podman (default: $CONTAINERS_CONF, else the one installed in "
         "share/cardhour/podman)."_s,
         u"FILE"_s);
+    const QCommandLineOption engineApiOption(
+        u"engine-api"_s,
+        u"How podman or docker is driven: auto (its REST API on its socket, a podman service "
+        "of the sandbox's own, and its event stream; the command line where that does not "
+        "answer) or off (the command line only)."_s,
+        u"MODE"_s, u"auto"_s);
     const QCommandLineOption tagPrefixOption(
         u"tag-prefix"_s,
         u"Prefix of the image tags instances run (default: localhost/cardhour/; as for "
@@ -220,9 +226,9 @@ int main(int argc, char *argv[])
     errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
-                       runtimeOption, containersConfOption, tagPrefixOption, postingOption,
-                       gpusOption, nvidiaSmiOption, hostNameOption, routesOption, dataDirOption,
-                       tlsCertOption, tlsKeyOption, scryptOption});
+                       runtimeOption, containersConfOption, engineApiOption, tagPrefixOption,
+                       postingOption, gpusOption, nvidiaSmiOption, hostNameOption, routesOption,
+                       dataDirOption, tlsCertOption, tlsKeyOption, scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -272,6 +278,10 @@ int main(int argc, char *argv[])
     options.containersConf = parser.isSet(containersConfOption) ? parser.value(containersConfOption)
                                                                 : defaultContainersConf();
     options.imagePrefix = parser.value(tagPrefixOption);
+    const QString engineApi = parser.value(engineApiOption);
+    if (engineApi != u"auto"_s && engineApi != u"off"_s)
+        return fail(u"--engine-api wants auto or off"_s);
+    options.engineApi = engineApi == u"auto"_s;
     options.testClock = parser.isSet(testClockOption);
     options.hostNames = parser.values(hostNameOption);
     bool ok = false;

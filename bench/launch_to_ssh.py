@@ -34,7 +34,8 @@ READY_LOG = re.compile(r"instance (\S+) ready on \S+ after (\d+) ms \((create|st
 # The steps of a launch, each between two recorded moments.
 STEPS = [
     ("api_to_runtime", "POST accepted → runtime starts (image stage)", "requested", "image"),
-    ("container", "image stage → container running (podman volume create + run)", "image", "container"),
+    ("container", "image stage → container running (volume create + create + start: the engine's REST API, "
+                  "else its command line)", "image", "container"),
     ("sshd", "container running → sshd answers the provider's probe", "sshd", "ready"),
     ("ready_to_client_ssh", "provider ready → first client command over SSH ok", "ready", "client_ssh"),
 ]
@@ -136,12 +137,14 @@ def prepare_keys(work):
     return key, ssh_dir
 
 
-def run(sim_exe, runs, warmup=1, image="base", podman="podman", log=print):
-    """Alternating floor and CardHour launches; returns (rows, log lines of the provider)."""
+def run(sim_exe, runs, warmup=1, image="base", podman="podman", log=print, engine_api="auto"):
+    """Alternating floor and CardHour launches; returns (rows, log lines of the provider).
+    engine_api "off": the provider drives podman through its command line only."""
     env = dict(os.environ)
     work = tempfile.mkdtemp(prefix="cardhour-bench-launch-")
     key, ssh_dir = prepare_keys(work)
-    sim = Sim(sim_exe, os.path.join(work, "data"), "podman", env=env)
+    extra = [] if engine_api == "auto" else ["--engine-api", engine_api]
+    sim = Sim(sim_exe, os.path.join(work, "data"), "podman", env=env, extra_args=extra)
     rows = []
     try:
         api = sim.api
@@ -182,8 +185,10 @@ def main():
     ap.add_argument("--image", default="base")
     ap.add_argument("--podman", default="podman")
     ap.add_argument("--csv", help="append one row per run to this file")
+    ap.add_argument("--engine-api", default="auto", choices=["auto", "off"],
+                    help="off: the provider uses podman's command line only (for comparison)")
     args = ap.parse_args()
-    rows = run(args.sim, args.runs, args.warmup, args.image, args.podman)
+    rows = run(args.sim, args.runs, args.warmup, args.image, args.podman, engine_api=args.engine_api)
 
     def stats(name):
         values = [r[name] for r in rows]

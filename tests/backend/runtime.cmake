@@ -35,6 +35,10 @@ cardhour_add_test(tst_clidialect
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_clidialect.cpp
     LIBS cardhour_sim_lib)
 
+cardhour_add_test(tst_enginecalls
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_enginecalls.cpp
+    LIBS cardhour_sim_lib)
+
 # One test source, two engines: the podman CLI, and the docker CLI against podman's
 # Docker-compatible API service (started by the test).
 foreach(engine IN ITEMS podman docker)

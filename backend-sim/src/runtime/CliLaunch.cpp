@@ -491,6 +491,7 @@ void CliRuntime::waitForSshd(const std::shared_ptr<Launch> &launch)
                    });
         });
     m_ops[id].probe = probe;
+    m_ops[id].launch = launch;
 
     // A container that exits (a broken image, an unusable host key) fails at once, not at the
     // probe's deadline.

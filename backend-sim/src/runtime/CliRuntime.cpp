@@ -5,6 +5,7 @@
 #include "SshProbe.h"
 #include "WorkspaceDisk.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -102,6 +103,8 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
                 m_selinux = m_selinux || option.toString().contains(u"selinux"_s);
         }
         m_usable = true;
+        if (m_options.engineApi)
+            connectEngineApi();
     } else {
         const QString unfinished = notFinished(info, kInfoTimeoutMs);
         m_unusableReason = unfinished.isEmpty() ? cli::tail(info.err) : unfinished;
@@ -112,6 +115,16 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
 CliRuntime::~CliRuntime()
 {
     m_shuttingDown = true;
+    // The socket of a service of our own (the service may leave it behind).
+    const QString ownSocket = m_apiService && m_api ? m_api->socketPath() : QString();
+    delete m_api;
+    m_api = nullptr;
+    if (m_apiService) { // asked to end (SIGTERM) before the rest are killed: it shuts down cleanly
+        m_apiService->terminate();
+        m_apiService->waitForFinished(2000);
+        if (!ownSocket.isEmpty())
+            QFile::remove(ownSocket);
+    }
     // No callbacks into a half-destroyed runtime; containers themselves outlive the provider.
     const QList<Process *> procs = findChildren<Process *>(Qt::FindDirectChildrenOnly);
     for (Process *proc : procs) {
@@ -177,6 +190,21 @@ bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs, b
 
 void CliRuntime::runCli(const QStringList &args, ProcCallback done, int timeoutMs,
                         const QProcessEnvironment &extraEnv)
+{
+    if (m_api) {
+        QProcessEnvironment environment = m_env;
+        const QStringList keys = extraEnv.keys();
+        for (const QString &key : keys)
+            environment.insert(key, extraEnv.value(key));
+        if (const std::optional<cli::ApiCall> call =
+                cli::apiCallFor(m_options.engine, args, environment))
+            return runOverApi(*call, args, std::move(done), timeoutMs, extraEnv);
+    }
+    runProcess(args, std::move(done), timeoutMs, extraEnv);
+}
+
+void CliRuntime::runProcess(const QStringList &args, ProcCallback done, int timeoutMs,
+                            const QProcessEnvironment &extraEnv)
 {
     Process::Options options;
     options.environment = m_env;

@@ -3,6 +3,7 @@
 #include "CgroupStats.h"
 #include "CliDialect.h"
 #include "ContainerRuntime.h"
+#include "EngineCalls.h"
 #include "InstanceFiles.h"
 #include "Process.h"
 
@@ -79,6 +80,14 @@ public:
         // bridge network of each box's own, networkName(): docker's default bridge is shared by
         // every box). Empty: the engine's default.
         QString network = QStringLiteral("auto");
+        // Drive the engine through its REST API (EngineApi) for the calls EngineCalls knows
+        // (run, start, stop, rm, inspect, ps, volume create) and watch its event stream for
+        // containers that end; the command line stays for the rest, and for everything when
+        // the socket does not answer. false: the command line only.
+        bool engineApi = true;
+        // The API's socket. Empty: for podman a `podman system service` of this runtime's own
+        // (a child, ended with it), for docker DOCKER_HOST's unix:// path or docker.sock.
+        QString engineSocket;
     };
 
     using ContainerInfo = cli::ContainerInfo;
@@ -142,6 +151,11 @@ public:
     bool hasPendingWork(const QString &instanceId) const;
     bool hasPendingWork() const { return !m_ops.isEmpty(); }
 
+    // Whether the engine's API answered (and serves the calls it can), and whether its event
+    // stream is open: then a container that ends is noticed at once, not at the next refresh.
+    bool usesEngineApi() const { return m_api != nullptr; }
+    bool watchesEvents() const { return m_events != 0; }
+
     static QString containerName(const QString &instanceId);
     static QString volumeName(const QString &instanceId);
     static QString networkName(const QString &instanceId); // with network "per-instance"
@@ -170,6 +184,7 @@ private:
         OpKind kind;
         std::function<void(quint64 token)> run;
     };
+    struct Launch; // the state of one create()/start() chain
     struct InstanceOps
     {
         quint64 epoch = 0; // token of the op in progress; 0 once a newer request superseded it
@@ -177,13 +192,13 @@ private:
         OpKind current = OpKind::Create;
         QList<Op> queue;
         QPointer<SshProbe> probe;
+        std::weak_ptr<Launch> launch; // while its sshd is probed: an event may end it sooner
     };
     using ProcResult = ProcessResult;
     // "podman rm failed (exit 2): <its stderr>", "... timed out: ...", "...: could not be run
     // (...)".
     static QString describe(const ProcResult &result, const QString &what);
     using ProcCallback = std::function<void(const ProcResult &)>;
-    struct Launch; // the state of one create()/start() chain
     struct AppWatch
     {
         quint64 generation = 0;
@@ -197,8 +212,18 @@ private:
     bool current(const QString &instanceId, quint64 token) const;
     void endOp(const QString &instanceId);
 
+    // Over the engine's API when it is up and EngineCalls knows the command, else as a process.
     void runCli(const QStringList &args, ProcCallback done, int timeoutMs = 0,
                 const QProcessEnvironment &extraEnv = {});
+    void runProcess(const QStringList &args, ProcCallback done, int timeoutMs,
+                    const QProcessEnvironment &extraEnv);
+    // CliEngineApi.cpp: the API's socket (started for podman), its calls, its events.
+    void connectEngineApi();
+    QString startPodmanService();
+    void runOverApi(const cli::ApiCall &call, const QStringList &args, ProcCallback done,
+                    int timeoutMs, const QProcessEnvironment &extraEnv);
+    void watchEvents();
+    void noteEvent(const QByteArray &line);
     // A step of a snapshot: it dies with the provider (whose restart marks the snapshot
     // failed), so that no commit or export finishes for a snapshot nobody records.
     void runSnapshotStep(const QStringList &args, ProcCallback done, int timeoutMs);
@@ -281,6 +306,10 @@ private:
     QHash<QString, qint64> m_diskFullBytes; // what it held when last stopped for a full disk
     bool m_diskCheckInFlight = false;
     QTimer *m_diskTimer = nullptr;
+    EngineApi *m_api = nullptr;
+    QPointer<Process> m_apiService; // the podman service this runtime started, while it runs
+    quint64 m_events = 0; // the event stream's handle; 0 while it is not open
+    QTimer *m_eventRefresh = nullptr; // one refresh for a burst of events
 };
 
 } // namespace cardhour::sim

@@ -132,7 +132,8 @@ void Process::start(const QString &program, const QStringList &args, const Optio
                     readLines(true);
                 else
                     m_result.out = m_process->readAllStandardOutput();
-                m_result.err = m_process->readAllStandardError();
+                if (m_process->processChannelMode() != QProcess::MergedChannels)
+                    m_result.err = m_process->readAllStandardError();
                 finish();
             });
     connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {

@@ -174,6 +174,7 @@ void SimServer::start()
     cliOptions.containersConf = m_options.containersConf;
     cliOptions.dataDir = m_options.dataDir;
     cliOptions.imagePrefix = m_options.imagePrefix;
+    cliOptions.engineApi = m_options.engineApi;
     if (runtimeName == u"auto"_s) {
         QString whyNotPodman;
         QString whyNotDocker;
@@ -275,7 +276,12 @@ void SimServer::start()
                         m_instances->reconcile(false);
                 });
         m_reconciler.setInterval(m_options.reconcileIntervalMs);
-        connect(&m_reconciler, &QTimer::timeout, containers, &CliRuntime::refresh);
+        // With the engine's event stream open, containers that end are noticed at once: the
+        // listing is then a slow safety net, every fourth tick.
+        connect(&m_reconciler, &QTimer::timeout, containers, [this, containers] {
+            if (!containers->watchesEvents() || ++m_reconcileTicks % 4 == 0)
+                containers->refresh();
+        });
         m_reconciler.start();
     }
 

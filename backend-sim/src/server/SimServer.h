@@ -50,6 +50,7 @@ public:
         QString containersConf; // podman: CONTAINERS_CONF to use, if any (docker: DOCKER_HOST comes
                                 // from the environment)
         QString imagePrefix = QStringLiteral("localhost/cardhour/"); // as `images --tag-prefix`
+        bool engineApi = true; // podman/docker through their REST API (CliRuntime::Options)
         int reconcileIntervalMs = 15'000;
         bool testClock = false;
         qint64 testClockStartMs = 0; // 0: start at the real time
@@ -117,6 +118,7 @@ private:
     std::unique_ptr<http::HttpServer> m_http;
     QTimer m_ticker;
     QTimer m_reconciler;
+    int m_reconcileTicks = 0;
 };
 
 } // namespace cardhour::sim

@@ -56,6 +56,8 @@ private Q_SLOTS:
     void removeWhileCreating();
     void containerThatExitsFailsFast();
     void boxesCannotReachEachOther();
+    void engineApiAndCommandLine_data();
+    void engineApiAndCommandLine();
 
 private:
     CliRuntime::Options options() const;
@@ -620,6 +622,97 @@ void TestCliRuntime::boxesCannotReachEachOther()
     QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 2, 120000);
     for (const QString &id : {a, b})
         QCOMPARE(podman({u"network"_s, u"exists"_s, CliRuntime::networkName(id)}).exitCode, 1);
+}
+
+// The same launch, command, outside kill and stop through the engine's REST API (a podman
+// service of the runtime's own; for docker podman's Docker-compatible one, the test's) and
+// through the command line only. Through the API the outside kill is noticed from the event
+// stream, without a listing being asked for; through the command line the listing notices it.
+void TestCliRuntime::engineApiAndCommandLine_data()
+{
+    QTest::addColumn<bool>("api");
+    QTest::newRow("rest-api") << true;
+    QTest::newRow("command-line") << false;
+}
+
+void TestCliRuntime::engineApiAndCommandLine()
+{
+    QFETCH(bool, api);
+    CliRuntime::Options o = options();
+    o.engineApi = api;
+    CliRuntime runtime(o);
+    QVERIFY2(runtime.looksUsable(), qPrintable(runtime.unusableReason()));
+    QCOMPARE(runtime.usesEngineApi(), api);
+    QCOMPARE(runtime.watchesEvents(), api);
+    QSignalSpy readySpy(&runtime, &ContainerRuntime::ready);
+    QSignalSpy failedSpy(&runtime, &ContainerRuntime::failed);
+    QSignalSpy stoppedSpy(&runtime, &ContainerRuntime::stopped);
+    QSignalSpy removedSpy(&runtime, &ContainerRuntime::removed);
+    QSignalSpy refreshedSpy(&runtime, &CliRuntime::refreshed);
+
+    const QString id = newId();
+    InstanceSpec spec = specFor(id, {readText(m_clientKey[0] + u".pub"_s).trimmed()});
+    spec.cpus = 1;
+    spec.memoryMib = 512;
+    spec.appToken = u"token-%1"_s.arg(api ? u"api"_s : u"cli"_s);
+    const InstanceFiles files = InstanceFiles::prepare(m_data.path(), id);
+    QElapsedTimer clock;
+    clock.start();
+    runtime.create(spec);
+    SshEndpoint endpoint;
+    const QString why = waitReady(readySpy, failedSpy, kFirstReadyTimeoutMs, &endpoint);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    qInfo("%s: ready after %lld ms", api ? "API" : "command line", clock.elapsed());
+    const QString containerId = runtime.containers().value(id).containerId;
+    QVERIFY(!containerId.isEmpty());
+
+    // What the container was made with, whichever way: labels, limits, the token by value.
+    const Run inspected =
+        podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
+                u"{{index .Config.Labels \"cardhour.instance\"}} "
+                "{{.HostConfig.Memory}} {{.HostConfig.NanoCpus}} {{.Config.Env}}"_s,
+                containerId});
+    QVERIFY2(inspected.ok(), qPrintable(inspected.errTail()));
+    const QString made = QString::fromUtf8(inspected.out).trimmed();
+    QVERIFY2(made.startsWith(u"%1 %2 %3 "_s.arg(id).arg(512LL * 1024 * 1024).arg(1000000000LL)),
+             qPrintable(made));
+    QVERIFY2(made.contains(u"CARDHOUR_APP_TOKEN="_s + spec.appToken), qPrintable(made));
+    writeKnownHosts(endpoint, files);
+    const Run command =
+        ssh(endpoint, m_clientKey[0], u"echo hello > /workspace/a && cat /workspace/a"_s);
+    QVERIFY2(command.ok(), qPrintable(command.errTail()));
+    QCOMPARE(command.out.trimmed(), QByteArray("hello"));
+
+    // Killed behind the runtime's back.
+    refreshedSpy.clear();
+    const Run killed = podman({u"kill"_s, containerId});
+    QVERIFY2(killed.ok(), qPrintable(killed.errTail()));
+    if (!api)
+        runtime.refresh(); // without events only a listing notices
+    QTRY_VERIFY_WITH_TIMEOUT(!runtime.isRunning(id), 20000);
+    QVERIFY(refreshedSpy.count() > 0);
+    using RunningById = QHash<QString, bool>;
+    const RunningById lastListing = refreshedSpy.last().at(0).value<RunningById>();
+    QCOMPARE(lastListing.value(id, true), false);
+
+    // Started again and stopped, as the service does.
+    readySpy.clear();
+    runtime.start(spec);
+    const QString whyStart = waitReady(readySpy, failedSpy, 60000, nullptr);
+    QVERIFY2(whyStart.isEmpty(), qPrintable(whyStart));
+    QVERIFY(runtime.isRunning(id));
+    runtime.stop(id);
+    QTRY_COMPARE_WITH_TIMEOUT(stoppedSpy.count(), 1, 60000);
+    QVERIFY(!runtime.isRunning(id));
+    const Run state = podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
+                              u"{{.State.Running}}"_s, containerId});
+    QCOMPARE(QString::fromUtf8(state.out).trimmed(), u"false"_s);
+    runtime.remove(id);
+    QTRY_COMPARE_WITH_TIMEOUT(removedSpy.count(), 1, 60000);
+    QCOMPARE(failedSpy.count(), 0);
+    const Run gone =
+        podman({u"ps"_s, u"-a"_s, u"-q"_s, u"--filter"_s, u"label=cardhour.instance="_s + id});
+    QCOMPARE(gone.out.trimmed(), QByteArray());
 }
 
 QTEST_GUILESS_MAIN(TestCliRuntime)

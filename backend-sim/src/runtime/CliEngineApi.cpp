@@ -1,0 +1,204 @@
+#include "CliRuntime.h"
+#include "CliRuntimePrivate.h"
+#include "EngineApi.h"
+#include "EngineCalls.h"
+#include "SshProbe.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QThread>
+
+using namespace Qt::StringLiterals;
+
+// The engine's REST API on its unix socket: which socket (a podman service of our own), the
+// calls made there instead of a process each, and the event stream that notices containers
+// ending instead of waiting for the next listing.
+
+namespace cardhour::sim {
+
+using namespace clidetail;
+
+namespace {
+
+constexpr int kServiceStartMs = 5000; // a podman service answers in well under a second here
+constexpr int kEventRetryMs = 1000;
+constexpr int kEventRefreshMs = 20; // events of one stop (died, stop, cleanup) come together
+// podman may send an event a moment before its listing shows it (a `rm -f`'s "remove"): one
+// more listing this long after the last event-driven one.
+constexpr int kEventSettleMs = 1000;
+
+// A socket path must fit sockaddr_un (108 bytes with its NUL): in the data folder when short.
+QString podmanSocketPath(const QString &dataDir)
+{
+    const QString inData = QDir(dataDir).absoluteFilePath(u"podman-api.sock"_s);
+    if (!dataDir.isEmpty() && inData.toLocal8Bit().size() < 100)
+        return inData;
+    return QDir(QDir::tempPath())
+        .absoluteFilePath(u"cardhour-podman-%1-%2.sock"_s.arg(QCoreApplication::applicationPid())
+                              .arg(QDateTime::currentMSecsSinceEpoch()));
+}
+
+QString dockerSocketPath(const QString &dockerHost)
+{
+    if (dockerHost.startsWith(u"unix://"_s))
+        return dockerHost.mid(7);
+    if (!dockerHost.isEmpty())
+        return {}; // tcp:// or ssh://: the docker CLI knows how to reach it, not a unix socket
+    return u"/var/run/docker.sock"_s;
+}
+
+} // namespace
+
+void CliRuntime::connectEngineApi()
+{
+    QString socket = m_options.engineSocket;
+    if (socket.isEmpty()) {
+        socket = m_options.engine == cli::Engine::Podman
+            ? startPodmanService()
+            : dockerSocketPath(m_options.dockerHost.isEmpty() ? m_env.value(u"DOCKER_HOST"_s)
+                                                              : m_options.dockerHost);
+    }
+    if (socket.isEmpty())
+        return;
+    auto *api = new EngineApi(socket, cli::apiPrefix(m_options.engine), this);
+    const EngineReply ping = api->get(u"/_ping"_s, 2000);
+    if (!ping.ok()) {
+        qCInfo(lcCli).noquote() << what(u"API"_s) << "on" << socket << "does not answer ("
+                                << (ping.connected ? ping.message() : ping.error)
+                                << "): the command line only";
+        delete api;
+        return;
+    }
+    m_api = api;
+    qCInfo(lcCli).noquote() << what(u"API"_s) << "on" << socket;
+    m_eventRefresh = new QTimer(this);
+    m_eventRefresh->setSingleShot(true);
+    m_eventRefresh->setInterval(kEventRefreshMs);
+    connect(m_eventRefresh, &QTimer::timeout, this, &CliRuntime::refresh);
+    auto *settle = new QTimer(this);
+    settle->setSingleShot(true);
+    settle->setInterval(kEventSettleMs);
+    connect(settle, &QTimer::timeout, this, &CliRuntime::refresh);
+    connect(m_eventRefresh, &QTimer::timeout, settle, qOverload<>(&QTimer::start));
+    watchEvents();
+}
+
+QString CliRuntime::startPodmanService()
+{
+    const QString socket = podmanSocketPath(m_options.dataDir);
+    QFile::remove(socket); // left by a provider that was killed; the data folder is ours (lock)
+    Process::Options options;
+    options.environment = m_env;
+    options.lines = true; // its log is not kept
+    options.mergeChannels = true;
+    m_apiService = Process::start(this, m_options.program,
+                                  {u"system"_s, u"service"_s, u"--time=0"_s, u"unix://"_s + socket},
+                                  options, [this, socket](const ProcessResult &result) {
+                                      qCWarning(lcCli).noquote()
+                                          << what(u"system service"_s)
+                                          << "ended:" << describe(result, what(u"service"_s))
+                                          << "; the command line from now on";
+                                      if (m_api) {
+                                          m_api->deleteLater();
+                                          m_api = nullptr;
+                                          m_events = 0;
+                                      }
+                                      QFile::remove(socket);
+                                  });
+    connect(m_apiService, &Process::line, this, [this](const QString &text) {
+        qCDebug(lcCli).noquote() << what(u"service:"_s) << text;
+    });
+    // Blocking and bounded, like the constructor's `info`: the first launch can use it then.
+    QElapsedTimer waited;
+    waited.start();
+    EngineApi probe(socket, cli::apiPrefix(m_options.engine));
+    while (waited.elapsed() < kServiceStartMs && m_apiService && m_apiService->isRunning()) {
+        if (QFileInfo::exists(socket) && probe.get(u"/_ping"_s, 1000).ok())
+            return socket;
+        QThread::msleep(20);
+    }
+    qCWarning(lcCli).noquote() << what(u"system service"_s) << "did not answer on" << socket
+                               << "within" << kServiceStartMs << "ms: the command line only";
+    if (m_apiService)
+        m_apiService->terminate();
+    return {};
+}
+
+void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, ProcCallback done,
+                            int timeoutMs, const QProcessEnvironment &extraEnv)
+{
+    const int timeout = timeoutMs > 0 ? timeoutMs : m_options.commandTimeoutMs;
+    qCDebug(lcCli).noquote() << what(u"API"_s) << call.method << call.path;
+    m_api->request(
+        call.method, call.path, call.body, timeout,
+        [this, call, args, done = std::move(done), timeout, extraEnv](const EngineReply &reply) {
+            if (m_shuttingDown)
+                return;
+            if (!reply.connected || !m_api) {
+                // Nothing reached the engine: the same request as a command line.
+                qCInfo(lcCli).noquote() << what(u"API"_s) << "did not answer (" << reply.error
+                                        << "): running" << args.value(0) << "as a command";
+                return runProcess(args, done, timeout, extraEnv);
+            }
+            if (!call.startAfterCreate || !reply.ok())
+                return done(cli::resultOf(call, reply));
+            // `run -d`: the container is made; its start is what can still fail (a taken port).
+            cli::ApiCall start = call;
+            start.id = QJsonDocument::fromJson(reply.body).object().value(u"Id"_s).toString();
+            start.method = "POST";
+            start.path = u"/containers/%1/start"_s.arg(start.id);
+            start.body = QByteArray();
+            start.startAfterCreate = false;
+            if (start.id.isEmpty())
+                return done(cli::resultOf(start, EngineReply{true, false, 500, {}, {}}));
+            m_api->request(start.method, start.path, {}, timeout,
+                           [this, start, done](const EngineReply &started) {
+                               if (!m_shuttingDown)
+                                   done(cli::resultOf(start, started));
+                           });
+        });
+}
+
+// ---- events ---------------------------------------------------------------------------------
+
+void CliRuntime::watchEvents()
+{
+    if (!m_api || m_events != 0 || m_shuttingDown)
+        return;
+    m_events = m_api->stream(
+        cli::eventsPath(m_options.engine, m_options.providerId),
+        [this](const QByteArray &line) { noteEvent(line); },
+        [this](const EngineReply &reply) {
+            m_events = 0;
+            qCInfo(lcCli).noquote() << what(u"event stream"_s) << "ended ("
+                                    << (reply.error.isEmpty() ? reply.message() : reply.error)
+                                    << "); listening again in" << kEventRetryMs << "ms";
+            QTimer::singleShot(kEventRetryMs, this, &CliRuntime::watchEvents);
+            // What happened while it was closed: one listing.
+            m_eventRefresh->start();
+        });
+}
+
+void CliRuntime::noteEvent(const QByteArray &line)
+{
+    const std::optional<cli::EngineEvent> event = cli::parseEvent(line);
+    if (!event || event->providerId != m_options.providerId || event->instanceId.isEmpty()
+        || !event->ended())
+        return;
+    qCDebug(lcCli).noquote() << "event" << event->action << "of instance" << event->instanceId;
+    // A launch waiting for sshd fails now rather than at its watchdog's next tick.
+    const auto ops = m_ops.constFind(event->instanceId);
+    if (ops != m_ops.cend()) {
+        if (const std::shared_ptr<Launch> launch = ops->launch.lock())
+            checkContainer(launch);
+    }
+    if (!m_eventRefresh->isActive())
+        m_eventRefresh->start();
+}
+
+} // namespace cardhour::sim

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "CliDialect.h"
+#include "EngineApi.h"
+#include "Process.h"
+
+#include <QByteArray>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace cardhour::sim::cli {
+
+// The engine's REST API in place of the command lines CliRuntime runs most (run, start, stop,
+// rm, inspect, ps, volume create): one argument list, one way to build it (the command line),
+// and here what the same request is over the API. Anything not recognised here, flag by flag,
+// runs as a command line; so does everything for an engine whose API is not up.
+struct ApiCall
+{
+    enum class Output {
+        None, // the command line printed nothing CliRuntime reads
+        Id, // the container id (start, stop, run -d)
+        Body, // the reply as it is (ps and volume create print the same JSON)
+        BodyAsArray, // `inspect --format json` prints an array of what the API sends alone
+        RunningAndExitCode // `inspect --format "{{.State.Running}} {{.State.ExitCode}}"`
+    };
+    QByteArray method;
+    QString path; // after the API's prefix, query encoded
+    QByteArray body; // JSON; null for none
+    bool startAfterCreate = false; // `run -d`: create, then start what was made
+    Output output = Output::None;
+    QString id; // what Output::Id prints
+};
+
+// The API prefix of each engine's socket: libpod's for podman, Docker Engine's for docker.
+QString apiPrefix(Engine engine);
+// The request that does what `args` do on the command line, if it is one of those above with
+// only the flags CardHour passes; else nothing. `environment` gives the values of `-e NAME`.
+std::optional<ApiCall> apiCallFor(Engine engine, const QStringList &args,
+                                  const QProcessEnvironment &environment);
+// A reply as the command line would have ended: exit 0 and its output, or exit 125 and
+// "Error: <the engine's message>" on stderr (what classify() reads either way).
+ProcessResult resultOf(const ApiCall &call, const EngineReply &reply);
+// The event stream of `providerId`'s containers, and what one of its lines says.
+QString eventsPath(Engine engine, const QString &providerId);
+struct EngineEvent
+{
+    QString action; // podman: died, remove, start, ...; docker: die, destroy, start, ...
+    QString containerId;
+    QString instanceId; // from the cardhour.instance label
+    QString providerId;
+    bool ended() const; // the container stopped running or is gone
+};
+std::optional<EngineEvent> parseEvent(const QByteArray &line);
+
+} // namespace cardhour::sim::cli

@@ -1,0 +1,235 @@
+// EngineCalls without an engine: which command lines become which API requests (and which stay
+// command lines), and how replies read as the command line's results.
+#include "runtime/EngineCalls.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace cardhour::sim;
+using namespace cardhour::sim::cli;
+
+class TestEngineCalls : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void runBecomesCreateAndStart();
+    void unknownFlagsStayCommandLines();
+    void verbs();
+    void replies();
+    void events();
+};
+
+namespace {
+
+const QStringList kRun{u"run"_s,
+                       u"-d"_s,
+                       u"--name"_s,
+                       u"cardhour-i1"_s,
+                       u"--label"_s,
+                       u"cardhour.instance=i1"_s,
+                       u"--hostname"_s,
+                       u"cardhour-i1"_s,
+                       u"--pull=never"_s,
+                       u"--network"_s,
+                       u"slirp4netns"_s,
+                       u"-p"_s,
+                       u"127.0.0.1:40022:22"_s,
+                       u"-v"_s,
+                       u"cardhour-ws-i1:/workspace"_s,
+                       u"-v"_s,
+                       u"/data/ssh:/etc/cardhour/ssh:ro,z"_s,
+                       u"--cpus"_s,
+                       u"1.5"_s,
+                       u"--memory"_s,
+                       u"512m"_s,
+                       u"--pids-limit"_s,
+                       u"256"_s,
+                       u"--cap-drop"_s,
+                       u"NET_RAW"_s,
+                       u"-e"_s,
+                       u"A=b=c"_s,
+                       u"-e"_s,
+                       u"CARDHOUR_APP_TOKEN"_s,
+                       u"--stop-timeout"_s,
+                       u"10"_s,
+                       u"localhost/cardhour/base:latest"_s};
+
+QProcessEnvironment tokenEnvironment()
+{
+    QProcessEnvironment env;
+    env.insert(u"CARDHOUR_APP_TOKEN"_s, u"secret"_s);
+    return env;
+}
+
+} // namespace
+
+void TestEngineCalls::runBecomesCreateAndStart()
+{
+    const std::optional<ApiCall> call = apiCallFor(Engine::Podman, kRun, tokenEnvironment());
+    QVERIFY(call);
+    QCOMPARE(call->method, QByteArray("POST"));
+    QCOMPARE(call->path, u"/containers/create"_s);
+    QVERIFY(call->startAfterCreate);
+    const QJsonObject spec = QJsonDocument::fromJson(call->body).object();
+    QCOMPARE(spec.value(u"name"_s).toString(), u"cardhour-i1"_s);
+    QCOMPARE(spec.value(u"image"_s).toString(), u"localhost/cardhour/base:latest"_s);
+    QCOMPARE(spec.value(u"labels"_s).toObject().value(u"cardhour.instance"_s).toString(), u"i1"_s);
+    QCOMPARE(spec.value(u"netns"_s).toObject().value(u"nsmode"_s).toString(), u"slirp4netns"_s);
+    const QJsonObject port = spec.value(u"portmappings"_s).toArray().first().toObject();
+    QCOMPARE(port.value(u"host_ip"_s).toString(), u"127.0.0.1"_s);
+    QCOMPARE(port.value(u"host_port"_s).toInt(), 40022);
+    QCOMPARE(port.value(u"container_port"_s).toInt(), 22);
+    const QJsonObject volume = spec.value(u"volumes"_s).toArray().first().toObject();
+    QCOMPARE(volume.value(u"Name"_s).toString(), u"cardhour-ws-i1"_s);
+    QCOMPARE(volume.value(u"Dest"_s).toString(), u"/workspace"_s);
+    const QJsonObject mount = spec.value(u"mounts"_s).toArray().first().toObject();
+    QCOMPARE(mount.value(u"Source"_s).toString(), u"/data/ssh"_s);
+    QCOMPARE(mount.value(u"Destination"_s).toString(), u"/etc/cardhour/ssh"_s);
+    QCOMPARE(mount.value(u"Options"_s).toVariant().toStringList(),
+             (QStringList{u"rbind"_s, u"ro"_s, u"z"_s}));
+    const QJsonObject limits = spec.value(u"resource_limits"_s).toObject();
+    QCOMPARE(limits.value(u"cpu"_s).toObject().value(u"quota"_s).toInteger(), 150000);
+    QCOMPARE(limits.value(u"memory"_s).toObject().value(u"limit"_s).toInteger(),
+             512LL * 1024 * 1024);
+    QCOMPARE(limits.value(u"pids"_s).toObject().value(u"limit"_s).toInteger(), 256);
+    QCOMPARE(spec.value(u"cap_drop"_s).toArray().first().toString(), u"NET_RAW"_s);
+    const QJsonObject env = spec.value(u"env"_s).toObject();
+    QCOMPARE(env.value(u"A"_s).toString(), u"b=c"_s);
+    QCOMPARE(env.value(u"CARDHOUR_APP_TOKEN"_s).toString(), u"secret"_s);
+    QCOMPARE(spec.value(u"stop_timeout"_s).toInt(), 10);
+    // Docker Engine's create differs: its CLI runs it.
+    QVERIFY(!apiCallFor(Engine::Docker, kRun, tokenEnvironment()));
+}
+
+void TestEngineCalls::unknownFlagsStayCommandLines()
+{
+    QStringList withDevice = kRun;
+    withDevice.insert(withDevice.size() - 1, u"--device"_s);
+    withDevice.insert(withDevice.size() - 1, u"nvidia.com/gpu=0"_s);
+    QVERIFY(!apiCallFor(Engine::Podman, withDevice, {}));
+    QStringList withCommand = kRun;
+    withCommand << u"sleep"_s;
+    QVERIFY(!apiCallFor(Engine::Podman, withCommand, {}));
+    QVERIFY(!apiCallFor(Engine::Podman, {u"logs"_s, u"--tail"_s, u"15"_s, u"c1"_s}, {}));
+    QVERIFY(!apiCallFor(Engine::Podman, {u"exec"_s, u"c1"_s, u"cat"_s}, {}));
+    QVERIFY(!apiCallFor(Engine::Podman, {u"stop"_s, u"-t"_s, u"10"_s, u"c1"_s, u"c2"_s}, {}));
+    QVERIFY(!apiCallFor(
+        Engine::Podman,
+        {u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"{{.Id}}"_s, u"c1"_s}, {}));
+    QVERIFY(!apiCallFor(Engine::Docker, {u"ps"_s, u"-a"_s, u"--format"_s, u"json"_s}, {}));
+}
+
+void TestEngineCalls::verbs()
+{
+    auto path = [](Engine engine, const QStringList &args) {
+        const std::optional<ApiCall> call = apiCallFor(engine, args, {});
+        return call ? QString::fromLatin1(call->method) + u' ' + call->path : QString();
+    };
+    QCOMPARE(path(Engine::Podman, {u"start"_s, u"c1"_s}), u"POST /containers/c1/start"_s);
+    QCOMPARE(path(Engine::Podman, {u"stop"_s, u"-t"_s, u"10"_s, u"c1"_s}),
+             u"POST /containers/c1/stop?timeout=10"_s);
+    QCOMPARE(path(Engine::Docker, {u"stop"_s, u"-t"_s, u"10"_s, u"c1"_s}),
+             u"POST /containers/c1/stop?t=10"_s);
+    QCOMPARE(path(Engine::Podman, forceRemoveArgs(Engine::Podman, {u"c1"_s})),
+             u"DELETE /containers/c1?force=true&timeout=0"_s);
+    QCOMPARE(path(Engine::Docker, forceRemoveArgs(Engine::Docker, {u"c1"_s})),
+             u"DELETE /containers/c1?force=true"_s);
+    QCOMPARE(path(Engine::Podman,
+                  {u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s, u"c1"_s}),
+             u"GET /containers/c1/json"_s);
+    QCOMPARE(path(Engine::Podman,
+                  {u"ps"_s, u"-a"_s, u"--filter"_s, u"label=a=b"_s, u"--format"_s, u"json"_s}),
+             u"GET /containers/json?all=true&filters=%7B%22label%22%3A%5B%22a%3Db%22%5D%7D"_s);
+    const std::optional<ApiCall> volume =
+        apiCallFor(Engine::Podman,
+                   {u"volume"_s, u"create"_s, u"--label"_s, u"a=b"_s, u"--opt"_s, u"o=loop"_s,
+                    u"cardhour-ws-i1"_s},
+                   {});
+    QVERIFY(volume);
+    QCOMPARE(volume->path, u"/volumes/create"_s);
+    const QJsonObject body = QJsonDocument::fromJson(volume->body).object();
+    QCOMPARE(body.value(u"Name"_s).toString(), u"cardhour-ws-i1"_s);
+    QCOMPARE(body.value(u"Label"_s).toObject().value(u"a"_s).toString(), u"b"_s);
+    QCOMPARE(body.value(u"Options"_s).toObject().value(u"o"_s).toString(), u"loop"_s);
+    QCOMPARE(apiPrefix(Engine::Podman), u"/v4.0.0/libpod"_s);
+    QCOMPARE(apiPrefix(Engine::Docker), u"/v1.41"_s);
+}
+
+void TestEngineCalls::replies()
+{
+    ApiCall start = *apiCallFor(Engine::Podman, {u"start"_s, u"c1"_s}, {});
+    ProcessResult r = resultOf(start, EngineReply{true, false, 204, {}, {}});
+    QVERIFY(r.ok());
+    QCOMPARE(r.out, QByteArray("c1\n"));
+    QVERIFY(resultOf(start, EngineReply{true, false, 304, {}, {}}).ok()); // already running
+    r = resultOf(
+        start,
+        EngineReply{
+            true,
+            false,
+            404,
+            R"({"cause":"no such container","message":"no container with name or ID \"c1\" found: no such container","response":404})",
+            {}});
+    QVERIFY(!r.ok());
+    QCOMPARE(r.exitCode, 125);
+    QCOMPARE(classify(QString::fromUtf8(r.err)), Failure::NoSuchContainer);
+    r = resultOf(start, EngineReply{false, false, 0, {}, u"Couldn't connect"_s});
+    QVERIFY(!r.started);
+    r = resultOf(start, EngineReply{true, true, 0, {}, u"Operation timed out"_s});
+    QVERIFY(r.timedOut);
+    QVERIFY(!r.ok());
+
+    const ApiCall rm = *apiCallFor(Engine::Podman, forceRemoveArgs(Engine::Podman, {u"c1"_s}), {});
+    QVERIFY(resultOf(rm, EngineReply{true, false, 200, R"([{"Id":"c1"}])", {}}).ok());
+    r = resultOf(rm, EngineReply{true, false, 200, R"([{"Id":"c1","Err":"it is busy"}])", {}});
+    QVERIFY(!r.ok());
+    QCOMPARE(r.err, QByteArray("Error: it is busy"));
+
+    const ApiCall check = *apiCallFor(Engine::Podman,
+                                      {u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
+                                       u"{{.State.Running}} {{.State.ExitCode}}"_s, u"c1"_s},
+                                      {});
+    r = resultOf(
+        check, EngineReply{true, false, 200, R"({"State":{"Running":false,"ExitCode":255}})", {}});
+    QCOMPARE(r.out, QByteArray("false 255\n"));
+    const ApiCall json = *apiCallFor(
+        Engine::Podman,
+        {u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s, u"c1"_s}, {});
+    r = resultOf(
+        json,
+        EngineReply{
+            true,
+            false,
+            200,
+            R"({"HostConfig":{"PortBindings":{"22/tcp":[{"HostIp":"127.0.0.1","HostPort":"40022"}]}}})",
+            {}});
+    QCOMPARE(portsFromInspect(r.out), (QHash<int, int>{{22, 40022}}));
+}
+
+void TestEngineCalls::events()
+{
+    const QString path = eventsPath(Engine::Podman, u"p1"_s);
+    QVERIFY(path.startsWith(u"/events?stream=true&filters="_s));
+    // libpod's event, in the Docker message shape it sends.
+    const std::optional<EngineEvent> died = parseEvent(
+        R"({"status":"died","id":"abc","from":"img","Type":"container","Action":"died","Actor":{"ID":"abc","Attributes":{"cardhour.instance":"i1","cardhour.provider":"p1","containerExitCode":"137"}},"time":1})");
+    QVERIFY(died);
+    QCOMPARE(died->action, u"died"_s);
+    QCOMPARE(died->containerId, u"abc"_s);
+    QCOMPARE(died->instanceId, u"i1"_s);
+    QCOMPARE(died->providerId, u"p1"_s);
+    QVERIFY(died->ended());
+    const std::optional<EngineEvent> started =
+        parseEvent(R"({"Type":"container","Action":"start","Actor":{"ID":"abc","Attributes":{}}})");
+    QVERIFY(started);
+    QVERIFY(!started->ended());
+    QVERIFY(!parseEvent(R"({"Type":"image","Action":"pull"})"));
+    QVERIFY(!parseEvent("not json"));
+}
+
+QTEST_GUILESS_MAIN(TestEngineCalls)
+#include "tst_enginecalls.moc"
