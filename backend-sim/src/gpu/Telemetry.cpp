@@ -136,16 +136,22 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     const quint64 pass = ++m_passes;
     qint64 hourEnded = -1; // a stored minute that starts an hour: time to drop old ones
     // Forward only, on a kept statement: the rows are read once, not cached whole.
+    // The ids alone: an instance's owner, type and card count never change once written, so
+    // they are read once per track, not on every pass.
     m_db.forEachRow(
-        u"SELECT id, user_id, gpu_type, gpu_count FROM instances"
-        " WHERE state = 'running'"_s,
-        {}, [&](const QSqlQuery &q) {
+        u"SELECT id FROM instances WHERE state = 'running'"_s, {}, [&](const QSqlQuery &q) {
             const QString id = q.value(0).toString();
             InstanceTrack &track = m_tracks[id];
             track.seenInPass = pass;
-            track.userId = q.value(1).toString();
-            track.gpuType = q.value(2).toString();
-            track.gpuCount = std::max(1, q.value(3).toInt());
+            if (track.userId.isEmpty()) {
+                m_db.forEachRow(u"SELECT user_id, gpu_type, gpu_count FROM instances"
+                                " WHERE id = ?"_s,
+                                {id}, [&track](const QSqlQuery &row) {
+                                    track.userId = row.value(0).toString();
+                                    track.gpuType = row.value(1).toString();
+                                    track.gpuCount = std::max(1, row.value(2).toInt());
+                                });
+            }
             if (track.shapeType != track.gpuType || track.shapeCount != track.gpuCount) {
                 const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
                 track.spec = SimulatedGpu::Spec();
