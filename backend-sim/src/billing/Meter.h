@@ -157,9 +157,9 @@ public:
     qint64 closeSegmentAtLastSeen(const QString &instanceId);
 
 private:
-    // What a posting pass reads once for all of its postings: the names they describe (by
-    // ownerKey), and each user's balance as the pass's own postings leave it.
-    // The pass's postings and segment changes are written together at its end (writePass).
+    // What a posting pass reads once for all of its postings (the names they describe, by
+    // ownerKey; each user's balance and headroom), carried as its own postings change them;
+    // the postings and the segments' changes are written together at its end (writePass).
     struct PassState
     {
         QHash<QString, QString> names;
