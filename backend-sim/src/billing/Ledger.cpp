@@ -89,6 +89,67 @@ qint64 Ledger::post(const Posting &posting, qint64 nowMs, std::optional<qint64> 
     return after;
 }
 
+void Ledger::postAll(const QList<Posting> &postings, qint64 nowMs, QHash<QString, qint64> &balances)
+{
+    if (!m_db.inTransaction())
+        throw DbError("Ledger::postAll outside a transaction");
+    if (postings.isEmpty())
+        return;
+    QList<qint64> after(postings.size());
+    QHash<QString, qint64> running = balances;
+    for (qsizetype i = 0; i < postings.size(); ++i) {
+        const Posting &p = postings.at(i);
+        const auto known = running.find(p.userId);
+        const qint64 before = known != running.end() ? *known : balance(p.userId);
+        after[i] = before + p.amountMicros;
+        if (after[i] < 0)
+            throw DbError(
+                u"posting of %1 would take the balance of %2 below zero (%3)"_s.arg(p.amountMicros)
+                    .arg(p.userId)
+                    .arg(before)
+                    .toStdString());
+        running.insert(p.userId, after[i]);
+    }
+    // The transactions' ids are given here (the next ones AUTOINCREMENT would give: this is
+    // the only writer), so that the entries can name them without reading each one back.
+    const qint64 lastId =
+        m_db.scalar(u"SELECT MAX(COALESCE((SELECT MAX(id) FROM ledger_txns), 0),"
+                    " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'ledger_txns'), 0))"_s)
+            .toLongLong();
+    const QVariant noText = QVariant(QMetaType(QMetaType::QString));
+    Database::inChunks(postings.size(), [&](qsizetype first, int rows) {
+        QList<QVariant> txns;
+        QList<QVariant> entries;
+        txns.reserve(rows * 13);
+        entries.reserve(rows * 6);
+        for (qsizetype i = first; i < first + rows; ++i) {
+            const Posting &p = postings.at(i);
+            const qint64 txnId = lastId + 1 + i;
+            txns << txnId << ids::newUuid() << p.userId << kindName(p.kind) << p.amountMicros
+                 << after.at(i) << (p.instanceId.isEmpty() ? noText : QVariant(p.instanceId))
+                 << optionalInt(p.segmentId) << optionalInt(p.periodStartMs)
+                 << optionalInt(p.periodEndMs) << p.description << nowMs
+                 << (p.snapshotId.isEmpty() ? noText : QVariant(p.snapshotId));
+            entries << txnId << userAccount(p.userId) << p.amountMicros << txnId
+                    << counterAccount(p.kind) << -p.amountMicros;
+        }
+        m_db.writeValues(u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros,"
+                         " balance_after_micros, instance_id, segment_id, period_start,"
+                         " period_end, description, created_at, snapshot_id) VALUES "_s
+                             + Database::placeholderRows(rows, 13),
+                         txns);
+        m_db.writeValues(u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES "_s
+                             + Database::placeholderRows(rows * 2, 3),
+                         entries);
+    });
+    for (auto it = running.cbegin(); it != running.cend(); ++it) {
+        if (balances.value(it.key(), -1) == it.value())
+            continue; // unchanged
+        m_db.write(u"UPDATE users SET balance_micros = ? WHERE id = ?"_s, {it.value(), it.key()});
+    }
+    balances = running;
+}
+
 qint64 Ledger::balance(const QString &userId)
 {
     return m_db.scalar(u"SELECT balance_micros FROM users WHERE id = ?"_s, {userId}).toLongLong();

@@ -29,7 +29,7 @@ Meter::OpenSegment readSegment(const QSqlQuery &q)
     s.startedAtMs = q.value(4).toLongLong();
     s.chargedMicros = q.value(5).toLongLong();
     s.chargedUntilMs = q.value(6).toLongLong();
-    s.lastSeenAtMs = q.value(7).toLongLong();
+    s.lastSeenAtMs = s.seenAtMs = q.value(7).toLongLong();
     s.kind = q.value(8).toString() == u"storage"_s ? Meter::Kind::Storage : Meter::Kind::Compute;
     s.snapshotId = q.value(9).toString();
     return s;
@@ -41,6 +41,20 @@ QString formatYuan(qint64 micros)
         .arg(micros % pricing::kMicrosPerYuan, 6, 10, QLatin1Char('0'));
 }
 } // namespace
+
+Meter::~Meter()
+{
+    // A clean stop keeps every sighting; only a kill -9 loses the unwritten ones.
+    if (!m_loaded || m_db.inTransaction() || !m_db.handle().isOpen())
+        return;
+    try {
+        Transaction tx(m_db);
+        writeSightings();
+        tx.commit();
+    } catch (const std::exception &error) {
+        qWarning("meter: could not write the last sightings: %s", error.what());
+    }
+}
 
 QString Meter::kindName(Kind kind)
 {
@@ -67,7 +81,7 @@ void Meter::keepOpened(const QVariant &insertId, const OpenSegment &segment)
 {
     OpenSegment kept = segment;
     kept.id = insertId.toLongLong();
-    kept.chargedUntilMs = kept.lastSeenAtMs = kept.startedAtMs;
+    kept.chargedUntilMs = kept.lastSeenAtMs = kept.seenAtMs = kept.startedAtMs;
     m_open[kept.userId].insert({kept.id, kept});
     m_byOwner.insert(ownerKey(kept), {kept.userId, kept.id});
 }
@@ -119,65 +133,48 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
                          const QString &why, PassState *pass)
 {
     const qint64 owed = unposted(segment, untilMs);
-    const auto known =
-        pass ? pass->balances.constFind(segment.userId) : QHash<QString, qint64>::const_iterator();
-    const qint64 balance =
-        pass && known != pass->balances.cend() ? *known : m_ledger.balance(segment.userId);
-    const std::optional<qint64> room =
-        m_limits ? m_limits->headroom(segment.userId, untilMs) : std::nullopt;
+    qint64 balance = 0;
+    std::optional<qint64> room;
+    if (pass) {
+        // Read once per user and pass, then carried: the pass writes its postings at the end.
+        if (const auto known = pass->balances.constFind(segment.userId);
+            known != pass->balances.cend()) {
+            balance = *known;
+            room = pass->headroom.value(segment.userId);
+        } else {
+            balance = m_ledger.balance(segment.userId);
+            room = m_limits ? m_limits->headroom(segment.userId, untilMs) : std::nullopt;
+            pass->startBalances.insert(segment.userId, balance);
+        }
+    } else {
+        balance = m_ledger.balance(segment.userId);
+        room = m_limits ? m_limits->headroom(segment.userId, untilMs) : std::nullopt;
+    }
     const bool limited = room && *room < balance;
     const qint64 charge = std::min(owed, limited ? *room : balance);
     if (charge > 0) {
-        const bool snapshot = !segment.snapshotId.isEmpty();
-        const auto knownName = pass ? pass->names.constFind(ownerKey(segment))
-                                    : QHash<QString, QString>::const_iterator();
-        QString name;
-        if (pass && knownName != pass->names.cend())
-            name = *knownName;
-        else if (snapshot)
-            name = m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {segment.snapshotId})
-                       .toString();
-        else
-            name = m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId})
-                       .toString();
-        // The period billed, to the millisecond it is billed by (5.999 s, not a floored "5 s").
-        static const QRegularExpression trailingZeros(u"\\.?0+$"_s);
-        const QString seconds =
-            QString::number(double(untilMs - segment.chargedUntilMs) / 1000.0, 'f', 3)
-                .remove(trailingZeros);
-        const bool storage = segment.kind == Kind::Storage;
-        const QString what = snapshot ? u"Snapshot storage"_s
-            : storage                 ? u"Storage while stopped"_s
-                                      : u"Compute"_s;
-        QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(what).arg(name).arg(seconds).arg(
-            formatYuan(segment.ratePerHourMicros));
-        if (charge < owed)
-            description += limited ? u" (capped at the spending limit)"_s
-                                   : u" (capped at the remaining balance)"_s;
-        if (!why.isEmpty())
-            description += u"; stopped: "_s + why;
-        Ledger::Posting posting;
-        posting.kind = storage ? Ledger::Kind::Storage : Ledger::Kind::Compute;
-        posting.userId = segment.userId;
-        posting.amountMicros = -charge;
-        posting.description = description;
-        posting.instanceId = segment.instanceId;
-        posting.snapshotId = segment.snapshotId;
-        posting.segmentId = segment.id;
-        posting.periodStartMs = segment.chargedUntilMs;
-        posting.periodEndMs = untilMs;
-        const qint64 after = m_ledger.post(posting, untilMs, balance);
+        Ledger::Posting posting = describePosting(segment, untilMs, charge, owed, limited, why,
+                                                  pass ? &pass->names : nullptr);
         if (pass)
-            pass->balances.insert(segment.userId, after);
-    } else if (pass) {
-        pass->balances.insert(segment.userId, balance);
+            pass->postings.append(posting);
+        else
+            m_ledger.post(posting, untilMs, balance);
     }
-    // Record the full amount owed as charged even when capped: the remainder is written off,
-    // never carried as debt, and the next checkpoint must not ask for it again.
-    m_db.write(u"UPDATE segments SET charged_micros = charged_micros + ?, written_off_micros = "
-               u"written_off_micros + ?,"
-               " charged_until = ?, last_seen_at = MAX(last_seen_at, ?) WHERE id = ?"_s,
-               {owed, owed - charge, untilMs, untilMs, segment.id});
+    if (pass) {
+        pass->balances.insert(segment.userId, balance - std::max<qint64>(0, charge));
+        // Every window of a limit holds untilMs, so each one's headroom falls by the charge.
+        pass->headroom.insert(segment.userId,
+                              room ? std::optional<qint64>(*room - std::max<qint64>(0, charge))
+                                   : std::nullopt);
+        pass->segmentRows << segment.id << owed << owed - charge << untilMs;
+    } else {
+        // Record the full amount owed as charged even when capped: the remainder is written
+        // off, never carried as debt, and the next checkpoint must not ask for it again.
+        m_db.write(u"UPDATE segments SET charged_micros = charged_micros + ?, written_off_micros"
+                   " = written_off_micros + ?, charged_until = ?, last_seen_at ="
+                   " MAX(last_seen_at, ?) WHERE id = ?"_s,
+                   {owed, owed - charge, untilMs, untilMs, segment.id});
+    }
     if (closing)
         m_db.write(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
     std::map<qint64, OpenSegment> &ofUser = open()[segment.userId];
@@ -189,11 +186,75 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
             kept->second.chargedMicros += owed;
             kept->second.chargedUntilMs = untilMs;
             kept->second.lastSeenAtMs = std::max(kept->second.lastSeenAtMs, untilMs);
+            kept->second.seenAtMs = std::max(kept->second.seenAtMs, untilMs);
         }
     }
     if (ofUser.empty())
         m_open.erase(segment.userId);
     return charge;
+}
+
+Ledger::Posting Meter::describePosting(const OpenSegment &segment, qint64 untilMs, qint64 charge,
+                                       qint64 owed, bool limited, const QString &why,
+                                       const QHash<QString, QString> *names)
+{
+    const bool snapshot = !segment.snapshotId.isEmpty();
+    const auto knownName =
+        names ? names->constFind(ownerKey(segment)) : QHash<QString, QString>::const_iterator();
+    QString name;
+    if (names && knownName != names->cend())
+        name = *knownName;
+    else if (snapshot)
+        name = m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {segment.snapshotId})
+                   .toString();
+    else
+        name = m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId})
+                   .toString();
+    // The period billed, to the millisecond it is billed by (5.999 s, not a floored "5 s").
+    static const QRegularExpression trailingZeros(u"\\.?0+$"_s);
+    const QString seconds =
+        QString::number(double(untilMs - segment.chargedUntilMs) / 1000.0, 'f', 3)
+            .remove(trailingZeros);
+    const bool storage = segment.kind == Kind::Storage;
+    const QString what = snapshot ? u"Snapshot storage"_s
+        : storage                 ? u"Storage while stopped"_s
+                                  : u"Compute"_s;
+    QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(what).arg(name).arg(seconds).arg(
+        formatYuan(segment.ratePerHourMicros));
+    if (charge < owed)
+        description += limited ? u" (capped at the spending limit)"_s
+                               : u" (capped at the remaining balance)"_s;
+    if (!why.isEmpty())
+        description += u"; stopped: "_s + why;
+    Ledger::Posting posting;
+    posting.kind = storage ? Ledger::Kind::Storage : Ledger::Kind::Compute;
+    posting.userId = segment.userId;
+    posting.amountMicros = -charge;
+    posting.description = description;
+    posting.instanceId = segment.instanceId;
+    posting.snapshotId = segment.snapshotId;
+    posting.segmentId = segment.id;
+    posting.periodStartMs = segment.chargedUntilMs;
+    posting.periodEndMs = untilMs;
+    return posting;
+}
+
+void Meter::writePass(const PassState &pass, qint64 nowMs)
+{
+    QHash<QString, qint64> balances = pass.startBalances;
+    m_ledger.postAll(pass.postings, nowMs, balances);
+    // Record the full amount owed as charged even when capped: the remainder is written off,
+    // never carried as debt, and the next checkpoint must not ask for it again.
+    constexpr int kColumns = 4; // id, owed, written off, charged until
+    Database::inChunks(pass.segmentRows.size() / kColumns, [&](qsizetype first, int rows) {
+        m_db.writeValues(
+            u"UPDATE segments SET charged_micros = charged_micros + v.column2,"
+            " written_off_micros = written_off_micros + v.column3, charged_until = v.column4,"
+            " last_seen_at = MAX(last_seen_at, v.column4) FROM (VALUES "_s
+                + Database::placeholderRows(rows, kColumns)
+                + u") AS v WHERE segments.id = v.column1"_s,
+            pass.segmentRows.mid(first * kColumns, rows * kColumns));
+    });
 }
 
 void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instanceId,
@@ -259,7 +320,7 @@ qint64 Meter::closeSegmentAtLastSeen(const QString &instanceId)
     const std::optional<OpenSegment> segment = openSegmentOf(instanceId, Kind::Compute);
     if (!segment)
         return 0;
-    return postCharge(*segment, std::max(segment->lastSeenAtMs, segment->chargedUntilMs), true);
+    return postCharge(*segment, std::max(lastSighting(*segment), segment->chargedUntilMs), true);
 }
 
 QList<Meter::OpenSegment> Meter::openSegments()
@@ -403,7 +464,27 @@ void Meter::markSeen(const QStringList &instanceIds, qint64 atMs)
         OpenSegment *s = openOfOwner(instanceId);
         if (s && s->kind == Kind::Compute && s->lastSeenAtMs < atMs)
             s->lastSeenAtMs = atMs;
+        if (s && s->kind == Kind::Compute && s->seenAtMs < atMs)
+            s->seenAtMs = atMs;
     }
+}
+
+void Meter::writeSightings()
+{
+    // One statement per distinct sighting time (one, after a tick), the ids as a JSON array.
+    std::map<qint64, QStringList> idsBySighting;
+    for (auto &[user, segments] : open()) {
+        for (auto &[id, s] : segments) {
+            if (s.kind == Kind::Compute && s.seenAtMs > s.lastSeenAtMs) {
+                idsBySighting[s.seenAtMs].append(QString::number(id));
+                s.lastSeenAtMs = s.seenAtMs;
+            }
+        }
+    }
+    for (const auto &[atMs, ids] : idsBySighting)
+        m_db.write(u"UPDATE segments SET last_seen_at = ? WHERE id IN (SELECT value FROM"
+                   " json_each(?)) AND ended_at IS NULL AND last_seen_at < ?"_s,
+                   {atMs, QString(u'[' + ids.join(u',') + u']'), atMs});
 }
 
 void Meter::checkpointUser(const QString &userId, qint64 atMs)
@@ -417,15 +498,18 @@ void Meter::checkpointUser(const QString &userId, qint64 atMs)
 void Meter::accrue(qint64 nowMs, bool markSeen)
 {
     if (markSeen) {
-        m_db.write(
-            u"UPDATE segments SET last_seen_at = ? WHERE ended_at IS NULL AND kind = 'compute'"
-            " AND last_seen_at < ?"_s,
-            {nowMs, nowMs});
         for (auto &[user, segments] : open()) {
             for (auto &[id, s] : segments) {
-                if (s.kind == Kind::Compute && s.lastSeenAtMs < nowMs)
-                    s.lastSeenAtMs = nowMs;
+                if (s.kind == Kind::Compute && s.seenAtMs < nowMs)
+                    s.seenAtMs = nowMs;
             }
+        }
+        // In memory each tick; in the table every kSightingsWriteIntervalMs of provider time
+        // (at once again after a clock set back).
+        if (nowMs - m_sightingsWrittenAtMs >= kSightingsWriteIntervalMs
+            || nowMs < m_sightingsWrittenAtMs) {
+            writeSightings();
+            m_sightingsWrittenAtMs = nowMs;
         }
     }
     QList<OpenSegment> segments; // copies: posting changes the kept ones
@@ -437,9 +521,11 @@ void Meter::accrue(qint64 nowMs, bool markSeen)
     }
     if (segments.isEmpty())
         return;
-    PassState pass{namesOf(segments), {}};
+    PassState pass;
+    pass.names = namesOf(segments);
     for (const OpenSegment &segment : segments)
         postCharge(segment, nowMs, false, {}, &pass);
+    writePass(pass, nowMs);
 }
 
 // Every open segment's owner's name, in one statement for instances and one for snapshots

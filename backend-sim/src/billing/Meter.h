@@ -1,12 +1,14 @@
 #pragma once
 
+#include "Ledger.h"
+
 #include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <QVariant>
 
-class QVariant;
-
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -44,13 +46,27 @@ public:
         qint64 startedAtMs = 0;
         qint64 chargedMicros = 0; // already posted to the ledger
         qint64 chargedUntilMs = 0; // end of the last posted period
-        qint64 lastSeenAtMs = 0;
+        qint64 lastSeenAtMs = 0; // as the table holds it (last_seen_at)
+        // The last sighting, which may be newer than last_seen_at: a compute segment seen
+        // running each tick is written every kSightingsWriteIntervalMs, not every second.
+        qint64 seenAtMs = 0;
         QString snapshotId; // empty: the instance's own run or disk
     };
+
+    // How often (in provider time) the ticks' sightings of running instances reach
+    // last_seen_at. A kill -9 leaves unbilled the sightings not yet written, less than this
+    // interval of each running instance, on top of the time since the last tick, as before:
+    // at most segmentCost(kSightingsWriteIntervalMs, rate) more per instance than when every
+    // tick wrote them. Never billed twice: recovery bills from charged_until, which moves in
+    // the same transaction as each posting. A clean stop writes them all (~Meter).
+    static constexpr qint64 kSightingsWriteIntervalMs = 10'000;
 
     Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs = 60'000)
         : m_db(db), m_ledger(ledger), m_postingIntervalMs(postingIntervalMs)
     {}
+    ~Meter();
+    Meter(const Meter &) = delete;
+    Meter &operator=(const Meter &) = delete;
     // With limits, no posting takes a period past its hard maximum (the rest is written off,
     // as at a zero balance); InstanceService stops the hosts before that happens.
     void setSpendingLimits(const SpendingLimits *limits) { m_limits = limits; }
@@ -126,6 +142,13 @@ public:
     void accrue(qint64 nowMs, bool markSeen = true);
     // Records that these instances' open compute segments were confirmed running at `atMs`.
     void markSeen(const QStringList &instanceIds, qint64 atMs);
+    // Writes every sighting newer than its row's last_seen_at (inside a Transaction).
+    void writeSightings();
+    // The last moment a segment is known to have run: its newest sighting, written or not.
+    static qint64 lastSighting(const OpenSegment &segment)
+    {
+        return std::max(segment.lastSeenAtMs, segment.seenAtMs);
+    }
     // Posts what every open segment of `userId` owes up to `atMs` (a period boundary).
     void checkpointUser(const QString &userId, qint64 atMs);
 
@@ -134,15 +157,24 @@ public:
     qint64 closeSegmentAtLastSeen(const QString &instanceId);
 
 private:
-    // What a posting pass reads once for all of its postings: the names they describe (by
-    // ownerKey), and each user's balance as the pass's own postings leave it.
+    // What a posting pass reads once for all of its postings (the names they describe, by
+    // ownerKey; each user's balance and headroom), carried as its own postings change them;
+    // the postings and the segments' changes are written together at its end (writePass).
     struct PassState
     {
         QHash<QString, QString> names;
-        QHash<QString, qint64> balances;
+        QHash<QString, qint64> startBalances; // as read, before the pass
+        QHash<QString, qint64> balances; // as the pass's postings leave them
+        QHash<QString, std::optional<qint64>> headroom; // under the tightest spending limit
+        QList<Ledger::Posting> postings;
+        QList<QVariant> segmentRows; // id, owed, written off, charged until
     };
     qint64 postCharge(const OpenSegment &segment, qint64 untilMs, bool closing,
                       const QString &why = {}, PassState *pass = nullptr);
+    Ledger::Posting describePosting(const OpenSegment &segment, qint64 untilMs, qint64 charge,
+                                    qint64 owed, bool limited, const QString &why,
+                                    const QHash<QString, QString> *names);
+    void writePass(const PassState &pass, qint64 nowMs);
     QHash<QString, QString> namesOf(const QList<OpenSegment> &segments);
     // Open segments by user, then id (the table's order); loaded on first use and again after
     // a rollback, so they always equal the rows the transaction sees.
@@ -157,6 +189,7 @@ private:
     QHash<QString, std::pair<QString, qint64>> m_byOwner; // ownerKey → user, segment id
     bool m_loaded = false;
     quint64 m_loadedAfterRollbacks = 0;
+    qint64 m_sightingsWrittenAtMs = 0; // when the ticks' sightings were last written
 
     Database &m_db;
     Ledger &m_ledger;

@@ -17,7 +17,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <ranges>
 #include <tuple>
 
 using namespace Qt::StringLiterals;
@@ -121,8 +123,6 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     // One transaction for the pass: at a minute's turn every instance writes its average, and
     // one sync for all of them (not one each) keeps the event loop from stalling for seconds.
     Transaction tx(m_db);
-    QSqlQuery q = m_db.exec(
-        u"SELECT id, user_id, gpu_type, gpu_count FROM instances WHERE state = 'running'"_s);
     // Real cards: which host cards each running instance holds (one query for all of them).
     QHash<QString, QList<int>> lentCards;
     if (m_hasRealCards) {
@@ -132,88 +132,115 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         while (cards.next())
             lentCards[cards.value(0).toString()].append(cards.value(1).toInt());
     }
-    QSet<QString> running;
-    while (q.next()) {
-        const QString id = q.value(0).toString();
-        running.insert(id);
-        InstanceTrack &track = m_tracks[id];
-        track.userId = q.value(1).toString();
-        track.gpuType = q.value(2).toString();
-        track.gpuCount = std::max(1, q.value(3).toInt());
-        if (track.shapeType != track.gpuType || track.shapeCount != track.gpuCount) {
-            const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
-            track.spec = SimulatedGpu::Spec();
-            track.spec.vramMib = gpu ? gpu->vramMib : track.spec.vramMib;
-            track.spec.powerLimitW = gpu ? gpu->powerLimitW : track.spec.powerLimitW;
-            track.real = gpu && !gpu->simulated;
-            std::tie(track.cpus, track.memoryMib) = m_resources(track.gpuType, track.gpuCount);
-            track.shapeType = track.gpuType;
-            track.shapeCount = track.gpuCount;
-        }
-        const SimulatedGpu::Spec &spec = track.spec;
-        const bool real = track.real;
-        const double cpus = track.cpus;
-        const qint64 memoryMib = track.memoryMib;
-        while (!real && track.cards.size() < track.gpuCount)
-            track.cards.append(SimulatedGpu::idle(spec));
-
-        Sample sample;
-        sample.atMs = nowMs;
-        SimulatedGpu::Load load;
-        const auto measured = usage.constFind(id);
-        const double seconds = track.lastSampleNs > 0 ? (nowNs - track.lastSampleNs) / 1e9 : 0.0;
-        if (measured != usage.constEnd()) {
-            double cores = -1;
-            if (measured->cpuNanos >= 0 && track.lastCpuNanos >= 0 && seconds > 0)
-                cores =
-                    std::max<qint64>(0, measured->cpuNanos - track.lastCpuNanos) / 1e9 / seconds;
-            else if (measured->cpuNanos < 0 && measured->cpuPercent >= 0)
-                cores = measured->cpuPercent / 100.0;
-            track.lastCpuNanos = measured->cpuNanos;
-            if (cores >= 0) {
-                sample.cpuPercent = float(rounded(cores * 100.0, 1));
-                load.cpuShare = cpus > 0 ? cores / cpus : cores;
+    // Which tracks this pass saw running: a pass number, not a set of ids to hash.
+    const quint64 pass = ++m_passes;
+    qint64 hourEnded = -1; // a stored minute that starts an hour: time to drop old ones
+    // Forward only, on a kept statement: the rows are read once, not cached whole.
+    // The ids alone: an instance's owner, type and card count never change once written, so
+    // they are read once per track, not on every pass.
+    m_db.forEachRow(
+        u"SELECT id FROM instances WHERE state = 'running'"_s, {}, [&](const QSqlQuery &q) {
+            const QString id = q.value(0).toString();
+            InstanceTrack &track = m_tracks[id];
+            track.seenInPass = pass;
+            if (track.userId.isEmpty()) {
+                m_db.forEachRow(u"SELECT user_id, gpu_type, gpu_count FROM instances"
+                                " WHERE id = ?"_s,
+                                {id}, [&track](const QSqlQuery &row) {
+                                    track.userId = row.value(0).toString();
+                                    track.gpuType = row.value(1).toString();
+                                    track.gpuCount = std::max(1, row.value(2).toInt());
+                                });
             }
-            sample.memoryMib = float(rounded(measured->memoryBytes / 1048576.0, 1));
-            const double limitMib =
-                memoryMib > 0 ? double(memoryMib) : measured->memoryLimitBytes / 1048576.0;
-            load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
-        }
-        track.lastSampleNs = nowNs;
-        if (real) {
-            // What nvidia-smi read from the cards this instance holds, in the order the box sees
-            // them.
-            for (int card : lentCards.value(id))
-                sample.cards.append(m_realReadings.value(card));
-        }
-        for (SimulatedGpu &card : track.cards) {
-            card = SimulatedGpu::step(card, spec, load, seconds);
-            sample.cards.append(CardSample{float(card.utilizationPct), float(card.memoryUsedMib),
-                                           float(rounded(card.temperatureC, 1)),
-                                           float(rounded(card.powerW, 1))});
-        }
-        // A minute that ended goes to SQLite as its average: history beyond the last hour.
-        if (!track.history.empty() && track.history.back().atMs / 60000 != nowMs / 60000)
-            persistMinute(id, track.history.back().atMs - track.history.back().atMs % 60000);
-        track.history.push_back(sample);
-        while (int(track.history.size())
-               > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
-            track.history.pop_front();
+            if (track.shapeType != track.gpuType || track.shapeCount != track.gpuCount) {
+                const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
+                track.spec = SimulatedGpu::Spec();
+                track.spec.vramMib = gpu ? gpu->vramMib : track.spec.vramMib;
+                track.spec.powerLimitW = gpu ? gpu->powerLimitW : track.spec.powerLimitW;
+                track.real = gpu && !gpu->simulated;
+                std::tie(track.cpus, track.memoryMib) = m_resources(track.gpuType, track.gpuCount);
+                track.shapeType = track.gpuType;
+                track.shapeCount = track.gpuCount;
+            }
+            const SimulatedGpu::Spec &spec = track.spec;
+            const bool real = track.real;
+            const double cpus = track.cpus;
+            const qint64 memoryMib = track.memoryMib;
+            while (!real && track.cards.size() < track.gpuCount)
+                track.cards.append(SimulatedGpu::idle(spec));
 
-        if (!m_options.dataDir.isEmpty() && !real)
-            writeStatus(id, track, spec);
-        if (m_events.hasSubscribers(track.userId)) { // with nobody to tell, no JSON to build
-            QJsonObject event = sampleJson(sample, spec.vramMib);
-            event.insert(u"instance_id"_s, id);
-            m_events.publishLive(track.userId, u"metrics"_s, event);
+            Sample sample;
+            sample.atMs = nowMs;
+            SimulatedGpu::Load load;
+            const auto measured = usage.constFind(id);
+            const double seconds =
+                track.lastSampleNs > 0 ? (nowNs - track.lastSampleNs) / 1e9 : 0.0;
+            if (measured != usage.constEnd()) {
+                double cores = -1;
+                if (measured->cpuNanos >= 0 && track.lastCpuNanos >= 0 && seconds > 0)
+                    cores = std::max<qint64>(0, measured->cpuNanos - track.lastCpuNanos) / 1e9
+                        / seconds;
+                else if (measured->cpuNanos < 0 && measured->cpuPercent >= 0)
+                    cores = measured->cpuPercent / 100.0;
+                track.lastCpuNanos = measured->cpuNanos;
+                if (cores >= 0) {
+                    sample.cpuPercent = float(rounded(cores * 100.0, 1));
+                    load.cpuShare = cpus > 0 ? cores / cpus : cores;
+                }
+                sample.memoryMib = float(rounded(measured->memoryBytes / 1048576.0, 1));
+                const double limitMib =
+                    memoryMib > 0 ? double(memoryMib) : measured->memoryLimitBytes / 1048576.0;
+                load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
+            }
+            track.lastSampleNs = nowNs;
+            if (real) {
+                // What nvidia-smi read from the cards this instance holds, in the order the box
+                // sees them.
+                for (int card : lentCards.value(id))
+                    sample.cards.append(m_realReadings.value(card));
+            }
+            for (SimulatedGpu &card : track.cards) {
+                card = SimulatedGpu::step(card, spec, load, seconds);
+                sample.cards.append(CardSample{
+                    float(card.utilizationPct), float(card.memoryUsedMib),
+                    float(rounded(card.temperatureC, 1)), float(rounded(card.powerW, 1))});
+            }
+            // A minute that ended goes to SQLite as its average: history beyond the last hour.
+            if (!track.history.empty() && track.history.back().atMs / 60000 != nowMs / 60000) {
+                const qint64 ended = track.history.back().atMs - track.history.back().atMs % 60000;
+                persistMinute(id, track, ended);
+                if (ended % 3'600'000 == 0)
+                    hourEnded = std::max(hourEnded, ended);
+            }
+            track.history.push_back(sample);
+            while (int(track.history.size())
+                   > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
+                track.history.pop_front();
+
+            if (!m_options.dataDir.isEmpty() && !real)
+                writeStatus(id, track, spec);
+            if (m_events.hasSubscribers(track.userId)) { // with nobody to tell, no JSON to build
+                QJsonObject event = sampleJson(sample, spec.vramMib);
+                event.insert(u"instance_id"_s, id);
+                m_events.publishLive(track.userId, u"metrics"_s, event);
+            }
+            Q_EMIT sampled(id, sample);
+        });
+    // Minute averages are kept for the retention period, then dropped (checked once an hour,
+    // once for all instances, cheaply by index).
+    if (hourEnded >= 0) {
+        try {
+            m_db.write(u"DELETE FROM telemetry_minutes WHERE minute_ms < ?"_s,
+                       {hourEnded - qint64(m_options.retentionDays) * 86'400'000});
+        } catch (const std::exception &error) {
+            qWarning("telemetry: could not drop old minutes: %s", error.what());
         }
-        Q_EMIT sampled(id, sample);
     }
     tx.commit();
     // Instances that stopped keep their history (charts of the last hour); their load state
     // starts over when they run again.
     for (auto it = m_tracks.begin(); it != m_tracks.end(); ++it) {
-        if (!running.contains(it.key())) {
+        if (it->seenInPass != pass) {
             it->lastCpuNanos = -1;
             it->lastSampleNs = 0;
             it->cards.clear();
@@ -288,12 +315,19 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
 QList<Telemetry::Sample> Telemetry::samples(const QString &instanceId, qint64 sinceMs,
                                             int stepSeconds) const
 {
-    QList<Sample> result;
     const auto it = m_tracks.constFind(instanceId);
     if (it == m_tracks.constEnd())
-        return result;
+        return {};
+    return bucketed(it->history.cbegin(), it->history.cend(), sinceMs, stepSeconds);
+}
+
+QList<Telemetry::Sample> Telemetry::bucketed(std::deque<Sample>::const_iterator begin,
+                                             std::deque<Sample>::const_iterator end, qint64 sinceMs,
+                                             int stepSeconds)
+{
+    QList<Sample> result;
     if (stepSeconds <= 1) { // as sampled (and as pushed on the event stream)
-        for (const Sample &s : it->history) {
+        for (const Sample &s : std::ranges::subrange(begin, end)) {
             if (s.atMs >= sinceMs)
                 result.append(s);
         }
@@ -316,7 +350,7 @@ QList<Telemetry::Sample> Telemetry::samples(const QString &instanceId, qint64 si
         result.append(bucket);
         count = cpuCount = memCount = 0;
     };
-    for (const Sample &s : it->history) {
+    for (const Sample &s : std::ranges::subrange(begin, end)) {
         if (s.atMs < sinceMs)
             continue;
         const qint64 start = s.atMs - s.atMs % stepMs;
@@ -366,9 +400,14 @@ QJsonObject Telemetry::sampleJson(const Sample &sample, int vramMib)
             {u"gpus"_s, gpus}};
 }
 
-void Telemetry::persistMinute(const QString &instanceId, qint64 minuteMs)
+void Telemetry::persistMinute(const QString &instanceId, const InstanceTrack &track,
+                              qint64 minuteMs)
 {
-    const QList<Sample> minute = samples(instanceId, minuteMs, 60);
+    // Only the minute's own samples, found from the back: not the whole hour kept.
+    auto from = track.history.cend();
+    while (from != track.history.cbegin() && std::prev(from)->atMs >= minuteMs)
+        --from;
+    const QList<Sample> minute = bucketed(from, track.history.cend(), minuteMs, 60);
     if (minute.isEmpty() || minute.first().atMs != minuteMs)
         return;
     const Sample &avg = minute.first();
@@ -377,17 +416,12 @@ void Telemetry::persistMinute(const QString &instanceId, qint64 minuteMs)
         gpus.append(
             QJsonArray{card.utilizationPct, card.memoryUsedMib, card.temperatureC, card.powerW});
     try {
-        m_db.exec(u"INSERT OR REPLACE INTO telemetry_minutes (instance_id, minute_ms, cpu_percent, "
-                  u"memory_mib, gpus)"
-                  " VALUES (?, ?, ?, ?, ?)"_s,
-                  {instanceId, minuteMs,
-                   avg.cpuPercent >= 0 ? QVariant(avg.cpuPercent) : QVariant(),
-                   avg.memoryMib >= 0 ? QVariant(avg.memoryMib) : QVariant(),
-                   QString::fromUtf8(QJsonDocument(gpus).toJson(QJsonDocument::Compact))});
-        // Kept for the retention period, then dropped (checked once an hour, cheaply by index).
-        if (minuteMs % 3'600'000 == 0)
-            m_db.exec(u"DELETE FROM telemetry_minutes WHERE minute_ms < ?"_s,
-                      {minuteMs - qint64(m_options.retentionDays) * 86'400'000});
+        m_db.write(u"INSERT OR REPLACE INTO telemetry_minutes (instance_id, minute_ms,"
+                   " cpu_percent, memory_mib, gpus) VALUES (?, ?, ?, ?, ?)"_s,
+                   {instanceId, minuteMs,
+                    avg.cpuPercent >= 0 ? QVariant(avg.cpuPercent) : QVariant(),
+                    avg.memoryMib >= 0 ? QVariant(avg.memoryMib) : QVariant(),
+                    QString::fromUtf8(QJsonDocument(gpus).toJson(QJsonDocument::Compact))});
     } catch (const std::exception &error) {
         qWarning("telemetry: could not keep the minute of %s: %s", qPrintable(instanceId),
                  error.what());

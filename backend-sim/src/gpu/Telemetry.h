@@ -99,12 +99,17 @@ private:
         qint64 lastSampleNs = 0;
         QList<SimulatedGpu> cards;
         std::deque<Sample> history;
+        quint64 seenInPass = 0; // the last sampling pass that found it running
     };
     void onUsage(const QHash<QString, ResourceUsage> &usage);
     void readRealCards();
     void writeStatus(const QString &instanceId, const InstanceTrack &track,
                      const SimulatedGpu::Spec &spec) const;
-    void persistMinute(const QString &instanceId, qint64 minuteMs);
+    void persistMinute(const QString &instanceId, const InstanceTrack &track, qint64 minuteMs);
+    // The samples of [begin, end) since sinceMs, averaged over buckets of stepSeconds.
+    static QList<Sample> bucketed(std::deque<Sample>::const_iterator begin,
+                                  std::deque<Sample>::const_iterator end, qint64 sinceMs,
+                                  int stepSeconds);
     QList<Sample> storedMinutes(const QString &instanceId, qint64 sinceMs, qint64 untilMs) const;
 
     Database &m_db;
@@ -117,6 +122,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_monotonic;
     QHash<QString, InstanceTrack> m_tracks;
+    quint64 m_passes = 0;
     bool m_hasRealCards = false;
     Process *m_nvidiaSmi = nullptr; // the reading under way, if any
     QHash<int, CardSample> m_realReadings; // nvidia-smi index → its latest numbers

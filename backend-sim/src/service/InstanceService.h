@@ -213,7 +213,9 @@ private:
     };
     // Bills `userId` from `fromMs` to `nowMs`: each stop policy's and cap's stop at its own
     // millisecond, the balance's as before, a checkpoint at every period boundary.
-    void settle(const QString &userId, qint64 fromMs, qint64 nowMs, Settlement &out);
+    // `policies`: the user's stop policies (StopPolicies::byUser, read once per tick).
+    void settle(const QString &userId, qint64 fromMs, qint64 nowMs,
+                const QHash<QString, StopPolicy> &policies, Settlement &out);
     void announce(const Settlement &settled);
     // Stops a running instance at `atMs` for `reason` (its compute billed up to then).
     bool stopFor(const QString &instanceId, qint64 atMs, const QString &reason);

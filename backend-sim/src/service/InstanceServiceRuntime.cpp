@@ -181,8 +181,9 @@ void InstanceService::tick()
         QSet<QString> users;
         for (const Meter::OpenSegment &s : m_meter.openSegments())
             users.insert(s.userId);
+        const QHash<QString, QHash<QString, StopPolicy>> policies = m_stops.byUser();
         for (const QString &userId : std::as_const(users))
-            settle(userId, from, now, settled);
+            settle(userId, from, now, policies.value(userId), settled);
         // A container may die while the provider is not looking: only a runtime listing
         // (reconcile) says it was alive. Without containers, a live provider is the evidence.
         m_meter.accrue(now, !m_runtime.outlivesProvider());
@@ -231,7 +232,8 @@ void InstanceService::reconcile(bool atStartup)
             }
             // Billed up to the last second the provider saw it running, not a second more.
             const std::optional<Meter::OpenSegment> run = m_meter.openSegmentOf(id);
-            const qint64 runEnd = run ? std::max(run->lastSeenAtMs, run->chargedUntilMs) : now;
+            const qint64 runEnd =
+                run ? std::max(Meter::lastSighting(*run), run->chargedUntilMs) : now;
             m_meter.closeSegmentAtLastSeen(id);
             QString reason = u"provider_restarted"_s;
             QString to = u"stopped"_s;

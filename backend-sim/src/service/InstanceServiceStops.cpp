@@ -94,7 +94,8 @@ bool InstanceService::stopFor(const QString &instanceId, qint64 atMs, const QStr
     return true;
 }
 
-void InstanceService::settle(const QString &userId, qint64 fromMs, qint64 nowMs, Settlement &out)
+void InstanceService::settle(const QString &userId, qint64 fromMs, qint64 nowMs,
+                             const QHash<QString, StopPolicy> &policies, Settlement &out)
 {
     struct Due
     {
@@ -103,7 +104,6 @@ void InstanceService::settle(const QString &userId, qint64 fromMs, qint64 nowMs,
         QString reason;
     };
     QList<Due> due;
-    const QHash<QString, StopPolicy> policies = m_stops.ofUser(userId);
     if (!policies.isEmpty()) {
         const QHash<QString, Meter::Costs> posted = m_meter.postedByInstance(userId);
         for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId)) {

@@ -135,6 +135,20 @@ QHash<QString, StopPolicy> StopPolicies::ofUser(const QString &userId) const
     return result;
 }
 
+QHash<QString, QHash<QString, StopPolicy>> StopPolicies::byUser() const
+{
+    // From the policies' side (few rows, each instance found by its key), not through every
+    // user's instances: the tick asks for all of them each second.
+    static const QString sql = u"SELECT p."_s + QString(kColumns).replace(u", "_s, u", p."_s)
+        + u", i.user_id FROM instance_stop_policies p CROSS JOIN instances i"
+          " ON i.id = p.instance_id"_s;
+    QHash<QString, QHash<QString, StopPolicy>> result;
+    m_db.forEachRow(sql, {}, [&result](const QSqlQuery &q) {
+        result[q.value(7).toString()].insert(q.value(0).toString(), readPolicy(q));
+    });
+    return result;
+}
+
 void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
 {
     m_db.exec(u"DELETE FROM instance_stop_policies WHERE instance_id = ?"_s, {instanceId});

@@ -54,6 +54,8 @@ public:
 
     StopPolicy of(const QString &instanceId) const;
     QHash<QString, StopPolicy> ofUser(const QString &userId) const;
+    // Every user's policies (user → instance → policy), in one statement for a tick.
+    QHash<QString, QHash<QString, StopPolicy>> byUser() const;
     // Must run inside a Transaction. An empty policy removes the row.
     void set(const QString &instanceId, const StopPolicy &policy);
     void clearStopAt(const QString &instanceId);

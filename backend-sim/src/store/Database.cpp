@@ -72,6 +72,11 @@ void Database::open(const QString &path)
     // Up to 64 MiB of pages in memory (SQLite's default is 2 000 pages, about 8 MiB): with tens
     // of thousands of instances the tick's passes otherwise re-read pages every second.
     pragma(m_db, u"PRAGMA cache_size=-65536"_s);
+    // Statement journals (what a statement that changes several rows keeps to undo itself)
+    // in memory: on disk they spill to a file in /var/tmp once one passes 64 KiB, and every
+    // later statement of the transaction writes there too (about 115 000 pwrite calls in a
+    // posting pass of 10 000 instances).
+    pragma(m_db, u"PRAGMA temp_store=MEMORY"_s);
     applyMigrations(*this);
 }
 
@@ -147,15 +152,56 @@ QSqlQuery Database::exec(const QString &sql, std::initializer_list<QVariant> bin
     return query;
 }
 
-Database::Written Database::write(const QString &sql, std::initializer_list<QVariant> bindings)
+template<typename Values>
+Database::Written Database::writeKept(const QString &sql, const Values &bindings)
 {
     const std::shared_ptr<Statement> kept = statement(sql);
-    bind(kept->query, bindings);
+    int position = 0;
+    for (const QVariant &value : bindings)
+        kept->query.bindValue(position++, value);
     ++m_writeVersion;
     run(kept->query, sql);
     Written written{kept->query.numRowsAffected(), kept->query.lastInsertId()};
     kept->query.finish();
     return written;
+}
+
+Database::Written Database::write(const QString &sql, std::initializer_list<QVariant> bindings)
+{
+    return writeKept(sql, bindings);
+}
+
+QString Database::placeholderRows(int rows, int columns)
+{
+    QString row = u"(?"_s;
+    for (int c = 1; c < columns; ++c)
+        row += u",?"_s;
+    row += u')';
+    QString all;
+    all.reserve(rows * (row.size() + 1));
+    for (int r = 0; r < rows; ++r) {
+        if (r > 0)
+            all += u',';
+        all += row;
+    }
+    return all;
+}
+
+void Database::inChunks(qsizetype count, const std::function<void(qsizetype, int)> &chunk)
+{
+    qsizetype first = 0;
+    while (first < count) {
+        int rows = kMaxRowsPerStatement;
+        while (rows > count - first)
+            rows /= 2;
+        chunk(first, rows);
+        first += rows;
+    }
+}
+
+Database::Written Database::writeValues(const QString &sql, const QList<QVariant> &bindings)
+{
+    return writeKept(sql, bindings);
 }
 
 QVariant Database::scalar(const QString &sql, std::initializer_list<QVariant> bindings)

@@ -45,6 +45,15 @@ public:
         QVariant lastInsertId;
     };
     Written write(const QString &sql, std::initializer_list<QVariant> bindings = {});
+    // The same with the bindings in a list: statements whose rows are built in a loop (one
+    // INSERT or UPDATE ... FROM (VALUES ...) for many rows).
+    Written writeValues(const QString &sql, const QList<QVariant> &bindings);
+    // `rows` rows of `columns` placeholders, "(?,?),(?,?)", for a multi-row VALUES.
+    static QString placeholderRows(int rows, int columns);
+    // Calls `chunk(first, rows)` over [0, count) in chunks of at most kMaxRowsPerStatement
+    // rows, each a power of two long: a multi-row statement has a few texts to keep prepared.
+    static constexpr int kMaxRowsPerStatement = 64;
+    static void inChunks(qsizetype count, const std::function<void(qsizetype, int)> &chunk);
     // First column of the first row, or an invalid QVariant if there is no row.
     QVariant scalar(const QString &sql, std::initializer_list<QVariant> bindings = {});
     // Runs a SELECT and calls `row` for each row, on a kept statement (reset afterwards, so it
@@ -77,6 +86,8 @@ private:
     // The kept statement for `sql`, prepared on first use; a fresh one while it is busy.
     std::shared_ptr<Statement> statement(const QString &sql);
     static void bind(QSqlQuery &query, std::initializer_list<QVariant> bindings);
+    template<typename Values>
+    Written writeKept(const QString &sql, const Values &bindings);
     void run(QSqlQuery &query, const QString &sql);
 
     QHash<QString, std::shared_ptr<Statement>> m_statements;

@@ -258,6 +258,52 @@ private Q_SLOTS:
         QVERIFY(b.meter->openSegmentOf(u"stopped"_s, Meter::Kind::Storage));
         QCOMPARE(b.meter->openSegmentOf(u"stopped"_s, Meter::Kind::Storage)->lastSeenAtMs, kT0);
     }
+
+    void sightingsReachTheTableInBatches()
+    {
+        // The ticks see a run every second; last_seen_at hears of it every
+        // kSightingsWriteIntervalMs. A provider killed in between is billed up to the last
+        // sighting written, once; one stopped cleanly writes the rest first.
+        constexpr qint64 kInterval = Meter::kSightingsWriteIntervalMs;
+        Books b;
+        b.addUser(u"u"_s, 100'000'000);
+        b.addInstance(u"run"_s, u"u"_s);
+        b.open(u"run"_s, u"u"_s, 3'600'000, Meter::Kind::Compute); // 1 micro-yuan a millisecond
+        const auto lastSeenInTable = [&b] {
+            return b.db.scalar(u"SELECT last_seen_at FROM segments WHERE instance_id = 'run'"_s)
+                .toLongLong();
+        };
+        b.accrue(kT0 + 1'000); // the first tick writes
+        QCOMPARE(lastSeenInTable(), kT0 + 1'000);
+        for (qint64 t = kT0 + 2'000; t < kT0 + 1'000 + kInterval; t += 1'000)
+            b.accrue(t);
+        const qint64 lastTick = kT0 + kInterval;
+        QCOMPARE(lastSeenInTable(), kT0 + 1'000);
+        QCOMPARE(b.meter->openSegmentOf(u"run"_s)->seenAtMs, lastTick);
+        QCOMPARE(Meter::lastSighting(*b.meter->openSegmentOf(u"run"_s)), lastTick);
+        {
+            // What a provider restarted after a kill -9 reads: the table alone.
+            Meter recovered(b.db, *b.ledger);
+            Transaction tx(b.db);
+            QCOMPARE(recovered.closeSegmentAtLastSeen(u"run"_s), 1'000);
+            QCOMPARE(recovered.closeSegmentAtLastSeen(u"run"_s), 0);
+            tx.commit();
+        }
+        b.meter.reset(); // the dead provider's meter: it must not touch the closed segment
+        QCOMPARE(lastSeenInTable(), kT0 + 1'000);
+        QCOMPARE(b.postedOfKind(u"compute"_s), 1'000);
+        QCOMPARE(b.ledger->verify(), QString());
+
+        Books clean;
+        clean.addUser(u"u"_s, 100'000'000);
+        clean.addInstance(u"run"_s, u"u"_s);
+        clean.open(u"run"_s, u"u"_s, 3'600'000, Meter::Kind::Compute);
+        for (qint64 t = kT0 + 1'000; t <= kT0 + 5'000; t += 1'000)
+            clean.accrue(t);
+        QCOMPARE(clean.db.scalar(u"SELECT last_seen_at FROM segments"_s).toLongLong(), kT0 + 1'000);
+        clean.meter.reset();
+        QCOMPARE(clean.db.scalar(u"SELECT last_seen_at FROM segments"_s).toLongLong(), kT0 + 5'000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMeter)
