@@ -283,11 +283,13 @@ void MainWindow::connectSession()
     connect(m_core, &ClientSession::loggedIn, this, [this] {
         if (!m_accountPage || m_stack->currentWidget() != m_accountPage)
             return;
-        m_accountPage->setBusy(false);
-        m_accountPage->clearPasswords();
         ensureDashboard();
         m_stack->setCurrentWidget(m_dashboard);
         buildShownPage();
+        // The account exists now: the next time (a session that ends) is a log-in.
+        m_accountPage->setBusy(false);
+        m_accountPage->clearPasswords();
+        m_accountPage->setSignUp(false);
     });
     connect(m_core->session(), &core::Session::stateChanged, this, [this] {
         if (!m_core->isLoggedIn() && m_banner)

@@ -7,6 +7,8 @@
 #include "session/Session.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
+#include <QDebug>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -29,13 +31,28 @@ inline ui::AccountPage *shownAccountPage(ui::MainWindow &window)
     return page && page->isVisible() ? page : nullptr;
 }
 
+// Ticks "Create a new account" with the mouse once the page is laid out (a page just made
+// current has its final geometry only after its pending layout request); true when ticked.
+inline bool tickSignUp(ui::AccountPage *page)
+{
+    auto *signUp = page->findChild<QCheckBox *>(u"signUpCheck"_s);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
+    if (!signUp->isChecked())
+        QTest::mouseClick(signUp, Qt::LeftButton);
+    if (!signUp->isChecked())
+        qWarning() << "sign-up box not ticked by a click at" << signUp->rect().center() << "of"
+                   << signUp->geometry() << "enabled" << signUp->isEnabled() << "under the mouse:"
+                   << page->window()->childAt(
+                          signUp->mapTo(page->window(), signUp->rect().center()));
+    return signUp->isChecked();
+}
+
 // Fills the page in sign-up mode with `email` and the test password twice (empty fields
 // only: a remembered e-mail address stays) and presses Enter in the last field.
 inline void signUpOnPage(ui::AccountPage *page, const QString &email)
 {
-    auto *signUp = page->findChild<QCheckBox *>(u"signUpCheck"_s);
-    if (!signUp->isChecked())
-        QTest::mouseClick(signUp, Qt::LeftButton);
+    QVERIFY(tickSignUp(page));
     auto *emailEdit = page->findChild<QLineEdit *>(u"emailEdit"_s);
     if (emailEdit->text().isEmpty())
         QTest::keyClicks(emailEdit, email);

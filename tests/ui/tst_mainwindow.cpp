@@ -209,7 +209,7 @@ void TestMainWindow::fullLoop()
     auto *ok = login->findChild<QPushButton *>(u"submitButton"_s);
     QTRY_COMPARE(QApplication::focusWidget(), login->findChild<QLineEdit *>(u"emailEdit"_s));
     QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"not-an-address"_s);
-    QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
+    QVERIFY(test::tickSignUp(login));
     QVERIFY(!ok->isEnabled()); // inline validation: no round trip for an obvious mistake
     QVERIFY(!login->findChild<QLabel *>(u"hintLabel"_s)->text().isEmpty());
     login->findChild<QLineEdit *>(u"emailEdit"_s)->clear();
@@ -666,7 +666,7 @@ void TestMainWindow::accountPageInEveryThemeAndLanguage()
     window.connectToUrl(m_sim.baseUrl());
     ui::AccountPage *page = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((page = test::shownAccountPage(window)), 20000);
-    QTest::mouseClick(page->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
+    QVERIFY(test::tickSignUp(page));
     QTest::keyClicks(page->findChild<QLineEdit *>(u"emailEdit"_s), u"new@example.com"_s);
     QTest::keyClicks(page->findChild<QLineEdit *>(u"passwordEdit"_s), test::testPassword());
     QTest::keyClicks(page->findChild<QLineEdit *>(u"confirmEdit"_s), test::testPassword());

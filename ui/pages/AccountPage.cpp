@@ -150,8 +150,8 @@ void AccountPage::clearPasswords()
 
 void AccountPage::focusFirstEmpty()
 {
-    if (m_busy)
-        return;
+    if (m_busy || !isVisible())
+        return; // a hidden page takes no focus from the page on screen
     QWidget *target = m_ui->submitButton;
     if (email().isEmpty())
         target = m_ui->emailEdit;
