@@ -60,7 +60,8 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
         m_ui->outerLayout->insertLayout(m_ui->outerLayout->indexOf(m_ui->choiceBox) + 1, row);
         connect(m_ui->sandboxRadio, &QRadioButton::toggled, this, &ConnectPage::updatePreparation);
         // The image check runs cardhour-sim (and podman): after the page's frame, not before.
-        m_afterPaint = new AfterPaint(this, [this] {
+        // The content paints (it covers the page in its scroll area), so it is the one watched.
+        m_afterPaint = new AfterPaint(m_ui->content, [this] {
             m_looked = true;
             updatePreparation();
         });
