@@ -8,6 +8,7 @@
 #include "ui_ConnectPage.h"
 
 #include <QEvent>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 
@@ -21,6 +22,8 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
     : QWidget(parent), m_ui(std::make_unique<Ui::ConnectPage>())
 {
     m_ui->setupUi(this);
+    // The content scrolls in a small window instead of squeezing its wrapped lines.
+    m_ui->content->setBackgroundRole(QPalette::Window);
     StateStyle::showAsError(m_ui->urlHint);
     // A column of readable width in the middle of the window, under the application's icon,
     // with a button of button size rather than a bar across the screen.
@@ -57,7 +60,17 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
         m_ui->outerLayout->insertLayout(m_ui->outerLayout->indexOf(m_ui->choiceBox) + 1, row);
         connect(m_ui->sandboxRadio, &QRadioButton::toggled, this, &ConnectPage::updatePreparation);
         // The image check runs cardhour-sim (and podman): after the page's frame, not before.
-        m_afterPaint = new AfterPaint(this, [this] { updatePreparation(); });
+        // The content paints (it covers the page in its scroll area), so it is the one watched.
+        m_afterPaint = new AfterPaint(m_ui->content, [this] {
+            m_looked = true;
+            updatePreparation();
+        });
+        // Back from a terminal where a fix was pasted (an image built by hand): look again.
+        connect(qApp, &QGuiApplication::applicationStateChanged, this,
+                [this](Qt::ApplicationState state) {
+                    if (state == Qt::ApplicationActive && m_looked && isVisible())
+                        updatePreparation();
+                });
     }
     validate();
 }

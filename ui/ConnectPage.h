@@ -56,6 +56,7 @@ private:
     core::SandboxImages *m_images = nullptr;
     ImagePreparation *m_preparation = nullptr;
     AfterPaint *m_afterPaint = nullptr; // looks at the images once this page is on screen
+    bool m_looked = false; // the first look was taken (after the first frame)
 };
 
 } // namespace cardhour::ui

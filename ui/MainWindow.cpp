@@ -10,7 +10,6 @@
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
 #include "LedgerView.h"
-#include "LoginDialog.h"
 #include "MetricsChart.h"
 #include "NavigationBar.h"
 #include "SparklineDelegate.h"
@@ -19,6 +18,7 @@
 #include "TrayNotifier.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "pages/AccountPage.h"
 #include "pages/InstanceDetails.h"
 #include "session/Session.h"
 #include "ui_MainWindow.h"
@@ -220,14 +220,7 @@ void MainWindow::connectActions()
             [this] { confirm(Action::Terminate, selectedInstanceId()); });
     connect(m_ui->refreshAction, &QAction::triggered, this, &MainWindow::reloadAll);
     connect(m_ui->logOutAction, &QAction::triggered, m_core, &ClientSession::logOut);
-    connect(m_ui->connectAction, &QAction::triggered, this, [this] {
-        // Back to the connect step; the session stays until another provider is chosen.
-        m_core->disconnectFromProvider();
-        if (m_banner)
-            m_banner->hide();
-        m_connectPage->setBusy(false, {});
-        m_stack->setCurrentWidget(m_connectPage);
-    });
+    connect(m_ui->connectAction, &QAction::triggered, this, &MainWindow::backToConnectStep);
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
     connect(m_ui->showChartAction, &QAction::toggled, this, [this](bool on) {
         if (m_chart)
@@ -272,7 +265,9 @@ void MainWindow::connectSession()
         ensureDashboard();
         m_connectPage->setBusy(false, {});
         m_banner->hide();
-        m_stack->setCurrentWidget(m_dashboard);
+        // A sandbox found again at a new port while the account page is up: it stays up.
+        if (m_core->isLoggedIn() || m_stack->currentWidget() != m_accountPage)
+            m_stack->setCurrentWidget(m_dashboard);
         buildShownPage();
         updateActions();
         statusBar()->showMessage(tr("Connected to %1").arg(url.toDisplayString()), 5000);
@@ -286,8 +281,15 @@ void MainWindow::connectSession()
     connect(m_core, &ClientSession::loginNeeded, this, &MainWindow::showLogin);
     connect(m_core, &ClientSession::loginFailed, this, &MainWindow::onLoginFailed);
     connect(m_core, &ClientSession::loggedIn, this, [this] {
-        if (m_loginDialog)
-            m_loginDialog->accept();
+        if (!m_accountPage || m_stack->currentWidget() != m_accountPage)
+            return;
+        ensureDashboard();
+        m_stack->setCurrentWidget(m_dashboard);
+        buildShownPage();
+        // The account exists now: the next time (a session that ends) is a log-in.
+        m_accountPage->setBusy(false);
+        m_accountPage->clearPasswords();
+        m_accountPage->setSignUp(false);
     });
     connect(m_core->session(), &core::Session::stateChanged, this, [this] {
         if (!m_core->isLoggedIn() && m_banner)
@@ -404,38 +406,56 @@ void MainWindow::connectToUrl(const QUrl &url)
 
 // ---- the session --------------------------------------------------------------------------------
 
+AccountPage *MainWindow::ensureAccountPage()
+{
+    if (m_accountPage)
+        return m_accountPage;
+    m_accountPage = new AccountPage(m_stack);
+    m_stack->addWidget(m_accountPage);
+    connect(m_accountPage, &AccountPage::submitted, this,
+            [this](const QString &email, const QString &password, bool signUp) {
+                m_lastEmail = email;
+                if (signUp)
+                    m_core->signUp(email, password);
+                else
+                    m_core->logIn(email, password);
+            });
+    connect(m_accountPage, &AccountPage::backRequested, this, &MainWindow::backToConnectStep);
+    return m_accountPage;
+}
+
 void MainWindow::showLogin(const QString &note)
 {
-    if (!m_loginDialog) {
-        m_loginDialog = new LoginDialog(this);
-        m_loginDialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(m_loginDialog, &LoginDialog::submitted, this,
-                [this](const QString &email, const QString &password, bool signUp) {
-                    m_lastEmail = email;
-                    if (signUp)
-                        m_core->signUp(email, password);
-                    else
-                        m_core->logIn(email, password);
-                });
-        connect(m_loginDialog, &QDialog::rejected, this, [this] {
-            if (!m_core->isLoggedIn())
-                statusBar()->showMessage(tr("Not logged in. Use File → Reload to log in."));
-        });
-    }
-    m_loginDialog->setProviderName(m_core->session()->providerUrl().toDisplayString());
+    AccountPage *page = ensureAccountPage();
+    const QString url = m_core->session()->providerUrl().toDisplayString();
+    page->setProviderName(
+        m_core->usingSandbox() ? tr("CardHour Sandbox on this computer (%1)").arg(url) : url);
     if (!m_lastEmail.isEmpty())
-        m_loginDialog->setEmail(m_lastEmail);
-    if (!note.isEmpty())
-        m_loginDialog->setNote(note);
-    m_loginDialog->open();
+        page->setEmail(m_lastEmail);
+    page->setBusy(false);
+    page->setNote(note);
+    m_stack->setCurrentWidget(page);
+    page->focusFirstEmpty();
 }
 
 void MainWindow::onLoginFailed(const ApiError &error)
 {
-    if (m_loginDialog && m_loginDialog->isVisible())
-        m_loginDialog->showError(error.userMessage());
+    if (m_accountPage && m_stack->currentWidget() == m_accountPage)
+        m_accountPage->showError(error.userMessage());
     else
         showLogin(error.userMessage());
+}
+
+void MainWindow::backToConnectStep()
+{
+    // The session stays until another provider is chosen.
+    m_core->disconnectFromProvider();
+    if (m_banner)
+        m_banner->hide();
+    if (m_accountPage)
+        m_accountPage->setBusy(false);
+    m_connectPage->setBusy(false, {});
+    m_stack->setCurrentWidget(m_connectPage);
 }
 
 void MainWindow::clearForUser()
@@ -449,7 +469,7 @@ void MainWindow::clearForUser()
 void MainWindow::reloadAll()
 {
     if (!m_core->isLoggedIn()) {
-        // Reload also brings back the log-in prompt after it was dismissed.
+        // Reload also brings back the account page from the dashboard.
         if (m_stack->currentWidget() == m_dashboard)
             showLogin();
         return;

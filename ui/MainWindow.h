@@ -33,6 +33,7 @@ class Session;
 
 namespace cardhour::ui {
 
+class AccountPage;
 class BillPanel;
 class ConnectPage;
 class ConnectionBanner;
@@ -43,7 +44,6 @@ class InstanceTableModel;
 class KeysPage;
 class LaunchDialog;
 class LedgerView;
-class LoginDialog;
 class MetricsChart;
 class NavigationBar;
 class SettingsDialog;
@@ -54,13 +54,13 @@ class TopUpDialog;
 class Translations;
 class TrayNotifier;
 
-// The client's one window: the connect step (local sandbox or a provider URL), then log-in,
-// then the dashboard: the bill panel, a banner while the provider is out of reach, and the pages
-// (Home, Instances with their terminals, Snapshots, Storage, Billing, Keys) chosen in the side
-// bar. It shows what its ClientSession (core/session) holds and keeps no provider state of its
-// own; its menus and toolbar are MainWindow.ui. Pages are built when first shown, so the
-// window opens as fast as the connect step allows. Nothing here waits: every provider call is a
-// Reply answered later, and every dialog is opened with open(), never exec().
+// The client's one window: the connect step (local sandbox or a provider URL), then the account
+// page (log in / sign up), then the dashboard: the bill panel, a banner while the provider is out
+// of reach, and the pages (Home, Instances with their terminals, Snapshots, Storage, Billing, Keys)
+// chosen in the side bar. It shows what its ClientSession (core/session) holds and keeps no
+// provider state of its own; its menus and toolbar are MainWindow.ui. Pages are built when first
+// shown, so the window opens as fast as the connect step allows. Nothing here waits: every provider
+// call is a Reply answered later, and every dialog is opened with open(), never exec().
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -114,6 +114,8 @@ public:
     const core::Clock *providerClock() const { return &m_providerClock; }
     SshActions *sshActions() const { return m_ssh; }
     SshKeysDialog *keysDialog() const;
+    // The log-in / sign-up page (null until log-in was first asked for).
+    AccountPage *accountPage() const { return m_accountPage; }
     // The terminal tabs now open, in tab order.
     QList<TerminalTab *> terminalTabs() const;
     // One click on a running instance: its terminal in a new tab (null when not running).
@@ -143,7 +145,10 @@ private:
     void buildLanguageMenu();
     void connectSession();
     void retranslate();
+    // The account page (log in / sign up) in place of the dashboard, with why, if said.
     void showLogin(const QString &note = {});
+    AccountPage *ensureAccountPage();
+    void backToConnectStep();
     void onLoginFailed(const core::ApiError &error);
     void showInstances(const QList<core::Instance> &instances);
     void showInstance(const core::Instance &instance);
@@ -196,6 +201,7 @@ private:
 
     QStackedWidget *m_stack = nullptr;
     ConnectPage *m_connectPage = nullptr;
+    AccountPage *m_accountPage = nullptr; // log in / sign up; built when first asked for
     QWidget *m_dashboard = nullptr;
     ConnectionBanner *m_banner = nullptr;
     BillPanel *m_billPanel = nullptr;
@@ -219,7 +225,6 @@ private:
     QLabel *m_runtimeNotice = nullptr;
     QString m_runtime;
     QString m_runtimeNote;
-    QPointer<LoginDialog> m_loginDialog;
     QPointer<LaunchDialog> m_launchDialog;
     QPointer<TopUpDialog> m_topUpDialog;
     QPointer<SettingsDialog> m_settingsDialog;

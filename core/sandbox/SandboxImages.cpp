@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -127,9 +128,11 @@ QProcess *SandboxImages::startProcess(const QStringList &arguments)
         process->deleteLater();
         if (process == m_list) {
             m_list = nullptr;
+            m_listAgain = false; // it would not start again either
             Q_EMIT checked({}, reason);
         } else if (process == m_doctor) {
             m_doctor = nullptr;
+            m_doctorAgain = false;
             Q_EMIT diagnosed({}, reason);
         } else if (process == m_build) {
             finishBuild(false, false, reason);
@@ -142,8 +145,10 @@ QProcess *SandboxImages::startProcess(const QStringList &arguments)
 
 void SandboxImages::check()
 {
-    if (m_list)
+    if (m_list) {
+        m_listAgain = true;
         return;
+    }
     m_list = startProcess(listArguments());
     connect(m_list, &QProcess::finished, this, &SandboxImages::onListFinished);
     m_list->start();
@@ -156,6 +161,8 @@ void SandboxImages::onListFinished(int exitCode, QProcess::ExitStatus status)
     if (!process)
         return;
     process->deleteLater();
+    if (std::exchange(m_listAgain, false))
+        return check(); // asked again meanwhile: this answer may be from before a build
     const QString err = stripProgramName(QString::fromUtf8(process->readAllStandardError()));
     const QStringList lines =
         QString::fromUtf8(process->readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
@@ -341,8 +348,10 @@ void SandboxImages::finishBuild(bool ok, bool cancelled, const QString &message)
 
 void SandboxImages::diagnose()
 {
-    if (m_doctor)
+    if (m_doctor) {
+        m_doctorAgain = true;
         return;
+    }
     m_doctor = startProcess(doctorArguments());
     connect(m_doctor, &QProcess::finished, this, &SandboxImages::onDoctorFinished);
     m_doctor->start();
@@ -355,6 +364,8 @@ void SandboxImages::onDoctorFinished(int exitCode, QProcess::ExitStatus status)
     if (!process)
         return;
     process->deleteLater();
+    if (std::exchange(m_doctorAgain, false))
+        return diagnose(); // asked again meanwhile: "images: present: none" may be stale
     QJsonParseError parseError{};
     const QJsonDocument document =
         QJsonDocument::fromJson(process->readAllStandardOutput(), &parseError);

@@ -21,7 +21,8 @@ class SandboxLauncher;
 //   cancel()   kills the build
 //   diagnose() `cardhour-sim doctor --json`: what keeps this host from running containers,
 //              with the fix for each finding
-// All asynchronous; one build at a time, and one check of each kind.
+// All asynchronous; one build at a time, and one check of each kind: a check asked for while
+// one runs (a build ended meanwhile) drops the running one's answer and runs again after it.
 class SandboxImages : public QObject
 {
     Q_OBJECT
@@ -106,6 +107,8 @@ private:
     Progress m_progress;
     QElapsedTimer m_clock;
     bool m_cancelled = false;
+    bool m_listAgain = false; // check() while a list ran: its answer may predate a build
+    bool m_doctorAgain = false; // the same for diagnose()
 };
 
 } // namespace cardhour::core

@@ -1,6 +1,12 @@
-# ui/pages: the Snapshots and Storage pages against a real cardhour-sim. The snapshots test also
-# restores a /workspace file with real containers (podman), so it runs alone after the base
-# image fixture. Screens are saved under <build>/screenshots.
+# ui/pages: the account page on its own (no provider); the Snapshots and Storage pages against
+# a real cardhour-sim. The snapshots test also restores a /workspace file with real containers
+# (podman), so it runs alone after the base image fixture. Screens are saved under
+# <build>/screenshots.
+cardhour_add_test(tst_accountpage
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pages/tst_accountpage.cpp
+    LIBS cardhour_ui
+    LABELS ui)
+
 cardhour_add_test(tst_storagepage
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pages/tst_storagepage.cpp
         ${CMAKE_CURRENT_SOURCE_DIR}/pages/PageTestSupport.h

@@ -4,8 +4,8 @@
 // time (a time in the past is refused and changes nothing); an idle stop's warning puts
 // "Keep running HOST" in the tray menu, which postpones the stop, and clicking the message opens
 // the host. Screenshots under <build>/screenshots.
+#include "AccountPageDriver.h"
 #include "CoreTestSupport.h"
-#include "LoginDialog.h"
 #include "MainWindow.h"
 #include "SimProcess.h"
 #include "StopText.h"
@@ -18,9 +18,7 @@
 #include "session/Session.h"
 
 #include <QAction>
-#include <QCheckBox>
 #include <QDateTimeEdit>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
@@ -80,17 +78,8 @@ void TestHostStops::initTestCase()
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_window->connectToUrl(m_sim.baseUrl());
-    ui::LoginDialog *login = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((login = m_window->findChild<ui::LoginDialog *>(u"loginDialog"_s))
-                                 && login->isVisible(),
-                             20000);
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"stops@example.com"_s);
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
-    QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
-    QTest::mouseClick(
-        login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok),
-        Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isLoggedIn(), 20000);
+    QString why;
+    QVERIFY2(test::signUpThroughPage(*m_window, u"stops@example.com"_s, &why), qPrintable(why));
     QVERIFY(await(m_window->client()->topUp(500'000'000)).ok);
 }
 

@@ -26,10 +26,13 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QUuid>
 
+#include <algorithm>
 #include <signal.h>
 
 using namespace Qt::StringLiterals;
@@ -155,6 +158,13 @@ void TestImagePreparation::preparesImagesWhileALaunchWaits()
     QTest::mouseClick(page.findChild<QPushButton *>(u"copyFix_images"_s), Qt::LeftButton);
     QCOMPARE(QApplication::clipboard()->text(), fix->text());
     shoot(&page, u"firstrun-images-missing"_s);
+    // In a small window the page scrolls: nothing is squeezed to clipped lines.
+    page.resize(520, 420);
+    QTest::qWait(50);
+    auto *scroll = page.findChild<QScrollArea *>(u"scrollArea"_s);
+    QVERIFY(scroll && scroll->verticalScrollBar()->isVisible());
+    shoot(&page, u"firstrun-images-small"_s);
+    page.resize(900, 820);
 
     // Building; base is held: an instance asked for now waits at stage "image".
     QSignalSpy ready(images, &core::SandboxImages::imageReady);
@@ -209,6 +219,14 @@ void TestImagePreparation::preparesImagesWhileALaunchWaits()
     QTRY_VERIFY_WITH_TIMEOUT(prepare->isVisible(), 60000); // checked again: two still missing
     QTRY_COMPARE_WITH_TIMEOUT(
         images->missing(), (QStringList{u"pytorch"_s, u"jupyter"_s, u"ocr"_s, u"speech"_s}), 30000);
+    // Doctor was asked again after the build: its images finding says base is there now.
+    const auto imagesFindingSays = [&page](const QString &words) {
+        const QList<QLabel *> labels = page.findChildren<QLabel *>(u"finding_images"_s);
+        return !labels.isEmpty()
+            && std::all_of(labels.begin(), labels.end(),
+                           [&words](QLabel *label) { return label->text().contains(words); });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(imagesFindingSays(u"present: base"_s), 60000);
     shoot(&page, u"firstrun-failed"_s);
 
     // Again, held at pytorch; Cancel: the build and the podman under it are gone.

@@ -4,6 +4,7 @@
 // switch; a top-up, the ledger tab, and a token revoked elsewhere (the event stream's 401 asks
 // for log-in, which brings the user back to the same view and selection). Each screen checked is
 // saved as a PNG under <build>/screenshots.
+#include "AccountPageDriver.h"
 #include "BillPanel.h"
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
@@ -13,7 +14,6 @@
 #include "LaunchDialog.h"
 #include "LedgerModel.h"
 #include "LedgerView.h"
-#include "LoginDialog.h"
 #include "MainWindow.h"
 #include "SimProcess.h"
 #include "TopUpDialog.h"
@@ -67,6 +67,7 @@ private Q_SLOTS:
     void fullLoop();
     void closingWithoutTrayQuitsAndStopsSandbox();
     void everyPageInEveryThemeAndLanguage();
+    void accountPageInEveryThemeAndLanguage();
     void sandboxConnectStep();
     void switchesLanguage();
     void expiredTokenReturnsToTheSameView();
@@ -202,24 +203,20 @@ void TestMainWindow::fullLoop()
     shoot(&window, u"01-connect"_s);
     QTest::mouseClick(page->findChild<QPushButton *>(u"connectButton"_s), Qt::LeftButton);
 
-    // ---- sign up
-    // -----------------------------------------------------------------------------------
-    ui::LoginDialog *login = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
-                             20000);
-    auto *ok = login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
+    // ---- sign up, on the window's own account page (no dialog) --------------------------------
+    ui::AccountPage *login = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((login = test::shownAccountPage(window)), 20000);
+    auto *ok = login->findChild<QPushButton *>(u"submitButton"_s);
+    QTRY_COMPARE(QApplication::focusWidget(), login->findChild<QLineEdit *>(u"emailEdit"_s));
     QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"not-an-address"_s);
-    QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
+    QVERIFY(test::tickSignUp(login));
     QVERIFY(!ok->isEnabled()); // inline validation: no round trip for an obvious mistake
     QVERIFY(!login->findChild<QLabel *>(u"hintLabel"_s)->text().isEmpty());
     login->findChild<QLineEdit *>(u"emailEdit"_s)->clear();
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"gui@example.com"_s);
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
-    QVERIFY(ok->isEnabled());
-    shoot(login, u"02-signup"_s);
-    QTest::mouseClick(ok, Qt::LeftButton);
+    test::signUpOnPage(login, u"gui@example.com"_s); // Enter in the last field submits
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
-    QTRY_VERIFY(!visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s));
+    QTRY_VERIFY(!test::shownAccountPage(window));
+    QVERIFY(window.findChild<QWidget *>(u"dashboard"_s)->isVisible());
     const QString token = window.session()->token();
 
     // The balance arrives (10 yuan of trial credit).
@@ -414,8 +411,7 @@ void TestMainWindow::fullLoop()
     // -----------
     QCOMPARE(m_sim.authedPost(token, u"/v1/auth/logout"_s).status, 204);
     window.findChild<QAction *>(u"refreshAction"_s)->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
-                             20000);
+    QTRY_VERIFY_WITH_TIMEOUT((login = test::shownAccountPage(window)), 20000);
     QVERIFY(!window.session()->isLoggedIn());
     QCOMPARE(login->email(), u"gui@example.com"_s);
 }
@@ -423,16 +419,8 @@ void TestMainWindow::fullLoop()
 void TestMainWindow::connectAndSignUp(ui::MainWindow &window, const QString &email)
 {
     window.connectToUrl(m_sim.baseUrl());
-    ui::LoginDialog *login = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
-                             20000);
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), email);
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
-    QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
-    QTest::mouseClick(
-        login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok),
-        Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
+    QString why;
+    QVERIFY2(test::signUpThroughPage(window, email, &why), qPrintable(why));
 }
 
 void TestMainWindow::copySshCommandRefusesTamperedHostKey()
@@ -486,8 +474,13 @@ void TestMainWindow::sandboxConnectStep()
     auto *page = window.findChild<ui::ConnectPage *>(u"connectPage"_s);
     QVERIFY(page->findChild<QRadioButton *>(u"sandboxRadio"_s)->isChecked());
     QTest::mouseClick(page->findChild<QPushButton *>(u"connectButton"_s), Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(test::shownAccountPage(window), 30000);
     QVERIFY(window.session()->providerUrl().isValid());
+    // The page names the provider: this computer's sandbox, at its address.
+    const QString provider = window.accountPage()->findChild<QLabel *>(u"providerLabel"_s)->text();
+    QVERIFY2(provider.contains(u"Sandbox"_s)
+                 && provider.contains(window.session()->providerUrl().toDisplayString()),
+             qPrintable(provider));
     QVERIFY(window.session()->providerKey().startsWith(u"cardhour-sandbox:"_s));
 }
 
@@ -540,20 +533,32 @@ void TestMainWindow::expiredTokenReturnsToTheSameView()
     QCOMPARE(m_sim.authedPost(token, u"/v1/auth/logout"_s).status, 204);
     m_sim.kill();
     QVERIFY2(m_sim.restart(), qPrintable(m_sim.lastError()));
-    ui::LoginDialog *login = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((login = visibleChild<ui::LoginDialog>(&window, u"loginDialog"_s)),
-                             20000);
+    ui::AccountPage *login = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((login = test::shownAccountPage(window)), 20000);
     QVERIFY(!window.session()->isLoggedIn());
     const QString note = login->findChild<QLabel *>(u"errorLabel"_s)->text();
     QVERIFY2(note.contains(u"session has ended"_s), qPrintable(note));
     QCOMPARE(login->email(), u"expiry@example.com"_s);
+    QVERIFY(!login->isSignUp());
+    // The e-mail address is remembered: the password is the field to fill.
+    QTRY_COMPARE(QApplication::focusWidget(), login->findChild<QLineEdit *>(u"passwordEdit"_s));
     shoot(&window, u"09-session-expired"_s);
 
+    // A wrong password: the provider's refusal on the page, nothing typed lost.
+    QTest::keyClicks(QApplication::focusWidget(), u"not the password"_s);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+    auto *error = login->findChild<QLabel *>(u"errorLabel"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(!login->isBusy() && error->text() != note, 20000);
+    QVERIFY2(!error->text().isEmpty() && error->isVisible(), qPrintable(error->text()));
+    QVERIFY(test::shownAccountPage(window));
+    QCOMPARE(login->email(), u"expiry@example.com"_s);
+    shoot(&window, u"09b-login-refused"_s);
+
     // Log in again: the same view, the same selection, fresh data.
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
-    QTest::mouseClick(
-        login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok),
-        Qt::LeftButton);
+    auto *password = login->findChild<QLineEdit *>(u"passwordEdit"_s);
+    password->clear();
+    QTest::keyClicks(password, test::testPassword());
+    QTest::mouseClick(login->findChild<QPushButton *>(u"submitButton"_s), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
     QVERIFY(window.session()->token() != token);
     QCOMPARE(window.currentView(), ui::MainWindow::View::Billing);
@@ -583,10 +588,9 @@ void TestMainWindow::closingWithoutTrayQuitsAndStopsSandbox()
     QVERIFY(pid > 0);
     QVERIFY(QFileInfo::exists(u"/proc/%1"_s.arg(pid)));
 
-    // The log-in dialog is up (a window of its own): closing the window closes it too, so no
-    // window is left and the application quits (quitOnLastWindowClosed; the signal itself
-    // fires only inside exec()).
-    QTRY_VERIFY(visibleChild<ui::LoginDialog>(window.get(), u"loginDialog"_s));
+    // The account page is up: closing the window leaves no window, so the application quits
+    // (quitOnLastWindowClosed; the signal itself fires only inside exec()).
+    QTRY_VERIFY(test::shownAccountPage(*window));
     QVERIFY(QGuiApplication::quitOnLastWindowClosed());
     QVERIFY(window->close());
     for (QWidget *topLevel : QApplication::topLevelWidgets())
@@ -648,6 +652,48 @@ void TestMainWindow::everyPageInEveryThemeAndLanguage()
     back.theme = u"light"_s;
     back.language = u"en"_s;
     window.applySettings(back);
+}
+
+// The account page as a new user sees it after Connect, light and dark, English and 简体中文;
+// Change provider goes back to the connect step.
+void TestMainWindow::accountPageInEveryThemeAndLanguage()
+{
+    ui::Translations translations;
+    ui::MainWindow window(options(), &translations);
+    window.resize(1000, 620);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.connectToUrl(m_sim.baseUrl());
+    ui::AccountPage *page = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((page = test::shownAccountPage(window)), 20000);
+    QVERIFY(test::tickSignUp(page));
+    QTest::keyClicks(page->findChild<QLineEdit *>(u"emailEdit"_s), u"new@example.com"_s);
+    QTest::keyClicks(page->findChild<QLineEdit *>(u"passwordEdit"_s), test::testPassword());
+    QTest::keyClicks(page->findChild<QLineEdit *>(u"confirmEdit"_s), test::testPassword());
+    QVERIFY(page->findChild<QPushButton *>(u"submitButton"_s)->isEnabled());
+    shoot(&window, u"02-signup"_s);
+    for (const QString &language : {u"en"_s, u"zh_CN"_s}) {
+        for (const QString &theme : {u"light"_s, u"dark"_s}) {
+            ui::AppSettings settings = window.settings();
+            settings.theme = theme;
+            settings.language = language;
+            window.applySettings(settings);
+            QCOMPARE(translations.current(), language);
+            QTest::qWait(50);
+            shoot(&window, u"page-account-%1-%2"_s.arg(theme, language));
+        }
+    }
+    ui::AppSettings back = window.settings();
+    back.theme = u"light"_s;
+    back.language = u"en"_s;
+    window.applySettings(back);
+    // In a small window the form stays whole.
+    window.resize(640, 420);
+    QTest::qWait(50);
+    shoot(&window, u"page-account-small"_s);
+    QTest::mouseClick(page->findChild<QPushButton *>(u"backButton"_s), Qt::LeftButton);
+    QTRY_VERIFY(window.findChild<ui::ConnectPage *>(u"connectPage"_s)->isVisible());
+    QVERIFY(!test::shownAccountPage(window));
 }
 
 QTEST_MAIN(TestMainWindow)

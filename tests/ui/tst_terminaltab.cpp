@@ -1,13 +1,13 @@
 // The built-in terminal from the main window, against a real instance: cardhour-sim with the
-// podman runtime launches containers with sshd. The test signs up through the log-in dialog,
+// podman runtime launches containers with sshd. The test signs up on the account page,
 // generates a key in the window's key store, uploads it, launches the base image with it, and
 // double-clicks the instance row: a terminal tab opens a verified SSH shell. Then it types into
 // the widget like a user, runs htop (alternate screen, header drawn), resizes the widget (the
 // PTY follows), drops and reconnects the connection, and opens an instance launched with a key
 // this computer does not have (the tab names the missing key).
+#include "AccountPageDriver.h"
 #include "CoreTestSupport.h"
 #include "InstanceTableModel.h"
-#include "LoginDialog.h"
 #include "MainWindow.h"
 #include "PodmanApiTest.h"
 #include "SshActions.h"
@@ -21,9 +21,7 @@
 #include "ssh/SshShell.h"
 
 #include <QAction>
-#include <QCheckBox>
 #include <QClipboard>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QGuiApplication>
 #include <QLineEdit>
@@ -94,22 +92,8 @@ void TestTerminalTab::initTestCase()
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_window->connectToUrl(m_sim->baseUrl());
 
-    ui::LoginDialog *login = nullptr;
-    const auto visibleLogin = [this] {
-        for (auto *dialog : m_window->findChildren<ui::LoginDialog *>(u"loginDialog"_s)) {
-            if (dialog->isVisible())
-                return dialog;
-        }
-        return static_cast<ui::LoginDialog *>(nullptr);
-    };
-    QTRY_VERIFY_WITH_TIMEOUT((login = visibleLogin()), 20000);
-    QTest::mouseClick(login->findChild<QCheckBox *>(u"signUpCheck"_s), Qt::LeftButton);
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"emailEdit"_s), u"term@example.com"_s);
-    QTest::keyClicks(login->findChild<QLineEdit *>(u"passwordEdit"_s), u"correct horse battery"_s);
-    QTest::mouseClick(
-        login->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok),
-        Qt::LeftButton);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->isLoggedIn(), 20000);
+    QString why;
+    QVERIFY2(signUpThroughPage(*m_window, u"term@example.com"_s, &why), qPrintable(why));
     m_token = m_window->session()->token();
 
     // A key made in the app's own store, uploaded through the app's client.

@@ -1,0 +1,82 @@
+#pragma once
+
+// What the GUI tests of the main window share: the account page (log in / sign up) driven as a
+// user would, with the mouse and the keyboard.
+#include "MainWindow.h"
+#include "pages/AccountPage.h"
+#include "session/Session.h"
+
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QDebug>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTest>
+
+namespace cardhour::test {
+
+using namespace Qt::StringLiterals;
+
+inline const QString &testPassword()
+{
+    static const QString password = u"correct horse battery"_s;
+    return password;
+}
+
+// The account page when it is on screen, else null.
+inline ui::AccountPage *shownAccountPage(ui::MainWindow &window)
+{
+    ui::AccountPage *page = window.accountPage();
+    return page && page->isVisible() ? page : nullptr;
+}
+
+// Ticks "Create a new account" with the mouse once the page is laid out (a page just made
+// current has its final geometry only after its pending layout request); true when ticked.
+inline bool tickSignUp(ui::AccountPage *page)
+{
+    auto *signUp = page->findChild<QCheckBox *>(u"signUpCheck"_s);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
+    if (!signUp->isChecked())
+        QTest::mouseClick(signUp, Qt::LeftButton);
+    if (!signUp->isChecked())
+        qWarning() << "sign-up box not ticked by a click at" << signUp->rect().center() << "of"
+                   << signUp->geometry() << "enabled" << signUp->isEnabled() << "under the mouse:"
+                   << page->window()->childAt(
+                          signUp->mapTo(page->window(), signUp->rect().center()));
+    return signUp->isChecked();
+}
+
+// Fills the page in sign-up mode with `email` and the test password twice (empty fields
+// only: a remembered e-mail address stays) and presses Enter in the last field.
+inline void signUpOnPage(ui::AccountPage *page, const QString &email)
+{
+    QVERIFY(tickSignUp(page));
+    auto *emailEdit = page->findChild<QLineEdit *>(u"emailEdit"_s);
+    if (emailEdit->text().isEmpty())
+        QTest::keyClicks(emailEdit, email);
+    QTest::keyClicks(page->findChild<QLineEdit *>(u"passwordEdit"_s), testPassword());
+    auto *confirm = page->findChild<QLineEdit *>(u"confirmEdit"_s);
+    QTest::keyClicks(confirm, testPassword());
+    QTest::keyClick(confirm, Qt::Key_Return);
+}
+
+// Waits for the account page, signs up `email` on it and waits for the log-in; false (with
+// the reason in `why`) when any step does not happen in time.
+inline bool signUpThroughPage(ui::MainWindow &window, const QString &email, QString *why)
+{
+    if (!QTest::qWaitFor([&] { return shownAccountPage(window) != nullptr; }, 30000)) {
+        *why = u"the account page was not shown"_s;
+        return false;
+    }
+    signUpOnPage(shownAccountPage(window), email);
+    if (!QTest::qWaitFor([&] { return window.session()->isLoggedIn(); }, 20000)) {
+        *why = u"not logged in after signing up: %1"_s.arg(
+            window.accountPage()->findChild<QLabel *>(u"errorLabel"_s)->text());
+        return false;
+    }
+    return true;
+}
+
+} // namespace cardhour::test
