@@ -72,6 +72,7 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libqt6keychain1 | libqt6keychain1t64"
     "libsecret-1-0"
     "libssh-4 (>= 0.10) | libssh-4t64 (>= 0.10)"
+    "libsqlite3-0 (>= 3.20)"
     "libvterm0 (>= 0.1)"
     "libssl3 (>= 3.0) | libssl3t64 (>= 3.0)"
     "openssh-client")
