@@ -39,17 +39,20 @@ QVariant optionalInt(const std::optional<qint64> &value)
 struct Ledger::PassStatements
 {
     explicit PassStatements(Database &db)
-        : insertTxn(db,
-                    u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros,"
-                    " balance_after_micros, instance_id, segment_id, period_start,"
-                    " period_end, description, created_at, snapshot_id)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"_s),
-          insertEntry(db,
-                      u"INSERT INTO ledger_entries(txn_id, account, amount_micros)"
-                      " VALUES (?,?,?)"_s)
+        : insertTxns(db,
+                     [](int rows) {
+                         return u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros,"
+                                " balance_after_micros, instance_id, segment_id, period_start,"
+                                " period_end, description, created_at, snapshot_id) VALUES "_s
+                             + Database::placeholderRows(rows, 13);
+                     }),
+          insertEntries(db, [](int rows) {
+              return u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES "_s
+                  + Database::placeholderRows(rows * 2, 3);
+          })
     {}
-    RawStatement insertTxn;
-    RawStatement insertEntry;
+    RawChunkedStatement insertTxns; // `rows` transactions
+    RawChunkedStatement insertEntries; // their two entries each
 };
 
 Ledger::Ledger(Database &db) : m_db(db) {}
@@ -139,8 +142,6 @@ void Ledger::postAll(const QList<Posting> &postings, qint64 nowMs, QHash<QString
             .toLongLong();
     if (!m_pass)
         m_pass = std::make_unique<PassStatements>(m_db);
-    RawStatement &txn = m_pass->insertTxn;
-    RawStatement &entry = m_pass->insertEntry;
     const auto bindOptional = [](RawStatement &statement, int position,
                                  const std::optional<qint64> &value) {
         if (value)
@@ -154,32 +155,38 @@ void Ledger::postAll(const QList<Posting> &postings, qint64 nowMs, QHash<QString
         else
             statement.bind(position, text);
     };
-    for (qsizetype i = 0; i < postings.size(); ++i) {
-        const Posting &p = postings.at(i);
-        const qint64 txnId = lastId + 1 + i;
-        txn.bind(1, txnId);
-        txn.bind(2, ids::newUuid());
-        txn.bind(3, p.userId);
-        txn.bind(4, kindName(p.kind));
-        txn.bind(5, p.amountMicros);
-        txn.bind(6, after.at(i));
-        bindOptionalText(txn, 7, p.instanceId);
-        bindOptional(txn, 8, p.segmentId);
-        bindOptional(txn, 9, p.periodStartMs);
-        bindOptional(txn, 10, p.periodEndMs);
-        txn.bind(11, p.description);
-        txn.bind(12, nowMs);
-        bindOptionalText(txn, 13, p.snapshotId);
+    Database::inChunks(postings.size(), [&](qsizetype first, int rows) {
+        RawStatement &txn = m_pass->insertTxns.forRows(rows);
+        RawStatement &entry = m_pass->insertEntries.forRows(rows);
+        for (int row = 0; row < rows; ++row) {
+            const qsizetype i = first + row;
+            const Posting &p = postings.at(i);
+            const qint64 txnId = lastId + 1 + i;
+            const int t = row * 13;
+            txn.bind(t + 1, txnId);
+            txn.bind(t + 2, ids::newUuid());
+            txn.bind(t + 3, p.userId);
+            txn.bind(t + 4, kindName(p.kind));
+            txn.bind(t + 5, p.amountMicros);
+            txn.bind(t + 6, after.at(i));
+            bindOptionalText(txn, t + 7, p.instanceId);
+            bindOptional(txn, t + 8, p.segmentId);
+            bindOptional(txn, t + 9, p.periodStartMs);
+            bindOptional(txn, t + 10, p.periodEndMs);
+            txn.bind(t + 11, p.description);
+            txn.bind(t + 12, nowMs);
+            bindOptionalText(txn, t + 13, p.snapshotId);
+            const int e = row * 6;
+            entry.bind(e + 1, txnId);
+            entry.bind(e + 2, userAccount(p.userId));
+            entry.bind(e + 3, p.amountMicros);
+            entry.bind(e + 4, txnId);
+            entry.bind(e + 5, counterAccount(p.kind));
+            entry.bind(e + 6, -p.amountMicros);
+        }
         txn.run();
-        entry.bind(1, txnId);
-        entry.bind(2, userAccount(p.userId));
-        entry.bind(3, p.amountMicros);
         entry.run();
-        entry.bind(1, txnId);
-        entry.bind(2, counterAccount(p.kind));
-        entry.bind(3, -p.amountMicros);
-        entry.run();
-    }
+    });
     RawStatement::announceWrites(m_db);
     for (auto it = running.cbegin(); it != running.cend(); ++it) {
         if (balances.value(it.key(), -1) == it.value())

@@ -250,19 +250,26 @@ void Meter::writePass(const PassState &pass, qint64 nowMs)
     m_ledger.postAll(pass.postings, nowMs, balances);
     // Record the full amount owed as charged even when capped: the remainder is written off,
     // never carried as debt, and the next checkpoint must not ask for it again.
-    if (!m_chargeSegment)
-        m_chargeSegment = std::make_unique<RawStatement>(
-            m_db,
-            u"UPDATE segments SET charged_micros = charged_micros + ?2,"
-            " written_off_micros = written_off_micros + ?3, charged_until = ?4,"
-            " last_seen_at = MAX(last_seen_at, ?4) WHERE id = ?1"_s);
-    for (const PassState::SegmentCharge &charged : pass.segmentCharges) {
-        m_chargeSegment->bind(1, charged.id);
-        m_chargeSegment->bind(2, charged.owedMicros);
-        m_chargeSegment->bind(3, charged.writtenOffMicros);
-        m_chargeSegment->bind(4, charged.chargedUntilMs);
-        m_chargeSegment->run();
-    }
+    if (!m_chargeSegments)
+        m_chargeSegments = std::make_unique<RawChunkedStatement>(m_db, [](int rows) {
+            return u"UPDATE segments SET charged_micros = charged_micros + v.column2,"
+                   " written_off_micros = written_off_micros + v.column3,"
+                   " charged_until = v.column4, last_seen_at = MAX(last_seen_at, v.column4)"
+                   " FROM (VALUES "_s
+                + Database::placeholderRows(rows, 4) + u") AS v WHERE segments.id = v.column1"_s;
+        });
+    const QList<PassState::SegmentCharge> &charges = pass.segmentCharges;
+    Database::inChunks(charges.size(), [&](qsizetype first, int rows) {
+        RawStatement &update = m_chargeSegments->forRows(rows);
+        for (int row = 0; row < rows; ++row) {
+            const PassState::SegmentCharge &charged = charges.at(first + row);
+            update.bind(row * 4 + 1, charged.id);
+            update.bind(row * 4 + 2, charged.owedMicros);
+            update.bind(row * 4 + 3, charged.writtenOffMicros);
+            update.bind(row * 4 + 4, charged.chargedUntilMs);
+        }
+        update.run();
+    });
     RawStatement::announceWrites(m_db);
 }
 

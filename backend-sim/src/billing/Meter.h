@@ -17,7 +17,7 @@ namespace cardhour::sim {
 
 class Database;
 class Ledger;
-class RawStatement;
+class RawChunkedStatement;
 class SpendingLimits;
 
 // Per-second metering of instances. A segment is one uninterrupted period at a fixed rate,
@@ -202,7 +202,7 @@ private:
     Ledger &m_ledger;
     qint64 m_postingIntervalMs;
     const SpendingLimits *m_limits = nullptr;
-    std::unique_ptr<RawStatement> m_chargeSegment; // writePass's, prepared on its first use
+    std::unique_ptr<RawChunkedStatement> m_chargeSegments; // writePass's, prepared on first use
 };
 
 } // namespace cardhour::sim

@@ -4,6 +4,7 @@
 
 #include <QSqlDriver>
 
+#include <bit>
 #include <sqlite3.h>
 
 using namespace Qt::StringLiterals;
@@ -105,6 +106,24 @@ void RawStatement::announceWrites(Database &db)
     // An empty savepoint changes nothing, but Database counts it as a write.
     db.exec(u"SAVEPOINT raw_writes"_s);
     db.exec(u"RELEASE raw_writes"_s);
+}
+
+RawChunkedStatement::RawChunkedStatement(Database &db, std::function<QString(int rows)> sqlFor)
+    : m_db(db), m_sqlFor(std::move(sqlFor))
+{}
+
+RawChunkedStatement::~RawChunkedStatement() = default;
+
+RawStatement &RawChunkedStatement::forRows(int rows)
+{
+    static_assert(Database::kMaxRowsPerStatement == 1 << 6, "one kept statement per size");
+    const unsigned size = unsigned(rows);
+    if (!std::has_single_bit(size) || rows > Database::kMaxRowsPerStatement)
+        throw DbError("a chunked statement's rows are a power of two up to the chunk size");
+    std::unique_ptr<RawStatement> &kept = m_bySize[std::countr_zero(size)];
+    if (!kept)
+        kept = std::make_unique<RawStatement>(m_db, m_sqlFor(rows));
+    return *kept;
 }
 
 } // namespace cardhour::sim

@@ -3,6 +3,10 @@
 #include <QString>
 #include <QtGlobal>
 
+#include <array>
+#include <functional>
+#include <memory>
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -44,6 +48,24 @@ private:
     sqlite3 *m_connection = nullptr;
     sqlite3_stmt *m_statement = nullptr;
     bool m_rowStarted = false; // a value of the next row was bound
+};
+
+// A multi-row statement (one row of placeholders per row) kept prepared for each chunk size
+// Database::inChunks gives: a statement opens its table's and indexes' cursors once for all
+// of its rows.
+class RawChunkedStatement
+{
+public:
+    // `sqlFor(rows)`: the statement's text for `rows` rows.
+    RawChunkedStatement(Database &db, std::function<QString(int rows)> sqlFor);
+    ~RawChunkedStatement();
+    // `rows`: a power of two of at most Database::kMaxRowsPerStatement.
+    RawStatement &forRows(int rows);
+
+private:
+    Database &m_db;
+    std::function<QString(int)> m_sqlFor;
+    std::array<std::unique_ptr<RawStatement>, 7> m_bySize; // by log2(rows)
 };
 
 } // namespace cardhour::sim
