@@ -73,6 +73,7 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libsecret-1-0"
     "libssh-4 (>= 0.10) | libssh-4t64 (>= 0.10)"
     "libcurl4 (>= 7.68) | libcurl4t64 (>= 7.68)"
+    "libsqlite3-0 (>= 3.20)"
     "libvterm0 (>= 0.1)"
     "libssl3 (>= 3.0) | libssl3t64 (>= 3.0)"
     "openssh-client")

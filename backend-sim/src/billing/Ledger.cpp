@@ -3,6 +3,7 @@
 #include "core/Ids.h"
 #include "core/Json.h"
 #include "store/Database.h"
+#include "store/RawStatement.h"
 
 #include <QHash>
 #include <QSqlQuery>
@@ -34,6 +35,29 @@ QVariant optionalInt(const std::optional<qint64> &value)
     return value ? QVariant(*value) : QVariant(QMetaType(QMetaType::LongLong));
 }
 } // namespace
+
+struct Ledger::PassStatements
+{
+    explicit PassStatements(Database &db)
+        : insertTxns(db,
+                     [](int rows) {
+                         return u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros,"
+                                " balance_after_micros, instance_id, segment_id, period_start,"
+                                " period_end, description, created_at, snapshot_id) VALUES "_s
+                             + Database::placeholderRows(rows, 13);
+                     }),
+          insertEntries(db, [](int rows) {
+              return u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES "_s
+                  + Database::placeholderRows(rows * 2, 3);
+          })
+    {}
+    RawChunkedStatement insertTxns; // `rows` transactions
+    RawChunkedStatement insertEntries; // their two entries each
+};
+
+Ledger::Ledger(Database &db) : m_db(db) {}
+
+Ledger::~Ledger() = default;
 
 QString Ledger::kindName(Kind kind)
 {
@@ -116,32 +140,54 @@ void Ledger::postAll(const QList<Posting> &postings, qint64 nowMs, QHash<QString
         m_db.scalar(u"SELECT MAX(COALESCE((SELECT MAX(id) FROM ledger_txns), 0),"
                     " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'ledger_txns'), 0))"_s)
             .toLongLong();
-    const QVariant noText = QVariant(QMetaType(QMetaType::QString));
+    if (!m_pass)
+        m_pass = std::make_unique<PassStatements>(m_db);
+    const auto bindOptional = [](RawStatement &statement, int position,
+                                 const std::optional<qint64> &value) {
+        if (value)
+            statement.bind(position, *value);
+        else
+            statement.bindNull(position);
+    };
+    const auto bindOptionalText = [](RawStatement &statement, int position, const QString &text) {
+        if (text.isEmpty())
+            statement.bindNull(position);
+        else
+            statement.bind(position, text);
+    };
     Database::inChunks(postings.size(), [&](qsizetype first, int rows) {
-        QList<QVariant> txns;
-        QList<QVariant> entries;
-        txns.reserve(rows * 13);
-        entries.reserve(rows * 6);
-        for (qsizetype i = first; i < first + rows; ++i) {
+        RawStatement &txn = m_pass->insertTxns.forRows(rows);
+        RawStatement &entry = m_pass->insertEntries.forRows(rows);
+        for (int row = 0; row < rows; ++row) {
+            const qsizetype i = first + row;
             const Posting &p = postings.at(i);
             const qint64 txnId = lastId + 1 + i;
-            txns << txnId << ids::newUuid() << p.userId << kindName(p.kind) << p.amountMicros
-                 << after.at(i) << (p.instanceId.isEmpty() ? noText : QVariant(p.instanceId))
-                 << optionalInt(p.segmentId) << optionalInt(p.periodStartMs)
-                 << optionalInt(p.periodEndMs) << p.description << nowMs
-                 << (p.snapshotId.isEmpty() ? noText : QVariant(p.snapshotId));
-            entries << txnId << userAccount(p.userId) << p.amountMicros << txnId
-                    << counterAccount(p.kind) << -p.amountMicros;
+            const int t = row * 13;
+            txn.bind(t + 1, txnId);
+            txn.bind(t + 2, ids::newUuid());
+            txn.bind(t + 3, p.userId);
+            txn.bind(t + 4, kindName(p.kind));
+            txn.bind(t + 5, p.amountMicros);
+            txn.bind(t + 6, after.at(i));
+            bindOptionalText(txn, t + 7, p.instanceId);
+            bindOptional(txn, t + 8, p.segmentId);
+            bindOptional(txn, t + 9, p.periodStartMs);
+            bindOptional(txn, t + 10, p.periodEndMs);
+            txn.bind(t + 11, p.description);
+            txn.bind(t + 12, nowMs);
+            bindOptionalText(txn, t + 13, p.snapshotId);
+            const int e = row * 6;
+            entry.bind(e + 1, txnId);
+            entry.bind(e + 2, userAccount(p.userId));
+            entry.bind(e + 3, p.amountMicros);
+            entry.bind(e + 4, txnId);
+            entry.bind(e + 5, counterAccount(p.kind));
+            entry.bind(e + 6, -p.amountMicros);
         }
-        m_db.writeValues(u"INSERT INTO ledger_txns(id, uuid, user_id, kind, amount_micros,"
-                         " balance_after_micros, instance_id, segment_id, period_start,"
-                         " period_end, description, created_at, snapshot_id) VALUES "_s
-                             + Database::placeholderRows(rows, 13),
-                         txns);
-        m_db.writeValues(u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES "_s
-                             + Database::placeholderRows(rows * 2, 3),
-                         entries);
+        txn.run();
+        entry.run();
     });
+    RawStatement::announceWrites(m_db);
     for (auto it = running.cbegin(); it != running.cend(); ++it) {
         if (balances.value(it.key(), -1) == it.value())
             continue; // unchanged

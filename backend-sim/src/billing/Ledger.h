@@ -6,6 +6,7 @@
 #include <QList>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace cardhour::sim {
@@ -42,7 +43,10 @@ public:
         std::optional<qint64> periodEndMs;
     };
 
-    explicit Ledger(Database &db) : m_db(db) {}
+    explicit Ledger(Database &db);
+    ~Ledger();
+    Ledger(const Ledger &) = delete;
+    Ledger &operator=(const Ledger &) = delete;
 
     // Must run inside a Transaction. Refuses (DbError) a posting that would take the balance
     // below zero: callers cap charges first. Returns the new balance. `balanceBefore`: the
@@ -52,7 +56,7 @@ public:
                 std::optional<qint64> balanceBefore = std::nullopt);
 
     // Posts many at once, in their order, as post() would one by one (inside a Transaction):
-    // a few multi-row statements instead of four per posting. `balances` holds each user's
+    // statements kept prepared and bound through SQLite's own API. `balances` holds each user's
     // balance() as read in this transaction with no posting since; it is left holding the
     // balances after. Refuses (DbError, nothing written) a posting that would go below zero.
     void postAll(const QList<Posting> &postings, qint64 nowMs, QHash<QString, qint64> &balances);
@@ -72,7 +76,10 @@ public:
     QString verify();
 
 private:
+    struct PassStatements; // postAll's, prepared on its first use
+
     Database &m_db;
+    std::unique_ptr<PassStatements> m_pass;
 };
 
 } // namespace cardhour::sim

@@ -4,6 +4,7 @@
 #include "Pricing.h"
 #include "SpendingLimits.h"
 #include "store/Database.h"
+#include "store/RawStatement.h"
 
 #include <QRegularExpression>
 #include <QSqlQuery>
@@ -41,6 +42,10 @@ QString formatYuan(qint64 micros)
         .arg(micros % pricing::kMicrosPerYuan, 6, 10, QLatin1Char('0'));
 }
 } // namespace
+
+Meter::Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs)
+    : m_db(db), m_ledger(ledger), m_postingIntervalMs(postingIntervalMs)
+{}
 
 Meter::~Meter()
 {
@@ -166,7 +171,7 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
         pass->headroom.insert(segment.userId,
                               room ? std::optional<qint64>(*room - std::max<qint64>(0, charge))
                                    : std::nullopt);
-        pass->segmentRows << segment.id << owed << owed - charge << untilMs;
+        pass->segmentCharges.append({segment.id, owed, owed - charge, untilMs});
     } else {
         // Record the full amount owed as charged even when capped: the remainder is written
         // off, never carried as debt, and the next checkpoint must not ask for it again.
@@ -245,16 +250,27 @@ void Meter::writePass(const PassState &pass, qint64 nowMs)
     m_ledger.postAll(pass.postings, nowMs, balances);
     // Record the full amount owed as charged even when capped: the remainder is written off,
     // never carried as debt, and the next checkpoint must not ask for it again.
-    constexpr int kColumns = 4; // id, owed, written off, charged until
-    Database::inChunks(pass.segmentRows.size() / kColumns, [&](qsizetype first, int rows) {
-        m_db.writeValues(
-            u"UPDATE segments SET charged_micros = charged_micros + v.column2,"
-            " written_off_micros = written_off_micros + v.column3, charged_until = v.column4,"
-            " last_seen_at = MAX(last_seen_at, v.column4) FROM (VALUES "_s
-                + Database::placeholderRows(rows, kColumns)
-                + u") AS v WHERE segments.id = v.column1"_s,
-            pass.segmentRows.mid(first * kColumns, rows * kColumns));
+    if (!m_chargeSegments)
+        m_chargeSegments = std::make_unique<RawChunkedStatement>(m_db, [](int rows) {
+            return u"UPDATE segments SET charged_micros = charged_micros + v.column2,"
+                   " written_off_micros = written_off_micros + v.column3,"
+                   " charged_until = v.column4, last_seen_at = MAX(last_seen_at, v.column4)"
+                   " FROM (VALUES "_s
+                + Database::placeholderRows(rows, 4) + u") AS v WHERE segments.id = v.column1"_s;
+        });
+    const QList<PassState::SegmentCharge> &charges = pass.segmentCharges;
+    Database::inChunks(charges.size(), [&](qsizetype first, int rows) {
+        RawStatement &update = m_chargeSegments->forRows(rows);
+        for (int row = 0; row < rows; ++row) {
+            const PassState::SegmentCharge &charged = charges.at(first + row);
+            update.bind(row * 4 + 1, charged.id);
+            update.bind(row * 4 + 2, charged.owedMicros);
+            update.bind(row * 4 + 3, charged.writtenOffMicros);
+            update.bind(row * 4 + 4, charged.chargedUntilMs);
+        }
+        update.run();
     });
+    RawStatement::announceWrites(m_db);
 }
 
 void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instanceId,

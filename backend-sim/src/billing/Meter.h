@@ -10,12 +10,14 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <optional>
 
 namespace cardhour::sim {
 
 class Database;
 class Ledger;
+class RawChunkedStatement;
 class SpendingLimits;
 
 // Per-second metering of instances. A segment is one uninterrupted period at a fixed rate,
@@ -61,9 +63,7 @@ public:
     // the same transaction as each posting. A clean stop writes them all (~Meter).
     static constexpr qint64 kSightingsWriteIntervalMs = 10'000;
 
-    Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs = 60'000)
-        : m_db(db), m_ledger(ledger), m_postingIntervalMs(postingIntervalMs)
-    {}
+    Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs = 60'000);
     ~Meter();
     Meter(const Meter &) = delete;
     Meter &operator=(const Meter &) = delete;
@@ -167,7 +167,14 @@ private:
         QHash<QString, qint64> balances; // as the pass's postings leave them
         QHash<QString, std::optional<qint64>> headroom; // under the tightest spending limit
         QList<Ledger::Posting> postings;
-        QList<QVariant> segmentRows; // id, owed, written off, charged until
+        struct SegmentCharge
+        {
+            qint64 id = 0;
+            qint64 owedMicros = 0;
+            qint64 writtenOffMicros = 0;
+            qint64 chargedUntilMs = 0;
+        };
+        QList<SegmentCharge> segmentCharges;
     };
     qint64 postCharge(const OpenSegment &segment, qint64 untilMs, bool closing,
                       const QString &why = {}, PassState *pass = nullptr);
@@ -195,6 +202,7 @@ private:
     Ledger &m_ledger;
     qint64 m_postingIntervalMs;
     const SpendingLimits *m_limits = nullptr;
+    std::unique_ptr<RawChunkedStatement> m_chargeSegments; // writePass's, prepared on first use
 };
 
 } // namespace cardhour::sim

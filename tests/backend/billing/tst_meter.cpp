@@ -205,6 +205,40 @@ private Q_SLOTS:
         QVERIFY2(b.ledger->verify().isEmpty(), qPrintable(b.ledger->verify()));
     }
 
+    // The posting pass binds through SQLite's own API: a statement SQLite refuses fails the
+    // pass with SQLite's message, and its transaction leaves nothing half-written.
+    void aRefusedPassWritesNothing()
+    {
+        Books b;
+        b.addUser(u"u"_s, 100'000'000);
+        for (const QString &id : {u"a"_s, u"b"_s, u"c"_s}) {
+            b.addInstance(id, u"u"_s);
+            b.open(id, u"u"_s, 1'900'000, Meter::Kind::Compute);
+        }
+        const auto count = [&b](const QString &sql) { return b.db.scalar(sql).toLongLong(); };
+        const qint64 txns = count(u"SELECT COUNT(*) FROM ledger_txns"_s);
+        const qint64 entries = count(u"SELECT COUNT(*) FROM ledger_entries"_s);
+        b.db.exec(u"CREATE TRIGGER refuse_entries BEFORE INSERT ON ledger_entries"
+                  " BEGIN SELECT RAISE(ABORT, 'entries refused here'); END"_s);
+        try {
+            b.accrue(kT0 + 120'000);
+            QFAIL("the pass went through");
+        } catch (const DbError &error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(u"entries refused here"_s),
+                     error.what());
+        }
+        QCOMPARE(count(u"SELECT COUNT(*) FROM ledger_txns"_s), txns);
+        QCOMPARE(count(u"SELECT COUNT(*) FROM ledger_entries"_s), entries);
+        QCOMPARE(count(u"SELECT COUNT(*) FROM segments WHERE charged_until <> started_at"_s), 0);
+        QCOMPARE(count(u"SELECT balance_micros FROM users"_s), 100'000'000);
+        // With the trigger gone the same pass posts, on the statements kept from the first.
+        b.db.exec(u"DROP TRIGGER refuse_entries"_s);
+        b.accrue(kT0 + 120'000);
+        QCOMPARE(count(u"SELECT COUNT(*) FROM ledger_txns"_s), txns + 3);
+        QCOMPARE(b.postedOfKind(u"compute"_s), 3 * pricing::segmentCost(120'000, 1'900'000));
+        QVERIFY2(b.ledger->verify().isEmpty(), qPrintable(b.ledger->verify()));
+    }
+
     void kindsAreKeptApart()
     {
         Books b;

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QString>
+#include <QtGlobal>
+
+#include <array>
+#include <functional>
+#include <memory>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace cardhour::sim {
+
+class Database;
+
+// One write statement run through SQLite's own API on a Database's connection, for statements
+// run for thousands of rows at a time (the posting pass): binding costs no QVariant and no
+// placeholder lookup. Prepared on first use and kept (prepared again if the connection was
+// reopened); it runs inside the caller's Transaction like the Database's own statements.
+// Database::writeVersion() does not see these writes: call announceWrites() after them.
+class RawStatement
+{
+public:
+    RawStatement(Database &db, QString sql);
+    ~RawStatement();
+    RawStatement(const RawStatement &) = delete;
+    RawStatement &operator=(const RawStatement &) = delete;
+
+    // Positions count from 1, as in SQLite. Text is copied when bound.
+    void bind(int position, qint64 value);
+    void bind(int position, const QString &value);
+    void bindNull(int position);
+    // Runs the statement to its end, then clears it for the next row. Throws DbError with
+    // SQLite's message on failure (the caller's Transaction then rolls the pass back).
+    void run();
+
+    // Runs one statement through the Database that counts as a write, so that caches keyed on
+    // Database::writeVersion() see that the raw statements changed the file.
+    static void announceWrites(Database &db);
+
+private:
+    sqlite3_stmt *statement();
+    [[noreturn]] void fail(const char *what, int code);
+
+    Database &m_db;
+    QString m_sql;
+    sqlite3 *m_connection = nullptr;
+    sqlite3_stmt *m_statement = nullptr;
+    bool m_rowStarted = false; // a value of the next row was bound
+};
+
+// A multi-row statement (one row of placeholders per row) kept prepared for each chunk size
+// Database::inChunks gives: a statement opens its table's and indexes' cursors once for all
+// of its rows.
+class RawChunkedStatement
+{
+public:
+    // `sqlFor(rows)`: the statement's text for `rows` rows.
+    RawChunkedStatement(Database &db, std::function<QString(int rows)> sqlFor);
+    ~RawChunkedStatement();
+    // `rows`: a power of two of at most Database::kMaxRowsPerStatement.
+    RawStatement &forRows(int rows);
+
+private:
+    Database &m_db;
+    std::function<QString(int)> m_sqlFor;
+    std::array<std::unique_ptr<RawStatement>, 7> m_bySize; // by log2(rows)
+};
+
+} // namespace cardhour::sim
