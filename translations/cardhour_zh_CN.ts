@@ -2,6 +2,41 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AccountPage</name>
+    <message>
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Your account</source>
+        <translation>您的账户</translation>
+    </message>
+    <message>
+        <source>E-mail:</source>
+        <translation>邮箱：</translation>
+    </message>
+    <message>
+        <source>you@example.com</source>
+        <translation>you@example.com</translation>
+    </message>
+    <message>
+        <source>Password:</source>
+        <translation>密码：</translation>
+    </message>
+    <message>
+        <source>Repeat password:</source>
+        <translation>确认密码：</translation>
+    </message>
+    <message>
+        <source>Create a new account</source>
+        <translation>创建新账户</translation>
+    </message>
+    <message>
+        <source>Change provider</source>
+        <translation>更换服务商</translation>
+    </message>
+</context>
+<context>
     <name>ConnectPage</name>
     <message>
         <source>Where are your GPUs?</source>
@@ -159,29 +194,6 @@
     <message>
         <source>Cost preview</source>
         <translation>费用预览</translation>
-    </message>
-</context>
-<context>
-    <name>LoginDialog</name>
-    <message>
-        <source>Log in to CardHour</source>
-        <translation>登录 CardHour</translation>
-    </message>
-    <message>
-        <source>E-mail:</source>
-        <translation>邮箱：</translation>
-    </message>
-    <message>
-        <source>you@example.com</source>
-        <translation>you@example.com</translation>
-    </message>
-    <message>
-        <source>Password:</source>
-        <translation>密码：</translation>
-    </message>
-    <message>
-        <source>Create a new account (new accounts get 10 yuan of trial credit)</source>
-        <translation>创建新账户（新账户赠送 10 元试用额度）</translation>
     </message>
 </context>
 <context>
@@ -2586,6 +2598,79 @@ Commands:
     </message>
 </context>
 <context>
+    <name>cardhour::ui::AccountPage</name>
+    <message>
+        <source>Provider: %1</source>
+        <translation>服务商：%1</translation>
+    </message>
+    <message>
+        <source>This does not look like an e-mail address.</source>
+        <translation>这看起来不像邮箱地址。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The password needs at least %n characters.</source>
+        <translation>
+            <numerusform>密码至少需要 %n 个字符。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The two passwords differ.</source>
+        <translation>两次输入的密码不一致。</translation>
+    </message>
+    <message>
+        <source>Sign up</source>
+        <translation>注册</translation>
+    </message>
+    <message>
+        <source>Log in</source>
+        <translation>登录</translation>
+    </message>
+    <message>
+        <source>Create your CardHour account</source>
+        <translation>创建您的 CardHour 账户</translation>
+    </message>
+    <message>
+        <source>Log in to CardHour</source>
+        <translation>登录 CardHour</translation>
+    </message>
+    <message>
+        <source>Asking the provider…</source>
+        <translation>正在请求服务商…</translation>
+    </message>
+    <message>
+        <source>E-mail address</source>
+        <translation>邮箱地址</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>Repeat the password</source>
+        <translation>再次输入密码</translation>
+    </message>
+    <message>
+        <source>Change provider</source>
+        <translation>更换服务商</translation>
+    </message>
+    <message>
+        <source>Back to the choice of provider</source>
+        <translation>返回选择服务商</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>服务商</translation>
+    </message>
+    <message>
+        <source>What the provider said</source>
+        <translation>服务商的答复</translation>
+    </message>
+    <message>
+        <source>Asking the provider</source>
+        <translation>正在请求服务商</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::ui::AppsPanel</name>
     <message>
         <source>%1 (%2)</source>
@@ -3755,43 +3840,6 @@ Commands:
     </message>
 </context>
 <context>
-    <name>cardhour::ui::LoginDialog</name>
-    <message>
-        <source>Provider: %1</source>
-        <translation>服务商：%1</translation>
-    </message>
-    <message>
-        <source>This does not look like an e-mail address.</source>
-        <translation>这看起来不像邮箱地址。</translation>
-    </message>
-    <message numerus="yes">
-        <source>The password needs at least %n characters.</source>
-        <translation>
-            <numerusform>密码至少需要 %n 个字符。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Sign up</source>
-        <translation>注册</translation>
-    </message>
-    <message>
-        <source>Log in</source>
-        <translation>登录</translation>
-    </message>
-    <message>
-        <source>Sign up to CardHour</source>
-        <translation>注册 CardHour</translation>
-    </message>
-    <message>
-        <source>Log in to CardHour</source>
-        <translation>登录 CardHour</translation>
-    </message>
-    <message>
-        <source>Asking the provider…</source>
-        <translation>正在请求服务商…</translation>
-    </message>
-</context>
-<context>
     <name>cardhour::ui::MainWindow</name>
     <message>
         <source>The balance has run out: the provider stops your instances.</source>
@@ -3820,10 +3868,6 @@ Commands:
     <message>
         <source>Connected to %1</source>
         <translation>已连接到 %1</translation>
-    </message>
-    <message>
-        <source>Not logged in. Use File → Reload to log in.</source>
-        <translation>未登录。请使用“文件 → 刷新”登录。</translation>
     </message>
     <message>
         <source>Launching %1…</source>
@@ -3916,6 +3960,10 @@ Commands:
     <message>
         <source>Hosts here run without containers: they go through their states and are billed, but have no SSH and no terminal. Why: %1.</source>
         <translation>这里的主机不在容器中运行：它们会经历各个状态并计费，但没有 SSH，也没有终端。原因：%1。</translation>
+    </message>
+    <message>
+        <source>CardHour Sandbox on this computer (%1)</source>
+        <translation>本机上的 CardHour 沙盒（%1）</translation>
     </message>
 </context>
 <context>
@@ -4772,7 +4820,8 @@ Commands:
     <message numerus="yes">
         <source>when its cards stay under %1 % for %n min with no connection open</source>
         <translation>
-            <numerusform>在显卡利用率持续 %n 分钟低于 %1 % 且没有打开的连接时</numerusform></translation>
+            <numerusform>在显卡利用率持续 %n 分钟低于 %1 % 且没有打开的连接时</numerusform>
+        </translation>
     </message>
     <message>
         <source>Only while no SSH session or app connection is open</source>
