@@ -397,6 +397,12 @@ void PrivateModels::charge(const QString &modelId, qint64 atMs)
 
 QList<Meter::OpenSegment> PrivateModels::openFeesOf(const QString &userId)
 {
+    if (m_openFeesAt != m_db.writeVersion()) {
+        m_openFees.clear();
+        m_openFeesAt = m_db.writeVersion();
+    }
+    if (auto known = m_openFees.constFind(userId); known != m_openFees.cend())
+        return *known;
     QList<Meter::OpenSegment> fees;
     QSqlQuery q = m_db.exec(u"SELECT rate_micros_per_hour, billed_from, charged_micros,"
                             " charged_until FROM private_models WHERE user_id = ? AND"
@@ -413,6 +419,7 @@ QList<Meter::OpenSegment> PrivateModels::openFeesOf(const QString &userId)
         fee.lastSeenAtMs = fee.chargedUntilMs;
         fees.append(fee);
     }
+    m_openFees.insert(userId, fees);
     return fees;
 }
 

@@ -3,6 +3,7 @@
 #include "billing/Meter.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -94,6 +95,10 @@ private:
     const Clock &m_clock;
     const Models &m_public;
     QString m_dataDir;
+    // openFeesOf per user, as of the database's write version: every GET /v1/me asks, and
+    // the fees change only with a write.
+    QHash<QString, QList<Meter::OpenSegment>> m_openFees;
+    quint64 m_openFeesAt = ~quint64(0);
 };
 
 } // namespace cardhour::sim
