@@ -165,10 +165,21 @@ QVariant InstanceTableModel::headerData(int section, Qt::Orientation orientation
 
 void InstanceTableModel::setInstances(const QList<Instance> &instances)
 {
+    // A list asked for before an event that is already shown (a launch made elsewhere turned
+    // running while the list was on its way) must not put the older view back.
+    QHash<QString, Row> shown;
+    for (const Row &row : std::as_const(m_rows))
+        shown.insert(row.instance.id, row);
     beginResetModel();
     m_rows.clear();
     const qint64 now = m_clock->nowMs();
     for (const Instance &instance : instances) {
+        const auto known = shown.constFind(instance.id);
+        if (known != shown.cend() && known->instance.updatedAt.isValid()
+            && instance.updatedAt.isValid() && instance.updatedAt < known->instance.updatedAt) {
+            m_rows.append(*known);
+            continue;
+        }
         if (instance.state != InstanceState::Terminated)
             m_rows.append({instance, now});
     }

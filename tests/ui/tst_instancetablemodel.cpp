@@ -152,6 +152,31 @@ private Q_SLOTS:
         model.upsert(stopping);
         QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"stopping"_s);
     }
+
+    // A whole list asked for before an event that is already shown (a launch made elsewhere,
+    // running by the time the list arrives saying creating) keeps the newer row; a newer list
+    // row still replaces it, and rows the list does not name go.
+    void olderListDoesNotWin()
+    {
+        core::ManualClock clock;
+        Model model(&clock);
+        const QDateTime t0 = QDateTime::fromMSecsSinceEpoch(1'800'000'000'000, QTimeZone::utc());
+        core::Instance running = make(u"a"_s, core::InstanceState::Running);
+        running.updatedAt = t0.addMSecs(300);
+        model.upsert(running);
+        core::Instance creating = make(u"a"_s, core::InstanceState::Creating);
+        creating.updatedAt = t0;
+        core::Instance other = make(u"b"_s, core::InstanceState::Stopped);
+        other.updatedAt = t0;
+        model.setInstances({creating, other});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"running"_s);
+        core::Instance stopping = make(u"a"_s, core::InstanceState::Stopping);
+        stopping.updatedAt = t0.addMSecs(400);
+        model.setInstances({stopping});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"stopping"_s);
+    }
 };
 
 QTEST_MAIN(TestInstanceTableModel)
