@@ -19,7 +19,6 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
-#include <ranges>
 #include <tuple>
 
 using namespace Qt::StringLiterals;
@@ -327,9 +326,11 @@ QList<Telemetry::Sample> Telemetry::bucketed(std::deque<Sample>::const_iterator 
 {
     QList<Sample> result;
     if (stepSeconds <= 1) { // as sampled (and as pushed on the event stream)
-        for (const Sample &s : std::ranges::subrange(begin, end)) {
-            if (s.atMs >= sinceMs)
-                result.append(s);
+        // Iterators, not std::ranges::subrange: clang's libFuzzer build cannot use libstdc++ 12's
+        // ranges over deque iterators.
+        for (auto it = begin; it != end; ++it) {
+            if (it->atMs >= sinceMs)
+                result.append(*it);
         }
         return result;
     }
@@ -350,7 +351,8 @@ QList<Telemetry::Sample> Telemetry::bucketed(std::deque<Sample>::const_iterator 
         result.append(bucket);
         count = cpuCount = memCount = 0;
     };
-    for (const Sample &s : std::ranges::subrange(begin, end)) {
+    for (auto it = begin; it != end; ++it) {
+        const Sample &s = *it;
         if (s.atMs < sinceMs)
             continue;
         const qint64 start = s.atMs - s.atMs % stepMs;
