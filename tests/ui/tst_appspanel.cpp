@@ -13,6 +13,7 @@
 #include "AppsPanel.h"
 #include "CoreTestSupport.h"
 #include "Format.h"
+#include "GuiTestWindow.h"
 #include "MainWindow.h"
 #include "OcrAccuracy.h"
 #include "PodmanApiTest.h"
@@ -95,13 +96,7 @@ void TestAppsPanel::initTestCase()
     QVERIFY(m_sim);
     QDesktopServices::setUrlHandler(u"http"_s, &m_browser, "open");
 
-    ui::MainWindow::Options o;
-    o.keychainService = u"CardHourTest-apps-%1"_s.arg(QCoreApplication::applicationPid());
-    o.keychainTimeoutMs = 3000;
-    o.knownHostsFile = m_dir->filePath(u"app/known_hosts"_s);
-    o.sshKeyFolder = m_dir->filePath(u"app/ssh"_s);
-    o.sshConfigFile = m_dir->filePath(u"home/.ssh/config"_s);
-    o.useSettings = false;
+    ui::MainWindow::Options o = isolatedWindowOptions(QDir(m_dir->path()), u"apps"_s, 3000);
     m_window = std::make_unique<ui::MainWindow>(o);
     m_window->resize(1180, 760);
     m_window->show();

@@ -6,6 +6,7 @@
 #include "AccountPageDriver.h"
 #include "ConnectPage.h"
 #include "EmptyState.h"
+#include "GuiTestWindow.h"
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
 #include "MainWindow.h"
@@ -73,10 +74,7 @@ private Q_SLOTS:
 private:
     void shoot(QWidget *widget, const QString &name)
     {
-        QCoreApplication::processEvents();
-        QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
-        const QString path = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u'/' + name + u".png"_s;
-        QVERIFY2(widget->grab().save(path), qPrintable(path));
+        QVERIFY(saveScreenshot(widget, QStringLiteral(CARDHOUR_SCREENSHOT_DIR), name));
     }
 };
 
@@ -87,13 +85,7 @@ void TestFirstRun::connectSignUpLaunchTerminalWithOnlyTheLaunchDialog()
     DialogWatch watch;
     qApp->installEventFilter(&watch);
 
-    ui::MainWindow::Options o;
-    o.keychainService = u"CardHourTest-firstrun-%1"_s.arg(QCoreApplication::applicationPid());
-    o.keychainTimeoutMs = 5000;
-    o.knownHostsFile = m_dir->filePath(u"app/known_hosts"_s);
-    o.sshKeyFolder = m_dir->filePath(u"app/ssh"_s);
-    o.sshConfigFile = m_dir->filePath(u"home/.ssh/config"_s);
-    o.useSettings = false;
+    ui::MainWindow::Options o = isolatedWindowOptions(QDir(m_dir->path()), u"firstrun"_s, 5000);
     ui::MainWindow window(o);
     window.resize(1100, 760);
     window.show();

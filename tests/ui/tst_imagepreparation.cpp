@@ -12,6 +12,7 @@
 //   - the log is one click away.
 // Saves firstrun-*.png.
 #include "ConnectPage.h"
+#include "GuiTestWindow.h"
 #include "PodmanApiTest.h"
 #include "sandbox/SandboxImages.h"
 #include "sandbox/SandboxLauncher.h"
@@ -51,10 +52,7 @@ private Q_SLOTS:
 private:
     void shoot(QWidget *widget, const QString &name)
     {
-        QCoreApplication::processEvents();
-        QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
-        const QString path = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u'/' + name + u".png"_s;
-        QVERIFY2(widget->grab().save(path), qPrintable(path));
+        QVERIFY(saveScreenshot(widget, QStringLiteral(CARDHOUR_SCREENSHOT_DIR), name));
     }
     QString gate(const QString &image) const { return m_gates->filePath(image); }
     static bool alive(const QString &pidFile)

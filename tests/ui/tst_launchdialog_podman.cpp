@@ -5,6 +5,7 @@
 // `test -d`), and the terminal tab opens a verified shell with the new key. Saves
 // launch-first-key.png and launch-first-terminal.png.
 #include "CoreTestSupport.h"
+#include "GuiTestWindow.h"
 #include "LaunchDialog.h"
 #include "PodmanApiTest.h"
 #include "TerminalTab.h"
@@ -40,10 +41,7 @@ private Q_SLOTS:
 private:
     void shoot(QWidget *widget, const QString &name)
     {
-        QCoreApplication::processEvents();
-        QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
-        const QString path = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u'/' + name + u".png"_s;
-        QVERIFY2(widget->grab().save(path), qPrintable(path));
+        QVERIFY(saveScreenshot(widget, QStringLiteral(CARDHOUR_SCREENSHOT_DIR), name));
     }
 };
 

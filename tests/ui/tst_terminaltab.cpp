@@ -7,6 +7,7 @@
 // this computer does not have (the tab names the missing key).
 #include "AccountPageDriver.h"
 #include "CoreTestSupport.h"
+#include "GuiTestWindow.h"
 #include "InstanceTableModel.h"
 #include "MainWindow.h"
 #include "PodmanApiTest.h"
@@ -79,13 +80,7 @@ void TestTerminalTab::initTestCase()
     m_sim = startSim();
     QVERIFY(m_sim);
 
-    ui::MainWindow::Options o;
-    o.keychainService = u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid());
-    o.keychainTimeoutMs = 3000;
-    o.knownHostsFile = m_dir->filePath(u"app/known_hosts"_s);
-    o.sshKeyFolder = m_dir->filePath(u"app/ssh"_s);
-    o.sshConfigFile = m_dir->filePath(u"home/.ssh/config"_s);
-    o.useSettings = false;
+    ui::MainWindow::Options o = isolatedWindowOptions(QDir(m_dir->path()), u"terminal"_s, 3000);
     m_window = std::make_unique<ui::MainWindow>(o);
     m_window->resize(1100, 760);
     m_window->show();
