@@ -206,8 +206,8 @@ void InstanceService::reconcile(bool atStartup)
     QStringList toStop;
     QStringList seenRunning;
     Transaction tx(m_db);
-    QSqlQuery q =
-        m_db.exec(u"SELECT id, state, user_id FROM instances WHERE state != 'terminated'"_s);
+    QSqlQuery q = m_db.exec(u"SELECT id, state, user_id, state_reason FROM instances"
+                            " WHERE state != 'terminated'"_s);
     while (q.next()) {
         const QString id = q.value(0).toString();
         const QString state = q.value(1).toString();
@@ -240,6 +240,10 @@ void InstanceService::reconcile(bool atStartup)
             if (durable && state == u"running"_s) {
                 reason = exists ? u"container_stopped"_s : u"container_gone"_s;
                 to = exists ? u"stopped"_s : u"failed"_s;
+            } else if (state == u"stopping"_s && !atStartup) {
+                // A stop in flight whose container has ended: the engine's event can bring this
+                // pass before the stop's own chain; it ends as that stop, with its reason.
+                reason = q.value(3).toString();
             }
             // The disk is billed from when the provider learns of the stop (the time it was
             // down is billed for neither), and never before the run's end (a clock set back).
