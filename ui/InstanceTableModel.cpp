@@ -163,6 +163,17 @@ QVariant InstanceTableModel::headerData(int section, Qt::Orientation orientation
     }
 }
 
+namespace {
+
+// Whether `incoming` is an older view than `shown` of the same instance (both say when).
+bool isOlder(const Instance &incoming, const Instance &shown)
+{
+    return incoming.updatedAt.isValid() && shown.updatedAt.isValid()
+        && incoming.updatedAt < shown.updatedAt;
+}
+
+} // namespace
+
 void InstanceTableModel::setInstances(const QList<Instance> &instances)
 {
     // A list asked for before an event that is already shown (a launch made elsewhere turned
@@ -175,8 +186,7 @@ void InstanceTableModel::setInstances(const QList<Instance> &instances)
     const qint64 now = m_clock->nowMs();
     for (const Instance &instance : instances) {
         const auto known = shown.constFind(instance.id);
-        if (known != shown.cend() && known->instance.updatedAt.isValid()
-            && instance.updatedAt.isValid() && instance.updatedAt < known->instance.updatedAt) {
+        if (known != shown.cend() && isOlder(instance, known->instance)) {
             m_rows.append(*known);
             continue;
         }
@@ -196,8 +206,7 @@ void InstanceTableModel::upsert(const Instance &instance)
     const int row = rowOf(instance.id);
     // An action's answer can arrive after the event of a later change (start answers
     // "starting" after "running" was pushed): the older view must not win.
-    if (row >= 0 && instance.updatedAt.isValid() && m_rows.at(row).instance.updatedAt.isValid()
-        && instance.updatedAt < m_rows.at(row).instance.updatedAt)
+    if (row >= 0 && isOlder(instance, m_rows.at(row).instance))
         return;
     if (instance.state == InstanceState::Terminated) {
         if (row >= 0) {
