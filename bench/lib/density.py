@@ -43,19 +43,6 @@ def _ssh_all(hosts, key, known_hosts):
     return answered, time.monotonic() - t0
 
 
-def _density_containers_conf(repo_conf, target):
-    """The repository's containers.conf plus slirp4netns's own port forwarding (a documented
-    slirp4netns network option): without it podman keeps a rootlessport process pair per host
-    for the one published port, about 5.5 MiB each (docs/benchmarks.md, benchmark 6)."""
-    with open(repo_conf) as f:
-        text = f.read()
-    if "network_cmd_options" not in text:
-        text = text.replace("[engine]\n", '[engine]\nnetwork_cmd_options = ["port_handler=slirp4netns"]\n', 1)
-    with open(target, "w") as f:
-        f.write(text)
-    return target
-
-
 def _remove_leftovers(podman, env, provider_id, floor_prefix):
     """Whatever this run left behind (a crash, ctrl-c): its containers and volumes, by label and name."""
     def ids(args):
@@ -223,8 +210,6 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
     work = tempfile.mkdtemp(prefix="cardhour-bench-density-")
     key, ssh_dir = launch_to_ssh.prepare_keys(work)
     catalog = wide_catalog(catalog_src, os.path.join(work, "catalog"), capacity=max(4096, limit))
-    repo_conf = env.get("CONTAINERS_CONF") or os.path.join(os.path.dirname(catalog_src), "podman", "containers.conf")
-    conf = _density_containers_conf(repo_conf, os.path.join(work, "containers.conf"))
     result = {"limit": limit, "parallel": parallel, "stopped_by": "limit", "port_handler": "slirp4netns"}
     floor_prefix = f"cardhour-bench-density-floor-{os.getpid()}-"
     provider_id = None
@@ -242,8 +227,8 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
         finally:
             _remove_leftovers(podman, env, None, floor_prefix)
 
-        sim = Sim(sim_exe, os.path.join(work, "sim"), "podman", catalog_dir=catalog, env=env,
-                  extra_args=("--containers-conf", conf))
+        # The provider's own network for podman boxes: slirp4netns forwarding the port itself.
+        sim = Sim(sim_exe, os.path.join(work, "sim"), "podman", catalog_dir=catalog, env=env)
         with open(os.path.join(work, "sim", "provider-id")) as f:
             provider_id = f.read().strip()
         api = sim.api

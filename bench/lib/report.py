@@ -138,8 +138,8 @@ def rows_of(results):
                          [floor["whole_mib"]], goal="≤ 1.5× floor",
                          note=f"cgroup {mem['inside_mib']:.2f} + outside {mem['outside_mib']:.2f} ({outside}); "
                               f"floor: cgroup {floor['inside_mib']:.2f} + outside {floor['outside_mib']:.2f} "
-                              f"({floor_outside}); port forwarding by slirp4netns itself (the benchmark's "
-                              f"containers.conf); kernel memory of the loop-mounted /workspace not counted"))
+                              f"({floor_outside}); port forwarding by slirp4netns itself (the provider's "
+                              f"network for podman boxes); kernel memory of the loop-mounted /workspace not counted"))
         rows.append(_row("6 density", f"provider CPU, % of one core ({dens['running']} instances, "
                                       f"{tel['seconds']} s)", "%", [tel["provider_cpu_pct"]], "", [],
                          note=f"plus {tel['podman_cpu_pct']:.1f} % in the podman commands it ran (ps for the "
@@ -330,8 +330,8 @@ def write(results, info, out_dir):
            f"{plan.get('density_seconds', 10)} s window (it counts when it has a sample for nearly every second). "
            "Memory per instance counted whole (bench/lib/density_memory.py): the container's cgroup without page "
            "cache plus the PSS of every process the engine keeps for it outside the cgroup (conmon, slirp4netns, "
-           "any port forwarder). The provider runs with a containers.conf of the repository's plus "
-           "`network_cmd_options = [\"port_handler=slirp4netns\"]`. Floor: "
+           "any port forwarder). The provider's boxes use slirp4netns with its own port forwarding "
+           "(`slirp4netns:port_handler=slirp4netns`, no rootlessport process per box). Floor: "
            f"{plan['density_floor']} bare `podman run -d` containers of the same image and sshd setup on podman's "
            "default network, counted the same way. Every container is removed at the end, also on failure or "
            "ctrl-c.",

@@ -87,7 +87,7 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
     }
     if (m_options.network == u"auto"_s)
         m_options.network =
-            m_options.engine == cli::Engine::Podman ? u"slirp4netns"_s : kPerInstanceNetwork;
+            m_options.engine == cli::Engine::Podman ? kAutoPodmanNetwork : kPerInstanceNetwork;
     // Bounded, once: whether the engine answers at all, and whether bind mounts need ",z".
     constexpr int kInfoTimeoutMs = 20000;
     const ProcessResult info =

@@ -76,7 +76,8 @@ public:
         int commandTimeoutMs = 120000;
         // --network for instances; "auto": slirp4netns for podman (user-mode networking, as
         // rootless podman uses: it starts a container ~1 s faster here than rootful podman's CNI
-        // bridge, and keeps the host's loopback out of reach), "per-instance" for docker (a
+        // bridge, and keeps the host's loopback out of reach) with slirp4netns forwarding the
+        // published port itself (kAutoPodmanNetwork), "per-instance" for docker (a
         // bridge network of each box's own, networkName(): docker's default bridge is shared by
         // every box). Empty: the engine's default.
         QString network = QStringLiteral("auto");

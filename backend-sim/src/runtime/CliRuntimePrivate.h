@@ -26,6 +26,11 @@ inline const QString kDiskGibLabel = QStringLiteral("cardhour.disk-gib");
 constexpr int kDiskCheckIntervalMs = 20000;
 constexpr int kSshPort = 22;
 inline const QString kPerInstanceNetwork = QStringLiteral("per-instance");
+// slirp4netns forwards the published sshd port itself instead of podman's rootlessport proxy:
+// no process of its own per box (about 0.35 MiB each), and no 40 ms delayed-ACK stall at each
+// of the SSH handshake's two small-packet exchanges that rootlessport's extra hop adds here
+// (docs/benchmarks.md, benchmark 1).
+inline const QString kAutoPodmanNetwork = QStringLiteral("slirp4netns:port_handler=slirp4netns");
 } // namespace clidetail
 
 // The state of one create()/start() chain (CliLaunch.cpp; a restore also in CliSnapshot.cpp).

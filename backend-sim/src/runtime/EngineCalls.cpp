@@ -81,8 +81,18 @@ std::optional<QJsonObject> podmanRunSpec(const QStringList &args,
         } else if (flag == u"--network"_s) {
             static const QStringList modes{u"slirp4netns"_s, u"bridge"_s,  u"host"_s,
                                            u"none"_s,        u"private"_s, u"pasta"_s};
-            if (modes.contains(v)) {
-                spec.insert(u"netns"_s, QJsonObject{{u"nsmode"_s, v}});
+            // "slirp4netns:a=b,c=d", as the command line takes it: libpod's network_options.
+            const qsizetype colon = v.indexOf(u':');
+            const QString mode = colon < 0 ? v : v.left(colon);
+            if (colon >= 0 && mode != u"slirp4netns"_s)
+                return std::nullopt;
+            if (modes.contains(mode)) {
+                spec.insert(u"netns"_s, QJsonObject{{u"nsmode"_s, mode}});
+                if (colon >= 0) {
+                    const QStringList opts = v.mid(colon + 1).split(u',', Qt::SkipEmptyParts);
+                    spec.insert(u"network_options"_s,
+                                QJsonObject{{mode, QJsonArray::fromStringList(opts)}});
+                }
             } else {
                 spec.insert(u"netns"_s, QJsonObject{{u"nsmode"_s, u"bridge"_s}});
                 spec.insert(u"Networks"_s, QJsonObject{{v, QJsonObject{}}});

@@ -21,6 +21,10 @@ namespace cardhour::sim {
 
 namespace {
 
+// A box's sshd listens some tens of ms after its container starts: retry soon for the first
+// second (a refused connect costs little), then less often for an image that starts slowly.
+constexpr int kFirstRetryMs = 10;
+constexpr int kFirstRetriesForMs = 1000;
 constexpr int kRetryMs = 50;
 constexpr int kMaxAttemptMs = 1000;
 
@@ -226,7 +230,7 @@ void SshProbe::onAttemptDone()
         finish(std::move(result));
         return;
     }
-    m_retry->start(kRetryMs);
+    m_retry->start(elapsed < kFirstRetriesForMs ? kFirstRetryMs : kRetryMs);
 }
 
 void SshProbe::finish(Result result)

@@ -17,6 +17,7 @@ class TestEngineCalls : public QObject
 
 private Q_SLOTS:
     void runBecomesCreateAndStart();
+    void slirpOptionsBecomeNetworkOptions();
     void unknownFlagsStayCommandLines();
     void verbs();
     void replies();
@@ -103,6 +104,32 @@ void TestEngineCalls::runBecomesCreateAndStart()
     QCOMPARE(spec.value(u"stop_timeout"_s).toInt(), 10);
     // Docker Engine's create differs: its CLI runs it.
     QVERIFY(!apiCallFor(Engine::Docker, kRun, tokenEnvironment()));
+}
+
+// The provider's own network for podman boxes: slirp4netns forwarding the port itself.
+void TestEngineCalls::slirpOptionsBecomeNetworkOptions()
+{
+    QStringList withOptions = kRun;
+    withOptions[withOptions.indexOf(u"slirp4netns"_s)] =
+        u"slirp4netns:port_handler=slirp4netns,mtu=1500"_s;
+    const std::optional<ApiCall> call = apiCallFor(Engine::Podman, withOptions, {});
+    QVERIFY(call);
+    const QJsonObject spec = QJsonDocument::fromJson(call->body).object();
+    QCOMPARE(spec.value(u"netns"_s).toObject().value(u"nsmode"_s).toString(), u"slirp4netns"_s);
+    QCOMPARE(spec.value(u"network_options"_s)
+                 .toObject()
+                 .value(u"slirp4netns"_s)
+                 .toVariant()
+                 .toStringList(),
+             (QStringList{u"port_handler=slirp4netns"_s, u"mtu=1500"_s}));
+    // Options of any other mode are not translated: that run goes through the command line.
+    withOptions[withOptions.indexOf(u"slirp4netns:port_handler=slirp4netns,mtu=1500"_s)] =
+        u"bridge:ip=10.88.0.9"_s;
+    QVERIFY(!apiCallFor(Engine::Podman, withOptions, {}));
+    // No options, no network_options.
+    const QJsonObject plain =
+        QJsonDocument::fromJson(apiCallFor(Engine::Podman, kRun, {})->body).object();
+    QVERIFY(!plain.contains(u"network_options"_s));
 }
 
 void TestEngineCalls::unknownFlagsStayCommandLines()
