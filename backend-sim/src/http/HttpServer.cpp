@@ -110,11 +110,15 @@ QByteArray statusLine(int status)
     return "HTTP/1.1 "_ba + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n"_ba;
 }
 
-QByteArray serializeResponse(const Response &response, bool keepAlive)
+bool hasBody(const Response &response)
 {
     // 1xx, 204 and 304 responses have neither a body nor a Content-Length.
-    const bool bodyless = (response.status >= 100 && response.status < 200)
-        || response.status == 204 || response.status == 304;
+    return !((response.status >= 100 && response.status < 200) || response.status == 204
+             || response.status == 304);
+}
+
+QByteArray responseHead(const Response &response, bool keepAlive)
+{
     QByteArray out = statusLine(response.status);
     appendHandlerHeaders(out, response.headers,
                          {"content-length", "connection", "transfer-encoding"});
@@ -122,13 +126,29 @@ QByteArray serializeResponse(const Response &response, bool keepAlive)
         out += "Cache-Control: no-store\r\n"_ba;
     if (!hasHeader(response.headers, "server"))
         out += "Server: cardhour-sim\r\n"_ba;
-    if (!bodyless)
+    if (hasBody(response))
         out += "Content-Length: "_ba + QByteArray::number(response.body.size()) + "\r\n"_ba;
     out += keepAlive ? "Connection: keep-alive\r\n"_ba : "Connection: close\r\n"_ba;
     out += "\r\n"_ba;
-    if (!bodyless)
-        out += response.body;
     return out;
+}
+
+// A large body goes to the socket as a block of its own: QIODevice::write(const QByteArray &)
+// keeps an array of a chunk or more in the socket's buffer without copying it, so a 100 KB
+// instance list is not copied once more behind its head.
+void writeResponse(QTcpSocket *socket, const Response &response, bool keepAlive)
+{
+    constexpr qsizetype kBodyOfItsOwnBytes = 16 * 1024;
+    QByteArray head = responseHead(response, keepAlive);
+    if (!hasBody(response) || response.body.isEmpty()) {
+        socket->write(head);
+    } else if (response.body.size() < kBodyOfItsOwnBytes) {
+        head += response.body;
+        socket->write(head);
+    } else {
+        socket->write(head);
+        socket->write(response.body);
+    }
 }
 
 QByteArray serializeStreamHead(const Response &response)
@@ -241,7 +261,7 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
             conn->closing = true;
             if (socket->state() != QAbstractSocket::ConnectedState)
                 return false;
-            socket->write(serializeResponse(response, false));
+            writeResponse(socket, response, false);
             closeGracefully(socket, conn);
             return false;
         }
@@ -278,7 +298,7 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
             return false;
         }
 
-        socket->write(serializeResponse(response, keepAlive));
+        writeResponse(socket, response, keepAlive);
         if (!keepAlive) {
             closeGracefully(socket, conn);
             return false;

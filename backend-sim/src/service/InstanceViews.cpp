@@ -85,6 +85,7 @@ struct InstanceService::SerialisedList
     };
     QList<QByteArray> pieces; // pieces.size() == 2 * costs.size() + 1
     QList<Costs> costs; // in the list's order
+    qsizetype piecesSize = 0; // the pieces' bytes together
 };
 
 namespace {
@@ -132,11 +133,16 @@ QByteArray InstanceService::listJson(const QString &userId, bool includeTerminat
             from = at + placeholder.size();
         }
         made->pieces.append(bytes.sliced(from));
+        made->piecesSize = 0;
+        for (const QByteArray &piece : std::as_const(made->pieces))
+            made->piecesSize += piece.size();
         list = made;
         m_serialisedLists.insert(key, list);
     }
     QByteArray out;
-    out.reserve(list->pieces.constFirst().size() * (list->costs.size() + 1) + 64);
+    // Each amount at most 20 digits: one allocation, no growing copies of a 100 KB body.
+    constexpr qsizetype kMaxAmountDigits = 20;
+    out.reserve(list->piecesSize + 2 * kMaxAmountDigits * list->costs.size());
     for (qsizetype i = 0; i < list->costs.size(); ++i) {
         // As Meter::addUnposted counts them, for one instance.
         Meter::Costs live = list->costs.at(i).posted;

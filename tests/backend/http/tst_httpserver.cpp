@@ -162,6 +162,7 @@ private Q_SLOTS:
     void connectionClose();
     void http10ClosesByDefault();
     void pipelining();
+    void largeBodiesInOrder();
     void requestInPieces();
     void expectContinue();
     void malformedRequestGets400AndClose();
@@ -410,6 +411,31 @@ void TestHttpServer::pipelining()
     reply = client.next();
     QVERIFY(reply);
     QCOMPARE(reply->json().value(u"name"_s).toString(), u"three"_s);
+    QVERIFY(client.isConnected());
+}
+
+// A body of 16 KiB or more goes to the socket as a block of its own, behind its head.
+void TestHttpServer::largeBodiesInOrder()
+{
+    Client client;
+    QVERIFY(client.connectTo(m_server->serverPort()));
+    const QByteArray large(200 * 1024, 'a');
+    const QByteArray justLarge(16 * 1024, 'b');
+    const QByteArray justSmall(16 * 1024 - 1, 'c');
+    client.send(post("/echo", large) + get("/path/between") + post("/echo", justLarge)
+                + post("/echo", justSmall));
+    for (const QByteArray &expected : {large, QByteArray(), justLarge, justSmall}) {
+        const std::optional<Reply> reply = client.next();
+        QVERIFY(reply);
+        QCOMPARE(reply->header("content-length").toLongLong(), qint64(reply->body.size()));
+        if (expected.isEmpty()) {
+            QCOMPARE(reply->json().value(u"name"_s).toString(), u"between"_s);
+        } else {
+            QCOMPARE(reply->status, 201);
+            QCOMPARE(reply->body.size(), expected.size());
+            QCOMPARE(reply->body, expected);
+        }
+    }
     QVERIFY(client.isConnected());
 }
 
