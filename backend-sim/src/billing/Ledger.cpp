@@ -97,7 +97,7 @@ qint64 Ledger::post(const Posting &posting, qint64 nowMs, std::optional<qint64> 
         u"INSERT INTO ledger_txns(uuid, user_id, kind, amount_micros, balance_after_micros,"
         " instance_id, segment_id, period_start, period_end, description, created_at,"
         " snapshot_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s,
-        {ids::newUuid(), posting.userId, kindName(posting.kind), posting.amountMicros, after,
+        {ids::newTimeOrderedUuid(), posting.userId, kindName(posting.kind), posting.amountMicros, after,
          posting.instanceId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
                                       : QVariant(posting.instanceId),
          optionalInt(posting.segmentId), optionalInt(posting.periodStartMs),
@@ -164,7 +164,7 @@ void Ledger::postAll(const QList<Posting> &postings, qint64 nowMs, QHash<QString
             const qint64 txnId = lastId + 1 + i;
             const int t = row * 13;
             txn.bind(t + 1, txnId);
-            txn.bind(t + 2, ids::newUuid());
+            txn.bind(t + 2, ids::newTimeOrderedUuid());
             txn.bind(t + 3, p.userId);
             txn.bind(t + 4, kindName(p.kind));
             txn.bind(t + 5, p.amountMicros);

@@ -349,6 +349,16 @@ QList<Meter::OpenSegment> Meter::openSegments()
     return result;
 }
 
+QStringList Meter::usersWithOpenSegments()
+{
+    QStringList users;
+    for (const auto &[user, segments] : open()) {
+        if (!segments.empty())
+            users.append(user);
+    }
+    return users;
+}
+
 QList<Meter::OpenSegment> Meter::openSegmentsOf(const QString &userId)
 {
     QList<OpenSegment> result;
@@ -375,6 +385,7 @@ Meter::OpenTotals Meter::openTotalsOf(const QString &userId, qint64 atMs)
         for (const auto &[id, s] : it->second) {
             totals.unpostedMicros += unposted(s, atMs);
             totals.ratePerHourMicros += s.ratePerHourMicros;
+            ++totals.segments;
         }
     }
     return totals;

@@ -102,6 +102,8 @@ public:
 
     // Open segments of every kind, snapshots' included.
     QList<OpenSegment> openSegments();
+    // The users with an open segment, without copying the segments (the tick's list).
+    QStringList usersWithOpenSegments();
     QList<OpenSegment> openSegmentsOf(const QString &userId);
     QList<OpenSegment> openSegmentsOfInstance(const QString &instanceId);
     std::optional<OpenSegment> openSegmentOf(const QString &instanceId, Kind kind = Kind::Compute);
@@ -114,6 +116,7 @@ public:
     {
         qint64 unpostedMicros = 0;
         qint64 ratePerHourMicros = 0;
+        qsizetype segments = 0;
     };
     OpenTotals openTotalsOf(const QString &userId, qint64 atMs);
     // The first millisecond in [fromMs, toMs] at which `segments` owe at least `balance`

@@ -178,11 +178,9 @@ void InstanceService::tick()
     Settlement settled; // what the balance, the caps and the stop policies ended
     {
         Transaction tx(m_db);
-        QSet<QString> users;
-        for (const Meter::OpenSegment &s : m_meter.openSegments())
-            users.insert(s.userId);
+        const QStringList users = m_meter.usersWithOpenSegments();
         const QHash<QString, QHash<QString, StopPolicy>> policies = m_stops.byUser();
-        for (const QString &userId : std::as_const(users))
+        for (const QString &userId : users)
             settle(userId, from, now, policies.value(userId), settled);
         // A container may die while the provider is not looking: only a runtime listing
         // (reconcile) says it was alive. Without containers, a live provider is the evidence.

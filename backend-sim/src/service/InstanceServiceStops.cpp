@@ -146,8 +146,9 @@ void InstanceService::settle(const QString &userId, qint64 fromMs, qint64 nowMs,
             event = Event::Cut;
         }
         pieceEnd = std::max(pieceEnd, pieceStart);
-        const QList<Meter::OpenSegment> open = m_meter.openSegmentsOf(userId);
-        if (open.isEmpty())
+        // Summed in place: most ticks nothing runs out, and the segments are not copied.
+        const Meter::OpenTotals owed = m_meter.openTotalsOf(userId, pieceEnd);
+        if (owed.segments == 0)
             break;
         // What may still be charged in this piece: the balance, or a cap's room if smaller.
         qint64 limit = m_ledger.balance(userId);
@@ -159,6 +160,9 @@ void InstanceService::settle(const QString &userId, qint64 fromMs, qint64 nowMs,
                 reason = u"spending_limit"_s;
             }
         }
+        // exhaustionTime finds nothing unless what is owed at the piece's end reaches the limit.
+        const QList<Meter::OpenSegment> open =
+            owed.unpostedMicros >= limit ? m_meter.openSegmentsOf(userId) : QList<Meter::OpenSegment>();
         if (const std::optional<qint64> at =
                 Meter::exhaustionTime(open, limit, pieceStart, pieceEnd)) {
             // Runs stop; stopped disks and kept snapshots stay as they are, their fees paused.
