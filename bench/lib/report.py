@@ -284,6 +284,11 @@ def write(results, info, out_dir):
         if ssh_alone:
             md.append(f"| (for scale: one more `ssh … true` to the ready instance: spawn, handshake, command) | "
                       f"{median(ssh_alone):.0f} ms | {percentile(ssh_alone, 95):.0f} ms | |")
+        classic = [r["ssh_classic_kex_ms"] for r in launch if "ssh_classic_kex_ms" in r]
+        if classic:
+            md.append(f"| (the same with `-o KexAlgorithms=curve25519-sha256`: without OpenSSH's post-quantum "
+                      f"sntrup761x25519, its default and the box's first offer) | {median(classic):.0f} ms | "
+                      f"{percentile(classic, 95):.0f} ms | |")
         logged = [r["log_sshd_answered_ms"] for r in launch if "log_sshd_answered_ms" in r]
         probes = [r["log_probes"] for r in launch if "log_probes" in r]
         md += ["", f"Median total {total:.0f} ms. **Slowest step: {slowest[1]}**, median {slowest[2]:.0f} ms "

@@ -27,10 +27,14 @@ QByteArray generate()
 
 QByteArray hashForStorage(QByteArrayView token)
 {
+    // Fetched once: EVP_sha256() makes OpenSSL 3 look the implementation up on every digest,
+    // and this runs for every authenticated request.
+    static EVP_MD *const sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int digestLen = 0;
-    if (EVP_Digest(token.data(), static_cast<size_t>(token.size()), digest, &digestLen,
-                   EVP_sha256(), nullptr)
+    if (!sha256
+        || EVP_Digest(token.data(), static_cast<size_t>(token.size()), digest, &digestLen, sha256,
+                      nullptr)
             != 1
         || digestLen != 32) {
         qFatal("tokens: SHA-256 failed");

@@ -7,6 +7,7 @@
 #include "service/Catalog.h"
 #include "service/EventBus.h"
 #include "store/Database.h"
+#include "store/RawStatement.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -50,7 +51,11 @@ Telemetry::Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &run
     connect(&m_runtime, &ContainerRuntime::usageSampled, this, &Telemetry::onUsage);
     for (const GpuType &gpu : m_catalog.gpus())
         m_hasRealCards = m_hasRealCards || !gpu.simulated;
+    m_runningIds =
+        std::make_unique<RawStatement>(m_db, u"SELECT id FROM instances WHERE state = 'running'"_s);
 }
+
+Telemetry::~Telemetry() = default;
 
 void Telemetry::start()
 {
@@ -137,9 +142,8 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     // Forward only, on a kept statement: the rows are read once, not cached whole.
     // The ids alone: an instance's owner, type and card count never change once written, so
     // they are read once per track, not on every pass.
-    m_db.forEachRow(
-        u"SELECT id FROM instances WHERE state = 'running'"_s, {}, [&](const QSqlQuery &q) {
-            const QString id = q.value(0).toString();
+    m_runningIds->forEachRow([&](const RawStatement &running) {
+            const QString id = running.text(0);
             InstanceTrack &track = m_tracks[id];
             track.seenInPass = pass;
             if (track.userId.isEmpty()) {

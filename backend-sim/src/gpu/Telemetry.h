@@ -13,6 +13,7 @@
 
 #include <deque>
 #include <functional>
+#include <memory>
 
 namespace cardhour::sim {
 
@@ -21,6 +22,7 @@ class Process;
 class Catalog;
 class Clock;
 class Database;
+class RawStatement;
 class EventBus;
 
 // Samples every running instance once a second: one runtime pass for all of them
@@ -64,6 +66,7 @@ public:
 
     Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &runtime, EventBus &events,
               Clock &clock, ResourcesFn resources, Options options, QObject *parent = nullptr);
+    ~Telemetry() override;
 
     void start();
     void stop();
@@ -122,6 +125,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_monotonic;
     QHash<QString, InstanceTrack> m_tracks;
+    std::unique_ptr<RawStatement> m_runningIds; // each pass's read of the running instances
     quint64 m_passes = 0;
     bool m_hasRealCards = false;
     Process *m_nvidiaSmi = nullptr; // the reading under way, if any

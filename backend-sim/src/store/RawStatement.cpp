@@ -101,6 +101,37 @@ void RawStatement::run()
     m_rowStarted = false;
 }
 
+void RawStatement::forEachRow(const std::function<void(const RawStatement &)> &row)
+{
+    sqlite3_stmt *stmt = statement();
+    int code = SQLITE_OK;
+    try {
+        while ((code = sqlite3_step(stmt)) == SQLITE_ROW)
+            row(*this);
+    } catch (...) {
+        sqlite3_reset(stmt);
+        sqlite3_clear_bindings(stmt);
+        m_rowStarted = false;
+        throw;
+    }
+    if (code != SQLITE_DONE)
+        fail("query failed", code);
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    m_rowStarted = false;
+}
+
+qint64 RawStatement::integer(int column) const
+{
+    return sqlite3_column_int64(m_statement, column);
+}
+
+QString RawStatement::text(int column) const
+{
+    const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));
+    return QString::fromUtf8(bytes, sqlite3_column_bytes(m_statement, column));
+}
+
 void RawStatement::announceWrites(Database &db)
 {
     // An empty savepoint changes nothing, but Database counts it as a write.

@@ -34,6 +34,12 @@ public:
     // Runs the statement to its end, then clears it for the next row. Throws DbError with
     // SQLite's message on failure (the caller's Transaction then rolls the pass back).
     void run();
+    // A read run the same way: `row` is called for each row of the result, which it reads
+    // through integer() and text() (columns count from 0, as in SQLite). A read of every
+    // running instance each second costs no QVariant per value this way.
+    void forEachRow(const std::function<void(const RawStatement &)> &row);
+    qint64 integer(int column) const;
+    QString text(int column) const;
 
     // Runs one statement through the Database that counts as a write, so that caches keyed on
     // Database::writeVersion() see that the raw statements changed the file.
