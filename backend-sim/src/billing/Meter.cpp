@@ -6,7 +6,6 @@
 #include "store/Database.h"
 #include "store/RawStatement.h"
 
-#include <QRegularExpression>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -34,6 +33,23 @@ Meter::OpenSegment readSegment(const QSqlQuery &q)
     s.kind = q.value(8).toString() == u"storage"_s ? Meter::Kind::Storage : Meter::Kind::Compute;
     s.snapshotId = q.value(9).toString();
     return s;
+}
+
+// Milliseconds as seconds with as many of three decimals as it takes: 5.999, 6.5, 60.
+QString secondsText(qint64 ms)
+{
+    if (ms < 0)
+        return u"-"_s + secondsText(-ms);
+    QString text = QString::number(ms / 1000);
+    if (qint64 rest = ms % 1000; rest != 0) {
+        int digits = 3;
+        while (rest % 10 == 0) {
+            rest /= 10;
+            --digits;
+        }
+        text += u'.' + u"%1"_s.arg(rest, digits, 10, QLatin1Char('0'));
+    }
+    return text;
 }
 
 QString formatYuan(qint64 micros)
@@ -216,16 +232,14 @@ Ledger::Posting Meter::describePosting(const OpenSegment &segment, qint64 untilM
         name = m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {segment.instanceId})
                    .toString();
     // The period billed, to the millisecond it is billed by (5.999 s, not a floored "5 s").
-    static const QRegularExpression trailingZeros(u"\\.?0+$"_s);
-    const QString seconds =
-        QString::number(double(untilMs - segment.chargedUntilMs) / 1000.0, 'f', 3)
-            .remove(trailingZeros);
+    const QString seconds = secondsText(untilMs - segment.chargedUntilMs);
     const bool storage = segment.kind == Kind::Storage;
     const QString what = snapshot ? u"Snapshot storage"_s
         : storage                 ? u"Storage while stopped"_s
                                   : u"Compute"_s;
-    QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(what).arg(name).arg(seconds).arg(
-        formatYuan(segment.ratePerHourMicros));
+    // One pass over the pattern: a name holding "%3" stays as it is.
+    QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(
+        what, name, seconds, formatYuan(segment.ratePerHourMicros));
     if (charge < owed)
         description += limited ? u" (capped at the spending limit)"_s
                                : u" (capped at the remaining balance)"_s;
@@ -559,24 +573,34 @@ void Meter::accrue(qint64 nowMs, bool markSeen)
 // rather than one per posting.
 QHash<QString, QString> Meter::namesOf(const QList<OpenSegment> &segments)
 {
+    // Names never change once written: kept from one pass to the next, read again (for every
+    // open segment, which also forgets the closed ones) only when a segment's owner is new.
     bool anyInstance = false;
     bool anySnapshot = false;
-    for (const OpenSegment &s : segments)
+    bool anyNew = false;
+    for (const OpenSegment &s : segments) {
         (s.snapshotId.isEmpty() ? anyInstance : anySnapshot) = true;
-    QHash<QString, QString> names;
-    if (anyInstance)
-        m_db.forEachRow(u"SELECT i.id, i.name FROM instances i WHERE i.id IN (SELECT instance_id"
-                        " FROM segments WHERE ended_at IS NULL AND snapshot_id IS NULL)"_s,
-                        {}, [&names](const QSqlQuery &q) {
-                            names.insert(q.value(0).toString(), q.value(1).toString());
-                        });
-    if (anySnapshot)
-        m_db.forEachRow(u"SELECT p.id, p.name FROM snapshots p WHERE p.id IN (SELECT snapshot_id"
-                        " FROM segments WHERE ended_at IS NULL AND snapshot_id IS NOT NULL)"_s,
-                        {}, [&names](const QSqlQuery &q) {
-                            names.insert(u"snapshot:"_s + q.value(0).toString(),
-                                         q.value(1).toString());
-                        });
+        anyNew = anyNew || !m_names.contains(ownerKey(s));
+    }
+    if (!anyNew)
+        return m_names;
+    QHash<QString, QString> &names = m_names;
+    names.clear();
+    if (anyInstance) {
+        RawStatement read(m_db, u"SELECT i.id, i.name FROM instances i WHERE i.id IN (SELECT"
+                                " instance_id FROM segments WHERE ended_at IS NULL AND"
+                                " snapshot_id IS NULL)"_s);
+        read.forEachRow(
+            [&names](const RawStatement &row) { names.insert(row.text(0), row.text(1)); });
+    }
+    if (anySnapshot) {
+        RawStatement read(m_db, u"SELECT p.id, p.name FROM snapshots p WHERE p.id IN (SELECT"
+                                " snapshot_id FROM segments WHERE ended_at IS NULL AND"
+                                " snapshot_id IS NOT NULL)"_s);
+        read.forEachRow([&names](const RawStatement &row) {
+            names.insert(u"snapshot:"_s + row.text(0), row.text(1));
+        });
+    }
     return names;
 }
 

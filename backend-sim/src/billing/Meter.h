@@ -206,6 +206,7 @@ private:
     qint64 m_postingIntervalMs;
     const SpendingLimits *m_limits = nullptr;
     std::unique_ptr<RawChunkedStatement> m_chargeSegments; // writePass's, prepared on first use
+    QHash<QString, QString> m_names; // ownerKey → instance or snapshot name (namesOf)
 };
 
 } // namespace cardhour::sim

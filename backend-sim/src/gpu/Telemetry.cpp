@@ -52,7 +52,8 @@ Telemetry::Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &run
     for (const GpuType &gpu : m_catalog.gpus())
         m_hasRealCards = m_hasRealCards || !gpu.simulated;
     m_runningIds =
-        std::make_unique<RawStatement>(m_db, u"SELECT id FROM instances WHERE state = 'running'"_s);
+        std::make_unique<RawStatement>(m_db, u"SELECT id FROM instances"
+                                             " WHERE state = 'running' ORDER BY id"_s);
 }
 
 Telemetry::~Telemetry() = default;
@@ -142,9 +143,22 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     // Forward only, on a kept statement: the rows are read once, not cached whole.
     // The ids alone: an instance's owner, type and card count never change once written, so
     // they are read once per track, not on every pass.
+    QList<PassEntry> thisPass;
+    thisPass.reserve(m_lastPass.size());
+    qsizetype cursor = 0;
     m_runningIds->forEachRow([&](const RawStatement &running) {
-            const QString id = running.text(0);
-            InstanceTrack &track = m_tracks[id];
+            // Both passes in the index's order (bytes, as SQLite compares text).
+            const QByteArrayView idBytes = running.utf8(0);
+            while (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 < idBytes)
+                ++cursor;
+            if (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 == idBytes) {
+                thisPass.append(m_lastPass.at(cursor++));
+            } else {
+                const QString text = running.text(0);
+                thisPass.append({text.toUtf8(), text, &m_tracks[text]});
+            }
+            const QString &id = thisPass.constLast().id;
+            InstanceTrack &track = *thisPass.constLast().track;
             track.seenInPass = pass;
             if (track.userId.isEmpty()) {
                 m_db.forEachRow(u"SELECT user_id, gpu_type, gpu_count FROM instances"
@@ -240,13 +254,14 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         }
     }
     tx.commit();
+    m_lastPass = std::move(thisPass);
     // Instances that stopped keep their history (charts of the last hour); their load state
     // starts over when they run again.
-    for (auto it = m_tracks.begin(); it != m_tracks.end(); ++it) {
-        if (it->seenInPass != pass) {
-            it->lastCpuNanos = -1;
-            it->lastSampleNs = 0;
-            it->cards.clear();
+    for (auto &[id, track] : m_tracks) {
+        if (track.seenInPass != pass) {
+            track.lastCpuNanos = -1;
+            track.lastSampleNs = 0;
+            track.cards.clear();
         }
     }
 }
@@ -318,10 +333,10 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
 QList<Telemetry::Sample> Telemetry::samples(const QString &instanceId, qint64 sinceMs,
                                             int stepSeconds) const
 {
-    const auto it = m_tracks.constFind(instanceId);
-    if (it == m_tracks.constEnd())
+    const auto it = m_tracks.find(instanceId);
+    if (it == m_tracks.cend())
         return {};
-    return bucketed(it->history.cbegin(), it->history.cend(), sinceMs, stepSeconds);
+    return bucketed(it->second.history.cbegin(), it->second.history.cend(), sinceMs, stepSeconds);
 }
 
 QList<Telemetry::Sample> Telemetry::bucketed(std::deque<Sample>::const_iterator begin,
@@ -460,10 +475,10 @@ QList<Telemetry::Sample> Telemetry::storedMinutes(const QString &instanceId, qin
 
 QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, int stepSeconds) const
 {
-    const auto it = m_tracks.constFind(instanceId);
+    const auto it = m_tracks.find(instanceId);
     // Not tracked since this provider started (stopped before it): the type from its row.
-    const QString gpuType = it != m_tracks.constEnd()
-        ? it->gpuType
+    const QString gpuType = it != m_tracks.cend()
+        ? it->second.gpuType
         : m_db.scalar(u"SELECT gpu_type FROM instances WHERE id = ?"_s, {instanceId}).toString();
     const std::optional<GpuType> gpu = m_catalog.gpu(gpuType);
     const int vramMib = gpu ? gpu->vramMib : 0;
@@ -471,8 +486,8 @@ QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, in
     const QList<Sample> recent = samples(instanceId, sinceMs, stepSeconds);
     // Older than what memory holds: the stored minute averages (a step of at least a minute).
     // (Nothing in memory, e.g. after a restart: every stored minute from sinceMs on.)
-    const qint64 memoryFrom = it != m_tracks.constEnd() && !it->history.empty()
-        ? it->history.front().atMs - it->history.front().atMs % 60000
+    const qint64 memoryFrom = it != m_tracks.cend() && !it->second.history.empty()
+        ? it->second.history.front().atMs - it->second.history.front().atMs % 60000
         : std::numeric_limits<qint64>::max();
     if (sinceMs < memoryFrom) {
         const QList<Sample> older = storedMinutes(instanceId, sinceMs, memoryFrom);

@@ -14,6 +14,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <unordered_map>
 
 namespace cardhour::sim {
 
@@ -124,7 +125,19 @@ private:
     Options m_options;
     QTimer m_timer;
     QElapsedTimer m_monotonic;
-    QHash<QString, InstanceTrack> m_tracks;
+    // Kept for good (a stopped instance's chart of the last hour); node-based, so the pass
+    // below may hold pointers to its tracks.
+    std::unordered_map<QString, InstanceTrack> m_tracks;
+    // The previous pass's running instances in the order the read gives them (by id, from the
+    // instances_running index alone): the next pass walks it beside the read and finds each
+    // track by comparing bytes, not by hashing and probing ten thousand strings.
+    struct PassEntry
+    {
+        QByteArray idUtf8;
+        QString id;
+        InstanceTrack *track = nullptr;
+    };
+    QList<PassEntry> m_lastPass;
     std::unique_ptr<RawStatement> m_runningIds; // each pass's read of the running instances
     quint64 m_passes = 0;
     bool m_hasRealCards = false;

@@ -126,6 +126,12 @@ qint64 RawStatement::integer(int column) const
     return sqlite3_column_int64(m_statement, column);
 }
 
+QByteArrayView RawStatement::utf8(int column) const
+{
+    const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));
+    return QByteArrayView(bytes, sqlite3_column_bytes(m_statement, column));
+}
+
 QString RawStatement::text(int column) const
 {
     const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArrayView>
 #include <QString>
 #include <QtGlobal>
 
@@ -40,6 +41,8 @@ public:
     void forEachRow(const std::function<void(const RawStatement &)> &row);
     qint64 integer(int column) const;
     QString text(int column) const;
+    QByteArrayView utf8(int column) const; // valid until the next row
+
 
     // Runs one statement through the Database that counts as a write, so that caches keyed on
     // Database::writeVersion() see that the raw statements changed the file.

@@ -92,6 +92,9 @@ private Q_SLOTS:
         QTest::newRow("5.999 s") << qint64(5'999) << u", 5.999 s at "_s;
         QTest::newRow("6 s") << qint64(6'000) << u", 6 s at "_s;
         QTest::newRow("61.5 s") << qint64(61'500) << u", 61.5 s at "_s;
+        QTest::newRow("0.05 s") << qint64(50) << u", 0.05 s at "_s;
+        QTest::newRow("10.01 s") << qint64(10'010) << u", 10.01 s at "_s;
+        QTest::newRow("100 s") << qint64(100'000) << u", 100 s at "_s;
     }
     void descriptionSaysTheMillisecondsBilled()
     {
