@@ -15,9 +15,14 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 namespace {
+// With the owner's name (the instance's, or the snapshot's for a snapshot's fee) for the
+// postings' descriptions.
 const QString kSelectOpen =
-    u"SELECT id, instance_id, user_id, rate_micros_per_hour, started_at, charged_micros,"
-    " charged_until, last_seen_at, kind, snapshot_id FROM segments WHERE ended_at IS NULL"_s;
+    u"SELECT g.id, g.instance_id, g.user_id, g.rate_micros_per_hour, g.started_at,"
+    " g.charged_micros, g.charged_until, g.last_seen_at, g.kind, g.snapshot_id,"
+    " CASE WHEN g.snapshot_id IS NULL THEN i.name ELSE p.name END FROM segments g"
+    " LEFT JOIN instances i ON i.id = g.instance_id LEFT JOIN snapshots p ON p.id = g.snapshot_id"
+    " WHERE g.ended_at IS NULL"_s;
 
 Meter::OpenSegment readSegment(const QSqlQuery &q)
 {
@@ -91,6 +96,8 @@ Meter::OpenByUser &Meter::open()
             const OpenSegment s = readSegment(q);
             m_open[s.userId].insert({s.id, s});
             m_byOwner.insert(ownerKey(s), {s.userId, s.id});
+            if (!q.value(10).isNull())
+                m_names.insert(ownerKey(s), q.value(10).toString());
         });
         m_loaded = true;
         m_loadedAfterRollbacks = m_db.rollbackCount();
@@ -105,6 +112,14 @@ void Meter::keepOpened(const QVariant &insertId, const OpenSegment &segment)
     kept.chargedUntilMs = kept.lastSeenAtMs = kept.seenAtMs = kept.startedAtMs;
     m_open[kept.userId].insert({kept.id, kept});
     m_byOwner.insert(ownerKey(kept), {kept.userId, kept.id});
+    if (const QString key = ownerKey(kept); !m_names.contains(key)) {
+        const QVariant name =
+            kept.snapshotId.isEmpty()
+            ? m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {kept.instanceId})
+            : m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {kept.snapshotId});
+        if (!name.isNull())
+            m_names.insert(key, name.toString());
+    }
 }
 
 QString Meter::ownerKey(const OpenSegment &segment)
@@ -202,6 +217,7 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     if (const auto kept = ofUser.find(segment.id); kept != ofUser.end()) {
         if (closing) {
             m_byOwner.remove(ownerKey(kept->second));
+            m_names.remove(ownerKey(kept->second)); // read again if it opens one more
             ofUser.erase(kept);
         } else {
             kept->second.chargedMicros += owed;
@@ -573,8 +589,8 @@ void Meter::accrue(qint64 nowMs, bool markSeen)
 // rather than one per posting.
 QHash<QString, QString> Meter::namesOf(const QList<OpenSegment> &segments)
 {
-    // Names never change once written: kept from one pass to the next, read again (for every
-    // open segment, which also forgets the closed ones) only when a segment's owner is new.
+    // Names never change once written: kept with the open segments (read with them, or when
+    // one opens), read here only for an owner that has none yet.
     bool anyInstance = false;
     bool anySnapshot = false;
     bool anyNew = false;
@@ -585,7 +601,6 @@ QHash<QString, QString> Meter::namesOf(const QList<OpenSegment> &segments)
     if (!anyNew)
         return m_names;
     QHash<QString, QString> &names = m_names;
-    names.clear();
     if (anyInstance) {
         RawStatement read(m_db, u"SELECT i.id, i.name FROM instances i WHERE i.id IN (SELECT"
                                 " instance_id FROM segments WHERE ended_at IS NULL AND"

@@ -206,7 +206,7 @@ private:
     qint64 m_postingIntervalMs;
     const SpendingLimits *m_limits = nullptr;
     std::unique_ptr<RawChunkedStatement> m_chargeSegments; // writePass's, prepared on first use
-    QHash<QString, QString> m_names; // ownerKey → instance or snapshot name (namesOf)
+    QHash<QString, QString> m_names; // ownerKey → name, for the owners of open segments
 };
 
 } // namespace cardhour::sim

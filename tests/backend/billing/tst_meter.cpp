@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QSqlQuery>
 #include <QTest>
 
 using namespace cardhour::sim;
@@ -108,6 +109,30 @@ private Q_SLOTS:
         const QString description =
             b.db.scalar(u"SELECT description FROM ledger_txns WHERE kind = 'compute'"_s).toString();
         QVERIFY2(description.contains(says), qPrintable(description));
+    }
+    // The checkpoint pass names each posting's instance from the names kept with the open
+    // segments: read when a segment opens, and with the segments by a meter that starts on
+    // them (a restart). A name with "%2" in it stays as it is.
+    void checkpointsNameTheirInstance()
+    {
+        Books b;
+        b.addUser(u"u"_s, 1'000'000'000);
+        b.db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
+                  " price_per_hour_micros, created_at, updated_at) VALUES"
+                  " ('i', 'u', 'box %2 of %1', 'running', 'rtx4090', 1, 'base', 0, 0, 0)"_s);
+        b.open(u"i"_s, u"u"_s, 1'900'000, Meter::Kind::Compute);
+        b.accrue(kT0 + 61'000);
+        b.meter = std::make_unique<Meter>(b.db, *b.ledger, 60'000); // a restart
+        b.accrue(kT0 + 122'000);
+        QSqlQuery q = b.db.exec(
+            u"SELECT description FROM ledger_txns WHERE kind = 'compute' ORDER BY id"_s);
+        QStringList descriptions;
+        while (q.next())
+            descriptions.append(q.value(0).toString());
+        QCOMPARE(descriptions.size(), 2);
+        for (const QString &description : std::as_const(descriptions))
+            QVERIFY2(description.startsWith(u"Compute: box %2 of %1, 61 s at 1.900000 yuan/h"_s),
+                     qPrintable(description));
     }
     void storageCheckpointsAddUpToTheWhole_data()
     {
