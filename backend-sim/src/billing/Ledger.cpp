@@ -187,7 +187,6 @@ void Ledger::postAll(const QList<Posting> &postings, qint64 nowMs, QHash<QString
         txn.run();
         entry.run();
     });
-    RawStatement::announceWrites(m_db);
     for (auto it = running.cbegin(); it != running.cend(); ++it) {
         if (balances.value(it.key(), -1) == it.value())
             continue; // unchanged

@@ -300,7 +300,6 @@ void Meter::writePass(const PassState &pass, qint64 nowMs)
         }
         update.run();
     });
-    RawStatement::announceWrites(m_db);
 }
 
 void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instanceId,

@@ -73,6 +73,7 @@ public:
 
 private:
     friend class Transaction;
+    friend class RawStatement; // its writes count in writeVersion() as the Database's own do
     void begin();
     void commit();
     void rollback();

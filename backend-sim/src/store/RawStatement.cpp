@@ -90,6 +90,7 @@ void RawStatement::bindNull(int position)
 void RawStatement::run()
 {
     sqlite3_stmt *stmt = statement();
+    ++m_db.m_writeVersion; // before running: a failed write may still have changed rows
     int code = sqlite3_step(stmt);
     while (code == SQLITE_ROW)
         code = sqlite3_step(stmt);
@@ -136,13 +137,6 @@ QString RawStatement::text(int column) const
 {
     const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));
     return QString::fromUtf8(bytes, sqlite3_column_bytes(m_statement, column));
-}
-
-void RawStatement::announceWrites(Database &db)
-{
-    // An empty savepoint changes nothing, but Database counts it as a write.
-    db.exec(u"SAVEPOINT raw_writes"_s);
-    db.exec(u"RELEASE raw_writes"_s);
 }
 
 RawChunkedStatement::RawChunkedStatement(Database &db, std::function<QString(int rows)> sqlFor)

@@ -18,8 +18,8 @@ class Database;
 // One write statement run through SQLite's own API on a Database's connection, for statements
 // run for thousands of rows at a time (the posting pass): binding costs no QVariant and no
 // placeholder lookup. Prepared on first use and kept (prepared again if the connection was
-// reopened); it runs inside the caller's Transaction like the Database's own statements.
-// Database::writeVersion() does not see these writes: call announceWrites() after them.
+// reopened); it runs inside the caller's Transaction like the Database's own statements, and
+// each run() counts as a write in Database::writeVersion() as theirs do.
 class RawStatement
 {
 public:
@@ -43,10 +43,6 @@ public:
     QString text(int column) const;
     QByteArrayView utf8(int column) const; // valid until the next row
 
-
-    // Runs one statement through the Database that counts as a write, so that caches keyed on
-    // Database::writeVersion() see that the raw statements changed the file.
-    static void announceWrites(Database &db);
 
 private:
     sqlite3_stmt *statement();

@@ -64,7 +64,13 @@ void TestRawStatement::writesAndReadsBack()
     insert.bind(1, 7);
     insert.bind(2, u"café 卡时"_s); // UTF-8 both ways
     insert.bindNull(3);
+    const quint64 before = m_db->writeVersion();
     insert.run();
+    // Caches kept per write version (account views, lists) see the raw write; a read is none.
+    QVERIFY(m_db->writeVersion() > before);
+    const quint64 afterWrite = m_db->writeVersion();
+    rows();
+    QCOMPARE(m_db->writeVersion(), afterWrite);
     insert.bind(1, 8);
     insert.bind(2, u"second"_s);
     insert.bind(3, u"n"_s);
