@@ -12,4 +12,6 @@ cardhour_add_test(tst_livereads
     SOURCES ${_billing}/tst_livereads.cpp
     LIBS cardhour_service_fixture)
 # Time-ordered ids of ledger postings (core/Ids): the order the posting pass relies on.
-cardhour_add_test(tst_ids SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/core/tst_ids.cpp LIBS cardhour_sim_lib)
+cardhour_add_test(tst_ids
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/core/tst_ids.cpp
+    LIBS cardhour_sim_lib)

@@ -97,7 +97,8 @@ qint64 Ledger::post(const Posting &posting, qint64 nowMs, std::optional<qint64> 
         u"INSERT INTO ledger_txns(uuid, user_id, kind, amount_micros, balance_after_micros,"
         " instance_id, segment_id, period_start, period_end, description, created_at,"
         " snapshot_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s,
-        {ids::newTimeOrderedUuid(), posting.userId, kindName(posting.kind), posting.amountMicros, after,
+        {ids::newTimeOrderedUuid(), posting.userId, kindName(posting.kind), posting.amountMicros,
+         after,
          posting.instanceId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
                                       : QVariant(posting.instanceId),
          optionalInt(posting.segmentId), optionalInt(posting.periodStartMs),

@@ -113,8 +113,7 @@ void Meter::keepOpened(const QVariant &insertId, const OpenSegment &segment)
     m_open[kept.userId].insert({kept.id, kept});
     m_byOwner.insert(ownerKey(kept), {kept.userId, kept.id});
     if (const QString key = ownerKey(kept); !m_names.contains(key)) {
-        const QVariant name =
-            kept.snapshotId.isEmpty()
+        const QVariant name = kept.snapshotId.isEmpty()
             ? m_db.scalar(u"SELECT name FROM instances WHERE id = ?"_s, {kept.instanceId})
             : m_db.scalar(u"SELECT name FROM snapshots WHERE id = ?"_s, {kept.snapshotId});
         if (!name.isNull())
@@ -254,8 +253,8 @@ Ledger::Posting Meter::describePosting(const OpenSegment &segment, qint64 untilM
         : storage                 ? u"Storage while stopped"_s
                                   : u"Compute"_s;
     // One pass over the pattern: a name holding "%3" stays as it is.
-    QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(
-        what, name, seconds, formatYuan(segment.ratePerHourMicros));
+    QString description = u"%1: %2, %3 s at %4 yuan/h"_s.arg(what, name, seconds,
+                                                             formatYuan(segment.ratePerHourMicros));
     if (charge < owed)
         description += limited ? u" (capped at the spending limit)"_s
                                : u" (capped at the remaining balance)"_s;
@@ -601,16 +600,18 @@ QHash<QString, QString> Meter::namesOf(const QList<OpenSegment> &segments)
         return m_names;
     QHash<QString, QString> &names = m_names;
     if (anyInstance) {
-        RawStatement read(m_db, u"SELECT i.id, i.name FROM instances i WHERE i.id IN (SELECT"
-                                " instance_id FROM segments WHERE ended_at IS NULL AND"
-                                " snapshot_id IS NULL)"_s);
+        RawStatement read(m_db,
+                          u"SELECT i.id, i.name FROM instances i WHERE i.id IN (SELECT"
+                          " instance_id FROM segments WHERE ended_at IS NULL AND"
+                          " snapshot_id IS NULL)"_s);
         read.forEachRow(
             [&names](const RawStatement &row) { names.insert(row.text(0), row.text(1)); });
     }
     if (anySnapshot) {
-        RawStatement read(m_db, u"SELECT p.id, p.name FROM snapshots p WHERE p.id IN (SELECT"
-                                " snapshot_id FROM segments WHERE ended_at IS NULL AND"
-                                " snapshot_id IS NOT NULL)"_s);
+        RawStatement read(m_db,
+                          u"SELECT p.id, p.name FROM snapshots p WHERE p.id IN (SELECT"
+                          " snapshot_id FROM segments WHERE ended_at IS NULL AND"
+                          " snapshot_id IS NOT NULL)"_s);
         read.forEachRow([&names](const RawStatement &row) {
             names.insert(u"snapshot:"_s + row.text(0), row.text(1));
         });

@@ -51,9 +51,9 @@ Telemetry::Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &run
     connect(&m_runtime, &ContainerRuntime::usageSampled, this, &Telemetry::onUsage);
     for (const GpuType &gpu : m_catalog.gpus())
         m_hasRealCards = m_hasRealCards || !gpu.simulated;
-    m_runningIds =
-        std::make_unique<RawStatement>(m_db, u"SELECT id FROM instances"
-                                             " WHERE state = 'running' ORDER BY id"_s);
+    m_runningIds = std::make_unique<RawStatement>(m_db,
+                                                  u"SELECT id FROM instances"
+                                                  " WHERE state = 'running' ORDER BY id"_s);
 }
 
 Telemetry::~Telemetry() = default;
@@ -147,102 +147,101 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     thisPass.reserve(m_lastPass.size());
     qsizetype cursor = 0;
     m_runningIds->forEachRow([&](const RawStatement &running) {
-            // Both passes in the index's order (bytes, as SQLite compares text).
-            const QByteArrayView idBytes = running.utf8(0);
-            while (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 < idBytes)
-                ++cursor;
-            if (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 == idBytes) {
-                thisPass.append(m_lastPass.at(cursor++));
-            } else {
-                const QString text = running.text(0);
-                thisPass.append({text.toUtf8(), text, &m_tracks[text]});
-            }
-            const QString &id = thisPass.constLast().id;
-            InstanceTrack &track = *thisPass.constLast().track;
-            track.seenInPass = pass;
-            if (track.userId.isEmpty()) {
-                m_db.forEachRow(u"SELECT user_id, gpu_type, gpu_count FROM instances"
-                                " WHERE id = ?"_s,
-                                {id}, [&track](const QSqlQuery &row) {
-                                    track.userId = row.value(0).toString();
-                                    track.gpuType = row.value(1).toString();
-                                    track.gpuCount = std::max(1, row.value(2).toInt());
-                                });
-            }
-            if (track.shapeType != track.gpuType || track.shapeCount != track.gpuCount) {
-                const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
-                track.spec = SimulatedGpu::Spec();
-                track.spec.vramMib = gpu ? gpu->vramMib : track.spec.vramMib;
-                track.spec.powerLimitW = gpu ? gpu->powerLimitW : track.spec.powerLimitW;
-                track.real = gpu && !gpu->simulated;
-                std::tie(track.cpus, track.memoryMib) = m_resources(track.gpuType, track.gpuCount);
-                track.shapeType = track.gpuType;
-                track.shapeCount = track.gpuCount;
-            }
-            const SimulatedGpu::Spec &spec = track.spec;
-            const bool real = track.real;
-            const double cpus = track.cpus;
-            const qint64 memoryMib = track.memoryMib;
-            while (!real && track.cards.size() < track.gpuCount)
-                track.cards.append(SimulatedGpu::idle(spec));
+        // Both passes in the index's order (bytes, as SQLite compares text).
+        const QByteArrayView idBytes = running.utf8(0);
+        while (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 < idBytes)
+            ++cursor;
+        if (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 == idBytes) {
+            thisPass.append(m_lastPass.at(cursor++));
+        } else {
+            const QString text = running.text(0);
+            thisPass.append({text.toUtf8(), text, &m_tracks[text]});
+        }
+        const QString &id = thisPass.constLast().id;
+        InstanceTrack &track = *thisPass.constLast().track;
+        track.seenInPass = pass;
+        if (track.userId.isEmpty()) {
+            m_db.forEachRow(u"SELECT user_id, gpu_type, gpu_count FROM instances"
+                            " WHERE id = ?"_s,
+                            {id}, [&track](const QSqlQuery &row) {
+                                track.userId = row.value(0).toString();
+                                track.gpuType = row.value(1).toString();
+                                track.gpuCount = std::max(1, row.value(2).toInt());
+                            });
+        }
+        if (track.shapeType != track.gpuType || track.shapeCount != track.gpuCount) {
+            const std::optional<GpuType> gpu = m_catalog.gpu(track.gpuType);
+            track.spec = SimulatedGpu::Spec();
+            track.spec.vramMib = gpu ? gpu->vramMib : track.spec.vramMib;
+            track.spec.powerLimitW = gpu ? gpu->powerLimitW : track.spec.powerLimitW;
+            track.real = gpu && !gpu->simulated;
+            std::tie(track.cpus, track.memoryMib) = m_resources(track.gpuType, track.gpuCount);
+            track.shapeType = track.gpuType;
+            track.shapeCount = track.gpuCount;
+        }
+        const SimulatedGpu::Spec &spec = track.spec;
+        const bool real = track.real;
+        const double cpus = track.cpus;
+        const qint64 memoryMib = track.memoryMib;
+        while (!real && track.cards.size() < track.gpuCount)
+            track.cards.append(SimulatedGpu::idle(spec));
 
-            Sample sample;
-            sample.atMs = nowMs;
-            SimulatedGpu::Load load;
-            const auto measured = usage.constFind(id);
-            const double seconds =
-                track.lastSampleNs > 0 ? (nowNs - track.lastSampleNs) / 1e9 : 0.0;
-            if (measured != usage.constEnd()) {
-                double cores = -1;
-                if (measured->cpuNanos >= 0 && track.lastCpuNanos >= 0 && seconds > 0)
-                    cores = std::max<qint64>(0, measured->cpuNanos - track.lastCpuNanos) / 1e9
-                        / seconds;
-                else if (measured->cpuNanos < 0 && measured->cpuPercent >= 0)
-                    cores = measured->cpuPercent / 100.0;
-                track.lastCpuNanos = measured->cpuNanos;
-                if (cores >= 0) {
-                    sample.cpuPercent = float(rounded(cores * 100.0, 1));
-                    load.cpuShare = cpus > 0 ? cores / cpus : cores;
-                }
-                sample.memoryMib = float(rounded(measured->memoryBytes / 1048576.0, 1));
-                const double limitMib =
-                    memoryMib > 0 ? double(memoryMib) : measured->memoryLimitBytes / 1048576.0;
-                load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
+        Sample sample;
+        sample.atMs = nowMs;
+        SimulatedGpu::Load load;
+        const auto measured = usage.constFind(id);
+        const double seconds = track.lastSampleNs > 0 ? (nowNs - track.lastSampleNs) / 1e9 : 0.0;
+        if (measured != usage.constEnd()) {
+            double cores = -1;
+            if (measured->cpuNanos >= 0 && track.lastCpuNanos >= 0 && seconds > 0)
+                cores =
+                    std::max<qint64>(0, measured->cpuNanos - track.lastCpuNanos) / 1e9 / seconds;
+            else if (measured->cpuNanos < 0 && measured->cpuPercent >= 0)
+                cores = measured->cpuPercent / 100.0;
+            track.lastCpuNanos = measured->cpuNanos;
+            if (cores >= 0) {
+                sample.cpuPercent = float(rounded(cores * 100.0, 1));
+                load.cpuShare = cpus > 0 ? cores / cpus : cores;
             }
-            track.lastSampleNs = nowNs;
-            if (real) {
-                // What nvidia-smi read from the cards this instance holds, in the order the box
-                // sees them.
-                for (int card : lentCards.value(id))
-                    sample.cards.append(m_realReadings.value(card));
-            }
-            for (SimulatedGpu &card : track.cards) {
-                card = SimulatedGpu::step(card, spec, load, seconds);
-                sample.cards.append(CardSample{
-                    float(card.utilizationPct), float(card.memoryUsedMib),
-                    float(rounded(card.temperatureC, 1)), float(rounded(card.powerW, 1))});
-            }
-            // A minute that ended goes to SQLite as its average: history beyond the last hour.
-            if (!track.history.empty() && track.history.back().atMs / 60000 != nowMs / 60000) {
-                const qint64 ended = track.history.back().atMs - track.history.back().atMs % 60000;
-                persistMinute(id, track, ended);
-                if (ended % 3'600'000 == 0)
-                    hourEnded = std::max(hourEnded, ended);
-            }
-            track.history.push_back(sample);
-            while (int(track.history.size())
-                   > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
-                track.history.pop_front();
+            sample.memoryMib = float(rounded(measured->memoryBytes / 1048576.0, 1));
+            const double limitMib =
+                memoryMib > 0 ? double(memoryMib) : measured->memoryLimitBytes / 1048576.0;
+            load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
+        }
+        track.lastSampleNs = nowNs;
+        if (real) {
+            // What nvidia-smi read from the cards this instance holds, in the order the box
+            // sees them.
+            for (int card : lentCards.value(id))
+                sample.cards.append(m_realReadings.value(card));
+        }
+        for (SimulatedGpu &card : track.cards) {
+            card = SimulatedGpu::step(card, spec, load, seconds);
+            sample.cards.append(CardSample{float(card.utilizationPct), float(card.memoryUsedMib),
+                                           float(rounded(card.temperatureC, 1)),
+                                           float(rounded(card.powerW, 1))});
+        }
+        // A minute that ended goes to SQLite as its average: history beyond the last hour.
+        if (!track.history.empty() && track.history.back().atMs / 60000 != nowMs / 60000) {
+            const qint64 ended = track.history.back().atMs - track.history.back().atMs % 60000;
+            persistMinute(id, track, ended);
+            if (ended % 3'600'000 == 0)
+                hourEnded = std::max(hourEnded, ended);
+        }
+        track.history.push_back(sample);
+        while (int(track.history.size())
+               > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
+            track.history.pop_front();
 
-            if (!m_options.dataDir.isEmpty() && !real)
-                writeStatus(id, track, spec);
-            if (m_events.hasSubscribers(track.userId)) { // with nobody to tell, no JSON to build
-                QJsonObject event = sampleJson(sample, spec.vramMib);
-                event.insert(u"instance_id"_s, id);
-                m_events.publishLive(track.userId, u"metrics"_s, event);
-            }
-            Q_EMIT sampled(id, sample);
-        });
+        if (!m_options.dataDir.isEmpty() && !real)
+            writeStatus(id, track, spec);
+        if (m_events.hasSubscribers(track.userId)) { // with nobody to tell, no JSON to build
+            QJsonObject event = sampleJson(sample, spec.vramMib);
+            event.insert(u"instance_id"_s, id);
+            m_events.publishLive(track.userId, u"metrics"_s, event);
+        }
+        Q_EMIT sampled(id, sample);
+    });
     // Minute averages are kept for the retention period, then dropped (checked once an hour,
     // once for all instances, cheaply by index).
     if (hourEnded >= 0) {

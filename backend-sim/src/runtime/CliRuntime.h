@@ -82,9 +82,9 @@ public:
         // every box). Empty: the engine's default.
         QString network = QStringLiteral("auto");
         // Drive the engine through its REST API (EngineApi) for the calls EngineCalls knows
-        // (run, start, stop, rm, inspect, ps, volume create) and watch its event stream for
-        // containers that end; the command line stays for the rest, and for everything when
-        // the socket does not answer. false: the command line only.
+        // (run, start, stop, rm, inspect, ps, volume create, ls and rm) and watch its event
+        // stream for containers that end; the command line stays for the rest, and for
+        // everything when the socket does not answer. false: the command line only.
         bool engineApi = true;
         // The API's socket. Empty: for podman a `podman system service` of this runtime's own
         // (a child, ended with it), for docker DOCKER_HOST's unix:// path or docker.sock.

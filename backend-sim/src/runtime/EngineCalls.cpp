@@ -228,6 +228,43 @@ std::optional<ApiCall> volumeCreate(Engine engine, const QStringList &args)
     return call;
 }
 
+// `volume ls --filter label=... --format json` (podman: the API sends what the CLI prints;
+// Docker Engine wraps its list in an object, so its CLI does that one).
+std::optional<ApiCall> volumeList(Engine engine, const QStringList &args)
+{
+    if (engine != Engine::Podman)
+        return std::nullopt;
+    QJsonArray labelFilters;
+    for (qsizetype i = 2; i < args.size(); i += 2) {
+        const QString &flag = args.at(i);
+        const QString value = args.value(i + 1);
+        if (flag == u"--filter"_s && value.startsWith(u"label="_s))
+            labelFilters.append(value.mid(6));
+        else if (flag == u"--format"_s && value == u"json"_s)
+            continue;
+        else
+            return std::nullopt;
+    }
+    ApiCall call;
+    call.method = "GET";
+    call.path = u"/volumes/json?filters="_s
+        + encoded(QString::fromUtf8(compact(QJsonObject{{u"label"_s, labelFilters}})));
+    call.output = ApiCall::Output::Body;
+    return call;
+}
+
+// `volume rm [-f] NAME`, one volume (several stay one command line).
+std::optional<ApiCall> volumeRemove(const QStringList &args)
+{
+    const bool force = args.value(2) == u"-f"_s;
+    if (args.size() != (force ? 4 : 3) || args.last().startsWith(u'-'))
+        return std::nullopt;
+    ApiCall call;
+    call.method = "DELETE";
+    call.path = u"/volumes/"_s + encoded(args.last()) + (force ? u"?force=true"_s : QString());
+    return call;
+}
+
 // `ps -a --filter label=... --format json` (podman: the API sends what the CLI prints).
 std::optional<ApiCall> containerList(Engine engine, const QStringList &args)
 {
@@ -315,6 +352,10 @@ std::optional<ApiCall> apiCallFor(Engine engine, const QStringList &args,
     }
     if (verb == u"volume"_s && args.value(1) == u"create"_s)
         return volumeCreate(engine, args);
+    if (verb == u"volume"_s && args.value(1) == u"ls"_s)
+        return volumeList(engine, args);
+    if (verb == u"volume"_s && args.value(1) == u"rm"_s)
+        return volumeRemove(args);
     if (verb == u"ps"_s)
         return containerList(engine, args);
     return std::nullopt;

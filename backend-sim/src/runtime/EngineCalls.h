@@ -14,15 +14,15 @@
 namespace cardhour::sim::cli {
 
 // The engine's REST API in place of the command lines CliRuntime runs most (run, start, stop,
-// rm, inspect, ps, volume create): one argument list, one way to build it (the command line),
-// and here what the same request is over the API. Anything not recognised here, flag by flag,
-// runs as a command line; so does everything for an engine whose API is not up.
+// rm, inspect, ps, volume create, ls and rm): one argument list, one way to build it (the command
+// line), and here what the same request is over the API. Anything not recognised here, flag by
+// flag, runs as a command line; so does everything for an engine whose API is not up.
 struct ApiCall
 {
     enum class Output {
         None, // the command line printed nothing CliRuntime reads
         Id, // the container id (start, stop, run -d)
-        Body, // the reply as it is (ps and volume create print the same JSON)
+        Body, // the reply as it is (ps, volume create and ls print the same JSON)
         BodyAsArray, // `inspect --format json` prints an array of what the API sends alone
         RunningAndExitCode // `inspect --format "{{.State.Running}} {{.State.ExitCode}}"`
     };

@@ -161,8 +161,9 @@ void InstanceService::settle(const QString &userId, qint64 fromMs, qint64 nowMs,
             }
         }
         // exhaustionTime finds nothing unless what is owed at the piece's end reaches the limit.
-        const QList<Meter::OpenSegment> open =
-            owed.unpostedMicros >= limit ? m_meter.openSegmentsOf(userId) : QList<Meter::OpenSegment>();
+        const QList<Meter::OpenSegment> open = owed.unpostedMicros >= limit
+            ? m_meter.openSegmentsOf(userId)
+            : QList<Meter::OpenSegment>();
         if (const std::optional<qint64> at =
                 Meter::exhaustionTime(open, limit, pieceStart, pieceEnd)) {
             // Runs stop; stopped disks and kept snapshots stay as they are, their fees paused.

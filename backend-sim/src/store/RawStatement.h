@@ -43,7 +43,6 @@ public:
     QString text(int column) const;
     QByteArrayView utf8(int column) const; // valid until the next row
 
-
 private:
     sqlite3_stmt *statement();
     [[noreturn]] void fail(const char *what, int code);

@@ -7,8 +7,8 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QTemporaryDir>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace cardhour::sim;
@@ -124,8 +124,8 @@ private Q_SLOTS:
         b.accrue(kT0 + 61'000);
         b.meter = std::make_unique<Meter>(b.db, *b.ledger, 60'000); // a restart
         b.accrue(kT0 + 122'000);
-        QSqlQuery q = b.db.exec(
-            u"SELECT description FROM ledger_txns WHERE kind = 'compute' ORDER BY id"_s);
+        QSqlQuery q =
+            b.db.exec(u"SELECT description FROM ledger_txns WHERE kind = 'compute' ORDER BY id"_s);
         QStringList descriptions;
         while (q.next())
             descriptions.append(q.value(0).toString());

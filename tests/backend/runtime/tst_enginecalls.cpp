@@ -182,6 +182,19 @@ void TestEngineCalls::verbs()
     QCOMPARE(body.value(u"Name"_s).toString(), u"cardhour-ws-i1"_s);
     QCOMPARE(body.value(u"Label"_s).toObject().value(u"a"_s).toString(), u"b"_s);
     QCOMPARE(body.value(u"Options"_s).toObject().value(u"o"_s).toString(), u"loop"_s);
+    // The teardown's volume calls.
+    QCOMPARE(path(Engine::Podman,
+                  {u"volume"_s, u"ls"_s, u"--filter"_s, u"label=a=b"_s, u"--format"_s, u"json"_s}),
+             u"GET /volumes/json?filters=%7B%22label%22%3A%5B%22a%3Db%22%5D%7D"_s);
+    QVERIFY(!apiCallFor(
+        Engine::Docker,
+        {u"volume"_s, u"ls"_s, u"--filter"_s, u"label=a=b"_s, u"--format"_s, u"json"_s}, {}));
+    QCOMPARE(path(Engine::Podman, {u"volume"_s, u"rm"_s, u"-f"_s, u"cardhour-ws-i1"_s}),
+             u"DELETE /volumes/cardhour-ws-i1?force=true"_s);
+    QCOMPARE(path(Engine::Docker, {u"volume"_s, u"rm"_s, u"cardhour-ws-i1"_s}),
+             u"DELETE /volumes/cardhour-ws-i1"_s);
+    QVERIFY(!apiCallFor(Engine::Podman, {u"volume"_s, u"rm"_s, u"-f"_s, u"v1"_s, u"v2"_s}, {}));
+    QVERIFY(!apiCallFor(Engine::Podman, {u"volume"_s, u"rm"_s, u"-f"_s}, {}));
     QCOMPARE(apiPrefix(Engine::Podman), u"/v4.0.0/libpod"_s);
     QCOMPARE(apiPrefix(Engine::Docker), u"/v1.41"_s);
 }
