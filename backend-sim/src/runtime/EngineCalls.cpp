@@ -228,14 +228,13 @@ std::optional<ApiCall> volumeCreate(Engine engine, const QStringList &args)
     return call;
 }
 
-// `volume ls --filter label=... --format json` (podman: the API sends what the CLI prints;
-// Docker Engine wraps its list in an object, so its CLI does that one).
-std::optional<ApiCall> volumeList(Engine engine, const QStringList &args)
+// `--filter label=K=V ... --format json` from args[from] on, as a GET of `path` with the same
+// label filters: for podman the API sends what its command line prints.
+std::optional<ApiCall> labelFilteredList(const QStringList &args, qsizetype from,
+                                         const QString &path)
 {
-    if (engine != Engine::Podman)
-        return std::nullopt;
     QJsonArray labelFilters;
-    for (qsizetype i = 2; i < args.size(); i += 2) {
+    for (qsizetype i = from; i < args.size(); i += 2) {
         const QString &flag = args.at(i);
         const QString value = args.value(i + 1);
         if (flag == u"--filter"_s && value.startsWith(u"label="_s))
@@ -247,10 +246,17 @@ std::optional<ApiCall> volumeList(Engine engine, const QStringList &args)
     }
     ApiCall call;
     call.method = "GET";
-    call.path = u"/volumes/json?filters="_s
-        + encoded(QString::fromUtf8(compact(QJsonObject{{u"label"_s, labelFilters}})));
+    call.path = path + encoded(QString::fromUtf8(compact(QJsonObject{{u"label"_s, labelFilters}})));
     call.output = ApiCall::Output::Body;
     return call;
+}
+
+// `volume ls ...` (Docker Engine wraps its list in an object: its command line does that one).
+std::optional<ApiCall> volumeList(Engine engine, const QStringList &args)
+{
+    if (engine != Engine::Podman)
+        return std::nullopt;
+    return labelFilteredList(args, 2, u"/volumes/json?filters="_s);
 }
 
 // `volume rm [-f] NAME`, one volume (several stay one command line).
@@ -265,28 +271,12 @@ std::optional<ApiCall> volumeRemove(const QStringList &args)
     return call;
 }
 
-// `ps -a --filter label=... --format json` (podman: the API sends what the CLI prints).
+// `ps -a ...`
 std::optional<ApiCall> containerList(Engine engine, const QStringList &args)
 {
     if (engine != Engine::Podman || args.value(1) != u"-a"_s)
         return std::nullopt;
-    QJsonArray labelFilters;
-    for (qsizetype i = 2; i < args.size(); i += 2) {
-        const QString &flag = args.at(i);
-        const QString value = args.value(i + 1);
-        if (flag == u"--filter"_s && value.startsWith(u"label="_s))
-            labelFilters.append(value.mid(6));
-        else if (flag == u"--format"_s && value == u"json"_s)
-            continue;
-        else
-            return std::nullopt;
-    }
-    ApiCall call;
-    call.method = "GET";
-    call.path = u"/containers/json?all=true&filters="_s
-        + encoded(QString::fromUtf8(compact(QJsonObject{{u"label"_s, labelFilters}})));
-    call.output = ApiCall::Output::Body;
-    return call;
+    return labelFilteredList(args, 2, u"/containers/json?all=true&filters="_s);
 }
 
 } // namespace
