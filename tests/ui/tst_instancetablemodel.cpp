@@ -26,6 +26,14 @@ core::Instance make(const QString &id, core::InstanceState state)
     return i;
 }
 
+// The same, as the provider saw it `afterMs` after a fixed moment (which view is newer).
+core::Instance madeAt(const QString &id, core::InstanceState state, qint64 afterMs)
+{
+    core::Instance i = make(id, state);
+    i.updatedAt = QDateTime::fromMSecsSinceEpoch(1'800'000'000'000 + afterMs, QTimeZone::utc());
+    return i;
+}
+
 } // namespace
 
 class TestInstanceTableModel : public QObject
@@ -139,17 +147,10 @@ private Q_SLOTS:
     {
         core::ManualClock clock;
         Model model(&clock);
-        const QDateTime t0 = QDateTime::fromMSecsSinceEpoch(1'800'000'000'000, QTimeZone::utc());
-        core::Instance running = make(u"a"_s, core::InstanceState::Running);
-        running.updatedAt = t0.addMSecs(800);
-        core::Instance starting = make(u"a"_s, core::InstanceState::Starting);
-        starting.updatedAt = t0;
-        model.upsert(running);
-        model.upsert(starting);
+        model.upsert(madeAt(u"a"_s, core::InstanceState::Running, 800));
+        model.upsert(madeAt(u"a"_s, core::InstanceState::Starting, 0));
         QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"running"_s);
-        core::Instance stopping = make(u"a"_s, core::InstanceState::Stopping);
-        stopping.updatedAt = t0.addMSecs(900);
-        model.upsert(stopping);
+        model.upsert(madeAt(u"a"_s, core::InstanceState::Stopping, 900));
         QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"stopping"_s);
     }
 
@@ -160,20 +161,12 @@ private Q_SLOTS:
     {
         core::ManualClock clock;
         Model model(&clock);
-        const QDateTime t0 = QDateTime::fromMSecsSinceEpoch(1'800'000'000'000, QTimeZone::utc());
-        core::Instance running = make(u"a"_s, core::InstanceState::Running);
-        running.updatedAt = t0.addMSecs(300);
-        model.upsert(running);
-        core::Instance creating = make(u"a"_s, core::InstanceState::Creating);
-        creating.updatedAt = t0;
-        core::Instance other = make(u"b"_s, core::InstanceState::Stopped);
-        other.updatedAt = t0;
-        model.setInstances({creating, other});
+        model.upsert(madeAt(u"a"_s, core::InstanceState::Running, 300));
+        model.setInstances({madeAt(u"a"_s, core::InstanceState::Creating, 0),
+                            madeAt(u"b"_s, core::InstanceState::Stopped, 0)});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"running"_s);
-        core::Instance stopping = make(u"a"_s, core::InstanceState::Stopping);
-        stopping.updatedAt = t0.addMSecs(400);
-        model.setInstances({stopping});
+        model.setInstances({madeAt(u"a"_s, core::InstanceState::Stopping, 400)});
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"stopping"_s);
     }
