@@ -133,7 +133,6 @@ QByteArray InstanceService::listJson(const QString &userId, bool includeTerminat
             from = at + placeholder.size();
         }
         made->pieces.append(bytes.sliced(from));
-        made->piecesSize = 0;
         for (const QByteArray &piece : std::as_const(made->pieces))
             made->piecesSize += piece.size();
         list = made;
