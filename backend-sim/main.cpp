@@ -7,6 +7,7 @@
 #include "cli/ModelsCommand.h"
 #include "core/ApiError.h"
 #include "core/RuntimeFiles.h"
+#include "http/ServingProcess.h"
 #include "server/SimServer.h"
 
 #include <QCommandLineParser>
@@ -110,6 +111,7 @@ QString defaultContainersConf()
 
 int main(int argc, char *argv[])
 {
+    cardhour::http::prepareServingProcess();
 #ifdef Q_OS_UNIX
     // Everything the provider writes (database, snapshot archives, keys, tokens) is its user's
     // alone; SimServer also narrows a data directory made by an older version. Child processes

@@ -7,6 +7,7 @@
 // "listening on 127.0.0.1:PORT".
 #include "http/HttpServer.h"
 #include "http/Router.h"
+#include "http/ServingProcess.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -18,6 +19,7 @@ using namespace cardhour::http;
 
 int main(int argc, char *argv[])
 {
+    prepareServingProcess(); // as the provider does: the floor is its HTTP stack as it runs
     QCoreApplication app(argc, argv);
     Router router;
     const QStringList arguments = QCoreApplication::arguments().mid(1);
