@@ -366,6 +366,33 @@ private Q_SLOTS:
         clean.meter.reset();
         QCOMPARE(clean.db.scalar(u"SELECT last_seen_at FROM segments"_s).toLongLong(), kT0 + 5'000);
     }
+
+    void aPostingTickWritesEverySighting()
+    {
+        // One tick both posts (for a run due its checkpoint) and writes sightings: the posted
+        // run's last_seen_at moves with its posting, the other's with the sightings; both end
+        // at the tick, as a provider killed right after it finds them.
+        Books b;
+        b.addUser(u"u"_s, 100'000'000);
+        b.addInstance(u"due"_s, u"u"_s);
+        b.addInstance(u"young"_s, u"u"_s);
+        b.open(u"due"_s, u"u"_s, 3'600'000, Meter::Kind::Compute);
+        b.open(u"young"_s, u"u"_s, 3'600'000, Meter::Kind::Compute, kT0 + 30'000);
+        const qint64 tick = kT0 + 60'000; // the first's checkpoint, not yet the second's
+        b.accrue(tick);
+        QCOMPARE(b.postedOfKind(u"compute"_s), 60'000);
+        const auto lastSeen = [&b](const QString &instanceId) {
+            return b.db
+                .scalar(u"SELECT last_seen_at FROM segments WHERE instance_id = ?"_s, {instanceId})
+                .toLongLong();
+        };
+        QCOMPARE(lastSeen(u"due"_s), tick);
+        QCOMPARE(lastSeen(u"young"_s), tick);
+        QCOMPARE(b.db.scalar(u"SELECT charged_until FROM segments WHERE instance_id = 'young'"_s)
+                     .toLongLong(),
+                 kT0 + 30'000);
+        QCOMPARE(b.ledger->verify(), QString());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMeter)
