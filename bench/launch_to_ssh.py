@@ -60,7 +60,21 @@ def ssh_until_ok(port, user, key, known_hosts, deadline_s=60, extra_options=()):
     raise RuntimeError(f"ssh to port {port} did not succeed within {deadline_s} s")
 
 
-def cardhour_launch(api, key_id, image, key, work):
+def wait_until_removed(podman, instance_id, deadline_s=30):
+    """Waits until the engine holds no container of the instance: "terminated" comes before
+    the container's removal ends, and that removal would otherwise overlap the next launch
+    (the floor's, which ran on a busy engine then)."""
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        left = subprocess.run([podman, "ps", "-a", "-q", "--filter", f"label=cardhour.instance={instance_id}"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        if not left:
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"the container of instance {instance_id} was not removed within {deadline_s} s")
+
+
+def cardhour_launch(api, key_id, image, key, work, podman="podman"):
     t0 = time.monotonic()
     t0_wall = time.time() * 1000.0
     inst = api.call("POST", "/v1/instances", {"name": "bench", "gpu_type": "rtx4090", "gpu_count": 1,
@@ -100,6 +114,7 @@ def cardhour_launch(api, key_id, image, key, work):
         if api.call("GET", f"/v1/instances/{iid}")["state"] == "terminated":
             break
         time.sleep(0.05)
+    wait_until_removed(podman, iid)
     steps = {}
     for name, _, a, b in STEPS:
         if a in moments and b in moments:
@@ -160,7 +175,7 @@ def run(sim_exe, runs, warmup=1, image="base", podman="podman", log=print, engin
         tag = f"localhost/cardhour/{image}:latest"
         for i in range(warmup + runs):
             floor = floor_launch(podman, tag, ssh_dir, key, work, env)
-            ours = cardhour_launch(api, key_id, image, key, work)
+            ours = cardhour_launch(api, key_id, image, key, work, podman)
             if i < warmup:
                 continue
             row = {"run": i - warmup + 1, "id": ours["id"], "floor_to_ssh_s": floor["to_ssh_s"],
