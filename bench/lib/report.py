@@ -121,6 +121,9 @@ def rows_of(results):
     dens = results.get("density")
     if dens and "error" in dens:
         rows.append(_failed("6 density", dens["error"]))
+    elif dens and not dens.get("running"):
+        # Nothing ran: no memory or CPU per instance to report, only why.
+        rows.append(_failed("6 density", f"no instance ran (stopped by: {dens['stopped_by']})"))
     elif dens:
         tel, mem, floor = dens["telemetry"], dens["memory"], dens["floor"]
         rows.append(_row("6 density", f"base instances at once, every one answering SSH and reporting telemetry "
