@@ -145,6 +145,11 @@ void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, P
                                         << "): running" << args.value(0) << "as a command";
                 return runProcess(args, done, timeout, extraEnv);
             }
+            if (cli::startLostHelperExit(call, reply)) {
+                qCInfo(lcCli).noquote() << what(u"API"_s) << "start lost a helper's exit ("
+                                        << reply.message() << "): starting as a command";
+                return runProcess(args, done, timeout, extraEnv);
+            }
             if (!call.startAfterCreate || !reply.ok())
                 return done(cli::resultOf(call, reply));
             // `run -d`: the container is made; its start is what can still fail (a taken port).
@@ -157,9 +162,26 @@ void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, P
             if (start.id.isEmpty())
                 return done(cli::resultOf(start, EngineReply{true, false, 500, {}, {}}));
             m_api->request(start.method, start.path, {}, timeout,
-                           [this, start, done](const EngineReply &started) {
-                               if (!m_shuttingDown)
-                                   done(cli::resultOf(start, started));
+                           [this, start, done, timeout](const EngineReply &started) {
+                               if (m_shuttingDown)
+                                   return;
+                               if (cli::startLostHelperExit(start, started)) {
+                                   // The container is made: only its start goes to the command
+                                   // line, which prints the id, as `run -d` would.
+                                   qCInfo(lcCli).noquote()
+                                       << what(u"API"_s) << "start lost a helper's exit ("
+                                       << started.message() << "): starting as a command";
+                                   return runProcess(
+                                       {u"start"_s, start.id},
+                                       [done, id = start.id](const ProcResult &r) {
+                                           ProcResult result = r;
+                                           if (result.ok())
+                                               result.out = id.toUtf8() + '\n';
+                                           done(result);
+                                       },
+                                       timeout, QProcessEnvironment());
+                               }
+                               done(cli::resultOf(start, started));
                            });
         });
 }

@@ -351,6 +351,13 @@ std::optional<ApiCall> apiCallFor(Engine engine, const QStringList &args,
     return std::nullopt;
 }
 
+bool startLostHelperExit(const ApiCall &call, const EngineReply &reply)
+{
+    return call.method == "POST" && call.path.endsWith(u"/start"_s) && reply.connected
+        && !reply.timedOut && !reply.ok() && reply.status != 304
+        && reply.message().contains(u"no child processes"_s, Qt::CaseInsensitive);
+}
+
 ProcessResult resultOf(const ApiCall &call, const EngineReply &reply)
 {
     ProcessResult result;

@@ -43,6 +43,11 @@ std::optional<ApiCall> apiCallFor(Engine engine, const QStringList &args,
 // A reply as the command line would have ended: exit 0 and its output, or exit 125 and
 // "Error: <the engine's message>" on stderr (what classify() reads either way).
 ProcessResult resultOf(const ApiCall &call, const EngineReply &reply);
+// A start the engine's service failed because it lost the exit of a helper it ran (mount,
+// slirp4netns): podman 4's `system service` reaps some children on SIGCHLD itself, and under
+// concurrent starts it can take one that os/exec waits for ("wait: no child processes").
+// A command-line `start` has no such reaper: worth one more try there.
+bool startLostHelperExit(const ApiCall &call, const EngineReply &reply);
 // The event stream of `providerId`'s containers, and what one of its lines says.
 QString eventsPath(Engine engine, const QString &providerId);
 struct EngineEvent

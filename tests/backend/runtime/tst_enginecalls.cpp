@@ -21,6 +21,7 @@ private Q_SLOTS:
     void unknownFlagsStayCommandLines();
     void verbs();
     void replies();
+    void startsThatLostAHelpersExit();
     void events();
 };
 
@@ -248,6 +249,33 @@ void TestEngineCalls::replies()
             R"({"HostConfig":{"PortBindings":{"22/tcp":[{"HostIp":"127.0.0.1","HostPort":"40022"}]}}})",
             {}});
     QCOMPARE(portsFromInspect(r.out), (QHash<int, int>{{22, 40022}}));
+}
+
+void TestEngineCalls::startsThatLostAHelpersExit()
+{
+    // What podman 4.3's service answered under concurrent starts: the helper's exit was taken
+    // by its own reaper. Only such a start goes to the command line once more.
+    const ApiCall start = *apiCallFor(Engine::Podman, {u"start"_s, u"c1"_s}, {});
+    const auto failed = [](const char *message) {
+        return EngineReply{true,
+                           false,
+                           500,
+                           QByteArray(R"({"cause":"no child processes","message":")") + message
+                               + R"(","response":500})",
+                           {}};
+    };
+    QVERIFY(startLostHelperExit(start, failed("wait: no child processes")));
+    QVERIFY(startLostHelperExit(
+        start, failed("mounting volume v for container c1: waitid: no child processes")));
+    // Any other failure stays one: a taken port, a missing container, a timeout, no answer.
+    QVERIFY(!startLostHelperExit(start, failed("rootlessport listen tcp: address already in use")));
+    QVERIFY(!startLostHelperExit(start, EngineReply{true, false, 204, {}, {}}));
+    QVERIFY(!startLostHelperExit(start, EngineReply{true, false, 304, {}, {}}));
+    QVERIFY(!startLostHelperExit(start, EngineReply{true, true, 0, {}, u"no child processes"_s}));
+    QVERIFY(!startLostHelperExit(start, EngineReply{false, false, 0, {}, u"no child processes"_s}));
+    // Nor a call that is not a start.
+    const ApiCall rm = *apiCallFor(Engine::Podman, forceRemoveArgs(Engine::Podman, {u"c1"_s}), {});
+    QVERIFY(!startLostHelperExit(rm, failed("wait: no child processes")));
 }
 
 void TestEngineCalls::events()
