@@ -67,6 +67,11 @@ struct Books
         tx.commit();
         return posted;
     }
+    qint64 lastSeenAt(const QString &instanceId)
+    {
+        return db.scalar(u"SELECT last_seen_at FROM segments WHERE instance_id = ?"_s, {instanceId})
+            .toLongLong();
+    }
     qint64 postedOfKind(const QString &kind)
     {
         return -db.scalar(
@@ -331,10 +336,7 @@ private Q_SLOTS:
         b.addUser(u"u"_s, 100'000'000);
         b.addInstance(u"run"_s, u"u"_s);
         b.open(u"run"_s, u"u"_s, 3'600'000, Meter::Kind::Compute); // 1 micro-yuan a millisecond
-        const auto lastSeenInTable = [&b] {
-            return b.db.scalar(u"SELECT last_seen_at FROM segments WHERE instance_id = 'run'"_s)
-                .toLongLong();
-        };
+        const auto lastSeenInTable = [&b] { return b.lastSeenAt(u"run"_s); };
         b.accrue(kT0 + 1'000); // the first tick writes
         QCOMPARE(lastSeenInTable(), kT0 + 1'000);
         for (qint64 t = kT0 + 2'000; t < kT0 + 1'000 + kInterval; t += 1'000)
@@ -381,13 +383,8 @@ private Q_SLOTS:
         const qint64 tick = kT0 + 60'000; // the first's checkpoint, not yet the second's
         b.accrue(tick);
         QCOMPARE(b.postedOfKind(u"compute"_s), 60'000);
-        const auto lastSeen = [&b](const QString &instanceId) {
-            return b.db
-                .scalar(u"SELECT last_seen_at FROM segments WHERE instance_id = ?"_s, {instanceId})
-                .toLongLong();
-        };
-        QCOMPARE(lastSeen(u"due"_s), tick);
-        QCOMPARE(lastSeen(u"young"_s), tick);
+        QCOMPARE(b.lastSeenAt(u"due"_s), tick);
+        QCOMPARE(b.lastSeenAt(u"young"_s), tick);
         QCOMPARE(b.db.scalar(u"SELECT charged_until FROM segments WHERE instance_id = 'young'"_s)
                      .toLongLong(),
                  kT0 + 30'000);
