@@ -39,6 +39,14 @@ cardhour_add_test(tst_enginecalls
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_enginecalls.cpp
     LIBS cardhour_sim_lib)
 
+cardhour_add_test(tst_workspacedisk
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_workspacedisk.cpp
+    LIBS cardhour_sim_lib)
+
+cardhour_add_test(tst_sparedisks
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_sparedisks.cpp
+    LIBS cardhour_sim_lib)
+
 # One test source, two engines: the podman CLI, and the docker CLI against podman's
 # Docker-compatible API service (started by the test).
 foreach(engine IN ITEMS podman docker)

@@ -3,6 +3,7 @@
 #include "EngineApi.h"
 #include "EngineCalls.h"
 #include "SshProbe.h"
+#include "WorkspaceDisk.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -145,11 +146,8 @@ void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, P
                                         << "): running" << args.value(0) << "as a command";
                 return runProcess(args, done, timeout, extraEnv);
             }
-            if (cli::startLostHelperExit(call, reply)) {
-                qCInfo(lcCli).noquote() << what(u"API"_s) << "start lost a helper's exit ("
-                                        << reply.message() << "): starting as a command";
-                return runProcess(args, done, timeout, extraEnv);
-            }
+            if (cli::startLostHelperExit(call, reply))
+                return startAsCommand(call, reply, done, timeout);
             if (!call.startAfterCreate || !reply.ok())
                 return done(cli::resultOf(call, reply));
             // `run -d`: the container is made; its start is what can still fail (a taken port).
@@ -165,25 +163,36 @@ void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, P
                            [this, start, done, timeout](const EngineReply &started) {
                                if (m_shuttingDown)
                                    return;
-                               if (cli::startLostHelperExit(start, started)) {
-                                   // The container is made: only its start goes to the command
-                                   // line, which prints the id, as `run -d` would.
-                                   qCInfo(lcCli).noquote()
-                                       << what(u"API"_s) << "start lost a helper's exit ("
-                                       << started.message() << "): starting as a command";
-                                   return runProcess(
-                                       {u"start"_s, start.id},
-                                       [done, id = start.id](const ProcResult &r) {
-                                           ProcResult result = r;
-                                           if (result.ok())
-                                               result.out = id.toUtf8() + '\n';
-                                           done(result);
-                                       },
-                                       timeout, QProcessEnvironment());
-                               }
+                               if (cli::startLostHelperExit(start, started))
+                                   return startAsCommand(start, started, done, timeout);
                                done(cli::resultOf(start, started));
                            });
         });
+}
+
+void CliRuntime::startAsCommand(const cli::ApiCall &start, const EngineReply &failed,
+                                const ProcCallback &done, int timeoutMs)
+{
+    qCInfo(lcCli).noquote() << what(u"API"_s) << "start of" << start.id << "lost a helper's exit ("
+                            << failed.message() << "): starting as a command";
+    // A volume mount the service lost is still mounted, unknown to podman, which would mount it
+    // once more over it at this start and unmount only that one at the stop.
+    if (const QString volume = cli::volumeMountLostBy(start, failed); !volume.isEmpty()) {
+        QString error;
+        const int released = WorkspaceDisk::releaseLostMounts(volume, &error);
+        qCInfo(lcCli).noquote() << what(u"volume"_s) << volume << ": released" << released
+                                << "mount(s) the failed start left" << error;
+    }
+    // The command line prints the id, as `start` and `run -d` both do.
+    runProcess(
+        {u"start"_s, start.id},
+        [done, id = start.id](const ProcResult &r) {
+            ProcResult result = r;
+            if (result.ok())
+                result.out = id.toUtf8() + '\n';
+            done(result);
+        },
+        timeoutMs, QProcessEnvironment());
 }
 
 // ---- events ---------------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 
 #include "CliRuntimePrivate.h"
 #include "InstanceFiles.h"
+#include "SpareDisks.h"
 #include "SshProbe.h"
 #include "WorkspaceDisk.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -77,6 +79,9 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
 {
     m_options.program = programOf(m_options);
     m_diskQuota = WorkspaceDisk::probe(m_options.engine, m_options.dataDir);
+    if (m_diskQuota.workspaceBounded())
+        m_spareDisks = new SpareDisks(QDir(m_options.dataDir).filePath(u"spare-disks"_s),
+                                      kSpareDiskSizes, this);
     if (m_options.engine == cli::Engine::Podman) {
         // overlay has no size limit on most hosts: the container's own disk is measured.
         m_diskQuota.containerDisk = u"stop-when-full"_s;

@@ -21,6 +21,7 @@
 
 namespace cardhour::sim {
 
+class SpareDisks;
 class SshProbe;
 
 // Runs instances as real local containers through a container engine's CLI, driven
@@ -223,6 +224,10 @@ private:
     QString startPodmanService();
     void runOverApi(const cli::ApiCall &call, const QStringList &args, ProcCallback done,
                     int timeoutMs, const QProcessEnvironment &extraEnv);
+    // A start the engine's service failed by losing a helper's exit, tried once more as
+    // `start <id>` on the command line.
+    void startAsCommand(const cli::ApiCall &start, const EngineReply &failed,
+                        const ProcCallback &done, int timeoutMs);
     void watchEvents();
     void noteEvent(const QByteArray &line);
     // A step of a snapshot: it dies with the provider (whose restart marks the snapshot
@@ -282,6 +287,7 @@ private:
     QProcessEnvironment m_env;
     bool m_selinux = false;
     DiskQuota m_diskQuota;
+    SpareDisks *m_spareDisks = nullptr; // formatted /workspace images, with loop-ext4 only
     bool m_usable = false;
     QString m_unusableReason;
     QHash<QString, InstanceOps> m_ops;

@@ -24,6 +24,10 @@ inline const QString kLoopback = QStringLiteral("127.0.0.1");
 // The disk an instance was given, on its container (what checkContainerDisks holds it to).
 inline const QString kDiskGibLabel = QStringLiteral("cardhour.disk-gib");
 constexpr int kDiskCheckIntervalMs = 20000;
+// Formatted /workspace images kept, one per size, for the last few sizes launched; each made
+// this long after the launch that used the last one (its own start has the CPU first).
+constexpr int kSpareDiskSizes = 3;
+constexpr int kSpareDiskDelayMs = 1500;
 constexpr int kSshPort = 22;
 inline const QString kPerInstanceNetwork = QStringLiteral("per-instance");
 // slirp4netns forwards the published sshd port itself instead of podman's rootlessport proxy:

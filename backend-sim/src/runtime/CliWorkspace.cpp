@@ -1,6 +1,7 @@
 #include "CliRuntime.h"
 #include "CliRuntimePrivate.h"
 #include "LayerSize.h"
+#include "SpareDisks.h"
 #include "WorkspaceDisk.h"
 
 #include <QFile>
@@ -39,8 +40,13 @@ void CliRuntime::createVolume(const std::shared_ptr<Launch> &launch)
 void CliRuntime::makeWorkspaceImage(const std::shared_ptr<Launch> &launch, const QStringList &args)
 {
     const QString image = WorkspaceDisk::imagePath(m_options.dataDir, launch->id());
+    const qint64 gib = launch->spec.diskGib;
+    if (m_spareDisks && m_spareDisks->take(gib, image)) {
+        m_spareDisks->replenish(gib, kSpareDiskDelayMs);
+        return runVolumeCreate(launch, args);
+    }
     QString error;
-    if (!WorkspaceDisk::allocate(image, launch->spec.diskGib, &error))
+    if (!WorkspaceDisk::allocate(image, gib, &error))
         return failLaunch(launch, error, false);
     Process::Options options;
     options.timeoutMs = m_options.commandTimeoutMs;
@@ -57,6 +63,9 @@ void CliRuntime::makeWorkspaceImage(const std::shared_ptr<Launch> &launch, const
                                return endOp(id);
                            return failLaunch(launch, describe(mkfs, u"mkfs.ext4"_s), false);
                        }
+                       // The next launch of this size takes one made while nothing waits.
+                       if (m_spareDisks)
+                           m_spareDisks->replenish(launch->spec.diskGib, kSpareDiskDelayMs);
                        runVolumeCreate(launch, args);
                    });
 }

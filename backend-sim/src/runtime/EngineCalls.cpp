@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
@@ -351,11 +352,29 @@ std::optional<ApiCall> apiCallFor(Engine engine, const QStringList &args,
     return std::nullopt;
 }
 
-bool startLostHelperExit(const ApiCall &call, const EngineReply &reply)
+namespace {
+bool failedStart(const ApiCall &call, const EngineReply &reply)
 {
     return call.method == "POST" && call.path.endsWith(u"/start"_s) && reply.connected
-        && !reply.timedOut && !reply.ok() && reply.status != 304
-        && reply.message().contains(u"no child processes"_s, Qt::CaseInsensitive);
+        && !reply.timedOut && !reply.ok() && reply.status != 304;
+}
+} // namespace
+
+QString volumeMountLostBy(const ApiCall &call, const EngineReply &reply)
+{
+    if (!failedStart(call, reply))
+        return {};
+    static const QRegularExpression lost(
+        uR"(^mounting volume ([A-Za-z0-9][A-Za-z0-9_.-]*) for container [0-9a-f]+:\s*$)"_s);
+    const QRegularExpressionMatch match = lost.match(reply.message());
+    return match.hasMatch() ? match.captured(1) : QString();
+}
+
+bool startLostHelperExit(const ApiCall &call, const EngineReply &reply)
+{
+    return failedStart(call, reply)
+        && (reply.message().contains(u"no child processes"_s, Qt::CaseInsensitive)
+            || !volumeMountLostBy(call, reply).isEmpty());
 }
 
 ProcessResult resultOf(const ApiCall &call, const EngineReply &reply)

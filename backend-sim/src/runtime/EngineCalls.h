@@ -47,7 +47,12 @@ ProcessResult resultOf(const ApiCall &call, const EngineReply &reply);
 // slirp4netns): podman 4's `system service` reaps some children on SIGCHLD itself, and under
 // concurrent starts it can take one that os/exec waits for ("wait: no child processes").
 // A command-line `start` has no such reaper: worth one more try there.
+// The same loss when the helper was `mount` of a volume: podman reports it as "mounting volume
+// <name> for container <id>:" with nothing after the colon (the mount's output, which it never
+// read). The mount itself worked and stays behind, unknown to podman: the volume's name, so
+// that it can be released before the start is tried again; empty for any other reply.
 bool startLostHelperExit(const ApiCall &call, const EngineReply &reply);
+QString volumeMountLostBy(const ApiCall &call, const EngineReply &reply);
 // The event stream of `providerId`'s containers, and what one of its lines says.
 QString eventsPath(Engine engine, const QString &providerId);
 struct EngineEvent

@@ -10,6 +10,11 @@
 #ifdef Q_OS_UNIX
 #include <unistd.h>
 #endif
+#ifdef Q_OS_LINUX
+#include <cerrno>
+#include <cstring>
+#include <sys/mount.h>
+#endif
 
 using namespace Qt::StringLiterals;
 
@@ -116,6 +121,50 @@ QStringList WorkspaceDisk::mkfsArgs(const QString &path)
 QStringList WorkspaceDisk::volumeOptions(const QString &path)
 {
     return {u"--opt"_s, u"type=ext4"_s, u"--opt"_s, u"device="_s + path, u"--opt"_s, u"o=loop"_s};
+}
+
+QStringList WorkspaceDisk::volumeMountPoints(const QByteArray &mountinfo, const QString &volume)
+{
+    // Field 5 of a mountinfo line is the mount point, spaces and the like written as \ooo;
+    // a volume name has none of them, so the suffix is compared as written.
+    QStringList points;
+    if (volume.isEmpty() || volume.contains(u'/') || volume.startsWith(u'.'))
+        return points;
+    const QByteArray suffix = "/volumes/" + volume.toUtf8() + "/_data";
+    for (const QByteArray &line : mountinfo.split('\n')) {
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() > 4 && fields.at(4).endsWith(suffix))
+            points << QString::fromUtf8(fields.at(4));
+    }
+    return points;
+}
+
+int WorkspaceDisk::releaseLostMounts(const QString &volume, QString *error)
+{
+#ifdef Q_OS_LINUX
+    QFile file(u"/proc/self/mountinfo"_s);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = u"cannot read /proc/self/mountinfo: "_s + file.errorString();
+        return 0;
+    }
+    const QStringList points = volumeMountPoints(file.readAll(), volume);
+    int released = 0;
+    // Innermost first: a second mount on the same folder hides the first.
+    for (auto point = points.crbegin(); point != points.crend(); ++point) {
+        if (::umount2(QFile::encodeName(*point).constData(), 0) == 0) {
+            ++released;
+            continue;
+        }
+        *error =
+            u"cannot unmount %1: %2"_s.arg(*point, QString::fromLocal8Bit(std::strerror(errno)));
+        break;
+    }
+    return released;
+#else
+    Q_UNUSED(volume);
+    Q_UNUSED(error);
+    return 0;
+#endif
 }
 
 } // namespace cardhour::sim

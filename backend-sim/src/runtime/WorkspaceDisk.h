@@ -28,6 +28,12 @@ public:
     static QStringList mkfsArgs(const QString &path);
     // `volume create` options that make podman mount the image at each container start.
     static QStringList volumeOptions(const QString &path);
+    // Unmounts what is mounted at a volume's data folder (`…/volumes/<volume>/_data`) in this
+    // mount namespace: the mount a failed start left behind when the engine lost track of it
+    // (cli::volumeMountLostBy). The number of mounts released; *error says why one was not.
+    static int releaseLostMounts(const QString &volume, QString *error);
+    // The mount points of `volume`'s data folder in a /proc/self/mountinfo text, innermost last.
+    static QStringList volumeMountPoints(const QByteArray &mountinfo, const QString &volume);
 };
 
 } // namespace cardhour::sim

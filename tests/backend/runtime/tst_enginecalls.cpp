@@ -276,6 +276,20 @@ void TestEngineCalls::startsThatLostAHelpersExit()
     // Nor a call that is not a start.
     const ApiCall rm = *apiCallFor(Engine::Podman, forceRemoveArgs(Engine::Podman, {u"c1"_s}), {});
     QVERIFY(!startLostHelperExit(rm, failed("wait: no child processes")));
+
+    // A lost `mount`: podman prints its (unread) output after the colon, so nothing. The
+    // volume is named, for its mount to be released before the next try.
+    const char *lostMount = "mounting volume cardhour-ws-29f8c0bc for container 535fb29391e4:";
+    QVERIFY(startLostHelperExit(start, failed(lostMount)));
+    QCOMPARE(volumeMountLostBy(start, failed(lostMount)), u"cardhour-ws-29f8c0bc"_s);
+    QCOMPARE(volumeMountLostBy(start, failed("mounting volume v1 for container 0a: ")), u"v1"_s);
+    // A mount that said why it failed did fail: not retried, nothing to release.
+    const char *badMount = "mounting volume v1 for container 0a: mount: wrong fs type";
+    QVERIFY(!startLostHelperExit(start, failed(badMount)));
+    QCOMPARE(volumeMountLostBy(start, failed(badMount)), QString());
+    QCOMPARE(volumeMountLostBy(start, failed("wait: no child processes")), QString());
+    QCOMPARE(volumeMountLostBy(rm, failed(lostMount)), QString());
+    QCOMPARE(volumeMountLostBy(start, failed("mounting volume ../x for container 0a:")), QString());
 }
 
 void TestEngineCalls::events()
