@@ -10,6 +10,9 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
@@ -88,22 +91,67 @@ struct Column
     Qt::Alignment align;
 };
 
-// One row of cells; text wraps within its cell. A row that starts a new page repeats
-// `headerOnNewPage` above it, when given.
+// How a cell is drawn: the painter's font, wrapped at spaces. One word (an id, an amount) wider
+// than its cell gets a smaller font that keeps it on one line, since an id wrapped at its
+// hyphens is no longer one string for whoever copies it; below kMinimumPoints it is wrapped
+// anywhere instead, whole on a few lines (not one part painted under the next cell).
+constexpr qreal kMinimumPoints = 6.0;
+struct CellStyle
+{
+    QFont font;
+    int wrap = Qt::TextWordWrap;
+};
+CellStyle cellStyle(const QPainter &painter, const QString &text, int width)
+{
+    CellStyle style{painter.font()};
+    // Words only: CJK text has no spaces and wraps between any two of its characters.
+    const bool oneWord = !text.isEmpty() && std::none_of(text.cbegin(), text.cend(), [](QChar c) {
+        return c.isSpace() || c.unicode() >= 0x2E80;
+    });
+    if (!oneWord)
+        return style;
+    // Measured as drawText lays it out (wrapping), not by its advance, which the layout's
+    // unhinted widths exceed by a little.
+    const auto oneLine = [&painter, &text, width](const QFont &f) {
+        const QFontMetrics metrics(f, painter.device());
+        const QRect unbounded(0, 0, 1'000'000, 100'000);
+        return metrics.boundingRect(QRect(0, 0, width, 100'000), Qt::TextWordWrap, text).height()
+            <= metrics.boundingRect(unbounded, 0, text).height();
+    };
+    if (oneLine(style.font))
+        return style;
+    const qreal advance = std::max(1, painter.fontMetrics().horizontalAdvance(text));
+    QFont smaller = style.font;
+    for (qreal points = std::min(smaller.pointSizeF() - 0.1,
+                                 std::floor(smaller.pointSizeF() * width / advance * 10) / 10);
+         points >= kMinimumPoints; points -= 0.1) {
+        smaller.setPointSizeF(points);
+        if (oneLine(smaller))
+            return {smaller, Qt::TextWordWrap};
+    }
+    style.wrap = Qt::TextWrapAnywhere;
+    return style;
+}
+
+// One row of cells; text wraps within its cell (a single word shrinks to fit, see cellStyle).
+// A row that starts a new page repeats `headerOnNewPage` above it, when given.
 void paintRow(QPainter &painter, PageCursor &page, const QList<Column> &columns,
               const QStringList &cells, bool header, const QStringList *headerOnNewPage = nullptr)
 {
     const int pad = painter.fontMetrics().height() / 4;
     QList<QRect> rects;
+    QList<CellStyle> styles;
     int height = painter.fontMetrics().height();
     int x = 0;
     for (int i = 0; i < columns.size(); ++i) {
         const int w = int(page.width() * columns[i].share);
-        const QRect bound = painter.fontMetrics().boundingRect(
-            QRect(0, 0, w - 2 * pad, 100'000), int(columns[i].align) | Qt::TextWordWrap,
-            cells.value(i));
+        const CellStyle style = cellStyle(painter, cells.value(i), w - 2 * pad);
+        const QRect bound = QFontMetrics(style.font, painter.device())
+                                .boundingRect(QRect(0, 0, w - 2 * pad, 100'000),
+                                              int(columns[i].align) | style.wrap, cells.value(i));
         height = qMax(height, bound.height());
         rects.append(QRect(x + pad, 0, w - 2 * pad, 0));
+        styles.append(style);
         x += w;
     }
     height += 2 * pad;
@@ -117,13 +165,16 @@ void paintRow(QPainter &painter, PageCursor &page, const QList<Column> &columns,
         painter.drawLine(0, page.y() + height, page.width(), page.y() + height);
         painter.restore();
     }
+    const QFont rowFont = painter.font();
     for (int i = 0; i < columns.size(); ++i) {
         QRect r = rects[i];
         r.moveTop(page.y() + pad);
         r.setHeight(height - 2 * pad);
-        painter.drawText(r, int(columns[i].align) | Qt::TextWordWrap | Qt::AlignTop,
+        painter.setFont(styles.at(i).font);
+        painter.drawText(r, int(columns[i].align) | styles.at(i).wrap | Qt::AlignTop,
                          cells.value(i));
     }
+    painter.setFont(rowFont);
     page.advance(height);
 }
 
@@ -223,6 +274,8 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
         }
         QFont body = painter.font();
         body.setPointSizeF(9);
+        // No ligatures: "ff" in an id would be one glyph, and copied or extracted as U+FB00.
+        body.setStyleStrategy(QFont::PreferNoShaping);
         painter.setFont(body);
         painter.setPen(Qt::black);
         PageCursor page(writer, painter);

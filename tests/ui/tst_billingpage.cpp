@@ -84,6 +84,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void statementEqualsTheLedger();
     void longStatementSpansPages();
+    void idsAreNeverBrokenInThePdf();
     void costComparison();
     void badFiguresAreNamedAndKept();
     void spendingLimits();
@@ -284,7 +285,7 @@ void TestBillingPage::statementEqualsTheLedger()
     QVERIFY(text.contains(u"Postings: %1"_s.arg(e.postings)));
     QVERIFY(text.contains(u"train"_s));
     QVERIFY2(text.contains(u"By snapshot"_s) && text.contains(m_snapshotId),
-             qPrintable(text.left(2000)));
+             qPrintable(m_snapshotId + u"\n"_s + text.mid(text.indexOf(u"By host"_s), 900)));
     // Every posting's line is there: its amount and the balance after it.
     for (const core::Posting &p : s.postings) {
         QVERIFY2(text.contains(ui::Format::exactMoney(p.balanceAfterMicros)),
@@ -294,6 +295,52 @@ void TestBillingPage::statementEqualsTheLedger()
     // A path that cannot be written loses nothing and says why.
     QVERIFY(!panel->exportPdf(u"/nonexistent-dir/statement.pdf"_s, &error));
     QVERIFY(!error.isEmpty());
+}
+
+void TestBillingPage::idsAreNeverBrokenInThePdf()
+{
+    // A snapshot and its host without names print as their ids, whole on one line, whichever
+    // hex digits they hold: an id of the widest glyphs once wrapped at its hyphens, so that
+    // pdftotext (and anyone copying it) saw two halves, and "ff" became one ligature glyph.
+    const QStringList ids{
+        u"dddddddd-dddd-dddd-dddd-dddddddddddd"_s, u"00000000-0000-0000-0000-000000000000"_s,
+        u"bbbbbbbb-bbbb-bbbb-bbbb-bbbbbbbbbbbb"_s, u"99999999-9999-9999-9999-999999999999"_s,
+        // A font's "ff" ligature came out of pdftotext as U+FB00.
+        u"4fff0b4c-9902-4fff-8b6b-ffffffffffff"_s};
+    QList<core::Posting> postings;
+    qint64 balance = 0;
+    for (int i = 0; i < ids.size(); ++i) {
+        core::Posting p;
+        p.seq = i + 1;
+        p.kind = u"storage"_s;
+        p.amountMicros = -(1'234'567'891 + i);
+        balance += p.amountMicros;
+        p.balanceAfterMicros = balance;
+        p.instanceId = ids.at((i + 1) % ids.size());
+        p.snapshotId = ids.at(i);
+        p.description = u"Snapshot storage"_s;
+        p.createdAt = QDateTime(QDate(2026, 5, 2), QTime(0, 0), QTimeZone::utc()).addSecs(i * 60);
+        postings.prepend(p);
+    }
+    const core::Statement s = core::Statement::build(postings, 2026, 5, QTimeZone::utc());
+    QCOMPARE(s.snapshots.size(), ids.size());
+    const QString path = m_scratch.filePath(u"ids.pdf"_s);
+    QString error;
+    QVERIFY2(ui::StatementPdf::write(s, {}, false, path, &error), qPrintable(error));
+    QProcess pdftotext;
+    pdftotext.start(QStringLiteral(CARDHOUR_PDFTOTEXT), {u"-layout"_s, path, u"-"_s});
+    QVERIFY(pdftotext.waitForFinished(30000));
+    const QString text = QString::fromUtf8(pdftotext.readAllStandardOutput());
+    const qsizetype byHost = text.indexOf(u"By host"_s);
+    const qsizetype bySnapshot = text.indexOf(u"By snapshot"_s);
+    QVERIFY(byHost >= 0 && bySnapshot > byHost);
+    for (const QString &id : ids) {
+        // In the host table and in the snapshot table (as a snapshot and as a host).
+        QVERIFY2(text.indexOf(id, byHost) >= 0 && text.indexOf(id, byHost) < bySnapshot,
+                 qPrintable(id + u"\n"_s + text.left(3000)));
+        QVERIFY2(text.mid(bySnapshot).count(id) >= 2,
+                 qPrintable(id + u"\n"_s + text.mid(bySnapshot, 3000)));
+    }
 }
 
 void TestBillingPage::longStatementSpansPages()
