@@ -182,6 +182,24 @@ void TestSecContainmentPodman::bombAndFillerStayInTheirBox()
     const Cmd next = ssh(other, otherHosts, victimKey,
                          u"echo neighbour-ok > /workspace/ok && cat /workspace/ok"_s);
     QVERIFY2(next.ok() && next.out.contains("neighbour-ok"), qPrintable(next.describe()));
+
+    // The next launch of that size takes a spare disk, made after the first launches: a file
+    // system nobody mounted, so it holds nothing of the filler's (or anyone's).
+    const QString spare = QDir(sim->dataDir()).filePath(u"spare-disks/%1g.ext4"_s.arg(kDiskGib));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(spare), 30'000);
+    const QString thirdId = create(*sim, victim, {victimKeyId});
+    QVERIFY(!thirdId.isEmpty());
+    const QJsonObject third = waitFor(*sim, victim, thirdId, u"running"_s);
+    QVERIFY2(third.value(u"state"_s).toString() == u"running"_s, qPrintable(json(third)));
+    const Cmd fresh = ssh(third, knownHostsFor(third), victimKey,
+                          u"ls -A /workspace; df -k /workspace | tail -1"_s);
+    QVERIFY2(fresh.ok() && fresh.out.startsWith("lost+found\n"), qPrintable(fresh.describe()));
+    QVERIFY2(!fresh.out.contains("fill") && !fresh.out.contains("ok"),
+             qPrintable(fresh.describe()));
+    QCOMPARE(QFileInfo(QDir(sim->dataDir()).filePath(u"instances/%1/workspace.ext4"_s.arg(thirdId)))
+                 .size(),
+             kDiskGib * 1024LL * 1024 * 1024);
+    QCOMPARE(sim->authedDelete(victim, u"/v1/instances/"_s + thirdId).status, 200);
     // Terminating deletes the volume and its image.
     QCOMPARE(sim->authedDelete(attacker, u"/v1/instances/"_s + boxId).status, 200);
     QCOMPARE(sim->authedDelete(victim, u"/v1/instances/"_s + otherId).status, 200);
