@@ -171,7 +171,9 @@ Failure classify(const QString &err)
         || err.contains(u"unable to find image"_s, Qt::CaseInsensitive))
         return Failure::ImageMissing;
     if (err.contains(u"address already in use"_s, Qt::CaseInsensitive)
-        || err.contains(u"port is already allocated"_s, Qt::CaseInsensitive))
+        || err.contains(u"port is already allocated"_s, Qt::CaseInsensitive)
+        // slirp4netns's port handler says no more than that its bind failed.
+        || err.contains(u"slirp_add_hostfwd failed"_s, Qt::CaseInsensitive))
         return Failure::PortInUse;
     if (err.contains(u"name"_s, Qt::CaseInsensitive)
         && err.contains(u"already in use"_s, Qt::CaseInsensitive))

@@ -205,6 +205,11 @@ void TestCliDialect::classify_data()
     QTest::newRow("rootless port")
         << u"Error: rootlessport listen tcp 127.0.0.1:45123: bind: address already in use"_s
         << int(F::PortInUse);
+    // slirp4netns's own port handler: its bind failed (the port was taken since it was chosen).
+    QTest::newRow("slirp4netns port")
+        << u"Error: unable to start container \"98061fc3585f\": from slirp4netns while setting up "
+           u"port redirection: map[desc:bad request: add_hostfwd: slirp_add_hostfwd failed]"_s
+        << int(F::PortInUse);
     QTest::newRow("docker port") << u"docker: Error response from daemon: driver failed "
                                     u"programming external connectivity on endpoint x: "
                                     "Bind for 127.0.0.1:40022 failed: port is already allocated."_s
