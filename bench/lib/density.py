@@ -274,6 +274,13 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
             f"{mem['outside_mib']:.2f}: " + ", ".join(f"{n} {v:.2f}" for n, v in mem["outside_by_process_mib"].items())
             + f"), {result['whole_ratio']:.2f}× the bare container's whole {floor_whole:.2f} MiB; provider "
             f"telemetry says {tel['telemetry_mib']} MiB inside")
+    except Exception:
+        # What the provider said last, before its folder goes: why a call was refused or reset.
+        if sim is not None:
+            state = "running" if sim.proc.poll() is None else f"ended with {sim.proc.returncode}"
+            tail = "\n".join(sim.log().splitlines()[-15:])
+            log(f"  the provider ({state}) logged last:\n" + "\n".join("    " + l for l in tail.splitlines()))
+        raise
     finally:
         if sim is not None:
             try:

@@ -59,6 +59,17 @@ struct Expected
     int postings = 0;
 };
 
+// A PDF's text as poppler's pdftotext lays it out; empty when it could not be read.
+QString pdfText(const QString &path)
+{
+    QProcess pdftotext;
+    pdftotext.start(QStringLiteral(CARDHOUR_PDFTOTEXT), {u"-layout"_s, path, u"-"_s});
+    if (!pdftotext.waitForFinished(30000) || pdftotext.exitStatus() != QProcess::NormalExit
+        || pdftotext.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(pdftotext.readAllStandardOutput());
+}
+
 // The amount written after `label` on a line of pdftotext's layout output, read back exactly.
 std::optional<qint64> amountAfter(const QString &text, const QString &label)
 {
@@ -267,11 +278,7 @@ void TestBillingPage::statementEqualsTheLedger()
     // PDF, read back by poppler's pdftotext: the totals are the ledger's.
     const QString pdfPath = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/statement-en.pdf"_s;
     QVERIFY2(panel->exportPdf(pdfPath, &error), qPrintable(error));
-    QProcess pdftotext;
-    pdftotext.start(QStringLiteral(CARDHOUR_PDFTOTEXT), {u"-layout"_s, pdfPath, u"-"_s});
-    QVERIFY2(pdftotext.waitForFinished(30000), "pdftotext did not finish");
-    QCOMPARE(pdftotext.exitCode(), 0);
-    const QString text = QString::fromUtf8(pdftotext.readAllStandardOutput());
+    const QString text = pdfText(pdfPath);
     QVERIFY2(text.contains(u"CardHour statement"_s), qPrintable(text.left(400)));
     QVERIFY(text.contains(u"Time zone: UTC (the provider states none)"_s));
     QCOMPARE(amountAfter(text, u"Compute"_s).value_or(-1), e.compute);
@@ -327,10 +334,7 @@ void TestBillingPage::idsAreNeverBrokenInThePdf()
     const QString path = m_scratch.filePath(u"ids.pdf"_s);
     QString error;
     QVERIFY2(ui::StatementPdf::write(s, {}, false, path, &error), qPrintable(error));
-    QProcess pdftotext;
-    pdftotext.start(QStringLiteral(CARDHOUR_PDFTOTEXT), {u"-layout"_s, path, u"-"_s});
-    QVERIFY(pdftotext.waitForFinished(30000));
-    const QString text = QString::fromUtf8(pdftotext.readAllStandardOutput());
+    const QString text = pdfText(path);
     const qsizetype byHost = text.indexOf(u"By host"_s);
     const qsizetype bySnapshot = text.indexOf(u"By snapshot"_s);
     QVERIFY(byHost >= 0 && bySnapshot > byHost);
@@ -365,10 +369,7 @@ void TestBillingPage::longStatementSpansPages()
     const QString path = m_scratch.filePath(u"long.pdf"_s);
     QString error;
     QVERIFY2(ui::StatementPdf::write(s, {}, false, path, &error), qPrintable(error));
-    QProcess pdftotext;
-    pdftotext.start(QStringLiteral(CARDHOUR_PDFTOTEXT), {u"-layout"_s, path, u"-"_s});
-    QVERIFY(pdftotext.waitForFinished(30000));
-    const QString text = QString::fromUtf8(pdftotext.readAllStandardOutput());
+    const QString text = pdfText(path);
     QVERIFY(text.contains(u"Page 3"_s));
     for (const core::Posting &p : s.postings)
         QVERIFY2(text.contains(u"run %1,"_s.arg(p.seq)), qPrintable(QString::number(p.seq)));
