@@ -381,6 +381,9 @@ bool HttpServer::evictOldest()
     }
     if (!oldest)
         return false;
+    qWarning().noquote() << "cardhour-sim:" << m_openConnections
+                         << "connections open (the cap): closed the oldest, from"
+                         << oldest->peerAddress().toString();
     oldest->abort(); // disconnected() → deleteLater
     return true;
 }
@@ -424,6 +427,8 @@ void HttpServer::onNewConnection()
         // Past the cap, the oldest connection that is not an event stream makes room; with
         // nothing to close (all streams), the new one is refused.
         if (m_openConnections >= m_maxConnections && !evictOldest()) {
+            qWarning().noquote() << "cardhour-sim:" << m_openConnections
+                                 << "event streams open (the cap): refused a new connection";
             socket->abort();
             socket->deleteLater();
             continue;
@@ -448,7 +453,13 @@ void HttpServer::onNewConnection()
         conn->requestTimer = new QTimer(socket);
         conn->requestTimer->setSingleShot(true);
         conn->requestTimer->setInterval(m_requestTimeoutMs);
-        connect(conn->requestTimer, &QTimer::timeout, socket, [socket] { socket->abort(); });
+        connect(conn->requestTimer, &QTimer::timeout, socket, [this, socket] {
+            // Said, since the client sees only a reset: a slow sender or a stalled event loop.
+            qWarning().noquote() << "cardhour-sim: closed a connection from"
+                                 << socket->peerAddress().toString() << "whose request took over"
+                                 << m_requestTimeoutMs << "ms";
+            socket->abort();
+        });
 
         connect(socket, &QAbstractSocket::disconnected, socket, [socket, conn] {
             conn->closing = true;

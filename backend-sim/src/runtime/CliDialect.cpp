@@ -180,6 +180,8 @@ Failure classify(const QString &err)
         return Failure::NameInUse;
     if (err.contains(u"no such container"_s, Qt::CaseInsensitive))
         return Failure::NoSuchContainer;
+    if (err.contains(u"cannot start an already running container"_s, Qt::CaseInsensitive))
+        return Failure::AlreadyRunning;
     if (err.contains(u"network"_s, Qt::CaseInsensitive)
         && (err.contains(u"already exists"_s, Qt::CaseInsensitive)
             || err.contains(u"already used"_s, Qt::CaseInsensitive)))

@@ -87,7 +87,8 @@ enum class Failure {
     PortInUse,
     NoSuchContainer,
     VolumeExists,
-    NetworkExists
+    NetworkExists,
+    AlreadyRunning // a start of a running container
 };
 Failure classify(const QString &stderrText);
 

@@ -186,8 +186,17 @@ void CliRuntime::startAsCommand(const cli::ApiCall &start, const EngineReply &fa
     // The command line prints the id, as `start` and `run -d` both do.
     runProcess(
         {u"start"_s, start.id},
-        [done, id = start.id](const ProcResult &r) {
+        [this, done, id = start.id](const ProcResult &r) {
             ProcResult result = r;
+            // The exit lost may have been the start's own (`runc start`): it did start then.
+            if (!result.ok() && result.started && !result.timedOut
+                && cli::classify(QString::fromUtf8(result.err)) == cli::Failure::AlreadyRunning) {
+                qCInfo(lcCli).noquote() << what(u"API"_s) << "start of" << id
+                                        << "had started after all (already running)";
+                result.exitCode = 0;
+                result.crashed = false;
+                result.err.clear();
+            }
             if (result.ok())
                 result.out = id.toUtf8() + '\n';
             done(result);

@@ -210,6 +210,12 @@ void TestCliDialect::classify_data()
         << u"Error: unable to start container \"98061fc3585f\": from slirp4netns while setting up "
            u"port redirection: map[desc:bad request: add_hostfwd: slirp_add_hostfwd failed]"_s
         << int(F::PortInUse);
+    // A start whose own `runc start` exit podman's service lost, tried again: it had started.
+    QTest::newRow("podman already running")
+        << u"time=\"2026-12-02T16:16:54Z\" level=error msg=\"cannot start an already running "
+           u"container\"\nError: unable to start container \"e864dd547d1b\": `/usr/bin/runc start "
+           u"e864dd547d1b` failed: exit status 1"_s
+        << int(F::AlreadyRunning);
     QTest::newRow("docker port") << u"docker: Error response from daemon: driver failed "
                                     u"programming external connectivity on endpoint x: "
                                     "Bind for 127.0.0.1:40022 failed: port is already allocated."_s
