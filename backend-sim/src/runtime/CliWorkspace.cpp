@@ -45,29 +45,22 @@ void CliRuntime::makeWorkspaceImage(const std::shared_ptr<Launch> &launch, const
         m_spareDisks->replenish(gib, kSpareDiskDelayMs);
         return runVolumeCreate(launch, args);
     }
-    QString error;
-    if (!WorkspaceDisk::allocate(image, gib, &error))
-        return failLaunch(launch, error, false);
-    Process::Options options;
-    options.timeoutMs = m_options.commandTimeoutMs;
-    options.mergeChannels = true;
-    Process::start(this, WorkspaceDisk::mkfsProgram(), WorkspaceDisk::mkfsArgs(image), options,
-                   [this, launch, args, image](const ProcResult &mkfs) {
-                       if (m_shuttingDown)
-                           return;
-                       const QString id = launch->id();
-                       if (!current(id, launch->token) || !mkfs.ok()) {
-                           // Not left half made: the next attempt makes it anew.
-                           QFile::remove(image);
-                           if (!current(id, launch->token))
-                               return endOp(id);
-                           return failLaunch(launch, describe(mkfs, u"mkfs.ext4"_s), false);
-                       }
-                       // The next launch of this size takes one made while nothing waits.
-                       if (m_spareDisks)
-                           m_spareDisks->replenish(launch->spec.diskGib, kSpareDiskDelayMs);
-                       runVolumeCreate(launch, args);
-                   });
+    WorkspaceDisk::format(this, image, gib, m_options.commandTimeoutMs,
+                          [this, launch, args, image, gib](const QString &error) {
+                              if (m_shuttingDown)
+                                  return;
+                              const QString id = launch->id();
+                              if (!current(id, launch->token)) {
+                                  QFile::remove(image);
+                                  return endOp(id);
+                              }
+                              if (!error.isEmpty())
+                                  return failLaunch(launch, error, false);
+                              // The next launch of this size takes one made while nothing waits.
+                              if (m_spareDisks)
+                                  m_spareDisks->replenish(gib, kSpareDiskDelayMs);
+                              runVolumeCreate(launch, args);
+                          });
 }
 
 void CliRuntime::runOnWorkspace(const QString &instanceId, const QStringList &args,

@@ -1,6 +1,5 @@
 #include "SpareDisks.h"
 
-#include "Process.h"
 #include "WorkspaceDisk.h"
 
 #include <QDir>
@@ -91,37 +90,26 @@ void SpareDisks::make(qint64 gib)
         return;
     }
     const QString part = readyPath(gib) + kPartSuffix;
-    QString error;
-    if (!QDir().mkpath(m_folder) || !WorkspaceDisk::allocate(part, gib, &error)) {
+    if (!QDir().mkpath(m_folder)) {
         m_making.remove(gib);
-        if (error.isEmpty())
-            error = u"cannot create "_s + m_folder;
+        const QString error = u"cannot create "_s + m_folder;
         qCWarning(lcSpareDisks).noquote() << "no spare disk of" << gib << "GiB:" << error;
         return Q_EMIT made(gib, error);
     }
-    Process::Options options;
-    options.timeoutMs = kMkfsTimeoutMs;
-    options.mergeChannels = true;
-    Process::start(this, WorkspaceDisk::mkfsProgram(), WorkspaceDisk::mkfsArgs(part), options,
-                   [this, gib, part](const ProcessResult &mkfs) {
-                       m_making.remove(gib);
-                       QString why;
-                       if (!mkfs.ok())
-                           why = mkfs.started
-                               ? u"mkfs.ext4 failed: "_s + QString::fromUtf8(mkfs.out).trimmed()
-                               : mkfs.startError;
-                       // A size dropped while it was formatted is not kept either.
-                       else if (!m_sizes.contains(gib))
-                           why = u"no longer kept"_s;
-                       else if (!QFile::rename(part, readyPath(gib)))
-                           why = u"cannot rename "_s + part;
-                       if (!why.isEmpty()) {
-                           QFile::remove(part);
-                           qCInfo(lcSpareDisks).noquote()
-                               << "no spare disk of" << gib << "GiB:" << why;
-                       }
-                       Q_EMIT made(gib, why);
-                   });
+    WorkspaceDisk::format(this, part, gib, kMkfsTimeoutMs, [this, gib, part](const QString &error) {
+        m_making.remove(gib);
+        QString why = error;
+        // A size dropped while it was formatted is not kept either.
+        if (why.isEmpty() && !m_sizes.contains(gib))
+            why = u"no longer kept"_s;
+        else if (why.isEmpty() && !QFile::rename(part, readyPath(gib)))
+            why = u"cannot rename "_s + part;
+        if (!why.isEmpty()) {
+            QFile::remove(part);
+            qCInfo(lcSpareDisks).noquote() << "no spare disk of" << gib << "GiB:" << why;
+        }
+        Q_EMIT made(gib, why);
+    });
 }
 
 QList<qint64> SpareDisks::readySizes() const

@@ -1,6 +1,7 @@
 #include "WorkspaceDisk.h"
 
 #include "InstanceFiles.h"
+#include "Process.h"
 
 #include <QDir>
 #include <QFile>
@@ -116,6 +117,34 @@ QStringList WorkspaceDisk::mkfsArgs(const QString &path)
     return {u"-q"_s, u"-F"_s, u"-m"_s,
             u"0"_s,  u"-E"_s, u"root_owner=0:0,lazy_itable_init=1,lazy_journal_init=1"_s,
             path};
+}
+
+void WorkspaceDisk::format(QObject *context, const QString &path, qint64 gib, int timeoutMs,
+                           std::function<void(const QString &error)> done)
+{
+    QString error;
+    if (!allocate(path, gib, &error)) {
+        QMetaObject::invokeMethod(
+            context, [done = std::move(done), error] { done(error); }, Qt::QueuedConnection);
+        return;
+    }
+    Process::Options options;
+    options.timeoutMs = timeoutMs;
+    options.mergeChannels = true;
+    Process::start(context, mkfsProgram(), mkfsArgs(path), options,
+                   [path, done = std::move(done)](const ProcessResult &mkfs) {
+                       if (mkfs.ok())
+                           return done({});
+                       // Not left half made: the next attempt makes it anew.
+                       QFile::remove(path);
+                       if (!mkfs.started)
+                           return done(u"mkfs.ext4: could not be run (%1)"_s.arg(mkfs.startError));
+                       const QString detail = cli::tail(mkfs.out);
+                       if (mkfs.timedOut)
+                           return done(u"mkfs.ext4 timed out: %1"_s.arg(detail));
+                       done(u"mkfs.ext4 failed (exit %1)%2"_s.arg(mkfs.exitCode)
+                                .arg(detail.isEmpty() ? QString() : u": "_s + detail));
+                   });
 }
 
 QStringList WorkspaceDisk::volumeOptions(const QString &path)

@@ -6,6 +6,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
+class QObject;
+
 namespace cardhour::sim {
 
 // /workspace as a sparse ext4 image of the instance's disk size, `<dataDir>/instances/<id>/
@@ -26,6 +30,11 @@ public:
     // The file-system maker and its arguments for `path` (lazy init: the sparse file stays small).
     static QString mkfsProgram();
     static QStringList mkfsArgs(const QString &path);
+    // allocate() then mkfs.ext4 on it, without blocking: `done` gets an empty error once the
+    // image is whole, else why not (and nothing is left at `path`); it does not come if
+    // `context` is gone by then.
+    static void format(QObject *context, const QString &path, qint64 gib, int timeoutMs,
+                       std::function<void(const QString &error)> done);
     // `volume create` options that make podman mount the image at each container start.
     static QStringList volumeOptions(const QString &path);
     // Unmounts what is mounted at a volume's data folder (`…/volumes/<volume>/_data`) in this
