@@ -12,6 +12,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import traceback
 
 from common import Sim, cpu_seconds, free_port, mem_available_kib, median, proc_status, wide_catalog
 from density_memory import whole_memory
@@ -20,6 +21,33 @@ import launch_to_ssh
 
 # How many SSH handshakes run at once when every host is checked (each is an ssh process).
 SSH_CHECKS_AT_ONCE = 12
+
+# The kernel's TCP counters that say who reset or dropped a connection (nstat, iproute2).
+_TCP_COUNTERS = ("TcpAttemptFails", "TcpEstabResets", "TcpOutRsts", "TcpExtListenOverflows",
+                 "TcpExtListenDrops", "TcpExtTCPAbortOnData", "TcpExtTCPAbortOnClose",
+                 "TcpExtTCPAbortOnMemory", "TcpExtTCPAbortOnTimeout", "TcpExtTCPAbortOnLinger",
+                 "TcpExtTCPBacklogDrop", "TcpExtTCPReqQFullDrop", "TcpExtTCPReqQFullDoCookies",
+                 "TcpExtTW", "TcpExtTCPTimeWaitOverflow")
+
+
+def _tcp_counters():
+    """The counters above, absolute (nstat -a -z -s: no history file is read or written)."""
+    try:
+        out = subprocess.run(["nstat", "-a", "-z", "-s"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    values = {}
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and fields[0] in _TCP_COUNTERS:
+            values[fields[0]] = int(fields[1])
+    return values
+
+
+def _moved(before, after):
+    return ", ".join(f"{k} +{after[k] - before.get(k, 0)}" for k in _TCP_COUNTERS
+                     if k in after and after[k] != before.get(k, 0)) or "none"
 
 
 def _iso(epoch_s):
@@ -221,6 +249,7 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, on_term)
+    tcp_before = {}
     try:
         try:
             result["floor"] = _floor(podman, env, work, key, ssh_dir, floor_count, floor_prefix, log)
@@ -236,6 +265,7 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
         with open(key + ".pub") as f:
             key_id = api.call("POST", "/v1/ssh-keys", {"name": "bench", "public_key": f.read().strip()})["id"]
         base_rss = proc_status(sim.proc.pid, "VmRSS")
+        tcp_before = _tcp_counters()
         launcher = _Launcher(api, key_id, limit, parallel, min_free_mib)
         t0 = time.monotonic()
         launcher.run(log)
@@ -280,6 +310,10 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
             state = "running" if sim.proc.poll() is None else f"ended with {sim.proc.returncode}"
             tail = "\n".join(sim.log().splitlines()[-15:])
             log(f"  the provider ({state}) logged last:\n" + "\n".join("    " + l for l in tail.splitlines()))
+            # Whether the kernel reset or dropped connections (a full accept queue, data after a
+            # close) while the provider said nothing about closing one.
+            log(f"  TCP counters moved since the provider started: {_moved(tcp_before, _tcp_counters())}")
+            log("  " + traceback.format_exc().strip().splitlines()[-3].strip())
         raise
     finally:
         if sim is not None:
