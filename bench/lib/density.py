@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -48,6 +49,14 @@ def _tcp_counters():
 def _moved(before, after):
     return ", ".join(f"{k} +{after[k] - before.get(k, 0)}" for k in _TCP_COUNTERS
                      if k in after and after[k] != before.get(k, 0)) or "none"
+
+
+def _bench_frames(tb):
+    """Where in the benchmark's own code an exception came from (bench/run prints only its
+    message), innermost first: e.g. which API call of which step was reset."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    own = [f for f in traceback.extract_tb(tb) if os.path.abspath(f.filename).startswith(here + os.sep)]
+    return " ← ".join(f"{os.path.basename(f.filename)}:{f.lineno} {f.name}" for f in reversed(own[-3:])) or "?"
 
 
 def _iso(epoch_s):
@@ -312,8 +321,8 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
             log(f"  the provider ({state}) logged last:\n" + "\n".join("    " + l for l in tail.splitlines()))
             # Whether the kernel reset or dropped connections (a full accept queue, data after a
             # close) while the provider said nothing about closing one.
-            log(f"  TCP counters moved since the provider started: {_moved(tcp_before, _tcp_counters())}")
-            log("  " + traceback.format_exc().strip().splitlines()[-3].strip())
+            log(f"  TCP counters moved since the launches began: {_moved(tcp_before, _tcp_counters())}")
+            log(f"  raised at {_bench_frames(sys.exc_info()[2])}")
         raise
     finally:
         if sim is not None:

@@ -460,7 +460,7 @@ void Meter::checkpointUser(const QString &userId, qint64 atMs)
 void Meter::accrue(qint64 nowMs, bool markSeen)
 {
     // One walk of the open segments for both the sightings and what is due: at 100 000 the
-    // walk's node-to-node steps were the largest part of the tick.
+    // steps from node to node were the tick's largest single cost in a profile.
     QList<OpenSegment> segments; // copies: posting changes the kept ones
     for (auto &[user, ofUser] : open()) {
         for (auto &[id, s] : ofUser) {
