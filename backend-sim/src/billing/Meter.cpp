@@ -71,12 +71,15 @@ Meter::OpenByUser &Meter::open()
         m_open.clear();
         m_byOwner.clear();
         m_db.forEachRow(kSelectOpen, {}, [this](const QSqlQuery &q) {
-            const OpenSegment s = readSegment(q);
-            m_open[s.userId].insert({s.id, s});
+            OpenSegment s = readSegment(q);
             m_byOwner.insert(ownerKey(s), {s.userId, s.id});
             if (!q.value(10).isNull())
                 m_names.insert(ownerKey(s), q.value(10).toString());
+            m_open[s.userId].push_back(std::move(s));
         });
+        for (auto &[user, segments] : m_open)
+            std::sort(segments.begin(), segments.end(),
+                      [](const OpenSegment &a, const OpenSegment &b) { return a.id < b.id; });
         m_loaded = true;
         m_loadedAfterRollbacks = m_db.rollbackCount();
     }
@@ -88,7 +91,6 @@ void Meter::keepOpened(const QVariant &insertId, const OpenSegment &segment)
     OpenSegment kept = segment;
     kept.id = insertId.toLongLong();
     kept.chargedUntilMs = kept.lastSeenAtMs = kept.seenAtMs = kept.startedAtMs;
-    m_open[kept.userId].insert({kept.id, kept});
     m_byOwner.insert(ownerKey(kept), {kept.userId, kept.id});
     if (const QString key = ownerKey(kept); !m_names.contains(key)) {
         const QVariant name = kept.snapshotId.isEmpty()
@@ -97,6 +99,14 @@ void Meter::keepOpened(const QVariant &insertId, const OpenSegment &segment)
         if (!name.isNull())
             m_names.insert(key, name.toString());
     }
+    std::vector<OpenSegment> &ofUser = m_open[kept.userId];
+    ofUser.insert(byId(ofUser, kept.id), std::move(kept)); // ids grow: nearly always the end
+}
+
+std::vector<Meter::OpenSegment>::iterator Meter::byId(std::vector<OpenSegment> &segments, qint64 id)
+{
+    return std::lower_bound(segments.begin(), segments.end(), id,
+                            [](const OpenSegment &s, qint64 key) { return s.id < key; });
 }
 
 QString Meter::ownerKey(const OpenSegment &segment)
@@ -113,8 +123,8 @@ Meter::OpenSegment *Meter::openOfOwner(const QString &key)
     const auto user = m_open.find(owner->first);
     if (user == m_open.end())
         return nullptr;
-    const auto segment = user->second.find(owner->second);
-    return segment == user->second.end() ? nullptr : &segment->second;
+    const auto segment = byId(user->second, owner->second);
+    return segment == user->second.end() || segment->id != owner->second ? nullptr : &*segment;
 }
 
 void Meter::openSegment(const QString &instanceId, const QString &userId, qint64 ratePerHourMicros,
@@ -190,17 +200,18 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
     }
     if (closing)
         m_db.write(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
-    std::map<qint64, OpenSegment> &ofUser = open()[segment.userId];
-    if (const auto kept = ofUser.find(segment.id); kept != ofUser.end()) {
+    std::vector<OpenSegment> &ofUser = open()[segment.userId];
+    if (const auto kept = byId(ofUser, segment.id);
+        kept != ofUser.end() && kept->id == segment.id) {
         if (closing) {
-            m_byOwner.remove(ownerKey(kept->second));
-            m_names.remove(ownerKey(kept->second)); // read again if it opens one more
+            m_byOwner.remove(ownerKey(*kept));
+            m_names.remove(ownerKey(*kept)); // read again if it opens one more
             ofUser.erase(kept);
         } else {
-            kept->second.chargedMicros += owed;
-            kept->second.chargedUntilMs = untilMs;
-            kept->second.lastSeenAtMs = std::max(kept->second.lastSeenAtMs, untilMs);
-            kept->second.seenAtMs = std::max(kept->second.seenAtMs, untilMs);
+            kept->chargedMicros += owed;
+            kept->chargedUntilMs = untilMs;
+            kept->lastSeenAtMs = std::max(kept->lastSeenAtMs, untilMs);
+            kept->seenAtMs = std::max(kept->seenAtMs, untilMs);
         }
     }
     if (ofUser.empty())
@@ -277,10 +288,8 @@ qint64 Meter::closeSegmentAtLastSeen(const QString &instanceId)
 QList<Meter::OpenSegment> Meter::openSegments()
 {
     QList<OpenSegment> result;
-    for (const auto &[user, segments] : open()) {
-        for (const auto &[id, s] : segments)
-            result.append(s);
-    }
+    for (const auto &[user, segments] : open())
+        result.append(QList<OpenSegment>(segments.cbegin(), segments.cend()));
     return result;
 }
 
@@ -298,10 +307,8 @@ QList<Meter::OpenSegment> Meter::openSegmentsOf(const QString &userId)
 {
     QList<OpenSegment> result;
     const OpenByUser &all = open();
-    if (const auto it = all.find(userId); it != all.end()) {
-        for (const auto &[id, s] : it->second)
-            result.append(s);
-    }
+    if (const auto it = all.find(userId); it != all.end())
+        result = QList<OpenSegment>(it->second.cbegin(), it->second.cend());
     return result;
 }
 
@@ -317,7 +324,7 @@ Meter::OpenTotals Meter::openTotalsOf(const QString &userId, qint64 atMs)
     OpenTotals totals;
     const OpenByUser &all = open();
     if (const auto it = all.find(userId); it != all.end()) {
-        for (const auto &[id, s] : it->second) {
+        for (const OpenSegment &s : it->second) {
             totals.unpostedMicros += unposted(s, atMs);
             totals.ratePerHourMicros += s.ratePerHourMicros;
             ++totals.segments;
@@ -436,9 +443,9 @@ void Meter::writeSightings()
     // One statement per distinct sighting time (one, after a tick), the ids as a JSON array.
     std::map<qint64, QStringList> idsBySighting;
     for (auto &[user, segments] : open()) {
-        for (auto &[id, s] : segments) {
+        for (OpenSegment &s : segments) {
             if (s.kind == Kind::Compute && s.seenAtMs > s.lastSeenAtMs) {
-                idsBySighting[s.seenAtMs].append(QString::number(id));
+                idsBySighting[s.seenAtMs].append(QString::number(s.id));
                 s.lastSeenAtMs = s.seenAtMs;
             }
         }
@@ -459,11 +466,10 @@ void Meter::checkpointUser(const QString &userId, qint64 atMs)
 
 void Meter::accrue(qint64 nowMs, bool markSeen)
 {
-    // One walk of the open segments for both the sightings and what is due: at 100 000 the
-    // steps from node to node were the tick's largest single cost in a profile.
+    // One walk of the open segments for both the sightings and what is due.
     QList<OpenSegment> segments; // copies: posting changes the kept ones
     for (auto &[user, ofUser] : open()) {
-        for (auto &[id, s] : ofUser) {
+        for (OpenSegment &s : ofUser) {
             if (markSeen && s.kind == Kind::Compute && s.seenAtMs < nowMs)
                 s.seenAtMs = nowMs;
             if (s.chargedUntilMs <= nowMs - m_postingIntervalMs)

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <iterator>
 #include <limits>
 #include <tuple>
 
@@ -166,22 +165,40 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     // Forward only, on a kept statement: the rows are read once, not cached whole.
     // The ids alone: an instance's owner, type and card count never change once written, so
     // they are read once per track, not on every pass.
+    // Mostly the same instances as the last pass, in the same order: while they are, the last
+    // pass's list is used as it is (at 100 000 copying its entries was a fifth of the pass);
+    // from the first difference on, this pass gets a list of its own.
     QList<PassEntry> thisPass;
-    thisPass.reserve(m_lastPass.size());
+    Sample sample;
+    bool sameAsLast = true; // rows so far equal m_lastPass's first `rows` entries
+    qsizetype rows = 0;
     qsizetype cursor = 0;
     m_runningIds->forEachRow([&](const RawStatement &running) {
         // Both passes in the index's order (bytes, as SQLite compares text).
         const QByteArrayView idBytes = running.utf8(0);
-        while (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 < idBytes)
-            ++cursor;
-        if (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 == idBytes) {
-            thisPass.append(m_lastPass.at(cursor++));
+        const PassEntry *entry = nullptr;
+        if (sameAsLast && rows < m_lastPass.size() && m_lastPass.at(rows).idUtf8 == idBytes) {
+            entry = &m_lastPass.at(rows);
         } else {
-            const QString text = running.text(0);
-            thisPass.append({text.toUtf8(), text, &m_tracks[text]});
+            if (sameAsLast) {
+                sameAsLast = false;
+                thisPass.reserve(m_lastPass.size() + 1);
+                thisPass.append(m_lastPass.first(rows));
+                cursor = rows;
+            }
+            while (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 < idBytes)
+                ++cursor;
+            if (cursor < m_lastPass.size() && m_lastPass.at(cursor).idUtf8 == idBytes) {
+                thisPass.append(m_lastPass.at(cursor++));
+            } else {
+                const QString text = running.text(0);
+                thisPass.append({text.toUtf8(), text, &m_tracks[text]});
+            }
+            entry = &thisPass.constLast();
         }
-        const QString &id = thisPass.constLast().id;
-        InstanceTrack &track = *thisPass.constLast().track;
+        ++rows;
+        const QString &id = entry->id;
+        InstanceTrack &track = *entry->track;
         track.seenInPass = pass;
         if (track.userId.isEmpty()) {
             m_db.forEachRow(u"SELECT user_id, gpu_type, gpu_count FROM instances"
@@ -209,8 +226,11 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         while (!real && track.cards.size() < track.gpuCount)
             track.cards.append(SimulatedGpu::idle(spec));
 
-        Sample sample;
+        // One sample reused for every row: its list of cards keeps its room.
         sample.atMs = nowMs;
+        sample.cpuPercent = -1;
+        sample.memoryMib = -1;
+        sample.cards.clear();
         SimulatedGpu::Load load;
         const auto measured = usage.constFind(id);
         const double seconds = track.lastSampleNs > 0 ? (nowNs - track.lastSampleNs) / 1e9 : 0.0;
@@ -245,16 +265,16 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
                                            float(rounded(card.powerW, 1))});
         }
         // A minute that ended goes to SQLite as its average: history beyond the last hour.
-        if (!track.history.empty() && track.history.back().atMs / 60000 != nowMs / 60000) {
-            const qint64 ended = track.history.back().atMs - track.history.back().atMs % 60000;
+        const SampleHistory &history = track.history;
+        if (!history.empty() && history.atMs(history.size() - 1) / 60000 != nowMs / 60000) {
+            const qint64 last = history.atMs(history.size() - 1);
+            const qint64 ended = last - last % 60000;
             persistMinute(id, track, ended);
             if (ended % 3'600'000 == 0)
                 hourEnded = std::max(hourEnded, ended);
         }
-        track.history.push_back(sample);
-        while (int(track.history.size())
-               > m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs))
-            track.history.pop_front();
+        track.history.push(sample,
+                           m_options.historySeconds * 1000 / std::max(1, m_options.intervalMs));
 
         if (!m_options.dataDir.isEmpty() && !real)
             writeStatus(id, track, spec);
@@ -276,16 +296,20 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         }
     }
     tx.commit();
-    m_lastPass = std::move(thisPass);
+    if (sameAsLast && rows == m_lastPass.size())
+        return; // the same instances as the last pass: none stopped
     // Instances that stopped keep their history (charts of the last hour); their load state
-    // starts over when they run again.
-    for (auto &[id, track] : m_tracks) {
+    // starts over when they run again. Only the last pass's can have stopped since: the
+    // others were reset when they did.
+    for (const PassEntry &last : std::as_const(m_lastPass)) {
+        InstanceTrack &track = *last.track;
         if (track.seenInPass != pass) {
             track.lastCpuNanos = -1;
             track.lastSampleNs = 0;
             track.cards.clear();
         }
     }
+    m_lastPass = sameAsLast ? m_lastPass.first(rows) : std::move(thisPass);
 }
 
 void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &track,
@@ -351,20 +375,18 @@ QList<Telemetry::Sample> Telemetry::samples(const QString &instanceId, qint64 si
     const auto it = m_tracks.find(instanceId);
     if (it == m_tracks.cend())
         return {};
-    return bucketed(it->second.history.cbegin(), it->second.history.cend(), sinceMs, stepSeconds);
+    const SampleHistory &history = it->second.history;
+    return bucketed(history, history.firstAtOrAfter(sinceMs), sinceMs, stepSeconds);
 }
 
-QList<Telemetry::Sample> Telemetry::bucketed(std::deque<Sample>::const_iterator begin,
-                                             std::deque<Sample>::const_iterator end, qint64 sinceMs,
-                                             int stepSeconds)
+QList<Telemetry::Sample> Telemetry::bucketed(const SampleHistory &history, qsizetype from,
+                                             qint64 sinceMs, int stepSeconds)
 {
     QList<Sample> result;
     if (stepSeconds <= 1) { // as sampled (and as pushed on the event stream)
-        // Iterators, not std::ranges::subrange: clang's libFuzzer build cannot use libstdc++ 12's
-        // ranges over deque iterators.
-        for (auto it = begin; it != end; ++it) {
-            if (it->atMs >= sinceMs)
-                result.append(*it);
+        for (qsizetype i = from; i < history.size(); ++i) {
+            if (history.atMs(i) >= sinceMs)
+                result.append(history.at(i));
         }
         return result;
     }
@@ -385,30 +407,32 @@ QList<Telemetry::Sample> Telemetry::bucketed(std::deque<Sample>::const_iterator 
         result.append(bucket);
         count = cpuCount = memCount = 0;
     };
-    for (auto it = begin; it != end; ++it) {
-        const Sample &s = *it;
-        if (s.atMs < sinceMs)
+    for (qsizetype at = from; at < history.size(); ++at) {
+        const qint64 atMs = history.atMs(at);
+        if (atMs < sinceMs)
             continue;
-        const qint64 start = s.atMs - s.atMs % stepMs;
-        if (count > 0 && (bucket.atMs != start || bucket.cards.size() != s.cards.size()))
+        const qint64 start = atMs - atMs % stepMs;
+        const int cardCount = history.cardCount(at);
+        if (count > 0 && (bucket.atMs != start || bucket.cards.size() != cardCount))
             flush();
         if (count == 0) {
-            bucket = Sample{start, 0, 0, QList<CardSample>(s.cards.size())};
+            bucket = Sample{start, 0, 0, QList<CardSample>(cardCount)};
         }
         ++count;
-        if (s.cpuPercent >= 0) {
-            bucket.cpuPercent += s.cpuPercent;
+        if (const float cpu = history.cpuPercent(at); cpu >= 0) {
+            bucket.cpuPercent += cpu;
             ++cpuCount;
         }
-        if (s.memoryMib >= 0) {
-            bucket.memoryMib += s.memoryMib;
+        if (const float memory = history.memoryMib(at); memory >= 0) {
+            bucket.memoryMib += memory;
             ++memCount;
         }
-        for (int i = 0; i < s.cards.size(); ++i) {
-            bucket.cards[i].utilizationPct += s.cards.at(i).utilizationPct;
-            bucket.cards[i].memoryUsedMib += s.cards.at(i).memoryUsedMib;
-            bucket.cards[i].temperatureC += s.cards.at(i).temperatureC;
-            bucket.cards[i].powerW += s.cards.at(i).powerW;
+        const CardSample *cards = history.cards(at);
+        for (int i = 0; i < cardCount; ++i) {
+            bucket.cards[i].utilizationPct += cards[i].utilizationPct;
+            bucket.cards[i].memoryUsedMib += cards[i].memoryUsedMib;
+            bucket.cards[i].temperatureC += cards[i].temperatureC;
+            bucket.cards[i].powerW += cards[i].powerW;
         }
     }
     flush();
@@ -440,10 +464,8 @@ void Telemetry::persistMinute(const QString &instanceId, const InstanceTrack &tr
                               qint64 minuteMs)
 {
     // Only the minute's own samples, found from the back: not the whole hour kept.
-    auto from = track.history.cend();
-    while (from != track.history.cbegin() && std::prev(from)->atMs >= minuteMs)
-        --from;
-    const QList<Sample> minute = bucketed(from, track.history.cend(), minuteMs, 60);
+    const QList<Sample> minute =
+        bucketed(track.history, track.history.firstAtOrAfter(minuteMs), minuteMs, 60);
     if (minute.isEmpty() || minute.first().atMs != minuteMs)
         return;
     const Sample &avg = minute.first();
@@ -502,7 +524,7 @@ QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, in
     // Older than what memory holds: the stored minute averages (a step of at least a minute).
     // (Nothing in memory, e.g. after a restart: every stored minute from sinceMs on.)
     const qint64 memoryFrom = it != m_tracks.cend() && !it->second.history.empty()
-        ? it->second.history.front().atMs - it->second.history.front().atMs % 60000
+        ? it->second.history.atMs(0) - it->second.history.atMs(0) % 60000
         : std::numeric_limits<qint64>::max();
     if (sinceMs < memoryFrom) {
         const QList<Sample> older = storedMinutes(instanceId, sinceMs, memoryFrom);

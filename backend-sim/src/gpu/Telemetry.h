@@ -1,5 +1,6 @@
 #pragma once
 
+#include "SampleHistory.h"
 #include "SimulatedGpu.h"
 #include "runtime/ContainerRuntime.h"
 
@@ -11,7 +12,6 @@
 #include <QString>
 #include <QTimer>
 
-#include <deque>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -38,20 +38,8 @@ class Telemetry : public QObject
 {
     Q_OBJECT
 public:
-    struct CardSample
-    {
-        float utilizationPct = 0;
-        float memoryUsedMib = 0;
-        float temperatureC = 0;
-        float powerW = 0;
-    };
-    struct Sample
-    {
-        qint64 atMs = 0; // provider clock
-        float cpuPercent = -1; // of one core (200 = two cores busy); -1: unknown
-        float memoryMib = -1; // -1: unknown
-        QList<CardSample> cards;
-    };
+    using CardSample = TelemetryCardSample;
+    using Sample = TelemetrySample;
     struct Options
     {
         int intervalMs = 1000;
@@ -102,7 +90,7 @@ private:
         qint64 lastCpuNanos = -1;
         qint64 lastSampleNs = 0;
         QList<SimulatedGpu> cards;
-        std::deque<Sample> history;
+        SampleHistory history;
         quint64 seenInPass = 0; // the last sampling pass that found it running
     };
     void onUsage(const QHash<QString, ResourceUsage> &usage);
@@ -110,9 +98,9 @@ private:
     void writeStatus(const QString &instanceId, const InstanceTrack &track,
                      const SimulatedGpu::Spec &spec) const;
     void persistMinute(const QString &instanceId, const InstanceTrack &track, qint64 minuteMs);
-    // The samples of [begin, end) since sinceMs, averaged over buckets of stepSeconds.
-    static QList<Sample> bucketed(std::deque<Sample>::const_iterator begin,
-                                  std::deque<Sample>::const_iterator end, qint64 sinceMs,
+    // The samples of `history` from index `from` on, those since sinceMs, averaged over
+    // buckets of stepSeconds.
+    static QList<Sample> bucketed(const SampleHistory &history, qsizetype from, qint64 sinceMs,
                                   int stepSeconds);
     QList<Sample> storedMinutes(const QString &instanceId, qint64 sinceMs, qint64 untilMs) const;
 
