@@ -71,13 +71,7 @@ void CliRuntime::waitForSshd(const std::shared_ptr<Launch> &launch)
             }
             // Why: the container's own log says more than "not listening" does.
             const QString reason = u"sshd did not become ready: %1"_s.arg(result.message);
-            runCli({u"logs"_s, u"--tail"_s, u"15"_s, launch->containerId},
-                   [this, launch, reason](const ProcResult &logs) {
-                       const QString log = cli::tail(logs.out + logs.err, 500);
-                       failLaunch(launch,
-                                  log.isEmpty() ? reason : reason + u"; container log: "_s + log,
-                                  true);
-                   });
+            failWithContainerLog(launch, reason, true);
         });
     m_ops[id].probe = probe;
     m_ops[id].launch = launch;
@@ -90,6 +84,17 @@ void CliRuntime::waitForSshd(const std::shared_ptr<Launch> &launch)
     launch->watchdog = watchdog;
     connect(watchdog, &QTimer::timeout, this, [this, launch] { checkContainer(launch); });
     watchdog->start();
+}
+
+void CliRuntime::failWithContainerLog(const std::shared_ptr<Launch> &launch, const QString &reason,
+                                      bool stopContainer)
+{
+    runCli({u"logs"_s, u"--tail"_s, u"15"_s, launch->containerId},
+           [this, launch, reason, stopContainer](const ProcResult &logs) {
+               const QString log = cli::tail(logs.out + logs.err, 500);
+               failLaunch(launch, log.isEmpty() ? reason : reason + u"; container log: "_s + log,
+                          stopContainer);
+           });
 }
 
 void CliRuntime::checkContainer(const std::shared_ptr<Launch> &launch)
@@ -128,13 +133,7 @@ void CliRuntime::checkContainer(const std::shared_ptr<Launch> &launch)
                    it->probe = nullptr;
                }
                setRunning(id, false);
-               runCli({u"logs"_s, u"--tail"_s, u"15"_s, launch->containerId},
-                      [this, launch, reason](const ProcResult &logs) {
-                          const QString log = cli::tail(logs.out + logs.err, 500);
-                          failLaunch(launch,
-                                     log.isEmpty() ? reason : reason + u"; container log: "_s + log,
-                                     false);
-                      });
+               failWithContainerLog(launch, reason, false);
            });
 }
 

@@ -271,6 +271,9 @@ private:
     void startContainer(const std::shared_ptr<Launch> &launch);
     void waitForSshd(const std::shared_ptr<Launch> &launch);
     void checkContainer(const std::shared_ptr<Launch> &launch);
+    // failLaunch with the container's last log lines after the reason (they say why).
+    void failWithContainerLog(const std::shared_ptr<Launch> &launch, const QString &reason,
+                              bool stopContainer);
     void watchApps(const QString &instanceId, const QString &containerId,
                    const QList<QPair<QString, int>> &apps);
     void pollApps(const QString &instanceId, quint64 generation);
