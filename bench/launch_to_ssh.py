@@ -10,6 +10,12 @@ Each CardHour launch is also split into its steps, from the instance's launch st
 provider recorded: requested, image, container, sshd, ready) and the provider's log line
 "ready ... after N ms (create; sshd answered after M ms, K probes)".
 
+With the desktop's SSH tool (bench/SshFirstCommand.cpp, built by bench/run) each round also
+launches once more, and runs the floor once more, with the first command over the desktop
+client's own path instead of OpenSSH: core's SshConnection (libssh, the same host key pinned,
+one exec channel), started before the launch as the desktop is, told the port once the API says
+running.
+
 Run alone it prints a table and, with --csv, appends one row per run to that file.
 """
 import argparse
@@ -60,6 +66,34 @@ def ssh_until_ok(port, user, key, known_hosts, deadline_s=60, extra_options=()):
     raise RuntimeError(f"ssh to port {port} did not succeed within {deadline_s} s")
 
 
+class DesktopSsh:
+    """cardhour-bench-ssh-first, started ahead (the desktop is already open when a host becomes
+    ready); connect() hands it the target and returns the moment its first command succeeded."""
+
+    def __init__(self, exe, key):
+        self.proc = subprocess.Popen([exe, "--key", key], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+
+    def connect(self, port, user, host_key_sha256, deadline_s=60):
+        out, err = self.proc.communicate(f"{port} {user} {host_key_sha256}\n", timeout=deadline_s + 10)
+        t = time.monotonic()
+        if self.proc.returncode != 0:
+            raise RuntimeError(f"the desktop's SSH to port {port} failed: {err.strip()}")
+        return t, json.loads(out.strip().splitlines()[-1])
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def host_key_sha256(key_line):
+    """SHA256:... of a "type base64" public key line (as the API's ssh.host_key_sha256)."""
+    out = subprocess.run(["ssh-keygen", "-l", "-E", "sha256", "-f", "-"], input=key_line + "\n",
+                         stdout=subprocess.PIPE, text=True, check=True).stdout
+    return out.split()[1]
+
+
 def wait_until_removed(podman, instance_id, deadline_s=30):
     """Waits until the engine holds no container of the instance: "terminated" comes before
     the container's removal ends, and that removal would otherwise overlap the next launch
@@ -74,7 +108,18 @@ def wait_until_removed(podman, instance_id, deadline_s=30):
     raise RuntimeError(f"the container of instance {instance_id} was not removed within {deadline_s} s")
 
 
-def cardhour_launch(api, key_id, image, key, work, podman="podman"):
+def cardhour_launch(api, key_id, image, key, work, podman="podman", desktop_ssh_exe=None):
+    """desktop_ssh_exe: the first command goes over the desktop's SSH path instead of OpenSSH
+    (and the OpenSSH-only measures for scale are skipped)."""
+    desktop = DesktopSsh(desktop_ssh_exe, key) if desktop_ssh_exe else None
+    try:
+        return _cardhour_launch(api, key_id, image, key, work, podman, desktop)
+    finally:
+        if desktop:
+            desktop.close()
+
+
+def _cardhour_launch(api, key_id, image, key, work, podman, desktop):
     t0 = time.monotonic()
     t0_wall = time.time() * 1000.0
     inst = api.call("POST", "/v1/instances", {"name": "bench", "gpu_type": "rtx4090", "gpu_count": 1,
@@ -91,19 +136,24 @@ def cardhour_launch(api, key_id, image, key, work, podman="podman"):
             raise RuntimeError("instance not running after 60 s")
         time.sleep(0.01)
     ssh = inst["ssh"]
-    known_hosts = os.path.join(work, "known_hosts")
-    with open(known_hosts, "w") as f:
-        f.write(f"[127.0.0.1]:{ssh['port']} {ssh['host_key']}\n")
-    t_ssh = ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts)
-    # What one ssh command costs by itself (process, handshake, command), for scale.
-    t_again = time.monotonic()
-    ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts)
-    ssh_command_ms = (time.monotonic() - t_again) * 1000.0
-    # The same without OpenSSH's default post-quantum key exchange (sntrup761x25519, which the
-    # box's sshd offers first): what that exchange costs the client, for the step table only.
-    t_classic = time.monotonic()
-    ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts, extra_options=("-o", "KexAlgorithms=curve25519-sha256"))
-    ssh_classic_ms = (time.monotonic() - t_classic) * 1000.0
+    extra = {}
+    if desktop:
+        t_ssh, extra["desktop_ssh"] = desktop.connect(ssh["port"], ssh["user"], ssh["host_key_sha256"])
+    else:
+        known_hosts = os.path.join(work, "known_hosts")
+        with open(known_hosts, "w") as f:
+            f.write(f"[127.0.0.1]:{ssh['port']} {ssh['host_key']}\n")
+        t_ssh = ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts)
+        # What one ssh command costs by itself (process, handshake, command), for scale.
+        t_again = time.monotonic()
+        ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts)
+        extra["ssh_command_ms"] = (time.monotonic() - t_again) * 1000.0
+        # The same without OpenSSH's default post-quantum key exchange (sntrup761x25519, which the
+        # box's sshd offers first): what that exchange costs the client, for the step table only.
+        t_classic = time.monotonic()
+        ssh_until_ok(ssh["port"], ssh["user"], key, known_hosts,
+                     extra_options=("-o", "KexAlgorithms=curve25519-sha256"))
+        extra["ssh_classic_kex_ms"] = (time.monotonic() - t_classic) * 1000.0
     # Moments on the provider's clock (ms since the epoch); the client's SSH success moved onto it.
     moments = {"requested": iso_ms(inst["launch"]["requested_at"])}
     for stage in inst["launch"]["stages"]:
@@ -120,11 +170,10 @@ def cardhour_launch(api, key_id, image, key, work, podman="podman"):
         if a in moments and b in moments:
             steps[name] = max(0.0, moments[b] - moments[a])
     return {"id": iid, "to_running_s": t_running - t0, "to_ssh_s": t_ssh - t0,
-            "reported_ready_ms": inst["launch"].get("ready_ms"), "steps_ms": steps, "ssh_command_ms": ssh_command_ms,
-            "ssh_classic_kex_ms": ssh_classic_ms}
+            "reported_ready_ms": inst["launch"].get("ready_ms"), "steps_ms": steps, **extra}
 
 
-def floor_launch(podman, tag, ssh_dir, key, work, env):
+def floor_launch(podman, tag, ssh_dir, key, work, env, desktop_ssh_exe=None):
     port = free_port()
     name = f"cardhour-bench-floor-{os.getpid()}"
     known_hosts = os.path.join(work, "floor_known_hosts")
@@ -132,13 +181,19 @@ def floor_launch(podman, tag, ssh_dir, key, work, env):
         host_key = " ".join(f.read().split()[:2])
     with open(known_hosts, "w") as f:
         f.write(f"[127.0.0.1]:{port} {host_key}\n")
+    desktop = DesktopSsh(desktop_ssh_exe, key) if desktop_ssh_exe else None
     t0 = time.monotonic()
     subprocess.run([podman, "run", "-d", "--rm", "--name", name, "-p", f"127.0.0.1:{port}:22",
                     "-v", f"{ssh_dir}:/etc/cardhour/ssh:ro", tag], check=True, env=env,
                    stdout=subprocess.DEVNULL)
     try:
-        t_ssh = ssh_until_ok(port, "root", key, known_hosts)
+        if desktop:
+            t_ssh, _ = desktop.connect(port, "root", host_key_sha256(host_key))
+        else:
+            t_ssh = ssh_until_ok(port, "root", key, known_hosts)
     finally:
+        if desktop:
+            desktop.close()
         subprocess.run([podman, "rm", "-f", "-t", "0", name], env=env, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
     return {"to_ssh_s": t_ssh - t0}
@@ -158,9 +213,11 @@ def prepare_keys(work):
     return key, ssh_dir
 
 
-def run(sim_exe, runs, warmup=1, image="base", podman="podman", log=print, engine_api="auto"):
+def run(sim_exe, runs, warmup=1, image="base", podman="podman", log=print, engine_api="auto",
+        desktop_ssh_exe=None):
     """Alternating floor and CardHour launches; returns (rows, log lines of the provider).
-    engine_api "off": the provider drives podman through its command line only."""
+    engine_api "off": the provider drives podman through its command line only.
+    desktop_ssh_exe: each round also runs the floor and CardHour with the desktop's SSH path."""
     env = dict(os.environ)
     work = tempfile.mkdtemp(prefix="cardhour-bench-launch-")
     key, ssh_dir = prepare_keys(work)
@@ -176,14 +233,24 @@ def run(sim_exe, runs, warmup=1, image="base", podman="podman", log=print, engin
         for i in range(warmup + runs):
             floor = floor_launch(podman, tag, ssh_dir, key, work, env)
             ours = cardhour_launch(api, key_id, image, key, work, podman)
+            if desktop_ssh_exe:
+                floor_desktop = floor_launch(podman, tag, ssh_dir, key, work, env, desktop_ssh_exe)
+                desktop = cardhour_launch(api, key_id, image, key, work, podman, desktop_ssh_exe)
             if i < warmup:
                 continue
             row = {"run": i - warmup + 1, "id": ours["id"], "floor_to_ssh_s": floor["to_ssh_s"],
                    "cardhour_to_running_s": ours["to_running_s"], "cardhour_to_ssh_s": ours["to_ssh_s"],
                    "cardhour_reported_ready_ms": ours["reported_ready_ms"], "steps_ms": ours["steps_ms"],
                    "ssh_command_ms": ours["ssh_command_ms"], "ssh_classic_kex_ms": ours["ssh_classic_kex_ms"]}
+            said = f"  launch {row['run']}/{runs}: OpenSSH: floor {floor['to_ssh_s']:.3f} s, CardHour {ours['to_ssh_s']:.3f} s"
+            if desktop_ssh_exe:
+                row.update({"desktop_id": desktop["id"], "floor_desktop_to_ssh_s": floor_desktop["to_ssh_s"],
+                            "desktop_to_running_s": desktop["to_running_s"], "desktop_to_ssh_s": desktop["to_ssh_s"],
+                            "desktop_steps_ms": desktop["steps_ms"], "desktop_ssh": desktop["desktop_ssh"]})
+                said += (f"; the desktop's SSH: floor {floor_desktop['to_ssh_s']:.3f} s, "
+                         f"CardHour {desktop['to_ssh_s']:.3f} s")
             rows.append(row)
-            log(f"  launch {row['run']}/{runs}: floor {floor['to_ssh_s']:.3f} s, CardHour {ours['to_ssh_s']:.3f} s")
+            log(said)
     finally:
         sim.stop()
     # The provider's own account of each launch: total and sshd probe time.
@@ -208,8 +275,10 @@ def main():
     ap.add_argument("--csv", help="append one row per run to this file")
     ap.add_argument("--engine-api", default="auto", choices=["auto", "off"],
                     help="off: the provider uses podman's command line only (for comparison)")
+    ap.add_argument("--desktop-ssh", help="path to cardhour-bench-ssh-first: also launch with the desktop's SSH path")
     args = ap.parse_args()
-    rows = run(args.sim, args.runs, args.warmup, args.image, args.podman, engine_api=args.engine_api)
+    rows = run(args.sim, args.runs, args.warmup, args.image, args.podman, engine_api=args.engine_api,
+               desktop_ssh_exe=args.desktop_ssh)
 
     def stats(name):
         values = [r[name] for r in rows]
@@ -223,6 +292,11 @@ def main():
     print(f"CardHour POST -> running        median {r_med:.3f} s  p95 {r_p95:.3f} s")
     print(f"CardHour POST -> ssh ok         median {s_med:.3f} s  p95 {s_p95:.3f} s")
     print(f"ratio to floor (ssh ok)         median {s_med / f_med:.2f}x")
+    if args.desktop_ssh:
+        d_med, d_p95 = stats("desktop_to_ssh_s")
+        fd_med, _ = stats("floor_desktop_to_ssh_s")
+        print(f"desktop's SSH: floor {fd_med:.3f} s, CardHour POST -> ssh ok median {d_med:.3f} s  p95 {d_p95:.3f} s "
+              f"({d_med / fd_med:.2f}x)")
     for name, label, _, _ in STEPS:
         values = [r["steps_ms"][name] for r in rows if name in r["steps_ms"]]
         print(f"  step {label}: median {median(values):.0f} ms")

@@ -222,8 +222,9 @@ def _telemetry_window(api, pid, instances, seconds):
             "telemetry_mib": median(memory) if memory else None}
 
 
-def _delete_all(sim):
-    """Every instance deleted through the API and waited for; the seconds it took."""
+def _delete_all(sim, podman, env, provider_id):
+    """Every instance deleted through the API and waited for, then its container's removal (the
+    API says "terminated" before the engine has removed the container); the seconds it took."""
     t0 = time.monotonic()
     ids = [i["id"] for i in sim.api.call("GET", "/v1/instances")] if sim.proc.poll() is None else []
     for iid in ids:
@@ -238,6 +239,12 @@ def _delete_all(sim):
         if all(s == "terminated" for s in states):
             break
         time.sleep(1)
+    while ids and provider_id and time.monotonic() < end:
+        left = subprocess.run([podman, "ps", "-a", "-q", "--filter", f"label=cardhour.provider={provider_id}"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.split()
+        if not left:
+            break
+        time.sleep(2)
     return time.monotonic() - t0
 
 
@@ -327,7 +334,9 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
     finally:
         if sim is not None:
             try:
-                result["cleanup_s"] = _delete_all(sim)
+                result["cleanup_s"] = _delete_all(sim, podman, env, provider_id)
+                log(f"  every instance deleted through the API and its container removed by the provider in "
+                    f"{result['cleanup_s']:.0f} s")
             except (OSError, RuntimeError, http.client.HTTPException) as error:
                 # A ctrl-c reaches the provider too (one process group): what it did not remove
                 # goes by label below.

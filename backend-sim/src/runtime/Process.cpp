@@ -84,7 +84,8 @@ ProcessResult Process::run(const QString &program, const QStringList &args, cons
     result.crashed = process.exitStatus() == QProcess::CrashExit;
     result.exitCode = result.crashed ? -1 : process.exitCode();
     result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
+    if (process.processChannelMode() != QProcess::MergedChannels) // merged: all of it is in out
+        result.err = process.readAllStandardError();
     return result;
 }
 
