@@ -154,8 +154,10 @@ def rows_of(results):
                               f"network for podman boxes); kernel memory of the loop-mounted /workspace not counted"))
         rows.append(_row("6 density", f"provider CPU, % of one core ({dens['running']} instances, "
                                       f"{tel['seconds']} s)", "%", [tel["provider_cpu_pct"]], "", [],
-                         note=f"plus {tel['podman_cpu_pct']:.1f} % in the podman commands it ran (ps for the "
-                              f"reconciler and the disk check); provider RSS {tel['provider_rss_kib'] / 1024:.1f} MiB, "
+                         note=f"plus {tel['podman_cpu_pct']:.1f} % in the podman commands it ran as processes"
+                              + (f" and {tel['service_cpu_pct']:.1f} % in podman's API service answering its calls"
+                                 if tel.get("service_cpu_pct") is not None else "")
+                              + f"; provider RSS {tel['provider_rss_kib'] / 1024:.1f} MiB, "
                               f"{dens['provider_rss_per_instance_kib']:.0f} KiB per instance"))
     dip = results.get("density-inprocess")
     if dip and "error" in dip:

@@ -315,6 +315,7 @@ private:
     QHash<QString, DiskBaseline> m_diskBaselines;
     QHash<QString, qint64> m_diskFullBytes; // what it held when last stopped for a full disk
     bool m_diskCheckInFlight = false;
+    QHash<QString, QString> m_upperDirs; // container id → its writable layer's folder
     QTimer *m_diskTimer = nullptr;
     EngineApi *m_api = nullptr;
     QPointer<Process> m_apiService; // the podman service this runtime started, while it runs

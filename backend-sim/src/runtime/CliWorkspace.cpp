@@ -168,8 +168,9 @@ void CliRuntime::checkContainerDisks()
             },
             60000);
     };
-    // One `ps`, one `inspect` for the folders of the writable layers (what `--size` counts as
-    // rwSize, byte for byte), measured off the event loop.
+    // One `ps` (on the engine's API where there is one), an `inspect` of the containers not seen
+    // before for the folders of their writable layers (what `--size` counts as rwSize, byte for
+    // byte), measured off the event loop.
     runCli(running, [this, apply, byEngine](const ProcResult &r) {
         if (!r.ok()) {
             m_diskCheckInFlight = false;
@@ -177,21 +178,25 @@ void CliRuntime::checkContainerDisks()
             return;
         }
         const QJsonArray boxes = QJsonDocument::fromJson(r.out).array();
-        QStringList ids;
-        for (const QJsonValue &value : boxes)
-            ids << value.toObject().value(u"Id"_s).toString();
-        if (ids.isEmpty())
+        // A container's writable layer stays where it is for the container's life: only the
+        // containers not seen before are inspected.
+        QHash<QString, QString> known;
+        QStringList unknown;
+        for (const QJsonValue &value : boxes) {
+            const QString id = value.toObject().value(u"Id"_s).toString();
+            const auto it = m_upperDirs.constFind(id);
+            if (it != m_upperDirs.cend())
+                known.insert(id, *it);
+            else
+                unknown << id;
+        }
+        m_upperDirs = known; // the ones gone are forgotten
+        if (boxes.isEmpty())
             return apply(boxes, {});
-        const QStringList inspect{u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
-                                  u"{{.Id}}\t{{.GraphDriver.Data.UpperDir}}"_s};
-        // A box gone meanwhile fails the call but not the lines of the others.
-        runCli(inspect + ids, [this, apply, byEngine, boxes](const ProcResult &found) {
+        auto measure = [this, apply, byEngine, boxes] {
             QHash<QString, QStringList> folders;
-            for (const QByteArray &line : found.out.split('\n')) {
-                const QList<QByteArray> f = line.trimmed().split('\t');
-                if (f.size() == 2 && !f.at(1).isEmpty())
-                    folders.insert(QString::fromUtf8(f.at(0)), {QString::fromUtf8(f.at(1))});
-            }
+            for (auto it = m_upperDirs.cbegin(); it != m_upperDirs.cend(); ++it)
+                folders.insert(it.key(), {it.value()});
             if (folders.isEmpty())
                 return byEngine();
             LayerSize::measure(this, folders,
@@ -204,6 +209,21 @@ void CliRuntime::checkContainerDisks()
                                            return apply(boxes, used);
                                    byEngine();
                                });
+        };
+        if (unknown.isEmpty())
+            return measure();
+        const QStringList inspect{u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
+                                  u"{{.Id}}\t{{.GraphDriver.Data.UpperDir}}"_s};
+        // A box gone meanwhile fails the call but not the lines of the others.
+        runCli(inspect + unknown, [this, measure](const ProcResult &found) {
+            if (m_shuttingDown)
+                return;
+            for (const QByteArray &line : found.out.split('\n')) {
+                const QList<QByteArray> f = line.trimmed().split('\t');
+                if (f.size() == 2 && !f.at(1).isEmpty())
+                    m_upperDirs.insert(QString::fromUtf8(f.at(0)), QString::fromUtf8(f.at(1)));
+            }
+            measure();
         });
     });
 }

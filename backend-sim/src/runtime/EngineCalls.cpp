@@ -229,25 +229,31 @@ std::optional<ApiCall> volumeCreate(Engine engine, const QStringList &args)
     return call;
 }
 
-// `--filter label=K=V ... --format json` from args[from] on, as a GET of `path` with the same
-// label filters: for podman the API sends what its command line prints.
+// `--filter label=K=V ... [--filter status=S ...] --format json` from args[from] on, as a GET
+// of `path` with the same filters: for podman the API sends what its command line prints.
 std::optional<ApiCall> labelFilteredList(const QStringList &args, qsizetype from,
-                                         const QString &path)
+                                         const QString &path, bool statusFilters = false)
 {
     QJsonArray labelFilters;
+    QJsonArray statuses;
     for (qsizetype i = from; i < args.size(); i += 2) {
         const QString &flag = args.at(i);
         const QString value = args.value(i + 1);
         if (flag == u"--filter"_s && value.startsWith(u"label="_s))
             labelFilters.append(value.mid(6));
+        else if (statusFilters && flag == u"--filter"_s && value.startsWith(u"status="_s))
+            statuses.append(value.mid(7));
         else if (flag == u"--format"_s && value == u"json"_s)
             continue;
         else
             return std::nullopt;
     }
+    QJsonObject filters{{u"label"_s, labelFilters}};
+    if (!statuses.isEmpty())
+        filters.insert(u"status"_s, statuses);
     ApiCall call;
     call.method = "GET";
-    call.path = path + encoded(QString::fromUtf8(compact(QJsonObject{{u"label"_s, labelFilters}})));
+    call.path = path + encoded(QString::fromUtf8(compact(filters)));
     call.output = ApiCall::Output::Body;
     return call;
 }
@@ -273,11 +279,15 @@ std::optional<ApiCall> volumeRemove(const QStringList &args)
 }
 
 // `ps -a ...`
+// `ps -a ...` (every state) or `ps ...` (running ones only, as both the command line and the
+// API list by default).
 std::optional<ApiCall> containerList(Engine engine, const QStringList &args)
 {
-    if (engine != Engine::Podman || args.value(1) != u"-a"_s)
+    if (engine != Engine::Podman)
         return std::nullopt;
-    return labelFilteredList(args, 2, u"/containers/json?all=true&filters="_s);
+    if (args.value(1) == u"-a"_s)
+        return labelFilteredList(args, 2, u"/containers/json?all=true&filters="_s, true);
+    return labelFilteredList(args, 1, u"/containers/json?filters="_s, true);
 }
 
 } // namespace

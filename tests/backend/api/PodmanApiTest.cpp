@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
 #include <QUuid>
 
 namespace cardhour::test {
@@ -147,6 +148,32 @@ QJsonObject PodmanApiTest::instance(SimProcess &sim, const QString &token, const
 {
     const Reply r = sim.authedGet(token, u"/v1/instances/"_s + id);
     return r.status == 200 ? r.object() : QJsonObject();
+}
+
+RunningBox PodmanApiTest::launchRunning(SimProcess &sim, const QString &name)
+{
+    RunningBox box;
+    box.token = sim.signUp(name + u"@example.com"_s);
+    if (box.token.isEmpty()) {
+        box.failure = u"signing up %1 failed"_s.arg(name);
+        return box;
+    }
+    box.key = makeKey(name);
+    box.keyId = addKey(sim, box.token, box.key);
+    if (box.keyId.isEmpty()) {
+        box.failure = u"adding %1's key failed"_s.arg(name);
+        return box;
+    }
+    box.id = create(sim, box.token, {box.keyId});
+    if (box.id.isEmpty()) {
+        box.failure = u"launching %1's instance failed"_s.arg(name);
+        return box;
+    }
+    box.instance = waitFor(sim, box.token, box.id, u"running"_s);
+    if (box.instance.value(u"state"_s).toString() != u"running"_s)
+        box.failure = u"%1's instance did not run: %2"_s.arg(
+            name, QString::fromUtf8(QJsonDocument(box.instance).toJson(QJsonDocument::Compact)));
+    return box;
 }
 
 QJsonObject PodmanApiTest::waitFor(SimProcess &sim, const QString &token, const QString &id,

@@ -120,6 +120,18 @@ struct KeyPair
     QString publicLine;
 };
 
+// One user with one key and one instance that reached `running`.
+struct RunningBox
+{
+    QString token;
+    KeyPair key;
+    QString keyId;
+    QString id;
+    QJsonObject instance; // as the API showed it when it was running
+    QString failure; // what went wrong (empty when running)
+    bool ok() const { return failure.isEmpty(); }
+};
+
 class PodmanApiTest : public QObject
 {
 protected:
@@ -136,6 +148,9 @@ protected:
     QJsonObject waitFor(SimProcess &sim, const QString &token, const QString &id,
                         const QString &state, int timeoutMs = kRunningTimeoutMs);
     QJsonObject instance(SimProcess &sim, const QString &token, const QString &id);
+    // Signs up `name`@example.com, adds a key named `name` and launches one instance (the
+    // default type and image), waiting until it runs: check ok() and report failure.
+    RunningBox launchRunning(SimProcess &sim, const QString &name);
     // Writes `[host]:port <host_key>` to a new known_hosts file; returns its path.
     QString knownHostsFor(const QJsonObject &instance);
     // OpenSSH's arguments for `command` on the instance as root with `key`, pinned to

@@ -172,6 +172,16 @@ void TestEngineCalls::verbs()
     QCOMPARE(path(Engine::Podman,
                   {u"ps"_s, u"-a"_s, u"--filter"_s, u"label=a=b"_s, u"--format"_s, u"json"_s}),
              u"GET /containers/json?all=true&filters=%7B%22label%22%3A%5B%22a%3Db%22%5D%7D"_s);
+    // The disk check's list: running ones only.
+    QCOMPARE(path(Engine::Podman,
+                  {u"ps"_s, u"--filter"_s, u"label=a=b"_s, u"--filter"_s, u"status=running"_s,
+                   u"--format"_s, u"json"_s}),
+             u"GET /containers/json?filters="
+             "%7B%22label%22%3A%5B%22a%3Db%22%5D%2C%22status%22%3A%5B%22running%22%5D%7D"_s);
+    QVERIFY(!apiCallFor(Engine::Podman, {u"ps"_s, u"--size"_s, u"--format"_s, u"json"_s}, {}));
+    QVERIFY(!apiCallFor(Engine::Docker,
+                        {u"ps"_s, u"--filter"_s, u"status=running"_s, u"--format"_s, u"json"_s},
+                        {}));
     const std::optional<ApiCall> volume =
         apiCallFor(Engine::Podman,
                    {u"volume"_s, u"create"_s, u"--label"_s, u"a=b"_s, u"--opt"_s, u"o=loop"_s,

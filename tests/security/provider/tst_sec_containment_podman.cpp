@@ -211,14 +211,12 @@ void TestSecContainmentPodman::containerDiskFillerIsStopped()
 {
     SimProcess *sim = startSim({u"--catalog"_s, m_catalog.path()});
     QVERIFY(sim);
-    const QString token = sim->signUp(u"rootfs@example.com"_s);
-    QVERIFY(!token.isEmpty());
-    const KeyPair key = makeKey(u"rootfs"_s);
-    const QString keyId = addKey(*sim, token, key);
-    const QString id = create(*sim, token, {keyId});
-    QVERIFY(!id.isEmpty());
-    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
-    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s, qPrintable(json(inst)));
+    const RunningBox box = launchRunning(*sim, u"rootfs"_s);
+    QVERIFY2(box.ok(), qPrintable(box.failure));
+    const QString &token = box.token;
+    const KeyPair &key = box.key;
+    const QString &id = box.id;
+    const QJsonObject &inst = box.instance;
     // 1.25 GiB into the container's own disk, past its 1 GiB (and no further: the host's).
     const Cmd fill = ssh(inst, knownHostsFor(inst), key,
                          u"dd if=/dev/zero of=/root/fill bs=1M count=1280 2>&1; echo dd-exit=$?"_s);
@@ -249,14 +247,13 @@ void TestSecContainmentPodman::snapshotLimitWithRealSnapshots()
 {
     SimProcess *sim = startSim({u"--catalog"_s, m_catalog.path()});
     QVERIFY(sim);
-    const QString token = sim->signUp(u"snapper@example.com"_s);
-    QVERIFY(!token.isEmpty());
-    const KeyPair key = makeKey(u"snapper"_s);
-    const QString keyId = addKey(*sim, token, key);
-    const QString id = create(*sim, token, {keyId});
-    QVERIFY(!id.isEmpty());
-    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
-    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s, qPrintable(json(inst)));
+    const RunningBox box = launchRunning(*sim, u"snapper"_s);
+    QVERIFY2(box.ok(), qPrintable(box.failure));
+    const QString &token = box.token;
+    const KeyPair &key = box.key;
+    const QString &keyId = box.keyId;
+    const QString &id = box.id;
+    const QJsonObject &inst = box.instance;
     const Cmd wrote = ssh(inst, knownHostsFor(inst), key,
                           u"echo kept-in-snapshot > /workspace/note && echo wrote"_s);
     QVERIFY2(wrote.ok(), qPrintable(wrote.describe()));
@@ -300,14 +297,12 @@ void TestSecContainmentPodman::crashMidSnapshotLeavesNoPausedContainer()
 {
     SimProcess *sim = startSim({u"--catalog"_s, m_catalog.path()});
     QVERIFY(sim);
-    const QString token = sim->signUp(u"crash-snapshot@example.com"_s);
-    QVERIFY(!token.isEmpty());
-    const KeyPair key = makeKey(u"crash-snapshot"_s);
-    const QString keyId = addKey(*sim, token, key);
-    const QString id = create(*sim, token, {keyId});
-    QVERIFY(!id.isEmpty());
-    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
-    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s, qPrintable(json(inst)));
+    const RunningBox launched = launchRunning(*sim, u"crash-snapshot"_s);
+    QVERIFY2(launched.ok(), qPrintable(launched.failure));
+    const QString &token = launched.token;
+    const KeyPair &key = launched.key;
+    const QString &id = launched.id;
+    const QJsonObject &inst = launched.instance;
     // Something on the container's own disk, so that the commit (made while paused) takes a
     // moment.
     const Cmd big = ssh(inst, knownHostsFor(inst), key,
