@@ -308,10 +308,18 @@ void MainWindow::connectSession()
     connect(m_core, &ClientSession::billMoved, this, &MainWindow::onBillMoved);
     connect(m_core->ticker(), &BillTicker::balanceChanged, m_trayNotifier, &TrayNotifier::refresh);
     connect(m_core, &ClientSession::balanceExhausted, this, [this] {
-        statusBar()->showMessage(tr("The balance has run out: the provider stops your instances."));
+        showLastingStatus(
+            [this] { return tr("The balance has run out: the provider stops your instances."); });
     });
     connect(m_core, &ClientSession::notice, this,
-            [this](const QString &message) { statusBar()->showMessage(message); });
+            [this] { showLastingStatus([this] { return m_core->noticeText(); }); });
+}
+
+void MainWindow::showLastingStatus(std::function<QString()> text)
+{
+    m_lastingStatus = std::move(text);
+    m_lastingStatusShown = m_lastingStatus();
+    statusBar()->showMessage(m_lastingStatusShown);
 }
 
 void MainWindow::retranslate()
@@ -324,6 +332,10 @@ void MainWindow::retranslate()
     m_model->retranslate();
     retranslateDashboard();
     m_trayNotifier->retranslate();
+    // A message that stays until the next one is said again; one that has gone stays gone.
+    if (m_lastingStatus && statusBar()->currentMessage() == m_lastingStatusShown
+        && !m_lastingStatusShown.isEmpty())
+        showLastingStatus(m_lastingStatus);
 }
 
 void MainWindow::retranslateDashboard()

@@ -11,6 +11,7 @@
 #include <QString>
 #include <QUrl>
 
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -145,6 +146,9 @@ private:
     void buildLanguageMenu();
     void connectSession();
     void retranslate();
+    // A status-bar message with no timeout, made by `text` now and again after a switch of
+    // language while it is still shown.
+    void showLastingStatus(std::function<QString()> text);
     // The account page (log in / sign up) in place of the dashboard, with why, if said.
     void showLogin(const QString &note = {});
     AccountPage *ensureAccountPage();
@@ -219,6 +223,8 @@ private:
     LedgerView *m_ledgerView = nullptr;
     TrayNotifier *m_trayNotifier = nullptr;
     core::ProviderClock m_providerClock;
+    std::function<QString()> m_lastingStatus;
+    QString m_lastingStatusShown;
     SshActions *m_ssh = nullptr;
     QLabel *m_userLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.

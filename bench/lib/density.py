@@ -324,7 +324,14 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
             f"{result['ready_s_median']:.1f} s each to running); stopped by: {launcher.stopped_by}")
 
         # Every one at once, not only each as it came up.
-        listed = [i for i in api.call("GET", "/v1/instances") if i["state"] == "running"]
+        everyone = api.call("GET", "/v1/instances")
+        listed = [i for i in everyone if i["state"] == "running"]
+        for gone in (i for i in everyone if i["state"] != "running"):
+            # One that ran and no longer does: the provider's reason, and what it logged of it.
+            lines = [line for line in sim.log().splitlines() if gone["id"] in line][-4:]
+            log(f"  instance {gone['id']} is {gone['state']} ({gone.get('state_reason')}); the provider logged:\n"
+                + "\n".join("    " + line[:300] for line in lines))
+        result["left_running"] = len(everyone) - len(listed)
         known_hosts = os.path.join(work, "known_hosts")
         with open(known_hosts, "w") as f:
             f.writelines(f"[127.0.0.1]:{i['ssh']['port']} {i['ssh']['host_key']}\n" for i in listed)

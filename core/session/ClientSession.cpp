@@ -43,7 +43,9 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
                 Q_EMIT connectFailed(tail.isEmpty() ? reason : reason + u"\n\n"_s + tail);
             });
     connect(m_launcher, &SandboxLauncher::impostorRefused, this,
-            [this](const QUrl &, const QString &reason) { Q_EMIT notice(reason); });
+            [this](const QUrl &, const QString &reason) {
+                sayNotice([reason] { return reason; }); // the launcher's sentence, as it is
+            });
     connect(m_launcher, &SandboxLauncher::exitedUnexpectedly, this,
             [this](const QString &reason) { Q_EMIT providerLost(reason); });
 
@@ -67,8 +69,11 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
                                    ? tr("Your session has expired. Please log in again.")
                                    : QString());
     });
-    connect(m_session, &Session::tokenStorageFailed, this, [this](const QString &reason) {
-        Q_EMIT notice(tr("You stay logged in for this session only: %1").arg(reason));
+    connect(m_session, &Session::tokenStorageFailed, this, [this] {
+        sayNotice([problem = m_session->tokenStorageProblem()] {
+            return tr("You stay logged in for this session only: %1")
+                .arg(SecretStore::describe(problem));
+        });
     });
 
     // ---- what the provider pushes ------------------------------------------------------------
@@ -146,6 +151,12 @@ void ClientSession::disconnectFromProvider()
 {
     ++m_probeGeneration;
     m_events->stop();
+}
+
+void ClientSession::sayNotice(std::function<QString()> text)
+{
+    m_noticeText = std::move(text);
+    Q_EMIT notice(m_noticeText());
 }
 
 void ClientSession::useProvider(const QUrl &url, const QString &providerKey, const Health &health)

@@ -11,6 +11,7 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <functional>
 #include <optional>
 
 namespace cardhour::core {
@@ -60,6 +61,8 @@ public:
 
     ProviderClient *client() const { return m_client; }
     EventStream *events() const { return m_events; }
+    // The latest notice() in the current language (empty when there was none).
+    QString noticeText() const { return m_noticeText ? m_noticeText() : QString(); }
     SecretStore *secrets() const { return m_secrets; }
     Session *session() const { return m_session; }
     SandboxLauncher *launcher() const { return m_launcher; }
@@ -127,9 +130,12 @@ Q_SIGNALS:
     void balanceExhausted();
     void streamUp();
     void streamDown(const QString &reason);
+    // Something the user should read (the status bar shows it until the next): `message` in
+    // the language of the moment; noticeText() says the latest one in the current language.
     void notice(const QString &message);
 
 private:
+    void sayNotice(std::function<QString()> text);
     // The provider at url answered `health` (its runtime is shown from it, not asked again).
     void useProvider(const QUrl &url, const QString &providerKey, const Health &health);
     void resetFor(const QString &userId);
@@ -143,6 +149,7 @@ private:
     EventStream *m_events;
     SecretStore *m_secrets;
     Session *m_session;
+    std::function<QString()> m_noticeText; // the latest notice, made again when asked
     SandboxLauncher *m_launcher;
     BillTicker *m_ticker;
     RunwayAlerts *m_alerts;

@@ -12,6 +12,23 @@ class Job;
 
 namespace cardhour::core {
 
+// Why the keychain did not do what was asked, kept as data: SecretStore::describe() makes the
+// sentence when it is needed, in the language of that moment (a message still on screen after
+// a switch of language is said again in the new one).
+struct SecretProblem
+{
+    enum class Kind {
+        None,
+        NoAnswer, // silent for SecretStore::timeoutMs()
+        Denied, // the user or the system refused access
+        NoKeychain, // no backend on this system
+        Failed, // any other error of the backend
+    };
+    Kind kind = Kind::None;
+    QString detail; // the backend's own words (QtKeychain's errorString), as it gave them
+    bool isEmpty() const { return kind == Kind::None; }
+};
+
 // The result of one keychain operation; finishes once, asynchronously, then deletes itself.
 class SecretReply : public QObject
 {
@@ -29,8 +46,10 @@ public:
     Status status() const { return m_status; }
     bool ok() const { return m_status == Status::Ok; }
     QString secret() const { return m_secret; }
-    // A plain, translated sentence when the status is Denied or Unavailable.
-    QString reason() const { return m_reason; }
+    // What went wrong when the status is Denied or Unavailable (empty otherwise).
+    SecretProblem problem() const { return m_problem; }
+    // The same as a plain sentence in the current language.
+    QString reason() const;
 
 Q_SIGNALS:
     void finished();
@@ -38,11 +57,11 @@ Q_SIGNALS:
 private:
     friend class SecretStore;
     explicit SecretReply(QObject *parent);
-    void finish(Status status, const QString &secret, const QString &reason);
+    void finish(Status status, const QString &secret, const SecretProblem &problem = {});
 
     Status m_status = Status::Pending;
     QString m_secret;
-    QString m_reason;
+    SecretProblem m_problem;
     QPointer<QKeychain::Job> m_job;
     QTimer *m_timer = nullptr;
 };
@@ -65,6 +84,9 @@ public:
     // keychain that prompts the user needs time; one that never answers must not hang us).
     void setTimeoutMs(int ms) { m_timeoutMs = ms; }
     int timeoutMs() const { return m_timeoutMs; }
+
+    // `problem` as a plain sentence in the current language (empty for no problem).
+    static QString describe(const SecretProblem &problem);
 
     SecretReply *readToken(const QString &key);
     SecretReply *writeToken(const QString &key, const QString &token);

@@ -78,8 +78,14 @@ void Session::adopt(const QString &token, const SessionUser &user, bool store)
             return;
         m_tokenStored = write->ok();
         if (!write->ok())
-            Q_EMIT tokenStorageFailed(write->reason());
+            storageFailed(*write);
     });
+}
+
+void Session::storageFailed(const SecretReply &reply)
+{
+    m_storageProblem = reply.problem();
+    Q_EMIT tokenStorageFailed(reply.reason());
 }
 
 void Session::restore()
@@ -99,7 +105,7 @@ void Session::restore()
             setState(State::LoggedOut);
             if (read->status() == SecretReply::Status::Denied
                 || read->status() == SecretReply::Status::Unavailable)
-                Q_EMIT tokenStorageFailed(read->reason());
+                storageFailed(*read);
             Q_EMIT restoreFinished(false);
             return;
         }
@@ -175,7 +181,7 @@ void Session::logOut()
                 return;
             if (remove->status() == SecretReply::Status::Denied
                 || remove->status() == SecretReply::Status::Unavailable)
-                Q_EMIT tokenStorageFailed(remove->reason());
+                storageFailed(*remove);
             setState(State::LoggedOut);
             Q_EMIT loggedOut();
         });

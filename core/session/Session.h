@@ -2,6 +2,7 @@
 
 #include "api/ApiError.h"
 #include "api/Models.h"
+#include "session/SecretStore.h"
 
 #include <QObject>
 #include <QString>
@@ -10,7 +11,6 @@
 namespace cardhour::core {
 
 class ProviderClient;
-class SecretStore;
 
 // Who is logged in where. Holds the provider's address, the token and the user; gives the
 // token to the ProviderClient; keeps the token in the SecretStore across runs.
@@ -56,6 +56,8 @@ public:
     QString token() const { return m_token; }
     // Whether the keychain holds the current token (false: kept for this session only).
     bool isTokenStored() const { return m_tokenStored; }
+    // What the keychain said the last time it failed (tokenStorageFailed), as data.
+    SecretProblem tokenStorageProblem() const { return m_storageProblem; }
 
     // Reads the token from the keychain and checks it with GET /v1/me.
     void restore();
@@ -78,7 +80,8 @@ Q_SIGNALS:
     void loggedOut();
     // The provider no longer accepts the token (a 401 on any call); the user must log in.
     void sessionExpired();
-    // The keychain could not store (or delete) the token; `reason` is a plain sentence.
+    // The keychain could not store (or delete) the token; `reason` is a plain sentence in the
+    // language of the moment (tokenStorageProblem() can say it again in another).
     void tokenStorageFailed(const QString &reason);
 
 private:
@@ -87,9 +90,11 @@ private:
     void adopt(const QString &token, const SessionUser &user, bool store);
     void clearLocal();
     void onSessionExpired();
+    void storageFailed(const SecretReply &reply);
 
     ProviderClient *m_client;
     SecretStore *m_secrets;
+    SecretProblem m_storageProblem;
     QUrl m_url;
     QString m_key;
     QString m_token;

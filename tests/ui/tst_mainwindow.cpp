@@ -44,6 +44,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -495,17 +496,29 @@ void TestMainWindow::switchesLanguage()
     QCOMPARE(launchAction->text(), u"&Launch…"_s);
     const QString header = window.instanceModel()->headerData(0, Qt::Horizontal).toString();
     QCOMPARE(header, u"Name"_s);
+    // A status-bar message that stays (no timeout) is said again in the new language.
+    Q_EMIT window.clientSession()->balanceExhausted();
+    const QString exhausted = u"The balance has run out: the provider stops your instances."_s;
+    QCOMPARE(window.statusBar()->currentMessage(), exhausted);
 
     window.findChild<QAction *>(u"language_zh_CN"_s)->trigger();
     QCOMPARE(translations.current(), u"zh_CN"_s);
     QTRY_COMPARE(connectButton->text(), u"连接"_s);
     QTRY_COMPARE(launchAction->text(), u"启动实例(&L)…"_s);
     QCOMPARE(window.instanceModel()->headerData(0, Qt::Horizontal).toString(), u"名称"_s);
+    QTRY_COMPARE(window.statusBar()->currentMessage(), u"余额已用完：服务商将停止您的实例。"_s);
     shoot(&window, u"07-zh_CN"_s);
 
     window.findChild<QAction *>(u"language_en"_s)->trigger();
     QTRY_COMPARE(connectButton->text(), u"Connect"_s);
     QTRY_COMPARE(launchAction->text(), u"&Launch…"_s);
+    QTRY_COMPARE(window.statusBar()->currentMessage(), exhausted);
+    // One that has gone stays gone.
+    window.statusBar()->clearMessage();
+    window.findChild<QAction *>(u"language_zh_CN"_s)->trigger();
+    QTRY_COMPARE(connectButton->text(), u"连接"_s);
+    QVERIFY(window.statusBar()->currentMessage().isEmpty());
+    window.findChild<QAction *>(u"language_en"_s)->trigger();
 }
 
 void TestMainWindow::expiredTokenReturnsToTheSameView()

@@ -147,7 +147,7 @@ void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, P
                 return runProcess(args, done, timeout, extraEnv);
             }
             if (cli::startLostHelperExit(call, reply))
-                return startAsCommand(call, reply, done, timeout);
+                return startAsCommand(call, reply, done, timeout, false);
             if (!call.startAfterCreate || !reply.ok())
                 return done(cli::resultOf(call, reply));
             // `run -d`: the container is made; its start is what can still fail (a taken port).
@@ -164,14 +164,14 @@ void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, P
                                if (m_shuttingDown)
                                    return;
                                if (cli::startLostHelperExit(start, started))
-                                   return startAsCommand(start, started, done, timeout);
+                                   return startAsCommand(start, started, done, timeout, true);
                                done(cli::resultOf(start, started));
                            });
         });
 }
 
 void CliRuntime::startAsCommand(const cli::ApiCall &start, const EngineReply &failed,
-                                const ProcCallback &done, int timeoutMs)
+                                const ProcCallback &done, int timeoutMs, bool fresh)
 {
     qCInfo(lcCli).noquote() << what(u"API"_s) << "start of" << start.id << "lost a helper's exit ("
                             << failed.message() << "): starting as a command";
@@ -186,19 +186,27 @@ void CliRuntime::startAsCommand(const cli::ApiCall &start, const EngineReply &fa
     // The command line prints the id, as `start` and `run -d` both do.
     runProcess(
         {u"start"_s, start.id},
-        [this, done, id = start.id](const ProcResult &r) {
+        [this, done, id = start.id, fresh](const ProcResult &r) {
             ProcResult result = r;
-            // The exit lost may have been the start's own (`runc start`): it did start then.
-            if (!result.ok() && result.started && !result.timedOut
-                && cli::classify(QString::fromUtf8(result.err)) == cli::Failure::AlreadyRunning) {
+            switch (cli::lostStartOutcome(r, fresh)) {
+            case cli::LostStart::MakeAgain:
+                // Still "already running" in err: the launch removes it and runs it again.
                 qCInfo(lcCli).noquote() << what(u"API"_s) << "start of" << id
-                                        << "had started after all (already running)";
+                                        << "had started after all, but the engine keeps it as "
+                                           "not started: made again";
+                break;
+            case cli::LostStart::Started:
+                if (!result.ok())
+                    qCInfo(lcCli).noquote() << what(u"API"_s) << "start of" << id
+                                            << "had started after all (already running)";
                 result.exitCode = 0;
                 result.crashed = false;
                 result.err.clear();
-            }
-            if (result.ok())
                 result.out = id.toUtf8() + '\n';
+                break;
+            case cli::LostStart::Failed:
+                break;
+            }
             done(result);
         },
         timeoutMs, QProcessEnvironment());

@@ -351,11 +351,15 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
             }
             const bool portTaken = failure == cli::Failure::PortInUse;
             const bool nameTaken = failure == cli::Failure::NameInUse;
-            if ((portTaken || nameTaken) && attempt < 3) {
+            // The engine lost its record of this new container's start (lostStartOutcome).
+            const bool startLost = failure == cli::Failure::AlreadyRunning;
+            if ((portTaken || nameTaken || startLost) && attempt < 3) {
                 // A port taken between choosing and binding it leaves a created container behind;
                 // a name taken is a container of an earlier attempt. Either way: clear, run again.
                 qCInfo(lcCli) << "instance" << iid
-                              << (portTaken ? ": port taken meanwhile" : ": name in use")
+                              << (portTaken       ? ": port taken meanwhile"
+                                      : nameTaken ? ": name in use"
+                                                  : ": the engine lost its start")
                               << ", running the container again";
                 findContainer(
                     iid,

@@ -226,8 +226,9 @@ private:
                     int timeoutMs, const QProcessEnvironment &extraEnv);
     // A start the engine's service failed by losing a helper's exit, tried once more as
     // `start <id>` on the command line.
+    // `fresh`: the start of a container made for this launch (see cli::lostStartOutcome).
     void startAsCommand(const cli::ApiCall &start, const EngineReply &failed,
-                        const ProcCallback &done, int timeoutMs);
+                        const ProcCallback &done, int timeoutMs, bool fresh);
     void watchEvents();
     void noteEvent(const QByteArray &line);
     // A step of a snapshot: it dies with the provider (whose restart marks the snapshot

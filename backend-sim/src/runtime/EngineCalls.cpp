@@ -380,6 +380,16 @@ QString volumeMountLostBy(const ApiCall &call, const EngineReply &reply)
     return match.hasMatch() ? match.captured(1) : QString();
 }
 
+LostStart lostStartOutcome(const ProcessResult &retry, bool fresh)
+{
+    if (retry.ok())
+        return LostStart::Started;
+    if (retry.started && !retry.timedOut
+        && classify(QString::fromUtf8(retry.err)) == Failure::AlreadyRunning)
+        return fresh ? LostStart::MakeAgain : LostStart::Started;
+    return LostStart::Failed;
+}
+
 bool startLostHelperExit(const ApiCall &call, const EngineReply &reply)
 {
     return failedStart(call, reply)

@@ -53,6 +53,17 @@ ProcessResult resultOf(const ApiCall &call, const EngineReply &reply);
 // that it can be released before the start is tried again; empty for any other reply.
 bool startLostHelperExit(const ApiCall &call, const EngineReply &reply);
 QString volumeMountLostBy(const ApiCall &call, const EngineReply &reply);
+// What such a start came to, from the command-line start tried after it (`retry`). runc's own
+// exit lost means it did start: runc runs the container while podman keeps it "initialized"
+// for good (its sync skips that state), and reads it as not running from then on. A container
+// made for this launch (`fresh`: nothing of the user's in it yet) is made again; an older one
+// counts as started, since removing it would lose what its own disk holds.
+enum class LostStart {
+    Started,
+    MakeAgain,
+    Failed
+};
+LostStart lostStartOutcome(const ProcessResult &retry, bool fresh);
 // The event stream of `providerId`'s containers, and what one of its lines says.
 QString eventsPath(Engine engine, const QString &providerId);
 struct EngineEvent

@@ -115,8 +115,11 @@ bool InstanceService::compareAndSwap(const QString &instanceId, const QStringLis
     QStringList quoted;
     for (const QString &state : from)
         quoted.append(u'\'' + state + u'\'');
+    // updated_at grows at every change, also within one millisecond: a client keeps the view
+    // with the later updated_at, and two changes in one millisecond (the in-process runtime's
+    // launch) must not leave it an older view that looks as new.
     QSqlQuery q = m_db.exec(
-        u"UPDATE instances SET state = ?, state_reason = ?, updated_at = ?"
+        u"UPDATE instances SET state = ?, state_reason = ?, updated_at = MAX(?, updated_at + 1)"
         " WHERE id = ? AND state IN ("_s
             + quoted.join(u',') + u")"_s,
         {to, reason.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(reason), nowMs,

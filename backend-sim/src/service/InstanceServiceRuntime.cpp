@@ -89,9 +89,9 @@ void InstanceService::onStopped(const QString &instanceId)
 {
     Transaction tx(m_db);
     // Keeps the reason given when stopping began (user, balance, ...).
-    m_db.exec(
-        u"UPDATE instances SET state = 'stopped', updated_at = ? WHERE id = ? AND state = 'stopping'"_s,
-        {m_clock.nowMs(), instanceId});
+    m_db.exec(u"UPDATE instances SET state = 'stopped', updated_at = MAX(?, updated_at + 1)"
+              " WHERE id = ? AND state = 'stopping'"_s,
+              {m_clock.nowMs(), instanceId});
     tx.commit();
     notify(instanceId);
 }

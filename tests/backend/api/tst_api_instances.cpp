@@ -293,6 +293,15 @@ void TestApiInstances::lifecycle()
     const QJsonObject stopped = m_sim->waitForState(m_tokenA, id, u"stopped"_s);
     QCOMPARE(stopped.value(u"state"_s).toString(), u"stopped"_s);
     QCOMPARE(stopped.value(u"state_reason"_s).toString(), u"stopped_by_user"_s);
+    // Every change moves updated_at on, also while the test clock stands still (all of these
+    // in one millisecond): a client keeps the view with the later updated_at.
+    const auto updatedAt = [](const QJsonObject &o) {
+        return isoToMs(o.value(u"updated_at"_s).toString());
+    };
+    QVERIFY2(updatedAt(running) > updatedAt(c),
+             qPrintable(running.value(u"updated_at"_s).toString()));
+    QVERIFY(updatedAt(stop.object()) > updatedAt(running));
+    QVERIFY(updatedAt(stopped) > updatedAt(stop.object()));
 
     const Reply start = m_sim->authedPost(m_tokenA, u"/v1/instances/%1/start"_s.arg(id));
     QVERIFY2(start.status == 202, start.describe().constData());
@@ -301,8 +310,11 @@ void TestApiInstances::lifecycle()
     QCOMPARE(m_sim->waitForState(m_tokenA, id, u"running"_s).value(u"state"_s).toString(),
              u"running"_s);
 
+    const QJsonObject again = m_sim->authedGet(m_tokenA, u"/v1/instances/"_s + id).object();
+    QVERIFY(updatedAt(again) > updatedAt(stopped));
     const Reply removed = m_sim->authedDelete(m_tokenA, u"/v1/instances/"_s + id);
     QVERIFY2(removed.status == 200, removed.describe().constData());
+    QVERIFY(updatedAt(removed.object()) > updatedAt(again));
     QCOMPARE(removed.value(u"state"_s).toString(), u"terminated"_s);
     QCOMPARE(removed.value(u"state_reason"_s).toString(), u"terminated_by_user"_s);
     QVERIFY(isoToMs(removed.value(u"terminated_at"_s).toString()) > 0);

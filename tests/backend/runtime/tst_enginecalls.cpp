@@ -298,6 +298,27 @@ void TestEngineCalls::startsThatLostAHelpersExit()
     QVERIFY(!startLostHelperExit(start, failed(badMount)));
     QCOMPARE(volumeMountLostBy(start, failed(badMount)), QString());
     QCOMPARE(volumeMountLostBy(start, failed("wait: no child processes")), QString());
+
+    // The command-line start after it: runc's "already running" (the start had happened, and
+    // podman keeps the container "initialized") makes a new container again, and leaves an
+    // older one, whose own disk holds the user's files, counted as started.
+    const auto retried = [](int exitCode, const char *err, bool timedOut = false) {
+        ProcessResult r;
+        r.started = true;
+        r.exitCode = exitCode;
+        r.timedOut = timedOut;
+        r.err = err;
+        return r;
+    };
+    const char *alreadyRunning = "time=\"2026-12-03T13:23:36Z\" level=error msg=\"cannot start an "
+                                 "already running container\"";
+    QCOMPARE(lostStartOutcome(retried(0, ""), true), LostStart::Started);
+    QCOMPARE(lostStartOutcome(retried(0, ""), false), LostStart::Started);
+    QCOMPARE(lostStartOutcome(retried(125, alreadyRunning), true), LostStart::MakeAgain);
+    QCOMPARE(lostStartOutcome(retried(125, alreadyRunning), false), LostStart::Started);
+    QCOMPARE(lostStartOutcome(retried(125, "Error: no such container c1"), true),
+             LostStart::Failed);
+    QCOMPARE(lostStartOutcome(retried(-1, alreadyRunning, true), true), LostStart::Failed);
     QCOMPARE(volumeMountLostBy(rm, failed(lostMount)), QString());
     QCOMPARE(volumeMountLostBy(start, failed("mounting volume ../x for container 0a:")), QString());
 }
