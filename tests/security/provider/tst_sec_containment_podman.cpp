@@ -213,10 +213,7 @@ void TestSecContainmentPodman::containerDiskFillerIsStopped()
     QVERIFY(sim);
     const RunningBox box = launchRunning(*sim, u"rootfs"_s);
     QVERIFY2(box.ok(), qPrintable(box.failure));
-    const QString &token = box.token;
-    const KeyPair &key = box.key;
-    const QString &id = box.id;
-    const QJsonObject &inst = box.instance;
+    const auto &[token, key, keyId, id, inst, whyNot] = box;
     // 1.25 GiB into the container's own disk, past its 1 GiB (and no further: the host's).
     const Cmd fill = ssh(inst, knownHostsFor(inst), key,
                          u"dd if=/dev/zero of=/root/fill bs=1M count=1280 2>&1; echo dd-exit=$?"_s);
@@ -249,11 +246,7 @@ void TestSecContainmentPodman::snapshotLimitWithRealSnapshots()
     QVERIFY(sim);
     const RunningBox box = launchRunning(*sim, u"snapper"_s);
     QVERIFY2(box.ok(), qPrintable(box.failure));
-    const QString &token = box.token;
-    const KeyPair &key = box.key;
-    const QString &keyId = box.keyId;
-    const QString &id = box.id;
-    const QJsonObject &inst = box.instance;
+    const auto &[token, key, keyId, id, inst, whyNot] = box;
     const Cmd wrote = ssh(inst, knownHostsFor(inst), key,
                           u"echo kept-in-snapshot > /workspace/note && echo wrote"_s);
     QVERIFY2(wrote.ok(), qPrintable(wrote.describe()));
@@ -299,10 +292,7 @@ void TestSecContainmentPodman::crashMidSnapshotLeavesNoPausedContainer()
     QVERIFY(sim);
     const RunningBox launched = launchRunning(*sim, u"crash-snapshot"_s);
     QVERIFY2(launched.ok(), qPrintable(launched.failure));
-    const QString &token = launched.token;
-    const KeyPair &key = launched.key;
-    const QString &id = launched.id;
-    const QJsonObject &inst = launched.instance;
+    const auto &[token, key, keyId, id, inst, whyNot] = launched;
     // Something on the container's own disk, so that the commit (made while paused) takes a
     // moment.
     const Cmd big = ssh(inst, knownHostsFor(inst), key,
