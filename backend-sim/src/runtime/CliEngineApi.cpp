@@ -97,6 +97,9 @@ QString CliRuntime::startPodmanService()
     options.environment = m_env;
     options.lines = true; // its log is not kept
     options.mergeChannels = true;
+    // A provider killed (kill -9, a crash) must not leave its service running for good: the
+    // next start makes a new one on the same socket (the containers are conmon's, not its).
+    options.onParentDeath = Process::Options::ParentDeath::Terminate;
     m_apiService = Process::start(this, m_options.program,
                                   {u"system"_s, u"service"_s, u"--time=0"_s, u"unix://"_s + socket},
                                   options, [this, socket](const ProcessResult &result) {

@@ -230,7 +230,7 @@ void CliRuntime::runSnapshotStep(const QStringList &args, ProcCallback done, int
     Process::Options options;
     options.environment = m_env;
     options.timeoutMs = timeoutMs;
-    options.dieWithParent = true;
+    options.onParentDeath = Process::Options::ParentDeath::Kill;
     qCDebug(lcCli).noquote() << m_options.program << args.join(u' ');
     Process::start(this, m_options.program, args, options,
                    [this, done = std::move(done)](const ProcResult &result) {

@@ -34,16 +34,27 @@ void prepare(QProcess &process, const Process::Options &options)
     // The provider runs with umask 077 (main.cpp); the engines keep their usual one, so that
     // what they make in their own storage and in volumes has the modes they expect. Files of
     // ours they write into are made 0600 by us first (snapshot archives).
-    const bool dieWithParent = options.dieWithParent;
+    int deathSignal = 0;
+    switch (options.onParentDeath) {
+    case Process::Options::ParentDeath::Outlive:
+        break;
+    case Process::Options::ParentDeath::Terminate:
+        deathSignal = SIGTERM;
+        break;
+    case Process::Options::ParentDeath::Kill:
+        deathSignal = SIGKILL;
+        break;
+    }
     const pid_t parent = ::getpid();
-    process.setChildProcessModifier([dieWithParent, parent] {
+    process.setChildProcessModifier([deathSignal, parent] {
         ::umask(S_IWGRP | S_IWOTH);
 #ifdef Q_OS_LINUX
         // Work whose result only this provider can use ends with it (also when it is killed).
-        if (dieWithParent && (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent))
+        if (deathSignal != 0
+            && (::prctl(PR_SET_PDEATHSIG, deathSignal) != 0 || ::getppid() != parent))
             ::_exit(127);
 #else
-        Q_UNUSED(dieWithParent);
+        Q_UNUSED(deathSignal);
         Q_UNUSED(parent);
 #endif
     });

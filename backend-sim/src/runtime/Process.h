@@ -53,9 +53,16 @@ public:
         bool mergeChannels = false; // stderr into stdout, in the order written
         // start() only: hand stdout on as lines (`line`) instead of keeping it in `out`.
         bool lines = false;
-        // Linux: killed (SIGKILL) when this process dies, also by a signal. For work whose
-        // result only this process would use (a snapshot's copies), never for a container.
-        bool dieWithParent = false;
+        // Linux: what the program gets when this process dies, also by a signal: nothing, a
+        // SIGTERM (an engine's API service of ours: it ends cleanly, its containers live on),
+        // or a SIGKILL (work whose result only this process would use: a snapshot's copies).
+        // Never for a container itself.
+        enum class ParentDeath {
+            Outlive,
+            Terminate,
+            Kill
+        };
+        ParentDeath onParentDeath = ParentDeath::Outlive;
     };
 
     // Waits at most timeoutMs for the program (and at most 10 s for it to start).

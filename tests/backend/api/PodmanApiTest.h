@@ -8,6 +8,8 @@
 #include "SimProcess.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
@@ -102,6 +104,38 @@ inline QStringList containersWithLabel(const QString &labelFilter, bool runningO
         if (!line.trimmed().isEmpty())
             ids.append(QString::fromUtf8(line.trimmed()));
     return ids;
+}
+
+// The pid of `parent`'s child `podman system service` (the provider's own API service), or 0.
+inline qint64 engineServiceOf(qint64 parent)
+{
+    const QStringList entries = QDir(u"/proc"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool number = false;
+        const qint64 pid = entry.toLongLong(&number);
+        if (!number)
+            continue;
+        QFile stat(u"/proc/%1/stat"_s.arg(pid));
+        QFile cmdline(u"/proc/%1/cmdline"_s.arg(pid));
+        if (!stat.open(QIODevice::ReadOnly) || !cmdline.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields.at(1).toLongLong() == parent
+            && cmdline.readAll().contains(QByteArrayLiteral("system\0service")))
+            return pid;
+    }
+    return 0;
+}
+
+// Whether `pid` is a process that has not ended (a zombie has).
+inline bool processAlive(qint64 pid)
+{
+    QFile stat(u"/proc/%1/stat"_s.arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray text = stat.readAll();
+    return !text.mid(text.lastIndexOf(')') + 2).startsWith('Z');
 }
 
 inline QString instanceContainer(const QString &id)

@@ -418,9 +418,14 @@ void TestApiPodman::killDuringCreateLeavesNothingRunning()
         }
         QVERIFY(seen);
     }
+    const qint64 service = engineServiceOf(sim->processId());
+    QVERIFY2(service > 0, "the provider runs no podman service of its own");
     sim->kill();
     qInfo("killed with %lld container(s) labelled for the instance",
           static_cast<long long>(containersWithLabel(u"cardhour.instance="_s + id).size()));
+    // Its podman service ends with it (SIGTERM on its parent's death): a provider killed again
+    // and again must not leave a service running for each time.
+    QTRY_VERIFY_WITH_TIMEOUT(!processAlive(service), 20'000);
 
     QVERIFY2(sim->restart(60'000), qPrintable(sim->lastError()));
     const QString label = u"cardhour.instance="_s + id;

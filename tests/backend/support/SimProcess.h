@@ -89,6 +89,7 @@ public:
     // Starts again with the same arguments and data directory (after kill() or terminate()).
     bool restart(int timeoutMs = 30000);
     bool isRunning() const;
+    qint64 processId() const { return m_process ? m_process->processId() : 0; }
 
     // SIGKILL, then waits for the process to be gone.
     void kill();
