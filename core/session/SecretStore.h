@@ -26,7 +26,6 @@ struct SecretProblem
     };
     Kind kind = Kind::None;
     QString detail; // the backend's own words (QtKeychain's errorString), as it gave them
-    bool isEmpty() const { return kind == Kind::None; }
 };
 
 // The result of one keychain operation; finishes once, asynchronously, then deletes itself.

@@ -355,7 +355,8 @@ void CliRuntime::runContainer(const std::shared_ptr<Launch> &launch, int attempt
             const bool startLost = failure == cli::Failure::AlreadyRunning;
             if ((portTaken || nameTaken || startLost) && attempt < 3) {
                 // A port taken between choosing and binding it leaves a created container behind;
-                // a name taken is a container of an earlier attempt. Either way: clear, run again.
+                // a name taken is a container of an earlier attempt; a start the engine lost
+                // leaves one it can no longer manage. Each way: clear, run again.
                 qCInfo(lcCli) << "instance" << iid
                               << (portTaken       ? ": port taken meanwhile"
                                       : nameTaken ? ": name in use"
