@@ -238,9 +238,19 @@ void CliRuntime::watchEvents()
 void CliRuntime::noteEvent(const QByteArray &line)
 {
     const std::optional<cli::EngineEvent> event = cli::parseEvent(line);
-    if (!event || event->providerId != m_options.providerId || event->instanceId.isEmpty()
-        || !event->ended())
+    if (!event || event->providerId != m_options.providerId || event->instanceId.isEmpty())
         return;
+    if (!event->ended()) {
+        // A box of ours started by no operation of ours (by hand, a restored database's box): a
+        // listing now, so that the reconcile deals with it at once rather than at the periodic
+        // listing's next turn (a minute while events flow).
+        const auto known = m_containers.constFind(event->instanceId);
+        const bool expected =
+            m_ops.contains(event->instanceId) || (known != m_containers.cend() && known->running);
+        if (event->action == u"start"_s && !expected && !m_eventRefresh->isActive())
+            m_eventRefresh->start();
+        return;
+    }
     qCDebug(lcCli).noquote() << "event" << event->action << "of instance" << event->instanceId;
     // A launch waiting for sshd fails now rather than at its watchdog's next tick.
     const auto ops = m_ops.constFind(event->instanceId);
