@@ -307,8 +307,7 @@ void TestApiPodman::reconcileQuarantinesUnknownContainer()
          u"--label"_s, u"cardhour.instance="_s + stray, u"--label"_s,
          u"cardhour.provider="_s + provider, u"--entrypoint"_s, u"/bin/sleep"_s, kImage, u"600"_s},
         120'000);
-    QVERIFY2(made.ok(), qPrintable(made.describe()));
-    QCOMPARE(containerRunning(name), u"true"_s);
+    QVERIFY2(made.ok(), qPrintable(made.describe())); // started: `run -d` waits for that
     QElapsedTimer timer;
     timer.start();
     // Its start event makes the provider list its boxes, and the reconcile stops it and keeps it
