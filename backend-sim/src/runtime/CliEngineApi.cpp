@@ -240,24 +240,21 @@ void CliRuntime::noteEvent(const QByteArray &line)
     const std::optional<cli::EngineEvent> event = cli::parseEvent(line);
     if (!event || event->providerId != m_options.providerId || event->instanceId.isEmpty())
         return;
-    if (!event->ended()) {
-        // A box of ours started by no operation of ours (by hand, a restored database's box): a
-        // listing now, so that the reconcile deals with it at once rather than at the periodic
-        // listing's next turn (a minute while events flow).
-        const auto known = m_containers.constFind(event->instanceId);
-        const bool expected =
-            m_ops.contains(event->instanceId) || (known != m_containers.cend() && known->running);
-        if (event->action == u"start"_s && !expected && !m_eventRefresh->isActive())
-            m_eventRefresh->start();
+    const QString &id = event->instanceId;
+    if (event->ended()) {
+        qCDebug(lcCli).noquote() << "event" << event->action << "of instance" << id;
+        // A launch waiting for sshd fails now rather than at its watchdog's next tick.
+        const auto ops = m_ops.constFind(id);
+        if (ops != m_ops.cend()) {
+            if (const std::shared_ptr<Launch> launch = ops->launch.lock())
+                checkContainer(launch);
+        }
+    } else if (event->action != u"start"_s || m_ops.contains(id) || isRunning(id)) {
         return;
     }
-    qCDebug(lcCli).noquote() << "event" << event->action << "of instance" << event->instanceId;
-    // A launch waiting for sshd fails now rather than at its watchdog's next tick.
-    const auto ops = m_ops.constFind(event->instanceId);
-    if (ops != m_ops.cend()) {
-        if (const std::shared_ptr<Launch> launch = ops->launch.lock())
-            checkContainer(launch);
-    }
+    // Also a box of ours started by no operation of ours (by hand, a restored database's box):
+    // the reconcile deals with it now, not at the periodic listing's next turn (a minute while
+    // events flow).
     if (!m_eventRefresh->isActive())
         m_eventRefresh->start();
 }
