@@ -9,6 +9,13 @@ class QPushButton;
 
 namespace cardhour::ui {
 
+// The two pages of a list page's QStackedWidget (its .ui form orders them so): its EmptyState
+// while there is nothing to list, and the list.
+namespace emptyorlist {
+constexpr int kEmptyPage = 0;
+constexpr int kListPage = 1;
+} // namespace emptyorlist
+
 // What a page shows instead of an empty list: what is missing, what to do about it, and the
 // button that does it (hidden when there is nothing to do from here).
 class EmptyState : public QWidget

@@ -31,11 +31,6 @@ using core::InstanceState;
 using core::Reply;
 using core::Snapshot;
 
-namespace {
-constexpr int kEmptyPage = 0;
-constexpr int kListPage = 1;
-} // namespace
-
 SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     : QWidget(parent), m_ui(std::make_unique<Ui::SnapshotsPage>()), m_session(session),
       m_model(new SnapshotsModel(
@@ -189,7 +184,7 @@ void SnapshotsPage::fillInstances()
 void SnapshotsPage::updateView()
 {
     const bool empty = m_model->rowCount() == 0;
-    m_stack->setCurrentIndex(empty ? kEmptyPage : kListPage);
+    m_stack->setCurrentIndex(empty ? emptyorlist::kEmptyPage : emptyorlist::kListPage);
     const QList<Instance> candidates = snapshottable();
     m_createButton->setEnabled(m_instanceCombo->count() > 0);
     m_empty->setTitle(m_loaded || !m_session->isLoggedIn() ? tr("No snapshots yet")

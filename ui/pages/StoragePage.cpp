@@ -28,11 +28,6 @@ using core::Dataset;
 using core::Instance;
 using core::Reply;
 
-namespace {
-constexpr int kEmptyPage = 0;
-constexpr int kListPage = 1;
-} // namespace
-
 StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
     : QWidget(parent), m_ui(std::make_unique<Ui::StoragePage>()), m_session(session),
       m_sandboxDatasets(new core::SandboxDatasets(session->launcher(), this))
@@ -60,7 +55,7 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
     m_table->setColumnCount(ColumnCount);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    m_stack->setCurrentIndex(kEmptyPage);
+    m_stack->setCurrentIndex(emptyorlist::kEmptyPage);
 
     connect(m_browseButton, &QPushButton::clicked, this, &StoragePage::browse);
     connect(m_addButton, &QPushButton::clicked, this, &StoragePage::addFolder);
@@ -177,7 +172,8 @@ void StoragePage::fillTable()
 
 void StoragePage::updateView()
 {
-    m_stack->setCurrentIndex(m_datasets.isEmpty() ? kEmptyPage : kListPage);
+    m_stack->setCurrentIndex(m_datasets.isEmpty() ? emptyorlist::kEmptyPage
+                                                  : emptyorlist::kListPage);
     const bool sandbox = m_session->usingSandbox();
     m_empty->setTitle(m_loaded || !m_session->isLoggedIn() ? tr("No datasets yet")
                                                            : tr("Loading datasets…"));

@@ -19,7 +19,7 @@ using namespace registry_command;
 
 namespace {
 
-int usage(QTextStream &err)
+int datasetsUsage(QTextStream &err)
 {
     err << "usage: cardhour-sim datasets list | add NAME DIR | remove NAME\n"
            "       cardhour-sim datasets make [--force] [--podman PATH] [--containers-conf FILE]"
@@ -36,12 +36,12 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
     QTextStream err(stderr);
     QStringList args = argsIn;
     if (args.contains(u"--help"_s) || args.contains(u"-h"_s)) {
-        usage(out); // asked for: on stdout, and a success
+        datasetsUsage(out); // asked for: on stdout, and a success
         return 0;
     }
     QString dataDir = defaultDataDir;
     if (!takeOption(args, u"--data"_s, &dataDir) || args.isEmpty())
-        return usage(err);
+        return datasetsUsage(err);
     if (!makeDataDir(dataDir, err))
         return 1;
     Datasets datasets(dataDir);
@@ -87,7 +87,7 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
                 << (parser.errorText().isEmpty() ? u"unexpected "_s + args.join(u' ')
                                                  : parser.errorText())
                 << "\n";
-            return usage(err);
+            return datasetsUsage(err);
         }
         SampleDatasets::Options options;
         options.dataDir = dataDir;
@@ -107,7 +107,7 @@ int runDatasetsCommand(const QStringList &argsIn, const QString &defaultDataDir)
             return fail(err, QString::fromUtf8(e.what()));
         }
     }
-    return usage(err);
+    return datasetsUsage(err);
 }
 
 } // namespace cardhour::sim

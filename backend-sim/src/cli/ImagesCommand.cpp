@@ -25,7 +25,7 @@ namespace cardhour::sim {
 
 namespace {
 
-QString humanSize(qint64 bytes)
+QString imageSizeText(qint64 bytes)
 {
     if (bytes <= 0)
         return u"-"_s;
@@ -69,7 +69,7 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
     bool anyError = false;
     for (const QString &id : ids) {
         const ImageInfo info = builder.inspector().inspect(id);
-        Row row{id, imageStatusName(info.status), humanSize(info.size),
+        Row row{id, imageStatusName(info.status), imageSizeText(info.size),
                 info.created.isValid() ? info.created.toLocalTime().toString(u"yyyy-MM-dd HH:mm"_s)
                                        : u"-"_s,
                 info.error.isEmpty() ? info.reason : info.error};

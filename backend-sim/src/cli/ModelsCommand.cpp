@@ -14,7 +14,7 @@ using namespace registry_command;
 
 namespace {
 
-int usage(QTextStream &err)
+int modelsUsage(QTextStream &err)
 {
     err << "usage: cardhour-sim models list | add NAME DIR [--task T] [--languages a,b]"
            " [--licence L] [--description TEXT] | rm NAME  [--data DIR] [--catalog DIR]\n";
@@ -38,7 +38,7 @@ int runModelsCommand(const QStringList &argsIn, const QString &defaultDataDir)
         || !takeOption(args, u"--task"_s, &task) || !takeOption(args, u"--languages"_s, &languages)
         || !takeOption(args, u"--licence"_s, &licence)
         || !takeOption(args, u"--description"_s, &description) || args.isEmpty())
-        return usage(err);
+        return modelsUsage(err);
     if (!makeDataDir(dataDir, err))
         return 1;
     try {
@@ -86,7 +86,7 @@ int runModelsCommand(const QStringList &argsIn, const QString &defaultDataDir)
             << " removed (its folder is untouched; running instances keep their mount)\n";
         return 0;
     }
-    return usage(err);
+    return modelsUsage(err);
 }
 
 } // namespace cardhour::sim

@@ -30,6 +30,12 @@ QJsonValue isoTimeOrNull(std::optional<qint64> msSinceEpoch)
     return msSinceEpoch ? QJsonValue(isoTime(*msSinceEpoch)) : QJsonValue(QJsonValue::Null);
 }
 
+QJsonValue nullableTime(const QVariant &msSinceEpoch)
+{
+    return msSinceEpoch.isNull() ? QJsonValue(QJsonValue::Null)
+                                 : QJsonValue(isoTime(msSinceEpoch.toLongLong()));
+}
+
 QJsonObject parseObject(const QByteArray &body)
 {
     QJsonParseError error{};

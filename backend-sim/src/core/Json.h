@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
+#include <QVariant>
 
 #include <optional>
 
@@ -16,6 +17,8 @@ namespace json {
 // "2026-11-30T12:00:00.000Z"
 QString isoTime(qint64 msSinceEpoch);
 QJsonValue isoTimeOrNull(std::optional<qint64> msSinceEpoch);
+// A time column that may be NULL (ms since the epoch, as the store keeps times): ISO or null.
+QJsonValue nullableTime(const QVariant &msSinceEpoch);
 
 // Parses a request body that must be one JSON object; throws ApiError 400 `invalid_json`.
 QJsonObject parseObject(const QByteArray &body);

@@ -1,6 +1,7 @@
 #include "HttpServer.h"
 
 #include "EventStream.h"
+#include "RequestParser.h"
 #include "Router.h"
 #include "core/ApiError.h"
 
@@ -61,13 +62,6 @@ bool hasHeader(const HeaderList &headers, QByteArrayView name)
             return true;
     }
     return false;
-}
-
-bool isTokenChar(char c)
-{
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return true;
-    return QByteArrayView("!#$%&'*+-.^_`|~").contains(c);
 }
 
 // A header the handler may send: a token name and a value without line breaks or NUL.

@@ -6,9 +6,6 @@ namespace cardhour::http {
 
 using namespace Qt::StringLiterals;
 
-namespace {
-
-// tchar from RFC 9110 section 5.6.2.
 bool isTokenChar(char c)
 {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
@@ -34,6 +31,8 @@ bool isTokenChar(char c)
         return false;
     }
 }
+
+namespace {
 
 bool isToken(QByteArrayView text)
 {

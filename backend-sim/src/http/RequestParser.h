@@ -9,6 +9,9 @@
 
 namespace cardhour::http {
 
+// tchar of RFC 9110 section 5.6.2: what a method or a header name is made of.
+bool isTokenChar(char c);
+
 // Incremental, allocation-bounded HTTP/1.1 request parser. Pure (no sockets), so it is
 // unit-tested and fuzzed directly. Supports Content-Length bodies only; a request with
 // Transfer-Encoding is refused (501), a body without Content-Length on POST/PUT/PATCH is

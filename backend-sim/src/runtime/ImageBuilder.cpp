@@ -18,11 +18,6 @@ namespace {
 
 constexpr int kTailLines = 60;
 
-QString trimmedText(const QByteArray &bytes)
-{
-    return QString::fromUtf8(bytes).trimmed();
-}
-
 QString describeFailure(const QString &what, int exitCode, bool crashed, const QStringList &tail)
 {
     QStringList errors;

@@ -25,12 +25,12 @@ QDateTime parseTime(QString text)
     return time;
 }
 
+} // namespace
+
 QString trimmedText(const QByteArray &bytes)
 {
     return QString::fromUtf8(bytes).trimmed();
 }
-
-} // namespace
 
 QString imageStatusName(ImageStatus status)
 {

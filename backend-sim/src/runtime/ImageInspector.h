@@ -27,6 +27,8 @@ enum class ImageStatus {
     Current
 };
 QString imageStatusName(ImageStatus status); // "missing", "stale", "current"
+// What a podman command printed, as text without the surrounding blank space.
+QString trimmedText(const QByteArray &bytes);
 
 struct ImageInfo
 {

@@ -1,5 +1,7 @@
 #include "InstanceFiles.h"
 
+#include "SshHandles.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -26,18 +28,6 @@ const QString kAuthorizedKeys = u"authorized_keys"_s;
 {
     throw std::runtime_error(message.toStdString());
 }
-
-struct KeyDeleter
-{
-    void operator()(ssh_key key) const { ssh_key_free(key); }
-};
-using KeyPtr = std::unique_ptr<ssh_key_struct, KeyDeleter>;
-
-struct CharDeleter
-{
-    void operator()(char *p) const { ssh_string_free_char(p); }
-};
-using SshChars = std::unique_ptr<char, CharDeleter>;
 
 void setMode(const QString &path, mode_t mode)
 {
@@ -130,7 +120,7 @@ InstanceFiles InstanceFiles::prepare(const QString &dataDir, const QString &inst
 
     const QString keyPath = files.hostKeyPath();
     const QByteArray keyPathBytes = QFile::encodeName(keyPath);
-    KeyPtr key;
+    SshKeyPtr key;
     const QFileInfo keyInfo(keyPath);
     if (keyInfo.exists() || keyInfo.isSymLink()) {
         // Made before: the instance keeps its host key for life.
@@ -163,7 +153,7 @@ InstanceFiles InstanceFiles::prepare(const QString &dataDir, const QString &inst
     ssh_key rawPub = nullptr;
     if (ssh_pki_export_privkey_to_pubkey(key.get(), &rawPub) != SSH_OK)
         fail(u"cannot derive the public host key"_s);
-    const KeyPtr pub(rawPub);
+    const SshKeyPtr pub(rawPub);
     char *b64 = nullptr;
     if (ssh_pki_export_pubkey_base64(pub.get(), &b64) != SSH_OK || !b64)
         fail(u"cannot export the public host key"_s);

@@ -1,6 +1,7 @@
 #include "SshProbe.h"
 
 #include "InstanceFiles.h"
+#include "SshHandles.h"
 #include "runtime/HostPlatform.h"
 
 #include <QCoreApplication>
@@ -45,11 +46,6 @@ struct SocketGuard
     SocketGuard(const SocketGuard &) = delete;
     SocketGuard &operator=(const SocketGuard &) = delete;
     ~SocketGuard() { platform::closeSocket(fd); }
-};
-
-struct KeyDeleter
-{
-    void operator()(ssh_key key) const { ssh_key_free(key); }
 };
 
 // Attempts run here: each blocks for up to a few seconds, so not on Qt's global pool
@@ -152,7 +148,7 @@ SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QStrin
         result.elapsedMs = clock.elapsed();
         return result;
     }
-    const std::unique_ptr<ssh_key_struct, KeyDeleter> key(rawKey);
+    const SshKeyPtr key(rawKey);
     unsigned char *hash = nullptr;
     size_t hashLength = 0;
     if (ssh_get_publickey_hash(key.get(), SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLength) != 0

@@ -45,7 +45,7 @@ qint64 hostMemoryMib()
     return 0;
 }
 
-ApiError notFound()
+ApiError instanceNotFound()
 {
     return ApiError(404, ErrorCode::NotFound, u"No instance with this id."_s);
 }
@@ -93,7 +93,7 @@ QString InstanceService::requireState(const QString &userId, const QString &inst
     const QVariant state = m_db.scalar(
         u"SELECT state FROM instances WHERE id = ? AND user_id = ?"_s, {instanceId, userId});
     if (!state.isValid())
-        throw notFound(); // another user's instance is "not found", never "forbidden"
+        throw instanceNotFound(); // another user's instance is "not found", never "forbidden"
     return state.toString();
 }
 

@@ -36,11 +36,6 @@ QJsonValue nullableText(const QVariant &value)
     return value.isNull() ? QJsonValue() : QJsonValue(value.toString());
 }
 
-QJsonValue nullableTime(const QVariant &value)
-{
-    return value.isNull() ? QJsonValue() : QJsonValue(json::isoTime(value.toLongLong()));
-}
-
 // The states in which an instance holds its cards (as CardLending counts them).
 bool holdsCards(const QString &state)
 {
@@ -271,7 +266,7 @@ QJsonArray InstanceService::instancesJson(const QString &userId, const QString &
              computing ? QJsonValue(json::isoTime(segment->startedAtMs)) : QJsonValue()},
             {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
             {u"updated_at"_s, json::isoTime(q.value(10).toLongLong())},
-            {u"terminated_at"_s, nullableTime(q.value(11))},
+            {u"terminated_at"_s, json::nullableTime(q.value(11))},
             {u"ssh"_s, ssh},
             {u"runtime"_s, m_runtime.name()},
             {u"apps"_s,

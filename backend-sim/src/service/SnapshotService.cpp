@@ -20,7 +20,7 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 namespace {
-ApiError notFound()
+ApiError snapshotNotFound()
 {
     return ApiError(404, ErrorCode::NotFound, u"No snapshot with this id."_s);
 }
@@ -30,10 +30,6 @@ QJsonValue nullableInt(const QVariant &value)
     return value.isNull() ? QJsonValue() : QJsonValue(value.toLongLong());
 }
 
-QJsonValue nullableTime(const QVariant &value)
-{
-    return value.isNull() ? QJsonValue() : QJsonValue(json::isoTime(value.toLongLong()));
-}
 } // namespace
 
 SnapshotService::SnapshotService(Database &db, Meter &meter, const Catalog &catalog,
@@ -109,7 +105,7 @@ QJsonObject SnapshotService::get(const QString &userId, const QString &snapshotI
     const QVariant state = m_db.scalar(
         u"SELECT state FROM snapshots WHERE id = ? AND user_id = ?"_s, {snapshotId, userId});
     if (!state.isValid() || state.toString() == u"deleted"_s)
-        throw notFound(); // another user's snapshot is "not found", never "forbidden"
+        throw snapshotNotFound(); // another user's snapshot is "not found", never "forbidden"
     return snapshotJson(snapshotId, m_clock.nowMs());
 }
 
@@ -120,7 +116,7 @@ QJsonObject SnapshotService::remove(const QString &userId, const QString &snapsh
     const QVariant state = m_db.scalar(
         u"SELECT state FROM snapshots WHERE id = ? AND user_id = ?"_s, {snapshotId, userId});
     if (!state.isValid() || state.toString() == u"deleted"_s)
-        throw notFound();
+        throw snapshotNotFound();
     if (state.toString() == u"creating"_s)
         throw ApiError(409, ErrorCode::IllegalTransition,
                        u"The snapshot is still being taken; delete it once it is ready."_s);
@@ -274,8 +270,8 @@ QJsonObject SnapshotService::snapshotJson(const QString &snapshotId, qint64 nowM
         {u"storage_rate_micros_per_hour"_s, segment ? segment->ratePerHourMicros : 0},
         {u"storage_cost_micros"_s, cost},
         {u"created_at"_s, json::isoTime(q.value(12).toLongLong())},
-        {u"ready_at"_s, nullableTime(q.value(13))},
-        {u"deleted_at"_s, nullableTime(q.value(14))},
+        {u"ready_at"_s, json::nullableTime(q.value(13))},
+        {u"deleted_at"_s, json::nullableTime(q.value(14))},
         {u"retention"_s, retentionJson(size)},
     };
 }
