@@ -201,6 +201,11 @@ int main(int argc, char *argv[])
         u"posting-interval"_s,
         u"Seconds between ledger postings for running instances (default 60)."_s, u"SECONDS"_s,
         u"60"_s);
+    const QCommandLineOption diskCheckOption(
+        u"disk-check-interval"_s,
+        u"Seconds between measurements of the running boxes' own disks; a box whose disk is "
+        "full is stopped (podman; default 20)."_s,
+        u"SECONDS"_s, u"20"_s);
     const QCommandLineOption gpusOption(
         u"gpus"_s,
         u"Which GPUs to lend: real (this host's NVIDIA cards, passed through to the "
@@ -229,8 +234,8 @@ int main(int argc, char *argv[])
     parser.addOptions({errorCodesOption});
     parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
                        runtimeOption, containersConfOption, engineApiOption, tagPrefixOption,
-                       postingOption, gpusOption, nvidiaSmiOption, hostNameOption, routesOption,
-                       dataDirOption, tlsCertOption, tlsKeyOption, scryptOption});
+                       postingOption, diskCheckOption, gpusOption, nvidiaSmiOption, hostNameOption,
+                       routesOption, dataDirOption, tlsCertOption, tlsKeyOption, scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -294,6 +299,10 @@ int main(int argc, char *argv[])
     if (!ok || options.scryptCostLog2 < 10 || options.scryptCostLog2 > 20)
         return fail(u"--scrypt-cost-log2 wants 10 to 20 (N = 2^10 to 2^20)"_s);
     options.postingIntervalMs = postingSeconds * 1000LL;
+    const int diskCheckSeconds = parser.value(diskCheckOption).toInt(&ok);
+    if (!ok || diskCheckSeconds < 1 || diskCheckSeconds > 3600)
+        return fail(u"--disk-check-interval wants 1 to 3600 seconds"_s);
+    options.diskCheckIntervalMs = diskCheckSeconds * 1000;
 
     if (!QDir().mkpath(options.dataDir))
         return fail(u"cannot create the data directory %1"_s.arg(options.dataDir));

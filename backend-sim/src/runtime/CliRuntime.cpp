@@ -86,7 +86,7 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
         // overlay has no size limit on most hosts: the container's own disk is measured.
         m_diskQuota.containerDisk = u"stop-when-full"_s;
         m_diskTimer = new QTimer(this);
-        m_diskTimer->setInterval(kDiskCheckIntervalMs);
+        m_diskTimer->setInterval(m_options.diskCheckIntervalMs);
         connect(m_diskTimer, &QTimer::timeout, this, &CliRuntime::checkContainerDisks);
         m_diskTimer->start();
     }

@@ -73,6 +73,8 @@ public:
         // fingerprint from there; remove() then deletes that directory too.
         QString dataDir;
         int readyDeadlineMs = 60000; // sshd must answer with the right host key within this
+        // How often the running boxes' own disks are measured (podman; stopped when full).
+        int diskCheckIntervalMs = 20000;
         int stopTimeoutS = 10; // SIGTERM, then SIGKILL after this
         int commandTimeoutMs = 120000;
         // --network for instances; "auto": slirp4netns for podman (user-mode networking, as

@@ -23,7 +23,6 @@ inline const QString &kProvider = cli::kProviderLabel;
 inline const QString kLoopback = QStringLiteral("127.0.0.1");
 // The disk an instance was given, on its container (what checkContainerDisks holds it to).
 inline const QString kDiskGibLabel = QStringLiteral("cardhour.disk-gib");
-constexpr int kDiskCheckIntervalMs = 20000;
 // Formatted /workspace images kept, one per size, for the last few sizes launched; each made
 // this long after the launch that used the last one (its own start has the CPU first).
 constexpr int kSpareDiskSizes = 3;

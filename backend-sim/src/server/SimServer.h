@@ -52,6 +52,7 @@ public:
         QString imagePrefix = QStringLiteral("localhost/cardhour/"); // as `images --tag-prefix`
         bool engineApi = true; // podman/docker through their REST API (CliRuntime::Options)
         int reconcileIntervalMs = 15'000;
+        int diskCheckIntervalMs = 20'000; // CliRuntime::Options::diskCheckIntervalMs
         bool testClock = false;
         qint64 testClockStartMs = 0; // 0: start at the real time
         qint64 postingIntervalMs = 60'000;
