@@ -39,3 +39,14 @@ endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/CardHourVersion.h.in
     ${CMAKE_BINARY_DIR}/generated/CardHourVersion.h @ONLY)
 target_include_directories(cardhour_options INTERFACE ${CMAKE_BINARY_DIR}/generated)
+
+# lld where it is installed: it links the ~150 programs (most of them tests, each pulling in the
+# static libraries) several times faster than GNU ld. CARDHOUR_USE_LLD=OFF keeps the default.
+option(CARDHOUR_USE_LLD "Link with lld when the compiler can use it" ON)
+if(CARDHOUR_USE_LLD AND NOT MSVC AND NOT APPLE)
+    include(CheckLinkerFlag)
+    check_linker_flag(CXX -fuse-ld=lld CARDHOUR_LINKER_LLD)
+    if(CARDHOUR_LINKER_LLD)
+        target_link_options(cardhour_options INTERFACE -fuse-ld=lld)
+    endif()
+endif()

@@ -11,30 +11,14 @@ cardhour_add_test(tst_api_podman
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_podman.cpp
     LIBS cardhour_podman_api_test)
 add_dependencies(tst_api_podman cardhour-sim)
-set_tests_properties(tst_api_podman PROPERTIES
-    TIMEOUT 900
-    LABELS "podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_api_podman APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_api_podman TIMEOUT 900)
 
 # Simulated GPUs with real containers: nvidia-smi in the box, utilisation that follows real load.
 cardhour_add_test(tst_api_gpus
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_gpus.cpp
     LIBS cardhour_podman_api_test)
 add_dependencies(tst_api_gpus cardhour-sim)
-set_tests_properties(tst_api_gpus PROPERTIES
-    TIMEOUT 600
-    LABELS "podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_api_gpus APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_api_gpus TIMEOUT 600 ALONE)
 
 # A box read like a rented host: the cards' variables, csv/xml/NVML agreeing with the metrics,
 # a CPU loop raising all three, NVLink topology, an sshd in which ssh-audit fails nothing.
@@ -44,30 +28,14 @@ cardhour_add_test(tst_api_fidelity
 target_compile_definitions(tst_api_fidelity PRIVATE
     CARDHOUR_FIDELITY_SCRIPT="${CMAKE_CURRENT_SOURCE_DIR}/gpu/fidelity_check.py")
 add_dependencies(tst_api_fidelity cardhour-sim)
-set_tests_properties(tst_api_fidelity PROPERTIES
-    TIMEOUT 600
-    LABELS "podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_api_fidelity APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_api_fidelity TIMEOUT 600 ALONE)
 
 # Snapshots with real containers: disk and /workspace restored as they were, fee while kept.
 cardhour_add_test(tst_api_snapshots
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_snapshots.cpp
     LIBS cardhour_podman_api_test)
 add_dependencies(tst_api_snapshots cardhour-sim)
-set_tests_properties(tst_api_snapshots PROPERTIES
-    TIMEOUT 600
-    LABELS "podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_api_snapshots APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_api_snapshots TIMEOUT 600)
 
 # Models and one-click apps with real containers: /models read-only, the OCR app's accuracy on
 # its own samples, its port closed on the host.
@@ -75,27 +43,11 @@ cardhour_add_test(tst_api_apps
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_apps.cpp
     LIBS cardhour_podman_api_test)
 add_dependencies(tst_api_apps cardhour-sim)
-set_tests_properties(tst_api_apps PROPERTIES
-    TIMEOUT 900
-    LABELS "podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_api_apps APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_api_apps TIMEOUT 900)
 
 # Idle stop with real containers: an idle box stops, one running a CPU loop never does.
 cardhour_add_test(tst_api_idlestop
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_idlestop.cpp
     LIBS cardhour_podman_api_test)
 add_dependencies(tst_api_idlestop cardhour-sim)
-set_tests_properties(tst_api_idlestop PROPERTIES
-    TIMEOUT 600
-    LABELS "podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_api_idlestop APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_api_idlestop TIMEOUT 600 ALONE)

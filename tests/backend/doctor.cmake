@@ -5,8 +5,4 @@ cardhour_add_test(tst_doctor
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_doctor.cpp
     LIBS cardhour_sim_lib)
 target_compile_definitions(tst_doctor PRIVATE CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-set_tests_properties(tst_doctor PROPERTIES TIMEOUT 120 LABELS "podman")
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_doctor APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_doctor TIMEOUT 120)

@@ -14,8 +14,8 @@ cardhour_add_test(tst_realgpus
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_realgpus.cpp
     LIBS cardhour_podman_api_test cardhour_service_fixture)
 add_dependencies(tst_realgpus cardhour-sim)
+set_property(TEST tst_realgpus APPEND PROPERTY LABELS gpu)
 set_tests_properties(tst_realgpus PROPERTIES
-    LABELS "gpu"
     SKIP_REGULAR_EXPRESSION "no NVIDIA GPU on this machine")
 if(CARDHOUR_TEST_CONTAINERS_CONF)
     set_property(TEST tst_realgpus APPEND PROPERTY

@@ -14,7 +14,7 @@ cardhour_add_test(tst_imagebuilder
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_imagebuilder.cpp
     LIBS cardhour_sim_lib)
 # Builds the real base image (and the Debian root) when they are not current: minutes.
-set_tests_properties(tst_imagebuilder PROPERTIES TIMEOUT 1800 LABELS "podman")
+set_tests_properties(tst_imagebuilder PROPERTIES TIMEOUT 1800)
 if(CARDHOUR_TEST_CONTAINERS_CONF)
     set_property(TEST tst_imagebuilder APPEND PROPERTY
         ENVIRONMENT "CARDHOUR_CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")

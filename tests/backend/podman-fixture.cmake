@@ -1,17 +1,20 @@
-# One test builds the base image before any podman test needs it, so that two tests running in
-# parallel never build it at once; the podman tests then run one at a time.
+# One test builds the shared images (base, jupyter, ocr, speech and what they stand on) before
+# any podman test needs them, so that two tests never build them at once; a no-op when they are
+# current (scripts/test builds them beside the compiler, so here it only checks).
 add_test(NAME podman_base_image
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/build-base-image $<TARGET_FILE:cardhour-sim>)
 set_tests_properties(podman_base_image PROPERTIES
     FIXTURES_SETUP podman_base_image
     SKIP_RETURN_CODE 77
     TIMEOUT 1800
-    LABELS "podman")
-set_tests_properties(tst_imagebuilder tst_sshprobe tst_podmanruntime tst_dockerruntime PROPERTIES
-    FIXTURES_REQUIRED podman_base_image
-    RUN_SERIAL ON)
+    LABELS "podman;backend")
 if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(
-        TEST podman_base_image tst_imagebuilder tst_sshprobe tst_podmanruntime tst_dockerruntime
-        APPEND PROPERTY ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
+    set_property(TEST podman_base_image APPEND PROPERTY
+        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
 endif()
+# The runtime's tests with real containers (tst_layersize reads the base image's layers).
+cardhour_podman_test(tst_imagebuilder)
+cardhour_podman_test(tst_layersize)
+foreach(name IN ITEMS tst_sshprobe tst_podmanruntime tst_dockerruntime)
+    cardhour_podman_test(${name} TIMEOUT 2400)
+endforeach()

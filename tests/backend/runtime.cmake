@@ -57,8 +57,4 @@ foreach(engine IN ITEMS podman docker)
     target_compile_definitions(tst_${engine}runtime PRIVATE
         CARDHOUR_SOURCE_DIR="${PROJECT_SOURCE_DIR}" CARDHOUR_TEST_ENGINE="${engine}")
 endforeach()
-
-# The first run builds the base image (minutes); later runs take well under three minutes.
-# RUN_SERIAL: they start containers and pick loopback ports.
-set_tests_properties(tst_sshprobe tst_podmanruntime tst_dockerruntime PROPERTIES
-    TIMEOUT 2400 RUN_SERIAL ON LABELS "podman")
+# tst_sshprobe, tst_podmanruntime and tst_dockerruntime start containers: podman-fixture.cmake.

@@ -26,12 +26,4 @@ cardhour_add_test(tst_ssh_podman
     LIBS cardhour_core_test_support cardhour_podman_api_test)
 target_include_directories(tst_ssh_podman PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/ssh)
 add_dependencies(tst_ssh_podman cardhour-sim)
-set_tests_properties(tst_ssh_podman PROPERTIES
-    TIMEOUT 900
-    LABELS "podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_ssh_podman APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_ssh_podman TIMEOUT 900)

@@ -24,12 +24,4 @@ target_include_directories(tst_snapshotspage PRIVATE ${PROJECT_SOURCE_DIR}/tests
 target_compile_definitions(tst_snapshotspage
     PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
 add_dependencies(tst_snapshotspage cardhour-sim)
-set_tests_properties(tst_snapshotspage PROPERTIES
-    TIMEOUT 900
-    LABELS "ui;podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_snapshotspage APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_snapshotspage TIMEOUT 900)

@@ -24,12 +24,4 @@ target_include_directories(tst_terminaltab PRIVATE ${PROJECT_SOURCE_DIR}/tests/c
 target_compile_definitions(tst_terminaltab
     PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
 add_dependencies(tst_terminaltab cardhour-sim)
-set_tests_properties(tst_terminaltab PROPERTIES
-    TIMEOUT 600
-    LABELS "ui;podman"
-    RUN_SERIAL ON
-    FIXTURES_REQUIRED podman_base_image)
-if(CARDHOUR_TEST_CONTAINERS_CONF)
-    set_property(TEST tst_terminaltab APPEND PROPERTY
-        ENVIRONMENT "CONTAINERS_CONF=${CARDHOUR_TEST_CONTAINERS_CONF}")
-endif()
+cardhour_podman_test(tst_terminaltab TIMEOUT 600)
