@@ -9,6 +9,7 @@
 #include "SnapshotRules.h"
 #include "SshKeys.h"
 #include "auth/Tokens.h"
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "billing/Pricing.h"
@@ -45,16 +46,19 @@ qint64 hostMemoryMib()
     return 0;
 }
 
+// No account may hold more than a million yuan: far above any real use, far below overflow.
+constexpr qint64 kMaxBalanceMicros = 1'000'000LL * 1'000'000;
+
 ApiError instanceNotFound()
 {
     return ApiError(404, ErrorCode::NotFound, u"No instance with this id."_s);
 }
 } // namespace
 
-InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, const Catalog &catalog,
-                                 SshKeys &keys, ContainerRuntime &runtime, EventBus &events,
-                                 const Clock &clock, QObject *parent)
-    : QObject(parent), m_db(db), m_ledger(ledger), m_meter(meter), m_catalog(catalog), m_keys(keys),
+InstanceService::InstanceService(Database &db, Bookkeeper &books, Meter &meter,
+                                 const Catalog &catalog, SshKeys &keys, ContainerRuntime &runtime,
+                                 EventBus &events, const Clock &clock, QObject *parent)
+    : QObject(parent), m_db(db), m_books(books), m_meter(meter), m_catalog(catalog), m_keys(keys),
       m_runtime(runtime), m_events(events), m_clock(clock), m_lastTickMs(clock.nowMs()), m_stops(db)
 {
     connect(&m_runtime, &ContainerRuntime::stageReached, this, &InstanceService::onStage);
@@ -64,6 +68,7 @@ InstanceService::InstanceService(Database &db, Ledger &ledger, Meter &meter, con
     connect(&m_runtime, &ContainerRuntime::diskFull, this, &InstanceService::onDiskFull);
     connect(&m_runtime, &ContainerRuntime::connectionsCounted, this,
             &InstanceService::onConnectionsCounted);
+    connect(&m_books, &Bookkeeper::billMoved, this, &InstanceService::publishBilling);
     m_appTokenKey = tokens::randomBytes(32);
 }
 
@@ -261,7 +266,6 @@ QJsonObject InstanceService::stop(const QString &userId, const QString &instance
     tx.commit();
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
     notify(instanceId);
-    publishBilling(userId);
     return result;
 }
 
@@ -360,7 +364,6 @@ QJsonObject InstanceService::terminate(const QString &userId, const QString &ins
     tx.commit();
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.remove(instanceId); });
     notify(instanceId);
-    publishBilling(userId);
     return result;
 }
 
@@ -464,6 +467,26 @@ InstanceSpec InstanceService::specFor(const QString &instanceId)
     while (models.next())
         spec.models.append({models.value(0).toString(), models.value(1).toString()});
     return spec;
+}
+
+QJsonObject InstanceService::topUp(const QString &userId, qint64 amountMicros)
+{
+    Transaction tx(m_db);
+    Limits(m_db, m_catalog.userLimits()).requireTopupRoom(userId, amountMicros);
+    if (m_books.balance(userId) + amountMicros > kMaxBalanceMicros)
+        throw ApiError(400, ErrorCode::BalanceLimit,
+                       u"A sandbox balance is limited to 1 000 000 yuan."_s);
+    Ledger::Posting posting;
+    posting.kind = Ledger::Kind::Topup;
+    posting.userId = userId;
+    posting.amountMicros = amountMicros;
+    posting.description = u"Sandbox top-up (simulated payment)"_s;
+    m_books.post(posting, m_clock.nowMs());
+    // A stopped instance whose storage fee the empty balance paused is billed again from now.
+    resumeStorageBilling(userId);
+    const QJsonObject newest = m_books.ledger().page(userId, 0, 1).at(0).toObject();
+    tx.commit();
+    return newest;
 }
 
 // ---- events ---------------------------------------------------------------------------------

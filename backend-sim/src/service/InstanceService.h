@@ -23,9 +23,9 @@ namespace cardhour::sim {
 class Catalog;
 class Datasets;
 class Clock;
+class Bookkeeper;
 class Database;
 class EventBus;
-class Ledger;
 class Meter;
 class PrivateModels;
 class SpendingLimits;
@@ -61,7 +61,7 @@ public:
         StopPolicy stopPolicy; // when the provider stops it by itself
     };
 
-    InstanceService(Database &db, Ledger &ledger, Meter &meter, const Catalog &catalog,
+    InstanceService(Database &db, Bookkeeper &books, Meter &meter, const Catalog &catalog,
                     SshKeys &keys, ContainerRuntime &runtime, EventBus &events, const Clock &clock,
                     QObject *parent = nullptr);
 
@@ -120,9 +120,10 @@ public:
     qint64 liveBalance(const QString &userId);
     // What all of that costs per hour now.
     qint64 spendRate(const QString &userId);
-    // Something billed outside the instances changed (a private model listed or deleted): the
-    // user's clients get the new spend rate and runway (SSE `billing`).
-    void billingChanged(const QString &userId) { publishBilling(userId); }
+    // POST /v1/billing/topup: credits `amountMicros` (within the account's and the balance's
+    // limits) and resumes the storage fees an empty balance paused, inside the caller's
+    // transaction if there is one. Returns the posting as the ledger shows it.
+    QJsonObject topUp(const QString &userId, qint64 amountMicros);
     // Both from one pass over the open segments, with the posted balance the caller read
     // (GET /v1/me keeps it between writes).
     struct LiveAccount
@@ -201,6 +202,8 @@ private:
     int cardsHeld(const QString &gpuType);
     InstanceSpec specFor(const QString &instanceId);
     void notify(const QString &instanceId);
+    // The Bookkeeper's billMoved, after the commit: the user's clients get the new balance,
+    // spend rate and runway (SSE `billing`).
     void publishBilling(const QString &userId);
     void stopForExhaustion(const QString &instanceId, qint64 atMs);
 
@@ -238,7 +241,7 @@ private:
     static void requireFutureStop(const StopPolicy &policy, qint64 nowMs);
 
     Database &m_db;
-    Ledger &m_ledger;
+    Bookkeeper &m_books;
     Meter &m_meter;
     const Catalog &m_catalog;
     SshKeys &m_keys;

@@ -6,7 +6,7 @@
 #include "EventBus.h"
 #include "InstanceService.h"
 #include "SnapshotRules.h"
-#include "billing/Ledger.h"
+#include "billing/Bookkeeper.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
 #include "core/Json.h"
@@ -70,7 +70,6 @@ void InstanceService::onReady(const QString &instanceId, const SshEndpoint &ssh)
     m_meter.openSegment(instanceId, userId, q.value(1).toLongLong(), now);
     tx.commit();
     notify(instanceId);
-    publishBilling(userId);
 }
 
 void InstanceService::onFailed(const QString &instanceId, const QString &reason)
@@ -114,7 +113,6 @@ void InstanceService::onDiskFull(const QString &instanceId, qint64 usedBytes, qi
                          << "bytes: stopped (disk_full)";
     QTimer::singleShot(0, this, [this, instanceId] { m_runtime.stop(instanceId); });
     notify(instanceId);
-    publishBilling(userId);
 }
 
 // ---- time -----------------------------------------------------------------------------------
@@ -139,7 +137,7 @@ void InstanceService::openStorage(const QString &instanceId, const QString &user
         return;
     const qint64 rate =
         m_catalog.storageRatePerHourMicros(diskGibOf(q.value(0).toString(), q.value(1)));
-    if (rate <= 0 || m_ledger.balance(userId) <= 0 || storagePausedByLimit(userId, atMs)
+    if (rate <= 0 || m_books.balance(userId) <= 0 || storagePausedByLimit(userId, atMs)
         || !m_meter.openSegmentsOfInstance(instanceId).isEmpty())
         return;
     m_meter.openSegment(instanceId, userId, rate, atMs, Meter::Kind::Storage);
@@ -186,12 +184,13 @@ void InstanceService::tick()
         // (reconcile) says it was alive. Without containers, a live provider is the evidence.
         m_meter.accrue(now, !m_runtime.outlivesProvider());
         resumeStorageBilling();
+        // The clock moves every watched bill (its live balance, its runway), posted or not.
+        for (const QString &userId : m_events.subscribedUsers())
+            m_books.noteBillMoved(userId);
         tx.commit();
     }
     m_lastTickMs = now;
     announce(settled);
-    for (const QString &userId : m_events.subscribedUsers())
-        publishBilling(userId);
 }
 
 void InstanceService::reconcile(bool atStartup)

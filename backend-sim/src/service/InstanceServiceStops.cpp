@@ -6,7 +6,7 @@
 #include "EventBus.h"
 #include "InstanceService.h"
 #include "SnapshotRules.h"
-#include "billing/Ledger.h"
+#include "billing/Bookkeeper.h"
 #include "billing/Pricing.h"
 #include "billing/SpendingLimits.h"
 #include "core/ApiError.h"
@@ -151,7 +151,7 @@ void InstanceService::settle(const QString &userId, qint64 fromMs, qint64 nowMs,
         if (owed.segments == 0)
             break;
         // What may still be charged in this piece: the balance, or a cap's room if smaller.
-        qint64 limit = m_ledger.balance(userId);
+        qint64 limit = m_books.balance(userId);
         QString reason = u"balance_exhausted"_s;
         if (m_limits) {
             const std::optional<qint64> room = m_limits->headroom(userId, pieceEnd);
@@ -391,8 +391,7 @@ InstanceService::changeSpendingLimits(const QString &userId,
         tx.commit();
     }
     tick(); // from now on: a maximum already passed stops the hosts at once
-    publishSpendingLimits(userId);
-    publishBilling(userId);
+    publishSpendingLimits(userId); // the tick above announced the bill
     return spendingLimitsJson(userId);
 }
 
@@ -473,9 +472,8 @@ void InstanceService::noteUtilisation(const QString &instanceId, qint64 atMs,
         const bool stopped = stopFor(instanceId, now, u"idle"_s);
         if (stopped)
             openStorage(instanceId, run->userId, now);
-        tx.commit();
+        tx.commit(); // its bill moved with the closed run: announced by the Bookkeeper
         notify(instanceId);
-        publishBilling(run->userId);
     } else if (planned != m_stops.idleStopAt(instanceId, policy).has_value()) {
         notify(instanceId); // an idle window began or ended: planned_stop changed
     }

@@ -3,7 +3,7 @@
 #include "Catalog.h"
 #include "InstanceService.h"
 #include "PrivateModels.h"
-#include "billing/Ledger.h"
+#include "billing/Bookkeeper.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
 #include "core/Json.h"
@@ -390,7 +390,7 @@ QList<Meter::OpenSegment> InstanceService::modelFeesOf(const QString &userId)
 
 qint64 InstanceService::liveBalance(const QString &userId)
 {
-    return liveAccount(userId, m_ledger.balance(userId)).balanceMicros;
+    return liveAccount(userId, m_books.balance(userId)).balanceMicros;
 }
 
 InstanceService::LiveAccount InstanceService::liveAccount(const QString &userId,
@@ -419,7 +419,7 @@ QJsonObject InstanceService::billingSummary(const QString &userId)
 {
     const qint64 now = m_clock.nowMs();
     const QList<Meter::OpenSegment> open = m_meter.openSegmentsOf(userId);
-    const qint64 posted = m_ledger.balance(userId);
+    const qint64 posted = m_books.balance(userId);
     qint64 owed = 0;
     qint64 computeRate = 0;
     qint64 storageRate = 0;

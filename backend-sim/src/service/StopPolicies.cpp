@@ -34,7 +34,7 @@ std::optional<qint64> optionalInteger(const QJsonObject &o, const QString &key, 
     return static_cast<qint64>(number);
 }
 
-const QString kColumns =
+const QString kPolicyColumns =
     u"instance_id, stop_at, max_cost_micros, idle_threshold_percent,"
     " idle_window_seconds, idle_require_no_connections, idle_warning_seconds"_s;
 
@@ -117,16 +117,16 @@ QJsonObject StopPolicy::toJson() const
 
 StopPolicy StopPolicies::of(const QString &instanceId) const
 {
-    QSqlQuery q =
-        m_db.exec(u"SELECT "_s + kColumns + u" FROM instance_stop_policies WHERE instance_id = ?"_s,
-                  {instanceId});
+    QSqlQuery q = m_db.exec(u"SELECT "_s + kPolicyColumns
+                                + u" FROM instance_stop_policies WHERE instance_id = ?"_s,
+                            {instanceId});
     return q.next() ? readPolicy(q) : StopPolicy();
 }
 
 QHash<QString, StopPolicy> StopPolicies::ofUser(const QString &userId) const
 {
     QHash<QString, StopPolicy> result;
-    QSqlQuery q = m_db.exec(u"SELECT p."_s + QString(kColumns).replace(u", "_s, u", p."_s)
+    QSqlQuery q = m_db.exec(u"SELECT p."_s + QString(kPolicyColumns).replace(u", "_s, u", p."_s)
                                 + u" FROM instance_stop_policies p JOIN instances i"
                                   " ON i.id = p.instance_id WHERE i.user_id = ?"_s,
                             {userId});
@@ -139,7 +139,7 @@ QHash<QString, QHash<QString, StopPolicy>> StopPolicies::byUser() const
 {
     // From the policies' side (few rows, each instance found by its key), not through every
     // user's instances: the tick asks for all of them each second.
-    static const QString sql = u"SELECT p."_s + QString(kColumns).replace(u", "_s, u", p."_s)
+    static const QString sql = u"SELECT p."_s + QString(kPolicyColumns).replace(u", "_s, u", p."_s)
         + u", i.user_id FROM instance_stop_policies p CROSS JOIN instances i"
           " ON i.id = p.instance_id"_s;
     QHash<QString, QHash<QString, StopPolicy>> result;
@@ -155,7 +155,7 @@ void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
     if (!policy.isEmpty()) {
         const bool idle = policy.idle.has_value();
         const QVariant none{QMetaType(QMetaType::LongLong)};
-        m_db.exec(u"INSERT INTO instance_stop_policies("_s + kColumns
+        m_db.exec(u"INSERT INTO instance_stop_policies("_s + kPolicyColumns
                       + u") VALUES (?,?,?,?,?,?,?)"_s,
                   {instanceId, nullable(policy.stopAtMs), nullable(policy.maxCostMicros),
                    idle ? QVariant(policy.idle->thresholdPercent) : none,
