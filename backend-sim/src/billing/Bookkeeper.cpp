@@ -123,15 +123,10 @@ qint64 Bookkeeper::post(const Ledger::Posting &posting, qint64 nowMs,
     return after;
 }
 
-void Bookkeeper::postAll(const QList<Ledger::Posting> &postings, qint64 nowMs,
-                         QHash<QString, qint64> &balances)
+QList<qint64> Bookkeeper::balancesAfter(const QList<Ledger::Posting> &postings,
+                                        QHash<QString, qint64> &running)
 {
-    if (!m_db.inTransaction())
-        throw DbError("Bookkeeper::postAll outside a transaction");
-    if (postings.isEmpty())
-        return;
     QList<qint64> after(postings.size());
-    QHash<QString, qint64> running = balances;
     for (qsizetype i = 0; i < postings.size(); ++i) {
         const Ledger::Posting &p = postings.at(i);
         const auto known = running.find(p.userId);
@@ -145,6 +140,18 @@ void Bookkeeper::postAll(const QList<Ledger::Posting> &postings, qint64 nowMs,
                     .toStdString());
         running.insert(p.userId, after[i]);
     }
+    return after;
+}
+
+void Bookkeeper::postAll(const QList<Ledger::Posting> &postings, qint64 nowMs,
+                         QHash<QString, qint64> &balances)
+{
+    if (!m_db.inTransaction())
+        throw DbError("Bookkeeper::postAll outside a transaction");
+    if (postings.isEmpty())
+        return;
+    QHash<QString, qint64> running = balances;
+    const QList<qint64> after = balancesAfter(postings, running);
     // The transactions' ids are given here (the next ones AUTOINCREMENT would give: this is
     // the only writer), so that the entries can name them without reading each one back.
     const qint64 lastId =

@@ -54,6 +54,10 @@ Q_SIGNALS:
 
 private:
     struct PassStatements; // postAll's, prepared on its first use
+    // Each posting's balance after it, carried in `running` (each user's balance before them,
+    // where known); DbError, before anything is written, for one that would go below zero.
+    QList<qint64> balancesAfter(const QList<Ledger::Posting> &postings,
+                                QHash<QString, qint64> &running);
     void announceMoved();
 
     Database &m_db;

@@ -1,5 +1,6 @@
 #include "StopPolicies.h"
 
+#include "billing/Pricing.h"
 #include "core/ApiError.h"
 #include "core/Json.h"
 #include "store/Database.h"
@@ -228,6 +229,56 @@ bool StopPolicies::warnOnce(const QString &instanceId, const QString &reason, qi
         return false;
     m_warned.insert(instanceId, key);
     return true;
+}
+
+// ---- the planned stops ----------------------------------------------------------------------
+
+namespace {
+constexpr qint64 kHorizonMs = 100LL * 365 * 24 * pricing::kMsPerHour;
+} // namespace
+
+std::optional<PlannedStop> StopPolicies::timedStop(const StopPolicy &policy,
+                                                   const Meter::OpenSegment &run,
+                                                   qint64 computeCostMicros, qint64 nowMs)
+{
+    std::optional<PlannedStop> best;
+    if (policy.stopAtMs)
+        best = PlannedStop{std::max(*policy.stopAtMs, run.startedAtMs), u"max_duration"_s, false};
+    if (policy.maxCostMicros && run.ratePerHourMicros > 0) {
+        // The instance's cost is its other runs' plus this one's, computed over its whole length:
+        // it stops at the last millisecond at which that is still within the maximum.
+        const qint64 others = computeCostMicros
+            - pricing::segmentCost(std::max<qint64>(0, nowMs - run.startedAtMs),
+                                   run.ratePerHourMicros);
+        const qint64 max = *policy.maxCostMicros;
+        const qint64 over =
+            pricing::firstTimeReached(run.startedAtMs, run.startedAtMs + kHorizonMs, [&](qint64 t) {
+                return others + pricing::segmentCost(t - run.startedAtMs, run.ratePerHourMicros)
+                    > max;
+            });
+        if (over <= run.startedAtMs + kHorizonMs) {
+            const qint64 at = std::max(run.startedAtMs, over - 1);
+            if (!best || at < best->atMs)
+                best = PlannedStop{at, u"max_cost"_s, false};
+        }
+    }
+    return best;
+}
+
+std::optional<PlannedStop> StopPolicies::plannedStop(const QString &instanceId,
+                                                     const StopPolicy &policy,
+                                                     const Meter::OpenSegment *computeSegment,
+                                                     qint64 computeCostMicros, qint64 nowMs) const
+{
+    if (!computeSegment)
+        return std::nullopt;
+    std::optional<PlannedStop> stop = timedStop(policy, *computeSegment, computeCostMicros, nowMs);
+    const std::optional<qint64> idleAt = idleStopAt(instanceId, policy);
+    if (idleAt && (!stop || *idleAt < stop->atMs))
+        stop = PlannedStop{*idleAt, u"idle"_s, false};
+    if (stop)
+        stop->warning = nowMs >= stop->atMs - qint64(policy.warningSeconds()) * 1000;
+    return stop;
 }
 
 } // namespace cardhour::sim

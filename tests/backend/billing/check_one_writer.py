@@ -20,10 +20,10 @@ WRITES = re.compile(r"(INSERT\s+(OR\s+\w+\s+)?INTO\s+(ledger_txns|ledger_entries
 # Calls of the posting functions: on a Bookkeeper (books.post(...), m_books.postAll(...)).
 POSTS = re.compile(r"\b(m_)?books\s*(\.|->)\s*post(All)?\s*\(")
 POSTERS = {WRITER, "billing/Meter.cpp", "billing/MeterPostings.cpp", "service/Accounts.cpp",
-           "service/PrivateModels.cpp", "service/AccountBill.cpp", "service/InstanceService.cpp"}
+           "service/PrivateModels.cpp", "service/AccountBill.cpp"}
 # The one place that turns billMoved into the SSE event.
 BILLING_EVENT = re.compile(r'publish\w*\([^;]*u"billing"_s')
-EVENT_SOURCES = {"service/AccountBill.cpp", "service/InstanceService.cpp"}
+EVENT_SOURCES = {"service/AccountBill.cpp"}
 
 
 def main():
