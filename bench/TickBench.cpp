@@ -12,6 +12,7 @@
 // prints one line of JSON: median, p95 and slowest tick, and the checkpoint-posting tick, in
 // microseconds. The ticks span a minute boundary, where telemetry stores every instance's minute
 // average: that tick is the slowest of the telemetry passes.
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
@@ -106,13 +107,14 @@ int main(int argc, char *argv[])
         ManualClock clock(nowMs - nowMs % 60'000 + 55'000);
         const Catalog catalog = Catalog::load();
         Ledger ledger(db);
-        Meter meter(db, ledger); // checkpoint postings every 60 s, as the provider's default
+        Bookkeeper books(db, ledger);
+        Meter meter(db, books); // checkpoint postings every 60 s, as the provider's default
         // Cheap password hashes: the bench's accounts are set-up, not what is measured.
-        Accounts accounts(db, ledger, clock, PasswordHasher({1u << 10, 8, 1}));
+        Accounts accounts(db, books, clock, PasswordHasher({1u << 10, 8, 1}));
         SshKeys keys(db, clock);
         EventBus events;
         InProcessRuntime runtime;
-        InstanceService service(db, ledger, meter, catalog, keys, runtime, events, clock);
+        InstanceService service(db, books, meter, catalog, keys, runtime, events, clock);
         Telemetry telemetry(
             db, catalog, runtime, events, clock,
             [&service](const QString &gpuType, int gpuCount) {
@@ -132,7 +134,7 @@ int main(int argc, char *argv[])
             topup.userId = userId;
             topup.amountMicros = 1'000'000'000'000; // enough that no balance runs out mid-bench
             topup.description = u"bench"_s;
-            ledger.post(topup, clock.nowMs());
+            books.post(topup, clock.nowMs());
             tx.commit();
             userIds.append(userId);
         }

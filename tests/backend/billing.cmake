@@ -15,3 +15,11 @@ cardhour_add_test(tst_livereads
 cardhour_add_test(tst_ids
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/core/tst_ids.cpp
     LIBS cardhour_sim_lib)
+# The Bookkeeper: postings inside the caller's transaction, billMoved only after its commit.
+cardhour_add_test(tst_bookkeeper SOURCES ${_billing}/tst_bookkeeper.cpp LIBS cardhour_sim_lib)
+# One writer of the books: no other file of backend-sim/src writes the ledger's tables or posts.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME check_one_writer
+         COMMAND ${Python3_EXECUTABLE} ${_billing}/check_one_writer.py
+                 ${CMAKE_SOURCE_DIR}/backend-sim/src)
+set_tests_properties(check_one_writer PROPERTIES TIMEOUT 60 LABELS backend)

@@ -16,6 +16,18 @@ cardhour_add_test(tst_spendinglimits
 cardhour_add_test(tst_stoppolicies
     SOURCES ${_service}/tst_stoppolicies.cpp ${_service}/SpendingFixture.h
     LIBS cardhour_sim_lib)
+# The parts of InstanceService, each on its own.
+foreach(_part instancerecords instanceviews instancelifecycle runtimereports storagefees
+        accountbill)
+    cardhour_add_test(tst_${_part}
+        SOURCES ${_service}/tst_${_part}.cpp
+        LIBS cardhour_service_fixture)
+endforeach()
+foreach(_part spendingguard billingtick idlewatch)
+    cardhour_add_test(tst_${_part}
+        SOURCES ${_service}/tst_${_part}.cpp ${_service}/SpendingFixture.h
+        LIBS cardhour_sim_lib)
+endforeach()
 # 10 000 random sequences: minutes of CPU on a loaded machine, more than Qt Test's 5 minutes.
 set_tests_properties(tst_spendinglimits PROPERTIES
     TIMEOUT 1200

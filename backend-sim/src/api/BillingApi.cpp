@@ -2,23 +2,14 @@
 #include "ApiContext.h"
 #include "Requests.h"
 #include "billing/Ledger.h"
-#include "core/ApiError.h"
-#include "core/Clock.h"
 #include "core/Json.h"
 #include "service/InstanceService.h"
-#include "service/Limits.h"
-#include "store/Database.h"
 
 #include <QJsonArray>
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
-
-namespace {
-// No account may hold more than a million yuan: far above any real use, far below overflow.
-constexpr qint64 kMaxBalanceMicros = 1'000'000LL * 1'000'000;
-} // namespace
 
 void registerBillingRoutes(ApiContext &ctx)
 {
@@ -48,23 +39,8 @@ void registerBillingRoutes(ApiContext &ctx)
 
     ctx.idempotentRoute(
         "POST", u"/v1/billing/topup"_s, [&ctx](http::Request &request, const QString &userId) {
-            const qint64 amount = requests::parseTopup(request.body);
-            Transaction tx(ctx.db);
-            Limits(ctx.db, ctx.catalog.userLimits()).requireTopupRoom(userId, amount);
-            if (ctx.ledger.balance(userId) + amount > kMaxBalanceMicros)
-                throw ApiError(400, ErrorCode::BalanceLimit,
-                               u"A sandbox balance is limited to 1 000 000 yuan."_s);
-            Ledger::Posting posting;
-            posting.kind = Ledger::Kind::Topup;
-            posting.userId = userId;
-            posting.amountMicros = amount;
-            posting.description = u"Sandbox top-up (simulated payment)"_s;
-            ctx.ledger.post(posting, ctx.clock.nowMs());
-            // A stopped instance whose storage fee the empty balance paused is billed again from
-            // now.
-            ctx.instances.resumeStorageBilling(userId);
-            const QJsonObject newest = ctx.ledger.page(userId, 0, 1).at(0).toObject();
-            tx.commit();
+            const QJsonObject newest =
+                ctx.instances.topUp(userId, requests::parseTopup(request.body));
             return http::Response::json(
                 201,
                 QJsonObject{{u"posting"_s, newest},

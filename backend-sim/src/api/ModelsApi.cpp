@@ -69,7 +69,6 @@ void registerModelRoutes(ApiContext &ctx)
                         requireModels(ctx);
                         const QJsonObject removed =
                             ctx.privateModels->remove(userId, request.pathParams.value(u"id"_s));
-                        ctx.instances.billingChanged(userId); // its storage fee ended
                         return http::Response::json(200, removed);
                     });
 
@@ -99,8 +98,6 @@ void registerModelRoutes(ApiContext &ctx)
                 userId, request.pathParams.value(u"id"_s), parseOffset(request), request.body,
                 QString::fromLatin1(request.header("upload-chunk-sha256").trimmed()));
             const bool complete = upload.value(u"state"_s).toString() == u"complete"_s;
-            if (complete)
-                ctx.instances.billingChanged(userId); // its storage fee began
             return http::Response::json(complete ? 201 : 200, upload);
         });
 

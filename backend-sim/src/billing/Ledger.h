@@ -6,7 +6,6 @@
 #include <QList>
 #include <QString>
 
-#include <memory>
 #include <optional>
 
 namespace cardhour::sim {
@@ -16,7 +15,7 @@ class Database;
 // Double-entry ledger. Every posting is one transaction row plus entries that sum to zero:
 // the user's account ("user:<id>") against a counter account. The user's cached balance
 // (users.balance_micros) is updated in the same SQL transaction, so it always equals the sum
-// of the user's entries.
+// of the user's entries. This class reads the books; Bookkeeper is the only one that writes them.
 class Ledger
 {
 public:
@@ -44,22 +43,8 @@ public:
     };
 
     explicit Ledger(Database &db);
-    ~Ledger();
     Ledger(const Ledger &) = delete;
     Ledger &operator=(const Ledger &) = delete;
-
-    // Must run inside a Transaction. Refuses (DbError) a posting that would take the balance
-    // below zero: callers cap charges first. Returns the new balance. `balanceBefore`: the
-    // balance() the caller read in this transaction with no posting since (saves reading it
-    // again).
-    qint64 post(const Posting &posting, qint64 nowMs,
-                std::optional<qint64> balanceBefore = std::nullopt);
-
-    // Posts many at once, in their order, as post() would one by one (inside a Transaction):
-    // statements kept prepared and bound through SQLite's own API. `balances` holds each user's
-    // balance() as read in this transaction with no posting since; it is left holding the
-    // balances after. Refuses (DbError, nothing written) a posting that would go below zero.
-    void postAll(const QList<Posting> &postings, qint64 nowMs, QHash<QString, qint64> &balances);
 
     qint64 balance(const QString &userId); // cached
     qint64 sumOfEntries(const QString &userId); // recomputed from the entries
@@ -76,10 +61,7 @@ public:
     QString verify();
 
 private:
-    struct PassStatements; // postAll's, prepared on its first use
-
     Database &m_db;
-    std::unique_ptr<PassStatements> m_pass;
 };
 
 } // namespace cardhour::sim

@@ -1,5 +1,6 @@
 #include "Meter.h"
 
+#include "Bookkeeper.h"
 #include "Ledger.h"
 #include "Pricing.h"
 #include "SpendingLimits.h"
@@ -42,8 +43,8 @@ Meter::OpenSegment readSegment(const QSqlQuery &q)
 
 } // namespace
 
-Meter::Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs)
-    : m_db(db), m_ledger(ledger), m_postingIntervalMs(postingIntervalMs)
+Meter::Meter(Database &db, Bookkeeper &books, qint64 postingIntervalMs)
+    : m_db(db), m_books(books), m_postingIntervalMs(postingIntervalMs)
 {}
 
 Meter::~Meter()
@@ -99,6 +100,7 @@ void Meter::keepOpened(const QVariant &insertId, const OpenSegment &segment)
         if (!name.isNull())
             m_names.insert(key, name.toString());
     }
+    m_books.noteBillMoved(kept.userId); // a rate begins
     std::vector<OpenSegment> &ofUser = m_open[kept.userId];
     ofUser.insert(byId(ofUser, kept.id), std::move(kept)); // ids grow: nearly always the end
 }
@@ -165,12 +167,12 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
             balance = *known;
             room = pass->headroom.value(segment.userId);
         } else {
-            balance = m_ledger.balance(segment.userId);
+            balance = m_books.balance(segment.userId);
             room = m_limits ? m_limits->headroom(segment.userId, untilMs) : std::nullopt;
             pass->startBalances.insert(segment.userId, balance);
         }
     } else {
-        balance = m_ledger.balance(segment.userId);
+        balance = m_books.balance(segment.userId);
         room = m_limits ? m_limits->headroom(segment.userId, untilMs) : std::nullopt;
     }
     const bool limited = room && *room < balance;
@@ -181,7 +183,7 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
         if (pass)
             pass->postings.append(posting);
         else
-            m_ledger.post(posting, untilMs, balance);
+            m_books.post(posting, untilMs, balance);
     }
     if (pass) {
         pass->balances.insert(segment.userId, balance - std::max<qint64>(0, charge));
@@ -198,8 +200,10 @@ qint64 Meter::postCharge(const OpenSegment &segment, qint64 untilMs, bool closin
                    " MAX(last_seen_at, ?) WHERE id = ?"_s,
                    {owed, owed - charge, untilMs, untilMs, segment.id});
     }
-    if (closing)
+    if (closing) {
         m_db.write(u"UPDATE segments SET ended_at = ? WHERE id = ?"_s, {untilMs, segment.id});
+        m_books.noteBillMoved(segment.userId); // a rate ends, whatever it still owed
+    }
     std::vector<OpenSegment> &ofUser = open()[segment.userId];
     if (const auto kept = byId(ofUser, segment.id);
         kept != ofUser.end() && kept->id == segment.id) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Bookkeeper.h"
 #include "Ledger.h"
 
 #include <QHash>
@@ -16,8 +17,8 @@
 
 namespace cardhour::sim {
 
+class Bookkeeper;
 class Database;
-class Ledger;
 class RawChunkedStatement;
 class SpendingLimits;
 
@@ -31,6 +32,8 @@ class SpendingLimits;
 // All mutating calls must run inside a Transaction. The open segments are also kept in memory,
 // changed by the same calls that change their rows, so the read calls below never query
 // SQLite for them (a rollback makes them reload): only Meter writes the segments table.
+// Its postings go through the Bookkeeper, which also hears of every segment opened or closed
+// (a rate that begins or ends moves the owner's bill).
 class Meter
 {
 public:
@@ -64,7 +67,7 @@ public:
     // the same transaction as each posting. A clean stop writes them all (~Meter).
     static constexpr qint64 kSightingsWriteIntervalMs = 10'000;
 
-    Meter(Database &db, Ledger &ledger, qint64 postingIntervalMs = 60'000);
+    Meter(Database &db, Bookkeeper &books, qint64 postingIntervalMs = 60'000);
     ~Meter();
     Meter(const Meter &) = delete;
     Meter &operator=(const Meter &) = delete;
@@ -207,7 +210,7 @@ private:
     qint64 m_sightingsWrittenAtMs = 0; // when the ticks' sightings were last written
 
     Database &m_db;
-    Ledger &m_ledger;
+    Bookkeeper &m_books;
     qint64 m_postingIntervalMs;
     const SpendingLimits *m_limits = nullptr;
     std::unique_ptr<RawChunkedStatement> m_chargeSegments; // writePass's, prepared on first use

@@ -1,5 +1,6 @@
 // The checkpoint pass's side of Meter: what each posting says (the owner's name, the period
 // billed to the millisecond, the rate) and the pass's writes at its end.
+#include "Bookkeeper.h"
 #include "Ledger.h"
 #include "Meter.h"
 #include "Pricing.h"
@@ -81,7 +82,7 @@ Ledger::Posting Meter::describePosting(const OpenSegment &segment, qint64 untilM
 void Meter::writePass(const PassState &pass, qint64 nowMs)
 {
     QHash<QString, qint64> balances = pass.startBalances;
-    m_ledger.postAll(pass.postings, nowMs, balances);
+    m_books.postAll(pass.postings, nowMs, balances);
     // Record the full amount owed as charged even when capped: the remainder is written off,
     // never carried as debt, and the next checkpoint must not ask for it again.
     if (!m_chargeSegments)

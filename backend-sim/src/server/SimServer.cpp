@@ -3,6 +3,7 @@
 #include "SandboxSecret.h"
 #include "api/ApiContext.h"
 #include "auth/Tokens.h"
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "billing/SpendingLimits.h"
@@ -157,12 +158,13 @@ void SimServer::start()
             QFile::setPermissions(dbPath + suffix, QFile::ReadOwner | QFile::WriteOwner);
     m_catalog = std::make_unique<Catalog>(Catalog::load(m_options.catalogDir));
     m_ledger = std::make_unique<Ledger>(*m_db);
-    m_meter = std::make_unique<Meter>(*m_db, *m_ledger, m_options.postingIntervalMs);
+    m_books = std::make_unique<Bookkeeper>(*m_db, *m_ledger);
+    m_meter = std::make_unique<Meter>(*m_db, *m_books, m_options.postingIntervalMs);
     m_spendingLimits = std::make_unique<SpendingLimits>(*m_db);
     m_meter->setSpendingLimits(m_spendingLimits.get());
     PasswordHasher::Params hashParams;
     hashParams.n = quint64(1) << m_options.scryptCostLog2;
-    m_accounts = std::make_unique<Accounts>(*m_db, *m_ledger, *m_clock, PasswordHasher(hashParams));
+    m_accounts = std::make_unique<Accounts>(*m_db, *m_books, *m_clock, PasswordHasher(hashParams));
     m_keys = std::make_unique<SshKeys>(*m_db, *m_clock);
     m_idempotency = std::make_unique<Idempotency>(*m_db);
     m_events = std::make_unique<EventBus>();
@@ -236,7 +238,7 @@ void SimServer::start()
                 .toStdString());
     }
     offerHostGpus(runtimeName);
-    m_instances = std::make_unique<InstanceService>(*m_db, *m_ledger, *m_meter, *m_catalog, *m_keys,
+    m_instances = std::make_unique<InstanceService>(*m_db, *m_books, *m_meter, *m_catalog, *m_keys,
                                                     *m_runtime, *m_events, *m_clock);
     m_datasets = std::make_unique<Datasets>(m_options.dataDir);
     m_instances->setDatasets(m_datasets.get());
@@ -259,7 +261,7 @@ void SimServer::start()
         std::make_unique<Models>(m_options.dataDir, Models::catalogFileIn(m_options.catalogDir));
     if (QString modelError; !m_models->refreshInstalled(&modelError))
         qWarning("model library: %s", qPrintable(modelError));
-    m_privateModels = std::make_unique<PrivateModels>(*m_db, *m_ledger, *m_catalog, *m_clock,
+    m_privateModels = std::make_unique<PrivateModels>(*m_db, *m_books, *m_catalog, *m_clock,
                                                       *m_models, m_options.dataDir);
     m_instances->setModels(m_privateModels.get());
     m_instances->setSpendingLimits(m_spendingLimits.get());
@@ -435,13 +437,14 @@ QStringList SimServer::routeTable(bool testClock)
     ManualClock clock(0);
     Catalog catalog = Catalog::load(options.catalogDir);
     Ledger ledger(db);
-    Meter meter(db, ledger);
-    Accounts accounts(db, ledger, clock);
+    Bookkeeper books(db, ledger);
+    Meter meter(db, books);
+    Accounts accounts(db, books, clock);
     SshKeys keys(db, clock);
     Idempotency idempotency(db);
     EventBus events;
     InProcessRuntime runtime;
-    InstanceService instances(db, ledger, meter, catalog, keys, runtime, events, clock);
+    InstanceService instances(db, books, meter, catalog, keys, runtime, events, clock);
     http::Router router;
     ApiContext ctx{db,       ledger,  accounts,    keys,  instances,
                    events,   catalog, idempotency, clock, testClock ? &clock : nullptr,
@@ -449,7 +452,7 @@ QStringList SimServer::routeTable(bool testClock)
     SnapshotService snapshots(db, meter, catalog, instances, runtime, events, clock);
     ctx.snapshots = &snapshots;
     Models models(u"/nonexistent"_s, Models::catalogFileIn(options.catalogDir));
-    PrivateModels privateModels(db, ledger, catalog, clock, models, u"/nonexistent"_s);
+    PrivateModels privateModels(db, books, catalog, clock, models, u"/nonexistent"_s);
     ctx.models = &models;
     ctx.privateModels = &privateModels;
     registerAllRoutes(ctx);

@@ -16,6 +16,7 @@ class Router;
 namespace cardhour::sim {
 
 class Accounts;
+class Bookkeeper;
 class Catalog;
 class Clock;
 class ContainerRuntime;
@@ -101,6 +102,7 @@ private:
     std::unique_ptr<Database> m_db;
     std::unique_ptr<Catalog> m_catalog;
     std::unique_ptr<Ledger> m_ledger;
+    std::unique_ptr<Bookkeeper> m_books;
     std::unique_ptr<Meter> m_meter;
     std::unique_ptr<SpendingLimits> m_spendingLimits;
     std::unique_ptr<Accounts> m_accounts;

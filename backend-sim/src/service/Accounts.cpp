@@ -1,6 +1,7 @@
 #include "Accounts.h"
 
 #include "auth/Tokens.h"
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "core/ApiError.h"
 #include "core/Clock.h"
@@ -15,8 +16,8 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
-Accounts::Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher)
-    : m_db(db), m_ledger(ledger), m_clock(clock), m_hasher(hasher), m_clientEmailThrottle(clock),
+Accounts::Accounts(Database &db, Bookkeeper &books, const Clock &clock, PasswordHasher hasher)
+    : m_db(db), m_books(books), m_clock(clock), m_hasher(hasher), m_clientEmailThrottle(clock),
       m_addressThrottle(clock, LoginThrottle::Policy{20, 15 * 60 * 1000, 15 * 60 * 1000}),
       m_signupThrottle(clock, kSignupPolicy)
 {}
@@ -71,15 +72,14 @@ Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &passw
     if (m_db.scalar(u"SELECT 1 FROM users WHERE email = ?"_s, {email}).isValid())
         throw ApiError(409, ErrorCode::EmailTaken,
                        u"An account with this e-mail address already exists."_s);
-    m_db.exec(
-        u"INSERT INTO users(id, email, password_hash, balance_micros, created_at) VALUES (?,?,?,0,?)"_s,
-        {userId, email, QString::fromLatin1(hash), now});
+    m_db.exec(u"INSERT INTO users(id, email, password_hash, created_at) VALUES (?,?,?,?)"_s,
+              {userId, email, QString::fromLatin1(hash), now});
     Ledger::Posting trial;
     trial.kind = Ledger::Kind::TrialCredit;
     trial.userId = userId;
     trial.amountMicros = kTrialCreditMicros;
     trial.description = u"Trial credit for new accounts"_s;
-    m_ledger.post(trial, now);
+    m_books.post(trial, now);
     qint64 expiresAtMs = 0;
     const QString token = issueToken(userId, &expiresAtMs);
     tx.commit();

@@ -13,7 +13,7 @@ namespace cardhour::sim {
 
 class Clock;
 class Database;
-class Ledger;
+class Bookkeeper;
 
 // Sign-up, log-in, tokens. Throws ApiError for what the caller got wrong.
 class Accounts
@@ -34,7 +34,7 @@ public:
         qint64 expiresAtMs = 0;
     };
 
-    Accounts(Database &db, Ledger &ledger, const Clock &clock, PasswordHasher hasher = {});
+    Accounts(Database &db, Bookkeeper &books, const Clock &clock, PasswordHasher hasher = {});
 
     // `clientAddress` keys the sign-up throttle (kSignupPolicy); empty for callers without a
     // network peer (in-process tools and tests).
@@ -56,7 +56,7 @@ private:
     QString issueToken(const QString &userId, qint64 *expiresAtMs);
 
     Database &m_db;
-    Ledger &m_ledger;
+    Bookkeeper &m_books;
     const Clock &m_clock;
     PasswordHasher m_hasher;
     // Per client address and e-mail: 5 failures make that client wait 15 min for that account.

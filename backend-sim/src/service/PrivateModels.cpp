@@ -3,6 +3,7 @@
 #include "Catalog.h"
 #include "Models.h"
 #include "SnapshotRules.h"
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "billing/Pricing.h"
 #include "core/ApiError.h"
@@ -46,9 +47,9 @@ ApiError unknownModel(const QString &what)
 
 } // namespace
 
-PrivateModels::PrivateModels(Database &db, Ledger &ledger, const Catalog &catalog,
+PrivateModels::PrivateModels(Database &db, Bookkeeper &books, const Catalog &catalog,
                              const Clock &clock, const Models &publicModels, QString dataDir)
-    : m_db(db), m_ledger(ledger), m_catalog(catalog), m_clock(clock), m_public(publicModels),
+    : m_db(db), m_books(books), m_catalog(catalog), m_clock(clock), m_public(publicModels),
       m_dataDir(std::move(dataDir))
 {}
 
@@ -244,6 +245,7 @@ QJsonObject PrivateModels::complete(const QString &userId, const QString &upload
               " created_at, rate_micros_per_hour, billed_from, charged_micros, charged_until)"
               " VALUES (?,?,?,?,?,?,?,?,?,?,0,?)"_s,
               {id, userId, name, fileName, task, size, declared, now, rate, now, now});
+    m_books.noteBillMoved(userId); // its storage fee begins
     tx.commit();
     out[u"state"_s] = u"complete"_s;
     out[u"model"_s] = modelJson(id);
@@ -329,6 +331,7 @@ QJsonObject PrivateModels::remove(const QString &userId, const QString &modelId)
                        "first."_s.arg(inUse.join(u", "_s)));
     charge(modelId, now);
     m_db.exec(u"UPDATE private_models SET deleted_at = ? WHERE id = ?"_s, {now, modelId});
+    m_books.noteBillMoved(userId); // its storage fee ends
     tx.commit();
     QDir(modelDir(modelId)).removeRecursively();
     return model;
@@ -376,7 +379,7 @@ void PrivateModels::charge(const QString &modelId, qint64 atMs)
     if (atMs <= until)
         return;
     const qint64 owed = pricing::segmentCost(atMs - from, rate) - charged;
-    const qint64 posted = std::min(owed, m_ledger.balance(userId));
+    const qint64 posted = std::min(owed, m_books.balance(userId));
     if (posted > 0) {
         Ledger::Posting p;
         p.kind = Ledger::Kind::ModelStorage;
@@ -389,7 +392,7 @@ void PrivateModels::charge(const QString &modelId, qint64 atMs)
             p.description += u" (capped at the remaining balance)"_s;
         p.periodStartMs = until;
         p.periodEndMs = atMs;
-        m_ledger.post(p, atMs);
+        m_books.post(p, atMs);
     }
     m_db.exec(u"UPDATE private_models SET charged_micros = ?, charged_until = ? WHERE id = ?"_s,
               {charged + owed, atMs, modelId});

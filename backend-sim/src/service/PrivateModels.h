@@ -16,7 +16,7 @@ namespace cardhour::sim {
 class Catalog;
 class Clock;
 class Database;
-class Ledger;
+class Bookkeeper;
 class Models;
 
 // Models a user uploads for their own instances, and the uploads themselves.
@@ -38,7 +38,7 @@ class Models;
 class PrivateModels
 {
 public:
-    PrivateModels(Database &db, Ledger &ledger, const Catalog &catalog, const Clock &clock,
+    PrivateModels(Database &db, Bookkeeper &books, const Catalog &catalog, const Clock &clock,
                   const Models &publicModels, QString dataDir);
 
     // Largest chunk accepted (what the HTTP layer lets through).
@@ -90,7 +90,7 @@ private:
     QJsonObject complete(const QString &userId, const QString &uploadId);
 
     Database &m_db;
-    Ledger &m_ledger;
+    Bookkeeper &m_books;
     const Catalog &m_catalog;
     const Clock &m_clock;
     const Models &m_public;

@@ -1,5 +1,6 @@
 #include "StopPolicies.h"
 
+#include "billing/Pricing.h"
 #include "core/ApiError.h"
 #include "core/Json.h"
 #include "store/Database.h"
@@ -34,7 +35,7 @@ std::optional<qint64> optionalInteger(const QJsonObject &o, const QString &key, 
     return static_cast<qint64>(number);
 }
 
-const QString kColumns =
+const QString kPolicyColumns =
     u"instance_id, stop_at, max_cost_micros, idle_threshold_percent,"
     " idle_window_seconds, idle_require_no_connections, idle_warning_seconds"_s;
 
@@ -117,16 +118,16 @@ QJsonObject StopPolicy::toJson() const
 
 StopPolicy StopPolicies::of(const QString &instanceId) const
 {
-    QSqlQuery q =
-        m_db.exec(u"SELECT "_s + kColumns + u" FROM instance_stop_policies WHERE instance_id = ?"_s,
-                  {instanceId});
+    QSqlQuery q = m_db.exec(u"SELECT "_s + kPolicyColumns
+                                + u" FROM instance_stop_policies WHERE instance_id = ?"_s,
+                            {instanceId});
     return q.next() ? readPolicy(q) : StopPolicy();
 }
 
 QHash<QString, StopPolicy> StopPolicies::ofUser(const QString &userId) const
 {
     QHash<QString, StopPolicy> result;
-    QSqlQuery q = m_db.exec(u"SELECT p."_s + QString(kColumns).replace(u", "_s, u", p."_s)
+    QSqlQuery q = m_db.exec(u"SELECT p."_s + QString(kPolicyColumns).replace(u", "_s, u", p."_s)
                                 + u" FROM instance_stop_policies p JOIN instances i"
                                   " ON i.id = p.instance_id WHERE i.user_id = ?"_s,
                             {userId});
@@ -139,7 +140,7 @@ QHash<QString, QHash<QString, StopPolicy>> StopPolicies::byUser() const
 {
     // From the policies' side (few rows, each instance found by its key), not through every
     // user's instances: the tick asks for all of them each second.
-    static const QString sql = u"SELECT p."_s + QString(kColumns).replace(u", "_s, u", p."_s)
+    static const QString sql = u"SELECT p."_s + QString(kPolicyColumns).replace(u", "_s, u", p."_s)
         + u", i.user_id FROM instance_stop_policies p CROSS JOIN instances i"
           " ON i.id = p.instance_id"_s;
     QHash<QString, QHash<QString, StopPolicy>> result;
@@ -155,7 +156,7 @@ void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
     if (!policy.isEmpty()) {
         const bool idle = policy.idle.has_value();
         const QVariant none{QMetaType(QMetaType::LongLong)};
-        m_db.exec(u"INSERT INTO instance_stop_policies("_s + kColumns
+        m_db.exec(u"INSERT INTO instance_stop_policies("_s + kPolicyColumns
                       + u") VALUES (?,?,?,?,?,?,?)"_s,
                   {instanceId, nullable(policy.stopAtMs), nullable(policy.maxCostMicros),
                    idle ? QVariant(policy.idle->thresholdPercent) : none,
@@ -228,6 +229,56 @@ bool StopPolicies::warnOnce(const QString &instanceId, const QString &reason, qi
         return false;
     m_warned.insert(instanceId, key);
     return true;
+}
+
+// ---- the planned stops ----------------------------------------------------------------------
+
+namespace {
+constexpr qint64 kHorizonMs = 100LL * 365 * 24 * pricing::kMsPerHour;
+} // namespace
+
+std::optional<PlannedStop> StopPolicies::timedStop(const StopPolicy &policy,
+                                                   const Meter::OpenSegment &run,
+                                                   qint64 computeCostMicros, qint64 nowMs)
+{
+    std::optional<PlannedStop> best;
+    if (policy.stopAtMs)
+        best = PlannedStop{std::max(*policy.stopAtMs, run.startedAtMs), u"max_duration"_s, false};
+    if (policy.maxCostMicros && run.ratePerHourMicros > 0) {
+        // The instance's cost is its other runs' plus this one's, computed over its whole length:
+        // it stops at the last millisecond at which that is still within the maximum.
+        const qint64 others = computeCostMicros
+            - pricing::segmentCost(std::max<qint64>(0, nowMs - run.startedAtMs),
+                                   run.ratePerHourMicros);
+        const qint64 max = *policy.maxCostMicros;
+        const qint64 over =
+            pricing::firstTimeReached(run.startedAtMs, run.startedAtMs + kHorizonMs, [&](qint64 t) {
+                return others + pricing::segmentCost(t - run.startedAtMs, run.ratePerHourMicros)
+                    > max;
+            });
+        if (over <= run.startedAtMs + kHorizonMs) {
+            const qint64 at = std::max(run.startedAtMs, over - 1);
+            if (!best || at < best->atMs)
+                best = PlannedStop{at, u"max_cost"_s, false};
+        }
+    }
+    return best;
+}
+
+std::optional<PlannedStop> StopPolicies::plannedStop(const QString &instanceId,
+                                                     const StopPolicy &policy,
+                                                     const Meter::OpenSegment *computeSegment,
+                                                     qint64 computeCostMicros, qint64 nowMs) const
+{
+    if (!computeSegment)
+        return std::nullopt;
+    std::optional<PlannedStop> stop = timedStop(policy, *computeSegment, computeCostMicros, nowMs);
+    const std::optional<qint64> idleAt = idleStopAt(instanceId, policy);
+    if (idleAt && (!stop || *idleAt < stop->atMs))
+        stop = PlannedStop{*idleAt, u"idle"_s, false};
+    if (stop)
+        stop->warning = nowMs >= stop->atMs - qint64(policy.warningSeconds()) * 1000;
+    return stop;
 }
 
 } // namespace cardhour::sim

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "billing/Meter.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -78,6 +80,17 @@ public:
     void forget(const QString &instanceId);
     // True the first time it is asked about this stop (reason and time) of the instance.
     bool warnOnce(const QString &instanceId, const QString &reason, qint64 stopAtMs);
+
+    // The stop of a running compute segment its policy's time or cost asks for (idle aside).
+    // `computeCostMicros`: the instance's compute cost at `nowMs`, this run's included.
+    static std::optional<PlannedStop> timedStop(const StopPolicy &policy,
+                                                const Meter::OpenSegment &run,
+                                                qint64 computeCostMicros, qint64 nowMs);
+    // The earliest stop of the instance's run (none without `computeSegment`), idle included,
+    // its warning set once the warning time has come.
+    std::optional<PlannedStop> plannedStop(const QString &instanceId, const StopPolicy &policy,
+                                           const Meter::OpenSegment *computeSegment,
+                                           qint64 computeCostMicros, qint64 nowMs) const;
 
 private:
     struct IdleTrack

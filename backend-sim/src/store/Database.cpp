@@ -247,6 +247,8 @@ void Database::begin()
 {
     if (m_depth++ == 0) {
         m_rollbackOnly = false;
+        ++m_transactions;
+        m_afterCommit.clear();
         // IMMEDIATE takes the write lock now, so a transaction never fails half-way on busy.
         QSqlQuery query(m_db);
         if (!query.exec(u"BEGIN IMMEDIATE"_s)) {
@@ -271,6 +273,17 @@ void Database::commit()
         rolledBack();
         throw DbError(u"COMMIT failed: %1"_s.arg(query.lastError().text()).toStdString());
     }
+    std::vector<std::function<void()>> hooks;
+    hooks.swap(m_afterCommit);
+    for (const std::function<void()> &hook : hooks)
+        hook();
+}
+
+void Database::afterCommit(std::function<void()> hook)
+{
+    if (m_depth == 0)
+        throw DbError("afterCommit outside a transaction");
+    m_afterCommit.push_back(std::move(hook));
 }
 
 void Database::rollback()
@@ -285,6 +298,7 @@ void Database::rollback()
 
 void Database::rolledBack()
 {
+    m_afterCommit.clear();
     ++m_rollbacks;
     ++m_writeVersion;
 }

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 namespace cardhour::sim {
 
@@ -68,6 +69,11 @@ public:
     quint64 rollbackCount() const { return m_rollbacks; }
 
     bool inTransaction() const { return m_depth > 0; }
+    // Runs `hook` once the outermost transaction now open has committed, in the order added;
+    // a rollback drops it. Hooks run after the commit, so they may open transactions of their own.
+    void afterCommit(std::function<void()> hook);
+    // Moves on at each outermost BEGIN: tells one transaction from the next.
+    quint64 transactionSerial() const { return m_transactions; }
     int schemaVersion();
     QSqlDatabase &handle() { return m_db; }
 
@@ -98,6 +104,8 @@ private:
     QString m_connectionName;
     int m_depth = 0;
     bool m_rollbackOnly = false;
+    quint64 m_transactions = 0;
+    std::vector<std::function<void()>> m_afterCommit;
 };
 
 // RAII transaction. Nested transactions join the outermost one: only the outermost commit

@@ -195,7 +195,7 @@ private Q_SLOTS:
                     topup.userId = user;
                     topup.amountMicros = 1'000'000 * (1 + rng.bounded(5));
                     topup.description = u"walk top-up"_s;
-                    f->ledger->post(topup, f->clock.nowMs());
+                    f->books->post(topup, f->clock.nowMs());
                     f->service->resumeStorageBilling(user); // as the top-up route does
                     tx.commit();
                     break;

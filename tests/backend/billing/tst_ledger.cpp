@@ -1,3 +1,4 @@
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "store/Database.h"
 #include "store/Migrations.h"
@@ -64,12 +65,13 @@ private Q_SLOTS:
         Database db;
         db.open(m_dir.filePath(u"ledger.sqlite"_s));
         Ledger ledger(db);
+        Bookkeeper books(db, ledger);
         Transaction tx(db);
         addUser(db, u"u1"_s);
-        QCOMPARE(ledger.post(posting(Ledger::Kind::TrialCredit, u"u1"_s, 10'000'000), 1),
+        QCOMPARE(books.post(posting(Ledger::Kind::TrialCredit, u"u1"_s, 10'000'000), 1),
                  10'000'000);
-        QCOMPARE(ledger.post(posting(Ledger::Kind::Compute, u"u1"_s, -1583), 2), 9'998'417);
-        QCOMPARE(ledger.post(posting(Ledger::Kind::Topup, u"u1"_s, 5'000'000), 3), 14'998'417);
+        QCOMPARE(books.post(posting(Ledger::Kind::Compute, u"u1"_s, -1583), 2), 9'998'417);
+        QCOMPARE(books.post(posting(Ledger::Kind::Topup, u"u1"_s, 5'000'000), 3), 14'998'417);
         tx.commit();
         QCOMPARE(ledger.balance(u"u1"_s), 14'998'417);
         QCOMPARE(ledger.sumOfEntries(u"u1"_s), 14'998'417);
@@ -113,10 +115,11 @@ private Q_SLOTS:
         Database db;
         db.open(m_dir.filePath(u"kind-%1.sqlite"_s.arg(name)));
         Ledger ledger(db);
+        Bookkeeper books(db, ledger);
         Transaction tx(db);
         addUser(db, u"k"_s);
-        ledger.post(posting(Ledger::Kind::TrialCredit, u"k"_s, 20'000'000), 1);
-        ledger.post(posting(static_cast<Ledger::Kind>(kind), u"k"_s, amount), 2);
+        books.post(posting(Ledger::Kind::TrialCredit, u"k"_s, 20'000'000), 1);
+        books.post(posting(static_cast<Ledger::Kind>(kind), u"k"_s, amount), 2);
         tx.commit();
         QCOMPARE(Ledger::kindName(static_cast<Ledger::Kind>(kind)), name);
         const QJsonObject newest = ledger.page(u"k"_s, 0, 1).at(0).toObject();
@@ -134,18 +137,19 @@ private Q_SLOTS:
         Database db;
         db.open(m_dir.filePath(u"negative.sqlite"_s));
         Ledger ledger(db);
+        Bookkeeper books(db, ledger);
         {
             Transaction tx(db);
             addUser(db, u"u2"_s);
-            ledger.post(posting(Ledger::Kind::TrialCredit, u"u2"_s, 100), 1);
+            books.post(posting(Ledger::Kind::TrialCredit, u"u2"_s, 100), 1);
             tx.commit();
         }
         QVERIFY_THROWS_EXCEPTION(DbError,
-                                 ledger.post(posting(Ledger::Kind::Compute, u"u2"_s, -1), 2));
+                                 books.post(posting(Ledger::Kind::Compute, u"u2"_s, -1), 2));
         {
             Transaction tx(db);
             QVERIFY_THROWS_EXCEPTION(DbError,
-                                     ledger.post(posting(Ledger::Kind::Compute, u"u2"_s, -101), 2));
+                                     books.post(posting(Ledger::Kind::Compute, u"u2"_s, -101), 2));
         } // rolled back
         QCOMPARE(ledger.balance(u"u2"_s), 100);
         QCOMPARE(db.scalar(u"SELECT COUNT(*) FROM ledger_txns WHERE user_id = 'u2'"_s).toInt(), 1);
@@ -157,10 +161,11 @@ private Q_SLOTS:
         Database db;
         db.open(m_dir.filePath(u"tamper.sqlite"_s));
         Ledger ledger(db);
+        Bookkeeper books(db, ledger);
         {
             Transaction tx(db);
             addUser(db, u"u3"_s);
-            ledger.post(posting(Ledger::Kind::TrialCredit, u"u3"_s, 1000), 1);
+            books.post(posting(Ledger::Kind::TrialCredit, u"u3"_s, 1000), 1);
             tx.commit();
         }
         db.exec(u"UPDATE users SET balance_micros = 999 WHERE id = 'u3'"_s);

@@ -227,7 +227,7 @@ private Q_SLOTS:
                 topup.userId = user;
                 topup.amountMicros = 500'000 * (1 + rng.bounded(4));
                 topup.description = u"live top-up"_s;
-                f.ledger->post(topup, f.clock.nowMs());
+                f.books->post(topup, f.clock.nowMs());
                 f.service->resumeStorageBilling(user);
                 tx.commit();
             }

@@ -1,5 +1,6 @@
 // The meter on its own, over a real SQLite file: compute and storage segments, their exact
 // cost, checkpoint postings, and the balance running out at an exact millisecond.
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "billing/Pricing.h"
@@ -23,7 +24,8 @@ struct Books
     {
         db.open(dir.filePath(u"meter.sqlite"_s));
         ledger = std::make_unique<Ledger>(db);
-        meter = std::make_unique<Meter>(db, *ledger, postingIntervalMs);
+        books = std::make_unique<Bookkeeper>(db, *ledger);
+        meter = std::make_unique<Meter>(db, *books, postingIntervalMs);
     }
 
     // A user with `balance` and an instance of theirs.
@@ -37,7 +39,7 @@ struct Books
         credit.userId = userId;
         credit.amountMicros = balance;
         credit.description = u"credit"_s;
-        ledger->post(credit, kT0);
+        books->post(credit, kT0);
         tx.commit();
     }
     void addInstance(const QString &instanceId, const QString &userId)
@@ -83,6 +85,7 @@ struct Books
     QTemporaryDir dir;
     Database db;
     std::unique_ptr<Ledger> ledger;
+    std::unique_ptr<Bookkeeper> books;
     std::unique_ptr<Meter> meter;
 };
 } // namespace
@@ -127,7 +130,7 @@ private Q_SLOTS:
                   " ('i', 'u', 'box %2 of %1', 'running', 'rtx4090', 1, 'base', 0, 0, 0)"_s);
         b.open(u"i"_s, u"u"_s, 1'900'000, Meter::Kind::Compute);
         b.accrue(kT0 + 61'000);
-        b.meter = std::make_unique<Meter>(b.db, *b.ledger, 60'000); // a restart
+        b.meter = std::make_unique<Meter>(b.db, *b.books, 60'000); // a restart
         b.accrue(kT0 + 122'000);
         QSqlQuery q =
             b.db.exec(u"SELECT description FROM ledger_txns WHERE kind = 'compute' ORDER BY id"_s);
@@ -347,7 +350,7 @@ private Q_SLOTS:
         QCOMPARE(Meter::lastSighting(*b.meter->openSegmentOf(u"run"_s)), lastTick);
         {
             // What a provider restarted after a kill -9 reads: the table alone.
-            Meter recovered(b.db, *b.ledger);
+            Meter recovered(b.db, *b.books);
             Transaction tx(b.db);
             QCOMPARE(recovered.closeSegmentAtLastSeen(u"run"_s), 1'000);
             QCOMPARE(recovered.closeSegmentAtLastSeen(u"run"_s), 0);

@@ -4,6 +4,7 @@
 // ":memory:" for the random-sequence test), a manual clock and a runtime that answers at once
 // (the next turn of the event loop): what the tests of caps and stop policies drive.
 
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "billing/SpendingLimits.h"
@@ -82,12 +83,13 @@ struct SpendingFixture
     {
         db.open(path.isEmpty() ? dir.filePath(QStringLiteral("sim.sqlite")) : path);
         ledger = std::make_unique<Ledger>(db);
-        meter = std::make_unique<Meter>(db, *ledger);
+        books = std::make_unique<Bookkeeper>(db, *ledger);
+        meter = std::make_unique<Meter>(db, *books);
         limits = std::make_unique<SpendingLimits>(db);
         meter->setSpendingLimits(limits.get());
-        accounts = std::make_unique<Accounts>(db, *ledger, clock, PasswordHasher({1u << 4, 1, 1}));
+        accounts = std::make_unique<Accounts>(db, *books, clock, PasswordHasher({1u << 4, 1, 1}));
         keys = std::make_unique<SshKeys>(db, clock);
-        instances = std::make_unique<InstanceService>(db, *ledger, *meter, catalog, *keys, runtime,
+        instances = std::make_unique<InstanceService>(db, *books, *meter, catalog, *keys, runtime,
                                                       events, clock);
         instances->setSpendingLimits(limits.get());
         snapshots = std::make_unique<SnapshotService>(db, *meter, catalog, *instances, runtime,
@@ -114,7 +116,7 @@ struct SpendingFixture
         posting.userId = userId;
         posting.amountMicros = amount;
         posting.description = QStringLiteral("test top-up");
-        ledger->post(posting, clock.nowMs());
+        books->post(posting, clock.nowMs());
         instances->resumeStorageBilling(userId);
         tx.commit();
     }
@@ -171,6 +173,7 @@ struct SpendingFixture
     QuickRuntime runtime;
     EventBus events;
     std::unique_ptr<Ledger> ledger;
+    std::unique_ptr<Bookkeeper> books;
     std::unique_ptr<Meter> meter;
     std::unique_ptr<SpendingLimits> limits;
     std::unique_ptr<Accounts> accounts;

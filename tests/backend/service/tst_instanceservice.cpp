@@ -31,7 +31,7 @@ void topUp(ServiceFixture &f, const QString &userId, qint64 amount)
     posting.userId = userId;
     posting.amountMicros = amount;
     posting.description = u"test top-up"_s;
-    f.ledger->post(posting, f.clock.nowMs());
+    f.books->post(posting, f.clock.nowMs());
     f.service->resumeStorageBilling(userId);
     tx.commit();
 }

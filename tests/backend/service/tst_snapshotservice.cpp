@@ -1,6 +1,7 @@
 // SnapshotService with billing, over real SQLite and a manual clock. The runtime here records
 // what it is asked and answers with the sizes a test sets: what the snapshot's files are is
 // tst_api_snapshots' job (real podman); this test is about states, ownership and money.
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
@@ -85,10 +86,11 @@ struct Fixture
     {
         db.open(dir.filePath(u"sim.sqlite"_s));
         ledger = std::make_unique<Ledger>(db);
-        meter = std::make_unique<Meter>(db, *ledger);
-        accounts = std::make_unique<Accounts>(db, *ledger, clock, PasswordHasher({1u << 10, 8, 1}));
+        books = std::make_unique<Bookkeeper>(db, *ledger);
+        meter = std::make_unique<Meter>(db, *books);
+        accounts = std::make_unique<Accounts>(db, *books, clock, PasswordHasher({1u << 10, 8, 1}));
         keys = std::make_unique<SshKeys>(db, clock);
-        instances = std::make_unique<InstanceService>(db, *ledger, *meter, catalog, *keys, runtime,
+        instances = std::make_unique<InstanceService>(db, *books, *meter, catalog, *keys, runtime,
                                                       events, clock);
         snapshots = std::make_unique<SnapshotService>(db, *meter, catalog, *instances, runtime,
                                                       events, clock);
@@ -133,6 +135,7 @@ struct Fixture
     Runtime runtime;
     EventBus events;
     std::unique_ptr<Ledger> ledger;
+    std::unique_ptr<Bookkeeper> books;
     std::unique_ptr<Meter> meter;
     std::unique_ptr<Accounts> accounts;
     std::unique_ptr<SshKeys> keys;
@@ -271,7 +274,7 @@ private Q_SLOTS:
             posting.userId = user;
             posting.amountMicros = 1'000'000;
             posting.description = u"test top-up"_s;
-            f.ledger->post(posting, f.clock.nowMs());
+            f.books->post(posting, f.clock.nowMs());
             f.instances->resumeStorageBilling(user);
             tx.commit();
         }

@@ -3,6 +3,7 @@
 // The provider's services wired over a real SQLite file, a manual clock and the in-process
 // runtime: what the unit tests of the state machine and billing drive directly.
 
+#include "billing/Bookkeeper.h"
 #include "billing/Ledger.h"
 #include "billing/Meter.h"
 #include "core/Clock.h"
@@ -36,11 +37,12 @@ struct ServiceFixture
     {
         db.open(path.isEmpty() ? dir.filePath(QStringLiteral("sim.sqlite")) : path);
         ledger = std::make_unique<Ledger>(db);
-        meter = std::make_unique<Meter>(db, *ledger, postingIntervalMs);
+        books = std::make_unique<Bookkeeper>(db, *ledger);
+        meter = std::make_unique<Meter>(db, *books, postingIntervalMs);
         // Small scrypt parameters: these tests are about money, not password cost.
-        accounts = std::make_unique<Accounts>(db, *ledger, clock, PasswordHasher({1u << 10, 8, 1}));
+        accounts = std::make_unique<Accounts>(db, *books, clock, PasswordHasher({1u << 10, 8, 1}));
         keys = std::make_unique<SshKeys>(db, clock);
-        service = std::make_unique<InstanceService>(db, *ledger, *meter, catalog, *keys, runtime,
+        service = std::make_unique<InstanceService>(db, *books, *meter, catalog, *keys, runtime,
                                                     events, clock);
     }
 
@@ -124,6 +126,7 @@ struct ServiceFixture
     InProcessRuntime runtime;
     EventBus events;
     std::unique_ptr<Ledger> ledger;
+    std::unique_ptr<Bookkeeper> books;
     std::unique_ptr<Meter> meter;
     std::unique_ptr<Accounts> accounts;
     std::unique_ptr<SshKeys> keys;
