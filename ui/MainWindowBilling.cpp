@@ -13,6 +13,7 @@
 #include "TrayNotifier.h"
 #include "api/EventStream.h"
 #include "api/ProviderClient.h"
+#include "api/ProviderCodes.h"
 #include "pages/BillingPage.h"
 #include "ui_MainWindow.h"
 
@@ -89,7 +90,7 @@ void MainWindow::connectStopWarnings()
                 const QString text =
                     tr("%1 will stop at %2: %3.")
                         .arg(name, w.stopAt.toLocalTime().toString(u"HH:mm:ss"_s), why);
-                const bool idle = w.reason == u"idle"_s;
+                const bool idle = w.reason == StopReason::Idle;
                 m_trayNotifier->showStopWarning(w.instanceId, name, text, idle);
                 auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,
                                             QMessageBox::NoButton, this);

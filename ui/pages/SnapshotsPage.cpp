@@ -3,6 +3,7 @@
 #include "EmptyState.h"
 #include "Format.h"
 #include "api/ProviderClient.h"
+#include "api/ProviderCodes.h"
 #include "pages/SnapshotsModel.h"
 #include "pages/SnapshotsRestoreDialog.h"
 #include "session/ClientSession.h"
@@ -285,7 +286,7 @@ void SnapshotsPage::takeSnapshot(const QString &instanceId, const QString &name)
             if (!reply.ok()) {
                 const ApiError &error = reply.error();
                 QString text = error.userMessage();
-                if (error.code == u"insufficient_balance"_s)
+                if (error.code == core::ErrorCode::InsufficientBalance)
                     text = tr("A snapshot is billed for its storage and your balance is empty. "
                               "Top up first.");
                 setStatus(tr("No snapshot was taken of “%1”: %2").arg(instanceName, text));
@@ -375,7 +376,7 @@ void SnapshotsPage::deleteSnapshot(const QString &id)
                 return;
             }
             const ApiError &error = reply.error();
-            const QString text = error.code == u"snapshot_in_use"_s
+            const QString text = error.code == core::ErrorCode::SnapshotInUse
                 ? inUseMessage(before, error.message)
                 : tr("“%1” was not deleted: %2").arg(before.name, error.userMessage());
             setStatus(text);
