@@ -16,7 +16,6 @@
 #include "StateStyle.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
-#include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
 #include "pages/AccountPage.h"
 #include "pages/InstanceDetails.h"
@@ -272,12 +271,7 @@ void MainWindow::connectSession()
         updateActions();
         statusBar()->showMessage(tr("Connected to %1").arg(url.toDisplayString()), 5000);
     });
-    connect(m_core, &ClientSession::providerRuntime, this,
-            [this](const QString &runtime, const QString &note) {
-                m_runtime = runtime;
-                m_runtimeNote = note;
-                retranslateDashboard();
-            });
+    connect(m_core, &ClientSession::providerRuntime, this, &MainWindow::retranslateDashboard);
     connect(m_core, &ClientSession::loginNeeded, this, &MainWindow::showLogin);
     connect(m_core, &ClientSession::loginFailed, this, &MainWindow::onLoginFailed);
     connect(m_core, &ClientSession::loggedIn, this, [this] {
@@ -348,16 +342,17 @@ void MainWindow::retranslateDashboard()
         tr("An instance is a GPU host you rent by the second. Launch one, then open its "
            "terminal with a double-click; stopped instances stay listed here."));
     m_instancesEmpty->setAction(tr("Launch an instance…"));
-    if (m_runtime == u"inprocess"_s) {
+    const bool inProcess = m_core->runtime() == u"inprocess"_s;
+    if (inProcess) {
         // The sandbox's own words for why: the fix (install podman, free it) follows from them.
-        const QString why =
-            m_runtimeNote.isEmpty() ? tr("it was started with --runtime inprocess") : m_runtimeNote;
+        const QString note = m_core->runtimeNote();
+        const QString why = note.isEmpty() ? tr("it was started with --runtime inprocess") : note;
         m_runtimeNotice->setText(
             tr("Hosts here run without containers: they go through their states and are billed, "
                "but have no SSH and no terminal. Why: %1.")
                 .arg(why));
     }
-    m_runtimeNotice->setVisible(m_runtime == u"inprocess"_s);
+    m_runtimeNotice->setVisible(inProcess);
     retranslateNavigation();
 }
 

@@ -3,7 +3,6 @@
 #include "AppSettings.h"
 #include "InstanceActions.h"
 #include "api/Models.h"
-#include "billing/ProviderClock.h"
 #include "session/ClientSession.h"
 
 #include <QMainWindow>
@@ -26,8 +25,7 @@ class MainWindow;
 
 namespace cardhour::core {
 class BillTicker;
-class EventStream;
-class ProviderClient;
+class Clock;
 class RunwayAlerts;
 class Session;
 } // namespace cardhour::core
@@ -96,8 +94,6 @@ public:
 
     // For tests and diagnostics.
     core::ClientSession *clientSession() const { return m_core; }
-    core::ProviderClient *client() const { return m_core->client(); }
-    core::EventStream *events() const { return m_core->events(); }
     core::Session *session() const { return m_core->session(); }
     core::RunwayAlerts *runwayAlerts() const { return m_core->alerts(); }
     core::BillTicker *billTicker() const { return m_core->ticker(); }
@@ -111,8 +107,6 @@ public:
     KeysPage *keysPage();
     QWidget *page(View view);
     TrayNotifier *trayNotifier() const { return m_trayNotifier; }
-    // The provider's clock (from its bills' as_of): what planned stops count down on.
-    const core::Clock *providerClock() const { return &m_providerClock; }
     SshActions *sshActions() const { return m_ssh; }
     SshKeysDialog *keysDialog() const;
     // The log-in / sign-up page (null until log-in was first asked for).
@@ -222,15 +216,12 @@ private:
     MetricsChart *m_chart = nullptr; // built when the Instances page is first shown
     LedgerView *m_ledgerView = nullptr;
     TrayNotifier *m_trayNotifier = nullptr;
-    core::ProviderClock m_providerClock;
     std::function<QString()> m_lastingStatus;
     QString m_lastingStatusShown;
     SshActions *m_ssh = nullptr;
     QLabel *m_userLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.
     QLabel *m_runtimeNotice = nullptr;
-    QString m_runtime;
-    QString m_runtimeNote;
     QPointer<LaunchDialog> m_launchDialog;
     QPointer<TopUpDialog> m_topUpDialog;
     QPointer<SettingsDialog> m_settingsDialog;

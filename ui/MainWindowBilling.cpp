@@ -11,8 +11,6 @@
 #include "TopUpDialog.h"
 #include "Translations.h"
 #include "TrayNotifier.h"
-#include "api/EventStream.h"
-#include "api/ProviderClient.h"
 #include "api/ProviderCodes.h"
 #include "pages/BillingPage.h"
 #include "ui_MainWindow.h"
@@ -37,10 +35,6 @@ using namespace cardhour::core;
 void MainWindow::buildBillingUi()
 {
     m_trayNotifier = new TrayNotifier(m_core->ticker(), m_core->alerts(), this);
-    // The provider's time comes with each bill (the stream sends one after every tick).
-    connect(m_core->events(), &EventStream::billingChanged, this,
-            [this](const BillingSummary &summary) { m_providerClock.note(summary.asOf); });
-    connect(m_core, &ClientSession::resetForUser, this, [this] { m_providerClock.reset(); });
     connect(m_trayNotifier, &TrayNotifier::quitRequested, this, &QWidget::close);
     // Without a tray the same sentence goes to the status bar, so it is never lost.
     connect(m_trayNotifier, &TrayNotifier::notified, this,
@@ -62,9 +56,7 @@ void MainWindow::connectStopWarnings()
     // The provider warns before it stops a host by itself; an idle stop can be put off once,
     // from the warning's dialog or the tray's menu.
     const auto keepRunning = [this](const QString &id) {
-        m_core->client()->keepRunning(id)->onFinished(this, [this](const Reply<Instance> &reply) {
-            if (reply.ok())
-                m_core->noteInstance(reply.value());
+        m_core->keepRunning(id)->onFinished(this, [this](const Reply<Instance> &reply) {
             statusBar()->showMessage(
                 reply.ok()
                     ? tr("The idle stop of %1 was put off.").arg(reply.value().name)
@@ -82,7 +74,7 @@ void MainWindow::connectStopWarnings()
         if (i.state != InstanceState::Running || !i.plannedStop || !i.plannedStop->warning)
             m_trayNotifier->endStopWarning(i.id);
     });
-    connect(m_core->events(), &EventStream::stopWarning, this,
+    connect(m_core, &ClientSession::stopWarning, this,
             [this, keepRunning](const StopWarning &w) {
                 const QString name = m_core->instanceNames().value(w.instanceId, w.instanceId);
                 const QString why =
@@ -128,7 +120,7 @@ void MainWindow::reloadLedger()
 
 QWidget *MainWindow::createBillingPage()
 {
-    auto *page = new BillingPage(m_core->client(), m_settings, m_pages);
+    auto *page = new BillingPage(m_core, m_settings, m_pages);
     m_ledgerView = page->ledger();
     updateLedgerNames();
     connect(page, &BillingPage::remembered, this,
@@ -143,7 +135,7 @@ QWidget *MainWindow::createBillingPage()
                 }
             });
     // The limits follow the provider's event; the first answer comes with the page.
-    connect(m_core->events(), &EventStream::spendingLimitsChanged, page->limits(),
+    connect(m_core, &ClientSession::spendingLimitsChanged, page->limits(),
             &SpendingLimitsPanel::setLimits);
     if (m_core->isLoggedIn())
         page->limits()->reload();
@@ -172,11 +164,10 @@ void MainWindow::openTopUpDialog()
         m_topUpDialog->raise();
         return;
     }
-    m_topUpDialog = new TopUpDialog(m_core->client(), m_core->ticker(), this);
+    m_topUpDialog = new TopUpDialog(m_core, m_core->ticker(), this);
     m_topUpDialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_topUpDialog, &TopUpDialog::toppedUp, this, [this](const TopupResult &result) {
-        // The answer carries the live balance: show it now, before the billing event comes.
-        m_core->applyTopUp(result);
+        // The session has shown the new balance already.
         statusBar()->showMessage(tr("Added %1 (simulated payment). Balance: %2")
                                      .arg(Format::money(result.posting.amountMicros),
                                           Format::money(result.balanceMicros)),

@@ -7,7 +7,6 @@
 #include "MainWindow.h"
 #include "MetricsChart.h"
 #include "SshActions.h"
-#include "api/ProviderClient.h"
 #include "ui_MainWindow.h"
 
 #include <QMessageBox>
@@ -62,10 +61,10 @@ void MainWindow::openLaunchDialog()
         m_launchDialog->raise();
         return;
     }
-    m_launchDialog = new LaunchDialog(m_core->client(), m_core->ticker(), m_ssh->keyStore(), this);
+    m_launchDialog = new LaunchDialog(m_core, m_core->ticker(), m_ssh->keyStore(), this);
     m_launchDialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_launchDialog, &LaunchDialog::launched, this, [this](const Instance &instance) {
-        m_core->noteInstance(instance); // instanceChanged() puts it in the list
+        // The session has it already (instanceChanged() put it in the list).
         selectInstance(instance.id);
         statusBar()->showMessage(tr("Launching %1…").arg(instance.name), 5000);
     });
@@ -110,18 +109,17 @@ void MainWindow::perform(Action action, const QString &instanceId)
     Reply<Instance> *reply = nullptr;
     switch (action) {
     case Action::Stop:
-        reply = m_core->client()->stopInstance(instanceId);
+        reply = m_core->stopInstance(instanceId);
         break;
     case Action::Start:
-        reply = m_core->client()->startInstance(instanceId);
+        reply = m_core->startInstance(instanceId);
         break;
     case Action::Terminate:
-        reply = m_core->client()->terminateInstance(instanceId);
+        reply = m_core->terminateInstance(instanceId);
         break;
     }
     reply->onFinished(this, [this, action](const Reply<Instance> &r) {
-        if (r.ok()) {
-            m_core->noteInstance(r.value());
+        if (r.ok()) { // the session holds the answer already
             updateActions();
             return;
         }

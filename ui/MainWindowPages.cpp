@@ -136,7 +136,7 @@ QWidget *MainWindow::createPage(View view)
     switch (view) {
     case View::Home: {
         auto *home = new HomePage(m_model, m_pages);
-        home->setClock(&m_providerClock);
+        home->setClock(m_core->providerClock());
         home->showApps(m_core, m_ssh);
         connect(home, &HomePage::launchRequested, this, &MainWindow::openLaunchDialog);
         connect(home, &HomePage::terminalRequested, this,
@@ -153,7 +153,7 @@ QWidget *MainWindow::createPage(View view)
     case View::Billing:
         return createBillingPage();
     case View::Keys: {
-        auto *keys = new KeysPage(m_ssh->keyStore(), m_core->client(), m_pages);
+        auto *keys = new KeysPage(m_ssh->keyStore(), m_core, m_pages);
         // The launch dialog lists the provider's keys: an upload shows there at once.
         connect(keys, &KeysPage::keysChanged, this, [this] {
             if (m_launchDialog)
@@ -194,7 +194,7 @@ MetricsChart *MainWindow::ensureChart()
                 m_ssh->openApp(m_core->instance(id), app);
             });
     m_details->showInstance(selectedInstanceId());
-    m_chart = new MetricsChart(m_core->client(), m_instancesSplitter);
+    m_chart = new MetricsChart(m_core, m_instancesSplitter);
     m_instancesSplitter->addWidget(m_chart);
     m_instancesSplitter->setStretchFactor(0, 3);
     m_instancesSplitter->setStretchFactor(1, 2);

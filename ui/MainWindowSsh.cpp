@@ -33,7 +33,7 @@ QString MainWindow::knownHostsFile() const
 
 void MainWindow::buildSshUi()
 {
-    m_ssh = new SshActions(m_core->client(), m_core->secrets(), m_tabs, m_options.sshKeyFolder,
+    m_ssh = new SshActions(m_core, m_core->secrets(), m_tabs, m_options.sshKeyFolder,
                            knownHostsFile(), m_options.sshConfigFile, this);
     connect(m_ssh, &SshActions::message, this, [this](const QString &text, bool isError) {
         if (isError)
@@ -200,7 +200,7 @@ void MainWindow::openKeysDialog()
         m_keysDialog->raise();
         return;
     }
-    m_keysDialog = new SshKeysDialog(m_ssh->keyStore(), m_core->client(), this);
+    m_keysDialog = new SshKeysDialog(m_ssh->keyStore(), m_core, this);
     m_keysDialog->setAttribute(Qt::WA_DeleteOnClose);
     // The launch dialog lists the provider's keys: an upload shows there at once.
     connect(m_keysDialog, &SshKeysDialog::keysChanged, this, [this] {
