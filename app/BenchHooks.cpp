@@ -1,7 +1,6 @@
 #include "BenchHooks.h"
 
 #include "InstanceTableModel.h"
-#include "api/EventStream.h"
 #include "session/Session.h"
 
 #include <QFile>
@@ -61,7 +60,7 @@ void installBenchLogin(ui::MainWindow *window)
     QObject::connect(model, &QAbstractItemModel::rowsInserted, window, showFirst);
     // So that the bench can check that the samples it means to load the client with arrive.
     auto received = std::make_shared<qint64>(0);
-    QObject::connect(window->events(), &core::EventStream::metricsReceived, window,
+    QObject::connect(window->clientSession(), &core::ClientSession::metricsReceived, window,
                      [received] { ++*received; });
     auto *report = new QTimer(window);
     QObject::connect(report, &QTimer::timeout, window, [received] {

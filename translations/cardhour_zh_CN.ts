@@ -66,7 +66,7 @@
 <context>
     <name>HostKeyVerifier</name>
     <message>
-        <source>Connection refused: %1 presented the host key %2, but the provider says this instance's host key is %3. Someone may be intercepting the connection, or the address now belongs to another machine. CardHour does not connect to a host whose key does not match.</source>
+        <source>Connection refused: %1 presented the host key %2, but the provider says this instance&apos;s host key is %3. Someone may be intercepting the connection, or the address now belongs to another machine. CardHour does not connect to a host whose key does not match.</source>
         <translation>连接已拒绝：%1 出示的主机密钥是 %2，但服务商给出的该实例主机密钥是 %3。可能有人在截获连接，或该地址已属于另一台机器。CardHour 不会连接主机密钥不符的主机。</translation>
     </message>
     <message>
@@ -381,7 +381,7 @@
         <translation>服务器无法完成（磁盘是否已满？）</translation>
     </message>
     <message>
-        <source>The instance's SFTP service did not start: %1</source>
+        <source>The instance&apos;s SFTP service did not start: %1</source>
         <translation>实例的 SFTP 服务未能启动：%1</translation>
     </message>
     <message>
@@ -445,7 +445,7 @@
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <source>The instance's folder %1 holds a name that cannot be saved safely here: "%2" (%3). Nothing was downloaded.</source>
+        <source>The instance&apos;s folder %1 holds a name that cannot be saved safely here: &quot;%2&quot; (%3). Nothing was downloaded.</source>
         <translation>实例上的文件夹 %1 中有一个无法在本机安全保存的名称：“%2”（%3）。未下载任何文件。</translation>
     </message>
     <message>
@@ -480,7 +480,7 @@
         <translation>快照</translation>
     </message>
     <message>
-        <source>A snapshot is a copy of an instance's own disk and /workspace. Restore it as a new instance on any GPU type; you pay for its storage while you keep it.</source>
+        <source>A snapshot is a copy of an instance&apos;s own disk and /workspace. Restore it as a new instance on any GPU type; you pay for its storage while you keep it.</source>
         <translation>快照是实例自身磁盘和 /workspace 的副本。可在任意 GPU 型号上恢复为新实例；保留期间需支付存储费。</translation>
     </message>
     <message>
@@ -609,7 +609,7 @@
         <translation>私钥 %1 不存在。</translation>
     </message>
     <message>
-        <source>%1 does not accept your key %2 (%3): that key is missing from the host's authorized keys. Add it to the instance (Keys…) or connect with a key the instance was launched with.</source>
+        <source>%1 does not accept your key %2 (%3): that key is missing from the host&apos;s authorized keys. Add it to the instance (Keys…) or connect with a key the instance was launched with.</source>
         <translation>%1 不接受你的密钥 %2（%3）：该密钥不在主机的授权密钥中。请把它添加到实例（密钥…），或使用启动实例时所用的密钥连接。</translation>
     </message>
     <message>
@@ -735,7 +735,7 @@
         <translation>数据集名称</translation>
     </message>
     <message>
-        <source>a-z, 0-9, '.', '_' and '-'</source>
+        <source>a-z, 0-9, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
         <translation>a-z、0-9、“.”、“_”和“-”</translation>
     </message>
     <message>
@@ -869,11 +869,11 @@
         <translation>该实例当前无法执行此操作。</translation>
     </message>
     <message>
-        <source>Today's spending limit of %1 leaves no room for another minute (%2 spent). Raise the limit or wait for tomorrow.</source>
+        <source>Today&apos;s spending limit of %1 leaves no room for another minute (%2 spent). Raise the limit or wait for tomorrow.</source>
         <translation>今日消费限额 %1 已不足以再运行一分钟（已消费 %2）。请提高限额或等到明天。</translation>
     </message>
     <message>
-        <source>This month's spending limit of %1 leaves no room for another minute (%2 spent). Raise the limit or wait for next month.</source>
+        <source>This month&apos;s spending limit of %1 leaves no room for another minute (%2 spent). Raise the limit or wait for next month.</source>
         <translation>本月消费限额 %1 已不足以再运行一分钟（已消费 %2）。请提高限额或等到下个月。</translation>
     </message>
     <message>
@@ -930,7 +930,7 @@
 <context>
     <name>cardhour::core::ProviderClient</name>
     <message>
-        <source>CardHour does not use plain http:// with %1, which is not on this computer: your password and token would cross the network unencrypted, readable by anyone on the way. Use the provider's https:// address.</source>
+        <source>CardHour does not use plain http:// with %1, which is not on this computer: your password and token would cross the network unencrypted, readable by anyone on the way. Use the provider&apos;s https:// address.</source>
         <translation>%1 不在本机上，CardHour 不会通过明文 http:// 与其通信：您的密码和令牌将以未加密形式在网络上传输，途经的任何人都能读取。请使用服务商的 https:// 地址。</translation>
     </message>
     <message>
@@ -1025,7 +1025,7 @@
         <translation>在 %1 找不到沙盒程序。</translation>
     </message>
     <message>
-        <source>The sandbox's data directory %1 cannot be created.</source>
+        <source>The sandbox&apos;s data directory %1 cannot be created.</source>
         <translation>无法创建沙盒的数据目录 %1。</translation>
     </message>
     <message>
@@ -1073,7 +1073,7 @@
         <translation>正在停止沙盒…</translation>
     </message>
     <message>
-        <source>Refused the program at %1: it answers like CardHour Sandbox but cannot prove that it is the one using %2 (%3). It may be another user's program waiting for your password; nothing was sent to it.</source>
+        <source>Refused the program at %1: it answers like CardHour Sandbox but cannot prove that it is the one using %2 (%3). It may be another user&apos;s program waiting for your password; nothing was sent to it.</source>
         <translation>已拒绝 %1 上的程序：它的响应像 CardHour Sandbox，但无法证明自己就是使用 %2 的那个沙盒（%3）。它可能是其他用户等待窃取您密码的程序；未向其发送任何内容。</translation>
     </message>
     <message>
@@ -1247,11 +1247,11 @@
         <translation>服务商未提供 SSH 地址</translation>
     </message>
     <message>
-        <source>the provider's SSH address is longer than 253 characters</source>
+        <source>the provider&apos;s SSH address is longer than 253 characters</source>
         <translation>服务商提供的 SSH 地址超过 253 个字符</translation>
     </message>
     <message>
-        <source>the provider's SSH address “%1” is neither a host name nor an IP address</source>
+        <source>the provider&apos;s SSH address “%1” is neither a host name nor an IP address</source>
         <translation>服务商提供的 SSH 地址“%1”既不是主机名也不是 IP 地址</translation>
     </message>
     <message>
@@ -1259,7 +1259,7 @@
         <translation>服务商未提供 SSH 用户</translation>
     </message>
     <message>
-        <source>the provider's SSH user “%1” is not a valid user name</source>
+        <source>the provider&apos;s SSH user “%1” is not a valid user name</source>
         <translation>服务商提供的 SSH 用户“%1”不是有效的用户名</translation>
     </message>
     <message>
@@ -1417,7 +1417,7 @@
         <translation>cardhourctl %1：%2</translation>
     </message>
     <message>
-        <source>OpenSSH to a host, its host key pinned (the remote command's exit status).</source>
+        <source>OpenSSH to a host, its host key pinned (the remote command&apos;s exit status).</source>
         <translation>用 OpenSSH 连接主机，主机密钥已固定（返回远程命令的退出状态）。</translation>
     </message>
     <message>
@@ -1508,7 +1508,7 @@
         <translation>登录（密码来自提示输入，stdin 不是终端时来自 stdin）。</translation>
     </message>
     <message>
-        <source>The account's e-mail address.</source>
+        <source>The account&apos;s e-mail address.</source>
         <translation>账号的电子邮件地址。</translation>
     </message>
     <message>
@@ -1559,7 +1559,7 @@
         <translation>cardhourctl open：%1</translation>
     </message>
     <message>
-        <source>A host's one-click app through an SSH forward (until interrupted).</source>
+        <source>A host&apos;s one-click app through an SSH forward (until interrupted).</source>
         <translation>通过 SSH 转发打开主机的一键应用（直到被中断）。</translation>
     </message>
 </context>
@@ -1654,7 +1654,7 @@
         <translation>以 CSV 输出（金额单位为微元）。</translation>
     </message>
     <message>
-        <source>Add money (the sandbox's pretend payment).</source>
+        <source>Add money (the sandbox&apos;s pretend payment).</source>
         <translation>充值（沙盒中的模拟付款）。</translation>
     </message>
     <message>
@@ -1681,7 +1681,7 @@
         <translation>对自带证书的 https:// 服务商，同时信任 FILE（PEM）中的证书颁发机构。</translation>
     </message>
     <message>
-        <source>Print data as JSON (the API's field names).</source>
+        <source>Print data as JSON (the API&apos;s field names).</source>
         <translation>以 JSON 输出数据（使用 API 的字段名）。</translation>
     </message>
     <message>
@@ -2124,7 +2124,7 @@ Commands:
         <translation>卡数（1、2、4 或 8）。</translation>
     </message>
     <message>
-        <source>The image (default: the catalog's first).</source>
+        <source>The image (default: the catalog&apos;s first).</source>
         <translation>镜像（默认：目录中的第一个）。</translation>
     </message>
     <message>
@@ -2136,11 +2136,11 @@ Commands:
         <translation>要挂载的共享数据集（可重复）。</translation>
     </message>
     <message>
-        <source>An SSH key to authorise, by name, id or fingerprint (repeatable; default: all of the account's).</source>
+        <source>An SSH key to authorise, by name, id or fingerprint (repeatable; default: all of the account&apos;s).</source>
         <translation>要授权的 SSH 密钥，按名称、id 或指纹（可重复；默认：账号的全部密钥）。</translation>
     </message>
     <message>
-        <source>The host's name (default: the provider's).</source>
+        <source>The host&apos;s name (default: the provider&apos;s).</source>
         <translation>主机名称（默认：由服务商决定）。</translation>
     </message>
     <message>
@@ -2283,7 +2283,7 @@ Commands:
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <source>timer wants the host's name or id.</source>
+        <source>timer wants the host&apos;s name or id.</source>
         <translation>timer 需要主机的名称或 ID。</translation>
     </message>
     <message>
@@ -2303,7 +2303,7 @@ Commands:
         <translation>%1 消费达到此金额时提醒。</translation>
     </message>
     <message>
-        <source>Remove the host's stop policy.</source>
+        <source>Remove the host&apos;s stop policy.</source>
         <translation>移除主机的停止策略。</translation>
     </message>
     <message>
@@ -2311,11 +2311,11 @@ Commands:
         <translation>每日、每月和总计的消费限额（显示或修改）。</translation>
     </message>
     <message>
-        <source>A host's stop time, maximum cost and idle stop (shown, or changed).</source>
+        <source>A host&apos;s stop time, maximum cost and idle stop (shown, or changed).</source>
         <translation>主机的停止时间、费用上限和空闲停止（显示或修改）。</translation>
     </message>
     <message>
-        <source>Postpone a host's pending idle stop once.</source>
+        <source>Postpone a host&apos;s pending idle stop once.</source>
         <translation>将主机即将进行的空闲停止推迟一次。</translation>
     </message>
     <message>
@@ -2438,7 +2438,7 @@ Commands:
         <translation>快照：create NAME；ls；rm ID。恢复：launch --snapshot ID。</translation>
     </message>
     <message>
-        <source>create: the snapshot's name.</source>
+        <source>create: the snapshot&apos;s name.</source>
         <translation>create：快照的名称。</translation>
     </message>
     <message>
@@ -2520,14 +2520,14 @@ Commands:
     </message>
     <message>
         <source>
-(q quits; from the provider's event stream)
+(q quits; from the provider&apos;s event stream)
 </source>
         <translation>
 （按 q 退出；数据来自服务商的事件流）
 </translation>
     </message>
     <message>
-        <source>The hosts live: each card's utilisation and VRAM, the cost (q quits).</source>
+        <source>The hosts live: each card&apos;s utilisation and VRAM, the cost (q quits).</source>
         <translation>实时显示主机：每张卡的利用率和显存，以及费用（按 q 退出）。</translation>
     </message>
 </context>
@@ -2554,7 +2554,7 @@ Commands:
         <translation>cardhourctl events：服务商拒绝了令牌。</translation>
     </message>
     <message>
-        <source>The provider's events as JSON lines (until interrupted, --count or --timeout).</source>
+        <source>The provider&apos;s events as JSON lines (until interrupted, --count or --timeout).</source>
         <translation>以 JSON 行输出服务商的事件（直到被中断、达到 --count 或 --timeout）。</translation>
     </message>
     <message>
@@ -2725,7 +2725,7 @@ Commands:
     </message>
     <message>
         <source>Starting (%1, %2)…</source>
-        <extracomment>an app's launch in progress: the latest stage reached, and the seconds since the click</extracomment>
+        <extracomment>an app&apos;s launch in progress: the latest stage reached, and the seconds since the click</extracomment>
         <translation>正在启动（%1，%2）…</translation>
     </message>
     <message>
@@ -2758,6 +2758,33 @@ Commands:
     <message>
         <source>Runs out in %1 (at %2)</source>
         <translation>%1 后用完（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::BillingController</name>
+    <message>
+        <source>The idle stop of %1 was put off.</source>
+        <translation>%1 的空闲停止已推迟。</translation>
+    </message>
+    <message>
+        <source>It could not be kept running: %1</source>
+        <translation>无法继续运行：%1</translation>
+    </message>
+    <message>
+        <source>%1 will stop at %2: %3.</source>
+        <translation>%1 将于 %2 停止：%3。</translation>
+    </message>
+    <message>
+        <source>A host will stop</source>
+        <translation>一台主机即将停止</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <source>Added %1 (simulated payment). Balance: %2</source>
+        <translation>已充值 %1（模拟支付）。余额：%2</translation>
     </message>
 </context>
 <context>
@@ -2907,7 +2934,7 @@ Commands:
         <translation>计算记账条目：%1。卡时：%2。本服务商收费 %3。</translation>
     </message>
     <message>
-        <source>Own cards' share: %1.</source>
+        <source>Own cards&apos; share: %1.</source>
         <translation>自购显卡分摊：%1。</translation>
     </message>
     <message>
@@ -2983,7 +3010,7 @@ Commands:
         <translation>&lt;b&gt;停止时：&lt;/b&gt;其 %1 GiB 磁盘按每 GiB 小时 %2 计费：每小时 %3，每天 %4。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Stopped:&lt;/b&gt; its %1 GiB disk costs nothing (the provider's storage price is %2 per GiB-hour).</source>
+        <source>&lt;b&gt;Stopped:&lt;/b&gt; its %1 GiB disk costs nothing (the provider&apos;s storage price is %2 per GiB-hour).</source>
         <translation>&lt;b&gt;停止时：&lt;/b&gt;其 %1 GiB 磁盘不收费（服务商的存储价格为每 GiB 小时 %2）。</translation>
     </message>
     <message>
@@ -3074,7 +3101,7 @@ Commands:
         <translation>/workspace</translation>
     </message>
     <message>
-        <source>the container's own disk</source>
+        <source>the container&apos;s own disk</source>
         <translation>容器自身的磁盘</translation>
     </message>
     <message>
@@ -3140,7 +3167,7 @@ Commands:
         <translation>在这台主机上打开终端</translation>
     </message>
     <message>
-        <source>Open the host's app in the browser</source>
+        <source>Open the host&apos;s app in the browser</source>
         <translation>在浏览器中打开这台主机的应用</translation>
     </message>
     <message>
@@ -3203,7 +3230,7 @@ Commands:
         <translation>复制修复命令，以便粘贴到终端中</translation>
     </message>
     <message>
-        <source>Preparing the sandbox's images: %1. This happens once on this computer.</source>
+        <source>Preparing the sandbox&apos;s images: %1. This happens once on this computer.</source>
         <translation>正在准备沙盒的镜像：%1。在这台计算机上只需进行一次。</translation>
     </message>
     <message>
@@ -3211,7 +3238,7 @@ Commands:
         <translation>沙盒的这些镜像尚未构建：%1。主机需要它们；构建需要一些时间，只需一次，且 base 最先构建。</translation>
     </message>
     <message>
-        <source>The sandbox's images are ready.</source>
+        <source>The sandbox&apos;s images are ready.</source>
         <translation>沙盒的镜像已就绪。</translation>
     </message>
     <message>
@@ -3569,6 +3596,29 @@ Commands:
     </message>
 </context>
 <context>
+    <name>cardhour::ui::InstancesPage</name>
+    <message>
+        <source>Launching %1…</source>
+        <translation>正在启动 %1…</translation>
+    </message>
+    <message>
+        <source>Instances</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>No instances yet</source>
+        <translation>还没有实例</translation>
+    </message>
+    <message>
+        <source>An instance is a GPU host you rent by the second. Launch one, then open its terminal with a double-click; stopped instances stay listed here.</source>
+        <translation>实例是按秒租用的 GPU 主机。启动一个，然后双击打开它的终端；已停止的实例也会留在这里。</translation>
+    </message>
+    <message>
+        <source>Launch an instance…</source>
+        <translation>启动实例…</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::ui::KeysPage</name>
     <message>
         <source>not uploaded</source>
@@ -3870,18 +3920,6 @@ Commands:
         <translation>已连接到 %1</translation>
     </message>
     <message>
-        <source>Launching %1…</source>
-        <translation>正在启动 %1…</translation>
-    </message>
-    <message>
-        <source>Instances</source>
-        <translation>实例</translation>
-    </message>
-    <message>
-        <source>Added %1 (simulated payment). Balance: %2</source>
-        <translation>已充值 %1（模拟支付）。余额：%2</translation>
-    </message>
-    <message>
         <source>SSH</source>
         <translation>SSH</translation>
     </message>
@@ -3914,44 +3952,12 @@ Commands:
         <translation>保存到文件夹</translation>
     </message>
     <message>
-        <source>No instances yet</source>
-        <translation>还没有实例</translation>
-    </message>
-    <message>
-        <source>An instance is a GPU host you rent by the second. Launch one, then open its terminal with a double-click; stopped instances stay listed here.</source>
-        <translation>实例是按秒租用的 GPU 主机。启动一个，然后双击打开它的终端；已停止的实例也会留在这里。</translation>
-    </message>
-    <message>
-        <source>Launch an instance…</source>
-        <translation>启动实例…</translation>
-    </message>
-    <message>
         <source>Pages</source>
         <translation>页面</translation>
     </message>
     <message>
         <source>Restoring into %1…</source>
         <translation>正在恢复到 %1…</translation>
-    </message>
-    <message>
-        <source>%1 will stop at %2: %3.</source>
-        <translation>%1 将于 %2 停止：%3。</translation>
-    </message>
-    <message>
-        <source>A host will stop</source>
-        <translation>一台主机即将停止</translation>
-    </message>
-    <message>
-        <source>Keep running</source>
-        <translation>继续运行</translation>
-    </message>
-    <message>
-        <source>The idle stop of %1 was put off.</source>
-        <translation>%1 的空闲停止已推迟。</translation>
-    </message>
-    <message>
-        <source>It could not be kept running: %1</source>
-        <translation>无法继续运行：%1</translation>
     </message>
     <message>
         <source>it was started with --runtime inprocess</source>
@@ -4142,11 +4148,11 @@ Commands:
         <translation>正在加载快照…</translation>
     </message>
     <message>
-        <source>A snapshot keeps an instance's own disk and /workspace, so you can restore it later as a new instance, on any GPU type. Launch an instance first: a snapshot is taken from a running or stopped instance.</source>
+        <source>A snapshot keeps an instance&apos;s own disk and /workspace, so you can restore it later as a new instance, on any GPU type. Launch an instance first: a snapshot is taken from a running or stopped instance.</source>
         <translation>快照保存实例自身的磁盘和 /workspace，之后可在任意 GPU 型号上恢复为新实例。请先启动一台实例：快照取自运行中或已停止的实例。</translation>
     </message>
     <message>
-        <source>A snapshot keeps an instance's own disk and /workspace, so you can restore it later as a new instance, on any GPU type. Choose an instance above and press Take snapshot, or snapshot the first one now:</source>
+        <source>A snapshot keeps an instance&apos;s own disk and /workspace, so you can restore it later as a new instance, on any GPU type. Choose an instance above and press Take snapshot, or snapshot the first one now:</source>
         <translation>快照保存实例自身的磁盘和 /workspace，之后可在任意 GPU 型号上恢复为新实例。在上方选择一台实例并点击“制作快照”，或立即为第一台实例制作快照：</translation>
     </message>
     <message>
@@ -4340,11 +4346,11 @@ Commands:
         <translation>无法加载消费限额：%1</translation>
     </message>
     <message>
-        <source>The provider's spending limits have not been loaded yet.</source>
+        <source>The provider&apos;s spending limits have not been loaded yet.</source>
         <translation>尚未加载服务商的消费限额。</translation>
     </message>
     <message>
-        <source>Days and months are counted in the provider's time zone, %1.</source>
+        <source>Days and months are counted in the provider&apos;s time zone, %1.</source>
         <translation>日和月按服务商的时区 %1 计算。</translation>
     </message>
     <message>
@@ -4617,11 +4623,11 @@ Commands:
     </message>
     <message>
         <source>MMMM yyyy</source>
-        <comment>a statement's month</comment>
+        <comment>a statement&apos;s month</comment>
         <translation>yyyy年M月</translation>
     </message>
     <message>
-        <source>Time zone: %1 (the provider's)</source>
+        <source>Time zone: %1 (the provider&apos;s)</source>
         <translation>时区：%1（服务商的时区）</translation>
     </message>
     <message>
@@ -4673,7 +4679,7 @@ Commands:
         <translation>无法开始生成 PDF。</translation>
     </message>
     <message>
-        <source>Amounts are the provider's ledger in exact micro-yuan.</source>
+        <source>Amounts are the provider&apos;s ledger in exact micro-yuan.</source>
         <translation>金额取自服务商的账目，精确到微元。</translation>
     </message>
     <message>

@@ -5,7 +5,6 @@
 #include "StateStyle.h"
 #include "api/ApiReply.h"
 #include "api/ModelLibrary.h"
-#include "api/ProviderClient.h"
 #include "session/ClientSession.h"
 
 #include <QEvent>
@@ -82,18 +81,17 @@ void AppsPanel::reload()
         if (--m_pending == 0)
             rebuild();
     };
-    core::ProviderClient *client = m_session->client();
-    client->gpuTypes()->onFinished(this, [this, done](const Reply<QList<GpuType>> &r) {
+    m_session->gpuTypes()->onFinished(this, [this, done](const Reply<QList<GpuType>> &r) {
         if (r.ok())
             m_gpus = r.value();
         done(r.error());
     });
-    client->images()->onFinished(this, [this, done](const Reply<QList<Image>> &r) {
+    m_session->images()->onFinished(this, [this, done](const Reply<QList<Image>> &r) {
         if (r.ok())
             m_images = r.value();
         done(r.error());
     });
-    client->models()->onFinished(this, [this, done](const Reply<QList<LibraryModel>> &r) {
+    m_session->models()->onFinished(this, [this, done](const Reply<QList<LibraryModel>> &r) {
         if (r.ok())
             m_models = r.value();
         done(r.error());
@@ -284,10 +282,9 @@ void AppsPanel::launch(const QString &imageId)
     request.gpuCount = clicked->app.gpuCount;
     request.image = clicked->image.id;
     request.models = clicked->app.models;
-    core::ProviderClient *client = m_session->client();
     // Every key of the account may log in: the forward uses whichever this client holds.
-    client->sshKeys()->onFinished(
-        this, [this, imageId, request, client](const Reply<QList<core::SshKey>> &keys) {
+    m_session->sshKeys()->onFinished(
+        this, [this, imageId, request](const Reply<QList<core::SshKey>> &keys) {
             Entry *e = entry(imageId);
             if (!e)
                 return;
@@ -300,7 +297,8 @@ void AppsPanel::launch(const QString &imageId)
             core::NewInstance withKeys = request;
             for (const core::SshKey &key : keys.value())
                 withKeys.sshKeyIds << key.id;
-            client->createInstance(withKeys)->onFinished(
+            // The session holds the new instance before this handler runs.
+            m_session->createInstance(withKeys)->onFinished(
                 this, [this, imageId](const Reply<Instance> &r) {
                     Entry *created = entry(imageId);
                     if (!created)
@@ -309,7 +307,6 @@ void AppsPanel::launch(const QString &imageId)
                         return fail(*created, r.error().userMessage());
                     created->phase = Phase::Waiting;
                     created->instanceId = r.value().id;
-                    m_session->noteInstance(r.value());
                     Q_EMIT launched(r.value());
                     follow(r.value());
                 });

@@ -1,9 +1,9 @@
 #include "CostCalculator.h"
 
 #include "Format.h"
-#include "api/ProviderClient.h"
 #include "billing/Money.h"
 #include "charts/CostChart.h"
+#include "session/ClientSession.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -62,9 +62,9 @@ QString savingSentence(const std::optional<qint64> &permille, const QString &ver
 
 } // namespace
 
-CostCalculator::CostCalculator(core::ProviderClient *client, const CostInputs &inputs,
+CostCalculator::CostCalculator(core::ClientSession *session, const CostInputs &inputs,
                                const Job &job, QWidget *parent)
-    : QWidget(parent), m_client(client), m_cardPrice(new QLineEdit(this)),
+    : QWidget(parent), m_session(session), m_cardPrice(new QLineEdit(this)),
       m_upkeep(new QLineEdit(this)), m_years(new QSpinBox(this)), m_cloudPrice(new QLineEdit(this)),
       m_gpuType(new QComboBox(this)), m_cards(new QSpinBox(this)), m_hours(new QSpinBox(this)),
       m_inputError(new QLabel(this)), m_jobText(new QLabel(this)), m_jobChart(new CostChart(this)),
@@ -148,20 +148,20 @@ CostCalculator::CostCalculator(core::ProviderClient *client, const CostInputs &i
 
 void CostCalculator::reload()
 {
-    if (!m_client)
+    if (!m_session)
         return;
-    m_client->gpuTypes()->onFinished(this, [this](const core::Reply<QList<core::GpuType>> &r) {
+    m_session->gpuTypes()->onFinished(this, [this](const core::Reply<QList<core::GpuType>> &r) {
         if (r.ok())
             setGpuTypes(r.value());
         else
             m_jobText->setText(
                 tr("The catalog could not be loaded: %1").arg(r.error().userMessage()));
     });
-    m_client->instances(true)->onFinished(this,
-                                          [this](const core::Reply<QList<core::Instance>> &r) {
-                                              if (r.ok())
-                                                  setInstances(r.value());
-                                          });
+    m_session->fetchInstances(true)->onFinished(
+        this, [this](const core::Reply<QList<core::Instance>> &r) {
+            if (r.ok())
+                setInstances(r.value());
+        });
 }
 
 void CostCalculator::setGpuTypes(const QList<core::GpuType> &types)

@@ -13,7 +13,7 @@ class QLineEdit;
 class QSpinBox;
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 }
 
 namespace cardhour::ui {
@@ -35,7 +35,7 @@ public:
         int hours = 198;
     };
 
-    CostCalculator(core::ProviderClient *client, const core::CostInputs &inputs, const Job &job,
+    CostCalculator(core::ClientSession *session, const core::CostInputs &inputs, const Job &job,
                    QWidget *parent = nullptr);
 
     // Fetches the catalog and the instances (terminated ones too: their card counts).
@@ -65,7 +65,7 @@ private:
     void retranslate();
     const core::GpuType *chosenType() const;
 
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     QLineEdit *m_cardPrice;
     QLineEdit *m_upkeep;
     QSpinBox *m_years;

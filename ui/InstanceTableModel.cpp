@@ -3,6 +3,7 @@
 #include "Format.h"
 #include "StateStyle.h"
 #include "StopText.h"
+#include "api/ProviderCodes.h"
 #include "billing/BillTicker.h"
 
 #include <QGuiApplication>
@@ -53,7 +54,8 @@ QString InstanceTableModel::stateText(const Instance &instance)
         return tr("%1 · SSH ready in %2").arg(state, Format::seconds(*instance.launch.readyMs));
     if (instance.state == InstanceState::Failed && !instance.stateReason.isEmpty())
         return tr("%1 · %2").arg(state, StopText::reasonOrAsSaid(instance.stateReason));
-    if (instance.state == InstanceState::Stopped && instance.stateReason == u"balance_exhausted"_s)
+    if (instance.state == InstanceState::Stopped
+        && instance.stateReason == core::StateReason::BalanceExhausted)
         return tr("%1 · balance ran out").arg(state);
     if (instance.state == InstanceState::Stopped
         && !StopText::reason(instance.stateReason).isEmpty())

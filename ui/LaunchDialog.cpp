@@ -5,8 +5,8 @@
 #include "GpuCardDelegate.h"
 #include "StateStyle.h"
 #include "StopPolicyEditor.h"
-#include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "session/ClientSession.h"
 #include "ssh/SshKeyStore.h"
 #include "ui_LaunchDialog.h"
 
@@ -42,10 +42,10 @@ QString managedKeyName()
 }
 } // namespace
 
-LaunchDialog::LaunchDialog(ProviderClient *client, const BillTicker *ticker, SshKeyStore *keys,
+LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, SshKeyStore *keys,
                            QWidget *parent)
     : QDialog(parent), m_ui(std::make_unique<Ui::LaunchDialog>()),
-      m_cardDelegate(new GpuCardDelegate(this)), m_client(client), m_ticker(ticker),
+      m_cardDelegate(new GpuCardDelegate(this)), m_session(session), m_ticker(ticker),
       m_keyStore(keys)
 {
     m_ui->setupUi(this);
@@ -103,28 +103,28 @@ void LaunchDialog::load()
             m_ui->errorLabel->setText(m_loadError);
         validate();
     };
-    m_client->gpuTypes()->onFinished(this, [this, done](const Reply<QList<GpuType>> &r) {
+    m_session->gpuTypes()->onFinished(this, [this, done](const Reply<QList<GpuType>> &r) {
         if (r.ok()) {
             m_gpus = r.value();
             fillGpus();
         }
         done(r.error());
     });
-    m_client->images()->onFinished(this, [this, done](const Reply<QList<Image>> &r) {
+    m_session->images()->onFinished(this, [this, done](const Reply<QList<Image>> &r) {
         if (r.ok()) {
             m_images = r.value();
             fillImages();
         }
         done(r.error());
     });
-    m_client->datasets()->onFinished(this, [this, done](const Reply<QList<Dataset>> &r) {
+    m_session->datasets()->onFinished(this, [this, done](const Reply<QList<Dataset>> &r) {
         if (r.ok()) {
             m_datasets = r.value();
             fillDatasets();
         }
         done(r.error());
     });
-    m_client->sshKeys()->onFinished(this, [this, done](const Reply<QList<SshKey>> &r) {
+    m_session->sshKeys()->onFinished(this, [this, done](const Reply<QList<SshKey>> &r) {
         if (r.ok()) {
             m_keys = r.value();
             m_keysLoaded = true;
@@ -301,7 +301,7 @@ void LaunchDialog::fillDatasets()
 
 void LaunchDialog::reloadKeys()
 {
-    m_client->sshKeys()->onFinished(this, [this](const Reply<QList<SshKey>> &r) {
+    m_session->sshKeys()->onFinished(this, [this](const Reply<QList<SshKey>> &r) {
         if (!r.ok())
             return m_ui->errorLabel->setText(r.error().userMessage());
         m_keys = r.value();
@@ -466,7 +466,7 @@ void LaunchDialog::createKeyThenLaunch()
 void LaunchDialog::uploadCreatedKey()
 {
     m_ui->errorLabel->setText(tr("Uploading your new SSH key…"));
-    SshKeyStore::upload(*m_client, m_createdKey, managedKeyName())
+    m_session->uploadSshKey(m_createdKey, managedKeyName())
         ->onFinished(this, [this](const Reply<SshKey> &reply) {
             if (!reply.ok())
                 return fail(tr("Not launched: your new SSH key could not be uploaded. %1")
@@ -494,12 +494,12 @@ void LaunchDialog::launch()
     // A retry of the very same request reuses the key: if the first one did reach the
     // provider, it answers with that instance instead of launching a second.
     if (r.toJson() != m_lastRequest || m_idempotencyKey.isEmpty())
-        m_idempotencyKey = ProviderClient::newIdempotencyKey();
+        m_idempotencyKey = ClientSession::newIdempotencyKey();
     m_lastRequest = r.toJson();
     m_busy = true;
     validate();
     m_ui->errorLabel->setText(tr("Asking the provider…"));
-    m_client->createInstance(r, m_idempotencyKey)
+    m_session->createInstance(r, m_idempotencyKey)
         ->onFinished(this, [this](const Reply<Instance> &reply) {
             m_busy = false;
             if (reply.ok()) {
@@ -521,7 +521,7 @@ void LaunchDialog::launch()
             m_ui->errorLabel->setText(text);
             // The free counts have changed, most likely: show the provider's current ones.
             if (error.httpStatus == 409)
-                m_client->gpuTypes()->onFinished(this, [this](const Reply<QList<GpuType>> &gpus) {
+                m_session->gpuTypes()->onFinished(this, [this](const Reply<QList<GpuType>> &gpus) {
                     if (gpus.ok()) {
                         m_gpus = gpus.value();
                         fillGpus();

@@ -17,7 +17,7 @@ class LaunchDialog;
 
 namespace cardhour::core {
 class BillTicker;
-class ProviderClient;
+class ClientSession;
 class SshKeyStore;
 } // namespace cardhour::core
 
@@ -39,7 +39,7 @@ class LaunchDialog : public QDialog
     Q_OBJECT
 public:
     // None is owned; all must outlive the dialog. Without `keys` no key is made on Launch.
-    LaunchDialog(core::ProviderClient *client, const core::BillTicker *ticker,
+    LaunchDialog(core::ClientSession *session, const core::BillTicker *ticker,
                  core::SshKeyStore *keys, QWidget *parent = nullptr);
     ~LaunchDialog() override;
 
@@ -92,7 +92,7 @@ private:
     GpuCardDelegate *m_cardDelegate;
     QGroupBox *m_stopBox = nullptr;
     StopPolicyEditor *m_stopPolicy = nullptr;
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     const core::BillTicker *m_ticker;
     core::SshKeyStore *m_keyStore;
     QList<core::GpuType> m_gpus;

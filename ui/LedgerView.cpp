@@ -1,7 +1,7 @@
 #include "LedgerView.h"
 
 #include "SpendChart.h"
-#include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -36,8 +36,8 @@ constexpr int kPageSize = 500; // the provider's largest page
 constexpr int kMaxPostings = 50'000; // a runaway ledger stops loading here, and says so
 } // namespace
 
-LedgerView::LedgerView(ProviderClient *client, QWidget *parent)
-    : QWidget(parent), m_client(client), m_model(new LedgerModel(this)),
+LedgerView::LedgerView(ClientSession *session, QWidget *parent)
+    : QWidget(parent), m_session(session), m_model(new LedgerModel(this)),
       m_filter(new LedgerFilterModel(this)), m_kind(new QComboBox(this)),
       m_instance(new QComboBox(this)), m_search(new QLineEdit(this)),
       m_fromCheck(new QCheckBox(this)), m_from(new QDateEdit(this)), m_toCheck(new QCheckBox(this)),
@@ -122,7 +122,7 @@ LedgerView::LedgerView(ProviderClient *client, QWidget *parent)
 
 void LedgerView::reload()
 {
-    if (!m_client)
+    if (!m_session)
         return;
     m_pending.clear();
     m_loading = true;
@@ -132,7 +132,7 @@ void LedgerView::reload()
 
 void LedgerView::fetchPage(qint64 before, quint64 generation)
 {
-    m_client->ledger(kPageSize, before)
+    m_session->ledger(kPageSize, before)
         ->onFinished(this, [this, generation](const Reply<LedgerPage> &reply) {
             if (generation != m_generation)
                 return; // a newer reload() is under way

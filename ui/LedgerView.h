@@ -14,7 +14,7 @@ class QPushButton;
 class QTableView;
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 }
 
 namespace cardhour::ui {
@@ -29,7 +29,7 @@ class LedgerView : public QWidget
 {
     Q_OBJECT
 public:
-    explicit LedgerView(core::ProviderClient *client, QWidget *parent = nullptr);
+    explicit LedgerView(core::ClientSession *session, QWidget *parent = nullptr);
 
     // Fetches every page again; answers older than the latest request are dropped.
     void reload();
@@ -65,7 +65,7 @@ private:
     void retranslate();
     void updateCount();
 
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     LedgerModel *m_model;
     LedgerFilterModel *m_filter;
     QComboBox *m_kind;

@@ -1,39 +1,26 @@
 #include "MainWindow.h"
 
 #include "AfterPaint.h"
-#include "BillPanel.h"
+#include "BillingController.h"
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
-#include "EmptyState.h"
-#include "Format.h"
 #include "Icons.h"
 #include "InstanceTableModel.h"
-#include "LaunchDialog.h"
-#include "LedgerView.h"
-#include "MetricsChart.h"
 #include "NavigationBar.h"
-#include "SparklineDelegate.h"
 #include "StateStyle.h"
 #include "Translations.h"
-#include "TrayNotifier.h"
-#include "api/ProviderClient.h"
-#include "billing/BillTicker.h"
 #include "pages/AccountPage.h"
-#include "pages/InstanceDetails.h"
+#include "pages/InstancesPage.h"
 #include "session/Session.h"
 #include "ui_MainWindow.h"
 
 #include <QActionGroup>
 #include <QEvent>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTabWidget>
-#include <QTableView>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -80,7 +67,7 @@ void MainWindow::buildUi()
     connect(m_stack, &QStackedWidget::currentChanged, this, [this] {
         m_ui->mainToolBar->setVisible(m_dashboard && m_stack->currentWidget() == m_dashboard);
     });
-    buildBillingUi();
+    buildBilling();
 
     m_userLabel = new QLabel(this);
     m_userLabel->setObjectName(u"userLabel"_s);
@@ -106,8 +93,7 @@ void MainWindow::ensureDashboard()
     StateStyle::showAsError(m_runtimeNotice);
     m_runtimeNotice->hide();
     layout->addWidget(m_runtimeNotice);
-    m_billPanel = new BillPanel(m_core->ticker(), m_dashboard);
-    layout->addWidget(m_billPanel);
+    layout->addWidget(m_billing->createBillPanel(m_dashboard));
     auto *row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
     m_nav = new NavigationBar(m_dashboard);
@@ -119,7 +105,6 @@ void MainWindow::ensureDashboard()
     m_stack->addWidget(m_dashboard);
     buildNavigation();
     buildInstancesPage();
-    buildSshUi();
     connectDashboard();
     retranslateDashboard();
     updateActions();
@@ -132,77 +117,8 @@ void MainWindow::connectDashboard()
     connect(m_core, &ClientSession::streamUp, m_banner, &QWidget::hide);
     connect(m_core, &ClientSession::streamDown, m_banner, &ConnectionBanner::showProblem);
     connectNavigation();
-    connectSshActions();
+    connectInstanceActions();
     setCurrentView(m_restoredView);
-}
-
-// The Instances page is built at once: terminals open into its tabs from any page. Its chart
-// (Qt Charts, the costliest widget to create) waits until the page is first shown.
-void MainWindow::buildInstancesPage()
-{
-    m_tabs = new QTabWidget(m_pages);
-    m_tabs->setObjectName(u"viewTabs"_s);
-    m_tabs->setDocumentMode(true);
-    m_instancesStack = new QStackedWidget(m_tabs);
-    m_instancesEmpty = new EmptyState(Icon::Instances, m_instancesStack);
-    m_instancesEmpty->setObjectName(u"instancesEmpty"_s);
-    m_instancesStack->addWidget(m_instancesEmpty);
-    m_table = new QTableView(m_instancesStack);
-    m_table->setObjectName(u"instanceTable"_s);
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    // Columns fit their contents when rows or states change, not on every tick: a header in
-    // ResizeToContents mode lays out the text of every row for each changed cell.
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_table->setItemDelegateForColumn(
-        InstanceTableModel::ActivityColumn,
-        new SparklineDelegate(InstanceTableModel::SparklineRole, m_table));
-    m_table->addActions({m_ui->openTerminalAction, m_ui->appsMenu->menuAction(),
-                         m_ui->systemTerminalAction, m_ui->sshConfigAction, m_ui->copySshAction,
-                         m_ui->stopAction, m_ui->startAction, m_ui->terminateAction});
-    m_instancesStack->addWidget(m_table);
-    m_instancesSplitter = new QSplitter(Qt::Vertical, m_tabs);
-    m_instancesSplitter->setObjectName(u"instancesSplitter"_s);
-    // The list and, beside it, the details of the selected instance; the chart below both.
-    // (The pane, like the chart, is built when the page is first shown: ensureChart().)
-    m_listAndDetails = new QSplitter(Qt::Horizontal, m_instancesSplitter);
-    m_listAndDetails->addWidget(m_instancesStack);
-    m_instancesSplitter->addWidget(m_listAndDetails);
-    m_tabs->addTab(m_instancesSplitter, QString());
-    m_pages->removeWidget(m_pages->widget(int(View::Instances)));
-    m_pages->insertWidget(int(View::Instances), m_tabs);
-    m_builtPages[int(View::Instances)] = m_tabs;
-
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MainWindow::updateActions);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MainWindow::updateChart);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        if (m_details)
-            m_details->showInstance(selectedInstanceId());
-    });
-    connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateInstancesEmptyState);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this,
-            &MainWindow::updateInstancesEmptyState);
-    connect(m_model, &QAbstractItemModel::rowsRemoved, this,
-            &MainWindow::updateInstancesEmptyState);
-    auto fitColumns = [this] { m_table->resizeColumnsToContents(); };
-    connect(m_model, &QAbstractItemModel::modelReset, m_table, fitColumns);
-    connect(m_model, &QAbstractItemModel::rowsInserted, m_table, fitColumns);
-    connect(m_model, &QAbstractItemModel::dataChanged, m_table,
-            [fitColumns](const QModelIndex &, const QModelIndex &, const QList<int> &roles) {
-                if (roles.isEmpty()) // a whole row changed (state, name): not the ticks
-                    fitColumns();
-            });
-    connect(m_table, &QTableView::doubleClicked, this,
-            [this] { openTerminal(selectedInstanceId()); });
-    connect(m_instancesEmpty, &EmptyState::actionTriggered, this, &MainWindow::openLaunchDialog);
-    updateInstancesEmptyState();
 }
 
 void MainWindow::connectActions()
@@ -223,12 +139,14 @@ void MainWindow::connectActions()
     connect(m_ui->connectAction, &QAction::triggered, this, &MainWindow::backToConnectStep);
     connect(m_ui->quitAction, &QAction::triggered, this, &QWidget::close);
     connect(m_ui->showChartAction, &QAction::toggled, this, [this](bool on) {
-        if (m_chart)
-            m_chart->setVisible(on && m_model->rowCount() > 0);
+        if (m_instances)
+            m_instances->setChartWanted(on);
     });
     connect(m_connectPage, &ConnectPage::sandboxRequested, this, &MainWindow::connectToSandbox);
     connect(m_connectPage, &ConnectPage::urlRequested, this, &MainWindow::connectToUrl);
-    connectBillingActions();
+    m_ui->settingsAction->setShortcut(QKeySequence::Preferences);
+    connect(m_ui->topUpAction, &QAction::triggered, m_billing, &BillingController::openTopUpDialog);
+    connect(m_ui->settingsAction, &QAction::triggered, this, &MainWindow::openSettingsDialog);
 }
 
 void MainWindow::buildLanguageMenu()
@@ -272,12 +190,7 @@ void MainWindow::connectSession()
         updateActions();
         statusBar()->showMessage(tr("Connected to %1").arg(url.toDisplayString()), 5000);
     });
-    connect(m_core, &ClientSession::providerRuntime, this,
-            [this](const QString &runtime, const QString &note) {
-                m_runtime = runtime;
-                m_runtimeNote = note;
-                retranslateDashboard();
-            });
+    connect(m_core, &ClientSession::providerRuntime, this, &MainWindow::retranslateDashboard);
     connect(m_core, &ClientSession::loginNeeded, this, &MainWindow::showLogin);
     connect(m_core, &ClientSession::loginFailed, this, &MainWindow::onLoginFailed);
     connect(m_core, &ClientSession::loggedIn, this, [this] {
@@ -297,16 +210,13 @@ void MainWindow::connectSession()
         retranslate();
         updateActions();
     });
-    connect(m_core, &ClientSession::resetForUser, this, &MainWindow::clearForUser);
+    connect(m_core, &ClientSession::resetForUser, this, [this] {
+        m_model->clear();
+        updateActions();
+    });
     connect(m_core, &ClientSession::instancesLoaded, this, &MainWindow::showInstances);
     connect(m_core, &ClientSession::instanceChanged, this, &MainWindow::showInstance);
-    connect(m_core, &ClientSession::metricsReceived, this, [this](const MetricsSample &sample) {
-        if (m_chart)
-            m_chart->addSample(sample);
-    });
     connect(m_core, &ClientSession::metricsReceived, m_model, &InstanceTableModel::addSample);
-    connect(m_core, &ClientSession::billMoved, this, &MainWindow::onBillMoved);
-    connect(m_core->ticker(), &BillTicker::balanceChanged, m_trayNotifier, &TrayNotifier::refresh);
     connect(m_core, &ClientSession::balanceExhausted, this, [this] {
         showLastingStatus(
             [this] { return tr("The balance has run out: the provider stops your instances."); });
@@ -331,7 +241,7 @@ void MainWindow::retranslate()
                                                : QString());
     m_model->retranslate();
     retranslateDashboard();
-    m_trayNotifier->retranslate();
+    m_billing->retranslate();
     // A message that stays until the next one is said again; one that has gone stays gone.
     if (m_lastingStatus && statusBar()->currentMessage() == m_lastingStatusShown
         && !m_lastingStatusShown.isEmpty())
@@ -342,22 +252,17 @@ void MainWindow::retranslateDashboard()
 {
     if (!m_dashboard)
         return;
-    m_tabs->setTabText(0, tr("Instances"));
-    m_instancesEmpty->setTitle(tr("No instances yet"));
-    m_instancesEmpty->setText(
-        tr("An instance is a GPU host you rent by the second. Launch one, then open its "
-           "terminal with a double-click; stopped instances stay listed here."));
-    m_instancesEmpty->setAction(tr("Launch an instance…"));
-    if (m_runtime == u"inprocess"_s) {
+    const bool inProcess = m_core->runtime() == u"inprocess"_s;
+    if (inProcess) {
         // The sandbox's own words for why: the fix (install podman, free it) follows from them.
-        const QString why =
-            m_runtimeNote.isEmpty() ? tr("it was started with --runtime inprocess") : m_runtimeNote;
+        const QString note = m_core->runtimeNote();
+        const QString why = note.isEmpty() ? tr("it was started with --runtime inprocess") : note;
         m_runtimeNotice->setText(
             tr("Hosts here run without containers: they go through their states and are billed, "
                "but have no SSH and no terminal. Why: %1.")
                 .arg(why));
     }
-    m_runtimeNotice->setVisible(m_runtime == u"inprocess"_s);
+    m_runtimeNotice->setVisible(inProcess);
     retranslateNavigation();
 }
 
@@ -470,14 +375,6 @@ void MainWindow::backToConnectStep()
     m_stack->setCurrentWidget(m_connectPage);
 }
 
-void MainWindow::clearForUser()
-{
-    m_model->clear();
-    if (m_ledgerView)
-        m_ledgerView->clear();
-    updateActions();
-}
-
 void MainWindow::reloadAll()
 {
     if (!m_core->isLoggedIn()) {
@@ -488,7 +385,7 @@ void MainWindow::reloadAll()
     }
     m_core->reload();
     if (currentView() == View::Billing)
-        reloadLedger();
+        m_billing->reloadLedger();
 }
 
 void MainWindow::showInstances(const QList<Instance> &instances)
@@ -496,16 +393,15 @@ void MainWindow::showInstances(const QList<Instance> &instances)
     const QString selected = selectedInstanceId();
     m_model->setInstances(instances);
     selectInstance(selected);
-    updateLedgerNames();
     updateActions();
 }
 
 void MainWindow::showInstance(const Instance &instance)
 {
     m_model->upsert(instance);
-    updateLedgerNames();
     updateActions();
-    updateChart();
+    if (m_instances)
+        m_instances->updateChart();
 }
 
 void MainWindow::showError(const QString &title, const QString &message)
@@ -514,15 +410,6 @@ void MainWindow::showError(const QString &title, const QString &message)
     box->setObjectName(u"errorDialog"_s);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-}
-
-void MainWindow::onBillMoved()
-{
-    if (m_billPanel)
-        m_billPanel->refresh();
-    m_trayNotifier->refresh();
-    if (currentView() == View::Billing)
-        reloadLedger(); // the balance moved: there are new postings to show
 }
 
 } // namespace cardhour::ui

@@ -3,7 +3,6 @@
 #include "AppSettings.h"
 #include "InstanceActions.h"
 #include "api/Models.h"
-#include "billing/ProviderClock.h"
 #include "session/ClientSession.h"
 
 #include <QMainWindow>
@@ -26,8 +25,7 @@ class MainWindow;
 
 namespace cardhour::core {
 class BillTicker;
-class EventStream;
-class ProviderClient;
+class Clock;
 class RunwayAlerts;
 class Session;
 } // namespace cardhour::core
@@ -35,23 +33,19 @@ class Session;
 namespace cardhour::ui {
 
 class AccountPage;
-class BillPanel;
+class BillingController;
 class ConnectPage;
 class ConnectionBanner;
-class EmptyState;
 class HomePage;
-class InstanceDetails;
 class InstanceTableModel;
+class InstancesPage;
 class KeysPage;
-class LaunchDialog;
 class LedgerView;
-class MetricsChart;
 class NavigationBar;
 class SettingsDialog;
 class SshActions;
 class SshKeysDialog;
 class TerminalTab;
-class TopUpDialog;
 class Translations;
 class TrayNotifier;
 
@@ -59,9 +53,12 @@ class TrayNotifier;
 // page (log in / sign up), then the dashboard: the bill panel, a banner while the provider is out
 // of reach, and the pages (Home, Instances with their terminals, Snapshots, Storage, Billing, Keys)
 // chosen in the side bar. It shows what its ClientSession (core/session) holds and keeps no
-// provider state of its own; its menus and toolbar are MainWindow.ui. Pages are built when first
-// shown, so the window opens as fast as the connect step allows. Nothing here waits: every provider
-// call is a Reply answered later, and every dialog is opened with open(), never exec().
+// provider state of its own; its menus and toolbar are MainWindow.ui. The Instances page
+// (InstancesPage: the list, details, terminals and what acts on them) and the money side
+// (BillingController: bill panel, Billing page, top-up, tray, stop warnings) are classes of their
+// own that the window places and calls from its actions. Pages are built when first shown, so the
+// window opens as fast as the connect step allows. Nothing here waits: every provider call is a
+// Reply answered later, and every dialog is opened with open(), never exec().
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -96,8 +93,6 @@ public:
 
     // For tests and diagnostics.
     core::ClientSession *clientSession() const { return m_core; }
-    core::ProviderClient *client() const { return m_core->client(); }
-    core::EventStream *events() const { return m_core->events(); }
     core::Session *session() const { return m_core->session(); }
     core::RunwayAlerts *runwayAlerts() const { return m_core->alerts(); }
     core::BillTicker *billTicker() const { return m_core->ticker(); }
@@ -109,11 +104,10 @@ public:
     LedgerView *ledgerView();
     HomePage *homePage();
     KeysPage *keysPage();
+    InstancesPage *instancesPage();
     QWidget *page(View view);
-    TrayNotifier *trayNotifier() const { return m_trayNotifier; }
-    // The provider's clock (from its bills' as_of): what planned stops count down on.
-    const core::Clock *providerClock() const { return &m_providerClock; }
-    SshActions *sshActions() const { return m_ssh; }
+    TrayNotifier *trayNotifier() const;
+    SshActions *sshActions() const;
     SshKeysDialog *keysDialog() const;
     // The log-in / sign-up page (null until log-in was first asked for).
     AccountPage *accountPage() const { return m_accountPage; }
@@ -141,7 +135,6 @@ private:
     void connectDashboard();
     void retranslateDashboard();
     void paintIcons();
-    void buildInstancesPage();
     void connectActions();
     void buildLanguageMenu();
     void connectSession();
@@ -156,16 +149,11 @@ private:
     void onLoginFailed(const core::ApiError &error);
     void showInstances(const QList<core::Instance> &instances);
     void showInstance(const core::Instance &instance);
-    void clearForUser();
     void reloadAll();
     void updateActions();
     void openLaunchDialog();
     void confirm(Action action, const QString &instanceId);
-    void perform(Action action, const QString &instanceId);
     void showError(const QString &title, const QString &message);
-    void updateChart();
-    void updateInstancesEmptyState();
-    void onBillMoved();
     // MainWindowPages.cpp: the side bar and the pages, built when first shown.
     void buildNavigation();
     void connectNavigation();
@@ -173,27 +161,17 @@ private:
     void buildShownPage();
     QWidget *ensurePage(View view);
     QWidget *createPage(View view);
-    // The Instances page's details pane and chart, built when the page is first shown.
-    MetricsChart *ensureChart();
     void openApp(const QString &instanceId);
-    // MainWindowSsh.cpp: terminal tabs and the OpenSSH actions.
-    void buildSshUi();
-    void connectSshActions();
+    // MainWindowInstances.cpp: the Instances page in place, the instance and SSH actions.
+    void buildInstancesPage();
+    void connectInstanceActions();
     void updateSshActions(const core::Instance *instance);
-    void closeTab(int index);
-    void openKeysDialog();
     void uploadToCurrentTab();
     void downloadFromCurrentTab();
     void updateTransferActions();
-    // MainWindowBilling.cpp: the ledger tab, top-up, settings, tray and the remembered window.
-    void buildBillingUi();
-    void connectBillingActions();
-    void openTopUpDialog();
+    // MainWindowSettings.cpp: settings, the money side's wiring and the remembered window.
+    void buildBilling();
     void openSettingsDialog();
-    void reloadLedger();
-    QWidget *createBillingPage();
-    void connectStopWarnings();
-    void updateLedgerNames();
     void restoreWindowState();
     void saveWindowState();
 
@@ -201,40 +179,24 @@ private:
     Translations *m_translations;
     std::unique_ptr<Ui::MainWindow> m_ui; // the menus, actions and toolbar (MainWindow.ui)
     core::ClientSession *m_core;
-    InstanceTableModel *m_model;
+    InstanceTableModel *m_model; // the instances shown: Instances and Home
+    BillingController *m_billing = nullptr; // the money side (built with the window: the tray)
 
     QStackedWidget *m_stack = nullptr;
     ConnectPage *m_connectPage = nullptr;
     AccountPage *m_accountPage = nullptr; // log in / sign up; built when first asked for
     QWidget *m_dashboard = nullptr;
     ConnectionBanner *m_banner = nullptr;
-    BillPanel *m_billPanel = nullptr;
     NavigationBar *m_nav = nullptr;
     QStackedWidget *m_pages = nullptr; // one slot per View; a placeholder until first shown
     QList<QWidget *> m_builtPages; // by View; null until built
-    QTabWidget *m_tabs = nullptr; // the Instances page: the list, then one tab per terminal
-    QStackedWidget *m_instancesStack = nullptr; // the table, or its empty state
-    EmptyState *m_instancesEmpty = nullptr;
-    QTableView *m_table = nullptr;
-    QSplitter *m_instancesSplitter = nullptr;
-    QSplitter *m_listAndDetails = nullptr;
-    InstanceDetails *m_details = nullptr; // built with the chart, when the page is first shown
-    MetricsChart *m_chart = nullptr; // built when the Instances page is first shown
-    LedgerView *m_ledgerView = nullptr;
-    TrayNotifier *m_trayNotifier = nullptr;
-    core::ProviderClock m_providerClock;
+    InstancesPage *m_instances = nullptr; // built with the dashboard: terminals open into it
     std::function<QString()> m_lastingStatus;
     QString m_lastingStatusShown;
-    SshActions *m_ssh = nullptr;
     QLabel *m_userLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.
     QLabel *m_runtimeNotice = nullptr;
-    QString m_runtime;
-    QString m_runtimeNote;
-    QPointer<LaunchDialog> m_launchDialog;
-    QPointer<TopUpDialog> m_topUpDialog;
     QPointer<SettingsDialog> m_settingsDialog;
-    QPointer<SshKeysDialog> m_keysDialog;
     AppSettings m_settings;
     QString m_lastEmail;
     View m_restoredView = View::Home; // shown when the dashboard is built

@@ -1,20 +1,22 @@
-// MainWindow, continued: the instance list's selection and actions, and the launch dialog.
-// (MainWindow.cpp has the connect step and the session; MainWindowPages.cpp the pages.)
-#include "EmptyState.h"
+// MainWindow, continued: the Instances page (InstancesPage) in place, and the window's instance
+// and SSH actions (MainWindow.ui) wired to it. (MainWindow.cpp has the connect step and the
+// session; MainWindowPages.cpp the side bar and the other pages.)
 #include "InstanceActions.h"
 #include "InstanceTableModel.h"
-#include "LaunchDialog.h"
 #include "MainWindow.h"
-#include "MetricsChart.h"
 #include "SshActions.h"
-#include "api/ProviderClient.h"
+#include "TerminalTab.h"
+#include "pages/InstancesPage.h"
+#include "ssh/SshConfigWriter.h"
 #include "ui_MainWindow.h"
 
-#include <QMessageBox>
-#include <QPushButton>
+#include <QAction>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMenu>
+#include <QPointer>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTableView>
 
 using namespace Qt::StringLiterals;
 
@@ -22,20 +24,74 @@ namespace cardhour::ui {
 
 using namespace cardhour::core;
 
+QString MainWindow::knownHostsFile() const
+{
+    if (!m_options.knownHostsFile.isEmpty())
+        return m_options.knownHostsFile;
+    return SshConfigWriter::defaultKnownHostsPath();
+}
+
+// The Instances page is built with the dashboard: terminals open into its tabs from any page.
+// Its details pane and chart wait until the page is first shown (buildShownPage).
+void MainWindow::buildInstancesPage()
+{
+    m_instances = new InstancesPage(
+        m_core, m_model, {m_options.sshKeyFolder, knownHostsFile(), m_options.sshConfigFile},
+        m_pages);
+    m_instances->setContextActions({m_ui->openTerminalAction, m_ui->appsMenu->menuAction(),
+                                    m_ui->systemTerminalAction, m_ui->sshConfigAction,
+                                    m_ui->copySshAction, m_ui->stopAction, m_ui->startAction,
+                                    m_ui->terminateAction});
+    m_instances->setChartWanted(m_ui->showChartAction->isChecked());
+    QWidget *placeholder = m_pages->widget(int(View::Instances));
+    m_pages->removeWidget(placeholder);
+    placeholder->deleteLater();
+    m_pages->insertWidget(int(View::Instances), m_instances);
+    m_builtPages[int(View::Instances)] = m_instances;
+
+    connect(m_instances, &InstancesPage::selectionChanged, this, &MainWindow::updateActions);
+    connect(m_instances, &InstancesPage::actionDone, this, &MainWindow::updateActions);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
+    connect(m_instances, &InstancesPage::terminalRequested, this,
+            [this](const QString &id) { openTerminal(id); });
+    connect(m_instances, &InstancesPage::message, this, [this](const QString &text, int timeoutMs) {
+        statusBar()->showMessage(text, timeoutMs);
+    });
+    connect(m_instances, &InstancesPage::errorOccurred, this, &MainWindow::showError);
+    connect(m_instances->sshActions(), &SshActions::message, this,
+            [this](const QString &text, bool isError) {
+                if (isError)
+                    showError(tr("SSH"), text);
+                else
+                    statusBar()->showMessage(text, 10000);
+            });
+}
+
+InstancesPage *MainWindow::instancesPage()
+{
+    ensureDashboard();
+    return m_instances;
+}
+
+SshActions *MainWindow::sshActions() const
+{
+    return m_instances ? m_instances->sshActions() : nullptr;
+}
+
+SshKeysDialog *MainWindow::keysDialog() const
+{
+    return m_instances ? m_instances->keysDialog() : nullptr;
+}
+
 QString MainWindow::selectedInstanceId() const
 {
-    if (!m_table)
-        return {};
-    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : rows.first().data(InstanceTableModel::IdRole).toString();
+    return m_instances ? m_instances->selectedInstanceId() : QString();
 }
 
 void MainWindow::selectInstance(const QString &id)
 {
     ensureDashboard();
-    const int row = m_model->rowOf(id);
-    if (row >= 0)
-        m_table->selectRow(row);
+    m_instances->selectInstance(id);
 }
 
 void MainWindow::updateActions()
@@ -58,94 +114,138 @@ void MainWindow::updateActions()
 void MainWindow::openLaunchDialog()
 {
     ensureDashboard(); // the key store is the SSH actions'
-    if (m_launchDialog) {
-        m_launchDialog->raise();
-        return;
-    }
-    m_launchDialog = new LaunchDialog(m_core->client(), m_core->ticker(), m_ssh->keyStore(), this);
-    m_launchDialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_launchDialog, &LaunchDialog::launched, this, [this](const Instance &instance) {
-        m_core->noteInstance(instance); // instanceChanged() puts it in the list
-        selectInstance(instance.id);
-        statusBar()->showMessage(tr("Launching %1…").arg(instance.name), 5000);
-    });
-    connect(m_launchDialog, &LaunchDialog::manageKeysRequested, this, &MainWindow::openKeysDialog);
-    // A key made for this launch is news the user should read, after "Launching…".
-    connect(m_launchDialog, &LaunchDialog::keyCreated, this,
-            [this](const QString &message) { statusBar()->showMessage(message, 15000); });
-    m_launchDialog->load();
-    m_launchDialog->open();
+    m_instances->openLaunchDialog();
 }
 
 void MainWindow::confirm(Action action, const QString &instanceId)
 {
-    const Instance *instance = m_model->instance(instanceId);
-    if (!instance || !InstanceActions::allowed(action, *instance))
-        return;
-    auto *box =
-        new QMessageBox(action == Action::Terminate ? QMessageBox::Warning : QMessageBox::Question,
-                        InstanceActions::buttonText(action),
-                        InstanceActions::question(action, *instance), QMessageBox::Cancel, this);
-    box->setObjectName(u"confirmDialog"_s);
-    box->setInformativeText(InstanceActions::preview(action, *instance));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(InstanceActions::buttonText(action), QMessageBox::AcceptRole);
-    yes->setObjectName(u"confirmButton"_s);
-    // Terminate cannot be undone: Enter alone must not do it.
-    box->setDefaultButton(action == Action::Terminate ? QMessageBox::Cancel
-                                                      : QMessageBox::NoButton);
-    if (action != Action::Terminate)
-        box->setDefaultButton(yes);
-    const QString id = instance->id;
-    connect(box, &QMessageBox::buttonClicked, this,
-            [this, yes, action, id](QAbstractButton *button) {
-                if (button == yes)
-                    perform(action, id);
-            });
-    box->open();
+    ensureDashboard();
+    m_instances->confirm(action, instanceId);
 }
 
-void MainWindow::perform(Action action, const QString &instanceId)
+void MainWindow::connectInstanceActions()
 {
-    Reply<Instance> *reply = nullptr;
-    switch (action) {
-    case Action::Stop:
-        reply = m_core->client()->stopInstance(instanceId);
-        break;
-    case Action::Start:
-        reply = m_core->client()->startInstance(instanceId);
-        break;
-    case Action::Terminate:
-        reply = m_core->client()->terminateInstance(instanceId);
-        break;
-    }
-    reply->onFinished(this, [this, action](const Reply<Instance> &r) {
-        if (r.ok()) {
-            m_core->noteInstance(r.value());
-            updateActions();
-            return;
-        }
-        showError(InstanceActions::buttonText(action), r.error().userMessage());
+    auto selected = [this] { return m_model->instance(selectedInstanceId()); };
+    connect(m_ui->openTerminalAction, &QAction::triggered, this,
+            [this] { openTerminal(selectedInstanceId()); });
+    connect(m_ui->systemTerminalAction, &QAction::triggered, this, [this, selected] {
+        if (const Instance *instance = selected())
+            sshActions()->openSystemTerminal(*instance);
     });
+    connect(m_ui->sshConfigAction, &QAction::triggered, this, [this, selected] {
+        if (const Instance *instance = selected())
+            sshActions()->addToSshConfig(*instance);
+    });
+    m_ui->copySshAction->setShortcut(QKeySequence::Copy);
+    connect(m_ui->copySshAction, &QAction::triggered, this, [this, selected] {
+        if (const Instance *instance = selected())
+            sshActions()->copySshCommand(*instance);
+    });
+    connect(m_ui->sshKeysAction, &QAction::triggered, this, [this] { setCurrentView(View::Keys); });
+    connect(m_ui->uploadAction, &QAction::triggered, this, &MainWindow::uploadToCurrentTab);
+    connect(m_ui->downloadAction, &QAction::triggered, this, &MainWindow::downloadFromCurrentTab);
+    connect(m_instances, &QTabWidget::currentChanged, this, &MainWindow::updateTransferActions);
+    m_ui->appsMenu->menuAction()->setObjectName(u"openAppAction"_s);
+    updateTransferActions();
 }
 
-void MainWindow::updateChart()
+void MainWindow::updateSshActions(const Instance *instance)
 {
-    if (!m_chart)
-        return;
-    const Instance *instance = m_model->instance(selectedInstanceId());
-    m_chart->setInstance(instance ? instance->id : QString(), instance && instance->isBilled());
+    m_ui->sshKeysAction->setEnabled(m_core->isLoggedIn());
+    const bool reachable = instance && instance->ssh && instance->ssh->port > 0
+        && instance->state == InstanceState::Running;
+    for (QAction *action : {m_ui->openTerminalAction, m_ui->systemTerminalAction,
+                            m_ui->sshConfigAction, m_ui->copySshAction})
+        action->setEnabled(reachable);
+    // One entry per one-click app of the image (Jupyter, ...), reached through a port forward.
+    QMenu *apps = m_ui->appsMenu;
+    apps->clear();
+    if (reachable) {
+        const QString id = instance->id;
+        for (const InstanceApp &app : instance->apps) {
+            QAction *action = apps->addAction(tr("%1 (port %2)").arg(app.name).arg(app.port));
+            action->setObjectName(u"openApp_"_s + app.name);
+            connect(action, &QAction::triggered, this, [this, id, app] {
+                if (const Instance *current = m_model->instance(id))
+                    sshActions()->openApp(*current, app);
+            });
+        }
+    }
+    apps->menuAction()->setEnabled(!apps->isEmpty());
 }
 
-void MainWindow::updateInstancesEmptyState()
+TerminalTab *MainWindow::openTerminal(const QString &instanceId)
 {
-    if (!m_instancesStack)
+    const Instance *instance = m_model->instance(instanceId);
+    if (!m_core->isLoggedIn() || !instance || !instance->ssh
+        || instance->state != InstanceState::Running) {
+        if (instance)
+            statusBar()->showMessage(tr("“%1” is not running yet.").arg(instance->name), 5000);
+        return nullptr;
+    }
+    ensureDashboard();
+    TerminalTab *tab = sshActions()->openTerminal(*instance);
+    if (tab)
+        setCurrentView(View::Instances); // from Home, a card's Terminal button
+    return tab;
+}
+
+QList<TerminalTab *> MainWindow::terminalTabs() const
+{
+    return m_instances ? m_instances->terminalTabs() : QList<TerminalTab *>();
+}
+
+void MainWindow::updateTransferActions()
+{
+    const bool terminal = m_instances && currentView() == View::Instances
+        && m_instances->currentTerminal() != nullptr;
+    m_ui->uploadAction->setEnabled(terminal);
+    m_ui->downloadAction->setEnabled(terminal);
+}
+
+void MainWindow::uploadToCurrentTab()
+{
+    TerminalTab *tab = m_instances ? m_instances->currentTerminal() : nullptr;
+    if (!tab)
         return;
-    const bool empty = m_model->rowCount() == 0;
-    m_instancesStack->setCurrentWidget(empty ? static_cast<QWidget *>(m_instancesEmpty) : m_table);
-    // No chart of nothing: it comes back with the first instance.
-    if (m_chart)
-        m_chart->setVisible(!empty && m_ui->showChartAction->isChecked());
+    auto *dialog = new QFileDialog(this, tr("Upload to /workspace"));
+    dialog->setObjectName(u"uploadDialog"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::ExistingFiles);
+    connect(dialog, &QFileDialog::filesSelected, this,
+            [this, tab = QPointer<TerminalTab>(tab)](const QStringList &files) {
+                if (!tab || !tab->uploadFiles(files))
+                    statusBar()->showMessage(tr("The terminal is not connected."), 5000);
+            });
+    dialog->open();
+}
+
+void MainWindow::downloadFromCurrentTab()
+{
+    TerminalTab *tab = m_instances ? m_instances->currentTerminal() : nullptr;
+    if (!tab)
+        return;
+    auto *ask = new QInputDialog(this);
+    ask->setObjectName(u"downloadPathDialog"_s);
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    ask->setWindowTitle(tr("Download"));
+    ask->setLabelText(tr("File or folder on the instance:"));
+    ask->setTextValue(u"/workspace/"_s);
+    connect(ask, &QInputDialog::textValueSelected, this,
+            [this, tab = QPointer<TerminalTab>(tab)](const QString &remote) {
+                auto *dialog = new QFileDialog(this, tr("Save into folder"));
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                dialog->setFileMode(QFileDialog::Directory);
+                dialog->setOption(QFileDialog::ShowDirsOnly);
+                connect(dialog, &QFileDialog::fileSelected, this,
+                        [this, tab, remote](const QString &dir) {
+                            if (!tab || !tab->download(remote.trimmed(), dir))
+                                statusBar()->showMessage(tr("The terminal is not connected."),
+                                                         5000);
+                        });
+                dialog->open();
+            });
+    ask->open();
 }
 
 } // namespace cardhour::ui

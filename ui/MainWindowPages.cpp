@@ -1,17 +1,12 @@
 // MainWindow, continued: the side bar and the pages behind it. Every page but Instances is built
 // the first time it is shown (or asked for), so the window's start pays only for the connect step.
-#include "EmptyState.h"
-#include "InstanceTableModel.h"
-#include "LaunchDialog.h"
-#include "LedgerView.h"
+#include "BillingController.h"
 #include "MainWindow.h"
-#include "MetricsChart.h"
 #include "NavigationBar.h"
 #include "SshActions.h"
-#include "SshKeysDialog.h"
-#include "TerminalTab.h"
+#include "pages/BillingPage.h"
 #include "pages/HomePage.h"
-#include "pages/InstanceDetails.h"
+#include "pages/InstancesPage.h"
 #include "pages/KeysPage.h"
 #include "pages/SnapshotsPage.h"
 #include "pages/StoragePage.h"
@@ -19,10 +14,8 @@
 
 #include <QAction>
 #include <QRegularExpression>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTabWidget>
 
 using namespace Qt::StringLiterals;
 
@@ -62,8 +55,7 @@ void MainWindow::connectNavigation()
             return;
         m_pages->setCurrentIndex(row);
         buildShownPage();
-        if (View(row) == View::Billing)
-            reloadLedger();
+        m_billing->setPageShown(View(row) == View::Billing); // its ledger loads when shown
         updateTransferActions();
     });
 }
@@ -75,7 +67,7 @@ void MainWindow::buildShownPage()
         return;
     ensurePage(currentView());
     if (currentView() == View::Instances)
-        ensureChart();
+        m_instances->buildDetails();
 }
 
 void MainWindow::retranslateNavigation()
@@ -136,8 +128,8 @@ QWidget *MainWindow::createPage(View view)
     switch (view) {
     case View::Home: {
         auto *home = new HomePage(m_model, m_pages);
-        home->setClock(&m_providerClock);
-        home->showApps(m_core, m_ssh);
+        home->setClock(m_core->providerClock());
+        home->showApps(m_core, sshActions());
         connect(home, &HomePage::launchRequested, this, &MainWindow::openLaunchDialog);
         connect(home, &HomePage::terminalRequested, this,
                 [this](const QString &id) { openTerminal(id); });
@@ -149,16 +141,13 @@ QWidget *MainWindow::createPage(View view)
         return home;
     }
     case View::Instances:
-        return m_tabs; // built with the window (buildInstancesPage)
+        return m_instances; // built with the dashboard (buildInstancesPage)
     case View::Billing:
-        return createBillingPage();
+        return m_billing->createPage(m_settings, m_pages);
     case View::Keys: {
-        auto *keys = new KeysPage(m_ssh->keyStore(), m_core->client(), m_pages);
+        auto *keys = new KeysPage(sshActions()->keyStore(), m_core, m_pages);
         // The launch dialog lists the provider's keys: an upload shows there at once.
-        connect(keys, &KeysPage::keysChanged, this, [this] {
-            if (m_launchDialog)
-                m_launchDialog->reloadKeys();
-        });
+        connect(keys, &KeysPage::keysChanged, m_instances, &InstancesPage::reloadLaunchKeys);
         connect(m_core, &ClientSession::loggedIn, keys, &KeysPage::reload);
         if (m_core->isLoggedIn())
             keys->reload();
@@ -167,7 +156,7 @@ QWidget *MainWindow::createPage(View view)
     case View::Snapshots: {
         auto *snapshots = new SnapshotsPage(m_core, m_pages);
         connect(snapshots, &SnapshotsPage::restored, this, [this](const Instance &instance) {
-            // The page has told the session (so the list has it): select it.
+            // The session holds the restored instance already (the list has it): select it.
             selectInstance(instance.id);
             statusBar()->showMessage(tr("Restoring into %1…").arg(instance.name), 8000);
         });
@@ -180,33 +169,10 @@ QWidget *MainWindow::createPage(View view)
     return nullptr;
 }
 
-MetricsChart *MainWindow::ensureChart()
-{
-    if (m_chart)
-        return m_chart;
-    m_details = new InstanceDetails(m_core, m_listAndDetails);
-    m_details->setObjectName(u"instanceDetails"_s);
-    m_listAndDetails->addWidget(m_details);
-    m_listAndDetails->setStretchFactor(0, 3);
-    m_listAndDetails->setStretchFactor(1, 2);
-    connect(m_details, &InstanceDetails::openAppRequested, this,
-            [this](const QString &id, const QString &app) {
-                m_ssh->openApp(m_core->instance(id), app);
-            });
-    m_details->showInstance(selectedInstanceId());
-    m_chart = new MetricsChart(m_core->client(), m_instancesSplitter);
-    m_instancesSplitter->addWidget(m_chart);
-    m_instancesSplitter->setStretchFactor(0, 3);
-    m_instancesSplitter->setStretchFactor(1, 2);
-    updateInstancesEmptyState();
-    updateChart();
-    return m_chart;
-}
-
 LedgerView *MainWindow::ledgerView()
 {
     ensurePage(View::Billing);
-    return m_ledgerView;
+    return m_billing->ledgerView();
 }
 
 HomePage *MainWindow::homePage()
@@ -224,7 +190,7 @@ void MainWindow::openApp(const QString &instanceId)
     ensureDashboard();
     const std::optional<Instance> instance = m_core->instance(instanceId);
     if (instance && !instance->apps.isEmpty())
-        m_ssh->openApp(instance, instance->apps.first().name);
+        sshActions()->openApp(instance, instance->apps.first().name);
 }
 
 } // namespace cardhour::ui

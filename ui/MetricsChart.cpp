@@ -1,7 +1,7 @@
 #include "MetricsChart.h"
 
-#include "api/ProviderClient.h"
 #include "charts/TimeChart.h"
+#include "session/ClientSession.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -23,8 +23,8 @@ int stepFor(int minutes)
 }
 } // namespace
 
-MetricsChart::MetricsChart(ProviderClient *client, QWidget *parent)
-    : QWidget(parent), m_client(client), m_range(new QComboBox(this)), m_note(new QLabel(this)),
+MetricsChart::MetricsChart(ClientSession *session, QWidget *parent)
+    : QWidget(parent), m_session(session), m_range(new QComboBox(this)), m_note(new QLabel(this)),
       m_plot(new TimeChart(this))
 {
     setObjectName(u"metricsChart"_s);
@@ -123,7 +123,7 @@ void MetricsChart::reload()
         return;
     const quint64 generation = m_generation;
     const int step = stepFor(rangeMinutes());
-    m_client->metrics(m_instanceId, now.addSecs(-60LL * rangeMinutes()), step)
+    m_session->metrics(m_instanceId, now.addSecs(-60LL * rangeMinutes()), step)
         ->onFinished(this, [this, generation](const Reply<InstanceMetrics> &reply) {
             if (generation != m_generation || !reply.ok())
                 return;

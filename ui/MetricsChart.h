@@ -10,7 +10,7 @@ class QComboBox;
 class QLabel;
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 }
 
 namespace cardhour::ui {
@@ -26,7 +26,7 @@ class MetricsChart : public QWidget
     Q_OBJECT
 public:
     // `client` is not owned and must outlive the chart.
-    explicit MetricsChart(core::ProviderClient *client, QWidget *parent = nullptr);
+    explicit MetricsChart(core::ClientSession *session, QWidget *parent = nullptr);
 
     // The instance to show (empty: none). Fetches its history if the chart is visible.
     void setInstance(const QString &instanceId, bool running);
@@ -50,7 +50,7 @@ private:
     void trim();
     void retranslate();
 
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     QComboBox *m_range;
     QLabel *m_note;
     TimeChart *m_plot;

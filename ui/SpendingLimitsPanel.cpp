@@ -1,9 +1,9 @@
 #include "SpendingLimitsPanel.h"
 
 #include "Format.h"
-#include "api/ProviderClient.h"
 #include "billing/CostComparison.h"
 #include "billing/Money.h"
+#include "session/ClientSession.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -32,8 +32,8 @@ QString fieldText(const std::optional<qint64> &micros)
 
 } // namespace
 
-SpendingLimitsPanel::SpendingLimitsPanel(core::ProviderClient *client, QWidget *parent)
-    : QWidget(parent), m_client(client), m_zone(new QLabel(this)), m_status(new QLabel(this)),
+SpendingLimitsPanel::SpendingLimitsPanel(core::ClientSession *session, QWidget *parent)
+    : QWidget(parent), m_session(session), m_zone(new QLabel(this)), m_status(new QLabel(this)),
       m_save(new QPushButton(this)), m_reload(new QPushButton(this))
 {
     setObjectName(u"spendingLimitsPanel"_s);
@@ -89,9 +89,9 @@ SpendingLimitsPanel::SpendingLimitsPanel(core::ProviderClient *client, QWidget *
 
 void SpendingLimitsPanel::reload()
 {
-    if (!m_client)
+    if (!m_session)
         return;
-    m_client->spendingLimits()->onFinished(this, [this](const core::Reply<SpendingLimits> &r) {
+    m_session->spendingLimits()->onFinished(this, [this](const core::Reply<SpendingLimits> &r) {
         if (r.ok())
             setLimits(r.value());
         else
@@ -216,10 +216,10 @@ void SpendingLimitsPanel::save()
         m_status->setText(tr("Nothing to save."));
         return;
     }
-    if (!m_client)
+    if (!m_session)
         return;
     m_save->setEnabled(false);
-    m_client->setSpendingLimits(*wanted)->onFinished(
+    m_session->setSpendingLimits(*wanted)->onFinished(
         this, [this](const core::Reply<SpendingLimits> &r) {
             m_save->setEnabled(true);
             if (!r.ok()) {

@@ -11,7 +11,7 @@ class QLineEdit;
 class QPushButton;
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 }
 
 namespace cardhour::ui {
@@ -24,7 +24,7 @@ class SpendingLimitsPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit SpendingLimitsPanel(core::ProviderClient *client, QWidget *parent = nullptr);
+    explicit SpendingLimitsPanel(core::ClientSession *session, QWidget *parent = nullptr);
 
     void reload();
     void setLimits(const core::SpendingLimits &limits);
@@ -58,7 +58,7 @@ private:
     void retranslate();
     void showRows();
 
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     QList<Row> m_rows;
     QList<QLabel *> m_headers;
     QLabel *m_zone;

@@ -1,7 +1,7 @@
 #include "SshActions.h"
 
 #include "TerminalTab.h"
-#include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 #include "session/SecretStore.h"
 #include "ssh/SshAccess.h"
 #include "ssh/SshConfigWriter.h"
@@ -26,10 +26,10 @@ using core::Instance;
 using core::SshConfigWriter;
 using core::SshTarget;
 
-SshActions::SshActions(core::ProviderClient *client, core::SecretStore *secrets, QTabWidget *tabs,
+SshActions::SshActions(core::ClientSession *session, core::SecretStore *secrets, QTabWidget *tabs,
                        const QString &keyFolder, const QString &knownHostsPath,
                        const QString &sshConfigPath, QWidget *window)
-    : QObject(window), m_client(client), m_keys(new core::SshKeyStore(secrets, keyFolder, this)),
+    : QObject(window), m_session(session), m_keys(new core::SshKeyStore(secrets, keyFolder, this)),
       m_tabs(tabs),
       m_knownHostsPath(knownHostsPath.isEmpty() ? SshConfigWriter::defaultKnownHostsPath()
                                                 : knownHostsPath),
@@ -39,7 +39,7 @@ SshActions::SshActions(core::ProviderClient *client, core::SecretStore *secrets,
 
 TerminalTab *SshActions::openTerminal(const Instance &instance)
 {
-    auto *tab = new TerminalTab(m_client, m_keys, instance, m_tabs);
+    auto *tab = new TerminalTab(m_session, m_keys, instance, m_tabs);
     const int index = m_tabs->addTab(tab, tab->title());
     m_tabs->setTabToolTip(index, tab->title());
     connect(tab, &TerminalTab::titleChanged, this, [this, tab](const QString &title) {
@@ -57,7 +57,7 @@ TerminalTab *SshActions::openTerminal(const Instance &instance)
 
 void SshActions::resolveTarget(const Instance &instance, TargetCallback done)
 {
-    m_client->sshKeys()->onFinished(
+    m_session->sshKeys()->onFinished(
         this, [this, instance, done](const core::Reply<QList<core::SshKey>> &r) {
             if (!r.ok())
                 return done({}, r.error().userMessage());
@@ -154,7 +154,7 @@ void SshActions::addToSshConfig(const Instance &instance)
 
 void SshActions::copySshCommand(const Instance &instance)
 {
-    m_client->sshKeys()->onFinished(
+    m_session->sshKeys()->onFinished(
         this, [this, instance](const core::Reply<QList<core::SshKey>> &r) {
             if (!r.ok())
                 return Q_EMIT message(r.error().userMessage(), true);

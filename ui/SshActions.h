@@ -17,7 +17,7 @@ class QWidget;
 
 namespace cardhour::core {
 class SshPortForward;
-class ProviderClient;
+class ClientSession;
 class SecretStore;
 class SshKeyStore;
 } // namespace cardhour::core
@@ -36,7 +36,7 @@ class SshActions : public QObject
     Q_OBJECT
 public:
     // `keyFolder`, `knownHostsPath`, `sshConfigPath`: empty for the defaults.
-    SshActions(core::ProviderClient *client, core::SecretStore *secrets, QTabWidget *tabs,
+    SshActions(core::ClientSession *session, core::SecretStore *secrets, QTabWidget *tabs,
                const QString &keyFolder, const QString &knownHostsPath,
                const QString &sshConfigPath, QWidget *window);
 
@@ -79,7 +79,7 @@ Q_SIGNALS:
     void appOpened(const QUrl &url);
 
 private:
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     core::SshKeyStore *m_keys;
     QTabWidget *m_tabs;
     QString m_knownHostsPath;

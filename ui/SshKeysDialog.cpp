@@ -10,8 +10,8 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-SshKeysDialog::SshKeysDialog(core::SshKeyStore *keys, core::ProviderClient *client, QWidget *parent)
-    : QDialog(parent), m_page(new KeysPage(keys, client, this))
+SshKeysDialog::SshKeysDialog(core::SshKeyStore *keys, core::ClientSession *session, QWidget *parent)
+    : QDialog(parent), m_page(new KeysPage(keys, session, this))
 {
     setObjectName(u"sshKeysDialog"_s);
     auto *layout = new QVBoxLayout(this);

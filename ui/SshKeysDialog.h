@@ -3,7 +3,7 @@
 #include <QDialog>
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 class SshKeyStore;
 } // namespace cardhour::core
 
@@ -18,7 +18,7 @@ class SshKeysDialog : public QDialog
     Q_OBJECT
 public:
     // Neither is owned; both must outlive the dialog.
-    SshKeysDialog(core::SshKeyStore *keys, core::ProviderClient *client, QWidget *parent = nullptr);
+    SshKeysDialog(core::SshKeyStore *keys, core::ClientSession *session, QWidget *parent = nullptr);
 
     KeysPage *page() const { return m_page; }
     void reload();

@@ -1,6 +1,7 @@
 #include "StopText.h"
 
 #include "Format.h"
+#include "api/ProviderCodes.h"
 
 using namespace Qt::StringLiterals;
 
@@ -8,19 +9,19 @@ namespace cardhour::ui {
 
 QString StopText::reason(const QString &reason)
 {
-    if (reason == u"spending_limit"_s)
+    if (reason == core::StateReason::SpendingLimit)
         return tr("a spending limit was reached");
-    if (reason == u"max_duration"_s)
+    if (reason == core::StateReason::MaxDuration)
         return tr("its stop time");
-    if (reason == u"max_cost"_s)
+    if (reason == core::StateReason::MaxCost)
         return tr("its maximum cost");
-    if (reason == u"idle"_s)
+    if (reason == core::StateReason::Idle)
         return tr("its cards stayed idle");
-    if (reason == u"balance_exhausted"_s)
+    if (reason == core::StateReason::BalanceExhausted)
         return tr("the balance ran out");
-    if (reason == u"provider_restarted"_s)
+    if (reason == core::StateReason::ProviderRestarted)
         return tr("the provider restarted");
-    if (reason == u"container_stopped"_s || reason == u"container_gone"_s)
+    if (reason == core::StateReason::ContainerStopped || reason == core::StateReason::ContainerGone)
         return tr("its container stopped");
     return {};
 }

@@ -3,7 +3,7 @@
 #include "Format.h"
 #include "TerminalWidget.h"
 #include "TransferBar.h"
-#include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 #include "session/SecretStore.h"
 #include "ssh/SshKeyChoice.h"
 #include "ssh/SshKeyStore.h"
@@ -27,9 +27,9 @@ using core::Instance;
 using core::InstanceState;
 using core::SshKeyPair;
 
-TerminalTab::TerminalTab(core::ProviderClient *client, core::SshKeyStore *keys,
+TerminalTab::TerminalTab(core::ClientSession *session, core::SshKeyStore *keys,
                          const Instance &instance, QWidget *parent)
-    : QWidget(parent), m_client(client), m_keys(keys), m_instanceId(instance.id),
+    : QWidget(parent), m_session(session), m_keys(keys), m_instanceId(instance.id),
       m_instanceName(instance.name.isEmpty() ? instance.id : instance.name),
       m_terminal(new terminal::TerminalWidget(this)), m_banner(new QWidget(this)),
       m_statusLabel(new QLabel(m_banner)), m_reconnectButton(new QPushButton(m_banner)),
@@ -100,7 +100,7 @@ void TerminalTab::reconnect()
     m_shell = nullptr;
     showStatus(tr("Connecting to “%1”…").arg(m_instanceName), false);
     // The address and host key as the provider says now: a restarted instance may have moved.
-    m_client->instance(m_instanceId)
+    m_session->fetchInstance(m_instanceId)
         ->onFinished(this, [this, attempt](const core::Reply<Instance> &r) {
             if (attempt != m_attempt)
                 return;
@@ -121,7 +121,7 @@ void TerminalTab::reconnect()
 void TerminalTab::chooseKey(const Instance &instance)
 {
     const int attempt = m_attempt;
-    m_client->sshKeys()->onFinished(
+    m_session->sshKeys()->onFinished(
         this, [this, attempt, instance](const core::Reply<QList<core::SshKey>> &r) {
             if (attempt != m_attempt)
                 return;

@@ -14,7 +14,7 @@ class QLabel;
 class QPushButton;
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 class SshKeyStore;
 class SshShell;
 } // namespace cardhour::core
@@ -36,7 +36,7 @@ class TerminalTab : public QWidget
 {
     Q_OBJECT
 public:
-    TerminalTab(core::ProviderClient *client, core::SshKeyStore *keys,
+    TerminalTab(core::ClientSession *session, core::SshKeyStore *keys,
                 const core::Instance &instance, QWidget *parent = nullptr);
     ~TerminalTab() override;
 
@@ -74,7 +74,7 @@ private:
     void fail(const QString &reason);
     void retranslate();
 
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     QPointer<core::SshKeyStore> m_keys;
     QString m_instanceId;
     QString m_instanceName;

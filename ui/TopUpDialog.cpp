@@ -2,9 +2,9 @@
 
 #include "Format.h"
 #include "StateStyle.h"
-#include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
 #include "billing/Money.h"
+#include "session/ClientSession.h"
 #include "ui_TopUpDialog.h"
 
 #include <QEvent>
@@ -16,8 +16,9 @@ namespace cardhour::ui {
 
 using namespace cardhour::core;
 
-TopUpDialog::TopUpDialog(ProviderClient *client, BillTicker *ticker, QWidget *parent)
-    : QDialog(parent), m_ui(std::make_unique<Ui::TopUpDialog>()), m_client(client), m_ticker(ticker)
+TopUpDialog::TopUpDialog(ClientSession *session, BillTicker *ticker, QWidget *parent)
+    : QDialog(parent), m_ui(std::make_unique<Ui::TopUpDialog>()), m_session(session),
+      m_ticker(ticker)
 {
     m_ui->setupUi(this);
     StateStyle::showAsError(m_ui->errorLabel);
@@ -83,7 +84,7 @@ void TopUpDialog::submit()
     validate();
     // The same amount again after a failure is the same payment: same key.
     const QString key = *micros == m_keyAmountMicros ? m_idempotencyKey : QString();
-    m_client->topUp(*micros, key)
+    m_session->topUp(*micros, key)
         ->onFinished(this, [this, micros](const Reply<TopupResult> &reply) {
             m_busy = false;
             if (reply.ok()) {

@@ -13,7 +13,7 @@ class TopUpDialog;
 
 namespace cardhour::core {
 class BillTicker;
-class ProviderClient;
+class ClientSession;
 } // namespace cardhour::core
 
 namespace cardhour::ui {
@@ -28,7 +28,7 @@ class TopUpDialog : public QDialog
     Q_OBJECT
 public:
     // Neither is owned; `ticker` (may be null) shows the balance now.
-    TopUpDialog(core::ProviderClient *client, core::BillTicker *ticker, QWidget *parent = nullptr);
+    TopUpDialog(core::ClientSession *session, core::BillTicker *ticker, QWidget *parent = nullptr);
     ~TopUpDialog() override;
 
     void setAmountText(const QString &text);
@@ -55,7 +55,7 @@ private:
     void retranslate();
 
     std::unique_ptr<Ui::TopUpDialog> m_ui;
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     core::BillTicker *m_ticker;
     QString m_idempotencyKey; // of the last failed attempt, for the same amount
     qint64 m_keyAmountMicros = 0;

@@ -1,5 +1,6 @@
 #include "api/ApiError.h"
 
+#include "api/ProviderCodes.h"
 #include "billing/Money.h"
 
 using namespace Qt::StringLiterals;
@@ -15,6 +16,7 @@ ApiError ApiError::network(const QString &detail)
 }
 
 namespace {
+// The client's own code (no provider sends it): see ProviderCodes.h for the provider's.
 constexpr auto kCertificateRefused = "certificate_refused"_L1;
 } // namespace
 
@@ -90,32 +92,34 @@ QString ApiError::userMessage() const
         const char *text;
     };
     static constexpr Known known[] = {
-        {"invalid_credentials"_L1, QT_TR_NOOP("Wrong e-mail address or password.")},
-        {"email_taken"_L1, QT_TR_NOOP("An account with this e-mail address already exists.")},
-        {"weak_password"_L1, QT_TR_NOOP("The password must have at least 8 characters.")},
-        {"invalid_email"_L1, QT_TR_NOOP("This is not a valid e-mail address.")},
-        {"too_many_attempts"_L1, QT_TR_NOOP("Too many failed log-ins. Please wait and try again.")},
-        {"unauthorized"_L1, QT_TR_NOOP("Your session has expired. Please log in again.")},
-        {"token_expired"_L1, QT_TR_NOOP("Your log-in has expired. Please log in again.")},
-        {"insufficient_balance"_L1,
+        {ErrorCode::InvalidCredentials, QT_TR_NOOP("Wrong e-mail address or password.")},
+        {ErrorCode::EmailTaken, QT_TR_NOOP("An account with this e-mail address already exists.")},
+        {ErrorCode::WeakPassword, QT_TR_NOOP("The password must have at least 8 characters.")},
+        {ErrorCode::InvalidEmail, QT_TR_NOOP("This is not a valid e-mail address.")},
+        {ErrorCode::TooManyAttempts,
+         QT_TR_NOOP("Too many failed log-ins. Please wait and try again.")},
+        {ErrorCode::Unauthorized, QT_TR_NOOP("Your session has expired. Please log in again.")},
+        {ErrorCode::TokenExpired, QT_TR_NOOP("Your log-in has expired. Please log in again.")},
+        {ErrorCode::InsufficientBalance,
          QT_TR_NOOP("The balance is too low to run this instance for a minute. Top up first.")},
-        {"not_enough_gpus"_L1, QT_TR_NOOP("Not enough GPUs of this type are free right now.")},
-        {"illegal_transition"_L1, QT_TR_NOOP("The instance cannot do that in its current state.")},
-        {"not_found"_L1, QT_TR_NOOP("It no longer exists.")},
-        {"duplicate_ssh_key"_L1, QT_TR_NOOP("This SSH key is already on your account.")},
-        {"invalid_ssh_key"_L1, QT_TR_NOOP("This is not a usable OpenSSH public key.")},
-        {"balance_limit"_L1, QT_TR_NOOP("A balance may not exceed 1,000,000 yuan.")},
-        {"gpu_type_retired"_L1, QT_TR_NOOP("This GPU type is no longer offered.")},
-        {"invalid_request"_L1,
+        {ErrorCode::NotEnoughGpus, QT_TR_NOOP("Not enough GPUs of this type are free right now.")},
+        {ErrorCode::IllegalTransition,
+         QT_TR_NOOP("The instance cannot do that in its current state.")},
+        {ErrorCode::NotFound, QT_TR_NOOP("It no longer exists.")},
+        {ErrorCode::DuplicateSshKey, QT_TR_NOOP("This SSH key is already on your account.")},
+        {ErrorCode::InvalidSshKey, QT_TR_NOOP("This is not a usable OpenSSH public key.")},
+        {ErrorCode::BalanceLimit, QT_TR_NOOP("A balance may not exceed 1,000,000 yuan.")},
+        {ErrorCode::GpuTypeRetired, QT_TR_NOOP("This GPU type is no longer offered.")},
+        {ErrorCode::InvalidRequest,
          QT_TR_NOOP("A spending limit must be zero or more, and an alert no higher than its "
                     "maximum.")},
-        {"invalid_state"_L1, QT_TR_NOOP("The instance cannot do that now.")},
+        {ErrorCode::InvalidState, QT_TR_NOOP("The instance cannot do that now.")},
     };
     for (const Known &entry : known) {
         if (code == entry.code)
             return tr(entry.text);
     }
-    if (code == "spending_limit_reached"_L1) {
+    if (code == ErrorCode::SpendingLimitReached) {
         // Named from the provider's own figures: the period, its maximum and what it spent.
         const QString period = details.value("period"_L1).toString();
         const QString max = Money::format(details.value("max_micros"_L1).toInteger());

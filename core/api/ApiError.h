@@ -25,7 +25,7 @@ public:
 
     Kind kind = Kind::None;
     int httpStatus = 0; // Http (and InvalidJson: the status that came with the bad body)
-    QString code; // the provider's `error.code` (e.g. "invalid_credentials"); may be empty
+    QString code; // the provider's `error.code` (api/ProviderCodes.h: ErrorCode); may be empty
     QString message; // the provider's `error.message`: English, for logs and as a fallback
     QString detail; // Network / InvalidJson / Timeout: what went wrong, for logs
     // The provider's `error.details`, where it gives them (spending_limit_reached: period,

@@ -1,5 +1,6 @@
 #include "RunwayAlerts.h"
 
+#include "api/ProviderCodes.h"
 #include "billing/BillTicker.h"
 
 #include <algorithm>
@@ -98,7 +99,7 @@ void RunwayAlerts::observeInstance(const Instance &instance)
     if (instance.state == InstanceState::Failed)
         Q_EMIT instanceAlert(InstanceAlert::Failed, instance);
     else if (instance.state == InstanceState::Stopped
-             && instance.stateReason != u"stopped_by_user"_s)
+             && instance.stateReason != StateReason::StoppedByUser)
         Q_EMIT instanceAlert(InstanceAlert::StoppedByProvider, instance);
 }
 

@@ -91,12 +91,17 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
         Q_EMIT instanceChanged(instance);
     });
     connect(m_events, &EventStream::billingChanged, this, [this](const BillingSummary &summary) {
+        // The provider's time comes with each bill (the stream sends one after every tick).
+        m_providerClock.note(summary.asOf);
         m_ticker->update(summary);
         evaluateAlerts();
         Q_EMIT billMoved();
     });
     connect(m_events, &EventStream::metricsReceived, this, &ClientSession::metricsReceived);
     connect(m_events, &EventStream::snapshotChanged, this, &ClientSession::snapshotChanged);
+    connect(m_events, &EventStream::spendingLimitsChanged, this,
+            &ClientSession::spendingLimitsChanged);
+    connect(m_events, &EventStream::stopWarning, this, &ClientSession::stopWarning);
     // A 401 on the stream ends the session as a 401 on any call does (Session says so once).
     connect(m_events, &EventStream::sessionExpired, m_session, &Session::expire);
 
@@ -167,6 +172,8 @@ void ClientSession::useProvider(const QUrl &url, const QString &providerKey, con
     m_session->setProvider(url, providerKey);
     m_events->setBaseUrl(url);
     Q_EMIT providerReady(url);
+    m_runtime = health.runtime;
+    m_runtimeNote = health.runtimeNote;
     Q_EMIT providerRuntime(health.runtime, health.runtimeNote);
     if (m_session->isLoggedIn())
         onLoggedIn(); // the same provider again (a restarted sandbox): carry on
@@ -194,6 +201,7 @@ void ClientSession::resetFor(const QString &userId)
     m_instances.clear();
     m_alerts->clear();
     m_ticker->clear();
+    m_providerClock.reset();
     Q_EMIT resetForUser(userId);
     Q_EMIT billMoved();
 }

@@ -1,7 +1,11 @@
 #pragma once
 
 #include "api/ApiError.h"
+#include "api/ApiReply.h"
+#include "api/ModelLibrary.h"
 #include "api/Models.h"
+#include "api/SpendingModels.h"
+#include "billing/ProviderClock.h"
 
 #include <QHash>
 #include <QList>
@@ -23,6 +27,7 @@ class RunwayAlerts;
 class SandboxLauncher;
 class SecretStore;
 class Session;
+class SshKeyPair;
 
 // One user's connection to one provider, without a widget: the provider client, the event
 // stream, the keychain, the session, the local sandbox, the bill and its runway alerts, and the
@@ -33,6 +38,8 @@ class Session;
 //   s.connectToSandbox();            // or connectToUrl(url) -> providerReady(url) / connectFailed
 //   // -> loginNeeded(note) or loggedIn(user); then instancesLoaded(list), instanceChanged(i),
 //   //    billMoved() whenever the provider's bill changed
+//   s.stopInstance(id)->onFinished(this, ...);  // the commands: the window's only way to the
+//                                                // provider (ClientSessionCommands.cpp)
 //
 // A new provider, another user or a log-out starts afresh through one resetFor(userId); the same
 // user back after an expired token or a restarted sandbox keeps what was shown.
@@ -59,6 +66,8 @@ public:
     explicit ClientSession(const Options &options, QObject *parent = nullptr);
     ~ClientSession() override;
 
+    // The command-line client and the tests call the provider directly; ui/ uses the commands
+    // below (scripts/check-layers refuses ProviderClient and EventStream there).
     ProviderClient *client() const { return m_client; }
     EventStream *events() const { return m_events; }
     // The latest notice() in the current language (empty when there was none).
@@ -104,6 +113,46 @@ public:
     QList<Instance> instances() const;
     std::optional<Instance> instance(const QString &id) const;
     void setAlertThresholdsMinutes(const QList<int> &minutes);
+    // The provider's clock (from its bills' as_of): what planned stops count down on.
+    const Clock *providerClock() const { return &m_providerClock; }
+    // What runs the provider's hosts, from its /v1/health ("inprocess": no containers, no SSH),
+    // and its note on why; empty before the first providerRuntime().
+    QString runtime() const { return m_runtime; }
+    QString runtimeNote() const { return m_runtimeNote; }
+
+    // ---- commands (ClientSessionCommands.cpp) --------------------------------------------------
+    // Each is the provider call of the same name (ProviderClient). An answer that carries an
+    // instance is held as an event's would be (instanceChanged()) before the caller's own
+    // onFinished() runs, and a top-up's balance is shown at once (billMoved()).
+    static QString newIdempotencyKey();
+    Reply<QList<GpuType>> *gpuTypes();
+    Reply<QList<Image>> *images();
+    Reply<QList<Dataset>> *datasets();
+    Reply<QList<LibraryModel>> *models();
+    Reply<QList<SshKey>> *sshKeys();
+    // POST /v1/ssh-keys with a local key's public line (SshKeyStore::upload).
+    Reply<SshKey> *uploadSshKey(const SshKeyPair &key, const QString &name);
+    // GET /v1/instances and /v1/instances/{id}: asked afresh; only what is shown is held.
+    Reply<QList<Instance>> *fetchInstances(bool includeTerminated = false);
+    Reply<Instance> *fetchInstance(const QString &id);
+    Reply<Instance> *createInstance(const NewInstance &request, const QString &idempotencyKey = {});
+    Reply<Instance> *stopInstance(const QString &id);
+    Reply<Instance> *startInstance(const QString &id);
+    Reply<Instance> *terminateInstance(const QString &id);
+    Reply<InstanceMetrics> *metrics(const QString &instanceId, const QDateTime &since,
+                                    int stepSeconds);
+    Reply<Instance> *setStopPolicy(const QString &instanceId, const StopPolicy &policy);
+    Reply<Instance> *keepRunning(const QString &instanceId);
+    Reply<QList<Snapshot>> *snapshots();
+    Reply<Snapshot> *createSnapshot(const QString &instanceId, const QString &name,
+                                    const QString &idempotencyKey);
+    Reply<Snapshot> *deleteSnapshot(const QString &id);
+    Reply<Instance> *restoreSnapshot(const SnapshotRestore &request,
+                                     const QString &idempotencyKey = {});
+    Reply<LedgerPage> *ledger(int limit, qint64 before);
+    Reply<TopupResult> *topUp(qint64 amountMicros, const QString &idempotencyKey = {});
+    Reply<SpendingLimits> *spendingLimits();
+    Reply<SpendingLimits> *setSpendingLimits(const SpendingLimitsChange &change);
 
 Q_SIGNALS:
     void connecting(const QString &message);
@@ -125,6 +174,10 @@ Q_SIGNALS:
     void metricsReceived(const cardhour::core::MetricsSample &sample);
     // A snapshot of this user's was created, became ready or failed, or was deleted.
     void snapshotChanged(const cardhour::core::Snapshot &snapshot);
+    // The spending limits changed, an alert was crossed, or a cap stopped hosts.
+    void spendingLimitsChanged(const cardhour::core::SpendingLimits &limits);
+    // The provider will stop an instance soon (the SSE instance.stop_warning).
+    void stopWarning(const cardhour::core::StopWarning &warning);
     // The provider's bill changed: a billing event, a reload, a top-up.
     void billMoved();
     void balanceExhausted();
@@ -142,6 +195,8 @@ private:
     void onLoggedIn();
     void rememberNames(const QList<Instance> &instances);
     bool remember(const Instance &instance); // false: an older view than the one held
+    // Holds the instance `reply` brings (noteInstance) before its caller's handlers run.
+    Reply<Instance> *noting(Reply<Instance> *reply);
     void evaluateAlerts();
 
     Options m_options;
@@ -155,6 +210,9 @@ private:
     RunwayAlerts *m_alerts;
     QHash<QString, QString> m_instanceNames;
     QHash<QString, Instance> m_instances; // by id, not terminated
+    ProviderClock m_providerClock;
+    QString m_runtime;
+    QString m_runtimeNote;
     QString m_userId;
     bool m_usingSandbox = false;
     quint64 m_probeGeneration = 0; // a newer connectToUrl() wins over an older probe's answer

@@ -1,6 +1,7 @@
 #include "session/Session.h"
 
 #include "api/ProviderClient.h"
+#include "api/ProviderCodes.h"
 #include "session/SecretStore.h"
 
 using namespace Qt::StringLiterals;
@@ -124,7 +125,7 @@ void Session::restore()
             setState(State::LoggedOut);
             if (r.error().isUnauthorized()) {
                 // Revoked, expired or forgotten by the provider: it will never work again.
-                m_restoreFoundExpired = r.error().code == u"token_expired"_s;
+                m_restoreFoundExpired = r.error().code == ErrorCode::TokenExpired;
                 m_secrets->deleteToken(m_key);
             } else {
                 // The provider may just be down: keep the stored token for the next try.

@@ -13,3 +13,11 @@ foreach(name IN ITEMS tst_providerclient tst_eventstream tst_providerclient_mode
         LABELS core)
     add_dependencies(${name} cardhour-sim)
 endforeach()
+# The provider codes the client matches by name (core/api/ProviderCodes.h), each one that
+# backend-sim/api/openapi.yaml lists (the spec read by tests/backend/openapi/openapi_spec.py).
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_test(NAME client_provider_codes
+         COMMAND ${Python3_EXECUTABLE} -B ${CMAKE_CURRENT_SOURCE_DIR}/api/test_provider_codes.py
+                 ${CMAKE_SOURCE_DIR}/core/api/ProviderCodes.h
+                 ${CMAKE_SOURCE_DIR}/backend-sim/api/openapi.yaml)
+set_tests_properties(client_provider_codes PROPERTIES TIMEOUT 30 LABELS core)

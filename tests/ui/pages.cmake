@@ -25,3 +25,13 @@ target_compile_definitions(tst_snapshotspage
     PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
 add_dependencies(tst_snapshotspage cardhour-sim)
 cardhour_podman_test(tst_snapshotspage TIMEOUT 900)
+
+# The Instances page on its own (InstancesPage) against a real cardhour-sim (in-process runtime).
+cardhour_add_test(tst_instancespage
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pages/tst_instancespage.cpp
+        ${CMAKE_CURRENT_SOURCE_DIR}/pages/PageTestSupport.h
+    LIBS cardhour_ui cardhour_core_test_support
+    LABELS ui)
+target_compile_definitions(tst_instancespage
+    PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
+add_dependencies(tst_instancespage cardhour-sim)

@@ -113,8 +113,8 @@ void TestAppsPanel::initTestCase()
     core::SshKeyStore *keys = m_window->sshActions()->keyStore();
     const KeyOutcome imported = awaitKey(keys->importPublicKey(key.privatePath + u".pub"_s));
     QVERIFY2(imported.ok, qPrintable(imported.error));
-    const auto uploaded =
-        await(core::SshKeyStore::upload(*m_window->client(), imported.key, u"apps"_s));
+    const auto uploaded = await(
+        core::SshKeyStore::upload(*m_window->clientSession()->client(), imported.key, u"apps"_s));
     QVERIFY2(uploaded.ok, uploaded.why());
 
     m_window->setCurrentView(ui::MainWindow::View::Home);
@@ -146,9 +146,9 @@ void TestAppsPanel::shoot(const QString &name)
 void TestAppsPanel::listsAppsWithMountsAndPrice()
 {
     // What the provider says, fetched here, is what the cards must say.
-    const auto images = await(m_window->client()->images());
+    const auto images = await(m_window->clientSession()->client()->images());
     QVERIFY2(images.ok, images.why());
-    const auto gpus = await(m_window->client()->gpuTypes());
+    const auto gpus = await(m_window->clientSession()->client()->gpuTypes());
     QVERIFY2(gpus.ok, gpus.why());
     int apps = 0;
     for (const core::Image &image : *images.value)
@@ -244,7 +244,8 @@ void TestAppsPanel::oneClickOpensOcrThroughForward()
                 << u"%1 +%2 ms"_s.arg(stage.name).arg(held->launch.requestedAt.msecsTo(stage.at));
         qInfo("launch %d: click -> URL opened in %lld ms; stages: %s", i + 1, m_browser.openedAtMs,
               qPrintable(stages.join(u", "_s)));
-        const auto gone = await(m_window->client()->terminateInstance(instance.id));
+        const auto gone =
+            await(m_window->clientSession()->client()->terminateInstance(instance.id));
         QVERIFY2(gone.ok, gone.why());
         m_window->clientSession()->noteInstance(*gone.value);
     }

@@ -22,6 +22,7 @@
 #include "charts/CostChart.h"
 #include "pages/BillingPage.h"
 #include "pages/HostCard.h"
+#include "session/ClientSession.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -108,7 +109,8 @@ private:
     void shoot(QWidget *widget, const QString &name);
 
     SimProcess m_sim;
-    core::ProviderClient m_client;
+    core::ClientSession m_session{core::ClientSession::Options{}};
+    core::ProviderClient &m_client = *m_session.client(); // set up by the test
     QString m_instanceId;
     QString m_snapshotId;
     QTemporaryDir m_scratch;
@@ -217,7 +219,7 @@ Expected TestBillingPage::expectedFor(const core::Statement &statement)
 
 void TestBillingPage::statementEqualsTheLedger()
 {
-    ui::BillingPage page(&m_client, ui::AppSettings{});
+    ui::BillingPage page(&m_session, ui::AppSettings{});
     page.resize(1000, 640);
     page.show();
     page.ledger()->setInstanceNames({{m_instanceId, u"train"_s}});
@@ -380,7 +382,7 @@ void TestBillingPage::longStatementSpansPages()
 
 void TestBillingPage::costComparison()
 {
-    ui::BillingPage page(&m_client, ui::AppSettings{});
+    ui::BillingPage page(&m_session, ui::AppSettings{});
     page.resize(1000, 640);
     page.show();
     page.tabs()->setCurrentWidget(page.calculator());
@@ -425,7 +427,7 @@ void TestBillingPage::costComparison()
 
 void TestBillingPage::badFiguresAreNamedAndKept()
 {
-    ui::CostCalculator calc(&m_client, core::CostInputs{}, {});
+    ui::CostCalculator calc(&m_session, core::CostInputs{}, {});
     calc.show();
     QSignalSpy edited(&calc, &ui::CostCalculator::inputsEdited);
     auto *price = calc.findChild<QLineEdit *>(u"costCardPrice"_s);
@@ -452,7 +454,7 @@ void TestBillingPage::badFiguresAreNamedAndKept()
 
 void TestBillingPage::spendingLimits()
 {
-    ui::BillingPage page(&m_client, ui::AppSettings{});
+    ui::BillingPage page(&m_session, ui::AppSettings{});
     page.resize(1000, 640);
     page.show();
     page.tabs()->setCurrentWidget(page.limits());
@@ -594,7 +596,7 @@ void TestBillingPage::everyTabInEveryThemeAndLanguage()
 {
     ui::Translations translations;
     ui::AppSettings settings;
-    ui::BillingPage page(&m_client, settings);
+    ui::BillingPage page(&m_session, settings);
     page.resize(1100, 700);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));

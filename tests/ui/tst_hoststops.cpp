@@ -80,7 +80,7 @@ void TestHostStops::initTestCase()
     m_window->connectToUrl(m_sim.baseUrl());
     QString why;
     QVERIFY2(test::signUpThroughPage(*m_window, u"stops@example.com"_s, &why), qPrintable(why));
-    QVERIFY(await(m_window->client()->topUp(500'000'000)).ok);
+    QVERIFY(await(m_window->clientSession()->client()->topUp(500'000'000)).ok);
 }
 
 void TestHostStops::cleanupTestCase()
@@ -92,7 +92,7 @@ void TestHostStops::cleanupTestCase()
 
 QDateTime TestHostStops::providerNow()
 {
-    const auto health = await(m_window->client()->health());
+    const auto health = await(m_window->clientSession()->client()->health());
     return health.ok ? health.value->time : QDateTime();
 }
 
@@ -100,13 +100,14 @@ QString TestHostStops::launch(const QString &name, const core::StopPolicy &polic
 {
     core::NewInstance request{name, u"rtx3090"_s, 1, u"base"_s, {}, {}, {}};
     request.stopPolicy = policy;
-    const auto created = await(m_window->client()->createInstance(request));
+    const auto created = await(m_window->clientSession()->client()->createInstance(request));
     if (!created.ok) {
         qWarning("launch: %s", created.why());
         return {};
     }
     const QString id = created.value->id;
-    const auto running = test::awaitState(*m_window->client(), id, core::InstanceState::Running);
+    const auto running =
+        test::awaitState(*m_window->clientSession()->client(), id, core::InstanceState::Running);
     if (!running)
         return {};
     // The window hears of it through the stream.
@@ -192,7 +193,7 @@ void TestHostStops::stopTimeMovedAndRemovedInDetails()
     QTest::mouseClick(move, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(status->isVisible() && status->text().contains(u"now stops at"_s),
                              10000);
-    const auto moved = await(m_window->client()->instance(m_timed));
+    const auto moved = await(m_window->clientSession()->client()->instance(m_timed));
     QVERIFY2(moved.ok, moved.why());
     QCOMPARE(moved.value->stopPolicy.stopAt, later.toUTC());
     QVERIFY(moved.value->plannedStop);
@@ -208,7 +209,7 @@ void TestHostStops::stopTimeMovedAndRemovedInDetails()
     QTest::mouseClick(move, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(status->text().startsWith(u"The stop time was not changed"_s), 10000);
     QVERIFY2(status->text().contains(u"not in the future"_s), qPrintable(status->text()));
-    const auto kept = await(m_window->client()->instance(m_timed));
+    const auto kept = await(m_window->clientSession()->client()->instance(m_timed));
     QVERIFY(kept.ok);
     QCOMPARE(kept.value->stopPolicy.stopAt, later.toUTC());
     shoot(details, u"details-stop-time-refused"_s);
@@ -219,15 +220,15 @@ void TestHostStops::stopTimeMovedAndRemovedInDetails()
     QTRY_VERIFY(!remove->isEnabled());
     QCOMPARE(move->text(), u"Set"_s);
     QCOMPARE(text->text(), u"No stop time."_s);
-    const auto removed = await(m_window->client()->instance(m_timed));
+    const auto removed = await(m_window->clientSession()->client()->instance(m_timed));
     QVERIFY(removed.ok);
     QVERIFY(!removed.value->stopPolicy.stopAt.isValid());
     QVERIFY(!removed.value->plannedStop);
     QVERIFY(m_sim.advance(4 * 3600));
-    const auto after = await(m_window->client()->instance(m_timed));
+    const auto after = await(m_window->clientSession()->client()->instance(m_timed));
     QVERIFY(after.ok);
     QCOMPARE(after.value->state, core::InstanceState::Running);
-    QVERIFY(await(m_window->client()->stopInstance(m_timed)).ok);
+    QVERIFY(await(m_window->clientSession()->client()->stopInstance(m_timed)).ok);
 }
 
 void TestHostStops::keepRunningFromTheTray()
@@ -274,7 +275,7 @@ void TestHostStops::keepRunningFromTheTray()
             return i.plannedStop && !i.plannedStop->warning && i.plannedStop->at > firstStop;
         }(),
         10000);
-    const auto view = await(m_window->client()->instance(id));
+    const auto view = await(m_window->clientSession()->client()->instance(id));
     QVERIFY(view.ok);
     QCOMPARE(view.value->state, core::InstanceState::Running);
     QVERIFY(view.value->plannedStop && view.value->plannedStop->at > firstStop);
@@ -283,7 +284,8 @@ void TestHostStops::keepRunningFromTheTray()
     // Left idle now, it stops for that reason.
     QVERIFY(m_sim.advance(130));
     QVERIFY(m_sim.advance(5));
-    const auto stopped = test::awaitState(*m_window->client(), id, core::InstanceState::Stopped);
+    const auto stopped =
+        test::awaitState(*m_window->clientSession()->client(), id, core::InstanceState::Stopped);
     QVERIFY(stopped);
     QCOMPARE(stopped->state, core::InstanceState::Stopped);
     QCOMPARE(stopped->stateReason, u"idle"_s);

@@ -116,7 +116,7 @@ void TestInstanceDetails::initTestCase()
     layout->addWidget(m_details);
     auto *tabs = new QTabWidget(m_window.get()); // where SshActions would put terminals
     tabs->hide();
-    m_ssh = new ui::SshActions(m_session->client(), m_session->secrets(), tabs,
+    m_ssh = new ui::SshActions(m_session.get(), m_session->secrets(), tabs,
                                m_dir->filePath(u"app/ssh"_s), m_dir->filePath(u"app/known_hosts"_s),
                                m_dir->filePath(u"home/.ssh/config"_s), m_window.get());
     m_ssh->setOpenBrowser(false);

@@ -12,6 +12,7 @@
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "session/ClientSession.h"
 #include "session/SecretStore.h"
 #include "ssh/SshKeyPair.h"
 #include "ssh/SshKeyStore.h"
@@ -61,7 +62,8 @@ private Q_SLOTS:
 private:
     struct Client
     {
-        core::ProviderClient client;
+        core::ClientSession session{core::ClientSession::Options{}};
+        core::ProviderClient &client = *session.client(); // set up by the test
         core::ManualClock clock;
         core::BillTicker ticker{&clock};
     };
@@ -128,7 +130,7 @@ void TestLaunchDialog::cardsShowTheCatalog()
     const QJsonArray catalog = m_sim.authedGet(c->client.token(), u"/v1/catalog/gpus"_s).array();
     QVERIFY(catalog.size() >= 6);
 
-    ui::LaunchDialog dialog(&c->client, &c->ticker, nullptr);
+    ui::LaunchDialog dialog(&c->session, &c->ticker, nullptr);
     dialog.resize(ui::LaunchDialog::cardsMinWidth + 80, 860);
     dialog.load();
     dialog.show();
@@ -216,7 +218,7 @@ void TestLaunchDialog::previewAndRefusal()
 {
     auto c = logIn(m_sim, u"launch@example.com"_s, 10'000'000);
     QVERIFY(c);
-    ui::LaunchDialog dialog(&c->client, &c->ticker, nullptr);
+    ui::LaunchDialog dialog(&c->session, &c->ticker, nullptr);
     dialog.load();
     dialog.show();
     QListWidget *gpus = list(dialog, u"gpuList"_s);
@@ -321,7 +323,7 @@ void TestLaunchDialog::storagePriceFollowsCatalog()
              qPrintable(sim.lastError()));
     auto c = logIn(sim, u"storage@example.com"_s);
     QVERIFY(c);
-    ui::LaunchDialog dialog(&c->client, nullptr, nullptr);
+    ui::LaunchDialog dialog(&c->session, nullptr, nullptr);
     dialog.load();
     QTRY_VERIFY(list(dialog, u"gpuList"_s)->count() >= 6);
     // An RTX 4090 host is given 50 GiB (gpus.json disk_gib).
@@ -363,7 +365,7 @@ void TestLaunchDialog::datasetIsSent()
 
     auto c = logIn(m_sim, u"datasets@example.com"_s);
     QVERIFY(c);
-    ui::LaunchDialog dialog(&c->client, nullptr, nullptr);
+    ui::LaunchDialog dialog(&c->session, nullptr, nullptr);
     dialog.load();
     dialog.show();
     QListWidget *datasets = list(dialog, u"datasetList"_s);
@@ -399,7 +401,7 @@ void TestLaunchDialog::firstLaunchMakesKey()
     core::SecretStore secrets(u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid()));
     secrets.setTimeoutMs(3000);
     core::SshKeyStore keys(&secrets, keyFolder.filePath(u"ssh"_s));
-    ui::LaunchDialog dialog(&c->client, nullptr, &keys);
+    ui::LaunchDialog dialog(&c->session, nullptr, &keys);
     dialog.load();
     dialog.show();
     auto *noKeys = dialog.findChild<QLabel *>(u"noKeysLabel"_s);
@@ -443,7 +445,7 @@ void TestLaunchDialog::firstLaunchMakesKey()
     QCOMPARE(dialog.findChild<QLabel *>(u"keyNoteLabel"_s)->text(), note);
 
     // A second launch has a key now: nothing more is made.
-    ui::LaunchDialog again(&c->client, nullptr, &keys);
+    ui::LaunchDialog again(&c->session, nullptr, &keys);
     again.load();
     QTRY_COMPARE(list(again, u"keyList"_s)->count(), 1);
     QVERIFY(!again.findChild<QLabel *>(u"noKeysLabel"_s)->isVisible());

@@ -11,6 +11,7 @@
 #include "TerminalTab.h"
 #include "TerminalWidget.h"
 #include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 #include "session/SecretStore.h"
 #include "ssh/SshCommandJob.h"
 #include "ssh/SshKeyStore.h"
@@ -62,7 +63,9 @@ void TestLaunchDialogPodman::firstLaunchMakesKeyAndMountsDataset()
 
     const QString token = sim->signUp(u"first@example.com"_s);
     QVERIFY(!token.isEmpty());
-    core::ProviderClient client;
+    // The widget's commands go through a session; the test points its client at the sim.
+    core::ClientSession session{core::ClientSession::Options{}};
+    core::ProviderClient &client = *session.client();
     client.setBaseUrl(sim->baseUrl());
     client.setToken(token);
     core::SecretStore secrets(u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid()));
@@ -70,7 +73,7 @@ void TestLaunchDialogPodman::firstLaunchMakesKeyAndMountsDataset()
     core::SshKeyStore keys(&secrets, m_dir->filePath(u"app/ssh"_s));
     QVERIFY(keys.keys().isEmpty());
 
-    ui::LaunchDialog dialog(&client, nullptr, &keys);
+    ui::LaunchDialog dialog(&session, nullptr, &keys);
     dialog.load();
     dialog.show();
     auto *datasets = dialog.findChild<QListWidget *>(u"datasetList"_s);
@@ -156,7 +159,7 @@ void TestLaunchDialogPodman::firstLaunchMakesKeyAndMountsDataset()
     QCOMPARE(result.out, "x,y\n1,2\n3,4\n"_ba);
 
     // And the terminal opens with it (passphrase from the keychain, host key pinned).
-    ui::TerminalTab tab(&client, &keys, *instance.value);
+    ui::TerminalTab tab(&session, &keys, *instance.value);
     tab.resize(800, 480);
     tab.show();
     tab.reconnect();

@@ -2,6 +2,7 @@
 // hidden nothing is kept; samples older than the range are dropped.
 #include "MetricsChart.h"
 #include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 
 #include <QTest>
 
@@ -32,10 +33,10 @@ class TestMetricsChart : public QObject
 private Q_SLOTS:
     void plotsLiveSamplesOnlyWhenVisible()
     {
-        core::ProviderClient
-            client; // no provider: the history fetch fails, live samples still count
-        client.setBaseUrl(QUrl(u"http://127.0.0.1:9"_s));
-        ui::MetricsChart chart(&client);
+        // No provider: the history fetch fails, live samples still count.
+        core::ClientSession session{core::ClientSession::Options{}};
+        session.client()->setBaseUrl(QUrl(u"http://127.0.0.1:9"_s));
+        ui::MetricsChart chart(&session);
         chart.setInstance(u"i-1"_s, true);
         const QDateTime now = QDateTime::currentDateTimeUtc();
 

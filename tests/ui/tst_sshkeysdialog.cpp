@@ -6,6 +6,7 @@
 #include "SimProcess.h"
 #include "SshKeysDialog.h"
 #include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 #include "ssh/SshKeyStore.h"
 
 #include <QDir>
@@ -41,13 +42,15 @@ void TestSshKeysDialog::generateUploadImportRemove()
 {
     const QString token = m_sim.signUp(u"keys@example.com"_s);
     QVERIFY2(!token.isEmpty(), qPrintable(m_sim.lastError()));
-    core::ProviderClient client;
+    // The widget's commands go through a session; the test points its client at the sim.
+    core::ClientSession session{core::ClientSession::Options{}};
+    core::ProviderClient &client = *session.client();
     client.setBaseUrl(m_sim.baseUrl());
     client.setToken(token);
     QTemporaryDir dir;
     // No SecretStore: a passphrase has nowhere to go.
     core::SshKeyStore store(nullptr, dir.filePath(u"store"_s));
-    ui::SshKeysDialog dialog(&store, &client);
+    ui::SshKeysDialog dialog(&store, &session);
     dialog.setHomeDir(dir.filePath(u"home"_s));
     QSignalSpy changed(&dialog, &ui::SshKeysDialog::keysChanged);
     dialog.reload();

@@ -95,8 +95,8 @@ void TestTerminalTab::initTestCase()
     core::SshKeyStore *keys = m_window->sshActions()->keyStore();
     const KeyOutcome made = awaitKey(keys->generate(u"terminal-test"_s));
     QVERIFY2(made.ok, qPrintable(made.error));
-    const auto uploaded =
-        await(core::SshKeyStore::upload(*m_window->client(), made.key, u"terminal-test"_s));
+    const auto uploaded = await(core::SshKeyStore::upload(*m_window->clientSession()->client(),
+                                                          made.key, u"terminal-test"_s));
     QVERIFY2(uploaded.ok, uploaded.why());
 
     // And one that exists only elsewhere (as if on another computer).

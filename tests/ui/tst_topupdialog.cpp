@@ -6,6 +6,7 @@
 #include "TopUpDialog.h"
 #include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
+#include "session/ClientSession.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
@@ -81,8 +82,8 @@ void TestTopUpDialog::parseYuan()
 
 void TestTopUpDialog::validatesAsTyped()
 {
-    core::ProviderClient client;
-    ui::TopUpDialog dialog(&client, nullptr);
+    core::ClientSession session{core::ClientSession::Options{}};
+    ui::TopUpDialog dialog(&session, nullptr);
     dialog.show();
     auto *edit = dialog.findChild<QLineEdit *>(u"amountEdit"_s);
     auto *ok = dialog.findChild<QPushButton *>(u"topUpButton"_s);
@@ -111,7 +112,9 @@ void TestTopUpDialog::raisesTheBalance()
 {
     const QString token = m_sim.signUp(u"topup@example.com"_s);
     QVERIFY(!token.isEmpty());
-    core::ProviderClient client;
+    // The widget's commands go through a session; the test points its client at the sim.
+    core::ClientSession session{core::ClientSession::Options{}};
+    core::ProviderClient &client = *session.client();
     client.setBaseUrl(m_sim.baseUrl());
     client.setToken(token);
     core::BillTicker ticker;
@@ -120,7 +123,7 @@ void TestTopUpDialog::raisesTheBalance()
     ticker.update(*summary.value);
     QCOMPARE(ticker.balanceMicros(), qint64(10'000'000));
 
-    ui::TopUpDialog dialog(&client, &ticker);
+    ui::TopUpDialog dialog(&session, &ticker);
     QSignalSpy done(&dialog, &ui::TopUpDialog::toppedUp);
     QObject::connect(&dialog, &ui::TopUpDialog::toppedUp, &ticker,
                      [&ticker](const core::TopupResult &result) {
@@ -139,6 +142,8 @@ void TestTopUpDialog::raisesTheBalance()
     QCOMPARE(result.posting.amountMicros, qint64(12'340'000));
     QCOMPARE(result.posting.kind, u"topup"_s);
     QCOMPARE(ticker.balanceMicros(), qint64(22'340'000));
+    // The session took the answer's balance in itself: nobody handed it back.
+    QCOMPARE(session.ticker()->balanceMicros(), qint64(22'340'000));
     // The provider agrees.
     const auto me = m_sim.authedGet(token, u"/v1/billing/summary"_s);
     QCOMPARE(me.value(u"balance_micros"_s).toInteger(), qint64(22'340'000));
@@ -155,10 +160,12 @@ void TestTopUpDialog::refusalShownInWords()
                                  {{u"amount_micros"_s, qint64(100'000'000'000)}})
                      .status,
                  201);
-    core::ProviderClient client;
+    // The widget's commands go through a session; the test points its client at the sim.
+    core::ClientSession session{core::ClientSession::Options{}};
+    core::ProviderClient &client = *session.client();
     client.setBaseUrl(m_sim.baseUrl());
     client.setToken(token);
-    ui::TopUpDialog dialog(&client, nullptr);
+    ui::TopUpDialog dialog(&session, nullptr);
     QSignalSpy done(&dialog, &ui::TopUpDialog::toppedUp);
     dialog.open();
     auto *edit = dialog.findChild<QLineEdit *>(u"amountEdit"_s);

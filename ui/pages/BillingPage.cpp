@@ -14,11 +14,11 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-BillingPage::BillingPage(core::ProviderClient *client, const AppSettings &settings, QWidget *parent)
-    : QWidget(parent), m_tabs(new QTabWidget(this)), m_ledger(new LedgerView(client, this)),
-      m_statements(new StatementPanel(this)), m_limits(new SpendingLimitsPanel(client, this)),
+BillingPage::BillingPage(core::ClientSession *session, const AppSettings &settings, QWidget *parent)
+    : QWidget(parent), m_tabs(new QTabWidget(this)), m_ledger(new LedgerView(session, this)),
+      m_statements(new StatementPanel(this)), m_limits(new SpendingLimitsPanel(session, this)),
       m_calculator(new CostCalculator(
-          client, settings.costInputs,
+          session, settings.costInputs,
           CostCalculator::Job{settings.costGpuType, settings.costCards, settings.costHours}, this))
 {
     setObjectName(u"billingPage"_s);

@@ -7,7 +7,7 @@
 class QTabWidget;
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 }
 
 namespace cardhour::ui {
@@ -25,7 +25,7 @@ class BillingPage : public QWidget
 {
     Q_OBJECT
 public:
-    BillingPage(core::ProviderClient *client, const AppSettings &settings,
+    BillingPage(core::ClientSession *session, const AppSettings &settings,
                 QWidget *parent = nullptr);
 
     LedgerView *ledger() const { return m_ledger; }

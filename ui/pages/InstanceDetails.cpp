@@ -113,7 +113,7 @@ InstanceDetails::InstanceDetails(core::ClientSession *session, QWidget *parent)
       m_emptyLabel(new QLabel(this)), m_iconLabel(new QLabel(this)),
       m_nameLabel(selectableLabel(this)), m_stateLabel(selectableLabel(this)),
       m_form(new QFormLayout), m_apps(new QWidget(this)), m_appsGrid(new QGridLayout(m_apps)),
-      m_timer(new StopTimerRow(session->client(), this))
+      m_timer(new StopTimerRow(session, this))
 {
     setObjectName(u"instanceDetails"_s);
     auto *outer = new QVBoxLayout(this);
@@ -154,7 +154,6 @@ InstanceDetails::InstanceDetails(core::ClientSession *session, QWidget *parent)
     m_appsGrid->setContentsMargins(0, 0, 0, 0);
     m_form->addRow(new QLabel(this), m_apps);
     m_form->addRow(new QLabel(this), m_timer);
-    connect(m_timer, &StopTimerRow::instanceChanged, m_session, &core::ClientSession::noteInstance);
     column->addLayout(m_form);
     column->addStretch(1);
     scroll->setWidget(content);

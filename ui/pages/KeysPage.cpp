@@ -1,7 +1,7 @@
 #include "pages/KeysPage.h"
 
 #include "EmptyState.h"
-#include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 #include "ssh/SshKeyStore.h"
 #include "ui_KeysPage.h"
 
@@ -18,8 +18,8 @@ namespace cardhour::ui {
 
 using core::SshKeyPair;
 
-KeysPage::KeysPage(core::SshKeyStore *keys, core::ProviderClient *client, QWidget *parent)
-    : QWidget(parent), m_ui(std::make_unique<Ui::KeysPage>()), m_keys(keys), m_client(client),
+KeysPage::KeysPage(core::SshKeyStore *keys, core::ClientSession *session, QWidget *parent)
+    : QWidget(parent), m_ui(std::make_unique<Ui::KeysPage>()), m_keys(keys), m_session(session),
       m_homeDir(QDir::homePath())
 {
     m_ui->setupUi(this);
@@ -55,7 +55,7 @@ void KeysPage::setStatus(const QString &text)
 void KeysPage::reload()
 {
     fill();
-    m_client->sshKeys()->onFinished(this, [this](const core::Reply<QList<core::SshKey>> &r) {
+    m_session->sshKeys()->onFinished(this, [this](const core::Reply<QList<core::SshKey>> &r) {
         if (!r.ok())
             return setStatus(r.error().userMessage());
         m_providerKeys = r.value();
@@ -160,8 +160,8 @@ void KeysPage::upload()
     const QString name =
         key.comment().isEmpty() ? QFileInfo(key.privatePath()).fileName() : key.comment();
     setStatus(tr("Uploading…"));
-    core::SshKeyStore::upload(*m_client, key, name)
-        ->onFinished(this, [this](const core::Reply<core::SshKey> &r) {
+    m_session->uploadSshKey(key, name)->onFinished(
+        this, [this](const core::Reply<core::SshKey> &r) {
             if (!r.ok())
                 return setStatus(r.error().userMessage());
             setStatus(

@@ -13,7 +13,7 @@ class KeysPage;
 }
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 class SshKeyStore;
 } // namespace cardhour::core
 
@@ -28,7 +28,7 @@ class KeysPage : public QWidget
     Q_OBJECT
 public:
     // Neither is owned; both must outlive the page.
-    KeysPage(core::SshKeyStore *keys, core::ProviderClient *client, QWidget *parent = nullptr);
+    KeysPage(core::SshKeyStore *keys, core::ClientSession *session, QWidget *parent = nullptr);
     ~KeysPage() override;
 
     void reload(); // the local list now, the provider's when it answers
@@ -53,7 +53,7 @@ private:
 
     std::unique_ptr<Ui::KeysPage> m_ui;
     core::SshKeyStore *m_keys;
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     QList<core::SshKey> m_providerKeys;
     QString m_homeDir;
 };

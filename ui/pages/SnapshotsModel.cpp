@@ -1,6 +1,7 @@
 #include "pages/SnapshotsModel.h"
 
 #include "Format.h"
+#include "api/ProviderCodes.h"
 #include "billing/BillTicker.h"
 
 #include <QLocale>
@@ -45,7 +46,7 @@ QString SnapshotsModel::stateText(const core::Snapshot &snapshot)
     if (snapshot.state == u"ready"_s)
         return tr("Ready");
     if (snapshot.state == u"failed"_s) {
-        if (snapshot.stateReason == u"provider_restarted"_s)
+        if (snapshot.stateReason == core::SnapshotReason::ProviderRestarted)
             return tr("Failed · the provider restarted while it was taken");
         return snapshot.stateReason.isEmpty() ? tr("Failed")
                                               : tr("Failed · %1").arg(snapshot.stateReason);

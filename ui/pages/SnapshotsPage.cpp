@@ -2,7 +2,7 @@
 
 #include "EmptyState.h"
 #include "Format.h"
-#include "api/ProviderClient.h"
+#include "api/ProviderCodes.h"
 #include "pages/SnapshotsModel.h"
 #include "pages/SnapshotsRestoreDialog.h"
 #include "session/ClientSession.h"
@@ -132,7 +132,7 @@ void SnapshotsPage::reload()
     if (!m_session->isLoggedIn())
         return;
     const quint64 generation = m_generation;
-    m_session->client()->snapshots()->onFinished(
+    m_session->snapshots()->onFinished(
         this, [this, generation](const Reply<QList<Snapshot>> &reply) {
             if (generation != m_generation)
                 return; // asked for someone else
@@ -272,10 +272,9 @@ void SnapshotsPage::takeSnapshot(const QString &instanceId, const QString &name)
     // taken after all is answered instead of a second one.
     const QString request = instanceId + u'\n' + name;
     if (request != m_lastCreate || m_createKey.isEmpty())
-        m_createKey = core::ProviderClient::newIdempotencyKey();
+        m_createKey = core::ClientSession::newIdempotencyKey();
     m_lastCreate = request;
-    m_session->client()
-        ->createSnapshot(instanceId, name, m_createKey)
+    m_session->createSnapshot(instanceId, name, m_createKey)
         ->onFinished(this, [this, generation, instanceName](const Reply<Snapshot> &reply) {
             if (generation != m_generation)
                 return;
@@ -285,7 +284,7 @@ void SnapshotsPage::takeSnapshot(const QString &instanceId, const QString &name)
             if (!reply.ok()) {
                 const ApiError &error = reply.error();
                 QString text = error.userMessage();
-                if (error.code == u"insufficient_balance"_s)
+                if (error.code == core::ErrorCode::InsufficientBalance)
                     text = tr("A snapshot is billed for its storage and your balance is empty. "
                               "Top up first.");
                 setStatus(tr("No snapshot was taken of “%1”: %2").arg(instanceName, text));
@@ -364,7 +363,7 @@ void SnapshotsPage::deleteSnapshot(const QString &id)
     m_deleteButton->setEnabled(false);
     setStatus(tr("Deleting “%1”…").arg(before.name));
     const quint64 generation = m_generation;
-    m_session->client()->deleteSnapshot(id)->onFinished(
+    m_session->deleteSnapshot(id)->onFinished(
         this, [this, generation, before](const Reply<Snapshot> &reply) {
             if (generation != m_generation)
                 return;
@@ -375,7 +374,7 @@ void SnapshotsPage::deleteSnapshot(const QString &id)
                 return;
             }
             const ApiError &error = reply.error();
-            const QString text = error.code == u"snapshot_in_use"_s
+            const QString text = error.code == core::ErrorCode::SnapshotInUse
                 ? inUseMessage(before, error.message)
                 : tr("“%1” was not deleted: %2").arg(before.name, error.userMessage());
             setStatus(text);
@@ -389,11 +388,10 @@ void SnapshotsPage::openRestore()
     const Snapshot *s = m_model->snapshot(selectedSnapshotId());
     if (!s || !s->isReady())
         return;
-    auto *dialog = new SnapshotsRestoreDialog(m_session->client(), *s, this);
+    auto *dialog = new SnapshotsRestoreDialog(m_session, *s, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const QString name = s->name;
     connect(dialog, &SnapshotsRestoreDialog::restored, this, [this, name](const Instance &i) {
-        m_session->noteInstance(i);
         setStatus(tr("“%1” is being restored as the new instance “%2”.").arg(name, i.name));
         Q_EMIT restored(i);
     });

@@ -1,9 +1,9 @@
 #include "pages/SnapshotsRestoreDialog.h"
 
 #include "Format.h"
-#include "api/ProviderClient.h"
 #include "billing/BillTicker.h"
 #include "pages/SnapshotsModel.h"
+#include "session/ClientSession.h"
 #include "ui_SnapshotsRestoreDialog.h"
 
 #include <QComboBox>
@@ -21,9 +21,9 @@ using namespace Qt::StringLiterals;
 namespace cardhour::ui {
 
 using core::ApiError;
+using core::ClientSession;
 using core::GpuType;
 using core::Instance;
-using core::ProviderClient;
 using core::Reply;
 using core::SshKey;
 
@@ -32,9 +32,9 @@ constexpr int IdRole = Qt::UserRole + 1;
 constexpr qint64 msPerDay = 24LL * 3600 * 1000;
 } // namespace
 
-SnapshotsRestoreDialog::SnapshotsRestoreDialog(ProviderClient *client,
+SnapshotsRestoreDialog::SnapshotsRestoreDialog(ClientSession *session,
                                                const core::Snapshot &snapshot, QWidget *parent)
-    : QDialog(parent), m_client(client), m_snapshot(snapshot),
+    : QDialog(parent), m_session(session), m_snapshot(snapshot),
       m_ui(std::make_unique<Ui::SnapshotsRestoreDialog>())
 {
     m_ui->setupUi(this);
@@ -89,14 +89,14 @@ void SnapshotsRestoreDialog::load()
             setBusy(false);
         }
     };
-    m_client->gpuTypes()->onFinished(this, [this, done](const Reply<QList<GpuType>> &r) {
+    m_session->gpuTypes()->onFinished(this, [this, done](const Reply<QList<GpuType>> &r) {
         if (r.ok()) {
             m_gpus = r.value();
             fillGpus();
         }
         done(r.error());
     });
-    m_client->sshKeys()->onFinished(this, [this, done](const Reply<QList<SshKey>> &r) {
+    m_session->sshKeys()->onFinished(this, [this, done](const Reply<QList<SshKey>> &r) {
         if (r.ok()) {
             m_keys = r.value();
             fillKeys();
@@ -215,11 +215,11 @@ void SnapshotsRestoreDialog::onRestore()
     // The very same request again reuses its key: a restore that did reach the provider is
     // answered with that instance instead of making a second.
     if (r.toJson() != m_lastRequest || m_idempotencyKey.isEmpty())
-        m_idempotencyKey = ProviderClient::newIdempotencyKey();
+        m_idempotencyKey = ClientSession::newIdempotencyKey();
     m_lastRequest = r.toJson();
     setBusy(true);
     m_ui->restoreErrorLabel->setText(tr("Asking the provider…"));
-    m_client->restoreSnapshot(r, m_idempotencyKey)
+    m_session->restoreSnapshot(r, m_idempotencyKey)
         ->onFinished(this, [this](const Reply<Instance> &reply) {
             setBusy(false);
             if (reply.ok()) {
@@ -234,7 +234,7 @@ void SnapshotsRestoreDialog::onRestore()
             m_ui->restoreErrorLabel->setText(tr("Not restored: %1").arg(error.userMessage()));
             // Not enough free cards, most likely: show the provider's current counts.
             if (error.kind == ApiError::Kind::Http && error.httpStatus == 409)
-                m_client->gpuTypes()->onFinished(this, [this](const Reply<QList<GpuType>> &gpus) {
+                m_session->gpuTypes()->onFinished(this, [this](const Reply<QList<GpuType>> &gpus) {
                     if (gpus.ok()) {
                         m_gpus = gpus.value();
                         fillGpus();

@@ -13,7 +13,7 @@ class SnapshotsRestoreDialog;
 }
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 }
 
 namespace cardhour::ui {
@@ -28,7 +28,7 @@ class SnapshotsRestoreDialog : public QDialog
     Q_OBJECT
 public:
     // `client` is not owned and must outlive the dialog.
-    SnapshotsRestoreDialog(core::ProviderClient *client, const core::Snapshot &snapshot,
+    SnapshotsRestoreDialog(core::ClientSession *session, const core::Snapshot &snapshot,
                            QWidget *parent = nullptr);
     ~SnapshotsRestoreDialog() override;
 
@@ -53,7 +53,7 @@ private:
     void setBusy(bool busy);
     const core::GpuType *selectedGpu() const;
 
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     core::Snapshot m_snapshot;
     QList<core::GpuType> m_gpus;
     QList<core::SshKey> m_keys;

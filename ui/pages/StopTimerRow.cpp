@@ -1,6 +1,6 @@
 #include "StopTimerRow.h"
 
-#include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 
 #include <QDateTimeEdit>
 #include <QEvent>
@@ -14,8 +14,8 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-StopTimerRow::StopTimerRow(core::ProviderClient *client, QWidget *parent)
-    : QWidget(parent), m_client(client), m_current(new QLabel(this)),
+StopTimerRow::StopTimerRow(core::ClientSession *session, QWidget *parent)
+    : QWidget(parent), m_session(session), m_current(new QLabel(this)),
       m_time(new QDateTimeEdit(this)), m_move(new QPushButton(this)),
       m_remove(new QPushButton(this)), m_status(new QLabel(this))
 {
@@ -87,7 +87,7 @@ void StopTimerRow::send(const core::StopPolicy &policy, bool removing)
     m_busy = true;
     updateButtons();
     const QString name = m_instance.name;
-    m_client->setStopPolicy(m_instance.id, policy)
+    m_session->setStopPolicy(m_instance.id, policy)
         ->onFinished(this, [this, removing, name](const core::Reply<core::Instance> &reply) {
             m_busy = false;
             if (reply.ok()) {
@@ -98,7 +98,6 @@ void StopTimerRow::send(const core::StopPolicy &policy, bool removing)
                         : tr("%1 now stops at %2.")
                               .arg(name,
                                    QLocale().toString(at.toLocalTime(), QLocale::ShortFormat)));
-                Q_EMIT instanceChanged(reply.value());
             } else {
                 m_status->setText(
                     tr("The stop time was not changed: %1").arg(reply.error().userMessage()));

@@ -9,7 +9,7 @@ class QLabel;
 class QPushButton;
 
 namespace cardhour::core {
-class ProviderClient;
+class ClientSession;
 } // namespace cardhour::core
 
 namespace cardhour::ui {
@@ -21,14 +21,10 @@ class StopTimerRow : public QWidget
 {
     Q_OBJECT
 public:
-    explicit StopTimerRow(core::ProviderClient *client, QWidget *parent = nullptr);
+    explicit StopTimerRow(core::ClientSession *session, QWidget *parent = nullptr);
 
     void setInstance(const core::Instance &instance);
     QString statusText() const;
-
-Q_SIGNALS:
-    // The instance as the provider answered a change.
-    void instanceChanged(const core::Instance &instance);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -38,7 +34,7 @@ private:
     void send(const core::StopPolicy &policy, bool removing);
     void updateButtons();
 
-    core::ProviderClient *m_client;
+    core::ClientSession *m_session;
     QLabel *m_current;
     QDateTimeEdit *m_time;
     QPushButton *m_move;

@@ -1,7 +1,6 @@
 #include "pages/StoragePage.h"
 
 #include "EmptyState.h"
-#include "api/ProviderClient.h"
 #include "sandbox/SandboxDatasets.h"
 #include "session/ClientSession.h"
 #include "ui_StoragePage.h"
@@ -113,17 +112,16 @@ void StoragePage::reload()
     if (!m_session->isLoggedIn())
         return;
     const quint64 generation = m_generation;
-    m_session->client()->datasets()->onFinished(
-        this, [this, generation](const Reply<QList<Dataset>> &reply) {
-            if (generation != m_generation)
-                return;
-            if (!reply.ok())
-                return setStatus(
-                    tr("The datasets could not be loaded: %1").arg(reply.error().userMessage()));
-            m_datasets = reply.value();
-            m_loaded = true;
-            fillTable();
-        });
+    m_session->datasets()->onFinished(this, [this, generation](const Reply<QList<Dataset>> &reply) {
+        if (generation != m_generation)
+            return;
+        if (!reply.ok())
+            return setStatus(
+                tr("The datasets could not be loaded: %1").arg(reply.error().userMessage()));
+        m_datasets = reply.value();
+        m_loaded = true;
+        fillTable();
+    });
 }
 
 void StoragePage::clear()

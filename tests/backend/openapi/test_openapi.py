@@ -35,7 +35,9 @@ import urllib.parse
 import urllib.request
 
 import jsonschema
-import yaml
+
+from openapi_spec import DEFAULT_PATH as DEFAULT_SPEC_PATH, deref, load, resolve_pointer
+from openapi_spec import error_codes as spec_error_codes
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 OPENAPI_ONLY_KEYWORDS = {"nullable", "discriminator", "readOnly", "writeOnly", "xml", "externalDocs",
@@ -72,29 +74,6 @@ class Abort(Exception):
 
 
 # ---- OpenAPI document -----------------------------------------------------------------------
-
-def resolve_pointer(doc, ref):
-    if not isinstance(ref, str) or not ref.startswith("#/"):
-        raise KeyError(f"only local references are supported: {ref!r}")
-    node = doc
-    for part in ref[2:].split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            raise KeyError(ref)
-    return node
-
-
-def deref(doc, node, depth=0):
-    """Follows $ref chains of a parameter, response or header object."""
-    while isinstance(node, dict) and "$ref" in node:
-        if depth > 20:
-            raise KeyError("reference cycle")
-        node = resolve_pointer(doc, node["$ref"])
-        depth += 1
-    return node
-
 
 def walk_refs(node, path="#"):
     if isinstance(node, dict):
@@ -254,10 +233,7 @@ def collect_error_codes(node, found, where="#"):
 def check_error_codes(spec, binary):
     """The Error.code enum is the provider's list of codes (ErrorCode::all), both ways, and
     every x-error-codes entry is in it."""
-    schemas = (spec.doc.get("components") or {}).get("schemas") or {}
-    code_schema = (((schemas.get("Error") or {}).get("properties") or {}).get("error") or {}).get(
-        "properties", {}).get("code") or {}
-    enum = code_schema.get("enum") or []
+    enum = spec_error_codes(spec.doc)
     R.check(enum, "components.schemas.Error: error.code has an enum of the codes")
     R.check(len(enum) == len(set(enum)), f"Error.code enum names each code once (got {len(enum)})")
     served = error_codes(binary)
@@ -1512,8 +1488,7 @@ def on_alarm(signum, frame):
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     binary = argv[1] if len(argv) > 1 else os.environ.get("CARDHOUR_SIM_BIN", "")
-    spec_path = argv[2] if len(argv) > 2 else os.path.normpath(
-        os.path.join(here, "..", "..", "..", "backend-sim", "api", "openapi.yaml"))
+    spec_path = argv[2] if len(argv) > 2 else DEFAULT_SPEC_PATH
     if not binary:
         print("usage: test_openapi.py CARDHOUR_SIM_BIN [OPENAPI_YAML] (or set $CARDHOUR_SIM_BIN)")
         return 2
@@ -1534,9 +1509,7 @@ def main(argv):
     client = None
     probes = 0
     try:
-        with open(spec_path, encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
-        spec = Spec(doc)
+        spec = Spec(load(spec_path))
         check_document(spec, binary)
 
         server = Server(binary)

@@ -78,6 +78,8 @@ private Q_SLOTS:
     void switchingUserStartsAfresh();
     void expiredTokenKeepsTheSameUsersView();
     void sandboxRestartedOnAnotherPort();
+    void commandsHoldTheirAnswers();
+    void streamSignalsAndClockForwarded();
 
 private:
     SimProcess m_sim;
@@ -264,6 +266,108 @@ void TestClientSession::sandboxRestartedOnAnotherPort()
     QVERIFY(found);
     QTRY_VERIFY(core.events()->isConnected());
 #endif
+}
+
+// The commands are the window's only way to the provider: an answer that carries an instance or
+// the balance is held before the caller's own handler reads it, with no event to help (the
+// stream is stopped here).
+void TestClientSession::commandsHoldTheirAnswers()
+{
+    QVERIFY(!m_sim.signUp(u"erin@example.com"_s, kPassword).isEmpty());
+    ClientSession core(options());
+    QSignalSpy runtime(&core, &ClientSession::providerRuntime);
+    QSignalSpy loginNeeded(&core, &ClientSession::loginNeeded);
+    core.connectToUrl(m_sim.baseUrl());
+    QTRY_COMPARE(loginNeeded.count(), 1);
+    QCOMPARE(runtime.count(), 1);
+    QVERIFY(!core.runtime().isEmpty()); // what /v1/health said runs the hosts
+    QCOMPARE(core.runtime(), runtime.first().first().toString());
+    QCOMPARE(core.runtimeNote(), runtime.first().at(1).toString());
+    QVERIFY(logIn(core, u"erin@example.com"_s, false));
+    core.events()->stop();
+    QTRY_VERIFY(!core.events()->isConnected());
+
+    QSignalSpy changed(&core, &ClientSession::instanceChanged);
+    const NewInstance request{u"held"_s, u"rtx4090"_s, 1, u"base"_s, {}, {}};
+    QString id;
+    bool heldBeforeCaller = false;
+    core.createInstance(request)->onFinished(&core, [&](const Reply<Instance> &r) {
+        id = r.ok() ? r.value().id : u"failed: "_s + r.error().describe();
+        heldBeforeCaller = r.ok() && core.instance(id).has_value();
+    });
+    QTRY_VERIFY(!id.isEmpty());
+    QVERIFY2(heldBeforeCaller, qPrintable(id));
+    QCOMPARE(core.instanceNames().value(id), u"held"_s);
+    QCOMPARE(changed.count(), 1);
+
+    bool goneBeforeCaller = false;
+    bool answered = false;
+    core.terminateInstance(id)->onFinished(&core, [&](const Reply<Instance> &r) {
+        answered = true;
+        goneBeforeCaller = r.ok() && !core.instance(id).has_value();
+    });
+    QTRY_VERIFY(answered);
+    QVERIFY(goneBeforeCaller);
+    QCOMPARE(core.instanceNames().value(id), u"held"_s); // the ledger still names it
+    QCOMPARE(changed.count(), 2);
+
+    // A refused command holds nothing.
+    answered = false;
+    core.stopInstance(u"i-unknown"_s)->onFinished(&core, [&](const Reply<Instance> &r) {
+        answered = !r.ok();
+    });
+    QTRY_VERIFY(answered);
+    QCOMPARE(changed.count(), 2);
+
+    QSignalSpy billMoved(&core, &ClientSession::billMoved);
+    qint64 shown = -1;
+    qint64 toppedUp = -2;
+    core.topUp(5'000'000)->onFinished(&core, [&](const Reply<TopupResult> &r) {
+        shown = r.ok() ? core.ticker()->balanceMicros() : -2;
+        toppedUp = r.ok() ? r.value().balanceMicros : -3;
+    });
+    QTRY_VERIFY(shown != -1);
+    QCOMPARE(shown, toppedUp); // the answer's balance, shown before the caller reads it
+    QVERIFY(billMoved.count() >= 1);
+
+    // The plain forwards answer as the provider's calls do.
+    const auto gpus = await(core.gpuTypes());
+    QVERIFY2(gpus.ok && !gpus.value->isEmpty(), gpus.why());
+    const auto all = await(core.fetchInstances(true));
+    QVERIFY2(all.ok && all.value->size() == 1, all.why());
+    const auto one = await(core.fetchInstance(id));
+    QVERIFY2(one.ok && one.value->state == InstanceState::Terminated, one.why());
+    const auto page = await(core.ledger(10, 0));
+    QVERIFY2(page.ok && !page.value->postings.isEmpty(), page.why());
+    QVERIFY(!ClientSession::newIdempotencyKey().isEmpty());
+}
+
+// What the window used to take from the EventStream itself comes from the session: the spending
+// limits, and the provider's clock from each bill.
+void TestClientSession::streamSignalsAndClockForwarded()
+{
+    QVERIFY(!m_sim.signUp(u"frank@example.com"_s, kPassword).isEmpty());
+    ClientSession core(options());
+    QSignalSpy loginNeeded(&core, &ClientSession::loginNeeded);
+    core.connectToUrl(m_sim.baseUrl());
+    QTRY_COMPARE(loginNeeded.count(), 1);
+    QVERIFY(logIn(core, u"frank@example.com"_s, false));
+    QTRY_VERIFY(core.events()->isConnected());
+
+    QSignalSpy limits(&core, &ClientSession::spendingLimitsChanged);
+    SpendingLimitsChange change;
+    change.day = SpendingLimitChange{false, std::nullopt, true, qint64(50'000'000)};
+    const auto set = await(core.setSpendingLimits(change));
+    QVERIFY2(set.ok, set.why());
+    QTRY_VERIFY(limits.count() >= 1);
+    const auto day = limits.last().first().value<SpendingLimits>().period(u"day"_s);
+    QVERIFY(day.has_value());
+
+    QSignalSpy billMoved(&core, &ClientSession::billMoved);
+    QVERIFY(await(core.topUp(1'000'000)).ok);
+    QTRY_VERIFY(billMoved.count() >= 2); // the answer, then the stream's billing event
+    // The provider runs on this machine's clock here: the two agree within moments.
+    QVERIFY(qAbs(core.providerClock()->nowMs() - QDateTime::currentMSecsSinceEpoch()) < 5000);
 }
 
 QTEST_GUILESS_MAIN(TestClientSession)
