@@ -20,3 +20,6 @@ cardhour_add_test(tst_stoppolicies
 set_tests_properties(tst_spendinglimits PROPERTIES
     TIMEOUT 1200
     ENVIRONMENT "QTEST_FUNCTION_TIMEOUT=1150000")
+cardhour_add_test(tst_uploaddigests
+    SOURCES ${_service}/tst_uploaddigests.cpp
+    LIBS cardhour_sim_lib)
