@@ -127,6 +127,7 @@ AuthSession AuthSession::fromJson(const QJsonObject &o)
     s.tokenType = str(o, "token_type"_L1);
     s.user = SessionUser::fromJson(o.value("user"_L1).toObject());
     s.balanceMicros = int64(o, "balance_micros"_L1);
+    s.deviceToken = str(o, "device_token"_L1);
     return s;
 }
 

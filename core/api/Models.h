@@ -67,6 +67,7 @@ struct AuthSession
     QString tokenType;
     SessionUser user;
     qint64 balanceMicros = 0;
+    QString deviceToken; // kept by the client, sent back at log-in (see ProviderClient::logIn)
 
     static AuthSession fromJson(const QJsonObject &o);
 };

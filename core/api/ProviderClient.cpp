@@ -100,11 +100,6 @@ QString pathSegment(const QString &id)
     return QString::fromLatin1(QUrl::toPercentEncoding(id));
 }
 
-QJsonDocument credentials(const QString &email, const QString &password)
-{
-    return QJsonDocument(QJsonObject{{u"email"_s, email}, {u"password"_s, password}});
-}
-
 } // namespace
 
 bool ProviderClient::isLoopback(const QUrl &url)
@@ -325,16 +320,26 @@ Reply<SandboxProofAnswer> *ProviderClient::proveSandbox(const QByteArray &nonce)
                                     Auth::None, {}, objectOf<SandboxProofAnswer>);
 }
 
-Reply<AuthSession> *ProviderClient::signUp(const QString &email, const QString &password)
+Reply<AuthSession> *ProviderClient::signUp(const QString &email, const QString &password,
+                                           const std::optional<proof_of_work::Answer> &proof)
 {
-    return call<AuthSession>("POST", u"/v1/auth/signup"_s, credentials(email, password), Auth::None,
-                             {}, objectOf<AuthSession>);
+    QJsonObject body{{u"email"_s, email}, {u"password"_s, password}};
+    if (proof)
+        body.insert(u"proof"_s,
+                    QJsonObject{{u"nonce"_s, QString::fromLatin1(proof->nonce)},
+                                {u"counter"_s, QString::fromLatin1(proof->counter)}});
+    return call<AuthSession>("POST", u"/v1/auth/signup"_s, QJsonDocument(body), Auth::None, {},
+                             objectOf<AuthSession>);
 }
 
-Reply<AuthSession> *ProviderClient::logIn(const QString &email, const QString &password)
+Reply<AuthSession> *ProviderClient::logIn(const QString &email, const QString &password,
+                                          const QString &deviceToken)
 {
-    return call<AuthSession>("POST", u"/v1/auth/login"_s, credentials(email, password), Auth::None,
-                             {}, objectOf<AuthSession>);
+    QJsonObject body{{u"email"_s, email}, {u"password"_s, password}};
+    if (!deviceToken.isEmpty())
+        body.insert(u"device_token"_s, deviceToken);
+    return call<AuthSession>("POST", u"/v1/auth/login"_s, QJsonDocument(body), Auth::None, {},
+                             objectOf<AuthSession>);
 }
 
 Reply<NoContent> *ProviderClient::logOut()

@@ -3,6 +3,7 @@
 #include "api/ApiReply.h"
 #include "api/ModelLibrary.h"
 #include "api/Models.h"
+#include "api/ProofOfWork.h"
 
 #include <QList>
 #include <QObject>
@@ -52,8 +53,12 @@ public:
     Reply<Health> *health();
     // The sandbox's answer to a challenge (SandboxLauncher checks it with paths/SandboxSecret).
     Reply<SandboxProofAnswer> *proveSandbox(const QByteArray &nonce);
-    Reply<AuthSession> *signUp(const QString &email, const QString &password);
-    Reply<AuthSession> *logIn(const QString &email, const QString &password);
+    // `proof` answers the provider's challenge (a 429 with details.proof_of_work).
+    Reply<AuthSession> *signUp(const QString &email, const QString &password,
+                               const std::optional<proof_of_work::Answer> &proof = std::nullopt);
+    // `deviceToken`: the one an earlier log-in or sign-up on this device got (AuthSession).
+    Reply<AuthSession> *logIn(const QString &email, const QString &password,
+                              const QString &deviceToken = {});
     Reply<NoContent> *logOut(); // revokes the token this client holds
     Reply<Account> *me();
 

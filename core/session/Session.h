@@ -2,8 +2,10 @@
 
 #include "api/ApiError.h"
 #include "api/Models.h"
+#include "api/ProofOfWork.h"
 #include "session/SecretStore.h"
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 #include <QUrl>
@@ -87,6 +89,10 @@ Q_SIGNALS:
 private:
     void setState(State state);
     void authenticate(bool signUp, const QString &email, const QString &password);
+    void send(quint64 generation, bool signUp, const QString &email, const QString &password,
+              const QString &deviceToken, const std::optional<proof_of_work::Answer> &proof);
+    QString deviceKey(const QString &email) const;
+    void keepDeviceToken(const QString &email, const QString &deviceToken);
     void adopt(const QString &token, const SessionUser &user, bool store);
     void clearLocal();
     void onSessionExpired();
@@ -102,6 +108,7 @@ private:
     State m_state = State::LoggedOut;
     bool m_tokenStored = false;
     bool m_restoreFoundExpired = false;
+    QHash<QString, QString> m_deviceTokens; // by deviceKey(): read or received this run
     quint64 m_generation = 0; // bumps on every provider/log-in change; stale answers are dropped
 };
 

@@ -11,3 +11,9 @@ cardhour_add_test(tst_loginthrottle
 cardhour_add_test(tst_sshpublickey
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/auth/tst_sshpublickey.cpp
     LIBS cardhour_sim_auth)
+cardhour_add_test(tst_loginguard
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/auth/tst_loginguard.cpp
+    LIBS cardhour_sim_auth)
+cardhour_add_test(tst_signupgate
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/auth/tst_signupgate.cpp
+    LIBS cardhour_sim_auth)

@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     try {
         switch (which) {
         case 0:
-            (void)requests::parseCredentials(body);
+            (void)requests::parseCredentials(body, requests::CredentialsFor::SignUp);
+            (void)requests::parseCredentials(body, requests::CredentialsFor::LogIn);
             break;
         case 1:
             (void)requests::parseCreateInstance(body);

@@ -4,11 +4,15 @@
 //   routes answer only with the run's secret from the 0600 file <data>/test-clock-secret;
 // - a stolen database is cheap to guess passwords from: the default scrypt cost is N = 2^17,
 //   and a hash made at a lower cost is made again at the default at the next good log-in;
-// - one client address makes accounts in bulk (trial credit, a password hash each): throttled;
+// - one client address makes accounts in bulk (trial credit, a password hash each): past a
+//   rate each sign-up needs a proof of work, and nothing is locked (issue 39 N2);
+// - log-in failures from the address every local client shares lock no other account, nor the
+//   owner's own device (issue 39 N2);
 // - a token copied off a machine works forever: it expires after 30 days (token_expired), and
 //   the client says the session has expired.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
+#include "api/ProofOfWork.h"
 #include "api/ProviderClient.h"
 #include "session/ClientSession.h"
 #include "session/Session.h"
@@ -30,6 +34,7 @@ using cardhour::core::ProviderClient;
 using cardhour::test::await;
 using cardhour::test::Reply;
 using cardhour::test::SimProcess;
+namespace proof_of_work = cardhour::core::proof_of_work;
 
 namespace {
 
@@ -109,7 +114,8 @@ private Q_SLOTS:
     void testRoutesNeedTheRunsSecret();
     void defaultScryptCost();
     void weakerHashesAreRehashedAtLogIn();
-    void signUpsAreThrottledPerAddress();
+    void signUpsPastTheRateNeedAProofOfWork();
+    void aThousandFailedLogInsLockNoOtherAccount();
     void tokensExpire();
     void anExpiredStoredTokenAsksToLogInAgain();
 };
@@ -220,29 +226,66 @@ void TestProviderAuth::weakerHashesAreRehashedAtLogIn()
     QCOMPARE(storedScryptN(data.path(), email), qint64(1) << 17);
 }
 
-void TestProviderAuth::signUpsAreThrottledPerAddress()
+void TestProviderAuth::signUpsPastTheRateNeedAProofOfWork()
 {
     SimProcess sim;
     QVERIFY2(sim.start({u"--test-clock"_s}), qPrintable(sim.lastError()));
-    // 30 attempts an hour that get as far as hashing a password, successful or not.
+    // 30 attempts an hour that get as far as hashing a password, successful or not, are free.
     QVERIFY(!sim.signUp(u"first@example.com"_s, kPassword).isEmpty());
     QCOMPARE(sim.post(u"/v1/auth/signup"_s, credentials(u"first@example.com"_s)).status, 409);
     for (int i = 2; i < 30; ++i)
         QVERIFY2(!sim.signUp(u"bulk%1@example.com"_s.arg(i), kPassword).isEmpty(),
                  qPrintable(sim.lastError()));
+    // The next needs a proof of work: no lock, so a script flooding from an address every
+    // local client shares (127.0.0.1) denies nobody a sign-up; it only pays more per account.
     const Reply refused = sim.post(u"/v1/auth/signup"_s, credentials(u"one-more@example.com"_s));
     QVERIFY2(refused.status == 429, refused.describe().constData());
     QCOMPARE(refused.errorCode(), u"too_many_attempts"_s);
-    QVERIFY(refused.value(u"error"_s)
-                .toObject()
-                .value(u"message"_s)
-                .toString()
-                .contains(u"Try again in"_s));
+    cardhour::core::ApiError error;
+    error.details = refused.value(u"error"_s).toObject().value(u"details"_s).toObject();
+    const auto challenge = proof_of_work::Challenge::fromError(error);
+    QVERIFY2(challenge, refused.describe().constData());
+    QVERIFY2(challenge->bits >= 16 && challenge->bits <= 22,
+             qPrintable(QString::number(challenge->bits)));
     // Nothing was created, and those who have an account still log in.
     QCOMPARE(sim.post(u"/v1/auth/login"_s, credentials(u"one-more@example.com"_s)).status, 401);
     QCOMPARE(sim.post(u"/v1/auth/login"_s, credentials(u"bulk7@example.com"_s)).status, 200);
 
-    // Another client address is not held up by this one.
+    // A wrong answer is refused with a new challenge; the right one signs up, once.
+    const auto withProof = [](const QString &email, const QByteArray &nonce,
+                              const QByteArray &counter) {
+        QJsonObject body = credentials(email);
+        body.insert(u"proof"_s,
+                    QJsonObject{{u"nonce"_s, QString::fromLatin1(nonce)},
+                                {u"counter"_s, QString::fromLatin1(counter)}});
+        return body;
+    };
+    const proof_of_work::Answer answer = proof_of_work::solve(*challenge);
+    QByteArray wrong = answer.counter;
+    wrong.append('0');
+    QVERIFY(!proof_of_work::meets(answer.nonce, wrong, challenge->bits) || challenge->bits == 0);
+    const Reply wrongAnswer =
+        sim.post(u"/v1/auth/signup"_s, withProof(u"one-more@example.com"_s, answer.nonce, wrong));
+    QCOMPARE(wrongAnswer.status, 429);
+    const Reply created = sim.post(
+        u"/v1/auth/signup"_s, withProof(u"one-more@example.com"_s, answer.nonce, answer.counter));
+    QVERIFY2(created.status == 201, created.describe().constData());
+    const Reply reused = sim.post(u"/v1/auth/signup"_s,
+                                  withProof(u"again@example.com"_s, answer.nonce, answer.counter));
+    QCOMPARE(reused.status, 429);
+
+    // The desktop client answers the challenge itself: its sign-up just works.
+    ProviderClient client;
+    client.setBaseUrl(sim.baseUrl());
+    const auto first = await(client.signUp(u"client@example.com"_s, kPassword));
+    QCOMPARE(first.error.code, u"too_many_attempts"_s);
+    const auto pow = proof_of_work::Challenge::fromError(first.error);
+    QVERIFY(pow);
+    const auto second =
+        await(client.signUp(u"client@example.com"_s, kPassword, proof_of_work::solve(*pow)));
+    QVERIFY2(second.ok, second.why());
+
+    // Another client address is still free.
     if (SimProcess::loopbackAliasesWork()) {
         const QByteArray body =
             QJsonDocument(credentials(u"elsewhere@example.com"_s)).toJson(QJsonDocument::Compact);
@@ -253,10 +296,61 @@ void TestProviderAuth::signUpsAreThrottledPerAddress()
         QVERIFY2(other.status == 201, other.describe().constData());
     }
 
-    // An hour later this address may sign up again.
+    // An hour later this address signs up for free again.
     QVERIFY(sim.advance(3601));
-    QVERIFY2(!sim.signUp(u"one-more@example.com"_s, kPassword).isEmpty(),
-             qPrintable(sim.lastError()));
+    QVERIFY2(!sim.signUp(u"later@example.com"_s, kPassword).isEmpty(), qPrintable(sim.lastError()));
+}
+
+// Issue 39 N2: on a loopback provider every client is 127.0.0.1. A thousand failed log-ins
+// from there against one account lock no other account, and the owner's own device (the
+// device token of an earlier log-in) still logs in to the attacked one.
+void TestProviderAuth::aThousandFailedLogInsLockNoOtherAccount()
+{
+    SimProcess sim;
+    QVERIFY2(sim.start({u"--test-clock"_s}), qPrintable(sim.lastError()));
+    QVERIFY(!sim.signUp(u"victim@example.com"_s, kPassword).isEmpty());
+    QVERIFY(!sim.signUp(u"bystander@example.com"_s, kPassword).isEmpty());
+    const Reply ownersLogIn = sim.post(u"/v1/auth/login"_s, credentials(u"victim@example.com"_s));
+    QVERIFY2(ownersLogIn.status == 200, ownersLogIn.describe().constData());
+    const QString ownersDevice = ownersLogIn.value(u"device_token"_s).toString();
+    QCOMPARE(ownersDevice.size(), 43);
+
+    QJsonObject guess{{u"email"_s, u"victim@example.com"_s}, {u"password"_s, u"guess"_s}};
+    int refusedAtOnce = 0;
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        const int status = sim.post(u"/v1/auth/login"_s, guess).status;
+        QVERIFY2(status == 401 || status == 429, qPrintable(QString::number(status)));
+        refusedAtOnce += status == 429;
+    }
+    QVERIFY(refusedAtOnce >= 990); // the account's guesses stopped after a handful
+
+    QElapsedTimer timer;
+    timer.start();
+    const Reply bystander = sim.post(u"/v1/auth/login"_s, credentials(u"bystander@example.com"_s));
+    QVERIFY2(bystander.status == 200, bystander.describe().constData());
+    qInfo("another account logged in %lld ms after the flood", timer.elapsed());
+
+    // Without a device token the attacked account waits; the owner's device does not.
+    QCOMPARE(sim.post(u"/v1/auth/login"_s, credentials(u"victim@example.com"_s)).status, 429);
+    QJsonObject owner = credentials(u"victim@example.com"_s);
+    owner.insert(u"device_token"_s, ownersDevice);
+    const Reply ownerAgain = sim.post(u"/v1/auth/login"_s, owner);
+    QVERIFY2(ownerAgain.status == 200, ownerAgain.describe().constData());
+    QCOMPARE(ownerAgain.value(u"device_token"_s).toString(), ownersDevice); // kept, not new
+    // A device token is the account's own: on another account it counts for nothing.
+    QJsonObject borrowed = credentials(u"bystander@example.com"_s);
+    borrowed.insert(u"device_token"_s, ownersDevice);
+    const Reply other = sim.post(u"/v1/auth/login"_s, borrowed);
+    QVERIFY2(other.status == 200, other.describe().constData());
+    QVERIFY(other.value(u"device_token"_s).toString() != ownersDevice);
+
+    // The desktop client keeps the token it got and sends it back by itself.
+    ProviderClient client;
+    client.setBaseUrl(sim.baseUrl());
+    const auto plain = await(client.logIn(u"victim@example.com"_s, kPassword));
+    QCOMPARE(plain.error.code, u"too_many_attempts"_s);
+    const auto withDevice = await(client.logIn(u"victim@example.com"_s, kPassword, ownersDevice));
+    QVERIFY2(withDevice.ok, withDevice.why());
 }
 
 void TestProviderAuth::tokensExpire()

@@ -78,7 +78,8 @@ QJsonObject sessionJson(ApiContext &ctx, const Accounts::Session &session)
             {u"token_type"_s, u"Bearer"_s},
             {u"expires_at"_s, json::isoTime(session.expiresAtMs)},
             {u"user"_s, QJsonObject{{u"id"_s, session.userId}, {u"email"_s, session.email}}},
-            {u"balance_micros"_s, ctx.instances.liveBalance(session.userId)}};
+            {u"balance_micros"_s, ctx.instances.liveBalance(session.userId)},
+            {u"device_token"_s, session.deviceToken}};
 }
 } // namespace
 
@@ -108,16 +109,19 @@ void registerAuthRoutes(ApiContext &ctx)
     });
 
     ctx.publicRoute("POST", u"/v1/auth/signup"_s, [&ctx](http::Request &request) {
-        const requests::Credentials c = requests::parseCredentials(request.body);
+        const requests::Credentials c =
+            requests::parseCredentials(request.body, requests::CredentialsFor::SignUp);
         return http::Response::json(
             201,
-            sessionJson(ctx, ctx.accounts.signUp(c.email, c.password, request.peer.toString())));
+            sessionJson(
+                ctx, ctx.accounts.signUp(c.email, c.password, request.peer.toString(), c.proof)));
     });
 
     ctx.publicRoute("POST", u"/v1/auth/login"_s, [&ctx](http::Request &request) {
-        const requests::Credentials c = requests::parseCredentials(request.body);
+        const requests::Credentials c =
+            requests::parseCredentials(request.body, requests::CredentialsFor::LogIn);
         const Accounts::Session session =
-            ctx.accounts.logIn(c.email, c.password, request.peer.toString());
+            ctx.accounts.logIn(c.email, c.password, request.peer.toString(), c.deviceToken);
         return http::Response::json(200, sessionJson(ctx, session));
     });
 

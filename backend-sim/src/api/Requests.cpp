@@ -13,10 +13,11 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::sim::requests {
 
-Credentials parseCredentials(const QByteArray &body)
+Credentials parseCredentials(const QByteArray &body, CredentialsFor purpose)
 {
     const QJsonObject o = json::parseObject(body);
-    json::rejectUnknownFields(o, {u"email"_s, u"password"_s});
+    const QString extra = purpose == CredentialsFor::LogIn ? u"device_token"_s : u"proof"_s;
+    json::rejectUnknownFields(o, {u"email"_s, u"password"_s, extra});
     Credentials c;
     c.email = json::requiredString(o, u"email"_s, 254);
     // Length rules (at least 8) belong to sign-up; log-in only needs a string.
@@ -27,6 +28,17 @@ Credentials parseCredentials(const QByteArray &body)
     if (c.password.size() > 1024)
         throw ApiError(400, ErrorCode::InvalidField,
                        u"Field \"password\" is longer than 1024 characters."_s);
+    if (purpose == CredentialsFor::LogIn && o.contains(u"device_token"_s))
+        c.deviceToken = json::requiredString(o, u"device_token"_s, 64);
+    if (purpose == CredentialsFor::SignUp && o.contains(u"proof"_s)) {
+        const QJsonValue proof = o.value(u"proof"_s);
+        if (!proof.isObject())
+            throw ApiError(400, ErrorCode::InvalidField, u"Field \"proof\" must be an object."_s);
+        const QJsonObject p = proof.toObject();
+        json::rejectUnknownFields(p, {u"nonce"_s, u"counter"_s});
+        c.proof = SignupGate::Proof{json::requiredString(p, u"nonce"_s, 64).toLatin1(),
+                                    json::requiredString(p, u"counter"_s, 20).toLatin1()};
+    }
     return c;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "auth/SignupGate.h"
 #include "service/InstanceService.h"
 
 #include <QByteArray>
@@ -13,8 +14,14 @@ struct Credentials
 {
     QString email;
     QString password;
+    QString deviceToken; // log-in: "device_token", optional
+    std::optional<SignupGate::Proof> proof; // sign-up: "proof": {"nonce", "counter"}, optional
 };
-Credentials parseCredentials(const QByteArray &body);
+enum class CredentialsFor {
+    SignUp,
+    LogIn
+};
+Credentials parseCredentials(const QByteArray &body, CredentialsFor purpose);
 
 // POST /v1/_sandbox/prove: {"nonce": 32 to 128 hex digits}.
 QByteArray parseSandboxNonce(const QByteArray &body);

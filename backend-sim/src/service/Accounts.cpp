@@ -17,9 +17,8 @@ using namespace Qt::StringLiterals;
 namespace cardhour::sim {
 
 Accounts::Accounts(Database &db, Bookkeeper &books, const Clock &clock, PasswordHasher hasher)
-    : m_db(db), m_books(books), m_clock(clock), m_hasher(hasher), m_clientEmailThrottle(clock),
-      m_addressThrottle(clock, LoginThrottle::Policy{20, 15 * 60 * 1000, 15 * 60 * 1000}),
-      m_signupThrottle(clock, kSignupPolicy)
+    : m_db(db), m_books(books), m_clock(clock), m_hasher(hasher), m_loginGuard(clock),
+      m_signupGate(clock)
 {}
 
 QString Accounts::normalizeEmail(const QString &email)
@@ -38,14 +37,18 @@ bool Accounts::isValidEmail(const QString &email)
 }
 
 Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &password,
-                                   const QString &clientAddress)
+                                   const QString &clientAddress,
+                                   const std::optional<SignupGate::Proof> &proof)
 {
-    const QString signupKey = u"signup:"_s + clientAddress;
     if (!clientAddress.isEmpty()) {
-        if (const qint64 wait = m_signupThrottle.retryAfterMs(signupKey); wait > 0)
+        if (const auto challenge = m_signupGate.admit(clientAddress, proof)) {
             throw ApiError(429, ErrorCode::TooManyAttempts,
-                           u"Too many new accounts from this address. Try again in %1 s."_s.arg(
-                               (wait + 999) / 1000));
+                           u"Many new accounts came from this address: this one needs a proof "
+                           "of work (details.proof_of_work)."_s)
+                .withDetails({{u"proof_of_work"_s,
+                               QJsonObject{{u"nonce"_s, QString::fromLatin1(challenge->nonce)},
+                                           {u"bits"_s, challenge->bits}}}});
+        }
     }
     const QString email = normalizeEmail(rawEmail);
     if (!isValidEmail(email))
@@ -60,7 +63,7 @@ Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &passw
 
     // Every attempt that gets this far costs a hash and may hand out trial credit: counted.
     if (!clientAddress.isEmpty())
-        m_signupThrottle.recordFailure(signupKey);
+        m_signupGate.recordSignup(clientAddress);
     // Hash outside the transaction: it takes a fraction of a second and holds no lock.
     const QByteArray hash = m_hasher.hash(password);
     if (hash.isEmpty())
@@ -82,23 +85,25 @@ Accounts::Session Accounts::signUp(const QString &rawEmail, const QString &passw
     m_books.post(trial, now);
     qint64 expiresAtMs = 0;
     const QString token = issueToken(userId, &expiresAtMs);
+    const QString deviceToken = issueDeviceToken(userId);
     tx.commit();
-    return {token, userId, email, expiresAtMs};
+    return {token, userId, email, expiresAtMs, deviceToken};
 }
 
 Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &password,
-                                  const QString &clientAddress)
+                                  const QString &clientAddress, const QString &deviceToken)
 {
     const QString email = normalizeEmail(rawEmail);
-    // The client backs off, not the account: a flood from one place does not lock the owner
-    // out elsewhere (cross-origin pages are refused before this, see ApiContext).
-    const QString emailKey = u"client:"_s + clientAddress + u"|email:"_s + email;
-    const QString addressKey = u"addr:"_s + clientAddress;
-    const qint64 wait = std::max(m_clientEmailThrottle.retryAfterMs(emailKey),
-                                 m_addressThrottle.retryAfterMs(addressKey));
-    if (wait > 0)
-        throw ApiError(429, ErrorCode::TooManyAttempts,
-                       u"Too many failed log-ins. Try again in %1 s."_s.arg((wait + 999) / 1000));
+    const LoginGuard::Attempt attempt{email, clientAddress, trustedDevice(email, deviceToken)};
+    if (const qint64 wait = m_loginGuard.retryAfterMs(attempt); wait > 0) {
+        throw ApiError(
+            429, ErrorCode::TooManyAttempts,
+            attempt.trustedDevice.isEmpty()
+                ? u"Too many failed log-ins to this account. Try again in %1 s, or "
+                  "log in from a device that has logged in to it before."_s.arg((wait + 999) / 1000)
+                : u"Too many failed log-ins from this device. Try again in %1 s."_s.arg((wait + 999)
+                                                                                        / 1000));
+    }
 
     QSqlQuery q = m_db.exec(u"SELECT id, password_hash FROM users WHERE email = ?"_s, {email});
     const bool found = q.next();
@@ -107,11 +112,10 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
     const QByteArray stored = found ? q.value(1).toString().toLatin1() : m_dummyHash;
     const bool ok = m_hasher.verify(password, stored) && found;
     if (!ok) {
-        m_clientEmailThrottle.recordFailure(emailKey);
-        m_addressThrottle.recordFailure(addressKey);
+        m_loginGuard.recordFailure(attempt);
         throw ApiError(401, ErrorCode::InvalidCredentials, u"Wrong e-mail address or password."_s);
     }
-    m_clientEmailThrottle.recordSuccess(emailKey);
+    m_loginGuard.recordSuccess(attempt);
     const QString userId = q.value(0).toString();
     // A hash made at a lower cost (an older version) is made again at today's, now that the
     // password is at hand; hashed before the transaction, like at sign-up.
@@ -124,8 +128,10 @@ Accounts::Session Accounts::logIn(const QString &rawEmail, const QString &passwo
                   {QString::fromLatin1(rehashed), userId, QString::fromLatin1(stored)});
     qint64 expiresAtMs = 0;
     const QString token = issueToken(userId, &expiresAtMs);
+    // The device keeps its token; one that brought none (or a stale one) gets one now.
+    const QString device = attempt.trustedDevice.isEmpty() ? issueDeviceToken(userId) : deviceToken;
     tx.commit();
-    return {token, userId, email, expiresAtMs};
+    return {token, userId, email, expiresAtMs, device};
 }
 
 QString Accounts::issueToken(const QString &userId, qint64 *expiresAtMs)
@@ -136,6 +142,33 @@ QString Accounts::issueToken(const QString &userId, qint64 *expiresAtMs)
               {QString::fromLatin1(tokens::hashForStorage(token)), userId, now});
     *expiresAtMs = now + kTokenLifetimeMs;
     return QString::fromLatin1(token);
+}
+
+QString Accounts::issueDeviceToken(const QString &userId)
+{
+    const QByteArray token = tokens::generate();
+    m_db.exec(u"INSERT INTO login_devices(token_hash, user_id, created_at) VALUES (?,?,?)"_s,
+              {QString::fromLatin1(tokens::hashForStorage(token)), userId, m_clock.nowMs()});
+    // The newest kDevicesPerAccount are kept: the table does not grow with every log-in of a
+    // client that lost its token.
+    m_db.exec(u"DELETE FROM login_devices WHERE user_id = ? AND token_hash NOT IN ("
+              "SELECT token_hash FROM login_devices WHERE user_id = ?"
+              " ORDER BY created_at DESC, rowid DESC LIMIT ?)"_s,
+              {userId, userId, kDevicesPerAccount});
+    return QString::fromLatin1(token);
+}
+
+QByteArray Accounts::trustedDevice(const QString &email, const QString &deviceToken)
+{
+    if (deviceToken.size() != 43) // as tokens::generate() makes them
+        return {};
+    const QByteArray hash = tokens::hashForStorage(deviceToken.toLatin1());
+    const bool belongs =
+        m_db.scalar(u"SELECT 1 FROM login_devices d JOIN users u ON u.id = d.user_id"
+                    " WHERE d.token_hash = ? AND u.email = ?"_s,
+                    {QString::fromLatin1(hash), email})
+            .isValid();
+    return belongs ? hash : QByteArray();
 }
 
 void Accounts::logOut(const QString &token)

@@ -1,7 +1,8 @@
 #pragma once
 
-#include "auth/LoginThrottle.h"
+#include "auth/LoginGuard.h"
 #include "auth/PasswordHasher.h"
+#include "auth/SignupGate.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -23,8 +24,8 @@ public:
     // A token works this long after it was issued (its row's created_at), then 401
     // token_expired: a token copied off a machine does not work forever.
     static constexpr qint64 kTokenLifetimeMs = 30LL * 24 * 3600 * 1000;
-    // Sign-ups per client address: each one hands out trial credit and costs a password hash.
-    static constexpr LoginThrottle::Policy kSignupPolicy{30, 3600 * 1000, 3600 * 1000};
+    // Device tokens kept per account (the newest): each is one device its owner logged in on.
+    static constexpr int kDevicesPerAccount = 20;
 
     struct Session
     {
@@ -32,16 +33,21 @@ public:
         QString userId;
         QString email;
         qint64 expiresAtMs = 0;
+        // Shown once: brought back at log-in, it marks the attempt as the owner's device,
+        // which a flood of failures from elsewhere does not lock out (LoginGuard).
+        QString deviceToken;
     };
 
     Accounts(Database &db, Bookkeeper &books, const Clock &clock, PasswordHasher hasher = {});
 
-    // `clientAddress` keys the sign-up throttle (kSignupPolicy); empty for callers without a
-    // network peer (in-process tools and tests).
-    Session signUp(const QString &email, const QString &password,
-                   const QString &clientAddress = {});
-    // `clientAddress` keys the throttles: per (address, e-mail) and per address.
-    Session logIn(const QString &email, const QString &password, const QString &clientAddress);
+    // `clientAddress` keys the sign-up gate (SignupGate: past a rate, a proof of work); empty
+    // for callers without a network peer (in-process tools and tests). 429 too_many_attempts
+    // with details {"proof_of_work": {"nonce", "bits"}} when a proof is needed.
+    Session signUp(const QString &email, const QString &password, const QString &clientAddress = {},
+                   const std::optional<SignupGate::Proof> &proof = std::nullopt);
+    // `clientAddress` and `deviceToken` key the log-in throttles (LoginGuard).
+    Session logIn(const QString &email, const QString &password, const QString &clientAddress,
+                  const QString &deviceToken = {});
     void logOut(const QString &token);
     // The user id the bearer token belongs to, if the token is live; *expired (if given) says
     // whether it failed only because its lifetime is over.
@@ -54,18 +60,17 @@ public:
 private:
     // A new token for userId, written in the current transaction; its expiry in *expiresAtMs.
     QString issueToken(const QString &userId, qint64 *expiresAtMs);
+    // A new device token for userId, written in the current transaction.
+    QString issueDeviceToken(const QString &userId);
+    // The stored hash of `deviceToken` when it belongs to the account of `email`; else empty.
+    QByteArray trustedDevice(const QString &email, const QString &deviceToken);
 
     Database &m_db;
     Bookkeeper &m_books;
     const Clock &m_clock;
     PasswordHasher m_hasher;
-    // Per client address and e-mail: 5 failures make that client wait 15 min for that account.
-    // Never per e-mail alone: then anyone who knows the address could lock its owner out. Per
-    // client address a looser limit (20) over all accounts, since on a local sandbox every
-    // client is 127.0.0.1.
-    LoginThrottle m_clientEmailThrottle;
-    LoginThrottle m_addressThrottle;
-    LoginThrottle m_signupThrottle;
+    LoginGuard m_loginGuard;
+    SignupGate m_signupGate;
     QByteArray m_dummyHash; // verified against on unknown e-mails so timing does not tell
     // Tokens found valid, by hash, while the database is unchanged (a revocation is a write):
     // a read that authenticates asks SQLite once per token and change, not once per request.

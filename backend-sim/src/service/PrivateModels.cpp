@@ -204,6 +204,7 @@ QJsonObject PrivateModels::putChunk(const QString &userId, const QString &upload
         throw ApiError(503, ErrorCode::Unavailable,
                        u"The provider could not store the chunk: %1"_s.arg(part.errorString()));
     part.close();
+    m_digests.written(uploadId, partPath(uploadId), offset, data);
     m_db.exec(u"UPDATE model_uploads SET received_bytes = ?, updated_at = ? WHERE id = ?"_s,
               {offset + data.size(), m_clock.nowMs(), uploadId});
     if (offset + data.size() == size)
@@ -223,11 +224,15 @@ QJsonObject PrivateModels::complete(const QString &userId, const QString &upload
     const qint64 size = q.value(3).toLongLong();
     const QString declared = q.value(4).toString();
     QJsonObject out = uploadJson(uploadId);
-    // The whole file, read back from disk: what an instance will see.
-    const QString actual = Models::fileSha256(partPath(uploadId));
+    // What was written to the part file (what an instance will see), hashed as it arrived.
+    const QString actual = m_digests.finish(uploadId, partPath(uploadId), size);
     if (actual != declared) {
         m_db.exec(u"DELETE FROM model_uploads WHERE id = ?"_s, {uploadId});
         QFile::remove(partPath(uploadId));
+        if (actual.isEmpty())
+            throw ApiError(503, ErrorCode::Unavailable,
+                           u"The provider could not read the uploaded file back: it was "
+                           "discarded, upload it again."_s);
         throw ApiError(
             422, ErrorCode::UploadChecksumMismatch,
             u"The uploaded file's SHA-256 is %1, not the declared %2: it was discarded."_s.arg(
@@ -258,6 +263,7 @@ void PrivateModels::abortUpload(const QString &userId, const QString &uploadId)
         m_db.exec(u"DELETE FROM model_uploads WHERE id = ? AND user_id = ?"_s, {uploadId, userId});
     if (q.numRowsAffected() != 1)
         throw unknownUpload();
+    m_digests.forget(uploadId);
     QFile::remove(partPath(uploadId));
 }
 

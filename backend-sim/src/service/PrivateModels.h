@@ -1,6 +1,7 @@
 #pragma once
 
 #include "billing/Meter.h"
+#include "service/UploadDigests.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -95,6 +96,7 @@ private:
     const Clock &m_clock;
     const Models &m_public;
     QString m_dataDir;
+    UploadDigests m_digests;
     // openFeesOf per user, as of the database's write version: every GET /v1/me asks, and
     // the fees change only with a write.
     QHash<QString, QList<Meter::OpenSegment>> m_openFees;

@@ -289,6 +289,16 @@ const QList<Migration> &all()
              // Covering: the pass reads no row of the table itself.
              u"CREATE INDEX instances_running ON instances(state, id)"_s,
          }},
+        {13,
+         u"the devices each account logged in on (their log-ins are throttled apart)"_s,
+         {
+             // token_hash: SHA-256 of the device token, as for bearer tokens.
+             u"CREATE TABLE login_devices ("
+             " token_hash TEXT PRIMARY KEY,"
+             " user_id TEXT NOT NULL REFERENCES users(id),"
+             " created_at INTEGER NOT NULL)"_s,
+             u"CREATE INDEX login_devices_by_user ON login_devices(user_id, created_at)"_s,
+         }},
     };
     return list;
 }

@@ -8,6 +8,7 @@
 #include "session/Session.h"
 
 #include <QCoreApplication>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTest>
@@ -85,6 +86,8 @@ private Q_SLOTS:
     void restoreWhileProviderDown();
     void keychainUnavailable();
     void sameProviderAtNewAddressKeepsSession();
+    void theOwnersDeviceLogsInThroughAFlood();
+    void signUpAnswersTheProvidersProofOfWork();
 
 private:
     QString newAccount();
@@ -183,6 +186,48 @@ void TestSession::logInStoresTokenAndRestoreFindsIt()
     QTRY_COMPARE(none.count(), 1);
     QCOMPARE(none.first().first().toBool(), false);
     QCOMPARE(elsewhere.session.state(), Session::State::LoggedOut);
+}
+
+// Issue 39 N2: every local client is 127.0.0.1, so failures from others lock an account for
+// every client without its device token; the session keeps that token (keychain, a key of its
+// own that log-out leaves) and the next run logs in with it.
+void TestSession::theOwnersDeviceLogsInThroughAFlood()
+{
+    const QString email = newAccount();
+    {
+        Wiring first;
+        logIn(first, email);
+        QSignalSpy loggedOut(&first.session, &Session::loggedOut);
+        first.session.logOut();
+        QTRY_COMPARE(loggedOut.count(), 1);
+    }
+    const QJsonObject guess{{u"email"_s, email}, {u"password"_s, u"guess"_s}};
+    for (int i = 0; i < 25; ++i)
+        QVERIFY(m_sim.post(u"/v1/auth/login"_s, guess).status != 200);
+    const QJsonObject right{{u"email"_s, email}, {u"password"_s, kPassword}};
+    QCOMPARE(m_sim.post(u"/v1/auth/login"_s, right).status, 429); // no device token: locked
+
+    Wiring next; // a new run: the device token comes from the keychain
+    logIn(next, email);
+}
+
+void TestSession::signUpAnswersTheProvidersProofOfWork()
+{
+    // Past 30 sign-ups an hour from one address the provider asks each for a proof of work.
+    for (int i = 0; i < 31; ++i)
+        (void)m_sim.signUp(u"bulk%1@example.com"_s.arg(i), kPassword);
+    const QJsonObject one{{u"email"_s, u"needs-proof@example.com"_s}, {u"password"_s, kPassword}};
+    QCOMPARE(m_sim.post(u"/v1/auth/signup"_s, one).status, 429);
+
+    Wiring w;
+    w.session.setProvider(m_sim.baseUrl());
+    QSignalSpy loggedIn(&w.session, &Session::loggedIn);
+    QSignalSpy failed(&w.session, &Session::failed);
+    w.session.signUp(u"answers@example.com"_s, kPassword);
+    QTRY_VERIFY_WITH_TIMEOUT(loggedIn.count() == 1 || failed.count() == 1, 60000);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(w.session.user().email, u"answers@example.com"_s);
+    QVERIFY(m_sim.advance(3601)); // the other tests sign up for free again
 }
 
 void TestSession::signUpLogsIn()
