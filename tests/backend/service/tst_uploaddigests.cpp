@@ -44,7 +44,8 @@ private Q_SLOTS:
         const QByteArray data = noise(3 * 1024 * 1024 + 100, 1);
         UploadDigests digests;
         for (qint64 offset = 0; offset < data.size(); offset += 1024 * 1024) {
-            const QByteArrayView chunk = QByteArrayView(data).sliced(offset, std::min<qint64>(1024 * 1024, data.size() - offset));
+            const QByteArrayView chunk = QByteArrayView(data).sliced(
+                offset, std::min<qint64>(1024 * 1024, data.size() - offset));
             writeAt(path, offset, chunk);
             digests.written(u"u1"_s, path, offset, chunk);
             QCOMPARE(digests.hashedBytes(u"u1"_s), offset + chunk.size());
