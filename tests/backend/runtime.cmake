@@ -47,6 +47,19 @@ cardhour_add_test(tst_sparedisks
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_sparedisks.cpp
     LIBS cardhour_sim_lib)
 
+# The container runtime's parts (CliRuntime composes them), each over a fake engine that runs
+# nothing (runtime/FakeEngine.h): no podman, a few seconds each.
+foreach(part IN ITEMS containercache instanceopqueue containerlisting containerrunargs appwatcher
+        connectioncounter usagesampler launchsteps instancenetworks workspacevolumes
+        instanceteardown containersnapshots containerlauncher sshdreadiness containerdiskwatch
+        imagewait cliengine)
+    cardhour_add_test(tst_${part}
+        SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_${part}.cpp
+                ${CMAKE_CURRENT_SOURCE_DIR}/runtime/FakeEngine.h
+                ${CMAKE_CURRENT_SOURCE_DIR}/runtime/LaunchFixture.h
+        LIBS cardhour_sim_lib)
+endforeach()
+
 # One test source, two engines: the podman CLI, and the docker CLI against podman's
 # Docker-compatible API service (started by the test).
 foreach(engine IN ITEMS podman docker)

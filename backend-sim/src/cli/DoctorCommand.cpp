@@ -119,6 +119,78 @@ DoctorCheck quarantineCheck(const QString &dataDir, const Doctor::Options &optio
     return check;
 }
 
+// The built-in catalog's images; empty where the catalog cannot be read.
+QStringList catalogImageIds()
+{
+    QStringList ids;
+    try {
+        const Catalog catalog = Catalog::load();
+        for (const ImageEntry &entry : catalog.images())
+            ids.append(entry.id);
+    } catch (const std::exception &) {
+    }
+    return ids;
+}
+
+void printJson(QTextStream &out, const QList<DoctorCheck> &checks, const QString &containersConf,
+               bool anyProblem)
+{
+    QJsonArray array;
+    for (const DoctorCheck &c : checks) {
+        QJsonObject object{{u"name"_s, c.name},
+                           {u"status"_s, DoctorCheck::statusName(c.status)},
+                           {u"detail"_s, c.detail}};
+        if (!c.fix.isEmpty())
+            object.insert(u"fix"_s, c.fix);
+        array.append(object);
+    }
+    const QJsonObject root{{u"ok"_s, !anyProblem},
+                           {u"containersConf"_s, containersConf},
+                           {u"recommendedContainersConf"_s, Doctor::recommendedContainersConf()},
+                           {u"checks"_s, array}};
+    out << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    out.flush();
+}
+
+void printText(QTextStream &out, const QList<DoctorCheck> &checks)
+{
+    qsizetype width = 0;
+    for (const DoctorCheck &c : checks)
+        width = std::max(width, c.name.size());
+    const QString indent(8, u' ');
+    for (const DoctorCheck &c : checks) {
+        out << tagOf(c.status) << ' ' << c.name.leftJustified(width + 2) << c.detail << Qt::endl;
+        if ((c.status == DoctorCheck::Problem || c.status == DoctorCheck::Warning)
+            && !c.fix.isEmpty()) {
+            const QStringList lines = c.fix.split(u'\n');
+            for (qsizetype i = 0; i < lines.size(); ++i)
+                out << indent << (i == 0 ? u"fix: "_s : u"     "_s) << lines.at(i) << Qt::endl;
+        }
+    }
+    const auto problems = std::count_if(checks.cbegin(), checks.cend(), [](const DoctorCheck &c) {
+        return c.status == DoctorCheck::Problem;
+    });
+    if (problems > 0)
+        out << Qt::endl
+            << problems << (problems == 1 ? " problem" : " problems") << " found" << Qt::endl;
+    else
+        out << Qt::endl << "no problems found" << Qt::endl;
+}
+
+// --fix PATH: with --json, stdout stays pure JSON.
+int writeFix(Doctor &doctor, const QString &path, bool json, QTextStream &out, QTextStream &err)
+{
+    if (!doctor.writeFix(path)) {
+        err << "cardhour-sim doctor: cannot write the containers.conf: " << doctor.errorString()
+            << Qt::endl;
+        return 1;
+    }
+    (json ? err : out) << "wrote " << QDir::toNativeSeparators(path)
+                       << " (runtime = runc, default_ulimits 4096); use it with:" << Qt::endl
+                       << "  export CONTAINERS_CONF=" << QDir::toNativeSeparators(path) << Qt::endl;
+    return 0;
+}
+
 } // namespace
 
 int runDoctorCommand(const QStringList &args, const QString &containersConf, const QString &dataDir)
@@ -167,31 +239,12 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf, con
     options.containersConf = engine.containersConf(parser, containersConf);
     options.tagPrefix = engine.tagPrefix(parser);
     // The built-in catalog's images; Doctor's own list where the catalog cannot be read.
-    try {
-        const Catalog catalog = Catalog::load();
-        QStringList ids;
-        for (const ImageEntry &entry : catalog.images())
-            ids.append(entry.id);
-        if (!ids.isEmpty())
-            options.imageIds = ids;
-    } catch (const std::exception &) {
-    }
+    if (const QStringList ids = catalogImageIds(); !ids.isEmpty())
+        options.imageIds = ids;
     Doctor doctor(options);
-
-    if (parser.isSet(fixOption)) {
-        const QString path = QFileInfo(parser.value(fixOption)).absoluteFilePath();
-        if (!doctor.writeFix(path)) {
-            err << "cardhour-sim doctor: cannot write the containers.conf: " << doctor.errorString()
-                << Qt::endl;
-            return 1;
-        }
-        // With --json, stdout stays pure JSON.
-        (parser.isSet(jsonOption) ? err : out)
-            << "wrote " << QDir::toNativeSeparators(path)
-            << " (runtime = runc, default_ulimits 4096); use it with:" << Qt::endl
-            << "  export CONTAINERS_CONF=" << QDir::toNativeSeparators(path) << Qt::endl;
-        return 0;
-    }
+    if (parser.isSet(fixOption))
+        return writeFix(doctor, QFileInfo(parser.value(fixOption)).absoluteFilePath(),
+                        parser.isSet(jsonOption), out, err);
 
     QList<DoctorCheck> checks = doctor.run();
     checks.append(
@@ -200,47 +253,10 @@ int runDoctorCommand(const QStringList &args, const QString &containersConf, con
         return c.status == DoctorCheck::Problem;
     });
 
-    if (parser.isSet(jsonOption)) {
-        QJsonArray array;
-        for (const DoctorCheck &c : checks) {
-            QJsonObject object{{u"name"_s, c.name},
-                               {u"status"_s, DoctorCheck::statusName(c.status)},
-                               {u"detail"_s, c.detail}};
-            if (!c.fix.isEmpty())
-                object.insert(u"fix"_s, c.fix);
-            array.append(object);
-        }
-        const QJsonObject root{
-            {u"ok"_s, !anyProblem},
-            {u"containersConf"_s, options.containersConf},
-            {u"recommendedContainersConf"_s, Doctor::recommendedContainersConf()},
-            {u"checks"_s, array}};
-        out << QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Indented));
-        out.flush();
-        return anyProblem ? 1 : 0;
-    }
-
-    qsizetype width = 0;
-    for (const DoctorCheck &c : checks)
-        width = std::max(width, c.name.size());
-    const QString indent(8, u' ');
-    for (const DoctorCheck &c : checks) {
-        out << tagOf(c.status) << ' ' << c.name.leftJustified(width + 2) << c.detail << Qt::endl;
-        if ((c.status == DoctorCheck::Problem || c.status == DoctorCheck::Warning)
-            && !c.fix.isEmpty()) {
-            const QStringList lines = c.fix.split(u'\n');
-            for (qsizetype i = 0; i < lines.size(); ++i)
-                out << indent << (i == 0 ? u"fix: "_s : u"     "_s) << lines.at(i) << Qt::endl;
-        }
-    }
-    const auto problems = std::count_if(checks.cbegin(), checks.cend(), [](const DoctorCheck &c) {
-        return c.status == DoctorCheck::Problem;
-    });
-    if (problems > 0)
-        out << Qt::endl
-            << problems << (problems == 1 ? " problem" : " problems") << " found" << Qt::endl;
+    if (parser.isSet(jsonOption))
+        printJson(out, checks, options.containersConf, anyProblem);
     else
-        out << Qt::endl << "no problems found" << Qt::endl;
+        printText(out, checks);
     return anyProblem ? 1 : 0;
 }
 

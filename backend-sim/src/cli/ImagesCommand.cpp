@@ -57,6 +57,7 @@ QStringList catalogIds(const QString &catalogDir, QTextStream &err)
     return ids;
 }
 
+// `ids`: the catalog's, then the recipes' (each listed once).
 int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream &out)
 {
     struct Row
@@ -67,7 +68,11 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
     QSet<QString> rootsSeen;
     QStringList roots;
     bool anyError = false;
+    QSet<QString> listed;
     for (const QString &id : ids) {
+        if (listed.contains(id))
+            continue;
+        listed.insert(id);
         const ImageInfo info = builder.inspector().inspect(id);
         Row row{id, imageStatusName(info.status), imageSizeText(info.size),
                 info.created.isValid() ? info.created.toLocalTime().toString(u"yyyy-MM-dd HH:mm"_s)
@@ -113,9 +118,22 @@ int listImages(const ImageBuilder &builder, const QStringList &ids, QTextStream 
     return anyError ? 1 : 0;
 }
 
-int buildImages(ImageBuilder &builder, const QStringList &ids, ImageBuildStatus &status,
-                bool verbose, QTextStream &out, QTextStream &err)
+// One `images build`: what each image did, printed as it goes and summed up at the end.
+class BuildRun
 {
+public:
+    BuildRun(const QStringList &ids, ImageBuildStatus &status, bool verbose, QTextStream &out,
+             QTextStream &err)
+        : m_pending(ids.cbegin(), ids.cend()), m_status(status), m_verbose(verbose), m_out(out),
+          m_err(err)
+    {}
+
+    void progress(const QString &id, const QString &stage, const QString &line);
+    // true once every image asked for has finished.
+    bool finished(const QString &id, bool ok, const QString &error);
+    int summary(qint64 totalMs) const;
+
+private:
     using State = ImageBuildStatus::State;
     struct Result
     {
@@ -126,16 +144,121 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, ImageBuildStatus 
         qint64 bootstrapMs = -1;
         QString error;
     };
+
+    void bootstrapLine(const QString &id, const QString &line);
+    void current(const QString &id, const QString &line);
+
+    QSet<QString> m_pending;
+    QHash<QString, QElapsedTimer> m_started; // per image, since its first progress
+    QHash<QString, QElapsedTimer> m_bootstrap; // while the root image is being made
+    QHash<QString, qint64> m_bootstrapMs;
+    QHash<QString, bool> m_built;
+    QList<Result> m_results;
+    ImageBuildStatus &m_status;
+    bool m_verbose;
+    QTextStream &m_out;
+    QTextStream &m_err;
+};
+
+void BuildRun::bootstrapLine(const QString &id, const QString &line)
+{
+    if (!m_bootstrap.contains(id))
+        m_bootstrap[id].start();
+    // The script's own lines, errors and warnings; debootstrap's chatter only with -v.
+    if (m_verbose || line.startsWith(u"bootstrap-debian:"_s)
+        || line.startsWith(u"making the root"_s) || line.startsWith(u"E:"_s)
+        || line.startsWith(u"W:"_s))
+        m_out << '[' << id << "] " << clip(line) << Qt::endl;
+}
+
+void BuildRun::current(const QString &id, const QString &line)
+{
+    m_status.set(id, State::Built);
+    m_out << '[' << id << "] " << line << ", nothing to do" << Qt::endl;
+    // An image something requested is built on: no finished of its own, but a summary row.
+    const bool listed = std::any_of(m_results.cbegin(), m_results.cend(),
+                                    [&](const Result &r) { return r.id == id; });
+    if (!m_pending.contains(id) && !listed) {
+        m_results.append({id, true, false, m_started.value(id).elapsed(), -1, {}});
+        m_started.remove(id);
+    }
+}
+
+void BuildRun::progress(const QString &id, const QString &stage, const QString &line)
+{
+    if (!m_started.contains(id))
+        m_started[id].start();
+    if (stage == u"bootstrap"_s)
+        return bootstrapLine(id, line);
+    if (m_bootstrap.contains(id) && !m_bootstrapMs.contains(id))
+        m_bootstrapMs.insert(id, m_bootstrap.value(id).elapsed());
+    if (stage == u"start"_s) {
+        m_built[id] = true;
+        m_status.set(id, State::Building);
+        m_out << '[' << id << "] " << line << Qt::endl;
+    } else if (stage == u"step"_s) {
+        m_out << '[' << id << "] " << clip(line) << Qt::endl;
+    } else if (stage == u"current"_s) {
+        current(id, line);
+    } else if (m_verbose && (stage == u"output"_s || stage == u"commit"_s)) {
+        m_out << '[' << id << "]   " << line << Qt::endl;
+    }
+}
+
+bool BuildRun::finished(const QString &id, bool ok, const QString &error)
+{
+    Result result;
+    result.id = id;
+    result.ok = ok;
+    result.built = m_built.value(id);
+    result.ms = m_started.contains(id) ? m_started.value(id).elapsed() : 0;
+    result.bootstrapMs =
+        m_bootstrapMs.value(id, m_bootstrap.contains(id) ? m_bootstrap.value(id).elapsed() : -1);
+    result.error = error;
+    m_results.append(result);
+    m_status.set(id, ok ? State::Built : State::Failed, error);
+    m_started.remove(id);
+    m_bootstrap.remove(id);
+    m_bootstrapMs.remove(id);
+    m_built.remove(id);
+    if (ok)
+        m_out << '[' << id << "] " << (result.built ? "built in " : "checked in ")
+              << seconds(result.ms) << Qt::endl;
+    else
+        m_err << '[' << id << "] FAILED: " << error << Qt::endl;
+    m_pending.remove(id);
+    return m_pending.isEmpty();
+}
+
+int BuildRun::summary(qint64 totalMs) const
+{
+    bool allOk = true;
+    m_out << Qt::endl << "summary:" << Qt::endl;
+    qsizetype width = 2;
+    for (const Result &result : std::as_const(m_results))
+        width = std::max(width, result.id.size() + 2);
+    for (const Result &result : std::as_const(m_results)) {
+        allOk = allOk && result.ok;
+        const QString state = !result.ok ? u"FAILED"_s : result.built ? u"built"_s : u"current"_s;
+        m_out << "  " << result.id.leftJustified(width) << state.leftJustified(9)
+              << seconds(result.ms).rightJustified(9);
+        if (result.bootstrapMs >= 0)
+            m_out << "  (root image made in " << seconds(result.bootstrapMs) << ')';
+        if (!result.ok)
+            m_out << "  " << clip(result.error.section(u'\n', 0, 0), 120);
+        m_out << Qt::endl;
+    }
+    m_out << "  total " << seconds(totalMs) << Qt::endl;
+    return allOk ? 0 : 1;
+}
+
+int buildImages(ImageBuilder &builder, const QStringList &ids, ImageBuildStatus &status,
+                bool verbose, QTextStream &out, QTextStream &err)
+{
     QEventLoop loop;
     QElapsedTimer total;
     total.start();
-    QSet<QString> pending(ids.cbegin(), ids.cend());
-    QHash<QString, QElapsedTimer> started; // per image, since its first progress
-    QHash<QString, QElapsedTimer> bootstrap; // while the root image is being made
-    QHash<QString, qint64> bootstrapMs;
-    QHash<QString, bool> built;
-    QList<Result> results;
-
+    BuildRun run(ids, status, verbose, out, err);
     QStringList chainIds; // what the requested images are built on, too: a launch may want those
     for (const QString &id : ids) {
         for (const ImageRecipe &step : builder.recipes().chain(id)) {
@@ -148,99 +271,104 @@ int buildImages(ImageBuilder &builder, const QStringList &ids, ImageBuildStatus 
     heartbeat.setInterval(ImageBuildStatus::refreshIntervalMs());
     QObject::connect(&heartbeat, &QTimer::timeout, &loop, [&status] { status.refresh(); });
     heartbeat.start();
-
-    QObject::connect(
-        &builder, &ImageBuilder::progress, &loop,
-        [&](const QString &id, const QString &stage, int step, int totalSteps,
-            const QString &line) {
-            if (!started.contains(id))
-                started[id].start();
-            if (stage == u"bootstrap"_s) {
-                if (!bootstrap.contains(id))
-                    bootstrap[id].start();
-                // The script's own lines, errors and warnings; debootstrap's chatter only with -v.
-                if (verbose || line.startsWith(u"bootstrap-debian:"_s)
-                    || line.startsWith(u"making the root"_s) || line.startsWith(u"E:"_s)
-                    || line.startsWith(u"W:"_s))
-                    out << '[' << id << "] " << clip(line) << Qt::endl;
-                return;
-            }
-            if (bootstrap.contains(id) && !bootstrapMs.contains(id))
-                bootstrapMs.insert(id, bootstrap.value(id).elapsed());
-            if (stage == u"start"_s) {
-                built[id] = true;
-                status.set(id, State::Building);
-                out << '[' << id << "] " << line << Qt::endl;
-            } else if (stage == u"step"_s) {
-                Q_UNUSED(step)
-                Q_UNUSED(totalSteps)
-                out << '[' << id << "] " << clip(line) << Qt::endl;
-            } else if (stage == u"current"_s) {
-                status.set(id, State::Built);
-                out << '[' << id << "] " << line << ", nothing to do" << Qt::endl;
-                // An image something requested is built on: no finished of its own, but a summary
-                // row.
-                const bool listed = std::any_of(results.cbegin(), results.cend(),
-                                                [&](const Result &r) { return r.id == id; });
-                if (!pending.contains(id) && !listed) {
-                    results.append({id, true, false, started.value(id).elapsed(), -1, {}});
-                    started.remove(id);
-                }
-            } else if (verbose && (stage == u"output"_s || stage == u"commit"_s)) {
-                out << '[' << id << "]   " << line << Qt::endl;
-            }
-        });
+    QObject::connect(&builder, &ImageBuilder::progress, &loop,
+                     [&run](const QString &id, const QString &stage, int, int,
+                            const QString &line) { run.progress(id, stage, line); });
     QObject::connect(&builder, &ImageBuilder::finished, &loop,
-                     [&](const QString &id, bool ok, const QString &error) {
-                         Result result;
-                         result.id = id;
-                         result.ok = ok;
-                         result.built = built.value(id);
-                         result.ms = started.contains(id) ? started.value(id).elapsed() : 0;
-                         result.bootstrapMs = bootstrapMs.value(
-                             id, bootstrap.contains(id) ? bootstrap.value(id).elapsed() : -1);
-                         result.error = error;
-                         results.append(result);
-                         status.set(id, ok ? State::Built : State::Failed, error);
-                         started.remove(id);
-                         bootstrap.remove(id);
-                         bootstrapMs.remove(id);
-                         built.remove(id);
-                         if (ok)
-                             out << '[' << id << "] "
-                                 << (result.built ? "built in " : "checked in ")
-                                 << seconds(result.ms) << Qt::endl;
-                         else
-                             err << '[' << id << "] FAILED: " << error << Qt::endl;
-                         pending.remove(id);
-                         if (pending.isEmpty())
+                     [&run, &loop](const QString &id, bool ok, const QString &error) {
+                         if (run.finished(id, ok, error))
                              loop.quit();
                      });
-
     for (const QString &id : ids)
         builder.build(id);
     loop.exec();
     heartbeat.stop();
     status.end();
+    return run.summary(total.elapsed());
+}
 
-    bool allOk = true;
-    out << Qt::endl << "summary:" << Qt::endl;
-    qsizetype width = 2;
-    for (const Result &result : std::as_const(results))
-        width = std::max(width, result.id.size() + 2);
-    for (const Result &result : std::as_const(results)) {
-        allOk = allOk && result.ok;
-        const QString state = !result.ok ? u"FAILED"_s : result.built ? u"built"_s : u"current"_s;
-        out << "  " << result.id.leftJustified(width) << state.leftJustified(9)
-            << seconds(result.ms).rightJustified(9);
-        if (result.bootstrapMs >= 0)
-            out << "  (root image made in " << seconds(result.bootstrapMs) << ')';
-        if (!result.ok)
-            out << "  " << clip(result.error.section(u'\n', 0, 0), 120);
-        out << Qt::endl;
+// The apps' sample datasets, made as soon as their images exist, into the sandbox's own data
+// folder: a sandbox that is running meanwhile (a first run) sees them without a restart.
+// false when one could not be made.
+bool makeSampleDatasets(const ImageBuilder::Options &options, const QString &dataDir,
+                        const QString &catalogDir, QTextStream &out, QTextStream &err)
+{
+    SampleDatasets::Options sampleOptions;
+    sampleOptions.program = options.podman;
+    sampleOptions.containersConf = options.containersConf;
+    sampleOptions.tagPrefix = options.tagPrefix;
+    sampleOptions.dataDir = dataDir;
+    Datasets datasets(sampleOptions.dataDir);
+    bool failed = false;
+    try {
+        const Catalog catalog = catalogDir.isEmpty() ? Catalog::load() : Catalog::load(catalogDir);
+        const QStringList made = SampleDatasets(sampleOptions, datasets)
+                                     .ensure(SampleDatasets::declaredBy(catalog), false, &failed);
+        for (const QString &line : made)
+            out << line << Qt::endl;
+    } catch (const std::exception &e) {
+        err << "cardhour-sim images: sample datasets: " << e.what() << Qt::endl;
+        failed = true;
     }
-    out << "  total " << seconds(total.elapsed()) << Qt::endl;
-    return allOk ? 0 : 1;
+    return !failed;
+}
+
+// The help, asked for (on stdout: 0) or because no command was given (on stderr: 2).
+int usage(const QCommandLineParser &parser, bool asked, QTextStream &out, QTextStream &err)
+{
+    QString help = parser.helpText();
+    help.replace(0, help.indexOf(u'\n'),
+                 u"Usage: cardhour-sim images [options] list | build ID... | build --all"_s);
+    (asked ? out : err) << help;
+    return asked ? 0 : 2;
+}
+
+ImageBuilder::Options builderOptions(const EngineOptions &engine, const QCommandLineParser &parser,
+                                     const QString &containersConf, const QString &imagesDir)
+{
+    ImageBuilder::Options options;
+    options.podman = engine.podman(parser);
+    options.containersConf = engine.containersConf(parser, containersConf);
+    options.imagesDir = imagesDir;
+    options.tagPrefix = engine.tagPrefix(parser);
+    return options;
+}
+
+// Whether every image asked for has a recipe (and so does what it is built on).
+bool recipesFound(const ImageBuilder &builder, const QStringList &ids, QTextStream &err)
+{
+    for (const QString &id : ids) {
+        QString error;
+        if (builder.recipes().chain(id, &error).isEmpty()) {
+            err << "cardhour-sim images: " << error << Qt::endl;
+            return false;
+        }
+    }
+    return true;
+}
+
+// The ids `build` was given (or every recipe's with --all), each once; empty after a message
+// when there are none or they conflict.
+QStringList idsToBuild(const QStringList &positional, bool all, const QStringList &recipes,
+                       QTextStream &err)
+{
+    QStringList ids;
+    if (all) {
+        if (positional.size() > 1) {
+            err << "cardhour-sim images: give image ids or --all, not both" << Qt::endl;
+            return {};
+        }
+        ids = recipes;
+    } else {
+        for (const QString &id : positional.mid(1)) {
+            if (!ids.contains(id))
+                ids.append(id);
+        }
+    }
+    if (ids.isEmpty())
+        err << "cardhour-sim images: build what? Give image ids (" << recipes.join(u", "_s)
+            << ") or --all" << Qt::endl;
+    return ids;
 }
 
 } // namespace
@@ -281,19 +409,11 @@ int runImagesCommand(const QStringList &args, const QString &containersConf,
         return 2;
     }
     const QStringList positional = parser.positionalArguments();
-    if (parser.isSet(helpOption) || positional.isEmpty()) {
-        QString help = parser.helpText();
-        help.replace(0, help.indexOf(u'\n'),
-                     u"Usage: cardhour-sim images [options] list | build ID... | build --all"_s);
-        (positional.isEmpty() && !parser.isSet(helpOption) ? err : out) << help;
-        return parser.isSet(helpOption) ? 0 : 2;
-    }
+    if (parser.isSet(helpOption) || positional.isEmpty())
+        return usage(parser, parser.isSet(helpOption), out, err);
 
-    ImageBuilder::Options options;
-    options.podman = engine.podman(parser);
-    options.containersConf = engine.containersConf(parser, containersConf);
-    options.imagesDir = parser.value(imagesOption);
-    options.tagPrefix = engine.tagPrefix(parser);
+    const ImageBuilder::Options options =
+        builderOptions(engine, parser, containersConf, parser.value(imagesOption));
     ImageBuilder builder(options);
 
     const QString command = positional.first();
@@ -313,64 +433,21 @@ int runImagesCommand(const QStringList &args, const QString &containersConf,
             err << "cardhour-sim images: list takes no ids" << Qt::endl;
             return 2;
         }
-        QStringList ids = catalogIds(parser.value(catalogOption), err);
-        for (const QString &id : recipes) {
-            if (!ids.contains(id))
-                ids.append(id);
-        }
-        return listImages(builder, ids, out);
+        return listImages(builder, catalogIds(parser.value(catalogOption), err) + recipes, out);
     }
 
-    QStringList ids;
-    if (parser.isSet(allOption)) {
-        if (positional.size() > 1) {
-            err << "cardhour-sim images: give image ids or --all, not both" << Qt::endl;
-            return 2;
-        }
-        ids = recipes;
-    } else {
-        for (const QString &id : positional.mid(1)) {
-            if (!ids.contains(id))
-                ids.append(id);
-        }
-    }
-    if (ids.isEmpty()) {
-        err << "cardhour-sim images: build what? Give image ids (" << recipes.join(u", "_s)
-            << ") or --all" << Qt::endl;
+    const QStringList ids = idsToBuild(positional, parser.isSet(allOption), recipes, err);
+    if (ids.isEmpty())
         return 2;
-    }
-    for (const QString &id : std::as_const(ids)) {
-        QString error;
-        if (builder.recipes().chain(id, &error).isEmpty()) {
-            err << "cardhour-sim images: " << error << Qt::endl;
-            return 2;
-        }
-    }
+    if (!recipesFound(builder, ids, err))
+        return 2;
     ImageBuildStatus status(parser.value(dataOption), options.tagPrefix);
     const int result = buildImages(builder, ids, status, parser.isSet(verboseOption), out, err);
     if (!parser.isSet(dataOption))
         return result;
-    // The apps' sample datasets, made as soon as their images exist, into the sandbox's own data
-    // folder: a sandbox that is running meanwhile (a first run) sees them without a restart.
-    SampleDatasets::Options sampleOptions;
-    sampleOptions.program = options.podman;
-    sampleOptions.containersConf = options.containersConf;
-    sampleOptions.tagPrefix = options.tagPrefix;
-    sampleOptions.dataDir = parser.value(dataOption);
-    Datasets datasets(sampleOptions.dataDir);
-    bool failed = false;
-    try {
-        const QString catalogDir = parser.value(catalogOption);
-        const Catalog catalog = catalogDir.isEmpty() ? Catalog::load() : Catalog::load(catalogDir);
-        const QStringList made = SampleDatasets(sampleOptions, datasets)
-                                     .ensure(SampleDatasets::declaredBy(catalog), false, &failed);
-        for (const QString &line : made)
-            out << line << Qt::endl;
-    } catch (const std::exception &e) {
-        err << "cardhour-sim images: sample datasets: " << e.what() << Qt::endl;
-        failed = true;
-    }
-    return result != 0 ? result : failed ? 1 : 0;
+    const bool samplesMade = makeSampleDatasets(options, parser.value(dataOption),
+                                                parser.value(catalogOption), out, err);
+    return result != 0 ? result : samplesMade ? 0 : 1;
 }
 
 } // namespace cardhour::sim

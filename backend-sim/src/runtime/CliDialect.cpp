@@ -124,7 +124,7 @@ QList<ContainerInfo> parseContainerList(const QByteArray &output, const QString 
         info.instanceId = labels.value(kInstanceLabel);
         info.ownerId = labels.value(kOwnerLabel);
         info.state = obj.value(u"State"_s).toString().toLower();
-        // Paused only while a snapshot is copied (CliSnapshot.cpp): its processes live on.
+        // Paused only while a snapshot is copied (ContainerSnapshots): its processes live on.
         info.running = info.state == u"running"_s || info.state == u"paused"_s;
         info.ports = parsePorts(obj.value(u"Ports"_s));
         info.sshPort = info.ports.value(22);

@@ -1,11 +1,10 @@
-#include "CliRuntime.h"
-#include "CliRuntimePrivate.h"
+#include "CliEngine.h"
 #include "EngineApi.h"
 #include "EngineCalls.h"
-#include "SshProbe.h"
 #include "WorkspaceDisk.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -13,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QThread>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -22,16 +22,10 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
-using namespace clidetail;
-
 namespace {
 
 constexpr int kServiceStartMs = 5000; // a podman service answers in well under a second here
 constexpr int kEventRetryMs = 1000;
-constexpr int kEventRefreshMs = 20; // events of one stop (died, stop, cleanup) come together
-// podman may send an event a moment before its listing shows it (a `rm -f`'s "remove"): one
-// more listing this long after the last event-driven one.
-constexpr int kEventSettleMs = 1000;
 
 // A socket path must fit sockaddr_un (108 bytes with its NUL): in the data folder when short.
 QString podmanSocketPath(const QString &dataDir)
@@ -55,18 +49,19 @@ QString dockerSocketPath(const QString &dockerHost)
 
 } // namespace
 
-void CliRuntime::connectEngineApi()
+void CliEngine::connectApi()
 {
-    QString socket = m_options.engineSocket;
+    QString socket = m_settings.engineSocket;
     if (socket.isEmpty()) {
-        socket = m_options.engine == cli::Engine::Podman
+        socket = engine() == cli::Engine::Podman
             ? startPodmanService()
-            : dockerSocketPath(m_options.dockerHost.isEmpty() ? m_env.value(u"DOCKER_HOST"_s)
-                                                              : m_options.dockerHost);
+            : dockerSocketPath(m_settings.dockerHost.isEmpty()
+                                   ? m_settings.environment.value(u"DOCKER_HOST"_s)
+                                   : m_settings.dockerHost);
     }
     if (socket.isEmpty())
         return;
-    auto *api = new EngineApi(socket, cli::apiPrefix(m_options.engine), this);
+    auto *api = new EngineApi(socket, cli::apiPrefix(engine()), this);
     const EngineReply ping = api->get(u"/_ping"_s, 2000);
     if (!ping.ok()) {
         qCInfo(lcCli).noquote() << what(u"API"_s) << "on" << socket << "does not answer ("
@@ -77,30 +72,21 @@ void CliRuntime::connectEngineApi()
     }
     m_api = api;
     qCInfo(lcCli).noquote() << what(u"API"_s) << "on" << socket;
-    m_eventRefresh = new QTimer(this);
-    m_eventRefresh->setSingleShot(true);
-    m_eventRefresh->setInterval(kEventRefreshMs);
-    connect(m_eventRefresh, &QTimer::timeout, this, &CliRuntime::refresh);
-    auto *settle = new QTimer(this);
-    settle->setSingleShot(true);
-    settle->setInterval(kEventSettleMs);
-    connect(settle, &QTimer::timeout, this, &CliRuntime::refresh);
-    connect(m_eventRefresh, &QTimer::timeout, settle, qOverload<>(&QTimer::start));
     watchEvents();
 }
 
-QString CliRuntime::startPodmanService()
+QString CliEngine::startPodmanService()
 {
-    const QString socket = podmanSocketPath(m_options.dataDir);
+    const QString socket = podmanSocketPath(m_settings.dataDir);
     QFile::remove(socket); // left by a provider that was killed; the data folder is ours (lock)
     Process::Options options;
-    options.environment = m_env;
+    options.environment = m_settings.environment;
     options.lines = true; // its log is not kept
     options.mergeChannels = true;
     // A provider killed (kill -9, a crash) must not leave its service running for good: the
     // next start makes a new one on the same socket (the containers are conmon's, not its).
     options.onParentDeath = Process::Options::ParentDeath::Terminate;
-    m_apiService = Process::start(this, m_options.program,
+    m_apiService = Process::start(this, m_settings.program,
                                   {u"system"_s, u"service"_s, u"--time=0"_s, u"unix://"_s + socket},
                                   options, [this, socket](const ProcessResult &result) {
                                       qCWarning(lcCli).noquote()
@@ -120,7 +106,7 @@ QString CliRuntime::startPodmanService()
     // Blocking and bounded, like the constructor's `info`: the first launch can use it then.
     QElapsedTimer waited;
     waited.start();
-    EngineApi probe(socket, cli::apiPrefix(m_options.engine));
+    EngineApi probe(socket, cli::apiPrefix(engine()));
     while (waited.elapsed() < kServiceStartMs && m_apiService && m_apiService->isRunning()) {
         if (QFileInfo::exists(socket) && probe.get(u"/_ping"_s, 1000).ok())
             return socket;
@@ -133,15 +119,15 @@ QString CliRuntime::startPodmanService()
     return {};
 }
 
-void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, ProcCallback done,
-                            int timeoutMs, const QProcessEnvironment &extraEnv)
+void CliEngine::runOverApi(const cli::ApiCall &call, const QStringList &args, Callback done,
+                           int timeoutMs, const QProcessEnvironment &extraEnv)
 {
-    const int timeout = timeoutMs > 0 ? timeoutMs : m_options.commandTimeoutMs;
+    const int timeout = timeoutMs > 0 ? timeoutMs : m_settings.commandTimeoutMs;
     qCDebug(lcCli).noquote() << what(u"API"_s) << call.method << call.path;
     m_api->request(
         call.method, call.path, call.body, timeout,
         [this, call, args, done = std::move(done), timeout, extraEnv](const EngineReply &reply) {
-            if (m_shuttingDown)
+            if (isShuttingDown())
                 return;
             if (!reply.connected || !m_api) {
                 // Nothing reached the engine: the same request as a command line.
@@ -153,28 +139,34 @@ void CliRuntime::runOverApi(const cli::ApiCall &call, const QStringList &args, P
                 return startAsCommand(call, reply, done, timeout, false);
             if (!call.startAfterCreate || !reply.ok())
                 return done(cli::resultOf(call, reply));
-            // `run -d`: the container is made; its start is what can still fail (a taken port).
-            cli::ApiCall start = call;
-            start.id = QJsonDocument::fromJson(reply.body).object().value(u"Id"_s).toString();
-            start.method = "POST";
-            start.path = u"/containers/%1/start"_s.arg(start.id);
-            start.body = QByteArray();
-            start.startAfterCreate = false;
-            if (start.id.isEmpty())
-                return done(cli::resultOf(start, EngineReply{true, false, 500, {}, {}}));
-            m_api->request(start.method, start.path, {}, timeout,
-                           [this, start, done, timeout](const EngineReply &started) {
-                               if (m_shuttingDown)
-                                   return;
-                               if (cli::startLostHelperExit(start, started))
-                                   return startAsCommand(start, started, done, timeout, true);
-                               done(cli::resultOf(start, started));
-                           });
+            startCreated(call, reply.body, done, timeout);
         });
 }
 
-void CliRuntime::startAsCommand(const cli::ApiCall &start, const EngineReply &failed,
-                                const ProcCallback &done, int timeoutMs, bool fresh)
+void CliEngine::startCreated(const cli::ApiCall &create, const QByteArray &body,
+                             const Callback &done, int timeoutMs)
+{
+    // `run -d`: the container is made; its start is what can still fail (a taken port).
+    cli::ApiCall start = create;
+    start.id = QJsonDocument::fromJson(body).object().value(u"Id"_s).toString();
+    start.method = "POST";
+    start.path = u"/containers/%1/start"_s.arg(start.id);
+    start.body = QByteArray();
+    start.startAfterCreate = false;
+    if (start.id.isEmpty())
+        return done(cli::resultOf(start, EngineReply{true, false, 500, {}, {}}));
+    m_api->request(start.method, start.path, {}, timeoutMs,
+                   [this, start, done, timeoutMs](const EngineReply &started) {
+                       if (isShuttingDown())
+                           return;
+                       if (cli::startLostHelperExit(start, started))
+                           return startAsCommand(start, started, done, timeoutMs, true);
+                       done(cli::resultOf(start, started));
+                   });
+}
+
+void CliEngine::startAsCommand(const cli::ApiCall &start, const EngineReply &failed,
+                               const Callback &done, int timeoutMs, bool fresh)
 {
     qCInfo(lcCli).noquote() << what(u"API"_s) << "start of" << start.id << "lost a helper's exit ("
                             << failed.message() << "): starting as a command";
@@ -189,8 +181,8 @@ void CliRuntime::startAsCommand(const cli::ApiCall &start, const EngineReply &fa
     // The command line prints the id, as `start` and `run -d` both do.
     runProcess(
         {u"start"_s, start.id},
-        [this, done, id = start.id, fresh](const ProcResult &r) {
-            ProcResult result = r;
+        [this, done, id = start.id, fresh](const ProcessResult &r) {
+            ProcessResult result = r;
             switch (cli::lostStartOutcome(r, fresh)) {
             case cli::LostStart::MakeAgain:
                 // Still "already running" in err: the launch removes it and runs it again.
@@ -217,46 +209,35 @@ void CliRuntime::startAsCommand(const cli::ApiCall &start, const EngineReply &fa
 
 // ---- events ---------------------------------------------------------------------------------
 
-void CliRuntime::watchEvents()
+void CliEngine::watchEvents()
 {
-    if (!m_api || m_events != 0 || m_shuttingDown)
+    if (!m_api || m_events != 0 || isShuttingDown())
         return;
     m_events = m_api->stream(
-        cli::eventsPath(m_options.engine, m_options.providerId),
+        cli::eventsPath(engine(), providerId()),
         [this](const QByteArray &line) { noteEvent(line); },
         [this](const EngineReply &reply) {
             m_events = 0;
             qCInfo(lcCli).noquote() << what(u"event stream"_s) << "ended ("
                                     << (reply.error.isEmpty() ? reply.message() : reply.error)
                                     << "); listening again in" << kEventRetryMs << "ms";
-            QTimer::singleShot(kEventRetryMs, this, &CliRuntime::watchEvents);
+            QTimer::singleShot(kEventRetryMs, this, &CliEngine::watchEvents);
             // What happened while it was closed: one listing.
-            m_eventRefresh->start();
+            Q_EMIT eventsMissed();
         });
 }
 
-void CliRuntime::noteEvent(const QByteArray &line)
+void CliEngine::noteEvent(const QByteArray &line)
 {
     const std::optional<cli::EngineEvent> event = cli::parseEvent(line);
-    if (!event || event->providerId != m_options.providerId || event->instanceId.isEmpty())
+    if (!event || event->providerId != providerId() || event->instanceId.isEmpty())
         return;
-    const QString &id = event->instanceId;
     if (event->ended()) {
-        qCDebug(lcCli).noquote() << "event" << event->action << "of instance" << id;
-        // A launch waiting for sshd fails now rather than at its watchdog's next tick.
-        const auto ops = m_ops.constFind(id);
-        if (ops != m_ops.cend()) {
-            if (const std::shared_ptr<Launch> launch = ops->launch.lock())
-                checkContainer(launch);
-        }
-    } else if (event->action != u"start"_s || m_ops.contains(id) || isRunning(id)) {
-        return;
+        qCDebug(lcCli).noquote() << "event" << event->action << "of instance" << event->instanceId;
+        Q_EMIT containerEnded(event->instanceId);
+    } else if (event->action == u"start"_s) {
+        Q_EMIT containerStarted(event->instanceId);
     }
-    // Also a box of ours started by no operation of ours (by hand, a restored database's box):
-    // the reconcile deals with it now, not at the periodic listing's next turn (a minute while
-    // events flow).
-    if (!m_eventRefresh->isActive())
-        m_eventRefresh->start();
 }
 
 } // namespace cardhour::sim

@@ -1,31 +1,40 @@
 #include "CliRuntime.h"
 
-#include "CliRuntimePrivate.h"
+#include "AppWatcher.h"
+#include "BoxNames.h"
+#include "CliEngine.h"
+#include "ConnectionCounter.h"
+#include "ContainerDiskWatch.h"
+#include "ContainerLauncher.h"
+#include "ContainerListing.h"
+#include "ContainerSnapshots.h"
+#include "ImageWait.h"
 #include "InstanceFiles.h"
-#include "SpareDisks.h"
-#include "SshProbe.h"
+#include "InstanceNetworks.h"
+#include "InstanceOpQueue.h"
+#include "InstanceTeardown.h"
+#include "LaunchSteps.h"
+#include "SshdReadiness.h"
+#include "UsageSampler.h"
 #include "WorkspaceDisk.h"
+#include "WorkspaceVolumes.h"
 
-#include <QDir>
-#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
-Q_LOGGING_CATEGORY(lcCli, "cardhour.sim.containers", QtInfoMsg)
-
-using namespace clidetail;
-
 namespace {
 
-// Blocking, bounded: for the constructor and refreshNow() only.
-ProcessResult runBlocking(const QString &program, const QProcessEnvironment &env,
-                          const QStringList &args, int timeoutMs)
+constexpr int kInfoTimeoutMs = 20000;
+
+// Blocking, bounded: for isUsable() only.
+ProcessResult runBlockingProcess(const QString &program, const QProcessEnvironment &env,
+                                 const QStringList &args, int timeoutMs)
 {
     Process::Options options;
     options.environment = env;
@@ -56,112 +65,187 @@ QString programOf(const CliRuntime::Options &options)
     return options.program.isEmpty() ? cli::engineName(options.engine) : options.program;
 }
 
-} // namespace
-
-QString CliRuntime::describe(const ProcResult &result, const QString &what)
+CliEngine::Settings engineSettings(const CliRuntime::Options &options)
 {
-    if (!result.started)
-        return u"%1: could not be run (%2)"_s.arg(what, result.startError);
-    if (result.timedOut)
-        return u"%1 timed out: %2"_s.arg(what, cli::tail(result.err));
-    const QString detail = cli::tail(result.err.trimmed().isEmpty() ? result.out : result.err);
-    return u"%1 failed (exit %2)%3"_s.arg(what)
-        .arg(result.exitCode)
-        .arg(detail.isEmpty() ? QString() : u": "_s + detail);
+    CliEngine::Settings engine;
+    engine.engine = options.engine;
+    engine.program = options.program;
+    engine.environment = environmentFor(options);
+    engine.providerId = options.providerId;
+    engine.commandTimeoutMs = options.commandTimeoutMs;
+    engine.dockerHost = options.dockerHost;
+    engine.engineSocket = options.engineSocket;
+    engine.dataDir = options.dataDir;
+    return engine;
 }
+
+} // namespace
 
 // ---- construction ---------------------------------------------------------------------------
 
 CliRuntime::CliRuntime(QObject *parent) : CliRuntime(Options{}, parent) {}
 
 CliRuntime::CliRuntime(Options options, QObject *parent)
-    : ContainerRuntime(parent), m_options(std::move(options)), m_env(environmentFor(m_options))
+    : ContainerRuntime(parent), m_options(std::move(options))
 {
     m_options.program = programOf(m_options);
     m_diskQuota = WorkspaceDisk::probe(m_options.engine, m_options.dataDir);
-    if (m_diskQuota.workspaceBounded())
-        m_spareDisks = new SpareDisks(QDir(m_options.dataDir).filePath(u"spare-disks"_s),
-                                      kSpareDiskSizes, this);
-    if (m_options.engine == cli::Engine::Podman) {
-        // overlay has no size limit on most hosts: the container's own disk is measured.
-        m_diskQuota.containerDisk = u"stop-when-full"_s;
-        m_diskTimer = new QTimer(this);
-        m_diskTimer->setInterval(m_options.diskCheckIntervalMs);
-        connect(m_diskTimer, &QTimer::timeout, this, &CliRuntime::checkContainerDisks);
-        m_diskTimer->start();
-    }
     if (m_options.network == u"auto"_s)
-        m_options.network =
-            m_options.engine == cli::Engine::Podman ? kAutoPodmanNetwork : kPerInstanceNetwork;
+        m_options.network = m_options.engine == cli::Engine::Podman ? box::kAutoPodmanNetwork
+                                                                    : box::kPerInstanceNetwork;
+    m_engine = new CliEngine(engineSettings(m_options), this);
+    readInfo();
+    makeParts();
+    // overlay has no size limit on most hosts: the container's own disk is measured.
+    if (m_options.engine == cli::Engine::Podman)
+        m_diskQuota.containerDisk = u"stop-when-full"_s;
+    connectParts();
+    if (m_usable && m_options.engineApi)
+        m_engine->connectApi();
+}
+
+void CliRuntime::makeParts()
+{
+    m_queue = new InstanceOpQueue(this);
+    m_listing = new ContainerListing(*m_engine, m_cache, this);
+    m_steps = new LaunchSteps(*m_engine, *m_queue, m_cache, this);
+    m_apps = new AppWatcher(*m_engine, m_cache, this);
+    m_readiness = new SshdReadiness(*m_steps, *m_apps, m_options.readyDeadlineMs, this);
+    m_networks = new InstanceNetworks(*m_steps, m_options.network, this);
+    m_volumes = new WorkspaceVolumes(*m_steps, m_diskQuota, m_options.dataDir,
+                                     m_options.commandTimeoutMs, this);
+    m_snapshots = new ContainerSnapshots(*m_steps, *m_volumes, m_options.dataDir,
+                                         m_options.imagePrefix, this);
+    m_imageWait = new ImageWait(*m_steps, m_options.dataDir, m_options.imagePrefix, this);
+    ContainerLauncher::Settings launch;
+    launch.run.engine = m_options.engine;
+    launch.run.providerId = m_options.providerId;
+    launch.run.imagePrefix = m_options.imagePrefix;
+    launch.run.dataDir = m_options.dataDir;
+    launch.run.stopTimeoutS = m_options.stopTimeoutS;
+    launch.run.selinux = m_selinux;
+    launch.dataDir = m_options.dataDir;
+    m_launcher = new ContainerLauncher(
+        {*m_steps, *m_networks, *m_volumes, *m_snapshots, *m_imageWait, *m_readiness}, launch,
+        this);
+    m_teardown = new InstanceTeardown(*m_engine, *m_queue, m_cache, *m_networks,
+                                      {m_options.stopTimeoutS, m_options.dataDir}, this);
+    m_usage = new UsageSampler(*m_engine, m_cache, this);
+    m_connections = new ConnectionCounter(*m_engine, m_cache, this);
+    // The running boxes' own disks are measured with podman only.
+    m_diskWatch = new ContainerDiskWatch(
+        *m_engine, m_cache,
+        m_options.engine == cli::Engine::Podman ? m_options.diskCheckIntervalMs : 0, this);
+}
+
+void CliRuntime::connectParts()
+{
+    connect(m_listing, &ContainerListing::refreshed, this, &CliRuntime::refreshed);
+    connect(m_steps, &LaunchSteps::failed, this, &ContainerRuntime::failed);
+    connect(m_launcher, &ContainerLauncher::stageReached, this, &ContainerRuntime::stageReached);
+    connect(m_readiness, &SshdReadiness::stageReached, this, &ContainerRuntime::stageReached);
+    connect(m_readiness, &SshdReadiness::ready, this, &ContainerRuntime::ready);
+    connect(m_apps, &AppWatcher::appAnswered, this,
+            [this](const QString &instanceId, const QString &app) {
+                Q_EMIT stageReached(instanceId, u"app:"_s + app);
+            });
+    connect(m_teardown, &InstanceTeardown::stopped, this, &ContainerRuntime::stopped);
+    connect(m_teardown, &InstanceTeardown::removed, this, &ContainerRuntime::removed);
+    connect(m_teardown, &InstanceTeardown::failed, this, &ContainerRuntime::failed);
+    connect(m_snapshots, &ContainerSnapshots::taken, this, &ContainerRuntime::snapshotTaken);
+    connect(m_snapshots, &ContainerSnapshots::failed, this, &ContainerRuntime::snapshotFailed);
+    connect(m_snapshots, &ContainerSnapshots::removed, this, &ContainerRuntime::snapshotRemoved);
+    connect(m_usage, &UsageSampler::sampled, this, &ContainerRuntime::usageSampled);
+    connect(m_connections, &ConnectionCounter::counted, this,
+            &ContainerRuntime::connectionsCounted);
+    connect(m_diskWatch, &ContainerDiskWatch::diskFull, this, &ContainerRuntime::diskFull);
+    // The engine's events: a launch waiting for sshd fails now rather than at its watchdog's
+    // next tick, and the reconcile learns of a box that ended, or of a box of ours started by no
+    // operation of ours (by hand, a restored database's box), now rather than at the periodic
+    // listing's next turn (a minute while events flow).
+    connect(m_engine, &CliEngine::containerEnded, this, [this](const QString &instanceId) {
+        m_readiness->checkNow(instanceId);
+        m_listing->refreshSoon();
+    });
+    connect(m_engine, &CliEngine::containerStarted, this, [this](const QString &instanceId) {
+        if (!m_queue->contains(instanceId) && !m_cache.isRunning(instanceId))
+            m_listing->refreshSoon();
+    });
+    connect(m_engine, &CliEngine::eventsMissed, this, [this] { m_listing->refreshSoon(true); });
+}
+
+void CliRuntime::readInfo()
+{
     // Bounded, once: whether the engine answers at all, and whether bind mounts need ",z".
-    constexpr int kInfoTimeoutMs = 20000;
     const ProcessResult info =
-        runBlocking(m_options.program, m_env, cli::infoArgs(m_options.engine), kInfoTimeoutMs);
-    if (info.ok()) {
-        const QJsonObject obj = QJsonDocument::fromJson(info.out).object();
-        if (m_options.engine == cli::Engine::Podman) {
-            const QJsonObject host = obj.value(u"host"_s).toObject();
-            m_selinux = host.value(u"security"_s).toObject().value(u"selinuxEnabled"_s).toBool();
-        } else {
-            const QJsonArray security = obj.value(u"SecurityOptions"_s).toArray();
-            for (const QJsonValue &option : security)
-                m_selinux = m_selinux || option.toString().contains(u"selinux"_s);
-        }
-        m_usable = true;
-        if (m_options.engineApi)
-            connectEngineApi();
-    } else {
+        m_engine->runBlocking(cli::infoArgs(m_options.engine), kInfoTimeoutMs);
+    if (!info.ok()) {
         const QString unfinished = notFinished(info, kInfoTimeoutMs);
         m_unusableReason = unfinished.isEmpty() ? cli::tail(info.err) : unfinished;
-        qCWarning(lcCli).noquote() << what(u"info"_s) << "failed:" << m_unusableReason;
+        qCWarning(lcCli).noquote() << m_engine->what(u"info"_s) << "failed:" << m_unusableReason;
+        return;
     }
+    const QJsonObject obj = QJsonDocument::fromJson(info.out).object();
+    if (m_options.engine == cli::Engine::Podman) {
+        const QJsonObject host = obj.value(u"host"_s).toObject();
+        m_selinux = host.value(u"security"_s).toObject().value(u"selinuxEnabled"_s).toBool();
+    } else {
+        const QJsonArray security = obj.value(u"SecurityOptions"_s).toArray();
+        for (const QJsonValue &option : security)
+            m_selinux = m_selinux || option.toString().contains(u"selinux"_s);
+    }
+    m_usable = true;
 }
 
 CliRuntime::~CliRuntime()
 {
-    m_shuttingDown = true;
-    // The socket of a service of our own (the service may leave it behind).
-    const QString ownSocket = m_apiService && m_api ? m_api->socketPath() : QString();
-    delete m_api;
-    m_api = nullptr;
-    if (m_apiService) { // asked to end (SIGTERM) before the rest are killed: it shuts down cleanly
-        m_apiService->terminate();
-        m_apiService->waitForFinished(2000);
-        if (!ownSocket.isEmpty())
-            QFile::remove(ownSocket);
+    m_engine->shutDown();
+    // What the parts started themselves (a disk being formatted, layers being measured) ends
+    // without callbacks into a half-destroyed runtime; containers outlive the provider.
+    const QList<QObject *> parts = children();
+    for (QObject *part : parts) {
+        const QList<Process *> procs = part->findChildren<Process *>(Qt::FindDirectChildrenOnly);
+        for (Process *proc : procs) {
+            disconnect(proc, nullptr, part, nullptr);
+            proc->kill();
+            proc->waitForFinished(2000);
+        }
     }
-    // No callbacks into a half-destroyed runtime; containers themselves outlive the provider.
-    const QList<Process *> procs = findChildren<Process *>(Qt::FindDirectChildrenOnly);
-    for (Process *proc : procs) {
-        disconnect(proc, nullptr, this, nullptr);
-        proc->kill();
-        proc->waitForFinished(2000);
-    }
+    // The parts go before the cache they use, the later ones (which use the earlier) first.
+    for (auto it = parts.crbegin(); it != parts.crend(); ++it)
+        delete *it;
 }
+
+// ---- what the runtime is --------------------------------------------------------------------
 
 QString CliRuntime::name() const
 {
     return cli::engineName(m_options.engine);
 }
 
-QString CliRuntime::program() const
-{
-    return m_options.program;
-}
-
-QString CliRuntime::what(const QString &verb) const
-{
-    return name() + u' ' + verb;
-}
-
 QString CliRuntime::containerName(const QString &instanceId)
 {
-    return u"cardhour-"_s + instanceId;
+    return box::containerName(instanceId);
 }
 
 QString CliRuntime::volumeName(const QString &instanceId)
 {
-    return u"cardhour-ws-"_s + instanceId;
+    return box::volumeName(instanceId);
+}
+
+QString CliRuntime::networkName(const QString &instanceId)
+{
+    return box::networkName(instanceId);
+}
+
+QString CliRuntime::snapshotImage(const QString &snapshotId)
+{
+    return box::snapshotImage(snapshotId);
+}
+
+QString CliRuntime::snapshotArchive(const QString &dataDir, const QString &snapshotId)
+{
+    return box::snapshotArchive(dataDir, snapshotId);
 }
 
 QString CliRuntime::imageTag(const QString &imageId) const
@@ -172,8 +256,8 @@ QString CliRuntime::imageTag(const QString &imageId) const
 bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs, bool *slow)
 {
     const QString program = programOf(options);
-    const ProcessResult r =
-        runBlocking(program, environmentFor(options), cli::infoArgs(options.engine), timeoutMs);
+    const ProcessResult r = runBlockingProcess(program, environmentFor(options),
+                                               cli::infoArgs(options.engine), timeoutMs);
     QString reason;
     if (!r.started)
         reason = u"cannot run %1: %2"_s.arg(program, r.startError);
@@ -191,270 +275,118 @@ bool CliRuntime::isUsable(const Options &options, QString *why, int timeoutMs, b
     return reason.isEmpty();
 }
 
-// ---- processes ------------------------------------------------------------------------------
-
-void CliRuntime::runCli(const QStringList &args, ProcCallback done, int timeoutMs,
-                        const QProcessEnvironment &extraEnv)
+bool CliRuntime::usesEngineApi() const
 {
-    if (m_api) {
-        QProcessEnvironment environment = m_env;
-        const QStringList keys = extraEnv.keys();
-        for (const QString &key : keys)
-            environment.insert(key, extraEnv.value(key));
-        if (const std::optional<cli::ApiCall> call =
-                cli::apiCallFor(m_options.engine, args, environment))
-            return runOverApi(*call, args, std::move(done), timeoutMs, extraEnv);
-    }
-    runProcess(args, std::move(done), timeoutMs, extraEnv);
+    return m_engine->usesApi();
 }
 
-void CliRuntime::runProcess(const QStringList &args, ProcCallback done, int timeoutMs,
-                            const QProcessEnvironment &extraEnv)
+bool CliRuntime::watchesEvents() const
 {
-    Process::Options options;
-    options.environment = m_env;
-    const QStringList keys = extraEnv.keys();
-    for (const QString &key : keys)
-        options.environment.insert(key, extraEnv.value(key));
-    options.timeoutMs = timeoutMs > 0 ? timeoutMs : m_options.commandTimeoutMs;
-    qCDebug(lcCli).noquote() << m_options.program << args.join(u' ');
-    Process::start(this, m_options.program, args, options,
-                   [this, done = std::move(done)](const ProcResult &result) {
-                       if (!m_shuttingDown)
-                           done(result);
-                   });
+    return m_engine->watchesEvents();
 }
 
-void CliRuntime::runSnapshotStep(const QStringList &args, ProcCallback done, int timeoutMs)
+// ---- requests -------------------------------------------------------------------------------
+
+void CliRuntime::create(const InstanceSpec &spec)
 {
-    Process::Options options;
-    options.environment = m_env;
-    options.timeoutMs = timeoutMs;
-    options.onParentDeath = Process::Options::ParentDeath::Kill;
-    qCDebug(lcCli).noquote() << m_options.program << args.join(u' ');
-    Process::start(this, m_options.program, args, options,
-                   [this, done = std::move(done)](const ProcResult &result) {
-                       if (!m_shuttingDown)
-                           done(result);
-                   });
+    m_launcher->create(spec);
 }
 
-bool CliRuntime::refreshNow(int timeoutMs)
+void CliRuntime::start(const InstanceSpec &spec)
 {
-    const quint64 stamp = m_stamp;
-    const ProcessResult r = runBlocking(m_options.program, m_env,
-                                        QStringList{u"ps"_s, u"-a"_s} + labelFilter({})
-                                            + QStringList{u"--format"_s, u"json"_s},
-                                        timeoutMs);
-    if (!r.ok()) {
-        const QString unfinished = notFinished(r, timeoutMs);
-        qCWarning(lcCli).noquote()
-            << what(u"ps"_s) << "failed:" << (unfinished.isEmpty() ? cli::tail(r.err) : unfinished);
-        Q_EMIT refreshed({}, false);
-        return false;
-    }
-    const QList<ContainerInfo> found = cli::parseContainerList(r.out, m_options.providerId);
-    // A provider that died in the middle of a snapshot left its container frozen: thawed here.
-    for (const ContainerInfo &info : found) {
-        if (info.state == u"paused"_s) {
-            const ProcessResult up =
-                runBlocking(m_options.program, m_env, {u"unpause"_s, info.containerId}, timeoutMs);
-            if (!up.ok())
-                qCWarning(lcCli).noquote()
-                    << what(u"unpause"_s) << info.containerId << "failed:" << cli::tail(up.err);
-        }
-    }
-    applyRefresh(found, stamp);
-    QHash<QString, bool> running;
-    for (auto it = m_containers.cbegin(); it != m_containers.cend(); ++it)
-        running.insert(it.key(), it->running);
-    Q_EMIT refreshed(running, true);
-    return true;
+    m_launcher->start(spec);
 }
-
-// ---- request queue --------------------------------------------------------------------------
-
-void CliRuntime::enqueue(const QString &instanceId, OpKind kind, std::function<void(quint64)> run)
-{
-    InstanceOps &ops = m_ops[instanceId];
-    ops.queue.append(Op{kind, std::move(run)});
-    if (!ops.busy) {
-        endOp(instanceId); // starts the queue's head (on the event loop)
-        return;
-    }
-    // stop/remove end a create/start at its next step; a probe wait ends at once.
-    if ((kind == OpKind::Stop || kind == OpKind::Remove)
-        && (ops.current == OpKind::Create || ops.current == OpKind::Start)) {
-        ops.epoch = 0; // no token is 0: the running op is not current any more
-        if (ops.probe) {
-            ops.probe->cancel();
-            ops.probe = nullptr;
-            endOp(instanceId);
-        }
-    }
-}
-
-bool CliRuntime::current(const QString &instanceId, quint64 token) const
-{
-    const auto it = m_ops.constFind(instanceId);
-    return it != m_ops.cend() && it->epoch == token;
-}
-
-void CliRuntime::endOp(const QString &instanceId)
-{
-    auto it = m_ops.find(instanceId);
-    if (it == m_ops.end())
-        return;
-    it->busy = false;
-    it->probe = nullptr;
-    if (it->queue.isEmpty()) {
-        m_ops.erase(it);
-        return;
-    }
-    Op next = it->queue.takeFirst();
-    it->busy = true;
-    it->current = next.kind;
-    // Tokens are unique for the runtime's life, so a stale callback can never pass for a
-    // later op of the same instance.
-    const quint64 token = ++m_lastToken;
-    it->epoch = token;
-    QTimer::singleShot(0, this, [run = std::move(next.run), token] { run(token); });
-}
-
-// ---- stop / remove --------------------------------------------------------------------------
 
 void CliRuntime::stop(const QString &instanceId)
 {
-    stopWatchingApps(instanceId);
-    enqueue(instanceId, OpKind::Stop,
-            [this, instanceId](quint64 token) { doStop(instanceId, token); });
+    m_apps->stopWatching(instanceId);
+    m_teardown->stop(instanceId);
 }
 
 void CliRuntime::remove(const QString &instanceId)
 {
-    stopWatchingApps(instanceId);
-    enqueue(instanceId, OpKind::Remove,
-            [this, instanceId](quint64 token) { doRemove(instanceId, token); });
+    m_apps->stopWatching(instanceId);
+    m_teardown->remove(instanceId);
 }
 
-void CliRuntime::doStop(const QString &instanceId, quint64)
+void CliRuntime::setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys)
 {
-    findContainer(
-        instanceId,
-        [this, instanceId](bool ok, const QString &error, const QList<ContainerInfo> &found) {
-            if (!ok) {
-                Q_EMIT failed(instanceId, u"cannot stop: "_s + error);
-                return endOp(instanceId);
-            }
-            QStringList ids;
-            for (const ContainerInfo &info : found) {
-                if (info.running || info.state != u"exited"_s)
-                    ids.append(info.containerId);
-            }
-            if (ids.isEmpty()) {
-                setRunning(instanceId, false);
-                Q_EMIT stopped(instanceId);
-                return endOp(instanceId);
-            }
-            const QStringList args =
-                QStringList{u"stop"_s, u"-t"_s, QString::number(m_options.stopTimeoutS)} + ids;
-            runCli(
-                args,
-                [this, instanceId](const ProcResult &r) {
-                    if (!r.ok()) {
-                        // Gone or already stopped meanwhile is stopped all the same.
-                        findContainer(instanceId,
-                                      [this, instanceId, r](bool ok2, const QString &,
-                                                            const QList<ContainerInfo> &left) {
-                                          bool anyRunning = !ok2;
-                                          for (const ContainerInfo &info : left)
-                                              anyRunning = anyRunning || info.running;
-                                          if (anyRunning) {
-                                              Q_EMIT failed(instanceId,
-                                                            describe(r, what(u"stop"_s)));
-                                          } else {
-                                              setRunning(instanceId, false);
-                                              Q_EMIT stopped(instanceId);
-                                          }
-                                          endOp(instanceId);
-                                      });
-                        return;
-                    }
-                    setRunning(instanceId, false);
-                    Q_EMIT stopped(instanceId);
-                    endOp(instanceId);
-                },
-                (m_options.stopTimeoutS + 60) * 1000);
-        });
+    QString sshDir = m_cache.sshDir(instanceId);
+    if (sshDir.isEmpty() && !m_options.dataDir.isEmpty() && InstanceFiles::isSafeId(instanceId))
+        sshDir = InstanceFiles::instanceDirFor(m_options.dataDir, instanceId) + u"/ssh"_s;
+    if (sshDir.isEmpty() || !QFileInfo(sshDir).isDir()) {
+        qCWarning(lcCli) << "no ssh directory for instance" << instanceId
+                         << ": authorized_keys not written";
+        return;
+    }
+    try {
+        InstanceFiles::writeAuthorizedKeysTo(sshDir, publicKeys);
+    } catch (const std::exception &error) {
+        qCWarning(lcCli) << "cannot rewrite authorized_keys of" << instanceId << ":"
+                         << error.what();
+    }
 }
 
-void CliRuntime::doRemove(const QString &instanceId, quint64)
+QString CliRuntime::snapshotsUnsupportedReason() const
 {
-    findContainer(
-        instanceId,
-        [this, instanceId](bool ok, const QString &error, const QList<ContainerInfo> &found) {
-            if (!ok) {
-                Q_EMIT failed(instanceId, u"cannot remove: "_s + error);
-                return endOp(instanceId);
-            }
-            auto removeVolumes = [this, instanceId] {
-                runCli({u"volume"_s, u"ls"_s, u"--filter"_s,
-                        u"label="_s + kInstance + u'=' + instanceId, u"--format"_s, u"json"_s},
-                       [this, instanceId](const ProcResult &ls) {
-                           if (!ls.ok()) {
-                               Q_EMIT failed(instanceId,
-                                             u"cannot remove: "_s
-                                                 + describe(ls, what(u"volume ls"_s)));
-                               return endOp(instanceId);
-                           }
-                           // Volume label filters are ORed by podman: the rest is checked here.
-                           QStringList names;
-                           const QList<cli::VolumeInfo> volumes = cli::parseVolumeList(ls.out);
-                           for (const cli::VolumeInfo &volume : volumes) {
-                               if (volume.labels.value(kInstance) == instanceId
-                                   && volume.labels.value(kProvider) == m_options.providerId)
-                                   names.append(volume.name);
-                           }
-                           auto finish = [this, instanceId] {
-                               if (!m_options.dataDir.isEmpty()
-                                   && !InstanceFiles::remove(m_options.dataDir, instanceId))
-                                   qCWarning(lcCli)
-                                       << "could not delete the files of instance" << instanceId;
-                               forget(instanceId);
-                               m_sshDirs.remove(instanceId);
-                               Q_EMIT removed(instanceId);
-                               endOp(instanceId);
-                           };
-                           if (names.isEmpty())
-                               return removeNetwork(instanceId, finish);
-                           runCli(QStringList{u"volume"_s, u"rm"_s, u"-f"_s} + names,
-                                  [this, instanceId, finish](const ProcResult &rm) {
-                                      if (!rm.ok()) {
-                                          Q_EMIT failed(instanceId,
-                                                        u"cannot remove: "_s
-                                                            + describe(rm, what(u"volume rm"_s)));
-                                          return endOp(instanceId);
-                                      }
-                                      removeNetwork(instanceId, finish);
-                                  });
-                       });
-            };
-            if (found.isEmpty())
-                return removeVolumes();
-            QStringList args;
-            for (const ContainerInfo &info : found)
-                args.append(info.containerId);
-            runCli(cli::forceRemoveArgs(m_options.engine, args),
-                   [this, instanceId, removeVolumes](const ProcResult &r) {
-                       if (!r.ok()) {
-                           Q_EMIT failed(instanceId,
-                                         u"cannot remove: "_s + describe(r, what(u"rm"_s)));
-                           return endOp(instanceId);
-                       }
-                       setRunning(instanceId, false);
-                       removeVolumes();
-                   });
-        });
+    return m_snapshots->unsupportedReason();
+}
+
+void CliRuntime::snapshot(const SnapshotSpec &spec)
+{
+    m_snapshots->snapshot(spec);
+}
+
+void CliRuntime::removeSnapshot(const QString &snapshotId)
+{
+    m_snapshots->remove(snapshotId);
+}
+
+void CliRuntime::sampleUsage()
+{
+    m_usage->sample();
+}
+
+void CliRuntime::countConnections(const QStringList &instanceIds)
+{
+    m_connections->count(instanceIds);
+}
+
+// ---- the cache ------------------------------------------------------------------------------
+
+void CliRuntime::refresh()
+{
+    m_listing->refresh();
+}
+
+bool CliRuntime::refreshNow(int timeoutMs)
+{
+    return m_listing->refreshNow(timeoutMs);
+}
+
+bool CliRuntime::isRunning(const QString &instanceId) const
+{
+    return m_cache.isRunning(instanceId);
+}
+
+int CliRuntime::sshPortOf(const QString &instanceId) const
+{
+    return m_cache.info(instanceId).sshPort;
+}
+
+QHash<int, int> CliRuntime::publishedPortsOf(const QString &instanceId) const
+{
+    return m_cache.info(instanceId).ports;
+}
+
+bool CliRuntime::hasPendingWork(const QString &instanceId) const
+{
+    return m_queue->hasPendingWork(instanceId);
+}
+
+bool CliRuntime::hasPendingWork() const
+{
+    return m_queue->hasPendingWork();
 }
 
 } // namespace cardhour::sim

@@ -43,6 +43,7 @@ struct DoctorCheck
 //   disk quota        whether an instance's /workspace can be a loop-mounted ext4 image of its
 //                     disk_gib (WorkspaceDisk), else that nothing bounds it
 //   loopback          binding 127.0.0.1:0
+// Each is a function of its own in DoctorChecks.h, run in that order from one table.
 class Doctor
 {
 public:
@@ -72,6 +73,8 @@ public:
 
     // Writes recommendedContainersConf() to path (creating its folder). false: errorString().
     bool writeFix(const QString &path);
+    // The same, without a Doctor: false with *error.
+    static bool writeRecommendedConf(const QString &path, QString *error);
     QString errorString() const { return m_error; }
 
 private:

@@ -36,158 +36,215 @@ bool splitPair(const QString &text, QString *key, QString *value)
     return !key->isEmpty();
 }
 
+// libpod's container spec, flag by flag of `podman run -d` as CardHour passes them. Each add
+// is false for a value it cannot take.
+class RunSpec
+{
+public:
+    explicit RunSpec(const QProcessEnvironment &environment) : m_environment(environment) {}
+
+    // false for a flag that is not one of CardHour's, or a value that does not fit it.
+    bool add(const QString &flag, const QString &value);
+    void setImage(const QString &image) { m_spec.insert(u"image"_s, image); }
+    // nullopt without an image or a name.
+    std::optional<QJsonObject> finish();
+
+private:
+    bool addNetwork(const QString &value);
+    bool addPort(const QString &value);
+    bool addVolume(const QString &value);
+    bool addLimit(const QString &flag, const QString &value);
+    bool addEnv(const QString &value);
+
+    const QProcessEnvironment &m_environment;
+    QJsonObject m_spec;
+    QJsonObject m_labels;
+    QJsonObject m_env;
+    QJsonObject m_limits;
+    QJsonArray m_ports;
+    QJsonArray m_volumes;
+    QJsonArray m_mounts;
+    QJsonArray m_capDrop;
+};
+
+bool RunSpec::add(const QString &flag, const QString &value)
+{
+    QString key;
+    QString val;
+    if (flag == u"--name"_s) {
+        m_spec.insert(u"name"_s, value);
+    } else if (flag == u"--label"_s) {
+        if (!splitPair(value, &key, &val))
+            return false;
+        m_labels.insert(key, val);
+    } else if (flag == u"--hostname"_s) {
+        m_spec.insert(u"hostname"_s, value);
+    } else if (flag == u"--network"_s) {
+        return addNetwork(value);
+    } else if (flag == u"-p"_s) {
+        return addPort(value);
+    } else if (flag == u"-v"_s) {
+        return addVolume(value);
+    } else if (flag == u"--cpus"_s || flag == u"--memory"_s || flag == u"--pids-limit"_s) {
+        return addLimit(flag, value);
+    } else if (flag == u"--cap-drop"_s) {
+        m_capDrop.append(value);
+    } else if (flag == u"-e"_s) {
+        return addEnv(value);
+    } else if (flag == u"--stop-timeout"_s) {
+        bool ok = false;
+        const int seconds = value.toInt(&ok);
+        if (!ok || seconds < 0)
+            return false;
+        m_spec.insert(u"stop_timeout"_s, seconds);
+    } else {
+        return false; // --device and the rest: the command line knows them
+    }
+    return true;
+}
+
+bool RunSpec::addNetwork(const QString &v)
+{
+    static const QStringList modes{u"slirp4netns"_s, u"bridge"_s,  u"host"_s,
+                                   u"none"_s,        u"private"_s, u"pasta"_s};
+    // "slirp4netns:a=b,c=d", as the command line takes it: libpod's network_options.
+    const qsizetype colon = v.indexOf(u':');
+    const QString mode = colon < 0 ? v : v.left(colon);
+    if (colon >= 0 && mode != u"slirp4netns"_s)
+        return false;
+    if (modes.contains(mode)) {
+        m_spec.insert(u"netns"_s, QJsonObject{{u"nsmode"_s, mode}});
+        if (colon >= 0) {
+            const QStringList opts = v.mid(colon + 1).split(u',', Qt::SkipEmptyParts);
+            m_spec.insert(u"network_options"_s,
+                          QJsonObject{{mode, QJsonArray::fromStringList(opts)}});
+        }
+    } else {
+        m_spec.insert(u"netns"_s, QJsonObject{{u"nsmode"_s, u"bridge"_s}});
+        m_spec.insert(u"Networks"_s, QJsonObject{{v, QJsonObject{}}});
+    }
+    return true;
+}
+
+bool RunSpec::addPort(const QString &v)
+{
+    const QStringList parts = v.split(u':'); // ip:host:container, as CardHour writes it
+    const QStringList target = parts.value(2).split(u'/');
+    bool hostOk = false;
+    bool containerOk = false;
+    const int hostPort = parts.value(1).toInt(&hostOk);
+    const int containerPort = target.first().toInt(&containerOk);
+    if (parts.size() != 3 || !hostOk || !containerOk)
+        return false;
+    m_ports.append(QJsonObject{{u"host_ip"_s, parts.first()},
+                               {u"host_port"_s, hostPort},
+                               {u"container_port"_s, containerPort},
+                               {u"protocol"_s, target.value(1, u"tcp"_s)}});
+    return true;
+}
+
+bool RunSpec::addVolume(const QString &v)
+{
+    const QStringList parts = v.split(u':');
+    if (parts.size() < 2 || parts.size() > 3)
+        return false;
+    QJsonArray options;
+    if (parts.size() == 3) {
+        const QStringList opts = parts.at(2).split(u',', Qt::SkipEmptyParts);
+        for (const QString &opt : opts)
+            options.append(opt);
+    }
+    if (parts.first().startsWith(u'/')) {
+        options.prepend(u"rbind"_s);
+        m_mounts.append(QJsonObject{{u"Type"_s, u"bind"_s},
+                                    {u"Source"_s, parts.at(0)},
+                                    {u"Destination"_s, parts.at(1)},
+                                    {u"Options"_s, options}});
+    } else {
+        m_volumes.append(QJsonObject{
+            {u"Name"_s, parts.at(0)}, {u"Dest"_s, parts.at(1)}, {u"Options"_s, options}});
+    }
+    return true;
+}
+
+bool RunSpec::addLimit(const QString &flag, const QString &v)
+{
+    bool ok = false;
+    if (flag == u"--cpus"_s) {
+        const double cpus = v.toDouble(&ok);
+        if (!ok || cpus <= 0)
+            return false;
+        constexpr qint64 kPeriod = 100000;
+        QJsonObject cpu{{u"period"_s, kPeriod}, {u"quota"_s, static_cast<qint64>(cpus * kPeriod)}};
+        m_limits.insert(u"cpu"_s, cpu);
+    } else if (flag == u"--memory"_s) {
+        const qint64 mib = v.endsWith(u'm') ? v.chopped(1).toLongLong(&ok) : 0;
+        if (!ok || mib <= 0)
+            return false;
+        m_limits.insert(u"memory"_s, QJsonObject{{u"limit"_s, mib * 1024 * 1024}});
+    } else {
+        const qint64 pids = v.toLongLong(&ok);
+        if (!ok)
+            return false;
+        m_limits.insert(u"pids"_s, QJsonObject{{u"limit"_s, pids}});
+    }
+    return true;
+}
+
+bool RunSpec::addEnv(const QString &v)
+{
+    QString key;
+    QString val;
+    if (!splitPair(v, &key, &val))
+        return false;
+    if (!v.contains(u'=')) { // by name: the value from the environment, as the CLI does
+        if (!m_environment.contains(key))
+            return true;
+        val = m_environment.value(key);
+    }
+    m_env.insert(key, val);
+    return true;
+}
+
+std::optional<QJsonObject> RunSpec::finish()
+{
+    if (!m_spec.contains(u"image"_s) || !m_spec.contains(u"name"_s))
+        return std::nullopt;
+    m_spec.insert(u"labels"_s, m_labels);
+    m_spec.insert(u"env"_s, m_env);
+    if (!m_ports.isEmpty())
+        m_spec.insert(u"portmappings"_s, m_ports);
+    if (!m_volumes.isEmpty())
+        m_spec.insert(u"volumes"_s, m_volumes);
+    if (!m_mounts.isEmpty())
+        m_spec.insert(u"mounts"_s, m_mounts);
+    if (!m_capDrop.isEmpty())
+        m_spec.insert(u"cap_drop"_s, m_capDrop);
+    if (!m_limits.isEmpty())
+        m_spec.insert(u"resource_limits"_s, m_limits);
+    return m_spec;
+}
+
 // What `podman run -d` does with the flags CardHour passes, as libpod's container spec; nothing
 // when a flag is not one of them (that run goes through the command line).
 std::optional<QJsonObject> podmanRunSpec(const QStringList &args,
                                          const QProcessEnvironment &environment)
 {
-    QJsonObject spec;
-    QJsonObject labels;
-    QJsonObject env;
-    QJsonObject limits;
-    QJsonArray ports;
-    QJsonArray volumes;
-    QJsonArray mounts;
-    QJsonArray capDrop;
-    qsizetype i = 2; // after "run -d"
-    auto value = [&](QString *out) {
-        if (i + 1 >= args.size())
-            return false;
-        *out = args.at(++i);
-        return true;
-    };
-    for (; i < args.size(); ++i) {
+    RunSpec spec(environment);
+    for (qsizetype i = 2; i < args.size(); ++i) { // after "run -d"
         const QString &flag = args.at(i);
-        QString v;
-        QString key;
-        QString val;
         if (!flag.startsWith(u'-')) {
             if (i != args.size() - 1)
                 return std::nullopt; // a command after the image: not CardHour's run
-            spec.insert(u"image"_s, flag);
+            spec.setImage(flag);
             break;
         }
         if (flag == u"--pull=never"_s)
             continue; // create never pulls
-        if (!value(&v))
+        if (i + 1 >= args.size() || !spec.add(flag, args.at(++i)))
             return std::nullopt;
-        if (flag == u"--name"_s) {
-            spec.insert(u"name"_s, v);
-        } else if (flag == u"--label"_s) {
-            if (!splitPair(v, &key, &val))
-                return std::nullopt;
-            labels.insert(key, val);
-        } else if (flag == u"--hostname"_s) {
-            spec.insert(u"hostname"_s, v);
-        } else if (flag == u"--network"_s) {
-            static const QStringList modes{u"slirp4netns"_s, u"bridge"_s,  u"host"_s,
-                                           u"none"_s,        u"private"_s, u"pasta"_s};
-            // "slirp4netns:a=b,c=d", as the command line takes it: libpod's network_options.
-            const qsizetype colon = v.indexOf(u':');
-            const QString mode = colon < 0 ? v : v.left(colon);
-            if (colon >= 0 && mode != u"slirp4netns"_s)
-                return std::nullopt;
-            if (modes.contains(mode)) {
-                spec.insert(u"netns"_s, QJsonObject{{u"nsmode"_s, mode}});
-                if (colon >= 0) {
-                    const QStringList opts = v.mid(colon + 1).split(u',', Qt::SkipEmptyParts);
-                    spec.insert(u"network_options"_s,
-                                QJsonObject{{mode, QJsonArray::fromStringList(opts)}});
-                }
-            } else {
-                spec.insert(u"netns"_s, QJsonObject{{u"nsmode"_s, u"bridge"_s}});
-                spec.insert(u"Networks"_s, QJsonObject{{v, QJsonObject{}}});
-            }
-        } else if (flag == u"-p"_s) {
-            const QStringList parts = v.split(u':'); // ip:host:container, as CardHour writes it
-            const QStringList target = parts.value(2).split(u'/');
-            bool hostOk = false;
-            bool containerOk = false;
-            const int hostPort = parts.value(1).toInt(&hostOk);
-            const int containerPort = target.first().toInt(&containerOk);
-            if (parts.size() != 3 || !hostOk || !containerOk)
-                return std::nullopt;
-            ports.append(QJsonObject{{u"host_ip"_s, parts.first()},
-                                     {u"host_port"_s, hostPort},
-                                     {u"container_port"_s, containerPort},
-                                     {u"protocol"_s, target.value(1, u"tcp"_s)}});
-        } else if (flag == u"-v"_s) {
-            const QStringList parts = v.split(u':');
-            if (parts.size() < 2 || parts.size() > 3)
-                return std::nullopt;
-            QJsonArray options;
-            if (parts.size() == 3) {
-                const QStringList opts = parts.at(2).split(u',', Qt::SkipEmptyParts);
-                for (const QString &opt : opts)
-                    options.append(opt);
-            }
-            if (parts.first().startsWith(u'/')) {
-                options.prepend(u"rbind"_s);
-                mounts.append(QJsonObject{{u"Type"_s, u"bind"_s},
-                                          {u"Source"_s, parts.at(0)},
-                                          {u"Destination"_s, parts.at(1)},
-                                          {u"Options"_s, options}});
-            } else {
-                volumes.append(QJsonObject{
-                    {u"Name"_s, parts.at(0)}, {u"Dest"_s, parts.at(1)}, {u"Options"_s, options}});
-            }
-        } else if (flag == u"--cpus"_s) {
-            bool ok = false;
-            const double cpus = v.toDouble(&ok);
-            if (!ok || cpus <= 0)
-                return std::nullopt;
-            constexpr qint64 kPeriod = 100000;
-            QJsonObject cpu{{u"period"_s, kPeriod},
-                            {u"quota"_s, static_cast<qint64>(cpus * kPeriod)}};
-            limits.insert(u"cpu"_s, cpu);
-        } else if (flag == u"--memory"_s) {
-            bool ok = false;
-            const qint64 mib = v.endsWith(u'm') ? v.chopped(1).toLongLong(&ok) : 0;
-            if (!ok || mib <= 0)
-                return std::nullopt;
-            limits.insert(u"memory"_s, QJsonObject{{u"limit"_s, mib * 1024 * 1024}});
-        } else if (flag == u"--pids-limit"_s) {
-            bool ok = false;
-            const qint64 pids = v.toLongLong(&ok);
-            if (!ok)
-                return std::nullopt;
-            limits.insert(u"pids"_s, QJsonObject{{u"limit"_s, pids}});
-        } else if (flag == u"--cap-drop"_s) {
-            capDrop.append(v);
-        } else if (flag == u"-e"_s) {
-            if (!splitPair(v, &key, &val))
-                return std::nullopt;
-            if (!v.contains(u'=')) { // by name: the value from the environment, as the CLI does
-                if (!environment.contains(key))
-                    continue;
-                val = environment.value(key);
-            }
-            env.insert(key, val);
-        } else if (flag == u"--stop-timeout"_s) {
-            bool ok = false;
-            const int seconds = v.toInt(&ok);
-            if (!ok || seconds < 0)
-                return std::nullopt;
-            spec.insert(u"stop_timeout"_s, seconds);
-        } else {
-            return std::nullopt; // --device and the rest: the command line knows them
-        }
     }
-    if (!spec.contains(u"image"_s) || !spec.contains(u"name"_s))
-        return std::nullopt;
-    spec.insert(u"labels"_s, labels);
-    spec.insert(u"env"_s, env);
-    if (!ports.isEmpty())
-        spec.insert(u"portmappings"_s, ports);
-    if (!volumes.isEmpty())
-        spec.insert(u"volumes"_s, volumes);
-    if (!mounts.isEmpty())
-        spec.insert(u"mounts"_s, mounts);
-    if (!capDrop.isEmpty())
-        spec.insert(u"cap_drop"_s, capDrop);
-    if (!limits.isEmpty())
-        spec.insert(u"resource_limits"_s, limits);
-    return spec;
+    return spec.finish();
 }
 
 // `volume create [--label k=v]... [--opt k=v]... NAME`

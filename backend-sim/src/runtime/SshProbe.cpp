@@ -67,6 +67,55 @@ QThreadPool *probePool()
     return pool;
 }
 
+// One probe's session over the connected `fd`: no config files, no known_hosts, the probe's
+// timeout. false when libssh refuses the socket.
+bool configureSession(ssh_session session, platform::NativeSocket fd, const QString &host, int port,
+                      int timeoutMs)
+{
+    const QByteArray hostBytes = host.toUtf8();
+    const unsigned int portValue = static_cast<unsigned int>(port);
+    const long timeoutUsec = long(timeoutMs) * 1000;
+    const long zero = 0;
+    const int verbosity = SSH_LOG_NOLOG;
+    const bool processConfig = false;
+    socket_t socket = socket_t(fd);
+    if (ssh_options_set(session, SSH_OPTIONS_FD, &socket) != SSH_OK)
+        return false;
+    ssh_options_set(session, SSH_OPTIONS_LOG_VERBOSITY, &verbosity);
+    ssh_options_set(session, SSH_OPTIONS_PROCESS_CONFIG, &processConfig); // no ~/.ssh/config
+    ssh_options_set(session, SSH_OPTIONS_HOST, hostBytes.constData());
+    ssh_options_set(session, SSH_OPTIONS_PORT, &portValue);
+    ssh_options_set(session, SSH_OPTIONS_USER, "cardhour-probe");
+    // No known_hosts: they would reorder host key algorithms; the expected key is the only truth.
+    ssh_options_set(session, SSH_OPTIONS_KNOWNHOSTS, "/dev/null");
+    ssh_options_set(session, SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
+    ssh_options_set(session, SSH_OPTIONS_TIMEOUT, &zero);
+    ssh_options_set(session, SSH_OPTIONS_TIMEOUT_USEC, &timeoutUsec);
+    return true;
+}
+
+// "SHA256:..." of the host key the server presented; empty with *why when it cannot be had.
+QString serverKeySha256(ssh_session session, const QString &where, QString *why)
+{
+    ssh_key rawKey = nullptr;
+    if (ssh_get_server_publickey(session, &rawKey) != SSH_OK || !rawKey) {
+        *why =
+            u"%1 presented no host key: %2"_s.arg(where, QString::fromUtf8(ssh_get_error(session)));
+        return {};
+    }
+    const SshKeyPtr key(rawKey);
+    unsigned char *hash = nullptr;
+    size_t hashLength = 0;
+    if (ssh_get_publickey_hash(key.get(), SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLength) != 0
+        || !hash) {
+        *why = u"cannot hash the host key of %1"_s.arg(where);
+        return {};
+    }
+    const QByteArray digest(reinterpret_cast<const char *>(hash), qsizetype(hashLength));
+    ssh_clean_pubkey_hash(&hash);
+    return u"SHA256:"_s + QString::fromLatin1(digest.toBase64(QByteArray::OmitTrailingEquals));
+}
+
 } // namespace
 
 QString SshProbe::statusName(Status status)
@@ -109,28 +158,11 @@ SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QStrin
         result.message = u"libssh could not make a session"_s;
         return result;
     }
-    const QByteArray hostBytes = host.toUtf8();
-    const unsigned int portValue = static_cast<unsigned int>(port);
-    const long timeoutUsec = long(timeoutMs) * 1000;
-    const long zero = 0;
-    const int verbosity = SSH_LOG_NOLOG;
-    const bool processConfig = false;
-    socket_t socket = socket_t(fd);
-    if (ssh_options_set(session.get(), SSH_OPTIONS_FD, &socket) != SSH_OK) {
+    if (!configureSession(session.get(), fd, host, port, timeoutMs)) {
         result.status = Status::HandshakeFailed;
         result.message = u"libssh refused the socket"_s;
         return result;
     }
-    ssh_options_set(session.get(), SSH_OPTIONS_LOG_VERBOSITY, &verbosity);
-    ssh_options_set(session.get(), SSH_OPTIONS_PROCESS_CONFIG, &processConfig); // no ~/.ssh/config
-    ssh_options_set(session.get(), SSH_OPTIONS_HOST, hostBytes.constData());
-    ssh_options_set(session.get(), SSH_OPTIONS_PORT, &portValue);
-    ssh_options_set(session.get(), SSH_OPTIONS_USER, "cardhour-probe");
-    // No known_hosts: they would reorder host key algorithms; the expected key is the only truth.
-    ssh_options_set(session.get(), SSH_OPTIONS_KNOWNHOSTS, "/dev/null");
-    ssh_options_set(session.get(), SSH_OPTIONS_GLOBAL_KNOWNHOSTS, "/dev/null");
-    ssh_options_set(session.get(), SSH_OPTIONS_TIMEOUT, &zero);
-    ssh_options_set(session.get(), SSH_OPTIONS_TIMEOUT_USEC, &timeoutUsec);
 
     if (ssh_connect(session.get()) != SSH_OK) {
         result.status = Status::HandshakeFailed;
@@ -140,28 +172,14 @@ SshProbe::Result SshProbe::probeOnce(const QString &host, int port, const QStrin
         return result;
     }
 
-    ssh_key rawKey = nullptr;
-    if (ssh_get_server_publickey(session.get(), &rawKey) != SSH_OK || !rawKey) {
+    QString why;
+    result.seenHostKeySha256 = serverKeySha256(session.get(), where, &why);
+    if (result.seenHostKeySha256.isEmpty()) {
         result.status = Status::HandshakeFailed;
-        result.message = u"%1 presented no host key: %2"_s.arg(
-            where, QString::fromUtf8(ssh_get_error(session.get())));
+        result.message = why;
         result.elapsedMs = clock.elapsed();
         return result;
     }
-    const SshKeyPtr key(rawKey);
-    unsigned char *hash = nullptr;
-    size_t hashLength = 0;
-    if (ssh_get_publickey_hash(key.get(), SSH_PUBLICKEY_HASH_SHA256, &hash, &hashLength) != 0
-        || !hash) {
-        result.status = Status::HandshakeFailed;
-        result.message = u"cannot hash the host key of %1"_s.arg(where);
-        result.elapsedMs = clock.elapsed();
-        return result;
-    }
-    const QByteArray digest(reinterpret_cast<const char *>(hash), qsizetype(hashLength));
-    ssh_clean_pubkey_hash(&hash);
-    result.seenHostKeySha256 =
-        u"SHA256:"_s + QString::fromLatin1(digest.toBase64(QByteArray::OmitTrailingEquals));
     result.elapsedMs = clock.elapsed();
     if (result.seenHostKeySha256 != expectedSha256) {
         result.status = Status::HostKeyMismatch;

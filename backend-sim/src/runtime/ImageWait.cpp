@@ -1,15 +1,11 @@
-#include "CliRuntime.h"
-#include "CliRuntimePrivate.h"
+#include "ImageWait.h"
+
+#include "BoxNames.h"
 #include "ImageBuildStatus.h"
 
 #include <QTimer>
 
-#include <memory>
-
 using namespace Qt::StringLiterals;
-
-// A launch whose image is missing while `cardhour-sim images build` makes it: it waits at stage
-// "image" and runs the container once the build is done, instead of failing.
 
 namespace cardhour::sim {
 
@@ -24,52 +20,56 @@ bool underWay(ImageBuildStatus::State state)
 
 } // namespace
 
-QString CliRuntime::imageMissingReason(const QString &imageId)
+ImageWait::ImageWait(LaunchSteps &steps, QString dataDir, QString imagePrefix, QObject *parent)
+    : QObject(parent), m_steps(steps), m_dataDir(std::move(dataDir)),
+      m_imagePrefix(std::move(imagePrefix))
+{}
+
+QString ImageWait::missingReason(const QString &imageId)
 {
     return u"image %1 is not built: run cardhour-sim images build %1"_s.arg(imageId);
 }
 
-bool CliRuntime::waitForImage(const std::shared_ptr<Launch> &launch, int attempt)
+bool ImageWait::waitFor(const std::shared_ptr<Launch> &launch, std::function<void()> built)
 {
     const QString image = launch->spec.image;
-    if (m_options.dataDir.isEmpty()
-        || !underWay(ImageBuildStatus::read(m_options.dataDir, m_options.imagePrefix, image).state))
+    if (m_dataDir.isEmpty()
+        || !underWay(ImageBuildStatus::read(m_dataDir, m_imagePrefix, image).state))
         return false;
     qCInfo(lcCli) << "instance" << launch->id() << ": image" << image
                   << "is being built, waiting for it";
     auto *timer = new QTimer(this);
     timer->setInterval(kPollIntervalMs);
-    connect(timer, &QTimer::timeout, this, [this, timer, launch, attempt, image] {
-        const QString id = launch->id();
-        if (!current(id, launch->token)) {
+    connect(timer, &QTimer::timeout, this, [this, timer, launch, built, image] {
+        if (!m_steps.current(*launch)) {
             timer->deleteLater();
             timer->stop();
-            return endOp(id);
+            return m_steps.queue().end(launch->id());
         }
         const ImageBuildStatus::Image status =
-            ImageBuildStatus::read(m_options.dataDir, m_options.imagePrefix, image);
+            ImageBuildStatus::read(m_dataDir, m_imagePrefix, image);
         if (underWay(status.state))
             return;
         timer->stop();
         timer->deleteLater();
         if (status.state == ImageBuildStatus::State::Built)
-            return runContainer(launch, attempt);
+            return built();
         const QString reason = status.state == ImageBuildStatus::State::Failed
             ? u"image %1 could not be built: %2"_s.arg(image, status.error)
-            : imageMissingReason(image);
-        dropLaunchWithoutImage(launch, reason);
+            : missingReason(image);
+        dropLaunch(launch, reason);
     });
     timer->start();
     return true;
 }
 
-void CliRuntime::dropLaunchWithoutImage(const std::shared_ptr<Launch> &launch,
-                                        const QString &reason)
+void ImageWait::dropLaunch(const std::shared_ptr<Launch> &launch, const QString &reason)
 {
     // Nothing of a launch that never had an image is left behind. The volume is this
     // instance's and no container of it ever ran: it holds no data.
-    runCli({u"volume"_s, u"rm"_s, volumeName(launch->id())},
-           [this, launch, reason](const ProcResult &) { failLaunch(launch, reason, false); });
+    m_steps.engine().run(
+        {u"volume"_s, u"rm"_s, box::volumeName(launch->id())},
+        [this, launch, reason](const ProcessResult &) { m_steps.fail(launch, reason, false); });
 }
 
 } // namespace cardhour::sim

@@ -1,0 +1,91 @@
+#include "ContainerRunArgs.h"
+
+#include "BoxGpuEnvironment.h"
+#include "BoxNames.h"
+#include "InstanceFiles.h"
+
+#include <QDir>
+
+using namespace Qt::StringLiterals;
+
+namespace cardhour::sim {
+
+namespace {
+
+// -v arguments of the host folders mounted read-only: the ssh dir, datasets, models, and the
+// simulated cards' status (real cards come in through the engine instead).
+QStringList readOnlyMounts(const InstanceSpec &spec, const ContainerRunArgs::Settings &settings)
+{
+    const QString relabel = settings.selinux ? u",z"_s : QString();
+    QStringList args{u"-v"_s, spec.sshDir + u":/etc/cardhour/ssh:ro"_s + relabel};
+    for (const auto &[name, folder] : spec.datasets)
+        args << u"-v"_s << folder + u":/datasets/"_s + name + u":ro"_s + relabel;
+    for (const auto &[name, folder] : spec.models)
+        args << u"-v"_s << folder + u":/models/"_s + name + u":ro"_s + relabel;
+    if (spec.realGpus)
+        return args;
+    // Simulated GPUs: the provider's live numbers for the box's nvidia-smi (Telemetry).
+    const QString gpuDir = spec.gpuStatusDir.isEmpty() && !settings.dataDir.isEmpty()
+        ? InstanceFiles::instanceDirFor(settings.dataDir, spec.instanceId) + u"/gpu"_s
+        : spec.gpuStatusDir;
+    if (!gpuDir.isEmpty() && QDir().mkpath(gpuDir))
+        args << u"-v"_s << gpuDir + u":/run/cardhour/gpu:ro"_s + relabel;
+    return args;
+}
+
+QStringList limitArgs(const InstanceSpec &spec)
+{
+    QStringList args;
+    if (spec.cpus > 0)
+        args << u"--cpus"_s << QString::number(spec.cpus, 'g', 6);
+    if (spec.memoryMib > 0)
+        args << u"--memory"_s << QString::number(spec.memoryMib) + u'm';
+    if (spec.pidsLimit > 0)
+        args << u"--pids-limit"_s << QString::number(spec.pidsLimit);
+    return args;
+}
+
+} // namespace
+
+ContainerRunArgs ContainerRunArgs::forSpec(const InstanceSpec &spec, int sshPort,
+                                           const Settings &settings)
+{
+    const QString id = spec.instanceId;
+    ContainerRunArgs run;
+    QStringList &args = run.args;
+    // `run -d` is create + start in one process: each podman process costs ~0.1-0.3 s here.
+    args << u"run"_s << u"-d"_s << u"--name"_s << box::containerName(id);
+    args << box::ownerLabels(id, spec.ownerId, settings.providerId) << u"--label"_s
+         << box::kDiskGibLabel + u'=' + QString::number(spec.diskGib);
+    args << u"--hostname"_s << box::hostnameFor(id) << u"--pull=never"_s;
+    if (!settings.network.isEmpty())
+        args << u"--network"_s << settings.network;
+    // Only sshd is published. One-click apps listen on the box's own loopback and are reached
+    // through an SSH forward: a published port would serve them to every user of the host.
+    args << u"-p"_s << u"%1:%2:%3"_s.arg(box::kLoopback).arg(sshPort).arg(box::kSshPort);
+    args << u"-v"_s << box::volumeName(id) + u":/workspace"_s;
+    args << readOnlyMounts(spec, settings);
+    // Real cards: the devices and driver come in through the engine; without a status file
+    // the image's nvidia-smi hands over to the real one.
+    if (spec.realGpus)
+        args << cli::gpuDeviceArgs(settings.engine, spec.gpuCards);
+    args << limitArgs(spec);
+    // No raw sockets (docker grants NET_RAW by default; podman's defaults lack it already):
+    // a box must not forge packets on the network it is on.
+    args << u"--cap-drop"_s << u"NET_RAW"_s;
+    // The cards' variables go to PID 1; the entrypoint hands them to every ssh session.
+    for (const auto &[name, value] : boxGpuEnvironment(spec))
+        args << u"-e"_s << name + u'=' + value;
+    if (!spec.appToken.isEmpty()) {
+        // By name only: the value comes from the CLI's environment, not its command line.
+        args << u"-e"_s << u"CARDHOUR_APP_TOKEN"_s;
+        run.environment.insert(u"CARDHOUR_APP_TOKEN"_s, spec.appToken);
+    }
+    const QString image = spec.snapshotId.isEmpty()
+        ? settings.imagePrefix + spec.image + u":latest"_s
+        : box::snapshotImage(spec.snapshotId);
+    args << u"--stop-timeout"_s << QString::number(settings.stopTimeoutS) << image;
+    return run;
+}
+
+} // namespace cardhour::sim
