@@ -1,14 +1,15 @@
 // open: a host's one-click app (Jupyter, ...) through an SSH forward, as the desktop client's
-// app button does it (SshPortForward to the catalog's app port, SshPortForward::appUrl).
+// app button does it (SshPortForward to the catalog's app port, SshPortForward::appUrl, and
+// AppOpener, which keeps the token off every command line).
 #include "Cli.h"
 #include "Output.h"
+#include "ssh/AppOpener.h"
 #include "ssh/SshPortForward.h"
 #include "ssh/SshTarget.h"
 
 #include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
@@ -79,6 +80,7 @@ int open(Context &ctx)
         return code;
 
     SshPortForward forwarder(*target, chosen->port);
+    AppOpener opener(AppOpener::systemLauncher());
     QEventLoop loop;
     QObject::connect(&forwarder, &SshPortForward::listening, &loop, [&](quint16 port) {
         const QUrl url = SshPortForward::appUrl(*chosen, port);
@@ -96,8 +98,14 @@ int open(Context &ctx)
             Output::error(Apps::tr("%1 of %2 is at that address (through SSH); Ctrl-C ends it.")
                               .arg(chosen->name, instance->name));
         }
-        if (hasDesktop() && !QProcess::startDetached(u"xdg-open"_s, {url.toString()}))
-            Output::error(Apps::tr("Could not start xdg-open; open the address yourself."));
+        if (!hasDesktop())
+            return;
+        const AppOpener::Outcome opened = opener.open(url);
+        if (opened.opened)
+            Output::error(Apps::tr("Opened it in the browser."));
+        else
+            Output::error(
+                Apps::tr("No browser opened (%1); open the address yourself.").arg(opened.error));
     });
     QObject::connect(&forwarder, &SshPortForward::failed, &loop, [&](const QString &reason) {
         Output::error(Apps::tr("cardhourctl open: %1").arg(reason));

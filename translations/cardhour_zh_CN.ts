@@ -882,6 +882,29 @@
     </message>
 </context>
 <context>
+    <name>cardhour::core::AppOpener</name>
+    <message>
+        <source>Open the app</source>
+        <translation>打开应用</translation>
+    </message>
+    <message>
+        <source>Could not make the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>The folder %1 is not this user&apos;s alone.</source>
+        <translation>文件夹 %1 并非仅属于当前用户。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not start a browser.</source>
+        <translation>无法启动浏览器。</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::core::ClientSession</name>
     <message>
         <source>Your session has ended. Please log in again.</source>
@@ -1551,16 +1574,20 @@
         <translation>%2 的 %1 就在这个地址（通过 SSH）；按 Ctrl-C 结束。</translation>
     </message>
     <message>
-        <source>Could not start xdg-open; open the address yourself.</source>
-        <translation>无法启动 xdg-open；请自行打开该地址。</translation>
-    </message>
-    <message>
         <source>cardhourctl open: %1</source>
         <translation>cardhourctl open：%1</translation>
     </message>
     <message>
         <source>A host&apos;s one-click app through an SSH forward (until interrupted).</source>
         <translation>通过 SSH 转发打开主机的一键应用（直到被中断）。</translation>
+    </message>
+    <message>
+        <source>Opened it in the browser.</source>
+        <translation>已在浏览器中打开。</translation>
+    </message>
+    <message>
+        <source>No browser opened (%1); open the address yourself.</source>
+        <translation>未打开浏览器（%1）；请自行打开该地址。</translation>
     </message>
 </context>
 <context>
@@ -4469,10 +4496,6 @@ Commands:
         <translation>已复制：%1</translation>
     </message>
     <message>
-        <source>%1 is at %2 (through SSH).</source>
-        <translation>%1 位于 %2（经由 SSH）。</translation>
-    </message>
-    <message>
         <source>That instance is no longer there.</source>
         <translation>该实例已不存在。</translation>
     </message>
@@ -4483,6 +4506,26 @@ Commands:
     <message>
         <source>“%1” has no app called “%2”.</source>
         <translation>“%1”没有名为“%2”的应用。</translation>
+    </message>
+    <message>
+        <source>%1 is ready (through SSH).</source>
+        <translation>%1 已就绪（通过 SSH）。</translation>
+    </message>
+    <message>
+        <source>%1 opened in the browser (through SSH).</source>
+        <translation>已在浏览器中打开 %1（通过 SSH）。</translation>
+    </message>
+    <message>
+        <source>No browser opened for %1: %2</source>
+        <translation>未能为 %1 打开浏览器：%2</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>No browser could be started. Open this address yourself (it holds the app&apos;s token; it works while CardHour runs):</source>
+        <translation>无法启动浏览器。请自行打开此地址（其中含有应用的令牌；CardHour 运行期间有效）：</translation>
     </message>
 </context>
 <context>

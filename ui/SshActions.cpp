@@ -3,6 +3,7 @@
 #include "TerminalTab.h"
 #include "session/ClientSession.h"
 #include "session/SecretStore.h"
+#include "ssh/AppOpener.h"
 #include "ssh/SshAccess.h"
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshConnection.h"
@@ -14,6 +15,7 @@
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
+#include <QMessageBox>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -34,7 +36,10 @@ SshActions::SshActions(core::ClientSession *session, core::SecretStore *secrets,
       m_knownHostsPath(knownHostsPath.isEmpty() ? SshConfigWriter::defaultKnownHostsPath()
                                                 : knownHostsPath),
       m_sshConfigPath(sshConfigPath.isEmpty() ? QDir::home().filePath(u".ssh/config"_s)
-                                              : sshConfigPath)
+                                              : sshConfigPath),
+      m_opener(new core::AppOpener([](const QUrl &page) { return QDesktopServices::openUrl(page); },
+                                   {}, this)),
+      m_window(window)
 {}
 
 TerminalTab *SshActions::openTerminal(const Instance &instance)
@@ -205,11 +210,7 @@ void SshActions::openApp(const Instance &instance, const core::InstanceApp &app)
 {
     const QString key = u"%1:%2"_s.arg(instance.id).arg(app.port);
     if (core::SshPortForward *forward = m_forwards.value(key); forward && forward->localPort()) {
-        const QUrl url = core::SshPortForward::appUrl(app, forward->localPort());
-        if (m_openBrowser)
-            QDesktopServices::openUrl(url);
-        Q_EMIT appOpened(url);
-        return;
+        return handToBrowser(app, core::SshPortForward::appUrl(app, forward->localPort()));
     }
     resolveTarget(instance, [this, app, key](const SshTarget &resolved, const QString &error) {
         if (!error.isEmpty())
@@ -220,12 +221,7 @@ void SshActions::openApp(const Instance &instance, const core::InstanceApp &app)
             auto *forward = new core::SshPortForward(target, app.port, this);
             m_forwards.insert(key, forward);
             connect(forward, &core::SshPortForward::listening, this, [this, app](quint16 port) {
-                const QUrl url = core::SshPortForward::appUrl(app, port);
-                if (m_openBrowser)
-                    QDesktopServices::openUrl(url);
-                Q_EMIT message(tr("%1 is at %2 (through SSH).").arg(app.name, url.toString()),
-                               false);
-                Q_EMIT appOpened(url);
+                handToBrowser(app, core::SshPortForward::appUrl(app, port));
             });
             connect(forward, &core::SshPortForward::failed, this,
                     [this, forward, key](const QString &reason) {
@@ -242,6 +238,36 @@ void SshActions::openApp(const Instance &instance, const core::InstanceApp &app)
             start(resolved, secret->ok() ? secret->secret() : QString());
         });
     });
+}
+
+void SshActions::handToBrowser(const core::InstanceApp &app, const QUrl &url)
+{
+    if (!m_openBrowser) {
+        Q_EMIT message(tr("%1 is ready (through SSH).").arg(app.name), false);
+        return Q_EMIT appOpened(url);
+    }
+    // Through a page only this user can read: the browser's command line shows no token.
+    const core::AppOpener::Outcome opened = m_opener->open(url);
+    if (opened.opened) {
+        Q_EMIT message(tr("%1 opened in the browser (through SSH).").arg(app.name), false);
+    } else {
+        Q_EMIT message(tr("No browser opened for %1: %2").arg(app.name, opened.error), true);
+        showAddress(app, url);
+    }
+    Q_EMIT appOpened(url);
+}
+
+void SshActions::showAddress(const core::InstanceApp &app, const QUrl &url)
+{
+    // In the window, to copy from: never on a command line.
+    auto *box = new QMessageBox(QMessageBox::Information, tr("Open %1").arg(app.name),
+                                tr("No browser could be started. Open this address yourself "
+                                   "(it holds the app's token; it works while CardHour runs):"),
+                                QMessageBox::Close, m_window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(url.toString(QUrl::FullyEncoded));
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    box->open();
 }
 
 } // namespace cardhour::ui

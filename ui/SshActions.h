@@ -16,6 +16,7 @@ class QTabWidget;
 class QWidget;
 
 namespace cardhour::core {
+class AppOpener;
 class SshPortForward;
 class ClientSession;
 class SecretStore;
@@ -56,8 +57,10 @@ public:
     void addToSshConfig(const core::Instance &instance);
     void copySshCommand(const core::Instance &instance);
     // A one-click app (e.g. Jupyter): a port forward to the app's port on a free local port,
-    // then the app's URL (token included) in the browser. A forward stays open for later clicks
-    // until the app's instance is no longer running (see closeForwards()).
+    // then the app's URL (token included) in the browser, through a page only this user can
+    // read (core::AppOpener; no token on a command line). Where no browser starts, the address
+    // is shown to copy. A forward stays open for later clicks until the app's instance is no
+    // longer running (see closeForwards()).
     void openApp(const core::Instance &instance, const core::InstanceApp &app);
     // The same by name, for views that hold only ids (the details pane's openAppRequested):
     // `instance` as the session holds it now; a gone or stopped instance or an unknown app is
@@ -75,10 +78,13 @@ public:
 
 Q_SIGNALS:
     void message(const QString &text, bool isError);
-    // The URL handed to the browser (tests check it instead of a browser).
+    // The app's URL the browser was sent to (tests check it instead of a browser).
     void appOpened(const QUrl &url);
 
 private:
+    void handToBrowser(const core::InstanceApp &app, const QUrl &url);
+    void showAddress(const core::InstanceApp &app, const QUrl &url);
+
     core::ClientSession *m_session;
     core::SshKeyStore *m_keys;
     QTabWidget *m_tabs;
@@ -86,6 +92,8 @@ private:
     QString m_sshConfigPath;
     QHash<QString, QPointer<core::SshPortForward>> m_forwards; // "instance id:remote port"
     bool m_openBrowser = true;
+    core::AppOpener *m_opener;
+    QWidget *m_window;
 };
 
 } // namespace cardhour::ui

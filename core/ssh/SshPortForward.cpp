@@ -1,6 +1,7 @@
 #include "ssh/SshPortForward.h"
 
 #include "api/Models.h"
+#include "ssh/LoopbackPeer.h"
 #include "ssh/SshForwardWorker.h"
 
 #include <QSocketNotifier>
@@ -58,6 +59,15 @@ void SshForwardWorker::accept()
 {
     while (m_server && m_server->hasPendingConnections()) {
         QTcpSocket *socket = m_server->nextPendingConnection();
+        // 127.0.0.1 is open to every user of the machine; the app behind the forward (root in
+        // the box, a notebook with a terminal) is this user's alone. Closed before any byte.
+        if (!peerIsThisUser(*socket)) {
+            qWarning("port forward: refused a connection from another local user (port %u)",
+                     unsigned(socket->peerPort()));
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
         ssh_channel channel = ssh_channel_new(m_connection->session());
         if (!channel
             || ssh_channel_open_forward(channel, "127.0.0.1", m_remotePort, "127.0.0.1",

@@ -15,7 +15,9 @@ class SshForwardWorker;
 
 // A local port forward over SSH (like `ssh -L 127.0.0.1:LOCAL:127.0.0.1:REMOTE`): listens on
 // 127.0.0.1 only, and every accepted connection becomes a libssh direct-tcpip channel to
-// `remotePort` on the instance. Used for one-click apps ("Open in browser").
+// `remotePort` on the instance. Used for one-click apps ("Open in browser"). On Linux a
+// connection from another local user is closed at once (peerIsThisUser, LoopbackPeer.h);
+// elsewhere every local connection is served.
 //
 // Threading: like SshShell, one QThread per forward owns the libssh session, the QTcpServer and
 // the sockets; a QSocketNotifier on the session's socket drives the channels, so the data

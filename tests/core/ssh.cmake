@@ -12,6 +12,13 @@ cardhour_add_test(tst_sshaccess
     LABELS core)
 target_include_directories(tst_sshaccess PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/ssh)
 
+# A one-click app's local guards: the forward's peer uid (loopback connections) and the 0600
+# page that carries the app's address to the browser.
+cardhour_add_test(tst_appopening
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_appopening.cpp
+    LIBS cardhour_core
+    LABELS core)
+
 # Passphrases in the real keychain (run-with-keyring), keys checked with OpenSSH's ssh-keygen.
 cardhour_add_test(tst_sshkeys
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ssh/tst_sshkeys.cpp

@@ -46,7 +46,8 @@ using namespace Qt::StringLiterals;
 using namespace cardhour;
 using namespace cardhour::test;
 
-// Stands in for the browser: remembers the URLs it was asked to open.
+// Stands in for the browser: remembers the app URLs it was sent to. It is handed a local page
+// (AppOpener's, so that no command line shows the token) and follows its redirect.
 class UrlCatcher : public QObject
 {
     Q_OBJECT
@@ -56,11 +57,20 @@ public:
     qint64 openedAtMs = -1; // the first URL's time after the click
 
 public Q_SLOTS:
-    void open(const QUrl &url)
+    void open(const QUrl &page)
     {
+        QFile file(page.toLocalFile());
+        if (!file.open(QIODevice::ReadOnly))
+            return;
+        const QByteArray text = file.readAll();
+        const QByteArray start = "location.replace(\"";
+        const qsizetype from = text.indexOf(start);
+        if (from < 0)
+            return;
+        const qsizetype begin = from + start.size();
         if (urls.isEmpty())
             openedAtMs = clock.elapsed();
-        urls << url;
+        urls << QUrl(QString::fromUtf8(text.mid(begin, text.indexOf('"', begin) - begin)));
     }
 };
 
@@ -94,7 +104,7 @@ void TestAppsPanel::initTestCase()
         return;
     m_sim = startSim();
     QVERIFY(m_sim);
-    QDesktopServices::setUrlHandler(u"http"_s, &m_browser, "open");
+    QDesktopServices::setUrlHandler(u"file"_s, &m_browser, "open");
 
     ui::MainWindow::Options o = isolatedWindowOptions(QDir(m_dir->path()), u"apps"_s, 3000);
     m_window = std::make_unique<ui::MainWindow>(o);
@@ -124,7 +134,7 @@ void TestAppsPanel::initTestCase()
 
 void TestAppsPanel::cleanupTestCase()
 {
-    QDesktopServices::unsetUrlHandler(u"http"_s);
+    QDesktopServices::unsetUrlHandler(u"file"_s);
     m_window.reset(); // closes forwards before the containers go
     cleanupPodmanTest();
 }
