@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AfterPaint.h"
+#include "BillPanel.h"
 #include "BillingController.h"
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
