@@ -152,6 +152,14 @@ void TestProviderTls::initTestCase()
     QVERIFY(garbage.open(QIODevice::WriteOnly));
     garbage.write("not a certificate\n");
     garbage.close();
+    // Keys are private files; a copy of the server's key that every user may read is refused.
+    constexpr QFile::Permissions kPrivate = QFile::ReadOwner | QFile::WriteOwner;
+    for (const QString &name :
+         {u"ca.key"_s, u"server.key"_s, u"elsewhere.key"_s, u"unrelated.key"_s, u"garbage.pem"_s})
+        QVERIFY(QFile::setPermissions(file(name), kPrivate));
+    QVERIFY(QFile::copy(file(u"server.key"_s), file(u"readable.key"_s)));
+    QVERIFY(QFile::setPermissions(file(u"readable.key"_s),
+                                  kPrivate | QFile::ReadGroup | QFile::ReadOther));
 
     QString error;
     const auto ca = TlsTrust::loadCaFile(file(u"ca.pem"_s), &error);
@@ -312,6 +320,8 @@ void TestProviderTls::startRefusals_data()
                                << u"holds no usable private key"_s;
     QTest::newRow("another certificate's key")
         << tlsArgs(u"server.pem"_s, u"unrelated.key"_s) << u"does not belong to"_s;
+    QTest::newRow("key every user can read")
+        << tlsArgs(u"server.pem"_s, u"readable.key"_s) << u"can be read or written by every user"_s;
 }
 
 void TestProviderTls::startRefusals()

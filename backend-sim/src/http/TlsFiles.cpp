@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QSslSocket>
@@ -66,6 +67,17 @@ std::optional<QSslConfiguration> loadServerTls(const QString &certFile, const QS
     const std::optional<QByteArray> keyPem = readSmallFile(keyFile, u"key"_s, error);
     if (!keyPem)
         return std::nullopt;
+#ifndef Q_OS_WIN
+    // Like sshd with its host keys: a key every user of the machine can read is no secret.
+    // Group access stays allowed (Debian's ssl-cert group reads /etc/ssl/private this way).
+    if (QFileInfo(keyFile).permissions() & (QFile::ReadOther | QFile::WriteOther)) {
+        *error =
+            u"the TLS key %1 can be read or written by every user of this machine: make it "
+            "private (chmod 600 %1) and, since others may have copied it, consider a new one"_s.arg(
+                keyFile);
+        return std::nullopt;
+    }
+#endif
 
     const QList<QSslCertificate> chain = QSslCertificate::fromData(*certPem, QSsl::Pem);
     if (chain.isEmpty() || chain.constFirst().isNull()) {
