@@ -206,6 +206,11 @@ int main(int argc, char *argv[])
         u"Seconds between measurements of the running boxes' own disks; a box whose disk is "
         "full is stopped (podman; default 20)."_s,
         u"SECONDS"_s, u"20"_s);
+    const QCommandLineOption maxStreamsOption(
+        u"max-event-streams"_s,
+        u"Event streams (GET /v1/events) open at once over all accounts; past it a new one is "
+        "refused with 503 (default: half the connection cap)."_s,
+        u"COUNT"_s, u"0"_s);
     const QCommandLineOption gpusOption(
         u"gpus"_s,
         u"Which GPUs to lend: real (this host's NVIDIA cards, passed through to the "
@@ -232,10 +237,11 @@ int main(int argc, char *argv[])
                                         u"Print the API's error codes and exit."_s);
     errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({errorCodesOption});
-    parser.addOptions({listenOption, dataOption, remoteOption, testClockOption, catalogOption,
-                       runtimeOption, containersConfOption, engineApiOption, tagPrefixOption,
-                       postingOption, diskCheckOption, gpusOption, nvidiaSmiOption, hostNameOption,
-                       routesOption, dataDirOption, tlsCertOption, tlsKeyOption, scryptOption});
+    parser.addOptions({listenOption,    dataOption,      remoteOption,         testClockOption,
+                       catalogOption,   runtimeOption,   containersConfOption, engineApiOption,
+                       tagPrefixOption, postingOption,   diskCheckOption,      maxStreamsOption,
+                       gpusOption,      nvidiaSmiOption, hostNameOption,       routesOption,
+                       dataDirOption,   tlsCertOption,   tlsKeyOption,         scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -303,6 +309,9 @@ int main(int argc, char *argv[])
     if (!ok || diskCheckSeconds < 1 || diskCheckSeconds > 3600)
         return fail(u"--disk-check-interval wants 1 to 3600 seconds"_s);
     options.diskCheckIntervalMs = diskCheckSeconds * 1000;
+    options.maxEventStreams = parser.value(maxStreamsOption).toInt(&ok);
+    if (!ok || options.maxEventStreams < 0 || options.maxEventStreams > 100'000)
+        return fail(u"--max-event-streams wants 1 to 100000 (0: half the connection cap)"_s);
 
     if (!QDir().mkpath(options.dataDir))
         return fail(u"cannot create the data directory %1"_s.arg(options.dataDir));

@@ -118,6 +118,7 @@ private Q_SLOTS:
     void aThousandFailedLogInsLockNoOtherAccount();
     void tokensExpire();
     void anExpiredStoredTokenAsksToLogInAgain();
+    void eventStreamsEndWithTheirSession();
 };
 
 void TestProviderAuth::initTestCase()
@@ -424,5 +425,44 @@ void TestProviderAuth::anExpiredStoredTokenAsksToLogInAgain()
     QVERIFY(!next.isLoggedIn());
 }
 
+// Streams end with the token that opened them (before: they stayed open after log-out and
+// expiry, and streams alone could take every connection of the server).
+void TestProviderAuth::eventStreamsEndWithTheirSession()
+{
+    SimProcess sim;
+    QVERIFY2(sim.start({u"--test-clock"_s, u"--max-event-streams"_s, u"3"_s}),
+             qPrintable(sim.lastError()));
+    const QString alice = sim.signUp(u"streams-a@example.com"_s);
+    const Reply second = sim.post(u"/v1/auth/login"_s, credentials(u"streams-a@example.com"_s));
+    QVERIFY2(second.status == 200, second.describe().constData());
+    const QString aliceOther = second.value(u"token"_s).toString();
+    const QString bob = sim.signUp(u"streams-b@example.com"_s);
+
+    // Log-out ends that token's stream at once, and no other.
+    cardhour::test::SseClient loggedOut, sameUser, other;
+    QVERIFY(loggedOut.open(sim.port(), alice));
+    QVERIFY(sameUser.open(sim.port(), aliceOther));
+    QVERIFY(other.open(sim.port(), bob));
+    // The cap: a fourth stream is refused (503), the API still answers.
+    cardhour::test::SseClient fourth;
+    QVERIFY(!fourth.open(sim.port(), bob));
+    QCOMPARE(fourth.status(), 503);
+    QCOMPARE(sim.authedGet(bob, u"/v1/me"_s).status, 200);
+
+    QCOMPARE(sim.authedPost(alice, u"/v1/auth/logout"_s).status, 204);
+    QTRY_VERIFY_WITH_TIMEOUT(!loggedOut.isConnected(), 5000);
+    QVERIFY(sameUser.isConnected());
+    QVERIFY(other.isConnected());
+    // With room again, a new stream opens.
+    cardhour::test::SseClient again;
+    QVERIFY(again.open(sim.port(), bob));
+
+    // Expiry ends the others within about a second of the clock passing it.
+    QVERIFY(sim.advance(30 * 24 * 3600.0 + 1));
+    QTRY_VERIFY_WITH_TIMEOUT(!sameUser.isConnected() && !other.isConnected(), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!again.isConnected(), 5000);
+}
+
 QTEST_GUILESS_MAIN(TestProviderAuth)
+
 #include "tst_providerauth.moc"

@@ -8,6 +8,7 @@
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "service/Accounts.h"
+#include "service/EventBus.h"
 #include "service/InstanceService.h"
 #include "store/Database.h"
 
@@ -126,7 +127,9 @@ void registerAuthRoutes(ApiContext &ctx)
     });
 
     ctx.authedRoute("POST", u"/v1/auth/logout"_s, [&ctx](http::Request &request, const QString &) {
-        ctx.accounts.logOut(QString::fromLatin1(ApiContext::bearerToken(request)));
+        const QByteArray token = ApiContext::bearerToken(request);
+        ctx.accounts.logOut(QString::fromLatin1(token));
+        ctx.events.closeStreamsOf(token); // no stream outlives the session that opened it
         return http::Response::noContent();
     });
 

@@ -5,6 +5,9 @@
 #include <QObject>
 #include <QPointer>
 #include <QProcessEnvironment>
+#include <QTemporaryDir>
+
+#include <memory>
 
 namespace cardhour::sim {
 
@@ -52,6 +55,12 @@ public:
     // From now on no callback comes; called by the runtime's destructor before its parts go.
     void shutDown(); // once; later calls do nothing
 
+    // Where podman's service of our own listens. A socket path must fit sockaddr_un (108
+    // bytes with its NUL): in the data folder when short, else in a fresh 0700 folder of the
+    // temporary directory (made in `spare`), which nobody else can have made first: a
+    // predictable name there would let another user answer as the engine. Empty: none made.
+    static QString podmanSocketPath(const QString &dataDir, std::unique_ptr<QTemporaryDir> &spare);
+
 Q_SIGNALS:
     // From the event stream, for containers of this provider.
     void containerEnded(const QString &instanceId);
@@ -79,6 +88,8 @@ private:
     Settings m_settings;
     EngineApi *m_api = nullptr;
     QPointer<Process> m_apiService; // the podman service this engine started, while it runs
+    std::unique_ptr<QTemporaryDir>
+        m_spareSocketDir; // its socket's folder when the data dir's path is too long
     quint64 m_events = 0; // the event stream's handle; 0 while it is not open
 };
 

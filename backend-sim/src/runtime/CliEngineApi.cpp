@@ -27,16 +27,20 @@ namespace {
 constexpr int kServiceStartMs = 5000; // a podman service answers in well under a second here
 constexpr int kEventRetryMs = 1000;
 
-// A socket path must fit sockaddr_un (108 bytes with its NUL): in the data folder when short.
-QString podmanSocketPath(const QString &dataDir)
+} // namespace
+
+QString CliEngine::podmanSocketPath(const QString &dataDir, std::unique_ptr<QTemporaryDir> &spare)
 {
     const QString inData = QDir(dataDir).absoluteFilePath(u"podman-api.sock"_s);
     if (!dataDir.isEmpty() && inData.toLocal8Bit().size() < 100)
         return inData;
-    return QDir(QDir::tempPath())
-        .absoluteFilePath(u"cardhour-podman-%1-%2.sock"_s.arg(QCoreApplication::applicationPid())
-                              .arg(QDateTime::currentMSecsSinceEpoch()));
+    spare = std::make_unique<QTemporaryDir>(QDir(QDir::tempPath()).filePath(u"cardhour-XXXXXX"_s));
+    if (!spare->isValid())
+        return {};
+    return spare->filePath(u"podman-api.sock"_s);
 }
+
+namespace {
 
 QString dockerSocketPath(const QString &dockerHost)
 {
@@ -77,7 +81,9 @@ void CliEngine::connectApi()
 
 QString CliEngine::startPodmanService()
 {
-    const QString socket = podmanSocketPath(m_settings.dataDir);
+    const QString socket = podmanSocketPath(m_settings.dataDir, m_spareSocketDir);
+    if (socket.isEmpty())
+        return {};
     QFile::remove(socket); // left by a provider that was killed; the data folder is ours (lock)
     Process::Options options;
     options.environment = m_settings.environment;

@@ -149,7 +149,10 @@ void WorkspaceDisk::format(QObject *context, const QString &path, qint64 gib, in
 
 QStringList WorkspaceDisk::volumeOptions(const QString &path)
 {
-    return {u"--opt"_s, u"type=ext4"_s, u"--opt"_s, u"device="_s + path, u"--opt"_s, u"o=loop"_s};
+    // nosuid,nodev: root in a box may make device nodes or setuid files on its disk; mounted
+    // on the host they must stay inert for whoever reaches the mount point there.
+    return {u"--opt"_s,          u"type=ext4"_s, u"--opt"_s,
+            u"device="_s + path, u"--opt"_s,     u"o=loop,nosuid,nodev"_s};
 }
 
 QStringList WorkspaceDisk::volumeMountPoints(const QByteArray &mountinfo, const QString &volume)

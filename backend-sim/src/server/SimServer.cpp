@@ -167,7 +167,9 @@ void SimServer::start()
     m_accounts = std::make_unique<Accounts>(*m_db, *m_books, *m_clock, PasswordHasher(hashParams));
     m_keys = std::make_unique<SshKeys>(*m_db, *m_clock);
     m_idempotency = std::make_unique<Idempotency>(*m_db);
-    m_events = std::make_unique<EventBus>();
+    m_events = std::make_unique<EventBus>(m_options.maxEventStreams > 0
+                                              ? m_options.maxEventStreams
+                                              : http::HttpServer::defaultMaxConnections() / 2);
 
     InProcessRuntime *inProcess = nullptr;
     CliRuntime *containers = nullptr;

@@ -54,6 +54,7 @@ public:
         bool engineApi = true; // podman/docker through their REST API (CliRuntime::Options)
         int reconcileIntervalMs = 15'000;
         int diskCheckIntervalMs = 20'000; // CliRuntime::Options::diskCheckIntervalMs
+        int maxEventStreams = 0; // 0: half of HttpServer::defaultMaxConnections()
         bool testClock = false;
         qint64 testClockStartMs = 0; // 0: start at the real time
         qint64 postingIntervalMs = 60'000;

@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <deque>
+#include <functional>
 #include <memory>
 
 namespace cardhour::http {
@@ -24,7 +25,9 @@ class EventBus : public QObject
 {
     Q_OBJECT
 public:
-    explicit EventBus(QObject *parent = nullptr);
+    // `maxStreams`: open streams of all users together, kept below the HTTP server's connection
+    // cap so that streams alone can never take every connection (isFull()).
+    explicit EventBus(int maxStreams = kDefaultMaxStreams, QObject *parent = nullptr);
     ~EventBus() override;
 
     // Returns the event's sequence number.
@@ -37,9 +40,21 @@ public:
     // At most this many open streams per user: a new one closes that user's oldest (a client
     // that reconnects after a network change is not refused because of a half-dead stream).
     static constexpr int kMaxStreamsPerUser = 8;
+    static constexpr int kDefaultMaxStreams = 256;
+    // Who holds a stream: its bearer token, and whether that token still lets its holder in
+    // (asked about once a second: a stream ends with log-out, revocation or expiry).
+    struct Holder
+    {
+        QByteArray token;
+        std::function<bool()> stillValid;
+    };
     // Attaches a stream for `userId`; replays retained events after `lastEventId` (if >= 0).
     void subscribe(const QString &userId, std::shared_ptr<http::EventStream> stream,
-                   qint64 lastEventId);
+                   qint64 lastEventId, Holder holder = {});
+    // No room for another stream: the caller refuses it (503) instead of subscribing.
+    bool isFull() const;
+    // Ends every stream opened with `token` (log-out).
+    void closeStreamsOf(const QByteArray &token);
     bool hasSubscribers(const QString &userId) const;
     QStringList subscribedUsers() const;
     int subscriberCount() const;
@@ -53,13 +68,21 @@ private:
         QByteArray type;
         QByteArray data;
     };
+    struct Subscriber
+    {
+        std::shared_ptr<http::EventStream> stream;
+        Holder holder;
+    };
     void send(http::EventStream &stream, const Event &event);
     void dropClosed();
+    void closeInvalid();
 
     qint64 m_nextSeq = 1;
     std::deque<Event> m_ring;
-    QHash<QString, QList<std::shared_ptr<http::EventStream>>> m_streams;
+    QHash<QString, QList<Subscriber>> m_streams;
+    int m_maxStreams;
     QTimer m_heartbeat;
+    QTimer m_validity;
 };
 
 } // namespace cardhour::sim

@@ -4,7 +4,9 @@
 // for the engine's CLI.
 #include "runtime/CliEngine.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,6 +24,7 @@ private Q_SLOTS:
     void runsCommands();
     void describeAndFind();
     void noCallbackAfterShutDown();
+    void aLongDataDirPutsTheSocketWhereOnlyItsOwnerMayEnter();
 
 private:
     CliEngine::Settings settings() const;
@@ -129,6 +132,33 @@ void TestCliEngine::noCallbackAfterShutDown()
     engine.run({u"info"_s}, [&](const ProcessResult &) { called = true; });
     QTest::qWait(500);
     QVERIFY(!called);
+}
+
+void TestCliEngine::aLongDataDirPutsTheSocketWhereOnlyItsOwnerMayEnter()
+{
+    std::unique_ptr<QTemporaryDir> spare;
+    const QString shortDir = m_dir.path();
+    QCOMPARE(CliEngine::podmanSocketPath(shortDir, spare),
+             QDir(shortDir).absoluteFilePath(u"podman-api.sock"_s));
+    QVERIFY(!spare);
+
+    // Past sockaddr_un's room: a folder of its own, 0700, a new name each time (before, a
+    // fixed pattern in /tmp that another user could bind first).
+    const QString longDir = m_dir.filePath(QString(120, u'd'));
+    const QString first = CliEngine::podmanSocketPath(longDir, spare);
+    QVERIFY(spare);
+    QVERIFY(!first.startsWith(longDir));
+    QVERIFY(first.toLocal8Bit().size() < 108);
+    const QFileInfo folder(QFileInfo(first).absolutePath());
+    QCOMPARE(folder.absoluteFilePath(), QDir(spare->path()).absolutePath());
+    QCOMPARE(folder.permissions()
+                 & (QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther
+                    | QFile::WriteOther | QFile::ExeOther),
+             QFile::Permissions());
+    std::unique_ptr<QTemporaryDir> other;
+    QVERIFY(CliEngine::podmanSocketPath(longDir, other) != first);
+    spare.reset();
+    QVERIFY(!QFileInfo::exists(folder.absoluteFilePath()));
 }
 
 QTEST_GUILESS_MAIN(TestCliEngine)

@@ -152,6 +152,22 @@ void TestSecContainmentPodman::bombAndFillerStayInTheirBox()
     const qint64 usedKib = used.out.simplified().split(' ').first().toLongLong();
     qInfo("the full image takes %lld KiB of the host's disk", static_cast<long long>(usedKib));
     QVERIFY2(usedKib > 0 && usedKib <= kDiskGib * 1024LL * 1024, qPrintable(used.describe()));
+    // Mounted on the host nosuid,nodev: a device node or setuid file made by the box's root
+    // stays inert for whoever reaches the volume's folder there.
+    QFile mountinfo(u"/proc/self/mountinfo"_s);
+    QVERIFY(mountinfo.open(QIODevice::ReadOnly));
+    const QByteArray volumeData = "/_data";
+    int mounts = 0;
+    for (const QByteArray &line : mountinfo.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() < 6 || !fields.at(4).contains(boxId.toUtf8())
+            || !fields.at(4).endsWith(volumeData))
+            continue;
+        ++mounts;
+        const QList<QByteArray> options = fields.at(5).split(',');
+        QVERIFY2(options.contains("nosuid") && options.contains("nodev"), line.constData());
+    }
+    QVERIFY2(mounts > 0, volumeData.constData());
 
     // Then the bomb, on the full disk: as many long-lived processes as it can make, up to
     // 1,000 (bounded, to spare the machine if the limit were missing).
