@@ -206,6 +206,10 @@ int main(int argc, char *argv[])
         u"Seconds between measurements of the running boxes' own disks; a box whose disk is "
         "full is stopped (podman; default 20)."_s,
         u"SECONDS"_s, u"20"_s);
+    const QCommandLineOption privateNetworkOption(
+        u"allow-private-network"_s,
+        u"Let boxes reach this host's own addresses and the private, link-local (cloud "
+        "metadata) and loopback ranges; by default they are refused (Linux)."_s);
     const QCommandLineOption maxStreamsOption(
         u"max-event-streams"_s,
         u"Event streams (GET /v1/events) open at once over all accounts; past it a new one is "
@@ -237,11 +241,12 @@ int main(int argc, char *argv[])
                                         u"Print the API's error codes and exit."_s);
     errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({errorCodesOption});
-    parser.addOptions({listenOption,    dataOption,      remoteOption,         testClockOption,
-                       catalogOption,   runtimeOption,   containersConfOption, engineApiOption,
-                       tagPrefixOption, postingOption,   diskCheckOption,      maxStreamsOption,
-                       gpusOption,      nvidiaSmiOption, hostNameOption,       routesOption,
-                       dataDirOption,   tlsCertOption,   tlsKeyOption,         scryptOption});
+    parser.addOptions({listenOption,         dataOption,    remoteOption,         testClockOption,
+                       catalogOption,        runtimeOption, containersConfOption, engineApiOption,
+                       tagPrefixOption,      postingOption, diskCheckOption,      maxStreamsOption,
+                       privateNetworkOption, gpusOption,    nvidiaSmiOption,      hostNameOption,
+                       routesOption,         dataDirOption, tlsCertOption,        tlsKeyOption,
+                       scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -295,6 +300,7 @@ int main(int argc, char *argv[])
     if (engineApi != u"auto"_s && engineApi != u"off"_s)
         return fail(u"--engine-api wants auto or off"_s);
     options.engineApi = engineApi == u"auto"_s;
+    options.allowPrivateNetwork = parser.isSet(privateNetworkOption);
     options.testClock = parser.isSet(testClockOption);
     options.hostNames = parser.values(hostNameOption);
     bool ok = false;

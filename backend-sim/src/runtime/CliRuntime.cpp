@@ -8,6 +8,7 @@
 #include "ContainerLauncher.h"
 #include "ContainerListing.h"
 #include "ContainerSnapshots.h"
+#include "EgressFilter.h"
 #include "ImageWait.h"
 #include "InstanceFiles.h"
 #include "InstanceNetworks.h"
@@ -111,6 +112,14 @@ void CliRuntime::makeParts()
     m_steps = new LaunchSteps(*m_engine, *m_queue, m_cache, this);
     m_apps = new AppWatcher(*m_engine, m_cache, this);
     m_readiness = new SshdReadiness(*m_steps, *m_apps, m_options.readyDeadlineMs, this);
+    EgressFilter::Settings egress;
+#ifdef Q_OS_LINUX
+    egress.enabled = !m_options.allowPrivateNetwork;
+#else
+    egress.enabled = false; // the engine's boxes live in a VM of its own, not this host's netns
+#endif
+    egress.dataDir = m_options.dataDir;
+    m_egress = new EgressFilter(*m_engine, egress, this);
     m_networks = new InstanceNetworks(*m_steps, m_options.network, this);
     m_volumes = new WorkspaceVolumes(*m_steps, m_diskQuota, m_options.dataDir,
                                      m_options.commandTimeoutMs, this);
@@ -126,8 +135,8 @@ void CliRuntime::makeParts()
     launch.run.selinux = m_selinux;
     launch.dataDir = m_options.dataDir;
     m_launcher = new ContainerLauncher(
-        {*m_steps, *m_networks, *m_volumes, *m_snapshots, *m_imageWait, *m_readiness}, launch,
-        this);
+        {*m_steps, *m_networks, *m_volumes, *m_snapshots, *m_imageWait, *m_readiness, *m_egress},
+        launch, this);
     m_teardown = new InstanceTeardown(*m_engine, *m_queue, m_cache, *m_networks,
                                       {m_options.stopTimeoutS, m_options.dataDir}, this);
     m_usage = new UsageSampler(*m_engine, m_cache, this);

@@ -18,6 +18,7 @@ class ContainerDiskWatch;
 class ContainerLauncher;
 class ContainerListing;
 class ContainerSnapshots;
+class EgressFilter;
 class ImageWait;
 class InstanceNetworks;
 class InstanceOpQueue;
@@ -101,6 +102,9 @@ public:
         // The API's socket. Empty: for podman a `podman system service` of this runtime's own
         // (a child, ended with it), for docker DOCKER_HOST's unix:// path or docker.sock.
         QString engineSocket;
+        // Let boxes reach the host's own addresses and the private, link-local and loopback
+        // ranges (EgressFilter, on Linux). false: they are refused.
+        bool allowPrivateNetwork = false;
     };
 
     using ContainerInfo = cli::ContainerInfo;
@@ -197,6 +201,7 @@ private:
     LaunchSteps *m_steps = nullptr;
     AppWatcher *m_apps = nullptr;
     SshdReadiness *m_readiness = nullptr;
+    EgressFilter *m_egress = nullptr;
     InstanceNetworks *m_networks = nullptr;
     WorkspaceVolumes *m_volumes = nullptr;
     ContainerSnapshots *m_snapshots = nullptr;

@@ -2,6 +2,7 @@
 
 #include "BoxNames.h"
 #include "ContainerSnapshots.h"
+#include "EgressFilter.h"
 #include "ImageWait.h"
 #include "InstanceFiles.h"
 #include "InstanceNetworks.h"
@@ -219,7 +220,7 @@ void ContainerLauncher::containerRan(const std::shared_ptr<Launch> &launch, cons
     info.ports = launch->ports;
     m_cache.remember(info);
     Q_EMIT stageReached(iid, u"container"_s);
-    m_parts.readiness.waitFor(launch);
+    filterThenAwaitSshd(launch);
 }
 
 void ContainerLauncher::runFailed(const std::shared_ptr<Launch> &launch, int attempt,
@@ -387,6 +388,17 @@ void ContainerLauncher::startContainer(const std::shared_ptr<Launch> &launch)
         }
         m_cache.setRunning(id, true);
         Q_EMIT stageReached(id, u"container"_s);
+        filterThenAwaitSshd(launch);
+    });
+}
+
+void ContainerLauncher::filterThenAwaitSshd(const std::shared_ptr<Launch> &launch)
+{
+    m_parts.egress.apply(launch->containerId, [this, launch](const QString &error) {
+        if (m_steps.abandoned(*launch))
+            return;
+        if (!error.isEmpty())
+            return m_steps.fail(launch, error, true);
         m_parts.readiness.waitFor(launch);
     });
 }

@@ -10,6 +10,7 @@
 namespace cardhour::sim {
 
 class ContainerSnapshots;
+class EgressFilter;
 class ImageWait;
 class InstanceNetworks;
 class SshdReadiness;
@@ -18,7 +19,8 @@ class WorkspaceVolumes;
 // create() and start(): from a spec to a running container, queued with the instance's other
 // requests. create: stage "image" → (the box's network) → its /workspace volume (a restore
 // fills it) → `run -d` → stage "container"; start: `start` of the container known by label →
-// stage "container". Then SshdReadiness waits for sshd. The quick path of a create is two
+// stage "container". Then EgressFilter limits what the box may reach and SshdReadiness waits
+// for sshd. The quick path of a create is two
 // engine calls; what it does not expect (an earlier container of this instance, a name or a
 // port taken) is cleared and the container run again, at most three times.
 class ContainerLauncher final : public QObject
@@ -33,6 +35,7 @@ public:
         ContainerSnapshots &snapshots;
         ImageWait &imageWait;
         SshdReadiness &readiness;
+        EgressFilter &egress;
     };
     struct Settings
     {
@@ -65,6 +68,9 @@ private:
     void doStart(InstanceSpec spec, quint64 token);
     void startFound(const std::shared_ptr<Launch> &launch, const QList<cli::ContainerInfo> &found);
     void startContainer(const std::shared_ptr<Launch> &launch);
+    // The box's network filtered (EgressFilter), then its sshd awaited; a box that cannot be
+    // filtered is not let out.
+    void filterThenAwaitSshd(const std::shared_ptr<Launch> &launch);
 
     Parts m_parts;
     LaunchSteps &m_steps;

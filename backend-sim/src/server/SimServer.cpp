@@ -179,6 +179,7 @@ void SimServer::start()
     cliOptions.dataDir = m_options.dataDir;
     cliOptions.imagePrefix = m_options.imagePrefix;
     cliOptions.engineApi = m_options.engineApi;
+    cliOptions.allowPrivateNetwork = m_options.allowPrivateNetwork;
     cliOptions.diskCheckIntervalMs = m_options.diskCheckIntervalMs;
     if (runtimeName == u"auto"_s) {
         QString whyNotPodman;

@@ -6,6 +6,7 @@
 #include "runtime/AppWatcher.h"
 #include "runtime/ContainerLauncher.h"
 #include "runtime/ContainerSnapshots.h"
+#include "runtime/EgressFilter.h"
 #include "runtime/ImageWait.h"
 #include "runtime/InstanceNetworks.h"
 #include "runtime/SshdReadiness.h"
@@ -43,11 +44,21 @@ struct Launcher
         : networks(f.steps, network), volumes(f.steps, DiskQuota{}, dataDir, 1000),
           snapshots(f.steps, volumes, dataDir, u"localhost/cardhour/"_s),
           imageWait(f.steps, dataDir, u"localhost/cardhour/"_s), apps(f.engine, f.cache),
-          readiness(f.steps, apps, 300),
-          launcher({f.steps, networks, volumes, snapshots, imageWait, readiness}, settings(dataDir))
+          readiness(f.steps, apps, 300), egress(f.engine, unfiltered()),
+          launcher({f.steps, networks, volumes, snapshots, imageWait, readiness, egress},
+                   settings(dataDir))
     {
         QObject::connect(&readiness, &SshdReadiness::stageReached, &launcher,
                          &ContainerLauncher::stageReached);
+    }
+
+    // The fake engine's boxes have no network namespace to filter (tst_egressfilter and the
+    // podman tests do).
+    static EgressFilter::Settings unfiltered()
+    {
+        EgressFilter::Settings s;
+        s.enabled = false;
+        return s;
     }
 
     static ContainerLauncher::Settings settings(const QString &dataDir)
@@ -75,6 +86,7 @@ struct Launcher
     ImageWait imageWait;
     AppWatcher apps;
     SshdReadiness readiness;
+    EgressFilter egress;
     ContainerLauncher launcher;
     QSignalSpy stageSpy{&launcher, &ContainerLauncher::stageReached};
 };

@@ -6,12 +6,15 @@
 //     the API (item 9);
 //   * the user restores an older database: reconcile must not delete the volumes of instances
 //     it does not know (item 8);
-//   * a fork bomb (bounded, to spare the machine if the limit were missing) in one box (item 6).
+//   * a fork bomb (bounded, to spare the machine if the limit were missing) in one box (item 6);
+//   * a box connects to the host's own address and the cloud metadata address (issue 39, N5).
 #include "PodmanApiTest.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QNetworkInterface>
+#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 
@@ -98,6 +101,7 @@ private Q_SLOTS:
     void removedKeyNoLongerLogsIn();
     void restoredOlderDatabaseLosesNoVolume();
     void forkBombStaysInItsBox();
+    void aBoxReachesNoPrivateAddress();
 };
 
 void TestSecProviderPodman::appTokenAndPortStayInTheBox()
@@ -331,6 +335,57 @@ void TestSecProviderPodman::forkBombStaysInItsBox()
     QVERIFY2(next.ok() && next.out.contains("neighbour-ok"), qPrintable(next.describe()));
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + bomber).status, 200);
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + neighbour).status, 200);
+}
+
+// A tenant's box reaches neither the host's own (LAN) address nor the link-local metadata
+// address; `--allow-private-network` opens them (which also shows the probe can connect).
+void TestSecProviderPodman::aBoxReachesNoPrivateAddress()
+{
+    QHostAddress lan;
+    for (const QHostAddress &a : QNetworkInterface::allAddresses()) {
+        if (a.protocol() == QAbstractSocket::IPv4Protocol && !a.isLoopback()) {
+            lan = a;
+            break;
+        }
+    }
+    if (lan.isNull())
+        QSKIP("this host has no IPv4 address but loopback");
+    QTcpServer listener;
+    QVERIFY(listener.listen(QHostAddress::AnyIPv4));
+    const QString probe =
+        u"for a in %1:%2 169.254.169.254:80; do"
+        " if timeout 3 bash -c \"echo > /dev/tcp/${a%%:*}/${a##*:}\" 2>/dev/null;"
+        " then echo \"$a open\"; else echo \"$a closed\"; fi; done"_s.arg(lan.toString())
+            .arg(listener.serverPort());
+    const QByteArray lanLine = u"%1:%2 "_s.arg(lan.toString()).arg(listener.serverPort()).toUtf8();
+
+    for (const bool allowed : {false, true}) {
+        SimProcess *sim =
+            startSim(allowed ? QStringList{u"--allow-private-network"_s} : QStringList{});
+        QVERIFY(sim);
+        const QString token = sim->signUp(u"egress%1@example.com"_s.arg(int(allowed)));
+        const KeyPair key = makeKey(u"egress"_s);
+        const QString keyId = addKey(*sim, token, key);
+        const QString id = create(*sim, token, {keyId});
+        QVERIFY(!id.isEmpty());
+        const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+        QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
+                 QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+        const Cmd tried = ssh(inst, knownHostsFor(inst), key, probe);
+        qInfo("allow-private-network %d: %s", int(allowed), tried.out.constData());
+        QVERIFY2(tried.ok(), qPrintable(tried.describe()));
+        QVERIFY2(tried.out.contains(lanLine + (allowed ? "open" : "closed")),
+                 qPrintable(tried.describe()));
+        if (allowed) {
+            // (Taken by the event loop the test's waits ran, or still in the backlog.)
+            QVERIFY(listener.hasPendingConnections() || listener.waitForNewConnection(1000));
+        } else {
+            QVERIFY2(tried.out.contains("169.254.169.254:80 closed"), qPrintable(tried.describe()));
+            QVERIFY(!listener.hasPendingConnections() && !listener.waitForNewConnection(100));
+        }
+        QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+        cleanupPodmanTest();
+    }
 }
 
 QTEST_MAIN(TestSecProviderPodman)
