@@ -210,6 +210,11 @@ int main(int argc, char *argv[])
         u"allow-private-network"_s,
         u"Let boxes reach this host's own addresses and the private, link-local (cloud "
         "metadata) and loopback ranges; by default they are refused (Linux)."_s);
+    const QCommandLineOption diskReserveOption(
+        u"disk-reserve"_s,
+        u"GiB of the data directory's disk kept free: below it new launches, snapshots and "
+        "model uploads are refused with 507 (default 2; 0: none kept)."_s,
+        u"GIB"_s, u"2"_s);
     const QCommandLineOption maxStreamsOption(
         u"max-event-streams"_s,
         u"Event streams (GET /v1/events) open at once over all accounts; past it a new one is "
@@ -241,12 +246,13 @@ int main(int argc, char *argv[])
                                         u"Print the API's error codes and exit."_s);
     errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({errorCodesOption});
-    parser.addOptions({listenOption,         dataOption,    remoteOption,         testClockOption,
-                       catalogOption,        runtimeOption, containersConfOption, engineApiOption,
-                       tagPrefixOption,      postingOption, diskCheckOption,      maxStreamsOption,
-                       privateNetworkOption, gpusOption,    nvidiaSmiOption,      hostNameOption,
-                       routesOption,         dataDirOption, tlsCertOption,        tlsKeyOption,
-                       scryptOption});
+    parser.addOptions(
+        {listenOption,         dataOption,        remoteOption,         testClockOption,
+         catalogOption,        runtimeOption,     containersConfOption, engineApiOption,
+         tagPrefixOption,      postingOption,     diskCheckOption,      maxStreamsOption,
+         privateNetworkOption, diskReserveOption, gpusOption,           nvidiaSmiOption,
+         hostNameOption,       routesOption,      dataDirOption,        tlsCertOption,
+         tlsKeyOption,         scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -318,6 +324,10 @@ int main(int argc, char *argv[])
     options.maxEventStreams = parser.value(maxStreamsOption).toInt(&ok);
     if (!ok || options.maxEventStreams < 0 || options.maxEventStreams > 100'000)
         return fail(u"--max-event-streams wants 1 to 100000 (0: half the connection cap)"_s);
+    const double reserveGib = parser.value(diskReserveOption).toDouble(&ok);
+    if (!ok || reserveGib < 0 || reserveGib > 1e6)
+        return fail(u"--disk-reserve wants 0 to 1000000 GiB"_s);
+    options.diskReserveBytes = qint64(reserveGib * double(1LL << 30));
 
     if (!QDir().mkpath(options.dataDir))
         return fail(u"cannot create the data directory %1"_s.arg(options.dataDir));

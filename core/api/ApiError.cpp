@@ -114,6 +114,9 @@ QString ApiError::userMessage() const
          QT_TR_NOOP("A spending limit must be zero or more, and an alert no higher than its "
                     "maximum.")},
         {ErrorCode::InvalidState, QT_TR_NOOP("The instance cannot do that now.")},
+        {ErrorCode::HostDiskFull,
+         QT_TR_NOOP("The provider's disk is nearly full: it takes on no new instances, snapshots "
+                    "or uploads until space is freed. Running instances carry on.")},
     };
     for (const Known &entry : known) {
         if (code == entry.code)

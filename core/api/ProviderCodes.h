@@ -29,6 +29,7 @@ inline constexpr QLatin1StringView SpendingLimitReached{"spending_limit_reached"
 inline constexpr QLatin1StringView InvalidRequest{"invalid_request"};
 inline constexpr QLatin1StringView InvalidState{"invalid_state"};
 inline constexpr QLatin1StringView SnapshotInUse{"snapshot_in_use"};
+inline constexpr QLatin1StringView HostDiskFull{"host_disk_full"};
 } // namespace ErrorCode
 
 // An instance's `state_reason` (openapi.yaml: Instance.state_reason's x-state-reasons; a failed

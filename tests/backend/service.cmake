@@ -35,3 +35,6 @@ set_tests_properties(tst_spendinglimits PROPERTIES
 cardhour_add_test(tst_uploaddigests
     SOURCES ${_service}/tst_uploaddigests.cpp
     LIBS cardhour_sim_lib)
+cardhour_add_test(tst_hostdiskreserve
+    SOURCES ${_service}/tst_hostdiskreserve.cpp
+    LIBS cardhour_sim_lib)

@@ -27,6 +27,7 @@ class ManualClock;
 class Models;
 class PrivateModels;
 class SnapshotService;
+class HostDiskReserve;
 class SshKeys;
 class Telemetry;
 
@@ -51,6 +52,7 @@ struct ApiContext
     SnapshotService *snapshots = nullptr; // snapshots of instances' disks and /workspace
     Models *models = nullptr; // the public model library
     PrivateModels *privateModels = nullptr; // users' own models and their uploads
+    const HostDiskReserve *diskReserve = nullptr; // what writes to the host's disk must leave free
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
     QString runtimeName = {}; // what runs instances: podman, docker or inprocess
     QString runtimeNote = {}; // why `--runtime auto` chose it, when not the first choice

@@ -2,6 +2,7 @@
 // POST /v1/instances/{id}/ssh-keys, DELETE /v1/instances/{id}/ssh-keys/{keyId}
 #include "ApiContext.h"
 #include "Requests.h"
+#include "service/HostDiskReserve.h"
 #include "service/InstanceService.h"
 
 using namespace Qt::StringLiterals;
@@ -14,6 +15,8 @@ void registerInstanceRoutes(ApiContext &ctx)
                         [&ctx](http::Request &request, const QString &userId) {
                             const InstanceService::CreateRequest create =
                                 requests::parseCreateInstance(request.body);
+                            if (ctx.diskReserve)
+                                ctx.diskReserve->requireRoom(0, u"instances"_s);
                             return http::Response::json(202, ctx.instances.create(userId, create));
                         });
 

@@ -1,6 +1,7 @@
 // GET /v1/limits
 #include "ApiContext.h"
 #include "service/Catalog.h"
+#include "service/HostDiskReserve.h"
 #include "service/InstanceService.h"
 #include "service/Limits.h"
 
@@ -21,6 +22,8 @@ void registerLimitRoutes(ApiContext &ctx)
                                   {u"workspace_bounded"_s, disk.workspaceBounded()},
                                   {u"container_disk"_s, disk.containerDisk},
                                   {u"detail"_s, disk.detail}});
+        if (ctx.diskReserve)
+            limits.insert(u"host_disk"_s, ctx.diskReserve->json());
         return http::Response::json(200, limits);
     });
 }

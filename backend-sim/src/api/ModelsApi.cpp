@@ -3,6 +3,7 @@
 #include "ApiContext.h"
 #include "core/ApiError.h"
 #include "core/Json.h"
+#include "service/HostDiskReserve.h"
 #include "service/InstanceService.h"
 #include "service/Models.h"
 #include "service/PrivateModels.h"
@@ -75,6 +76,10 @@ void registerModelRoutes(ApiContext &ctx)
     ctx.authedRoute(
         "POST", u"/v1/model-uploads"_s, [&ctx](http::Request &request, const QString &userId) {
             requireModels(ctx);
+            // Declaring writes nothing yet (each chunk is held to the reserve), but a host
+            // already below it takes on no new upload.
+            if (ctx.diskReserve)
+                ctx.diskReserve->requireRoom(0, u"uploads"_s);
             return http::Response::json(
                 201, ctx.privateModels->createUpload(userId, parseNewUpload(request.body)));
         });
@@ -94,6 +99,8 @@ void registerModelRoutes(ApiContext &ctx)
     ctx.binaryRoute(
         "PUT", u"/v1/model-uploads/{id}"_s, [&ctx](http::Request &request, const QString &userId) {
             requireModels(ctx);
+            if (ctx.diskReserve)
+                ctx.diskReserve->requireRoom(request.body.size(), u"uploads"_s);
             const QJsonObject upload = ctx.privateModels->putChunk(
                 userId, request.pathParams.value(u"id"_s), parseOffset(request), request.body,
                 QString::fromLatin1(request.header("upload-chunk-sha256").trimmed()));

@@ -1,6 +1,7 @@
 // POST /v1/instances/{id}/snapshots, GET /v1/snapshots, GET/DELETE /v1/snapshots/{id}
 #include "ApiContext.h"
 #include "Requests.h"
+#include "service/HostDiskReserve.h"
 #include "service/SnapshotService.h"
 
 using namespace Qt::StringLiterals;
@@ -13,6 +14,8 @@ void registerSnapshotRoutes(ApiContext &ctx)
         "POST", u"/v1/instances/{id}/snapshots"_s,
         [&ctx](http::Request &request, const QString &userId) {
             const QString name = requests::parseNewSnapshot(request.body);
+            if (ctx.diskReserve)
+                ctx.diskReserve->requireRoom(0, u"snapshots"_s);
             return http::Response::json(
                 202, ctx.snapshots->create(userId, request.pathParams.value(u"id"_s), name));
         });

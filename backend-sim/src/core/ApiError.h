@@ -40,6 +40,8 @@ inline constexpr QLatin1StringView UnsupportedMediaType{"unsupported_media_type"
 inline constexpr QLatin1StringView ForbiddenOrigin{"forbidden_origin"};
 // An account's limit (instances, snapshots, top-ups; the catalog's user_limits).
 inline constexpr QLatin1StringView LimitReached{"limit_reached"};
+// The host's free disk is below the provider's reserve (HostDiskReserve).
+inline constexpr QLatin1StringView HostDiskFull{"host_disk_full"};
 // Accounts.
 inline constexpr QLatin1StringView InvalidEmail{"invalid_email"};
 inline constexpr QLatin1StringView WeakPassword{"weak_password"};
@@ -105,6 +107,7 @@ inline constexpr std::array all{
     UnsupportedMediaType,
     ForbiddenOrigin,
     LimitReached,
+    HostDiskFull,
     InvalidEmail,
     WeakPassword,
     EmailTaken,

@@ -164,6 +164,8 @@ QByteArray reasonPhrase(int status)
         return "Gateway Timeout"_ba;
     case 505:
         return "HTTP Version Not Supported"_ba;
+    case 507:
+        return "Insufficient Storage"_ba;
     default:
         return "Unknown"_ba;
     }

@@ -34,9 +34,9 @@ EgressFilter::EgressFilter(EngineCommands &engine, Settings settings, QObject *p
 QStringList EgressFilter::blockedRanges(QAbstractSocket::NetworkLayerProtocol family)
 {
     if (isV4(family))
-        return {u"0.0.0.0/8"_s,      u"10.0.0.0/8"_s,     u"100.64.0.0/10"_s, u"127.0.0.0/8"_s,
-                u"169.254.0.0/16"_s, u"172.16.0.0/12"_s,  u"192.0.0.0/24"_s,  u"192.168.0.0/16"_s,
-                u"198.18.0.0/15"_s,  u"224.0.0.0/4"_s,    u"240.0.0.0/4"_s};
+        return {u"0.0.0.0/8"_s,      u"10.0.0.0/8"_s,    u"100.64.0.0/10"_s, u"127.0.0.0/8"_s,
+                u"169.254.0.0/16"_s, u"172.16.0.0/12"_s, u"192.0.0.0/24"_s,  u"192.168.0.0/16"_s,
+                u"198.18.0.0/15"_s,  u"224.0.0.0/4"_s,   u"240.0.0.0/4"_s};
     return {u"::/127"_s, u"::ffff:0:0/96"_s, u"fc00::/7"_s, u"fe80::/10"_s, u"ff00::/8"_s};
 }
 
@@ -60,8 +60,8 @@ QByteArray EgressFilter::rules(QAbstractSocket::NetworkLayerProtocol family,
         targets << address.toString() + (isV4(family) ? u"/32"_s : u"/128"_s);
     }
     // A refused connection, at once: TCP is reset, the rest told the port is unreachable.
-    const QString unreachable = isV4(family) ? u"icmp-port-unreachable"_s
-                                             : u"icmp6-port-unreachable"_s;
+    const QString unreachable =
+        isV4(family) ? u"icmp-port-unreachable"_s : u"icmp6-port-unreachable"_s;
     for (const QString &target : std::as_const(targets)) {
         lines << u"-A OUTPUT -d %1 -p tcp -j REJECT --reject-with tcp-reset"_s.arg(target)
               << u"-A OUTPUT -d %1 -j REJECT --reject-with %2"_s.arg(target, unreachable);
@@ -70,14 +70,12 @@ QByteArray EgressFilter::rules(QAbstractSocket::NetworkLayerProtocol family,
     return lines.join(u'\n').toLatin1();
 }
 
-QString EgressFilter::writeRules(QAbstractSocket::NetworkLayerProtocol family,
-                                 QString *error) const
+QString EgressFilter::writeRules(QAbstractSocket::NetworkLayerProtocol family, QString *error) const
 {
     // Read again at each launch: the host's addresses change (DHCP, a VPN).
     const QByteArray text = rules(family, QNetworkInterface::allAddresses());
-    const QString path =
-        QDir(m_settings.dataDir.isEmpty() ? QDir::tempPath() : m_settings.dataDir)
-            .filePath(isV4(family) ? u"egress-rules.v4"_s : u"egress-rules.v6"_s);
+    const QString path = QDir(m_settings.dataDir.isEmpty() ? QDir::tempPath() : m_settings.dataDir)
+                             .filePath(isV4(family) ? u"egress-rules.v4"_s : u"egress-rules.v6"_s);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
         *error = u"cannot write %1: %2"_s.arg(path, file.errorString());
@@ -90,24 +88,21 @@ void EgressFilter::apply(const QString &containerId, Done done)
 {
     if (!m_settings.enabled)
         return done({});
-    m_engine.run({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s, containerId},
-                 [this, done = std::move(done)](const ProcessResult &r) {
-                     if (m_engine.isShuttingDown())
-                         return;
-                     if (!r.ok())
-                         return done(u"the network filter found no process: "_s
-                                     + EngineCommands::describe(r, m_engine.what(u"inspect"_s)));
-                     const QJsonArray found = QJsonDocument::fromJson(r.out).array();
-                     const qint64 pid = found.at(0)
-                                            .toObject()
-                                            .value(u"State"_s)
-                                            .toObject()
-                                            .value(u"Pid"_s)
-                                            .toInteger();
-                     if (pid <= 0)
-                         return done(u"the network filter found no process of the container"_s);
-                     filterPid(pid, done);
-                 });
+    m_engine.run(
+        {u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s, containerId},
+        [this, done = std::move(done)](const ProcessResult &r) {
+            if (m_engine.isShuttingDown())
+                return;
+            if (!r.ok())
+                return done(u"the network filter found no process: "_s
+                            + EngineCommands::describe(r, m_engine.what(u"inspect"_s)));
+            const QJsonArray found = QJsonDocument::fromJson(r.out).array();
+            const qint64 pid =
+                found.at(0).toObject().value(u"State"_s).toObject().value(u"Pid"_s).toInteger();
+            if (pid <= 0)
+                return done(u"the network filter found no process of the container"_s);
+            filterPid(pid, done);
+        });
 }
 
 void EgressFilter::filterPid(qint64 pid, const Done &done)
@@ -140,9 +135,9 @@ void EgressFilter::filterPid(qint64 pid, const Done &done)
                                const bool noIpv6 = six.out.contains("Address family not supported")
                                    || six.out.contains("can't initialize ip6tables");
                                if (!six.ok() && !noIpv6)
-                                   return done(u"the network filter (IPv6) could not be set: "_s
-                                               + EngineCommands::describe(
-                                                   six, u"ip6tables-restore"_s));
+                                   return done(
+                                       u"the network filter (IPv6) could not be set: "_s
+                                       + EngineCommands::describe(six, u"ip6tables-restore"_s));
                                done({});
                            });
         });

@@ -19,6 +19,7 @@
 #include "service/Catalog.h"
 #include "service/Datasets.h"
 #include "service/EventBus.h"
+#include "service/HostDiskReserve.h"
 #include "service/Idempotency.h"
 #include "service/InstanceService.h"
 #include "service/Models.h"
@@ -321,6 +322,9 @@ void SimServer::start()
     m_context->snapshots = m_snapshots.get();
     m_context->models = m_models.get();
     m_context->privateModels = m_privateModels.get();
+    m_diskReserve =
+        std::make_unique<HostDiskReserve>(m_options.dataDir, m_options.diskReserveBytes);
+    m_context->diskReserve = m_diskReserve.get();
     m_context->sandboxSecret = sandboxSecret;
     m_context->runtimeName = m_runtime->name();
     m_context->runtimeNote = m_runtimeNote;

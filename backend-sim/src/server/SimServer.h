@@ -22,6 +22,7 @@ class Clock;
 class ContainerRuntime;
 class Database;
 class Datasets;
+class HostDiskReserve;
 class Models;
 class PrivateModels;
 class EventBus;
@@ -56,6 +57,7 @@ public:
         int reconcileIntervalMs = 15'000;
         int diskCheckIntervalMs = 20'000; // CliRuntime::Options::diskCheckIntervalMs
         int maxEventStreams = 0; // 0: half of HttpServer::defaultMaxConnections()
+        qint64 diskReserveBytes = 2LL << 30; // HostDiskReserve; 0: none kept
         bool testClock = false;
         qint64 testClockStartMs = 0; // 0: start at the real time
         qint64 postingIntervalMs = 60'000;
@@ -118,6 +120,7 @@ private:
     std::unique_ptr<Models> m_models;
     std::unique_ptr<PrivateModels> m_privateModels;
     std::unique_ptr<SnapshotService> m_snapshots;
+    std::unique_ptr<HostDiskReserve> m_diskReserve;
     std::unique_ptr<http::Router> m_router;
     std::unique_ptr<ApiContext> m_context;
     std::unique_ptr<http::HttpServer> m_http;

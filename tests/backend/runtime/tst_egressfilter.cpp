@@ -57,25 +57,26 @@ void TestEgressFilter::refusesPrivateRangesAndTheHost()
                                    QHostAddress(u"2001:db8::7"_s),
                                    QHostAddress(u"fe80::fc:ff:fe00:1%eth0"_s)};
     const QByteArray v4 = EgressFilter::rules(QAbstractSocket::IPv4Protocol, host);
-    for (const QByteArray &range : {"169.254.0.0/16"_ba, "10.0.0.0/8"_ba, "172.16.0.0/12"_ba,
-                                    "192.168.0.0/16"_ba, "100.64.0.0/10"_ba, "127.0.0.0/8"_ba,
-                                    "203.0.113.7/32"_ba})
+    for (const QByteArray &range :
+         {"169.254.0.0/16"_ba, "10.0.0.0/8"_ba, "172.16.0.0/12"_ba, "192.168.0.0/16"_ba,
+          "100.64.0.0/10"_ba, "127.0.0.0/8"_ba, "203.0.113.7/32"_ba})
         QVERIFY2(v4.contains("-A OUTPUT -d " + range + " -p tcp -j REJECT --reject-with tcp-reset"),
                  range.constData());
     QVERIFY(!v4.contains("2001:db8::7"));
     QVERIFY(!v4.contains("127.0.0.1/32")); // loopback: in 127.0.0.0/8 already
     // What stays open comes first: the box's loopback, answers, name lookups.
     const qsizetype firstReject = v4.indexOf("REJECT");
-    for (const QByteArray &open : {"-A OUTPUT -o lo -j ACCEPT"_ba,
-                                   "--ctstate ESTABLISHED,RELATED -j ACCEPT"_ba,
-                                   "-p udp --dport 53 -j ACCEPT"_ba})
+    for (const QByteArray &open :
+         {"-A OUTPUT -o lo -j ACCEPT"_ba, "--ctstate ESTABLISHED,RELATED -j ACCEPT"_ba,
+          "-p udp --dport 53 -j ACCEPT"_ba})
         QVERIFY2(v4.indexOf(open) >= 0 && v4.indexOf(open) < firstReject, open.constData());
     QVERIFY(v4.startsWith("*filter\n") && v4.endsWith("COMMIT\n"));
 
     const QByteArray v6 = EgressFilter::rules(QAbstractSocket::IPv6Protocol, host);
     for (const QByteArray &range : {"fe80::/10"_ba, "fc00::/7"_ba, "2001:db8::7/128"_ba})
-        QVERIFY2(v6.contains("-A OUTPUT -d " + range + " -j REJECT --reject-with "
-                             "icmp6-port-unreachable"),
+        QVERIFY2(v6.contains("-A OUTPUT -d " + range
+                             + " -j REJECT --reject-with "
+                               "icmp6-port-unreachable"),
                  range.constData());
     QVERIFY(!v6.contains("203.0.113.7"));
     QVERIFY(!v6.contains("%")); // a scoped link-local address: in fe80::/10, no scope written
@@ -97,15 +98,16 @@ void TestEgressFilter::iptablesRestoreTakesTheRules()
         const QString file = m_dir.filePath(v4 ? u"rules.v4"_s : u"rules.v6"_s);
         QFile out(file);
         QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(EgressFilter::rules(family, {QHostAddress(u"203.0.113.7"_s),
-                                               QHostAddress(u"2001:db8::7"_s),
-                                               QHostAddress(u"fe80::fc:ff:fe00:1%eth0"_s)}));
+        out.write(
+            EgressFilter::rules(family,
+                                {QHostAddress(u"203.0.113.7"_s), QHostAddress(u"2001:db8::7"_s),
+                                 QHostAddress(u"fe80::fc:ff:fe00:1%eth0"_s)}));
         out.close();
         const QString tool = v4 ? u"iptables"_s : u"ip6tables"_s;
         QProcess p;
         p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(unshare, {u"--net"_s, u"sh"_s, u"-c"_s,
-                          u"%1-restore %2 && %1 -S OUTPUT"_s.arg(tool, file)});
+        p.start(unshare,
+                {u"--net"_s, u"sh"_s, u"-c"_s, u"%1-restore %2 && %1 -S OUTPUT"_s.arg(tool, file)});
         QVERIFY(p.waitForFinished(20000));
         const QByteArray listed = p.readAll();
         QVERIFY2(p.exitCode() == 0, listed.constData());
@@ -134,12 +136,12 @@ void TestEgressFilter::entersTheContainersNetwork()
     const QList<QByteArray> lines = calls.readAll().trimmed().split('\n');
     QCOMPARE(lines.size(), 2);
     QVERIFY2(lines.at(0).startsWith("--target 4242 --net"), lines.at(0).constData());
-    QVERIFY2(lines.at(0).endsWith("iptables-restore " + m_dir.filePath(u"egress-rules.v4"_s)
-                                                            .toUtf8()),
-             lines.at(0).constData());
-    QVERIFY2(lines.at(1).endsWith("ip6tables-restore " + m_dir.filePath(u"egress-rules.v6"_s)
-                                                             .toUtf8()),
-             lines.at(1).constData());
+    QVERIFY2(
+        lines.at(0).endsWith("iptables-restore " + m_dir.filePath(u"egress-rules.v4"_s).toUtf8()),
+        lines.at(0).constData());
+    QVERIFY2(
+        lines.at(1).endsWith("ip6tables-restore " + m_dir.filePath(u"egress-rules.v6"_s).toUtf8()),
+        lines.at(1).constData());
     QFile rules(m_dir.filePath(u"egress-rules.v4"_s));
     QVERIFY(rules.open(QIODevice::ReadOnly));
     QVERIFY(rules.readAll().contains("169.254.0.0/16"));
@@ -151,7 +153,8 @@ void TestEgressFilter::aBoxThatCannotBeFilteredIsAnError()
     engine.answer(u"inspect"_s, FakeEngine::ok(R"([{"Id":"c1","State":{"Pid":4242}}])"));
     EgressFilter::Settings settings;
     settings.dataDir = m_dir.path();
-    settings.nsenter = standIn(u"nsenter-denied"_s, "echo 'nsenter: Operation not permitted'; exit 1\n");
+    settings.nsenter =
+        standIn(u"nsenter-denied"_s, "echo 'nsenter: Operation not permitted'; exit 1\n");
     EgressFilter filter(engine, settings);
     std::optional<QString> error;
     filter.apply(u"c1"_s, [&error](const QString &e) { error = e; });

@@ -1,7 +1,8 @@
 // One account must not take the whole provider (issue 13, item 6): each per-account limit of
 // the catalog's `user_limits` is reported by GET /v1/limits, and a request over it is refused
 // with `409 limit_reached`, naming the limit and its value, with nothing created or posted.
-// Performed for real against cardhour-sim (in-process runtime: no containers needed).
+// Performed for real against cardhour-sim (in-process runtime: no containers needed). And one
+// limit that is the host's, not an account's: a disk below the provider's reserve (507).
 #include "SimProcess.h"
 
 #include <QDir>
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void snapshotsPerUser();
     void topupCeilings();
     void badLimitsAreRefusedAtStart();
+    void aNearlyFullHostDiskTakesOnNothingNew();
 
 private:
     int count(const QString &token, const QString &path)
@@ -229,6 +231,48 @@ void TestSecLimits::badLimitsAreRefusedAtStart()
         const QString said = QString::fromUtf8(sim.readAll());
         QVERIFY2(sim.exitCode() != 0 && said.contains(limits.keys().first()), qPrintable(said));
     }
+}
+
+// Many free accounts together can fill any disk: below the reserve (here more than any disk
+// has) launches and model uploads are refused with 507 and nothing is made or moved; the
+// API, and everything that does not write, carries on.
+void TestSecLimits::aNearlyFullHostDiskTakesOnNothingNew()
+{
+    SimProcess sim;
+    QVERIFY2(sim.start({u"--disk-reserve"_s, u"1000000"_s}), qPrintable(sim.lastError()));
+    const QString token = sim.signUp(u"full-disk@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const qint64 before =
+        sim.authedGet(token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(-1);
+    QVERIFY(before > 0);
+
+    const Reply launch =
+        sim.authedPost(token, u"/v1/instances"_s,
+                       QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"base"_s}});
+    QVERIFY2(launch.status == 507, launch.describe().constData());
+    QCOMPARE(launch.errorCode(), u"host_disk_full"_s);
+    const QJsonObject details = launch.value(u"error"_s).toObject().value(u"details"_s).toObject();
+    QCOMPARE(details.value(u"reserve_bytes"_s).toInteger(), 1000000LL << 30);
+    QVERIFY(details.value(u"free_bytes"_s).toInteger() > 0);
+    QCOMPARE(sim.authedGet(token, u"/v1/instances?include_terminated=1"_s).array().size(), 0);
+
+    const Reply upload = sim.authedPost(token, u"/v1/model-uploads"_s,
+                                        QJsonObject{{u"name"_s, u"weights"_s},
+                                                    {u"size_bytes"_s, 1024},
+                                                    {u"sha256"_s, QString(64, u'0')}});
+    QVERIFY2(upload.status == 507, upload.describe().constData());
+    QCOMPARE(sim.authedGet(token, u"/v1/model-uploads"_s).array().size(), 0);
+
+    QCOMPARE(sim.authedGet(token, u"/v1/me"_s).value(u"balance_micros"_s).toInteger(), before);
+    const Reply limits = sim.authedGet(token, u"/v1/limits"_s);
+    QCOMPARE(limits.value(u"host_disk"_s).toObject().value(u"accepting"_s).toBool(true), false);
+    // The default keeps 2 GiB, which this machine's disk has: the suite's own sim accepts.
+    QCOMPARE(m_sim.authedGet(m_sim.signUp(u"room@example.com"_s), u"/v1/limits"_s)
+                 .value(u"host_disk"_s)
+                 .toObject()
+                 .value(u"accepting"_s)
+                 .toBool(),
+             true);
 }
 
 QTEST_GUILESS_MAIN(TestSecLimits)
