@@ -193,6 +193,15 @@ void SshActions::closeForwards(const QString &instanceId)
     }
 }
 
+void SshActions::closeAllForwards()
+{
+    for (const QPointer<core::SshPortForward> &forward : std::as_const(m_forwards)) {
+        if (forward)
+            forward->deleteLater();
+    }
+    m_forwards.clear();
+}
+
 void SshActions::openApp(const std::optional<Instance> &instance, const QString &appName)
 {
     if (!instance)

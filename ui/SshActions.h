@@ -67,6 +67,7 @@ public:
     // reported through message() instead.
     void openApp(const std::optional<core::Instance> &instance, const QString &appName);
     void closeForwards(const QString &instanceId);
+    void closeAllForwards();
     // The local port the app's forward listens on (0: none yet).
     quint16 forwardedPort(const QString &instanceId, int remotePort) const;
     // Tests: appOpened() only, no browser.

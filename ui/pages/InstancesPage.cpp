@@ -42,6 +42,7 @@ InstancesPage::InstancesPage(ClientSession *session, InstanceTableModel *model,
     tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
     tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
     connect(this, &QTabWidget::tabCloseRequested, this, &InstancesPage::closeTab);
+    connect(m_session, &ClientSession::resetForUser, this, &InstancesPage::closeEverySshView);
     retranslate();
 }
 
@@ -184,6 +185,18 @@ void InstancesPage::closeTab(int index)
         removeTab(index);
         tab->deleteLater(); // closes its connection
     }
+}
+
+void InstancesPage::closeEverySshView()
+{
+    for (int index = count() - 1; index >= 0; --index) {
+        if (auto *tab = qobject_cast<TerminalTab *>(widget(index))) {
+            removeTab(index);
+            tab->hide();
+            tab->deleteLater(); // its connection and its screen with it
+        }
+    }
+    m_ssh->closeAllForwards();
 }
 
 void InstancesPage::openLaunchDialog()

@@ -93,6 +93,9 @@ private:
     void updateEmptyState();
     void perform(Action action, const QString &instanceId);
     void closeTab(int index);
+    // Log-out or another user: every terminal closes (its connection and its scrollback go),
+    // and so does every app's forward, so that nobody sees the previous user's shells.
+    void closeEverySshView();
 
     core::ClientSession *m_session;
     InstanceTableModel *m_model;
