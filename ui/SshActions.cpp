@@ -5,18 +5,19 @@
 #include "session/SecretStore.h"
 #include "ssh/AppOpener.h"
 #include "ssh/SshAccess.h"
+#include "ssh/SshAgent.h"
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshConnection.h"
 #include "ssh/SshKeyStore.h"
 #include "ssh/SshPortForward.h"
 
 #include <QClipboard>
-#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTabWidget>
 
@@ -30,16 +31,17 @@ using core::SshTarget;
 
 SshActions::SshActions(core::ClientSession *session, core::SecretStore *secrets, QTabWidget *tabs,
                        const QString &keyFolder, const QString &knownHostsPath,
-                       const QString &sshConfigPath, QWidget *window)
+                       const QString &sshConfigPath, QWidget *window,
+                       const core::AppOpener::Launcher &browser)
     : QObject(window), m_session(session), m_keys(new core::SshKeyStore(secrets, keyFolder, this)),
       m_tabs(tabs),
       m_knownHostsPath(knownHostsPath.isEmpty() ? SshConfigWriter::defaultKnownHostsPath()
                                                 : knownHostsPath),
       m_sshConfigPath(sshConfigPath.isEmpty() ? QDir::home().filePath(u".ssh/config"_s)
                                               : sshConfigPath),
-      m_opener(new core::AppOpener([](const QUrl &page) { return QDesktopServices::openUrl(page); },
-                                   {}, this)),
-      m_window(window)
+      m_opener(
+          new core::AppOpener(browser ? browser : core::AppOpener::systemLauncher(), {}, this)),
+      m_agent(new core::SshAgent(this)), m_window(window)
 {}
 
 TerminalTab *SshActions::openTerminal(const Instance &instance)
@@ -150,10 +152,10 @@ void SshActions::addToSshConfig(const Instance &instance)
         QString writeError;
         if (!SshConfigWriter::addToConfig(m_sshConfigPath, target, m_knownHostsPath, &writeError))
             return Q_EMIT message(writeError, true);
-        Q_EMIT message(tr("Added to %1: connect with “ssh %2”.")
-                           .arg(QDir::toNativeSeparators(m_sshConfigPath),
-                                SshConfigWriter::hostAlias(target.instanceName)),
-                       false);
+        loadKeyIntoAgent(target,
+                         tr("Added to %1: connect with “ssh %2”.")
+                             .arg(QDir::toNativeSeparators(m_sshConfigPath),
+                                  SshConfigWriter::hostAlias(target.instanceName)));
     });
 }
 
@@ -164,13 +166,69 @@ void SshActions::copySshCommand(const Instance &instance)
             if (!r.ok())
                 return Q_EMIT message(r.error().userMessage(), true);
             QString error;
+            SshTarget target;
             const QString command = core::SshAccess::copiedCommand(
-                instance, r.value(), m_keys->keys(), m_knownHostsPath, &error);
+                instance, r.value(), m_keys->keys(), m_knownHostsPath, &error, &target);
             if (command.isEmpty())
                 return Q_EMIT message(error, true);
             QGuiApplication::clipboard()->setText(command);
-            Q_EMIT message(tr("Copied: %1").arg(command), false);
+            loadKeyIntoAgent(target, tr("Copied: %1").arg(command));
         });
+}
+
+void SshActions::loadKeyIntoAgent(const SshTarget &target, const QString &done)
+{
+    const core::SshKeyPair key = m_keys->key(target.keyFingerprint);
+    core::SecretReply *secret = key.isValid() ? m_keys->passphrase(key) : nullptr;
+    if (!secret) // a key kept elsewhere: ssh offers the user's own keys and agent
+        return Q_EMIT message(done, false);
+    connect(secret, &core::SecretReply::finished, this, [this, secret, key, done] {
+        if (secret->status() == core::SecretReply::Status::NotFound)
+            return Q_EMIT message(done, false); // no passphrase: ssh needs nothing more
+        if (!secret->ok())
+            return showAgentProblem(done, secret->reason(), {});
+        const QString passphrase = secret->secret();
+        m_agent->addKey(key.privatePath(), passphrase, this,
+                        [this, done, passphrase](const core::SshAgent::Outcome &outcome) {
+                            if (outcome.result != core::SshAgent::Result::Added)
+                                return showAgentProblem(done, outcome.error, passphrase);
+                            Q_EMIT message(
+                                tr("%1 Its key is in your ssh-agent now, so ssh in a terminal "
+                                   "asks for no passphrase.")
+                                    .arg(done),
+                                false);
+                        });
+    });
+}
+
+void SshActions::showAgentProblem(const QString &done, const QString &why,
+                                  const QString &passphrase)
+{
+    Q_EMIT message(done, false);
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("ssh will ask for a passphrase"),
+                                tr("The key's passphrase is kept in your keychain, and the key "
+                                   "could not be added to an ssh-agent."),
+                                QMessageBox::Close, m_window);
+    box->setObjectName(u"sshAgentProblem"_s);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(
+        passphrase.isEmpty()
+            ? tr("Start an ssh-agent (eval \"$(ssh-agent)\" in your shell, before CardHour "
+                 "starts) and try again.")
+            : tr("Start an ssh-agent (eval \"$(ssh-agent)\" in your shell, before CardHour "
+                 "starts) and try again, or copy the passphrase and paste it when ssh asks "
+                 "for it."));
+    box->setDetailedText(why);
+    if (!passphrase.isEmpty()) {
+        QPushButton *copy = box->addButton(tr("Copy passphrase"), QMessageBox::ActionRole);
+        copy->setObjectName(u"copyPassphraseButton"_s);
+        connect(copy, &QPushButton::clicked, this, [this, passphrase] {
+            QGuiApplication::clipboard()->setText(passphrase);
+            Q_EMIT message(tr("The key's passphrase is on the clipboard: paste it when ssh asks."),
+                           false);
+        });
+    }
+    box->open();
 }
 
 quint16 SshActions::forwardedPort(const QString &instanceId, int remotePort) const
@@ -257,12 +315,11 @@ void SshActions::handToBrowser(const core::InstanceApp &app, const QUrl &url)
     }
     // Through a page only this user can read: the browser's command line shows no token.
     const core::AppOpener::Outcome opened = m_opener->open(url);
-    if (opened.opened) {
-        Q_EMIT message(tr("%1 opened in the browser (through SSH).").arg(app.name), false);
-    } else {
+    if (!opened.opened) {
         Q_EMIT message(tr("No browser opened for %1: %2").arg(app.name, opened.error), true);
-        showAddress(app, url);
+        return showAddress(app, url);
     }
+    Q_EMIT message(tr("%1 opened in the browser (through SSH).").arg(app.name), false);
     Q_EMIT appOpened(url);
 }
 
@@ -273,9 +330,17 @@ void SshActions::showAddress(const core::InstanceApp &app, const QUrl &url)
                                 tr("No browser could be started. Open this address yourself "
                                    "(it holds the app's token; it works while CardHour runs):"),
                                 QMessageBox::Close, m_window);
+    box->setObjectName(u"appAddressDialog"_s);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setInformativeText(url.toString(QUrl::FullyEncoded));
+    const QString address = url.toString(QUrl::FullyEncoded);
+    box->setInformativeText(address);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    QPushButton *copy = box->addButton(tr("Copy address"), QMessageBox::ActionRole);
+    copy->setObjectName(u"copyAddressButton"_s);
+    connect(copy, &QPushButton::clicked, this, [this, address, name = app.name] {
+        QGuiApplication::clipboard()->setText(address);
+        Q_EMIT message(tr("The address of %1 is on the clipboard.").arg(name), false);
+    });
     box->open();
 }
 

@@ -32,7 +32,7 @@ InstancesPage::InstancesPage(ClientSession *session, InstanceTableModel *model,
                              const SshFiles &files, QWidget *parent)
     : QTabWidget(parent), m_session(session), m_model(model),
       m_ssh(new SshActions(session, session->secrets(), this, files.keyFolder, files.knownHostsFile,
-                           files.sshConfigFile, this))
+                           files.sshConfigFile, this, files.browser))
 {
     setObjectName(u"viewTabs"_s);
     setDocumentMode(true);
