@@ -274,14 +274,7 @@ void TestFirstRun::sshOutsideTheAppThroughTheAgent()
     QSignalSpy messages(m_window->sshActions(), &ui::SshActions::message);
     trigger(u"copySshAction"_s);
     QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 20000);
-    const QString said = messages.constLast().at(0).toString();
-    QVERIFY2(!messages.constLast().at(1).toBool() && said.contains(u"ssh-agent"_s),
-             qPrintable(said));
     QString outcome;
-    const QString fingerprint =
-        m_window->sshActions()->keyStore()->keys().constFirst().fingerprintSha256();
-    QVERIFY2(runs(u"ssh-add"_s, {u"-l"_s, u"-E"_s, u"sha256"_s}, fingerprint.toUtf8(), &outcome),
-             qPrintable(outcome));
 
     // OpenSSH in a terminal, allowed to ask nothing (BatchMode), logs in with the copied line.
     QStringList arguments = QProcess::splitCommand(QGuiApplication::clipboard()->text());
@@ -289,6 +282,14 @@ void TestFirstRun::sshOutsideTheAppThroughTheAgent()
     arguments.removeFirst();
     arguments << u"-o"_s << u"BatchMode=yes"_s << u"echo outside-$((6*7))"_s;
     QVERIFY2(runs(u"ssh"_s, arguments, "outside-42", &outcome), qPrintable(outcome));
+    // Because the agent has the key, and the window said so.
+    const QString fingerprint =
+        m_window->sshActions()->keyStore()->keys().constFirst().fingerprintSha256();
+    QVERIFY2(runs(u"ssh-add"_s, {u"-l"_s, u"-E"_s, u"sha256"_s}, fingerprint.toUtf8(), &outcome),
+             qPrintable(outcome));
+    const QString said = messages.constLast().at(0).toString();
+    QVERIFY2(!messages.constLast().at(1).toBool() && said.contains(u"ssh-agent"_s),
+             qPrintable(said));
 
     // The ~/.ssh/config block: `ssh cardhour-NAME` the same.
     messages.clear();
@@ -351,10 +352,7 @@ void TestFirstRun::appWithoutABrowserShowsItsAddress()
     app.name = u"files"_s;
     app.port = 8898;
     ssh->openApp(*instance(), app);
-    QMessageBox *box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = m_window->findChild<QMessageBox *>(u"appAddressDialog"_s))
-                                 && box->isVisible(),
-                             30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 30000); // said once the forward is up
     QStringList said;
     for (const QList<QVariant> &m : std::as_const(messages))
         said << m.at(0).toString();
@@ -362,6 +360,10 @@ void TestFirstRun::appWithoutABrowserShowsItsAddress()
     QVERIFY2(!said.filter(u"No browser opened for files"_s).isEmpty(),
              qPrintable(said.join(u'\n')));
     QVERIFY(opened.isEmpty());
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((box = m_window->findChild<QMessageBox *>(u"appAddressDialog"_s))
+                                 && box->isVisible(),
+                             30000);
     const quint16 port = ssh->forwardedPort(m_instanceId, 8898);
     QVERIFY(port != 0);
     QVERIFY2(box->informativeText().startsWith(u"http://127.0.0.1:%1"_s.arg(port)),
