@@ -88,7 +88,7 @@ SpendingLimitsPanel::SpendingLimitsPanel(core::ClientSession *session, QWidget *
     // an alert changes): asked again while someone looks at it.
     if (m_session)
         connect(m_session, &core::ClientSession::billMoved, this, [this] {
-            if (isVisible())
+            if (isVisible() && m_session->isLoggedIn())
                 reload();
         });
     retranslate();
@@ -96,7 +96,7 @@ SpendingLimitsPanel::SpendingLimitsPanel(core::ClientSession *session, QWidget *
 
 void SpendingLimitsPanel::reload()
 {
-    if (!m_session || !m_session->isLoggedIn())
+    if (!m_session)
         return;
     if (m_loading) {
         m_reloadAgain = true;
@@ -282,7 +282,8 @@ void SpendingLimitsPanel::retranslate()
 void SpendingLimitsPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    reload(); // what has been spent since it was last shown
+    if (m_session && m_session->isLoggedIn())
+        reload(); // what has been spent since it was last shown
 }
 
 void SpendingLimitsPanel::changeEvent(QEvent *event)
