@@ -126,22 +126,29 @@ void SshActions::openSystemTerminal(const Instance &instance)
                                      "instead and paste it into your terminal."),
                                   true);
         }
-        QProcess process;
-        process.setProgram(command.constFirst());
-        process.setArguments(command.mid(1));
-#ifdef Q_OS_WIN
-        // A console of its own for ssh.exe started from this GUI program (no cmd /c start).
-        process.setCreateProcessArgumentsModifier([](QProcess::CreateProcessArguments *arguments) {
-            arguments->flags |= 0x00000010; // CREATE_NEW_CONSOLE
+        // The terminal's ssh finds the key in the agent instead of asking its passphrase.
+        withKeyInAgent(target, [this, command, name = target.instanceName](const QString &note) {
+            startSystemTerminal(command, name, note);
         });
-#endif
-        if (!process.startDetached()) {
-            return Q_EMIT message(tr("%1 could not be started.").arg(command.constFirst()), true);
-        }
-        Q_EMIT message(
-            tr("Opened %1 with ssh to “%2”.").arg(command.constFirst(), target.instanceName),
-            false);
     });
+}
+
+void SshActions::startSystemTerminal(const QStringList &command, const QString &instanceName,
+                                     const QString &note)
+{
+    QProcess process;
+    process.setProgram(command.constFirst());
+    process.setArguments(command.mid(1));
+#ifdef Q_OS_WIN
+    // A console of its own for ssh.exe started from this GUI program (no cmd /c start).
+    process.setCreateProcessArgumentsModifier([](QProcess::CreateProcessArguments *arguments) {
+        arguments->flags |= 0x00000010; // CREATE_NEW_CONSOLE
+    });
+#endif
+    if (!process.startDetached())
+        return Q_EMIT message(tr("%1 could not be started.").arg(command.constFirst()), true);
+    Q_EMIT message(tr("Opened %1 with ssh to “%2”.").arg(command.constFirst(), instanceName) + note,
+                   false);
 }
 
 void SshActions::addToSshConfig(const Instance &instance)
@@ -152,10 +159,11 @@ void SshActions::addToSshConfig(const Instance &instance)
         QString writeError;
         if (!SshConfigWriter::addToConfig(m_sshConfigPath, target, m_knownHostsPath, &writeError))
             return Q_EMIT message(writeError, true);
-        loadKeyIntoAgent(target,
-                         tr("Added to %1: connect with “ssh %2”.")
-                             .arg(QDir::toNativeSeparators(m_sshConfigPath),
-                                  SshConfigWriter::hostAlias(target.instanceName)));
+        const QString done = tr("Added to %1: connect with “ssh %2”.")
+                                 .arg(QDir::toNativeSeparators(m_sshConfigPath),
+                                      SshConfigWriter::hostAlias(target.instanceName));
+        withKeyInAgent(target,
+                       [this, done](const QString &note) { Q_EMIT message(done + note, false); });
     });
 }
 
@@ -172,39 +180,41 @@ void SshActions::copySshCommand(const Instance &instance)
             if (command.isEmpty())
                 return Q_EMIT message(error, true);
             QGuiApplication::clipboard()->setText(command);
-            loadKeyIntoAgent(target, tr("Copied: %1").arg(command));
+            withKeyInAgent(target, [this, command](const QString &note) {
+                Q_EMIT message(tr("Copied: %1").arg(command) + note, false);
+            });
         });
 }
 
-void SshActions::loadKeyIntoAgent(const SshTarget &target, const QString &done)
+void SshActions::withKeyInAgent(const SshTarget &target, AgentStep then)
 {
     const core::SshKeyPair key = m_keys->key(target.keyFingerprint);
     core::SecretReply *secret = key.isValid() ? m_keys->passphrase(key) : nullptr;
     if (!secret) // a key kept elsewhere: ssh offers the user's own keys and agent
-        return Q_EMIT message(done, false);
-    connect(secret, &core::SecretReply::finished, this, [this, secret, key, done] {
+        return then({});
+    connect(secret, &core::SecretReply::finished, this, [this, secret, key, then] {
         if (secret->status() == core::SecretReply::Status::NotFound)
-            return Q_EMIT message(done, false); // no passphrase: ssh needs nothing more
-        if (!secret->ok())
-            return showAgentProblem(done, secret->reason(), {});
+            return then({}); // no passphrase: ssh needs nothing more
+        if (!secret->ok()) {
+            then({});
+            return showAgentProblem(secret->reason(), {});
+        }
         const QString passphrase = secret->secret();
         m_agent->addKey(key.privatePath(), passphrase, this,
-                        [this, done, passphrase](const core::SshAgent::Outcome &outcome) {
-                            if (outcome.result != core::SshAgent::Result::Added)
-                                return showAgentProblem(done, outcome.error, passphrase);
-                            Q_EMIT message(
-                                tr("%1 Its key is in your ssh-agent now, so ssh in a terminal "
-                                   "asks for no passphrase.")
-                                    .arg(done),
-                                false);
+                        [this, then, passphrase](const core::SshAgent::Outcome &outcome) {
+                            if (outcome.result != core::SshAgent::Result::Added) {
+                                then({});
+                                return showAgentProblem(outcome.error, passphrase);
+                            }
+                            then(u' '
+                                 + tr("Its key is in your ssh-agent now, so ssh in a terminal "
+                                      "asks for no passphrase."));
                         });
     });
 }
 
-void SshActions::showAgentProblem(const QString &done, const QString &why,
-                                  const QString &passphrase)
+void SshActions::showAgentProblem(const QString &why, const QString &passphrase)
 {
-    Q_EMIT message(done, false);
     auto *box = new QMessageBox(QMessageBox::Warning, tr("ssh will ask for a passphrase"),
                                 tr("The key's passphrase is kept in your keychain, and the key "
                                    "could not be added to an ssh-agent."),

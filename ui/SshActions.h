@@ -93,9 +93,14 @@ Q_SIGNALS:
 private:
     void handToBrowser(const core::InstanceApp &app, const QUrl &url);
     void showAddress(const core::InstanceApp &app, const QUrl &url);
-    // Says `done`, once the target's key is in the ssh-agent (or needs no passphrase).
-    void loadKeyIntoAgent(const core::SshTarget &target, const QString &done);
-    void showAgentProblem(const QString &done, const QString &why, const QString &passphrase);
+    // Puts the target's key into the user's ssh-agent when it has a passphrase, then calls
+    // `then` with a sentence to add to what is said (empty: nothing to add); where that fails,
+    // a dialog says what to do and offers the passphrase.
+    using AgentStep = std::function<void(const QString &note)>;
+    void withKeyInAgent(const core::SshTarget &target, AgentStep then);
+    void showAgentProblem(const QString &why, const QString &passphrase);
+    void startSystemTerminal(const QStringList &command, const QString &instanceName,
+                             const QString &note);
 
     core::ClientSession *m_session;
     core::SshKeyStore *m_keys;
