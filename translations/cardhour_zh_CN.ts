@@ -4563,10 +4563,6 @@ Commands:
         <translation>无法启动浏览器。请自行打开此地址（其中含有应用的令牌；CardHour 运行期间有效）：</translation>
     </message>
     <message>
-        <source>%1 Its key is in your ssh-agent now, so ssh in a terminal asks for no passphrase.</source>
-        <translation>%1 其密钥现已加入您的 ssh-agent，终端中的 ssh 不会再询问密码短语。</translation>
-    </message>
-    <message>
         <source>ssh will ask for a passphrase</source>
         <translation>ssh 将询问密码短语</translation>
     </message>
@@ -4597,6 +4593,10 @@ Commands:
     <message>
         <source>The address of %1 is on the clipboard.</source>
         <translation>%1 的地址已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Its key is in your ssh-agent now, so ssh in a terminal asks for no passphrase.</source>
+        <translation>其密钥现已加入您的 ssh-agent，终端中的 ssh 不会再询问密码短语。</translation>
     </message>
 </context>
 <context>
