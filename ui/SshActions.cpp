@@ -189,6 +189,9 @@ void SshActions::copySshCommand(const Instance &instance)
 void SshActions::withKeyInAgent(const SshTarget &target, AgentStep then)
 {
     const core::SshKeyPair key = m_keys->key(target.keyFingerprint);
+    QString encrypted;
+    if (key.isValid() && key.checkPrivateKey({}, &encrypted))
+        return then({}); // no passphrase: ssh needs nothing more (nor the keychain)
     core::SecretReply *secret = key.isValid() ? m_keys->passphrase(key) : nullptr;
     if (!secret) // a key kept elsewhere: ssh offers the user's own keys and agent
         return then({});
