@@ -1180,6 +1180,41 @@
     </message>
 </context>
 <context>
+    <name>cardhour::core::SshAgent</name>
+    <message>
+        <source>CardHour cannot add keys to an ssh-agent on this system.</source>
+        <translation>CardHour 无法在此系统上把密钥加入 ssh-agent。</translation>
+    </message>
+    <message>
+        <source>No ssh-agent runs for this session (SSH_AUTH_SOCK names none).</source>
+        <translation>此会话中没有运行 ssh-agent（SSH_AUTH_SOCK 未指向任何代理）。</translation>
+    </message>
+    <message>
+        <source>Could not make a private folder for ssh-add.</source>
+        <translation>无法为 ssh-add 创建私有文件夹。</translation>
+    </message>
+    <message>
+        <source>Could not write the askpass helper for ssh-add.</source>
+        <translation>无法为 ssh-add 写入 askpass 辅助程序。</translation>
+    </message>
+    <message>
+        <source>ssh-add could not be started: is OpenSSH installed?</source>
+        <translation>无法启动 ssh-add：是否已安装 OpenSSH？</translation>
+    </message>
+    <message>
+        <source>ssh-add did not finish.</source>
+        <translation>ssh-add 未能完成。</translation>
+    </message>
+    <message>
+        <source>The ssh-agent could not be reached: %1</source>
+        <translation>无法连接 ssh-agent：%1</translation>
+    </message>
+    <message>
+        <source>ssh-add refused the key: %1</source>
+        <translation>ssh-add 拒绝了该密钥：%1</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::core::SshKeyChoice</name>
     <message>
         <source>“%1” was launched without an SSH key, so no key can log in to it. Launch an instance with one of your keys.</source>
@@ -4527,6 +4562,42 @@ Commands:
         <source>No browser could be started. Open this address yourself (it holds the app&apos;s token; it works while CardHour runs):</source>
         <translation>无法启动浏览器。请自行打开此地址（其中含有应用的令牌；CardHour 运行期间有效）：</translation>
     </message>
+    <message>
+        <source>ssh will ask for a passphrase</source>
+        <translation>ssh 将询问密码短语</translation>
+    </message>
+    <message>
+        <source>The key&apos;s passphrase is kept in your keychain, and the key could not be added to an ssh-agent.</source>
+        <translation>该密钥的密码短语保存在您的钥匙串中，且该密钥无法加入 ssh-agent。</translation>
+    </message>
+    <message>
+        <source>Start an ssh-agent (eval &quot;$(ssh-agent)&quot; in your shell, before CardHour starts) and try again.</source>
+        <translation>请先启动 ssh-agent（在启动 CardHour 之前于 shell 中运行 eval &quot;$(ssh-agent)&quot;），然后重试。</translation>
+    </message>
+    <message>
+        <source>Start an ssh-agent (eval &quot;$(ssh-agent)&quot; in your shell, before CardHour starts) and try again, or copy the passphrase and paste it when ssh asks for it.</source>
+        <translation>请先启动 ssh-agent（在启动 CardHour 之前于 shell 中运行 eval &quot;$(ssh-agent)&quot;），然后重试；或复制密码短语，在 ssh 询问时粘贴。</translation>
+    </message>
+    <message>
+        <source>Copy passphrase</source>
+        <translation>复制密码短语</translation>
+    </message>
+    <message>
+        <source>The key&apos;s passphrase is on the clipboard: paste it when ssh asks.</source>
+        <translation>密钥的密码短语已复制到剪贴板：在 ssh 询问时粘贴。</translation>
+    </message>
+    <message>
+        <source>Copy address</source>
+        <translation>复制地址</translation>
+    </message>
+    <message>
+        <source>The address of %1 is on the clipboard.</source>
+        <translation>%1 的地址已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Its key is in your ssh-agent now, so ssh in a terminal asks for no passphrase.</source>
+        <translation>其密钥现已加入您的 ssh-agent，终端中的 ssh 不会再询问密码短语。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::SshKeysDialog</name>
@@ -4879,6 +4950,10 @@ Commands:
     <message>
         <source>An open terminal, file transfer or app tab then keeps the host running</source>
         <translation>这样，打开的终端、文件传输或应用标签页会让主机保持运行</translation>
+    </message>
+    <message>
+        <source>Stop after: enter a number of hours from %1 to %2, e.g. %3.</source>
+        <translation>运行后停止：请输入 %1 到 %2 之间的小时数，例如 %3。</translation>
     </message>
 </context>
 <context>

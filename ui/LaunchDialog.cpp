@@ -419,6 +419,12 @@ void LaunchDialog::validate()
         && stopProblem.isEmpty();
     if (m_stopBox)
         m_stopBox->setToolTip(stopProblem);
+    // Said under the form, not only in a tooltip: why Launch cannot be pressed.
+    if (!stopProblem.isEmpty())
+        m_ui->errorLabel->setText(stopProblem);
+    else if (!m_shownStopProblem.isEmpty() && m_ui->errorLabel->text() == m_shownStopProblem)
+        m_ui->errorLabel->clear();
+    m_shownStopProblem = stopProblem;
     QPushButton *launch = m_ui->buttonBox->button(QDialogButtonBox::Ok);
     launch->setText(tr("Launch"));
     launch->setEnabled(ok);

@@ -102,6 +102,7 @@ private:
     core::SshKeyPair m_createdKey; // made on Launch, kept for a retry if its upload failed
     bool m_createdKeyHasPassphrase = false;
     QString m_keyNote; // to say once the launch is accepted
+    QString m_shownStopProblem; // the stop policy's problem shown under the form, if any
     bool m_keysLoaded = false;
     bool m_busy = false;
     int m_pending = 0;

@@ -4,6 +4,7 @@
 #include "InstanceActions.h"
 #include "api/Models.h"
 #include "session/ClientSession.h"
+#include "ssh/AppOpener.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -68,6 +69,8 @@ public:
         QString knownHostsFile; // empty: DataPaths::knownHostsPath() (CardHour's own)
         QString sshKeyFolder; // empty: DataPaths::sshKeyDir()
         QString sshConfigFile; // empty: ~/.ssh/config
+        // Starts the browser on an app's page; empty: the platform's (see SshActions).
+        core::AppOpener::Launcher browser;
         // Settings (theme, thresholds, provider URL), window geometry and the last view are read
         // from and written to QSettings.
         bool useSettings = true;

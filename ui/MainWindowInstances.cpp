@@ -36,7 +36,8 @@ QString MainWindow::knownHostsFile() const
 void MainWindow::buildInstancesPage()
 {
     m_instances = new InstancesPage(
-        m_core, m_model, {m_options.sshKeyFolder, knownHostsFile(), m_options.sshConfigFile},
+        m_core, m_model,
+        {m_options.sshKeyFolder, knownHostsFile(), m_options.sshConfigFile, m_options.browser},
         m_pages);
     m_instances->setContextActions({m_ui->openTerminalAction, m_ui->appsMenu->menuAction(),
                                     m_ui->systemTerminalAction, m_ui->sshConfigAction,

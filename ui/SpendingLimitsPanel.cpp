@@ -84,6 +84,13 @@ SpendingLimitsPanel::SpendingLimitsPanel(core::ClientSession *session, QWidget *
     layout->addStretch(1);
     connect(m_save, &QPushButton::clicked, this, &SpendingLimitsPanel::save);
     connect(m_reload, &QPushButton::clicked, this, &SpendingLimitsPanel::reload);
+    // What is spent moves with the bill (the `spending_limits` event comes only when a limit or
+    // an alert changes): asked again while someone looks at it.
+    if (m_session)
+        connect(m_session, &core::ClientSession::billMoved, this, [this] {
+            if (isVisible() && m_session->isLoggedIn())
+                reload();
+        });
     retranslate();
 }
 
@@ -91,7 +98,17 @@ void SpendingLimitsPanel::reload()
 {
     if (!m_session)
         return;
+    if (m_loading) {
+        m_reloadAgain = true;
+        return;
+    }
+    m_loading = true;
     m_session->spendingLimits()->onFinished(this, [this](const core::Reply<SpendingLimits> &r) {
+        m_loading = false;
+        if (m_reloadAgain) {
+            m_reloadAgain = false;
+            reload();
+        }
         if (r.ok())
             setLimits(r.value());
         else
@@ -260,6 +277,13 @@ void SpendingLimitsPanel::retranslate()
     m_save->setText(tr("Save limits"));
     m_reload->setText(tr("Reload"));
     showRows();
+}
+
+void SpendingLimitsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_session && m_session->isLoggedIn())
+        reload(); // what has been spent since it was last shown
 }
 
 void SpendingLimitsPanel::changeEvent(QEvent *event)

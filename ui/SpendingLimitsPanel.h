@@ -19,7 +19,8 @@ namespace cardhour::ui {
 // The Billing page's spending limits: for the day, the calendar month (in the provider's time
 // zone, named) and in total, what has been spent against the alert amount and the hard maximum,
 // and both edited (empty: none). It shows what the provider last said (GET, the PUT's answer or
-// the `spending_limits` event); a field being edited is left alone until it is saved.
+// the `spending_limits` event); a field being edited is left alone until it is saved. While it is
+// shown it asks again whenever the provider's bill moves, so what has been spent is current.
 class SpendingLimitsPanel : public QWidget
 {
     Q_OBJECT
@@ -44,6 +45,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     struct Row
@@ -66,6 +68,8 @@ private:
     QPushButton *m_save;
     QPushButton *m_reload;
     std::optional<core::SpendingLimits> m_limits;
+    bool m_loading = false; // a GET is on its way
+    bool m_reloadAgain = false; // the bill moved while it was: ask once more when it answers
 };
 
 } // namespace cardhour::ui

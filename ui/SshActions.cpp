@@ -5,18 +5,19 @@
 #include "session/SecretStore.h"
 #include "ssh/AppOpener.h"
 #include "ssh/SshAccess.h"
+#include "ssh/SshAgent.h"
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshConnection.h"
 #include "ssh/SshKeyStore.h"
 #include "ssh/SshPortForward.h"
 
 #include <QClipboard>
-#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTabWidget>
 
@@ -30,16 +31,17 @@ using core::SshTarget;
 
 SshActions::SshActions(core::ClientSession *session, core::SecretStore *secrets, QTabWidget *tabs,
                        const QString &keyFolder, const QString &knownHostsPath,
-                       const QString &sshConfigPath, QWidget *window)
+                       const QString &sshConfigPath, QWidget *window,
+                       const core::AppOpener::Launcher &browser)
     : QObject(window), m_session(session), m_keys(new core::SshKeyStore(secrets, keyFolder, this)),
       m_tabs(tabs),
       m_knownHostsPath(knownHostsPath.isEmpty() ? SshConfigWriter::defaultKnownHostsPath()
                                                 : knownHostsPath),
       m_sshConfigPath(sshConfigPath.isEmpty() ? QDir::home().filePath(u".ssh/config"_s)
                                               : sshConfigPath),
-      m_opener(new core::AppOpener([](const QUrl &page) { return QDesktopServices::openUrl(page); },
-                                   {}, this)),
-      m_window(window)
+      m_opener(
+          new core::AppOpener(browser ? browser : core::AppOpener::systemLauncher(), {}, this)),
+      m_agent(new core::SshAgent(this)), m_window(window)
 {}
 
 TerminalTab *SshActions::openTerminal(const Instance &instance)
@@ -124,22 +126,29 @@ void SshActions::openSystemTerminal(const Instance &instance)
                                      "instead and paste it into your terminal."),
                                   true);
         }
-        QProcess process;
-        process.setProgram(command.constFirst());
-        process.setArguments(command.mid(1));
-#ifdef Q_OS_WIN
-        // A console of its own for ssh.exe started from this GUI program (no cmd /c start).
-        process.setCreateProcessArgumentsModifier([](QProcess::CreateProcessArguments *arguments) {
-            arguments->flags |= 0x00000010; // CREATE_NEW_CONSOLE
+        // The terminal's ssh finds the key in the agent instead of asking its passphrase.
+        withKeyInAgent(target, [this, command, name = target.instanceName](const QString &note) {
+            startSystemTerminal(command, name, note);
         });
-#endif
-        if (!process.startDetached()) {
-            return Q_EMIT message(tr("%1 could not be started.").arg(command.constFirst()), true);
-        }
-        Q_EMIT message(
-            tr("Opened %1 with ssh to “%2”.").arg(command.constFirst(), target.instanceName),
-            false);
     });
+}
+
+void SshActions::startSystemTerminal(const QStringList &command, const QString &instanceName,
+                                     const QString &note)
+{
+    QProcess process;
+    process.setProgram(command.constFirst());
+    process.setArguments(command.mid(1));
+#ifdef Q_OS_WIN
+    // A console of its own for ssh.exe started from this GUI program (no cmd /c start).
+    process.setCreateProcessArgumentsModifier([](QProcess::CreateProcessArguments *arguments) {
+        arguments->flags |= 0x00000010; // CREATE_NEW_CONSOLE
+    });
+#endif
+    if (!process.startDetached())
+        return Q_EMIT message(tr("%1 could not be started.").arg(command.constFirst()), true);
+    Q_EMIT message(tr("Opened %1 with ssh to “%2”.").arg(command.constFirst(), instanceName) + note,
+                   false);
 }
 
 void SshActions::addToSshConfig(const Instance &instance)
@@ -150,10 +159,11 @@ void SshActions::addToSshConfig(const Instance &instance)
         QString writeError;
         if (!SshConfigWriter::addToConfig(m_sshConfigPath, target, m_knownHostsPath, &writeError))
             return Q_EMIT message(writeError, true);
-        Q_EMIT message(tr("Added to %1: connect with “ssh %2”.")
-                           .arg(QDir::toNativeSeparators(m_sshConfigPath),
-                                SshConfigWriter::hostAlias(target.instanceName)),
-                       false);
+        const QString done = tr("Added to %1: connect with “ssh %2”.")
+                                 .arg(QDir::toNativeSeparators(m_sshConfigPath),
+                                      SshConfigWriter::hostAlias(target.instanceName));
+        withKeyInAgent(target,
+                       [this, done](const QString &note) { Q_EMIT message(done + note, false); });
     });
 }
 
@@ -164,13 +174,74 @@ void SshActions::copySshCommand(const Instance &instance)
             if (!r.ok())
                 return Q_EMIT message(r.error().userMessage(), true);
             QString error;
+            SshTarget target;
             const QString command = core::SshAccess::copiedCommand(
-                instance, r.value(), m_keys->keys(), m_knownHostsPath, &error);
+                instance, r.value(), m_keys->keys(), m_knownHostsPath, &error, &target);
             if (command.isEmpty())
                 return Q_EMIT message(error, true);
             QGuiApplication::clipboard()->setText(command);
-            Q_EMIT message(tr("Copied: %1").arg(command), false);
+            withKeyInAgent(target, [this, command](const QString &note) {
+                Q_EMIT message(tr("Copied: %1").arg(command) + note, false);
+            });
         });
+}
+
+void SshActions::withKeyInAgent(const SshTarget &target, AgentStep then)
+{
+    const core::SshKeyPair key = m_keys->key(target.keyFingerprint);
+    QString encrypted;
+    if (key.isValid() && key.checkPrivateKey({}, &encrypted))
+        return then({}); // no passphrase: ssh needs nothing more (nor the keychain)
+    core::SecretReply *secret = key.isValid() ? m_keys->passphrase(key) : nullptr;
+    if (!secret) // a key kept elsewhere: ssh offers the user's own keys and agent
+        return then({});
+    connect(secret, &core::SecretReply::finished, this, [this, secret, key, then] {
+        if (secret->status() == core::SecretReply::Status::NotFound)
+            return then({}); // no passphrase: ssh needs nothing more
+        if (!secret->ok()) {
+            then({});
+            return showAgentProblem(secret->reason(), {});
+        }
+        const QString passphrase = secret->secret();
+        m_agent->addKey(key.privatePath(), passphrase, this,
+                        [this, then, passphrase](const core::SshAgent::Outcome &outcome) {
+                            if (outcome.result != core::SshAgent::Result::Added) {
+                                then({});
+                                return showAgentProblem(outcome.error, passphrase);
+                            }
+                            then(u' '
+                                 + tr("Its key is in your ssh-agent now, so ssh in a terminal "
+                                      "asks for no passphrase."));
+                        });
+    });
+}
+
+void SshActions::showAgentProblem(const QString &why, const QString &passphrase)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("ssh will ask for a passphrase"),
+                                tr("The key's passphrase is kept in your keychain, and the key "
+                                   "could not be added to an ssh-agent."),
+                                QMessageBox::Close, m_window);
+    box->setObjectName(u"sshAgentProblem"_s);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(
+        passphrase.isEmpty()
+            ? tr("Start an ssh-agent (eval \"$(ssh-agent)\" in your shell, before CardHour "
+                 "starts) and try again.")
+            : tr("Start an ssh-agent (eval \"$(ssh-agent)\" in your shell, before CardHour "
+                 "starts) and try again, or copy the passphrase and paste it when ssh asks "
+                 "for it."));
+    box->setDetailedText(why);
+    if (!passphrase.isEmpty()) {
+        QPushButton *copy = box->addButton(tr("Copy passphrase"), QMessageBox::ActionRole);
+        copy->setObjectName(u"copyPassphraseButton"_s);
+        connect(copy, &QPushButton::clicked, this, [this, passphrase] {
+            QGuiApplication::clipboard()->setText(passphrase);
+            Q_EMIT message(tr("The key's passphrase is on the clipboard: paste it when ssh asks."),
+                           false);
+        });
+    }
+    box->open();
 }
 
 quint16 SshActions::forwardedPort(const QString &instanceId, int remotePort) const
@@ -191,6 +262,15 @@ void SshActions::closeForwards(const QString &instanceId)
             ++it;
         }
     }
+}
+
+void SshActions::closeAllForwards()
+{
+    for (const QPointer<core::SshPortForward> &forward : std::as_const(m_forwards)) {
+        if (forward)
+            forward->deleteLater();
+    }
+    m_forwards.clear();
 }
 
 void SshActions::openApp(const std::optional<Instance> &instance, const QString &appName)
@@ -248,12 +328,11 @@ void SshActions::handToBrowser(const core::InstanceApp &app, const QUrl &url)
     }
     // Through a page only this user can read: the browser's command line shows no token.
     const core::AppOpener::Outcome opened = m_opener->open(url);
-    if (opened.opened) {
-        Q_EMIT message(tr("%1 opened in the browser (through SSH).").arg(app.name), false);
-    } else {
+    if (!opened.opened) {
         Q_EMIT message(tr("No browser opened for %1: %2").arg(app.name, opened.error), true);
-        showAddress(app, url);
+        return showAddress(app, url);
     }
+    Q_EMIT message(tr("%1 opened in the browser (through SSH).").arg(app.name), false);
     Q_EMIT appOpened(url);
 }
 
@@ -264,9 +343,17 @@ void SshActions::showAddress(const core::InstanceApp &app, const QUrl &url)
                                 tr("No browser could be started. Open this address yourself "
                                    "(it holds the app's token; it works while CardHour runs):"),
                                 QMessageBox::Close, m_window);
+    box->setObjectName(u"appAddressDialog"_s);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setInformativeText(url.toString(QUrl::FullyEncoded));
+    const QString address = url.toString(QUrl::FullyEncoded);
+    box->setInformativeText(address);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    QPushButton *copy = box->addButton(tr("Copy address"), QMessageBox::ActionRole);
+    copy->setObjectName(u"copyAddressButton"_s);
+    connect(copy, &QPushButton::clicked, this, [this, address, name = app.name] {
+        QGuiApplication::clipboard()->setText(address);
+        Q_EMIT message(tr("The address of %1 is on the clipboard.").arg(name), false);
+    });
     box->open();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/Models.h"
+#include "ssh/AppOpener.h"
 #include "ssh/SshTarget.h"
 
 #include <QHash>
@@ -16,7 +17,7 @@ class QTabWidget;
 class QWidget;
 
 namespace cardhour::core {
-class AppOpener;
+class SshAgent;
 class SshPortForward;
 class ClientSession;
 class SecretStore;
@@ -36,10 +37,14 @@ class SshActions : public QObject
 {
     Q_OBJECT
 public:
-    // `keyFolder`, `knownHostsPath`, `sshConfigPath`: empty for the defaults.
+    // `keyFolder`, `knownHostsPath`, `sshConfigPath`: empty for the defaults. `browser` starts
+    // the browser on an app's page and says whether one took it (empty: the platform's opener,
+    // AppOpener::systemLauncher(), which waits for xdg-open's answer; QDesktopServices says
+    // true as soon as xdg-open starts, also when it finds no browser).
     SshActions(core::ClientSession *session, core::SecretStore *secrets, QTabWidget *tabs,
                const QString &keyFolder, const QString &knownHostsPath,
-               const QString &sshConfigPath, QWidget *window);
+               const QString &sshConfigPath, QWidget *window,
+               const core::AppOpener::Launcher &browser = {});
 
     core::SshKeyStore *keyStore() const { return m_keys; }
     QString knownHostsPath() const { return m_knownHostsPath; }
@@ -52,7 +57,10 @@ public:
     // The target with the matching local key and the host key pinned; or a translated error.
     void resolveTarget(const core::Instance &instance, TargetCallback done);
 
-    // Each reports through message(): done, or what went wrong.
+    // Each reports through message(): done, or what went wrong. The ~/.ssh/config block and
+    // the copied command put the key into the user's ssh-agent when it has a passphrase (kept
+    // in the keychain only), so that ssh in a terminal asks none; without an agent a dialog
+    // says so and offers the passphrase to copy.
     void openSystemTerminal(const core::Instance &instance);
     void addToSshConfig(const core::Instance &instance);
     void copySshCommand(const core::Instance &instance);
@@ -67,6 +75,7 @@ public:
     // reported through message() instead.
     void openApp(const std::optional<core::Instance> &instance, const QString &appName);
     void closeForwards(const QString &instanceId);
+    void closeAllForwards();
     // The local port the app's forward listens on (0: none yet).
     quint16 forwardedPort(const QString &instanceId, int remotePort) const;
     // Tests: appOpened() only, no browser.
@@ -84,6 +93,14 @@ Q_SIGNALS:
 private:
     void handToBrowser(const core::InstanceApp &app, const QUrl &url);
     void showAddress(const core::InstanceApp &app, const QUrl &url);
+    // Puts the target's key into the user's ssh-agent when it has a passphrase, then calls
+    // `then` with a sentence to add to what is said (empty: nothing to add); where that fails,
+    // a dialog says what to do and offers the passphrase.
+    using AgentStep = std::function<void(const QString &note)>;
+    void withKeyInAgent(const core::SshTarget &target, AgentStep then);
+    void showAgentProblem(const QString &why, const QString &passphrase);
+    void startSystemTerminal(const QStringList &command, const QString &instanceName,
+                             const QString &note);
 
     core::ClientSession *m_session;
     core::SshKeyStore *m_keys;
@@ -93,6 +110,7 @@ private:
     QHash<QString, QPointer<core::SshPortForward>> m_forwards; // "instance id:remote port"
     bool m_openBrowser = true;
     core::AppOpener *m_opener;
+    core::SshAgent *m_agent;
     QWidget *m_window;
 };
 

@@ -10,6 +10,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QSpinBox>
 
@@ -22,6 +23,10 @@ namespace cardhour::ui {
 namespace {
 constexpr qint64 kMicrosPerYuan = 1'000'000;
 constexpr qint64 kMsPerHour = 3'600'000;
+// The provider takes any stop time in the future; two decimals of an hour (36 s) are the finest
+// the field shows, so its least is the least it can hold.
+constexpr double kLeastAfterHours = 0.01;
+constexpr double kMostAfterHours = 24 * 30;
 } // namespace
 
 StopPolicyEditor::StopPolicyEditor(QWidget *parent)
@@ -41,7 +46,7 @@ StopPolicyEditor::StopPolicyEditor(QWidget *parent)
     m_stopAt->setDisplayFormat(u"yyyy-MM-dd HH:mm"_s);
     m_stopAt->setDateTime(QDateTime::currentDateTime().addSecs(2 * 3600));
     m_afterHours->setObjectName(u"stopAfterHours"_s);
-    m_afterHours->setRange(0.25, 24 * 30);
+    m_afterHours->setRange(kLeastAfterHours, kMostAfterHours);
     m_afterHours->setDecimals(2);
     m_afterHours->setSingleStep(0.5);
     m_afterHours->setValue(2);
@@ -93,7 +98,11 @@ StopPolicyEditor::StopPolicyEditor(QWidget *parent)
         Q_EMIT changed();
     });
     connect(m_stopAt, &QDateTimeEdit::dateTimeChanged, this, &StopPolicyEditor::changed);
-    connect(m_afterHours, &QDoubleSpinBox::valueChanged, this, &StopPolicyEditor::changed);
+    // Every keystroke, also one that leaves no value (the spin box says nothing then): what is
+    // typed but not a value is refused by problem(), never silently replaced by the last
+    // value when the field is left.
+    connect(m_afterHours->findChild<QLineEdit *>(), &QLineEdit::textChanged, this,
+            &StopPolicyEditor::changed);
     connect(m_maxCost, &QDoubleSpinBox::valueChanged, this, &StopPolicyEditor::changed);
     connect(m_idlePercent, &QSpinBox::valueChanged, this, &StopPolicyEditor::changed);
     connect(m_idleMinutes, &QSpinBox::valueChanged, this, &StopPolicyEditor::changed);
@@ -146,6 +155,13 @@ void StopPolicyEditor::setPolicy(const core::StopPolicy &policy, const QDateTime
 
 QString StopPolicyEditor::problem(const QDateTime &now) const
 {
+    if (TimeRule(m_timeRule->currentData().toInt()) == TimeRule::After
+        && !m_afterHours->hasAcceptableInput()) {
+        const QLocale locale = m_afterHours->locale();
+        return tr("Stop after: enter a number of hours from %1 to %2, e.g. %3.")
+            .arg(locale.toString(kLeastAfterHours, 'f', 2),
+                 locale.toString(kMostAfterHours, 'f', 0), locale.toString(0.1, 'f', 1));
+    }
     const core::StopPolicy p = policy(now);
     if (p.stopAt.isValid() && p.stopAt <= now)
         return tr("The stop time has passed: choose a later one.");

@@ -248,6 +248,10 @@ void ClientSession::signUp(const QString &email, const QString &password)
 
 void ClientSession::logOut()
 {
+    // What was shown goes at once, not once the provider and the keychain have answered: no
+    // event of this user's comes in after it, and every view clears (resetForUser()).
+    m_events->stop();
+    resetFor({});
     m_session->logOut();
 }
 

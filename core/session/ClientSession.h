@@ -98,6 +98,8 @@ public:
 
     void logIn(const QString &email, const QString &password);
     void signUp(const QString &email, const QString &password);
+    // Every view clears at once (resetForUser()); the provider and the keychain forget the
+    // token after (loggedOut()).
     void logOut();
 
     // An answer that carries the live bill (a top-up): shown at once, before the billing event.
@@ -130,7 +132,8 @@ public:
     Reply<QList<Dataset>> *datasets();
     Reply<QList<LibraryModel>> *models();
     Reply<QList<SshKey>> *sshKeys();
-    // POST /v1/ssh-keys with a local key's public line (SshKeyStore::upload).
+    // POST /v1/ssh-keys with a local key's public line (SshKeyStore::upload); sshKeysChanged()
+    // once the provider has it.
     Reply<SshKey> *uploadSshKey(const SshKeyPair &key, const QString &name);
     // GET /v1/instances and /v1/instances/{id}: asked afresh; only what is shown is held.
     Reply<QList<Instance>> *fetchInstances(bool includeTerminated = false);
@@ -174,6 +177,8 @@ Q_SIGNALS:
     void metricsReceived(const cardhour::core::MetricsSample &sample);
     // A snapshot of this user's was created, became ready or failed, or was deleted.
     void snapshotChanged(const cardhour::core::Snapshot &snapshot);
+    // A key was uploaded through this session (by any view): lists of keys ask again.
+    void sshKeysChanged();
     // The spending limits changed, an alert was crossed, or a cap stopped hosts.
     void spendingLimitsChanged(const cardhour::core::SpendingLimits &limits);
     // The provider will stop an instance soon (the SSE instance.stop_warning).

@@ -50,7 +50,12 @@ Reply<QList<SshKey>> *ClientSession::sshKeys()
 
 Reply<SshKey> *ClientSession::uploadSshKey(const SshKeyPair &key, const QString &name)
 {
-    return SshKeyStore::upload(*m_client, key, name);
+    Reply<SshKey> *reply = SshKeyStore::upload(*m_client, key, name);
+    reply->onFinished(this, [this](const Reply<SshKey> &r) {
+        if (r.ok())
+            Q_EMIT sshKeysChanged();
+    });
+    return reply;
 }
 
 Reply<QList<Instance>> *ClientSession::fetchInstances(bool includeTerminated)

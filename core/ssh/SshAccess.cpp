@@ -31,7 +31,7 @@ SshAccess SshAccess::resolve(const Instance &instance, const QList<SshKey> &prov
 
 QString SshAccess::copiedCommand(const Instance &instance, const QList<SshKey> &providerKeys,
                                  const QList<SshKeyPair> &localKeys, const QString &knownHostsPath,
-                                 QString *error)
+                                 QString *error, SshTarget *target)
 {
     const SshAccess access =
         resolve(instance, providerKeys, localKeys, knownHostsPath, KeyNeed::Optional);
@@ -39,6 +39,8 @@ QString SshAccess::copiedCommand(const Instance &instance, const QList<SshKey> &
         *error = access.error;
         return {};
     }
+    if (target)
+        *target = access.target;
     return SshConfigWriter::sshCommandLine(access.target, knownHostsPath);
 }
 

@@ -33,10 +33,11 @@ public:
                              KeyNeed need = KeyNeed::Required);
 
     // "Copy SSH command": resolve(..., Optional), then the command line for a POSIX shell; empty
-    // with `error` set when the host key could not be checked and pinned.
+    // with `error` set when the host key could not be checked and pinned. `target` (optional)
+    // gets the target it was made for (its key, for SshAgent).
     static QString copiedCommand(const Instance &instance, const QList<SshKey> &providerKeys,
                                  const QList<SshKeyPair> &localKeys, const QString &knownHostsPath,
-                                 QString *error);
+                                 QString *error, SshTarget *target = nullptr);
 };
 
 } // namespace cardhour::core

@@ -32,7 +32,7 @@ InstancesPage::InstancesPage(ClientSession *session, InstanceTableModel *model,
                              const SshFiles &files, QWidget *parent)
     : QTabWidget(parent), m_session(session), m_model(model),
       m_ssh(new SshActions(session, session->secrets(), this, files.keyFolder, files.knownHostsFile,
-                           files.sshConfigFile, this))
+                           files.sshConfigFile, this, files.browser))
 {
     setObjectName(u"viewTabs"_s);
     setDocumentMode(true);
@@ -42,6 +42,7 @@ InstancesPage::InstancesPage(ClientSession *session, InstanceTableModel *model,
     tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
     tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
     connect(this, &QTabWidget::tabCloseRequested, this, &InstancesPage::closeTab);
+    connect(m_session, &ClientSession::resetForUser, this, &InstancesPage::closeEverySshView);
     retranslate();
 }
 
@@ -184,6 +185,18 @@ void InstancesPage::closeTab(int index)
         removeTab(index);
         tab->deleteLater(); // closes its connection
     }
+}
+
+void InstancesPage::closeEverySshView()
+{
+    for (int index = count() - 1; index >= 0; --index) {
+        if (auto *tab = qobject_cast<TerminalTab *>(widget(index))) {
+            removeTab(index);
+            tab->hide();
+            tab->deleteLater(); // its connection and its screen with it
+        }
+    }
+    m_ssh->closeAllForwards();
 }
 
 void InstancesPage::openLaunchDialog()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "InstanceActions.h"
+#include "ssh/AppOpener.h"
 
 #include <QList>
 #include <QPointer>
@@ -43,6 +44,7 @@ public:
         QString keyFolder;
         QString knownHostsFile;
         QString sshConfigFile;
+        core::AppOpener::Launcher browser; // empty: the platform's (SshActions)
     };
     // `model`: the instances shown, fed by the window and shared with Home (not owned).
     InstancesPage(core::ClientSession *session, InstanceTableModel *model, const SshFiles &files,
@@ -93,6 +95,9 @@ private:
     void updateEmptyState();
     void perform(Action action, const QString &instanceId);
     void closeTab(int index);
+    // Log-out or another user: every terminal closes (its connection and its scrollback go),
+    // and so does every app's forward, so that nobody sees the previous user's shells.
+    void closeEverySshView();
 
     core::ClientSession *m_session;
     InstanceTableModel *m_model;

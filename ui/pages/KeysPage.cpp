@@ -38,6 +38,10 @@ KeysPage::KeysPage(core::SshKeyStore *keys, core::ClientSession *session, QWidge
     m_ui->removeButton->setEnabled(false);
     m_ui->emptyPage->setIcon(Icon::Keys);
     connect(m_ui->emptyPage, &EmptyState::actionTriggered, this, &KeysPage::importKey);
+    connect(m_session, &core::ClientSession::sshKeysChanged, this, [this] {
+        if (isVisible())
+            reload(); // hidden, it lists afresh when shown again
+    });
 }
 
 KeysPage::~KeysPage() = default;
@@ -164,9 +168,9 @@ void KeysPage::upload()
         this, [this](const core::Reply<core::SshKey> &r) {
             if (!r.ok())
                 return setStatus(r.error().userMessage());
+            // The session's sshKeysChanged() has asked for the provider's list again.
             setStatus(
                 tr("Uploaded as “%1”: new instances can be launched with it.").arg(r.value().name));
-            reload();
             Q_EMIT keysChanged();
         });
 }
@@ -199,6 +203,13 @@ void KeysPage::removeKey()
         Q_EMIT keysChanged();
     });
     box->open();
+}
+
+void KeysPage::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_session->isLoggedIn())
+        reload();
 }
 
 void KeysPage::changeEvent(QEvent *event)

@@ -22,7 +22,9 @@ namespace cardhour::ui {
 // The Keys page: the SSH keys on this computer (SshKeyStore) next to those the provider has:
 // generate an ed25519 key (its passphrase goes to the keychain), import ~/.ssh/id_*.pub, upload
 // to the provider, forget. keysChanged() after any change, so the launch dialog can list them
-// again. SshKeysDialog shows the same page in a dialog (from the launch dialog).
+// again. It lists afresh whenever it is shown and, while shown, whenever a key is uploaded
+// through the session (the launch dialog makes and uploads one for a user who has none).
+// SshKeysDialog shows the same page in a dialog (from the launch dialog).
 class KeysPage : public QWidget
 {
     Q_OBJECT
@@ -41,6 +43,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void fill();
