@@ -3,6 +3,7 @@
 #include "CardHourVersion.h"
 #include "Output.h"
 #include "api/ProviderClient.h"
+#include "api/ProviderUrl.h"
 #include "api/TlsTrust.h"
 #include "sandbox/SandboxLauncher.h"
 #include "session/ClientSession.h"
@@ -244,6 +245,15 @@ int Context::connect(bool needLogin)
     QString provider = parser.value(u"provider"_s);
     if (provider.isEmpty() && !parser.isSet(u"sandbox"_s))
         provider = qEnvironmentVariable("CARDHOUR_PROVIDER_URL");
+    QUrl providerUrl;
+    if (!provider.isEmpty()) {
+        QString problem;
+        providerUrl = ProviderUrl::parse(provider, &problem);
+        if (providerUrl.isEmpty()) {
+            Output::error(u"cardhourctl: "_s + problem);
+            return Usage;
+        }
+    }
 
     std::optional<int> code;
     QString message;
@@ -270,7 +280,7 @@ int Context::connect(bool needLogin)
     if (provider.isEmpty())
         m_session->connectToSandbox();
     else
-        m_session->connectToUrl(QUrl::fromUserInput(provider));
+        m_session->connectToUrl(providerUrl);
     loop.exec();
 
     if (*code == NotLoggedIn && needLogin) {

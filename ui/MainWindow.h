@@ -14,6 +14,7 @@
 #include <memory>
 
 class QLabel;
+class QSettings;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
@@ -68,9 +69,11 @@ public:
         QString knownHostsFile; // empty: DataPaths::knownHostsPath() (CardHour's own)
         QString sshKeyFolder; // empty: DataPaths::sshKeyDir()
         QString sshConfigFile; // empty: ~/.ssh/config
-        // Settings (theme, thresholds, provider URL), window geometry and the last view are read
-        // from and written to QSettings.
+        // Settings (theme, thresholds, provider URL, the account's e-mail address), window
+        // geometry and the last view are read from and written to QSettings: the platform's
+        // usual place, or the INI file `settingsFile` when set.
         bool useSettings = true;
+        QString settingsFile;
     };
     // The pages of the dashboard, in the side bar's order (and Ctrl+1...6).
     enum class View {
@@ -174,6 +177,13 @@ private:
     void openSettingsDialog();
     void restoreWindowState();
     void saveWindowState();
+    // The settings store of Options (null when useSettings is off).
+    std::unique_ptr<QSettings> openSettings() const;
+    void saveSettings();
+    // A provider URL that answered (empty: the sandbox), and the account that logged in: the
+    // next start offers them.
+    void rememberProvider(const QUrl &url);
+    void rememberAccount(const QString &email);
 
     Options m_options;
     Translations *m_translations;
@@ -193,12 +203,13 @@ private:
     InstancesPage *m_instances = nullptr; // built with the dashboard: terminals open into it
     std::function<QString()> m_lastingStatus;
     QString m_lastingStatusShown;
+    QString m_launching; // the host launched here, followed in the status bar until it runs
     QLabel *m_userLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.
     QLabel *m_runtimeNotice = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;
     AppSettings m_settings;
-    QString m_lastEmail;
+    QString m_lastEmail; // of the account last logged in (remembered in the settings)
     View m_restoredView = View::Home; // shown when the dashboard is built
 };
 

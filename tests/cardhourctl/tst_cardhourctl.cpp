@@ -137,6 +137,11 @@ void TestCardhourctl::usageErrors_data()
     QTest::newRow("keys what") << QStringList{u"keys"_s, u"polish"_s} << u"polish"_s;
     QTest::newRow("both providers")
         << QStringList{u"ls"_s, u"--sandbox"_s, u"--provider"_s, u"http://x"_s} << u"--sandbox"_s;
+    // A malformed address is refused before anything is asked, saying what a good one is.
+    QTest::newRow("provider port not a number")
+        << QStringList{u"ls"_s, u"--provider"_s, u"localhost:abc"_s} << u"http://127.0.0.1:8787"_s;
+    QTest::newRow("provider scheme")
+        << QStringList{u"ls"_s, u"--provider"_s, u"htp:/x"_s} << u"“htp:”"_s;
 }
 
 void TestCardhourctl::usageErrors()
