@@ -406,6 +406,7 @@ void MainWindow::showInstances(const QList<Instance> &instances)
 void MainWindow::showInstance(const Instance &instance)
 {
     m_model->upsert(instance);
+    followLaunch(instance);
     updateActions();
     if (m_instances)
         m_instances->updateChart();

@@ -169,6 +169,8 @@ private:
     void buildInstancesPage();
     void connectInstanceActions();
     void updateSshActions(const core::Instance *instance);
+    void showLaunch(const core::Instance &instance);
+    void followLaunch(const core::Instance &instance);
     void uploadToCurrentTab();
     void downloadFromCurrentTab();
     void updateTransferActions();
