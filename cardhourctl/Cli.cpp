@@ -192,6 +192,21 @@ ProviderClient *Context::client() const
     return m_session ? m_session->client() : nullptr;
 }
 
+SshKeyPair Context::awaitKey(SshKeyReply *reply, QString *error)
+{
+    QEventLoop loop;
+    SshKeyPair key;
+    QObject::connect(reply, &SshKeyReply::finished, &loop, [&] {
+        if (reply->ok())
+            key = reply->key();
+        else
+            *error = reply->error();
+        loop.quit();
+    });
+    loop.exec();
+    return key;
+}
+
 SshKeyStore *Context::keyStore()
 {
     if (!m_keyStore) {
