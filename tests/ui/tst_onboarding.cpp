@@ -223,20 +223,23 @@ void TestOnboarding::malformedProviderUrlIsRefusedWhole()
         QVERIFY(connect->isVisible());
     }
     shoot(&window, u"onboarding-bad-url"_s);
-    // A good address where nothing answers: the provider's problem, whole as well.
+    // A well-formed address the client refuses (plain http:// across the network): the
+    // problem, several lines long, is shown whole as well.
     edit->clear();
-    QTest::keyClicks(edit, u"127.0.0.1:1"_s);
+    QTest::keyClicks(edit, u"http://gpu.example.com"_s);
     QVERIFY(button->isEnabled());
     QVERIFY(!hint->isVisible());
     QTest::mouseClick(button, Qt::LeftButton);
     auto *problem = connect->findChild<QLabel *>(u"progressLabel"_s);
-    QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled() && !problem->text().isEmpty(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(button->isEnabled() && problem->text().contains(u"https://"_s), 20000);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QVERIFY2(problem->heightForWidth(problem->width()) > 2 * problem->fontMetrics().height(),
+             qPrintable(problem->text())); // more than two lines at this width
     QVERIFY2(problem->height() >= problem->heightForWidth(problem->width()),
              qPrintable(u"%1 < %2: %3"_s.arg(problem->height())
                             .arg(problem->heightForWidth(problem->width()))
                             .arg(problem->text())));
-    shoot(&window, u"onboarding-unreachable"_s);
+    shoot(&window, u"onboarding-refused-url"_s);
 }
 
 // Before: the window stayed where Launch was pressed (Home), and "Launching train-1…" was all
