@@ -169,7 +169,7 @@ private:
     void buildInstancesPage();
     void connectInstanceActions();
     void updateSshActions(const core::Instance *instance);
-    void showLaunch(const core::Instance &instance);
+    void showLaunch(const core::Instance &instance, bool restoring = false);
     void followLaunch(const core::Instance &instance);
     void uploadToCurrentTab();
     void downloadFromCurrentTab();

@@ -55,7 +55,8 @@ void MainWindow::buildInstancesPage()
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     connect(m_instances, &InstancesPage::terminalRequested, this,
             [this](const QString &id) { openTerminal(id); });
-    connect(m_instances, &InstancesPage::launched, this, &MainWindow::showLaunch);
+    connect(m_instances, &InstancesPage::launched, this,
+            [this](const Instance &instance) { showLaunch(instance); });
     connect(m_instances, &InstancesPage::message, this, [this](const QString &text, int timeoutMs) {
         statusBar()->showMessage(text, timeoutMs);
     });
@@ -96,16 +97,19 @@ void MainWindow::selectInstance(const QString &id)
     m_instances->selectInstance(id);
 }
 
-// The host just launched, wherever Launch was pressed: the Instances page with it selected,
-// whose details pane shows its stages as they arrive, and the status bar until it runs.
-void MainWindow::showLaunch(const Instance &instance)
+// The host just launched (or restored from a snapshot), wherever that was asked: the Instances
+// page with it selected, whose details pane shows its stages as they arrive, and the status bar
+// until it runs.
+void MainWindow::showLaunch(const Instance &instance, bool restoring)
 {
     setCurrentView(View::Instances);
     m_instances->setCurrentIndex(0); // the list, not a terminal tab
     selectInstance(instance.id);
     m_launching = instance.id;
     const QString name = instance.name;
-    showLastingStatus([name] { return tr("Launching %1…").arg(name); });
+    showLastingStatus([name, restoring] {
+        return restoring ? tr("Restoring into %1…").arg(name) : tr("Launching %1…").arg(name);
+    });
     // The stream may have said more than the launch's answer already.
     followLaunch(m_core->instance(instance.id).value_or(instance));
 }

@@ -17,6 +17,7 @@
 #include "api/ProviderClient.h"
 #include "pages/HomePage.h"
 #include "pages/InstanceDetails.h"
+#include "pages/SnapshotsPage.h"
 #include "session/ClientSession.h"
 #include "session/Session.h"
 
@@ -287,6 +288,22 @@ void TestOnboarding::launchShowsTheNewHostAndItsStages()
     // Running: the status bar says so, not "Launching…".
     QTRY_COMPARE(window->statusBar()->currentMessage(), u"“train-1” is running."_s);
     shoot(window.get(), u"onboarding-launched"_s);
+
+    // A snapshot restored into a new host is a launch as well (the page's restored(), which
+    // tst_snapshotspage drives with real containers): the window goes to that host.
+    const QString other = m_sim.createRunning(
+        window->session()->token(),
+        {{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"base"_s}, {u"name"_s, u"restored-1"_s}});
+    QVERIFY2(!other.isEmpty(), qPrintable(m_sim.lastError()));
+    QTRY_VERIFY_WITH_TIMEOUT(window->clientSession()->instance(other).has_value(), 20000);
+    window->setCurrentView(ui::MainWindow::View::Snapshots);
+    auto *snapshots =
+        qobject_cast<ui::SnapshotsPage *>(window->page(ui::MainWindow::View::Snapshots));
+    QVERIFY(snapshots);
+    Q_EMIT snapshots->restored(*window->clientSession()->instance(other));
+    QCOMPARE(window->currentView(), ui::MainWindow::View::Instances);
+    QCOMPARE(window->selectedInstanceId(), other);
+    QTRY_COMPARE(window->statusBar()->currentMessage(), u"“restored-1” is running."_s);
 }
 
 // Before: one click on an app's Launch rented its two cards at once.
