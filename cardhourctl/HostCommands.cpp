@@ -237,12 +237,14 @@ bool readTimeout(Context &ctx, qint64 *ms, int *code)
 }
 
 // The account has no SSH key: one is made and uploaded as the desktop client's first launch
-// makes it (SshKeyStore::generateManaged, ClientSession::uploadSshKey), and said.
+// makes it (SshKeyStore under managedKeyName(), ClientSession::uploadSshKey), and said. Without
+// a passphrase, as `keys generate` makes them: `cardhourctl ssh` hands the key file to OpenSSH,
+// which cannot read a passphrase kept in the keychain, and a script has no one to type it.
 std::optional<SshKey> makeAccountKey(Context &ctx, int *code)
 {
     const QString name = SshKeyStore::managedKeyName();
     QString error;
-    const SshKeyPair key = Context::awaitKey(ctx.keyStore()->generateManaged(name), &error);
+    const SshKeyPair key = Context::awaitKey(ctx.keyStore()->generate(name), &error);
     if (!key.isValid()) {
         Output::error(Hosts::tr("cardhourctl launch: the account has no SSH key and none could be "
                                 "made here (%1), so nobody could log in to the host: not "
@@ -256,7 +258,8 @@ std::optional<SshKey> makeAccountKey(Context &ctx, int *code)
         *code = ctx.fail(uploaded.error);
         return std::nullopt;
     }
-    Output::error(Hosts::tr("The account had no SSH key: made “%1” (%2) in %3 and uploaded it.")
+    Output::error(Hosts::tr("The account had no SSH key: made “%1” (%2) in %3, without a "
+                            "passphrase, readable only by you, and uploaded it.")
                       .arg(name, key.fingerprintSha256(), key.privatePath()));
     return *uploaded.value;
 }
