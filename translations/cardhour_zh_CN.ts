@@ -2246,10 +2246,6 @@ Commands:
         <translation>cardhourctl launch：账户中没有 SSH 密钥，而且无法在此创建（%1），因此没有人能登录该主机：未启动。请先上传一个（`cardhourctl keys upload KEY.pub`）。</translation>
     </message>
     <message>
-        <source>The account had no SSH key: made “%1” (%2) in %3 and uploaded it.</source>
-        <translation>账户中没有 SSH 密钥：已在 %3 创建“%1”（%2）并上传。</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -2260,6 +2256,10 @@ Commands:
     <message>
         <source>An SSH key to authorise, by name, id or fingerprint (repeatable; default: all of the account&apos;s, or one made and uploaded when it has none).</source>
         <translation>要授权的 SSH 密钥，按名称、ID 或指纹指定（可重复；默认：账户中的全部密钥，账户中没有时则创建并上传一个）。</translation>
+    </message>
+    <message>
+        <source>The account had no SSH key: made “%1” (%2) in %3, without a passphrase, readable only by you, and uploaded it.</source>
+        <translation>账户中没有 SSH 密钥：已在 %3 创建“%1”（%2），无密码短语，仅您可读，并已上传。</translation>
     </message>
 </context>
 <context>
