@@ -77,7 +77,7 @@ void MainWindow::applySettings(const AppSettings &settings)
         showError(tr("Language"), tr("This translation could not be loaded."));
     m_core->setAlertThresholdsMinutes({settings.warnFirstMinutes, settings.warnLastMinutes});
     if (settings.providerUrl.isValid() && !settings.providerUrl.isEmpty())
-        m_connectPage->setUrl(settings.providerUrl);
+        m_connectPage->setUrl(settings.providerUrl, !settings.sandboxChosenLast);
 }
 
 std::unique_ptr<QSettings> MainWindow::openSettings() const
