@@ -9,6 +9,7 @@
 #endif
 #include "CardHourVersion.h"
 #include "DataPaths.h"
+#include "api/ProviderUrl.h"
 #include "api/TlsTrust.h"
 #include "sandbox/SandboxLauncher.h"
 
@@ -138,9 +139,15 @@ int main(int argc, char *argv[])
     QString provider = parser.value(u"provider"_s);
     if (provider.isEmpty())
         provider = qEnvironmentVariable("CARDHOUR_PROVIDER_URL");
-    if (!provider.isEmpty())
-        window.connectToUrl(QUrl::fromUserInput(provider));
-    else if (parser.isSet(u"sandbox"_s))
+    if (!provider.isEmpty()) {
+        QString problem;
+        const QUrl url = cardhour::core::ProviderUrl::parse(provider, &problem);
+        if (url.isEmpty()) {
+            QTextStream(stderr) << "cardhour: " << problem << Qt::endl;
+            return 2;
+        }
+        window.connectToUrl(url);
+    } else if (parser.isSet(u"sandbox"_s))
         window.connectToSandbox();
     return QApplication::exec();
 }

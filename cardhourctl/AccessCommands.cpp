@@ -227,21 +227,6 @@ int keysList(Context &ctx)
     return Ok;
 }
 
-SshKeyPair awaitKey(SshKeyReply *reply, QString *error)
-{
-    QEventLoop loop;
-    SshKeyPair key;
-    QObject::connect(reply, &SshKeyReply::finished, &loop, [&] {
-        if (reply->ok())
-            key = reply->key();
-        else
-            *error = reply->error();
-        loop.quit();
-    });
-    loop.exec();
-    return key;
-}
-
 int upload(Context &ctx, const QString &name, const QString &publicLine)
 {
     const Result<SshKey> added = ctx.await(ctx.client()->addSshKey(name, publicLine));
@@ -263,7 +248,7 @@ int keysGenerate(Context &ctx)
             return code;
     }
     QString error;
-    const SshKeyPair key = awaitKey(ctx.keyStore()->generate(ctx.args[1]), &error);
+    const SshKeyPair key = Context::awaitKey(ctx.keyStore()->generate(ctx.args[1]), &error);
     if (!key.isValid()) {
         Output::error(Access::tr("cardhourctl keys generate: %1").arg(error));
         return Failed;
@@ -336,7 +321,7 @@ int keysImport(Context &ctx)
     if (!QFileInfo(ctx.args[1]).isFile())
         return ctx.usage(Access::tr("%1 is not a file.").arg(ctx.args[1]));
     QString error;
-    const SshKeyPair key = awaitKey(ctx.keyStore()->importPublicKey(ctx.args[1]), &error);
+    const SshKeyPair key = Context::awaitKey(ctx.keyStore()->importPublicKey(ctx.args[1]), &error);
     if (!key.isValid())
         return ctx.usage(error);
     Output::line(u"%1  %2"_s.arg(keyName(key), key.fingerprintSha256()));

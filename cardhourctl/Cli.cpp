@@ -3,6 +3,7 @@
 #include "CardHourVersion.h"
 #include "Output.h"
 #include "api/ProviderClient.h"
+#include "api/ProviderUrl.h"
 #include "api/TlsTrust.h"
 #include "sandbox/SandboxLauncher.h"
 #include "session/ClientSession.h"
@@ -191,6 +192,21 @@ ProviderClient *Context::client() const
     return m_session ? m_session->client() : nullptr;
 }
 
+SshKeyPair Context::awaitKey(SshKeyReply *reply, QString *error)
+{
+    QEventLoop loop;
+    SshKeyPair key;
+    QObject::connect(reply, &SshKeyReply::finished, &loop, [&] {
+        if (reply->ok())
+            key = reply->key();
+        else
+            *error = reply->error();
+        loop.quit();
+    });
+    loop.exec();
+    return key;
+}
+
 SshKeyStore *Context::keyStore()
 {
     if (!m_keyStore) {
@@ -244,6 +260,15 @@ int Context::connect(bool needLogin)
     QString provider = parser.value(u"provider"_s);
     if (provider.isEmpty() && !parser.isSet(u"sandbox"_s))
         provider = qEnvironmentVariable("CARDHOUR_PROVIDER_URL");
+    QUrl providerUrl;
+    if (!provider.isEmpty()) {
+        QString problem;
+        providerUrl = ProviderUrl::parse(provider, &problem);
+        if (providerUrl.isEmpty()) {
+            Output::error(u"cardhourctl: "_s + problem);
+            return Usage;
+        }
+    }
 
     std::optional<int> code;
     QString message;
@@ -270,7 +295,7 @@ int Context::connect(bool needLogin)
     if (provider.isEmpty())
         m_session->connectToSandbox();
     else
-        m_session->connectToUrl(QUrl::fromUserInput(provider));
+        m_session->connectToUrl(providerUrl);
     loop.exec();
 
     if (*code == NotLoggedIn && needLogin) {

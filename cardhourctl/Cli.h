@@ -22,6 +22,8 @@ namespace cardhour::core {
 struct SshTarget;
 class ClientSession;
 class SecretStore;
+class SshKeyPair;
+class SshKeyReply;
 class SshKeyStore;
 } // namespace cardhour::core
 
@@ -92,6 +94,8 @@ public:
         loop.exec();
         return result;
     }
+    // A key being generated or imported, once it is there; invalid, with `error`, when not.
+    static core::SshKeyPair awaitKey(core::SshKeyReply *reply, QString *error);
     // Runs the event loop for `ms` milliseconds.
     static void sleep(int ms);
 

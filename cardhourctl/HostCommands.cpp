@@ -5,10 +5,15 @@
 #include "api/ProviderClient.h"
 #include "billing/Money.h"
 #include "session/ClientSession.h"
+#include "ssh/SshKeyPair.h"
+#include "ssh/SshKeyStore.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QSet>
+
+#include <algorithm>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
@@ -231,6 +236,75 @@ bool readTimeout(Context &ctx, qint64 *ms, int *code)
     return true;
 }
 
+// The account has no SSH key: one is made and uploaded as the desktop client's first launch
+// makes it (SshKeyStore under managedKeyName(), ClientSession::uploadSshKey), and said. Without
+// a passphrase, as `keys generate` makes them: `cardhourctl ssh` hands the key file to OpenSSH,
+// which cannot read a passphrase kept in the keychain, and a script has no one to type it.
+std::optional<SshKey> makeAccountKey(Context &ctx, int *code)
+{
+    const QString name = SshKeyStore::managedKeyName();
+    QString error;
+    const SshKeyPair key = Context::awaitKey(ctx.keyStore()->generate(name), &error);
+    if (!key.isValid()) {
+        Output::error(Hosts::tr("cardhourctl launch: the account has no SSH key and none could be "
+                                "made here (%1), so nobody could log in to the host: not "
+                                "launched. Upload one first (`cardhourctl keys upload KEY.pub`).")
+                          .arg(error));
+        *code = Failed;
+        return std::nullopt;
+    }
+    const Result<SshKey> uploaded = ctx.await(ctx.session()->uploadSshKey(key, name));
+    if (!uploaded.ok()) {
+        *code = ctx.fail(uploaded.error);
+        return std::nullopt;
+    }
+    Output::error(Hosts::tr("The account had no SSH key: made “%1” (%2) in %3, without a "
+                            "passphrase, readable only by you, and uploaded it.")
+                      .arg(name, key.fingerprintSha256(), key.privatePath()));
+    return *uploaded.value;
+}
+
+// The keys a new host authorises: --key by name, id or fingerprint; without one, every key of
+// the account (as GPU clouds do); with none, a key made for it. Which ones is said on stderr:
+// no host that nobody can log in to is launched unsaid.
+bool chooseKeys(Context &ctx, QStringList *ids, int *code)
+{
+    const Result<QList<SshKey>> keys = ctx.await(ctx.client()->sshKeys());
+    if (!keys.ok()) {
+        *code = ctx.fail(keys.error);
+        return false;
+    }
+    const QStringList wanted = ctx.values(u"key"_s);
+    QList<SshKey> chosen = wanted.isEmpty() ? *keys.value : QList<SshKey>();
+    for (const QString &want : wanted) {
+        const auto found =
+            std::find_if(keys.value->cbegin(), keys.value->cend(), [&want](const SshKey &key) {
+                return key.name == want || key.id == want || key.fingerprintSha256 == want;
+            });
+        if (found == keys.value->cend()) {
+            Output::error(Hosts::tr("cardhourctl launch: no SSH key %1 on the provider "
+                                    "(`cardhourctl keys list`).")
+                              .arg(want));
+            *code = NotFound;
+            return false;
+        }
+        chosen.append(*found);
+    }
+    if (chosen.isEmpty()) {
+        const std::optional<SshKey> made = makeAccountKey(ctx, code);
+        if (!made)
+            return false;
+        chosen.append(*made);
+    }
+    QStringList said;
+    for (const SshKey &key : std::as_const(chosen)) {
+        ids->append(key.id);
+        said << Hosts::tr("%1 (%2)").arg(key.name, key.fingerprintSha256);
+    }
+    Output::error(Hosts::tr("Installing SSH keys: %1").arg(said.join(u", "_s)));
+    return true;
+}
+
 int launch(Context &ctx)
 {
     if (!ctx.args.isEmpty())
@@ -265,29 +339,8 @@ int launch(Context &ctx)
         if (!catalog.value->isEmpty())
             request.image = catalog.value->first().id;
     }
-    // The keys to authorise: --key by name, id or fingerprint; without one, all the account's.
-    const Result<QList<SshKey>> keys = ctx.await(ctx.client()->sshKeys());
-    if (!keys.ok())
-        return ctx.fail(keys.error);
-    const QStringList wanted = ctx.values(u"key"_s);
-    for (const SshKey &key : *keys.value) {
-        if (wanted.isEmpty())
-            request.sshKeyIds.append(key.id);
-    }
-    for (const QString &want : wanted) {
-        QString found;
-        for (const SshKey &key : *keys.value) {
-            if (key.name == want || key.id == want || key.fingerprintSha256 == want)
-                found = key.id;
-        }
-        if (found.isEmpty()) {
-            Output::error(Hosts::tr("cardhourctl launch: no SSH key %1 on the provider "
-                                    "(`cardhourctl keys list`).")
-                              .arg(want));
-            return NotFound;
-        }
-        request.sshKeyIds.append(found);
-    }
+    if (!chooseKeys(ctx, &request.sshKeyIds, &code))
+        return code;
 
     // From a snapshot: its GPU type and card count unless --gpu / --cards say otherwise.
     SnapshotRestore restoring;
@@ -465,7 +518,8 @@ QList<Command> hostCommands()
                              u"NAME"_s),
           QCommandLineOption(u"key"_s,
                              Hosts::tr("An SSH key to authorise, by name, id or fingerprint "
-                                       "(repeatable; default: all of the account's)."),
+                                       "(repeatable; default: all of the account's, or one made "
+                                       "and uploaded when it has none)."),
                              u"NAME"_s),
           QCommandLineOption(u"name"_s, Hosts::tr("The host's name (default: the provider's)."),
                              u"NAME"_s),

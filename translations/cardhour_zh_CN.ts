@@ -28,12 +28,16 @@
         <translation>确认密码：</translation>
     </message>
     <message>
-        <source>Create a new account</source>
-        <translation>创建新账户</translation>
-    </message>
-    <message>
         <source>Change provider</source>
         <translation>更换服务商</translation>
+    </message>
+    <message>
+        <source>I am new here: create an account</source>
+        <translation>我是新用户：创建账户</translation>
+    </message>
+    <message>
+        <source>I have an account</source>
+        <translation>我已有账户</translation>
     </message>
 </context>
 <context>
@@ -959,6 +963,49 @@
     <message>
         <source>%1 is not an http:// or https:// address.</source>
         <translation>%1 不是 http:// 或 https:// 地址。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::ProviderUrl</name>
+    <message>
+        <source>for example https://gpu.example.com or http://127.0.0.1:8787</source>
+        <translation>例如 https://gpu.example.com 或 http://127.0.0.1:8787</translation>
+    </message>
+    <message>
+        <source>Enter the provider&apos;s address, %1.</source>
+        <translation>请输入服务商的地址，%1。</translation>
+    </message>
+    <message>
+        <source>“%1” has a space in it: an address has none (%2).</source>
+        <translation>“%1”中有空格：地址中不能有空格（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1:” is not a provider&apos;s scheme: the address starts with http:// or https:// (%2).</source>
+        <translation>“%1:”不是服务商地址的协议：地址应以 http:// 或 https:// 开头（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1” needs two slashes after “%2:” (%3).</source>
+        <translation>“%1”在“%2:”之后需要两个斜杠（%3）。</translation>
+    </message>
+    <message>
+        <source>“%1” has a broken scheme: the address starts with http:// or https:// (%2).</source>
+        <translation>“%1”的协议部分有误：地址应以 http:// 或 https:// 开头（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a port: a port is a number from 1 to 65535 (%2).</source>
+        <translation>“%1”不是端口：端口是 1 到 65535 之间的数字（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1” is not an address with a host name (%2).</source>
+        <translation>“%1”不是带主机名的地址（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1” has a user name in it: CardHour asks for the account after connecting (%2).</source>
+        <translation>“%1”中含有用户名：CardHour 会在连接后询问账户（%2）。</translation>
+    </message>
+    <message>
+        <source>“%1” has a query or fragment (after ? or #): a provider&apos;s address has none (%2).</source>
+        <translation>“%1”含有查询或片段（? 或 # 之后的部分）：服务商地址中没有这些（%2）。</translation>
     </message>
 </context>
 <context>
@@ -2198,10 +2245,6 @@ Commands:
         <translation>要挂载的共享数据集（可重复）。</translation>
     </message>
     <message>
-        <source>An SSH key to authorise, by name, id or fingerprint (repeatable; default: all of the account&apos;s).</source>
-        <translation>要授权的 SSH 密钥，按名称、id 或指纹（可重复；默认：账号的全部密钥）。</translation>
-    </message>
-    <message>
         <source>The host&apos;s name (default: the provider&apos;s).</source>
         <translation>主机名称（默认：由服务商决定）。</translation>
     </message>
@@ -2232,6 +2275,26 @@ Commands:
     <message>
         <source>The state to wait for (e.g. running).</source>
         <translation>要等待的状态（例如 running）。</translation>
+    </message>
+    <message>
+        <source>cardhourctl launch: the account has no SSH key and none could be made here (%1), so nobody could log in to the host: not launched. Upload one first (`cardhourctl keys upload KEY.pub`).</source>
+        <translation>cardhourctl launch：账户中没有 SSH 密钥，而且无法在此创建（%1），因此没有人能登录该主机：未启动。请先上传一个（`cardhourctl keys upload KEY.pub`）。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Installing SSH keys: %1</source>
+        <translation>正在安装 SSH 密钥：%1</translation>
+    </message>
+    <message>
+        <source>An SSH key to authorise, by name, id or fingerprint (repeatable; default: all of the account&apos;s, or one made and uploaded when it has none).</source>
+        <translation>要授权的 SSH 密钥，按名称、ID 或指纹指定（可重复；默认：账户中的全部密钥，账户中没有时则创建并上传一个）。</translation>
+    </message>
+    <message>
+        <source>The account had no SSH key: made “%1” (%2) in %3, without a passphrase, readable only by you, and uploaded it.</source>
+        <translation>账户中没有 SSH 密钥：已在 %3 创建“%1”（%2），无密码短语，仅您可读，并已上传。</translation>
     </message>
 </context>
 <context>
@@ -2731,6 +2794,22 @@ Commands:
         <source>Asking the provider</source>
         <translation>正在请求服务商</translation>
     </message>
+    <message>
+        <source>A new account starts with %1 of trial credit from this provider, to spend on GPU hosts before you top up.</source>
+        <translation>新账户可获得该服务商提供的 %1 试用额度，在充值前即可用于 GPU 主机。</translation>
+    </message>
+    <message>
+        <source>Create an account</source>
+        <translation>创建账户</translation>
+    </message>
+    <message>
+        <source>Log in to an account</source>
+        <translation>登录已有账户</translation>
+    </message>
+    <message>
+        <source>Trial credit</source>
+        <translation>试用额度</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::AppsPanel</name>
@@ -2801,6 +2880,15 @@ Commands:
     <message>
         <source>The apps could not be loaded: %1</source>
         <translation>无法加载应用：%1</translation>
+    </message>
+    <message>
+        <source>Launch %1</source>
+        <translation>启动 %1</translation>
+    </message>
+    <message>
+        <source>Launch %1 on %2 × %3 for %4?</source>
+        <extracomment>app name, cards × GPU name, price per hour of all the cards</extracomment>
+        <translation>在 %2 × %3 上启动 %1（%4）？</translation>
     </message>
 </context>
 <context>
@@ -2877,13 +2965,6 @@ Commands:
     <message>
         <source>Copy all</source>
         <translation>全部复制</translation>
-    </message>
-</context>
-<context>
-    <name>cardhour::ui::ConnectPage</name>
-    <message>
-        <source>Enter an http:// or https:// address.</source>
-        <translation>请输入 http:// 或 https:// 地址。</translation>
     </message>
 </context>
 <context>
@@ -3660,10 +3741,6 @@ Commands:
 <context>
     <name>cardhour::ui::InstancesPage</name>
     <message>
-        <source>Launching %1…</source>
-        <translation>正在启动 %1…</translation>
-    </message>
-    <message>
         <source>Instances</source>
         <translation>实例</translation>
     </message>
@@ -4032,6 +4109,22 @@ Commands:
     <message>
         <source>CardHour Sandbox on this computer (%1)</source>
         <translation>本机上的 CardHour 沙盒（%1）</translation>
+    </message>
+    <message>
+        <source>Launching %1…</source>
+        <translation>正在启动 %1…</translation>
+    </message>
+    <message>
+        <source>“%1” is running.</source>
+        <translation>“%1”正在运行。</translation>
+    </message>
+    <message>
+        <source>“%1” did not start: it is %2.</source>
+        <translation>“%1”未能启动：它处于%2状态。</translation>
+    </message>
+    <message>
+        <source>“%1” did not start: %2</source>
+        <translation>“%1”未能启动：%2</translation>
     </message>
 </context>
 <context>

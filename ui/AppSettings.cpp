@@ -22,6 +22,8 @@ AppSettings AppSettings::load(QSettings &settings)
 {
     AppSettings s;
     s.providerUrl = settings.value(u"provider/url"_s).toUrl();
+    s.sandboxChosenLast = settings.value(u"provider/sandboxChosenLast"_s, false).toBool();
+    s.accountEmail = settings.value(u"account/email"_s).toString();
     s.language = settings.value(u"language"_s).toString();
     s.theme = settings.value(u"theme"_s, s.theme).toString();
     if (!Theme::available().contains(s.theme))
@@ -50,6 +52,9 @@ void AppSettings::save(QSettings &settings) const
         settings.setValue(u"provider/url"_s, providerUrl);
     else
         settings.remove(u"provider/url"_s);
+    settings.setValue(u"provider/sandboxChosenLast"_s, sandboxChosenLast);
+    if (!accountEmail.isEmpty())
+        settings.setValue(u"account/email"_s, accountEmail);
     if (!language.isEmpty())
         settings.setValue(u"language"_s, language);
     settings.setValue(u"theme"_s, theme);

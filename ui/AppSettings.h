@@ -16,6 +16,9 @@ namespace cardhour::ui {
 struct AppSettings
 {
     QUrl providerUrl; // empty: the connect step offers the local sandbox first
+    bool sandboxChosenLast = false; // the sandbox was chosen after providerUrl: it is offered
+    // The e-mail address last logged in with: its owner is offered log-in, not sign-up.
+    QString accountEmail;
     QString language; // "en", "zh_CN"; empty: the system's
     QString theme = QStringLiteral("system"); // system, light, dark
     int warnFirstMinutes = 60; // the tray warns when the balance lasts less than this

@@ -1,5 +1,6 @@
 #include "AppsPanel.h"
 
+#include "CostPreview.h"
 #include "Format.h"
 #include "SshActions.h"
 #include "StateStyle.h"
@@ -13,6 +14,7 @@
 #include <QHash>
 #include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -152,7 +154,7 @@ void AppsPanel::rebuild()
         e.launch = new QPushButton(frame);
         e.launch->setObjectName(u"appLaunch_"_s + image.id);
         const QString id = image.id;
-        connect(e.launch, &QPushButton::clicked, this, [this, id] { launch(id); });
+        connect(e.launch, &QPushButton::clicked, this, [this, id] { confirmLaunch(id); });
         cardLayout->addWidget(e.title);
         cardLayout->addWidget(e.mounts);
         cardLayout->addWidget(e.price);
@@ -263,6 +265,36 @@ void AppsPanel::fail(Entry &e, const QString &message)
 {
     e.phase = Phase::Failed;
     setStatus(e, message, true);
+}
+
+// Renting cards is asked first, with what they cost per hour (the catalog's price times the
+// app's cards, as the card says), like every other action that rents.
+void AppsPanel::confirmLaunch(const QString &imageId)
+{
+    const Entry *clicked = entry(imageId);
+    const GpuType *gpu = clicked ? defaultGpu(clicked->app) : nullptr;
+    if (!gpu)
+        return;
+    const int cards = clicked->app.gpuCount;
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Launch %1").arg(clicked->image.name),
+        //: app name, cards × GPU name, price per hour of all the cards
+        tr("Launch %1 on %2 × %3 for %4?")
+            .arg(clicked->image.name)
+            .arg(cards)
+            .arg(gpu->name, Format::ratePerHour(CostPreview::computePerHourMicros(*gpu, cards))),
+        QMessageBox::Cancel, this);
+    box->setObjectName(u"appLaunchConfirm"_s);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(CostPreview::text(*gpu, cards, m_session->ticker()));
+    QPushButton *yes = box->addButton(tr("Launch"), QMessageBox::AcceptRole);
+    yes->setObjectName(u"confirmButton"_s);
+    box->setDefaultButton(yes);
+    connect(box, &QMessageBox::buttonClicked, this, [this, yes, imageId](QAbstractButton *button) {
+        if (button == yes)
+            launch(imageId);
+    });
+    box->open();
 }
 
 void AppsPanel::launch(const QString &imageId)

@@ -22,7 +22,8 @@ class SshActions;
 
 // The catalog's one-click apps (the images that serve a web app) on the Home page: for each,
 // what it mounts (library models, sample data) and what it costs per hour at its default cards
-// (catalog price times the app's card count), and a Launch button. One click launches the image
+// (catalog price times the app's card count), and a Launch button. Launch asks first, with that
+// cost per hour (CostPreview); on yes it launches the image
 // on the first GPU type with enough free cards, with the app's models and every SSH key of the
 // account; when the instance's app stage turns ready, the web UI opens in the browser through
 // SshActions (the same forward the host card's App button uses).
@@ -79,6 +80,8 @@ private:
     const core::GpuType *defaultGpu(const core::ImageApp &app) const;
     Entry *entry(const QString &imageId);
     const Entry *entry(const QString &imageId) const;
+    // Asks first, with the hourly cost; then launch().
+    void confirmLaunch(const QString &imageId);
     void launch(const QString &imageId);
     void follow(const core::Instance &instance);
     void onAppOpened(const QUrl &url);

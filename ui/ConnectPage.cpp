@@ -4,6 +4,7 @@
 #include "Icons.h"
 #include "ImagePreparation.h"
 #include "StateStyle.h"
+#include "api/ProviderUrl.h"
 #include "sandbox/SandboxImages.h"
 #include "ui_ConnectPage.h"
 
@@ -34,7 +35,15 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
     m_ui->outerLayout->insertWidget(1, icon);
     m_ui->choiceBox->setMinimumWidth(460);
     m_ui->choiceBox->setMaximumWidth(620);
-    m_ui->outerLayout->setAlignment(m_ui->choiceBox, Qt::AlignHCenter);
+    // Centred by stretches, not by alignment: an aligned item gets its size hint's height, which
+    // cut a wrapped problem (a malformed URL's) after its first line.
+    const int choiceIndex = m_ui->outerLayout->indexOf(m_ui->choiceBox);
+    m_ui->outerLayout->removeWidget(m_ui->choiceBox);
+    auto *choiceRow = new QHBoxLayout;
+    choiceRow->addStretch(1);
+    choiceRow->addWidget(m_ui->choiceBox, 100);
+    choiceRow->addStretch(1);
+    m_ui->outerLayout->insertLayout(choiceIndex, choiceRow);
     m_ui->choiceLayout->removeWidget(m_ui->connectButton);
     auto *buttonRow = new QHBoxLayout;
     buttonRow->addStretch(1);
@@ -57,7 +66,7 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
         row->addStretch(1);
         row->addWidget(m_preparation, 0);
         row->addStretch(1);
-        m_ui->outerLayout->insertLayout(m_ui->outerLayout->indexOf(m_ui->choiceBox) + 1, row);
+        m_ui->outerLayout->insertLayout(choiceIndex + 1, row);
         connect(m_ui->sandboxRadio, &QRadioButton::toggled, this, &ConnectPage::updatePreparation);
         // The image check runs cardhour-sim (and podman): after the page's frame, not before.
         // The content paints (it covers the page in its scroll area), so it is the one watched.
@@ -101,22 +110,20 @@ void ConnectPage::updatePreparation()
         m_preparation->refresh();
 }
 
-QUrl ConnectPage::enteredUrl() const
+QUrl ConnectPage::enteredUrl(QString *problem) const
 {
     const QString text = m_ui->urlEdit->text().trimmed();
-    return QUrl::fromUserInput(text.isEmpty() ? m_ui->urlEdit->placeholderText() : text);
+    return core::ProviderUrl::parse(text.isEmpty() ? m_ui->urlEdit->placeholderText() : text,
+                                    problem);
 }
 
 void ConnectPage::validate()
 {
     QString problem;
-    if (m_ui->urlRadio->isChecked()) {
-        const QUrl url = enteredUrl();
-        if (!url.isValid() || (url.scheme() != u"http"_s && url.scheme() != u"https"_s)
-            || url.host().isEmpty())
-            problem = tr("Enter an http:// or https:// address.");
-    }
+    if (m_ui->urlRadio->isChecked())
+        enteredUrl(&problem);
     m_ui->urlHint->setText(problem);
+    m_ui->urlHint->setVisible(!problem.isEmpty());
     m_ui->connectButton->setEnabled(problem.isEmpty() && !m_ui->progressBar->isVisible());
 }
 
@@ -146,9 +153,10 @@ void ConnectPage::setProblem(const QString &message)
     setBusy(false, message);
 }
 
-void ConnectPage::setUrl(const QUrl &url)
+void ConnectPage::setUrl(const QUrl &url, bool choose)
 {
-    m_ui->urlRadio->setChecked(true);
+    if (choose)
+        m_ui->urlRadio->setChecked(true);
     m_ui->urlEdit->setText(url.toString());
 }
 

@@ -34,7 +34,8 @@ public:
 
     void setBusy(bool busy, const QString &message = {});
     void setProblem(const QString &message);
-    void setUrl(const QUrl &url);
+    // Fills in the address; `choose`: the provider-at-URL choice is ticked.
+    void setUrl(const QUrl &url, bool choose = true);
 
 Q_SIGNALS:
     void sandboxRequested();
@@ -48,7 +49,8 @@ protected:
 private:
     void onConnect();
     void validate();
-    QUrl enteredUrl() const;
+    // The address typed (the placeholder's when empty); empty, and why, when it is not one.
+    QUrl enteredUrl(QString *problem = nullptr) const;
 
     void updatePreparation();
 

@@ -15,10 +15,8 @@
 #include <QGroupBox>
 #include <QListWidgetItem>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
-#include <QSysInfo>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -32,14 +30,6 @@ using namespace cardhour::core;
 
 namespace {
 constexpr int IdRole = Qt::UserRole + 1;
-
-// The name a key made on the first launch gets, here and at the provider: says where it lives.
-QString managedKeyName()
-{
-    QString host = QSysInfo::machineHostName();
-    host.replace(QRegularExpression(u"[^A-Za-z0-9_-]+"_s), u"-"_s);
-    return host.isEmpty() ? u"cardhour"_s : u"cardhour-"_s + host.left(40);
-}
 } // namespace
 
 LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, SshKeyStore *keys,
@@ -459,7 +449,7 @@ void LaunchDialog::createKeyThenLaunch()
     if (m_createdKey.isValid())
         return uploadCreatedKey();
     m_ui->errorLabel->setText(tr("Creating an SSH key for you…"));
-    SshKeyReply *made = m_keyStore->generateManaged(managedKeyName());
+    SshKeyReply *made = m_keyStore->generateManaged(SshKeyStore::managedKeyName());
     connect(made, &SshKeyReply::finished, this, [this, made] {
         if (!made->ok())
             return fail(tr("Not launched: no SSH key could be created. %1").arg(made->error()));
@@ -472,7 +462,7 @@ void LaunchDialog::createKeyThenLaunch()
 void LaunchDialog::uploadCreatedKey()
 {
     m_ui->errorLabel->setText(tr("Uploading your new SSH key…"));
-    m_session->uploadSshKey(m_createdKey, managedKeyName())
+    m_session->uploadSshKey(m_createdKey, SshKeyStore::managedKeyName())
         ->onFinished(this, [this](const Reply<SshKey> &reply) {
             if (!reply.ok())
                 return fail(tr("Not launched: your new SSH key could not be uploaded. %1")

@@ -190,11 +190,13 @@ void MainWindow::connectSession()
         buildShownPage();
         updateActions();
         statusBar()->showMessage(tr("Connected to %1").arg(url.toDisplayString()), 5000);
+        rememberProvider(m_core->usingSandbox() ? QUrl() : url);
     });
     connect(m_core, &ClientSession::providerRuntime, this, &MainWindow::retranslateDashboard);
     connect(m_core, &ClientSession::loginNeeded, this, &MainWindow::showLogin);
     connect(m_core, &ClientSession::loginFailed, this, &MainWindow::onLoginFailed);
-    connect(m_core, &ClientSession::loggedIn, this, [this] {
+    connect(m_core, &ClientSession::loggedIn, this, [this](const SessionUser &user) {
+        rememberAccount(user.email);
         if (!m_accountPage || m_stack->currentWidget() != m_accountPage)
             return;
         ensureDashboard();
@@ -332,7 +334,6 @@ AccountPage *MainWindow::ensureAccountPage()
     m_stack->addWidget(m_accountPage);
     connect(m_accountPage, &AccountPage::submitted, this,
             [this](const QString &email, const QString &password, bool signUp) {
-                m_lastEmail = email;
                 if (signUp)
                     m_core->signUp(email, password);
                 else
@@ -348,6 +349,11 @@ void MainWindow::showLogin(const QString &note)
     const QString url = m_core->session()->providerUrl().toDisplayString();
     page->setProviderName(
         m_core->usingSandbox() ? tr("CardHour Sandbox on this computer (%1)").arg(url) : url);
+    page->setTrialCredit(m_core->trialCreditMicros());
+    // A new user is offered the account (and the trial) first; a returning one, log-in. A
+    // choice made on the page while it is up stays.
+    if (m_stack->currentWidget() != page)
+        page->setSignUp(m_lastEmail.isEmpty());
     if (!m_lastEmail.isEmpty())
         page->setEmail(m_lastEmail);
     page->setBusy(false);
@@ -400,6 +406,7 @@ void MainWindow::showInstances(const QList<Instance> &instances)
 void MainWindow::showInstance(const Instance &instance)
 {
     m_model->upsert(instance);
+    followLaunch(instance);
     updateActions();
     if (m_instances)
         m_instances->updateChart();

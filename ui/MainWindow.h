@@ -15,6 +15,7 @@
 #include <memory>
 
 class QLabel;
+class QSettings;
 class QSplitter;
 class QStackedWidget;
 class QTableView;
@@ -71,9 +72,11 @@ public:
         QString sshConfigFile; // empty: ~/.ssh/config
         // Starts the browser on an app's page; empty: the platform's (see SshActions).
         core::AppOpener::Launcher browser;
-        // Settings (theme, thresholds, provider URL), window geometry and the last view are read
-        // from and written to QSettings.
+        // Settings (theme, thresholds, provider URL, the account's e-mail address), window
+        // geometry and the last view are read from and written to QSettings: the platform's
+        // usual place, or the INI file `settingsFile` when set.
         bool useSettings = true;
+        QString settingsFile;
     };
     // The pages of the dashboard, in the side bar's order (and Ctrl+1...6).
     enum class View {
@@ -169,6 +172,8 @@ private:
     void buildInstancesPage();
     void connectInstanceActions();
     void updateSshActions(const core::Instance *instance);
+    void showLaunch(const core::Instance &instance, bool restoring = false);
+    void followLaunch(const core::Instance &instance);
     void uploadToCurrentTab();
     void downloadFromCurrentTab();
     void updateTransferActions();
@@ -177,6 +182,13 @@ private:
     void openSettingsDialog();
     void restoreWindowState();
     void saveWindowState();
+    // The settings store of Options (null when useSettings is off).
+    std::unique_ptr<QSettings> openSettings() const;
+    void saveSettings();
+    // A provider URL that answered (empty: the sandbox), and the account that logged in: the
+    // next start offers them.
+    void rememberProvider(const QUrl &url);
+    void rememberAccount(const QString &email);
 
     Options m_options;
     Translations *m_translations;
@@ -196,12 +208,13 @@ private:
     InstancesPage *m_instances = nullptr; // built with the dashboard: terminals open into it
     std::function<QString()> m_lastingStatus;
     QString m_lastingStatusShown;
+    QString m_launching; // the host launched here, followed in the status bar until it runs
     QLabel *m_userLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.
     QLabel *m_runtimeNotice = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;
     AppSettings m_settings;
-    QString m_lastEmail;
+    QString m_lastEmail; // of the account last logged in (remembered in the settings)
     View m_restoredView = View::Home; // shown when the dashboard is built
 };
 

@@ -1,6 +1,7 @@
 // MainWindow, continued: the Instances page (InstancesPage) in place, and the window's instance
 // and SSH actions (MainWindow.ui) wired to it. (MainWindow.cpp has the connect step and the
 // session; MainWindowPages.cpp the side bar and the other pages.)
+#include "Format.h"
 #include "InstanceActions.h"
 #include "InstanceTableModel.h"
 #include "MainWindow.h"
@@ -55,6 +56,8 @@ void MainWindow::buildInstancesPage()
     connect(m_model, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     connect(m_instances, &InstancesPage::terminalRequested, this,
             [this](const QString &id) { openTerminal(id); });
+    connect(m_instances, &InstancesPage::launched, this,
+            [this](const Instance &instance) { showLaunch(instance); });
     connect(m_instances, &InstancesPage::message, this, [this](const QString &text, int timeoutMs) {
         statusBar()->showMessage(text, timeoutMs);
     });
@@ -93,6 +96,45 @@ void MainWindow::selectInstance(const QString &id)
 {
     ensureDashboard();
     m_instances->selectInstance(id);
+}
+
+// The host just launched (or restored from a snapshot), wherever that was asked: the Instances
+// page with it selected, whose details pane shows its stages as they arrive, and the status bar
+// until it runs.
+void MainWindow::showLaunch(const Instance &instance, bool restoring)
+{
+    setCurrentView(View::Instances);
+    m_instances->setCurrentIndex(0); // the list, not a terminal tab
+    selectInstance(instance.id);
+    m_launching = instance.id;
+    const QString name = instance.name;
+    showLastingStatus([name, restoring] {
+        return restoring ? tr("Restoring into %1…").arg(name) : tr("Launching %1…").arg(name);
+    });
+    // The stream may have said more than the launch's answer already.
+    followLaunch(m_core->instance(instance.id).value_or(instance));
+}
+
+void MainWindow::followLaunch(const Instance &instance)
+{
+    if (instance.id != m_launching)
+        return;
+    QString outcome;
+    if (instance.state == InstanceState::Running)
+        outcome = tr("“%1” is running.").arg(instance.name);
+    else if (instance.state != InstanceState::Creating && instance.state != InstanceState::Starting)
+        outcome = instance.stateReason.isEmpty()
+            ? tr("“%1” did not start: it is %2.")
+                  .arg(instance.name, Format::state(instance.state, instance.stateText))
+            : tr("“%1” did not start: %2").arg(instance.name, instance.stateReason);
+    if (outcome.isEmpty())
+        return;
+    m_launching.clear();
+    // "Launching…" gives way; news said since (a key made for the launch) stays.
+    if (statusBar()->currentMessage() == m_lastingStatusShown) {
+        m_lastingStatus = nullptr;
+        statusBar()->showMessage(outcome, 10000);
+    }
 }
 
 void MainWindow::updateActions()

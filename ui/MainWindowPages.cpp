@@ -15,7 +15,6 @@
 #include <QAction>
 #include <QRegularExpression>
 #include <QStackedWidget>
-#include <QStatusBar>
 
 using namespace Qt::StringLiterals;
 
@@ -155,11 +154,9 @@ QWidget *MainWindow::createPage(View view)
     }
     case View::Snapshots: {
         auto *snapshots = new SnapshotsPage(m_core, m_pages);
-        connect(snapshots, &SnapshotsPage::restored, this, [this](const Instance &instance) {
-            // The session holds the restored instance already (the list has it): select it.
-            selectInstance(instance.id);
-            statusBar()->showMessage(tr("Restoring into %1…").arg(instance.name), 8000);
-        });
+        // A restore is a launch: the new host, its stages, and the status bar until it runs.
+        connect(snapshots, &SnapshotsPage::restored, this,
+                [this](const Instance &instance) { showLaunch(instance, true); });
         connect(snapshots, &SnapshotsPage::errorOccurred, this, &MainWindow::showError);
         return snapshots;
     }

@@ -35,19 +35,15 @@ void MainWindow::buildBilling()
                 m_settings.costGpuType = gpuType;
                 m_settings.costCards = cards;
                 m_settings.costHours = hours;
-                if (m_options.useSettings) {
-                    QSettings store;
-                    m_settings.save(store);
-                }
+                saveSettings();
             });
 
-    if (m_options.useSettings) {
-        QSettings store;
-        m_settings = AppSettings::load(store);
-    }
+    if (const std::unique_ptr<QSettings> store = openSettings())
+        m_settings = AppSettings::load(*store);
+    m_lastEmail = m_settings.accountEmail;
     m_core->setAlertThresholdsMinutes({m_settings.warnFirstMinutes, m_settings.warnLastMinutes});
     if (m_settings.providerUrl.isValid() && !m_settings.providerUrl.isEmpty())
-        m_connectPage->setUrl(m_settings.providerUrl);
+        m_connectPage->setUrl(m_settings.providerUrl, !m_settings.sandboxChosenLast);
 }
 
 TrayNotifier *MainWindow::trayNotifier() const
@@ -73,10 +69,7 @@ void MainWindow::openSettingsDialog()
 void MainWindow::applySettings(const AppSettings &settings)
 {
     m_settings = settings;
-    if (m_options.useSettings) {
-        QSettings store;
-        settings.save(store);
-    }
+    saveSettings();
     Theme::apply(settings.theme);
     if (m_translations && !settings.language.isEmpty()
         && m_translations->current() != settings.language
@@ -84,30 +77,65 @@ void MainWindow::applySettings(const AppSettings &settings)
         showError(tr("Language"), tr("This translation could not be loaded."));
     m_core->setAlertThresholdsMinutes({settings.warnFirstMinutes, settings.warnLastMinutes});
     if (settings.providerUrl.isValid() && !settings.providerUrl.isEmpty())
-        m_connectPage->setUrl(settings.providerUrl);
+        m_connectPage->setUrl(settings.providerUrl, !settings.sandboxChosenLast);
+}
+
+std::unique_ptr<QSettings> MainWindow::openSettings() const
+{
+    if (!m_options.useSettings)
+        return nullptr;
+    if (m_options.settingsFile.isEmpty())
+        return std::make_unique<QSettings>();
+    return std::make_unique<QSettings>(m_options.settingsFile, QSettings::IniFormat);
+}
+
+void MainWindow::saveSettings()
+{
+    if (const std::unique_ptr<QSettings> store = openSettings())
+        m_settings.save(*store);
+}
+
+void MainWindow::rememberProvider(const QUrl &url)
+{
+    const bool sandbox = url.isEmpty();
+    if (m_settings.sandboxChosenLast == sandbox && (sandbox || m_settings.providerUrl == url))
+        return;
+    m_settings.sandboxChosenLast = sandbox;
+    if (!sandbox)
+        m_settings.providerUrl = url;
+    saveSettings();
+}
+
+void MainWindow::rememberAccount(const QString &email)
+{
+    m_lastEmail = email;
+    if (m_settings.accountEmail == email)
+        return;
+    m_settings.accountEmail = email;
+    saveSettings();
 }
 
 void MainWindow::restoreWindowState()
 {
-    if (!m_options.useSettings)
+    const std::unique_ptr<QSettings> store = openSettings();
+    if (!store)
         return;
-    QSettings store;
-    restoreGeometry(store.value(u"window/geometry"_s).toByteArray());
-    restoreState(store.value(u"window/state"_s).toByteArray());
+    restoreGeometry(store->value(u"window/geometry"_s).toByteArray());
+    restoreState(store->value(u"window/state"_s).toByteArray());
     // The page last shown is shown again (built then, not before).
-    const int view = store.value(u"window/view"_s, int(View::Home)).toInt();
+    const int view = store->value(u"window/view"_s, int(View::Home)).toInt();
     if (view >= int(View::Home) && view <= int(View::Keys))
         setCurrentView(View(view));
 }
 
 void MainWindow::saveWindowState()
 {
-    if (!m_options.useSettings)
+    const std::unique_ptr<QSettings> store = openSettings();
+    if (!store)
         return;
-    QSettings store;
-    store.setValue(u"window/geometry"_s, saveGeometry());
-    store.setValue(u"window/state"_s, saveState());
-    store.setValue(u"window/view"_s, int(currentView()));
+    store->setValue(u"window/geometry"_s, saveGeometry());
+    store->setValue(u"window/state"_s, saveState());
+    store->setValue(u"window/view"_s, int(currentView()));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

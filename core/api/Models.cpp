@@ -111,6 +111,7 @@ Health Health::fromJson(const QJsonObject &o)
     h.testClock = o.value("test_clock"_L1).toBool();
     h.runtime = str(o, "runtime"_L1);
     h.runtimeNote = str(o, "runtime_note"_L1);
+    h.trialCreditMicros = o.value("trial_credit_micros"_L1).toInteger(-1);
     h.time = parseTime(o.value("time"_L1));
     return h;
 }

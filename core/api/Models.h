@@ -39,6 +39,8 @@ struct Health
     // say) and why the sandbox chose it when that was not its first choice.
     QString runtime;
     QString runtimeNote;
+    // The trial credit a new account gets at sign-up; -1 from providers that do not say.
+    qint64 trialCreditMicros = -1;
     QDateTime time;
 
     static Health fromJson(const QJsonObject &o);

@@ -171,6 +171,7 @@ void ClientSession::useProvider(const QUrl &url, const QString &providerKey, con
     // sandbox at a new port keeps it.
     m_session->setProvider(url, providerKey);
     m_events->setBaseUrl(url);
+    m_trialCreditMicros = health.trialCreditMicros;
     Q_EMIT providerReady(url);
     m_runtime = health.runtime;
     m_runtimeNote = health.runtimeNote;

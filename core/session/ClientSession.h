@@ -121,6 +121,9 @@ public:
     // and its note on why; empty before the first providerRuntime().
     QString runtime() const { return m_runtime; }
     QString runtimeNote() const { return m_runtimeNote; }
+    // The credit the provider grants a new account at sign-up (its /v1/health), -1 when it does
+    // not say: what the account page tells a new user before they sign up.
+    qint64 trialCreditMicros() const { return m_trialCreditMicros; }
 
     // ---- commands (ClientSessionCommands.cpp) --------------------------------------------------
     // Each is the provider call of the same name (ProviderClient). An answer that carries an
@@ -218,6 +221,7 @@ private:
     ProviderClock m_providerClock;
     QString m_runtime;
     QString m_runtimeNote;
+    qint64 m_trialCreditMicros = -1;
     QString m_userId;
     bool m_usingSandbox = false;
     quint64 m_probeGeneration = 0; // a newer connectToUrl() wins over an older probe's answer

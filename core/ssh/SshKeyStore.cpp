@@ -13,6 +13,7 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QSysInfo>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -135,6 +136,13 @@ SshKeyReply *SshKeyStore::generate(const QString &name, const QString &passphras
         return reply;
     }
     return finishAdding(key, true, passphrase);
+}
+
+QString SshKeyStore::managedKeyName()
+{
+    QString host = QSysInfo::machineHostName();
+    host.replace(QRegularExpression(u"[^A-Za-z0-9_-]+"_s), u"-"_s);
+    return host.isEmpty() ? u"cardhour"_s : u"cardhour-"_s + host.left(40);
 }
 
 SshKeyReply *SshKeyStore::generateManaged(const QString &name)

@@ -62,6 +62,9 @@ public:
     // A key CardHour manages for the user (the first launch makes one): ed25519 with a random
     // passphrase kept in the keychain when the keychain takes it, else without a passphrase.
     SshKeyReply *generateManaged(const QString &name);
+    // The name such a key gets, here and at the provider ("cardhour-HOSTNAME"): says where it
+    // lives. The desktop client's first launch and cardhourctl launch use it alike.
+    static QString managedKeyName();
     SshKeyReply *importPublicKey(const QString &publicPath, const QString &passphrase = {});
     // The passphrase kept for this key (NotFound: the key has none); null without a SecretStore.
     SecretReply *passphrase(const SshKeyPair &key);

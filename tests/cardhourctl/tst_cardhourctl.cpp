@@ -61,6 +61,7 @@ private Q_SLOTS:
     void ssh();
     void money();
     void refusedForMoney();
+    void launchInstallsTheAccountsKeys();
 
 private:
     Run ctl(const QStringList &arguments, const QByteArray &input = {},
@@ -137,6 +138,11 @@ void TestCardhourctl::usageErrors_data()
     QTest::newRow("keys what") << QStringList{u"keys"_s, u"polish"_s} << u"polish"_s;
     QTest::newRow("both providers")
         << QStringList{u"ls"_s, u"--sandbox"_s, u"--provider"_s, u"http://x"_s} << u"--sandbox"_s;
+    // A malformed address is refused before anything is asked, saying what a good one is.
+    QTest::newRow("provider port not a number")
+        << QStringList{u"ls"_s, u"--provider"_s, u"localhost:abc"_s} << u"http://127.0.0.1:8787"_s;
+    QTest::newRow("provider scheme")
+        << QStringList{u"ls"_s, u"--provider"_s, u"htp:/x"_s} << u"“htp:”"_s;
 }
 
 void TestCardhourctl::usageErrors()
@@ -530,6 +536,64 @@ void TestCardhourctl::refusedForMoney()
         20000);
     r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s}, {}, service);
     QVERIFY2(r.code == 5, r.describe());
+}
+
+// A script's first host can be logged in to: launch without --key installs every key of the
+// account and names them; an account with none gets one made and uploaded, and is told so.
+void TestCardhourctl::launchInstallsTheAccountsKeys()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    const QString service = m_service + u"-keys"_s;
+    QVERIFY(!m_sim.signUp(u"kim@example.com"_s, kPassword).isEmpty());
+    Run r =
+        ctl({u"login"_s, u"--email"_s, u"kim@example.com"_s}, kPassword.toUtf8() + '\n', service);
+    QVERIFY2(r.code == 0, r.describe());
+
+    // No key in the account: one is made here, uploaded, said, and installed.
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--name"_s, u"k1"_s, u"--wait"_s, u"--json"_s},
+            {}, service);
+    QVERIFY2(r.code == 0, r.describe());
+    const QJsonArray made = r.json()[u"ssh_key_ids"_s].toArray();
+    QVERIFY2(made.size() == 1, r.describe());
+    QVERIFY2(r.err.contains(u"had no SSH key"_s), r.describe());
+    Run keys = ctl({u"keys"_s, u"list"_s, u"--json"_s}, {}, service);
+    QVERIFY2(keys.code == 0, keys.describe());
+    const QJsonArray onProvider = keys.json()[u"provider"_s].toArray();
+    QCOMPARE(onProvider.size(), 1);
+    QCOMPARE(onProvider[0][u"id"_s], made[0]);
+    const QString madeName = onProvider[0][u"name"_s].toString();
+    const QString madeFingerprint = onProvider[0][u"fingerprint_sha256"_s].toString();
+    QVERIFY2(r.err.contains(u"Installing SSH keys: %1 (%2)"_s.arg(madeName, madeFingerprint)),
+             r.describe());
+
+    // A public key file uploaded by hand: installed by default with the other, both named.
+    r = ctl({u"keys"_s, u"generate"_s, u"kim-laptop"_s, u"--no-upload"_s, u"--json"_s}, {},
+            service);
+    QVERIFY2(r.code == 0, r.describe());
+    const QString pub = r.json()[u"private_path"_s].toString() + u".pub"_s;
+    r = ctl({u"keys"_s, u"upload"_s, pub, u"--name"_s, u"laptop"_s, u"--json"_s}, {}, service);
+    QVERIFY2(r.code == 0, r.describe());
+    const QString laptopId = r.json()[u"id"_s].toString();
+    const QString laptopFingerprint = r.json()[u"fingerprint_sha256"_s].toString();
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--name"_s, u"k2"_s, u"--wait"_s, u"--json"_s},
+            {}, service);
+    QVERIFY2(r.code == 0, r.describe());
+    const QJsonArray both = r.json()[u"ssh_key_ids"_s].toArray();
+    QVERIFY2(both.size() == 2 && both.contains(laptopId) && both.contains(made[0]), r.describe());
+    QVERIFY2(r.err.contains(u"laptop (%1)"_s.arg(laptopFingerprint)), r.describe());
+    QVERIFY2(!r.err.contains(u"had no SSH key"_s), r.describe());
+
+    // --key names one: only that one, said as well.
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--name"_s, u"k3"_s, u"--key"_s, u"laptop"_s,
+             u"--json"_s},
+            {}, service);
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"ssh_key_ids"_s].toArray(), QJsonArray({laptopId}));
+    QVERIFY2(r.err.contains(u"Installing SSH keys: laptop (%1)"_s.arg(laptopFingerprint)),
+             r.describe());
+    for (const QString &host : {u"k1"_s, u"k2"_s, u"k3"_s})
+        QCOMPARE(ctl({u"rm"_s, host, u"--yes"_s}, {}, service).code, 0);
 }
 
 QTEST_GUILESS_MAIN(TestCardhourctl)

@@ -8,6 +8,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QHostAddress>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -26,6 +27,7 @@ private Q_SLOTS:
     void cleanupTestCase() { cleanupPodmanTest(); }
     void launchWaitThenSsh();
     void tamperedHostKeyIsRefused();
+    void freshAccountsFirstHostCanBeLoggedInTo();
 
 private:
     CtlRun ctl(const QStringList &arguments, const QByteArray &input = {});
@@ -162,6 +164,31 @@ void TestCardhourctlPodman::tamperedHostKeyIsRefused()
     QVERIFY2(r.code == 1, r.describe());
     QVERIFY2(r.err.contains(expected) && r.err.contains(other), r.describe());
     QVERIFY(r.out.isEmpty());
+}
+
+// A script's first host on a fresh account, with no key anywhere: launch makes and uploads one
+// (and says so), and the next `ssh` logs in with it.
+void TestCardhourctlPodman::freshAccountsFirstHostCanBeLoggedInTo()
+{
+    QTemporaryDir fresh;
+    QVERIFY(fresh.isValid());
+    QHash<QString, QString> vars = variables();
+    vars[u"CARDHOUR_KEYCHAIN_SERVICE"_s] += u"-fresh"_s;
+    vars[u"XDG_DATA_HOME"_s] = fresh.path();
+    QVERIFY(!m_sim->signUp(u"fresh@example.com"_s).isEmpty());
+    CtlRun r =
+        runCtl({u"login"_s, u"--email"_s, u"fresh@example.com"_s}, vars, "correct horse battery\n");
+    QVERIFY2(r.code == 0, r.describe());
+    r = runCtl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--image"_s, u"base"_s, u"--wait"_s,
+                u"--timeout"_s, u"180"_s, u"--json"_s},
+               vars);
+    QVERIFY2(r.code == 0, r.describe());
+    m_instanceIds.append(r.json()[u"id"_s].toString());
+    QVERIFY2(r.err.contains(u"had no SSH key"_s), r.describe());
+    QCOMPARE(r.json()[u"ssh_key_ids"_s].toArray().size(), 1);
+    const QString host = r.json()[u"name"_s].toString();
+    r = runCtl({u"ssh"_s, host, u"--"_s, u"echo first-host-$((6*7))"_s}, vars);
+    QVERIFY2(r.code == 0 && r.out.contains(u"first-host-42"_s), r.describe());
 }
 
 QTEST_GUILESS_MAIN(TestCardhourctlPodman)

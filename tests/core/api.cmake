@@ -1,5 +1,5 @@
 # core/api: pure parsers, and the clients against a real cardhour-sim.
-foreach(name IN ITEMS tst_models tst_sseparser)
+foreach(name IN ITEMS tst_models tst_sseparser tst_providerurl)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp
         LIBS cardhour_core

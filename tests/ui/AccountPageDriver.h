@@ -6,12 +6,12 @@
 #include "pages/AccountPage.h"
 #include "session/Session.h"
 
-#include <QCheckBox>
 #include <QCoreApplication>
 #include <QDebug>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QTest>
 
 namespace cardhour::test {
@@ -31,17 +31,17 @@ inline ui::AccountPage *shownAccountPage(ui::MainWindow &window)
     return page && page->isVisible() ? page : nullptr;
 }
 
-// Ticks "Create a new account" with the mouse once the page is laid out (a page just made
-// current has its final geometry only after its pending layout request); true when ticked.
+// Chooses "create an account" with the mouse once the page is laid out (a page just made
+// current has its final geometry only after its pending layout request); true when chosen.
 inline bool tickSignUp(ui::AccountPage *page)
 {
-    auto *signUp = page->findChild<QCheckBox *>(u"signUpCheck"_s);
+    auto *signUp = page->findChild<QRadioButton *>(u"signUpRadio"_s);
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     QCoreApplication::processEvents();
     if (!signUp->isChecked())
         QTest::mouseClick(signUp, Qt::LeftButton);
     if (!signUp->isChecked())
-        qWarning() << "sign-up box not ticked by a click at" << signUp->rect().center() << "of"
+        qWarning() << "sign-up not chosen by a click at" << signUp->rect().center() << "of"
                    << signUp->geometry() << "enabled" << signUp->isEnabled() << "under the mouse:"
                    << page->window()->childAt(
                           signUp->mapTo(page->window(), signUp->rect().center()));

@@ -34,6 +34,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPushButton>
@@ -211,6 +212,17 @@ void TestAppsPanel::oneClickOpensOcrThroughForward()
         m_browser.openedAtMs = -1;
         m_browser.clock.start();
         QTest::mouseClick(button, Qt::LeftButton);
+        // It asks first, with the hourly cost; yes rents the cards.
+        const auto shownAsk = [this]() -> QMessageBox * {
+            for (QMessageBox *box : m_apps->findChildren<QMessageBox *>(u"appLaunchConfirm"_s)) {
+                if (box->isVisible())
+                    return box;
+            }
+            return nullptr;
+        };
+        QMessageBox *ask = nullptr;
+        QTRY_VERIFY((ask = shownAsk()));
+        QTest::mouseClick(ask->findChild<QPushButton *>(u"confirmButton"_s), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(launched.size(), 1, 30000);
         const auto instance = launched.constFirst().constFirst().value<core::Instance>();
         m_instanceIds.append(instance.id);

@@ -306,8 +306,10 @@ void TestMainWindow::fullLoop()
     const QString before = bill->balanceText();
     QTRY_VERIFY_WITH_TIMEOUT(bill->balanceText() != before, 5000); // ticks between provider updates
     QVERIFY(!window.findChild<QLabel *>(u"spendRateLabel"_s)->text().isEmpty());
-    // Home shows it as a card with its state, cards and cost; Stop there asks first.
-    QCOMPARE(window.currentView(), ui::MainWindow::View::Home);
+    // Launch went to the new host on the Instances page; Home shows it as a card with its
+    // state, cards and cost; Stop there asks first.
+    QCOMPARE(window.currentView(), ui::MainWindow::View::Instances);
+    window.setCurrentView(ui::MainWindow::View::Home);
     QTRY_COMPARE(window.homePage()->cards().size(), 1);
     ui::HostCard *card = window.homePage()->cards().first();
     QTRY_VERIFY(card->isVisible());

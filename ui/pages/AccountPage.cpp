@@ -1,5 +1,6 @@
 #include "AccountPage.h"
 
+#include "Format.h"
 #include "StateStyle.h"
 #include "ui_AccountPage.h"
 
@@ -31,7 +32,7 @@ AccountPage::AccountPage(QWidget *parent)
         connect(edit, &QLineEdit::textChanged, this, &AccountPage::validate);
         connect(edit, &QLineEdit::returnPressed, this, &AccountPage::submit);
     }
-    connect(m_ui->signUpCheck, &QCheckBox::toggled, this, [this] {
+    connect(m_ui->signUpRadio, &QRadioButton::toggled, this, [this] {
         validate();
         focusFirstEmpty();
     });
@@ -56,7 +57,13 @@ void AccountPage::setEmail(const QString &email)
 
 void AccountPage::setSignUp(bool signUp)
 {
-    m_ui->signUpCheck->setChecked(signUp);
+    (signUp ? m_ui->signUpRadio : m_ui->logInRadio)->setChecked(true);
+}
+
+void AccountPage::setTrialCredit(qint64 micros)
+{
+    m_trialCreditMicros = micros;
+    validate();
 }
 
 QString AccountPage::email() const
@@ -71,7 +78,7 @@ QString AccountPage::password() const
 
 bool AccountPage::isSignUp() const
 {
-    return m_ui->signUpCheck->isChecked();
+    return m_ui->signUpRadio->isChecked();
 }
 
 void AccountPage::validate()
@@ -99,6 +106,14 @@ void AccountPage::validate()
     m_ui->submitButton->setAccessibleName(m_ui->submitButton->text());
     m_ui->titleLabel->setText(signUp ? tr("Create your CardHour account")
                                      : tr("Log in to CardHour"));
+    // The provider's own figure (its /v1/health), never one written here.
+    m_ui->trialLabel->setText(
+        m_trialCreditMicros < 0
+            ? QString()
+            : tr("A new account starts with %1 of trial credit from this provider, to spend "
+                 "on GPU hosts before you top up.")
+                  .arg(Format::money(m_trialCreditMicros)));
+    m_ui->trialLabel->setVisible(signUp && m_trialCreditMicros >= 0);
 }
 
 void AccountPage::submit()
@@ -118,7 +133,7 @@ void AccountPage::setBusy(bool busy)
 {
     m_busy = busy;
     QWidget *const fields[] = {m_ui->emailEdit, m_ui->passwordEdit, m_ui->confirmEdit,
-                               m_ui->signUpCheck};
+                               m_ui->signUpRadio, m_ui->logInRadio};
     for (QWidget *field : fields)
         field->setEnabled(!busy);
     m_ui->busyBar->setVisible(busy);
@@ -173,7 +188,9 @@ void AccountPage::retranslate()
     m_ui->emailEdit->setAccessibleName(tr("E-mail address"));
     m_ui->passwordEdit->setAccessibleName(tr("Password"));
     m_ui->confirmEdit->setAccessibleName(tr("Repeat the password"));
-    m_ui->signUpCheck->setAccessibleName(m_ui->signUpCheck->text());
+    m_ui->signUpRadio->setAccessibleName(tr("Create an account"));
+    m_ui->logInRadio->setAccessibleName(tr("Log in to an account"));
+    m_ui->trialLabel->setAccessibleName(tr("Trial credit"));
     m_ui->backButton->setAccessibleName(tr("Change provider"));
     m_ui->backButton->setToolTip(tr("Back to the choice of provider"));
     m_ui->providerLabel->setAccessibleName(tr("Provider"));

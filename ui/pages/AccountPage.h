@@ -11,10 +11,13 @@ class AccountPage;
 namespace cardhour::ui {
 
 // Log in or sign up, as a page of the main window (after the connect step, before the
-// dashboard). It checks the fields as they are typed (an e-mail address, for a new account a
-// password of 8+ characters typed twice alike) and shows the provider's refusal in words; the
-// asking is done by MainWindow through core::Session, which answers with showError() or by
-// showing the dashboard. Enter submits; "Change provider" goes back to the connect step.
+// dashboard). Two choices at the top, "new here" (sign-up, with what the provider's trial
+// credit gives) and "I have an account"; the window picks sign-up for a new user and log-in
+// for one whose e-mail address it remembers. It checks the fields as they are typed (an e-mail
+// address, for a new account a password of 8+ characters typed twice alike) and shows the
+// provider's refusal in words; the asking is done by MainWindow through core::Session, which
+// answers with showError() or by showing the dashboard. Enter submits; "Change provider" goes back
+// to the connect step.
 class AccountPage : public QWidget
 {
     Q_OBJECT
@@ -26,6 +29,9 @@ public:
     void setProviderName(const QString &name);
     void setEmail(const QString &email);
     void setSignUp(bool signUp);
+    // The credit the provider grants a new account (micro-yuan), said under the sign-up choice;
+    // negative: the provider does not say, and nothing is said.
+    void setTrialCredit(qint64 micros);
     QString email() const;
     QString password() const;
     bool isSignUp() const;
@@ -57,6 +63,7 @@ private:
 
     std::unique_ptr<Ui::AccountPage> m_ui;
     QString m_provider;
+    qint64 m_trialCreditMicros = -1;
     bool m_busy = false;
 };
 

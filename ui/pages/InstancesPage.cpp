@@ -207,11 +207,8 @@ void InstancesPage::openLaunchDialog()
     }
     m_launchDialog = new LaunchDialog(m_session, m_session->ticker(), m_ssh->keyStore(), this);
     m_launchDialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_launchDialog, &LaunchDialog::launched, this, [this](const Instance &instance) {
-        // The session has it already (instanceChanged() put it in the list).
-        selectInstance(instance.id);
-        Q_EMIT message(tr("Launching %1…").arg(instance.name), 5000);
-    });
+    // The session has it already (instanceChanged() put it in the list): the window shows it.
+    connect(m_launchDialog, &LaunchDialog::launched, this, &InstancesPage::launched);
     connect(m_launchDialog, &LaunchDialog::manageKeysRequested, this,
             &InstancesPage::openKeysDialog);
     // A key made for this launch is news the user should read, after "Launching…".

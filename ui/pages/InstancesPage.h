@@ -1,6 +1,7 @@
 #pragma once
 
 #include "InstanceActions.h"
+#include "api/Models.h"
 #include "ssh/AppOpener.h"
 
 #include <QList>
@@ -78,6 +79,8 @@ Q_SIGNALS:
     void selectionChanged();
     // A double-click on an instance: its terminal.
     void terminalRequested(const QString &instanceId);
+    // The launch dialog's host was accepted by the provider (the session holds it).
+    void launched(const cardhour::core::Instance &instance);
     // An action was done (the session holds its answer): the window's actions follow.
     void actionDone();
     // For the status bar, shown for `timeoutMs`.

@@ -95,6 +95,8 @@ void registerAuthRoutes(ApiContext &ctx)
                         {u"test_clock"_s, ctx.testClock != nullptr},
                         {u"runtime"_s, ctx.runtimeName},
                         {u"runtime_note"_s, ctx.runtimeNote},
+                        // Said before sign-up, so a new user knows what the trial gives.
+                        {u"trial_credit_micros"_s, Accounts::kTrialCreditMicros},
                         {u"time"_s, json::isoTime(ctx.clock.nowMs())}});
     });
 

@@ -921,6 +921,11 @@ def run_scenario(c, tmp, server_port):
 
     page = c.call("GET", "/v1/billing/ledger", token=alice_token, expect=200).json
     R.check(page and [p["kind"] for p in page["postings"]][-1] == "trial_credit", "the oldest posting is the trial")
+    # The amount a new user is told before signing up is the one the sign-up grants.
+    trial = c.call("GET", "/v1/health", expect=200).json or {}
+    R.check(page and page["postings"][-1]["amount_micros"] == trial.get("trial_credit_micros"),
+            f"health's trial_credit_micros {trial.get('trial_credit_micros')!r} is the trial posted"
+            f" ({page['postings'][-1]['amount_micros'] if page else None!r})")
     page1 = c.call("GET", "/v1/billing/ledger?limit=1", token=alice_token, expect=200).json
     R.check(page1 and len(page1["postings"]) == 1 and page1["next_before"] is not None, "limit=1 pages")
     if page1 and page1.get("next_before"):

@@ -4,11 +4,11 @@
 #include "pages/AccountPage.h"
 
 #include <QApplication>
-#include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -75,6 +75,7 @@ private Q_SLOTS:
     void enterSubmitsWaitsAndShowsTheRefusal()
     {
         AccountPage page;
+        page.setSignUp(false);
         page.show();
         QVERIFY(QTest::qWaitForWindowActive(&page));
         QSignalSpy submitted(&page, &AccountPage::submitted);
@@ -155,7 +156,8 @@ private Q_SLOTS:
         const QList<QWidget *> controls = {edit(page, u"emailEdit"_s),
                                            edit(page, u"passwordEdit"_s),
                                            edit(page, u"confirmEdit"_s),
-                                           page.findChild<QCheckBox *>(u"signUpCheck"_s),
+                                           page.findChild<QRadioButton *>(u"signUpRadio"_s),
+                                           page.findChild<QRadioButton *>(u"logInRadio"_s),
                                            submitButton(page),
                                            page.findChild<QPushButton *>(u"backButton"_s),
                                            page.findChild<QProgressBar *>(u"busyBar"_s)};
