@@ -112,6 +112,7 @@ Health Health::fromJson(const QJsonObject &o)
     h.runtime = str(o, "runtime"_L1);
     h.runtimeNote = str(o, "runtime_note"_L1);
     h.time = parseTime(o.value("time"_L1));
+    h.timeZone = str(o, "time_zone"_L1);
     return h;
 }
 

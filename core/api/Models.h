@@ -40,6 +40,8 @@ struct Health
     QString runtime;
     QString runtimeNote;
     QDateTime time;
+    // The IANA id of the provider's days and months; empty from providers that do not say.
+    QString timeZone;
 
     static Health fromJson(const QJsonObject &o);
 };

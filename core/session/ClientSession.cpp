@@ -171,6 +171,10 @@ void ClientSession::useProvider(const QUrl &url, const QString &providerKey, con
     // sandbox at a new port keeps it.
     m_session->setProvider(url, providerKey);
     m_events->setBaseUrl(url);
+    const QTimeZone zone(health.timeZone.toUtf8());
+    m_timeZoneStated = !health.timeZone.isEmpty() && zone.isValid();
+    m_timeZone = m_timeZoneStated ? zone : QTimeZone::utc();
+    Q_EMIT timeZoneChanged(m_timeZone, m_timeZoneStated);
     Q_EMIT providerReady(url);
     m_runtime = health.runtime;
     m_runtimeNote = health.runtimeNote;

@@ -94,6 +94,7 @@ void registerAuthRoutes(ApiContext &ctx)
                         {u"test_clock"_s, ctx.testClock != nullptr},
                         {u"runtime"_s, ctx.runtimeName},
                         {u"runtime_note"_s, ctx.runtimeNote},
+                        {u"time_zone"_s, ctx.timeZoneId},
                         {u"time"_s, json::isoTime(ctx.clock.nowMs())}});
     });
 
