@@ -119,8 +119,7 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole && index.column() == StateColumn) {
         QStringList lines;
         for (const core::LaunchStage &stage : instance.launch.stages)
-            lines << u"%1  %2"_s.arg(Format::stage(stage.name),
-                                     stage.at.toLocalTime().toString(u"HH:mm:ss.zzz"_s));
+            lines << u"%1  %2"_s.arg(Format::stage(stage.name), Format::time(stage.at, m_zone));
         return lines.join(u'\n');
     }
     if (role != Qt::DisplayRole)
@@ -137,7 +136,7 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
     case PriceColumn:
         return Format::ratePerHour(instance.pricePerHourMicros);
     case CostColumn:
-        return Format::money(costNowMicros(index.row()), 4);
+        return Format::money(costNowMicros(index.row()));
     default:
         return {};
     }
@@ -256,6 +255,13 @@ const Instance *InstanceTableModel::instanceAt(int row) const
 const Instance *InstanceTableModel::instance(const QString &id) const
 {
     return instanceAt(rowOf(id));
+}
+
+void InstanceTableModel::setTimeZone(const QTimeZone &zone)
+{
+    m_zone = zone;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 void InstanceTableModel::tick()

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QIcon>
 #include <QList>
+#include <QTimeZone>
 
 class QPalette;
 class QTimer;
@@ -70,6 +71,10 @@ public:
     static QString stateText(const core::Instance &instance);
 
 public Q_SLOTS:
+    // The zone times are written in (the provider's, ClientSession::timeZone()).
+    void setTimeZone(const QTimeZone &zone);
+    QTimeZone timeZone() const { return m_zone; }
+
     // Moves the cost column of running instances (a timer calls this every second).
     void tick();
 
@@ -89,6 +94,7 @@ private:
     QIcon stateIcon(core::InstanceState state, const QPalette &palette) const;
 
     const core::Clock *m_clock;
+    QTimeZone m_zone = QTimeZone::utc();
     QList<Row> m_rows;
     QHash<QString, int> m_rowOf; // instance id → row
     QHash<QString, QList<double>> m_activity; // instance id → recent utilisation

@@ -194,6 +194,8 @@ private:
     std::function<QString()> m_lastingStatus;
     QString m_lastingStatusShown;
     QLabel *m_userLabel = nullptr;
+    // "Times in Asia/Shanghai (the provider's zone)": said once, for every page.
+    QLabel *m_zoneLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.
     QLabel *m_runtimeNotice = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;

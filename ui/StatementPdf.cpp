@@ -283,12 +283,10 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
 
         paintHeading(painter, page, tr("CardHour statement, %1").arg(monthTitle(s.year, s.month)),
                      16);
-        const QString format = u"yyyy-MM-dd HH:mm"_s;
         paintLine(painter, page, zoneText(s.zone, zoneFromProvider));
         paintLine(painter, page,
                   tr("Period: %1 to %2 (postings by the time they were made)")
-                      .arg(s.start.toTimeZone(s.zone).toString(format),
-                           s.end.toTimeZone(s.zone).toString(format)));
+                      .arg(Format::dateTime(s.start, s.zone), Format::dateTime(s.end, s.zone)));
         paintLine(painter, page, tr("Postings: %1").arg(s.postings.size()));
 
         paintHeading(painter, page, tr("Summary"), 12);
@@ -331,7 +329,7 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
             paintRow(painter, page, snapshotColumns, titles(snapshotColumns), true);
             for (const core::StatementSnapshot &k : s.snapshots)
                 paintRow(painter, page, snapshotColumns,
-                         {names.value(k.snapshotId, k.snapshotId),
+                         {names.value(k.snapshotId, k.label()),
                           names.value(k.instanceId, k.instanceId), Format::exactMoney(k.micros)},
                          false);
         }
@@ -348,10 +346,9 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
             paintRow(painter, page, postingColumns, postingTitles, true);
         for (const core::Posting &p : s.postings) {
             paintRow(painter, page, postingColumns,
-                     {p.createdAt.toTimeZone(s.zone).toString(u"yyyy-MM-dd HH:mm:ss"_s),
-                      LedgerModel::kindText(p.kind), names.value(p.instanceId, p.instanceId),
-                      p.description, Format::exactMoney(p.amountMicros),
-                      Format::exactMoney(p.balanceAfterMicros)},
+                     {Format::dateTime(p.createdAt, s.zone, true), LedgerModel::kindText(p.kind),
+                      names.value(p.instanceId, p.instanceId), p.description,
+                      Format::exactMoney(p.amountMicros), Format::exactMoney(p.balanceAfterMicros)},
                      false, &postingTitles);
         }
         painter.end();

@@ -35,7 +35,7 @@ QString Translations::nativeName(const QString &language)
 
 QString Translations::systemDefault()
 {
-    return QLocale().language() == QLocale::Chinese ? u"zh_CN"_s : u"en"_s;
+    return QLocale::system().language() == QLocale::Chinese ? u"zh_CN"_s : u"en"_s;
 }
 
 bool Translations::setLanguage(const QString &language)
@@ -56,6 +56,9 @@ bool Translations::setLanguage(const QString &language)
         if (!qt->load(u"qtbase_"_s + language, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             qt.reset();
     }
+    // Numbers (money's grouping and point) follow the UI language, set before the
+    // LanguageChange below makes the widgets write their text again.
+    QLocale::setDefault(QLocale(language == u"en"_s ? u"en_US"_s : language));
     if (m_app)
         QCoreApplication::removeTranslator(m_app.get());
     if (m_qt)

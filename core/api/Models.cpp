@@ -433,6 +433,7 @@ Posting Posting::fromJson(const QJsonObject &o)
     p.balanceAfterMicros = int64(o, "balance_after_micros"_L1);
     p.instanceId = str(o, "instance_id"_L1);
     p.snapshotId = str(o, "snapshot_id"_L1);
+    p.snapshotName = str(o, "snapshot_name"_L1);
     p.periodStart = parseTime(o.value("period_start"_L1));
     p.periodEnd = parseTime(o.value("period_end"_L1));
     p.rateMicrosPerHour = optInt64(o, "rate_micros_per_hour"_L1);

@@ -300,6 +300,7 @@ struct Posting
     qint64 balanceAfterMicros = 0;
     QString instanceId; // compute postings only
     QString snapshotId; // a kept snapshot's storage fee: the snapshot
+    QString snapshotName; // and its name (the provider's, also once it is deleted)
     QDateTime periodStart; // compute postings only
     QDateTime periodEnd;
     std::optional<qint64> rateMicrosPerHour;

@@ -71,16 +71,18 @@ QString pdfText(const QString &path)
     return QString::fromUtf8(pdftotext.readAllStandardOutput());
 }
 
-// The amount written after `label` on a line of pdftotext's layout output, read back exactly.
+// The amount written after `label` on a line of pdftotext's layout output, read back exactly
+// (thousands separators dropped).
 std::optional<qint64> amountAfter(const QString &text, const QString &label)
 {
     const QRegularExpression line(u"^\\s*"_s + QRegularExpression::escape(label)
-                                      + u"\\s+(−?)¥([0-9]+(?:\\.[0-9]+)?)\\s*$"_s,
+                                      + u"\\s+(−?)¥([0-9][0-9,]*(?:\\.[0-9]+)?)\\s*$"_s,
                                   QRegularExpression::MultilineOption);
     const QRegularExpressionMatch m = line.match(text);
     if (!m.hasMatch())
         return std::nullopt;
-    const std::optional<qint64> micros = core::Money::parseYuan(m.captured(2), 6);
+    const std::optional<qint64> micros =
+        core::Money::parseYuan(m.captured(2).remove(u','), 6);
     if (!micros)
         return std::nullopt;
     return m.captured(1).isEmpty() ? *micros : -*micros;
@@ -401,8 +403,8 @@ void TestBillingPage::costComparison()
     QCOMPARE(price, 1'900'000);
     QVERIFY(calc->jobComparison());
     QCOMPARE(calc->jobComparison()->providerMicros, 3'009'600'000); // not the brief's 3,024
-    QVERIFY2(calc->jobArithmetic().contains(u"= ¥3009.60."_s), qPrintable(calc->jobArithmetic()));
-    QVERIFY(calc->jobArithmetic().contains(u"1584.00 × ¥4.55 = ¥7207.20."_s));
+    QVERIFY2(calc->jobArithmetic().contains(u"= ¥3,009.60."_s), qPrintable(calc->jobArithmetic()));
+    QVERIFY(calc->jobArithmetic().contains(u"1584.00 × ¥4.55 = ¥7,207.20."_s));
     const auto bars = calc->findChild<ui::CostChart *>(u"costJobChart"_s)->bars();
     QCOMPARE(bars.size(), 3);
     QCOMPARE(bars[0].micros, 3'009'600'000);
@@ -507,7 +509,7 @@ void TestBillingPage::spendingLimits()
     const qint64 spent = provider(u"month"_s).value(u"spent_micros"_s).toInteger();
     QVERIFY2(panel->findChild<QLabel *>(u"limitsSpent_month"_s)
                  ->text()
-                 .startsWith(u"%1 of ¥50.00"_s.arg(ui::Format::exactMoney(spent))),
+                 .startsWith(u"%1 of ¥50.00"_s.arg(ui::Format::money(spent))),
              qPrintable(panel->findChild<QLabel *>(u"limitsSpent_month"_s)->text()));
     shoot(&page, u"billing-limits"_s);
 

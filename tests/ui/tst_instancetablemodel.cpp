@@ -79,7 +79,7 @@ private Q_SLOTS:
         QCOMPARE(model.costNowMicros(0), 1'000'000);
         clock.advanceMs(3'600'000 / 2);
         QCOMPARE(model.costNowMicros(0), 1'000'000 + 1'900'000);
-        QCOMPARE(model.index(0, Model::CostColumn).data().toString(), u"¥2.9000"_s);
+        QCOMPARE(model.index(0, Model::CostColumn).data().toString(), u"¥2.90"_s);
         QCOMPARE(model.costNowMicros(1), 1'000'000); // stopped: nothing billed
         // A provider update replaces the local figure.
         core::Instance update = make(u"a"_s, core::InstanceState::Running);

@@ -222,7 +222,7 @@ void TestMainWindow::fullLoop()
 
     // The balance arrives (10 yuan of trial credit).
     auto *bill = window.findChild<ui::BillPanel *>(u"billPanel"_s);
-    QTRY_COMPARE(bill->balanceText(), u"¥10.0000"_s);
+    QTRY_COMPARE(bill->balanceText(), u"¥10.00"_s);
     // This sandbox runs hosts without containers: the window says they have no SSH.
     auto *runtimeNotice = window.findChild<QLabel *>(u"runtimeNotice"_s);
     QTRY_VERIFY(runtimeNotice && runtimeNotice->isVisible());
@@ -268,7 +268,7 @@ void TestMainWindow::fullLoop()
     QTest::keyClicks(topUp->findChild<QLineEdit *>(u"amountEdit"_s), u"5"_s);
     QTest::mouseClick(topUp->findChild<QPushButton *>(u"topUpButton"_s), Qt::LeftButton);
     QTRY_VERIFY(!visibleChild<ui::TopUpDialog>(&window, u"topUpDialog"_s));
-    QTRY_COMPARE(bill->balanceText(), u"¥15.0000"_s);
+    QTRY_COMPARE(bill->balanceText(), u"¥15.00"_s);
 
     // A key to install, added through the API (the client has no key manager yet).
     const auto key =
@@ -302,7 +302,7 @@ void TestMainWindow::fullLoop()
     // ------------------------------------------------------------------
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"running"_s, 20000);
     window.selectInstance(window.instanceModel()->instanceAt(0)->id);
-    QTRY_VERIFY(bill->balanceText() != u"¥10.0000"_s);
+    QTRY_VERIFY(bill->balanceText() != u"¥10.00"_s);
     const QString before = bill->balanceText();
     QTRY_VERIFY_WITH_TIMEOUT(bill->balanceText() != before, 5000); // ticks between provider updates
     QVERIFY(!window.findChild<QLabel *>(u"spendRateLabel"_s)->text().isEmpty());

@@ -68,7 +68,7 @@ private:
     QString m_placeholder;
     QDateTime m_from;
     QDateTime m_to;
-    QTimeZone m_zone = QTimeZone::systemTimeZone();
+    QTimeZone m_zone = QTimeZone::utc();
     QString m_timeFormat = QStringLiteral("HH:mm");
     double m_low = 0;
     double m_high = 100;

@@ -58,7 +58,7 @@ QString SnapshotsModel::stateText(const core::Snapshot &snapshot)
 
 QString SnapshotsModel::feeText(qint64 microsPerHour)
 {
-    return tr("%1/h").arg(Format::money(microsPerHour, 4));
+    return Format::ratePerHour(microsPerHour);
 }
 
 QString SnapshotsModel::retentionItem(const QString &item)
@@ -145,7 +145,7 @@ QVariant SnapshotsModel::data(const QModelIndex &index, int role) const
             return tr("taken since %1").arg(localTime(s.createdAt));
         return localTime(s.createdAt);
     case CostColumn:
-        return Format::money(costNowMicros(index.row()), 4);
+        return Format::money(costNowMicros(index.row()));
     case KeepsColumn:
         return keepsText(s.retention);
     default:

@@ -64,7 +64,7 @@ public:
     static QString stateText(const core::Snapshot &snapshot);
     // What it keeps, in words ("the container's own disk and /workspace").
     static QString keepsText(const core::SnapshotRetention &retention);
-    // "¥0.0004/h": storage fees are small, so four decimals.
+    // "¥0.0004/h": a storage fee with every digit it has (Format::ratePerHour).
     static QString feeText(qint64 microsPerHour);
     // A retention word of a snapshot (container_disk, authorized_keys, ...) in words.
     static QString retentionItem(const QString &item);
