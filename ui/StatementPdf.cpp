@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace Qt::StringLiterals;
 
@@ -87,9 +88,63 @@ private:
 struct Column
 {
     QString title;
-    double share; // of the page width
     Qt::Alignment align;
+    bool whole = false; // never wrapped (a time)
+    int width = 0; // in the page's dots, from fitColumns()
 };
+
+int cellPadding(const QPainter &painter)
+{
+    return painter.fontMetrics().height() / 4;
+}
+
+// The widest word of `text` (what cannot be wrapped) and the whole of it on one line.
+std::pair<int, int> measured(const QFontMetrics &metrics, const QString &text)
+{
+    int word = 0;
+    for (const QString &part : text.split(u' ', Qt::SkipEmptyParts))
+        word = std::max(word, metrics.horizontalAdvance(part));
+    return {word, metrics.horizontalAdvance(text)};
+}
+
+// Column widths measured from what they hold (the titles and every row): each column gets its
+// text on one line where the page allows; where it does not, every column still gets its widest
+// word (an id, an amount, a host's name) and the rest of the page goes to the columns that wrap
+// (a description), in proportion to what they would need on one line. Only when even the
+// widest words do not fit does a word shrink (cellStyle), never clipped.
+void fitColumns(const QPainter &painter, int pageWidth, QList<Column> &columns,
+                const QList<QStringList> &rows)
+{
+    const QFontMetrics metrics(painter.font(), painter.device());
+    const int pad = 2 * cellPadding(painter) + metrics.averageCharWidth() / 2;
+    QList<int> least(columns.size(), 0);
+    QList<int> natural(columns.size(), 0);
+    auto take = [&](int i, const QString &text) {
+        const auto [word, line] = measured(metrics, text);
+        least[i] = std::max(least[i], (columns.at(i).whole ? line : word) + pad);
+        natural[i] = std::max(natural[i], line + pad);
+    };
+    for (int i = 0; i < columns.size(); ++i) {
+        take(i, columns.at(i).title);
+        for (const QStringList &row : rows)
+            take(i, row.value(i));
+    }
+    const qint64 sumNatural = std::accumulate(natural.cbegin(), natural.cend(), qint64(0));
+    const qint64 sumLeast = std::accumulate(least.cbegin(), least.cend(), qint64(0));
+    for (int i = 0; i < columns.size(); ++i) {
+        qint64 w = 0;
+        if (sumNatural <= pageWidth) // all on one line; the spare width is shared out
+            w = natural[i]
+                + (pageWidth - sumNatural) * natural[i] / std::max<qint64>(1, sumNatural);
+        else if (sumLeast <= pageWidth) // widest words kept whole; the wrapping ones share the rest
+            w = least[i]
+                + (pageWidth - sumLeast) * (natural[i] - least[i])
+                    / std::max<qint64>(1, sumNatural - sumLeast);
+        else
+            w = qint64(pageWidth) * least[i] / std::max<qint64>(1, sumLeast);
+        columns[i].width = int(w);
+    }
+}
 
 // How a cell is drawn: the painter's font, wrapped at spaces. One word (an id, an amount) wider
 // than its cell gets a smaller font that keeps it on one line, since an id wrapped at its
@@ -138,13 +193,13 @@ CellStyle cellStyle(const QPainter &painter, const QString &text, int width)
 void paintRow(QPainter &painter, PageCursor &page, const QList<Column> &columns,
               const QStringList &cells, bool header, const QStringList *headerOnNewPage = nullptr)
 {
-    const int pad = painter.fontMetrics().height() / 4;
+    const int pad = cellPadding(painter);
     QList<QRect> rects;
     QList<CellStyle> styles;
     int height = painter.fontMetrics().height();
     int x = 0;
     for (int i = 0; i < columns.size(); ++i) {
-        const int w = int(page.width() * columns[i].share);
+        const int w = columns[i].width;
         const CellStyle style = cellStyle(painter, cells.value(i), w - 2 * pad);
         const QRect bound = QFontMetrics(style.font, painter.device())
                                 .boundingRect(QRect(0, 0, w - 2 * pad, 100'000),
@@ -176,6 +231,23 @@ void paintRow(QPainter &painter, PageCursor &page, const QList<Column> &columns,
     }
     painter.setFont(rowFont);
     page.advance(height);
+}
+
+// A table: its columns fitted to what they hold in `width`, its titles (when it has any) atop
+// it and again atop each page it goes on to.
+void paintTable(QPainter &painter, PageCursor &page, QList<Column> columns,
+                const QList<QStringList> &rows, int width)
+{
+    fitColumns(painter, width, columns, rows);
+    QStringList titles;
+    for (const Column &c : std::as_const(columns))
+        titles.append(c.title);
+    const bool titled =
+        std::any_of(titles.cbegin(), titles.cend(), [](const QString &t) { return !t.isEmpty(); });
+    if (titled)
+        paintRow(painter, page, columns, titles, true);
+    for (const QStringList &row : rows)
+        paintRow(painter, page, columns, row, false, titled ? &titles : nullptr);
 }
 
 void paintHeading(QPainter &painter, PageCursor &page, const QString &text, qreal points)
@@ -290,67 +362,64 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
         paintLine(painter, page, tr("Postings: %1").arg(s.postings.size()));
 
         paintHeading(painter, page, tr("Summary"), 12);
-        const QList<Column> summaryColumns{{QString(), 0.5, Qt::AlignLeft},
-                                           {QString(), 0.25, Qt::AlignRight}};
+        QList<QStringList> summaryRows;
         for (const auto &[label, micros] : summary(s))
-            paintRow(painter, page, summaryColumns, {label, Format::exactMoney(micros)}, false);
+            summaryRows.append({label, Format::exactMoney(micros)});
+        // Label and amount side by side, not spread over the page.
+        paintTable(painter, page, {{QString(), Qt::AlignLeft}, {QString(), Qt::AlignRight}},
+                   summaryRows, page.width() * 3 / 5);
 
         paintHeading(painter, page, tr("By host"), 12);
-        const QList<Column> hostColumns{{tr("Host"), 0.32, Qt::AlignLeft},
-                                        {tr("Compute"), 0.17, Qt::AlignRight},
-                                        {tr("Storage"), 0.17, Qt::AlignRight},
-                                        {tr("Snapshots"), 0.17, Qt::AlignRight},
-                                        {tr("Total"), 0.17, Qt::AlignRight}};
-        auto titles = [](const QList<Column> &columns) {
-            QStringList t;
-            for (const Column &c : columns)
-                t.append(c.title);
-            return t;
-        };
-        if (s.hosts.isEmpty()) {
+        QList<QStringList> hostRows;
+        for (const core::StatementHost &h : s.hosts)
+            hostRows.append(
+                {names.value(h.instanceId, h.instanceId), Format::exactMoney(h.computeMicros),
+                 Format::exactMoney(h.storageMicros), Format::exactMoney(h.snapshotMicros),
+                 Format::exactMoney(h.totalMicros())});
+        if (s.hosts.isEmpty())
             paintLine(painter, page, tr("No host was charged in this month."));
-        } else {
-            paintRow(painter, page, hostColumns, titles(hostColumns), true);
-            for (const core::StatementHost &h : s.hosts) {
-                paintRow(painter, page, hostColumns,
-                         {names.value(h.instanceId, h.instanceId),
-                          Format::exactMoney(h.computeMicros), Format::exactMoney(h.storageMicros),
-                          Format::exactMoney(h.snapshotMicros),
-                          Format::exactMoney(h.totalMicros())},
-                         false);
-            }
-        }
+        else
+            paintTable(painter, page,
+                       {{tr("Host"), Qt::AlignLeft},
+                        {tr("Compute"), Qt::AlignRight},
+                        {tr("Storage"), Qt::AlignRight},
+                        {tr("Snapshots"), Qt::AlignRight},
+                        {tr("Total"), Qt::AlignRight}},
+                       hostRows, page.width());
 
         if (!s.snapshots.isEmpty()) {
             paintHeading(painter, page, tr("By snapshot"), 12);
-            const QList<Column> snapshotColumns{{tr("Snapshot"), 0.40, Qt::AlignLeft},
-                                                {tr("Taken of"), 0.32, Qt::AlignLeft},
-                                                {tr("Fees"), 0.28, Qt::AlignRight}};
-            paintRow(painter, page, snapshotColumns, titles(snapshotColumns), true);
+            QList<QStringList> rows;
+            // By the name the provider keeps for it (deleted ones too), the id where it has none.
             for (const core::StatementSnapshot &k : s.snapshots)
-                paintRow(painter, page, snapshotColumns,
-                         {names.value(k.snapshotId, k.label()),
-                          names.value(k.instanceId, k.instanceId), Format::exactMoney(k.micros)},
-                         false);
+                rows.append({names.value(k.snapshotId, k.label()),
+                             names.value(k.instanceId, k.instanceId),
+                             Format::exactMoney(k.micros)});
+            paintTable(painter, page,
+                       {{tr("Snapshot"), Qt::AlignLeft},
+                        {tr("Taken of"), Qt::AlignLeft},
+                        {tr("Fees"), Qt::AlignRight}},
+                       rows, page.width());
         }
 
         paintHeading(painter, page, tr("Postings"), 12);
-        const QList<Column> postingColumns{
-            {tr("Time"), 0.21, Qt::AlignLeft},    {tr("Kind"), 0.10, Qt::AlignLeft},
-            {tr("Host"), 0.10, Qt::AlignLeft},    {tr("Description"), 0.33, Qt::AlignLeft},
-            {tr("Amount"), 0.13, Qt::AlignRight}, {tr("Balance"), 0.13, Qt::AlignRight}};
-        const QStringList postingTitles = titles(postingColumns);
+        QList<QStringList> postingRows;
+        for (const core::Posting &p : s.postings)
+            postingRows.append(
+                {Format::dateTime(p.createdAt, s.zone, true), LedgerModel::kindText(p.kind),
+                 names.value(p.instanceId, p.instanceId), p.description,
+                 Format::exactMoney(p.amountMicros), Format::exactMoney(p.balanceAfterMicros)});
         if (s.postings.isEmpty())
             paintLine(painter, page, tr("No postings in this month."));
         else
-            paintRow(painter, page, postingColumns, postingTitles, true);
-        for (const core::Posting &p : s.postings) {
-            paintRow(painter, page, postingColumns,
-                     {Format::dateTime(p.createdAt, s.zone, true), LedgerModel::kindText(p.kind),
-                      names.value(p.instanceId, p.instanceId), p.description,
-                      Format::exactMoney(p.amountMicros), Format::exactMoney(p.balanceAfterMicros)},
-                     false, &postingTitles);
-        }
+            paintTable(painter, page,
+                       {{tr("Time"), Qt::AlignLeft, true},
+                        {tr("Kind"), Qt::AlignLeft},
+                        {tr("Host"), Qt::AlignLeft},
+                        {tr("Description"), Qt::AlignLeft},
+                        {tr("Amount"), Qt::AlignRight, true},
+                        {tr("Balance"), Qt::AlignRight, true}},
+                       postingRows, page.width());
         painter.end();
     }
     if (!file.commit()) {

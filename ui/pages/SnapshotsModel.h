@@ -3,6 +3,8 @@
 #include "api/Models.h"
 #include "billing/Clock.h"
 
+#include <QTimeZone>
+
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
@@ -48,6 +50,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
+    // How the Since column tells time: "3 min ago" by `providerNow` (the provider's clock, as
+    // the times are its own; nullptr: the model's clock), the time itself in `zone` on hover.
+    void setTimes(const QTimeZone &zone, const core::Clock *providerNow);
+
     void setSnapshots(const QList<core::Snapshot> &snapshots);
     void upsert(const core::Snapshot &snapshot);
     void clear();
@@ -85,6 +91,8 @@ private:
 
     NameLookup m_names;
     const core::Clock *m_clock;
+    const core::Clock *m_providerNow = nullptr;
+    QTimeZone m_zone = QTimeZone::utc();
     QList<Row> m_rows;
 };
 

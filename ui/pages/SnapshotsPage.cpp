@@ -82,6 +82,11 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &SnapshotsPage::updateView);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &SnapshotsPage::updateDetails);
+    m_model->setTimes(session->timeZone(), session->providerClock());
+    connect(session, &core::ClientSession::timeZoneChanged, m_model,
+            [this, session](const QTimeZone &zone) {
+                m_model->setTimes(zone, session->providerClock());
+            });
     m_ticker->setInterval(1000);
     connect(m_ticker, &QTimer::timeout, m_model, &SnapshotsModel::tick);
 

@@ -1,12 +1,12 @@
 #include "StopTimerRow.h"
 
+#include "Format.h"
 #include "session/ClientSession.h"
 
 #include <QDateTimeEdit>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -96,8 +96,7 @@ void StopTimerRow::send(const core::StopPolicy &policy, bool removing)
                     removing || !at.isValid()
                         ? tr("%1 no longer stops at a set time.").arg(name)
                         : tr("%1 now stops at %2.")
-                              .arg(name,
-                                   QLocale().toString(at.toLocalTime(), QLocale::ShortFormat)));
+                              .arg(name, Format::dateTime(at, m_session->timeZone())));
             } else {
                 m_status->setText(
                     tr("The stop time was not changed: %1").arg(reply.error().userMessage()));
@@ -121,7 +120,7 @@ void StopTimerRow::retranslate()
     const QDateTime at = m_instance.stopPolicy.stopAt;
     if (at.isValid())
         m_current->setText(tr("Stops at %1, kept by the provider.")
-                               .arg(QLocale().toString(at.toLocalTime(), QLocale::ShortFormat)));
+                               .arg(Format::dateTime(at, m_session->timeZone())));
     else
         m_current->setText(tr("No stop time."));
     m_move->setText(at.isValid() ? tr("Move") : tr("Set"));
