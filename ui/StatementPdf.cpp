@@ -98,13 +98,22 @@ int cellPadding(const QPainter &painter)
     return painter.fontMetrics().height() / 4;
 }
 
-// The widest word of `text` (what cannot be wrapped) and the whole of it on one line.
+// The widest word of `text` (what cannot be wrapped: CJK text wraps between any two of its
+// characters) and the whole of it on one line.
 std::pair<int, int> measured(const QFontMetrics &metrics, const QString &text)
 {
-    int word = 0;
-    for (const QString &part : text.split(u' ', Qt::SkipEmptyParts))
-        word = std::max(word, metrics.horizontalAdvance(part));
-    return {word, metrics.horizontalAdvance(text)};
+    int widest = 0;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= text.size(); ++i) {
+        const bool end = i == text.size() || text.at(i).isSpace() || text.at(i).unicode() >= 0x2E80;
+        if (!end)
+            continue;
+        widest = std::max(widest, metrics.horizontalAdvance(text.mid(start, i - start)));
+        if (i < text.size() && !text.at(i).isSpace())
+            widest = std::max(widest, metrics.horizontalAdvance(text.at(i)));
+        start = i + 1;
+    }
+    return {widest, metrics.horizontalAdvance(text)};
 }
 
 // Column widths measured from what they hold (the titles and every row): each column gets its

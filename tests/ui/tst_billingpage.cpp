@@ -27,6 +27,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -81,8 +82,7 @@ std::optional<qint64> amountAfter(const QString &text, const QString &label)
     const QRegularExpressionMatch m = line.match(text);
     if (!m.hasMatch())
         return std::nullopt;
-    const std::optional<qint64> micros =
-        core::Money::parseYuan(m.captured(2).remove(u','), 6);
+    const std::optional<qint64> micros = core::Money::parseYuan(m.captured(2).remove(u','), 6);
     if (!micros)
         return std::nullopt;
     return m.captured(1).isEmpty() ? *micros : -*micros;
@@ -99,6 +99,7 @@ private Q_SLOTS:
     void statementEqualsTheLedger();
     void longStatementSpansPages();
     void idsAreNeverBrokenInThePdf();
+    void pdfColumnsHoldTheirText();
     void costComparison();
     void badFiguresAreNamedAndKept();
     void spendingLimits();
@@ -126,7 +127,11 @@ void TestBillingPage::initTestCase()
     QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
     QVERIFY(m_scratch.isValid());
     QVERIFY2(m_sim.start({u"--test-clock"_s}), qPrintable(m_sim.lastError()));
-    m_client.setBaseUrl(m_sim.baseUrl());
+    // Connected as the window connects: the provider's /v1/health gives its time zone.
+    QSignalSpy asked(&m_session, &core::ClientSession::loginNeeded);
+    m_session.connectToUrl(m_sim.baseUrl());
+    QTRY_VERIFY_WITH_TIMEOUT(asked.count() > 0, 20000);
+    QCOMPARE(m_session.timeZone(), QTimeZone("Asia/Shanghai"));
     const auto session = await(m_client.signUp(u"bill@example.com"_s, u"correct horse battery"_s));
     QVERIFY2(session.ok, session.why());
     m_client.setToken(session.value->token);
@@ -225,16 +230,22 @@ void TestBillingPage::statementEqualsTheLedger()
     page.resize(1000, 640);
     page.show();
     page.ledger()->setInstanceNames({{m_instanceId, u"train"_s}});
-    page.ledger()->reload(); // not the limits: the zone stays UTC, said so
+    page.ledger()->reload(); // not the limits: the zone is the one /v1/health states
     QTRY_VERIFY(!page.ledger()->isLoading() && page.ledger()->model()->rowCount() >= 5);
     page.tabs()->setCurrentWidget(page.statements());
 
     ui::StatementPanel *panel = page.statements();
-    const QDate newest = page.ledger()->model()->postings().first().createdAt.toUTC().date();
+    const QTimeZone shanghai("Asia/Shanghai");
+    const QDate newest =
+        page.ledger()->model()->postings().first().createdAt.toTimeZone(shanghai).date();
     panel->setMonth(newest.year() * 100 + newest.month());
     const core::Statement &s = panel->statement();
-    QCOMPARE(s.zone, QTimeZone::utc()); // the provider states no zone yet: UTC, and says so
-    QVERIFY(panel->findChild<QLabel *>(u"statementZone"_s)->text().contains(u"UTC"_s));
+    QCOMPARE(s.zone, shanghai);
+    QVERIFY(panel->findChild<QLabel *>(u"statementZone"_s)->text().contains(u"Asia/Shanghai"_s));
+    // The ledger beside it tells time in the same zone (it once showed UTC).
+    const core::Posting &first = page.ledger()->model()->postings().first();
+    QCOMPARE(page.ledger()->model()->index(0, ui::LedgerModel::TimeColumn).data().toString(),
+             first.createdAt.toTimeZone(shanghai).toString(u"yyyy-MM-dd HH:mm:ss"_s));
     const Expected e = expectedFor(s);
     QVERIFY(e.compute > 0 && e.storage > 0 && e.snapshots > 0 && e.credits > 0);
     QCOMPARE(s.computeMicros, e.compute);
@@ -276,15 +287,16 @@ void TestBillingPage::statementEqualsTheLedger()
     QCOMPARE(csvValue(u"closing_balance_yuan"_s), e.closing);
     // 11 + blank + 2 (hosts) + blank + 2 (snapshots) + blank + header
     QCOMPARE(csvText.count(u"\r\n"_s), 19 + e.postings);
-    QVERIFY(csvText.contains(u"\r\n%1,%1,%2,%3\r\n"_s.arg(m_snapshotId, m_instanceId,
-                                                          ui::ledger::plainYuan(e.snapshots))));
+    // The snapshot by its id and by the name its owner gave it (the ledger's snapshot_name).
+    QVERIFY(csvText.contains(u"\r\n%1,ckpt,%2,%3\r\n"_s.arg(m_snapshotId, m_instanceId,
+                                                            ui::ledger::plainYuan(e.snapshots))));
 
     // PDF, read back by poppler's pdftotext: the totals are the ledger's.
     const QString pdfPath = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/statement-en.pdf"_s;
     QVERIFY2(panel->exportPdf(pdfPath, &error), qPrintable(error));
     const QString text = pdfText(pdfPath);
     QVERIFY2(text.contains(u"CardHour statement"_s), qPrintable(text.left(400)));
-    QVERIFY(text.contains(u"Time zone: UTC (the provider states none)"_s));
+    QVERIFY(text.contains(u"Time zone: Asia/Shanghai (the provider's)"_s));
     QCOMPARE(amountAfter(text, u"Compute"_s).value_or(-1), e.compute);
     QCOMPARE(amountAfter(text, u"Storage of stopped hosts"_s).value_or(-1), e.storage);
     QCOMPARE(amountAfter(text, u"Snapshots"_s).value_or(-1), e.snapshots);
@@ -295,8 +307,15 @@ void TestBillingPage::statementEqualsTheLedger()
     QCOMPARE(amountAfter(text, u"Closing balance"_s).value_or(-1), e.closing);
     QVERIFY(text.contains(u"Postings: %1"_s.arg(e.postings)));
     QVERIFY(text.contains(u"train"_s));
-    QVERIFY2(text.contains(u"By snapshot"_s) && text.contains(m_snapshotId),
-             qPrintable(m_snapshotId + u"\n"_s + text.mid(text.indexOf(u"By host"_s), 900)));
+    // The snapshot by its name, deleted as it is; its id is not what people call it.
+    const QString bySnapshot = text.mid(text.indexOf(u"By snapshot"_s));
+    QVERIFY2(
+        text.contains(u"By snapshot"_s)
+            && QRegularExpression(u"^\\s*ckpt\\s+train\\s+¥"_s, QRegularExpression::MultilineOption)
+                   .match(bySnapshot)
+                   .hasMatch()
+            && !text.contains(m_snapshotId),
+        qPrintable(bySnapshot.left(900)));
     // Every posting's line is there: its amount and the balance after it.
     for (const core::Posting &p : s.postings) {
         QVERIFY2(text.contains(ui::Format::exactMoney(p.balanceAfterMicros)),
@@ -349,6 +368,60 @@ void TestBillingPage::idsAreNeverBrokenInThePdf()
         QVERIFY2(text.mid(bySnapshot).count(id) >= 2,
                  qPrintable(id + u"\n"_s + text.mid(bySnapshot, 3000)));
     }
+}
+
+void TestBillingPage::pdfColumnsHoldTheirText()
+{
+    // Hosts with long names, in English and in Chinese, beside long descriptions: each name is
+    // whole on its posting's line, next to the amount (the Host column was a tenth of the page
+    // wide, so a long name was shrunk and broken over lines, cut off from its row).
+    const QHash<QString, QString> names{{u"h1"_s, u"llama-70b-finetune-eu-west-run-42"_s},
+                                        {u"h2"_s, u"训练主机一号（长名字）"_s},
+                                        {u"h3"_s, u"eval"_s}};
+    QList<core::Posting> postings;
+    qint64 balance = 1'234'567'000'000;
+    int seq = 0;
+    for (const QString &id : {u"h1"_s, u"h2"_s, u"h3"_s}) {
+        core::Posting p;
+        p.seq = ++seq;
+        p.kind = u"compute"_s;
+        p.amountMicros = -(1'234'567'891 + seq);
+        balance += p.amountMicros;
+        p.balanceAfterMicros = balance;
+        p.instanceId = id;
+        p.description =
+            u"Compute: %1, 3600 s at 1.900000 yuan/h (capped at the spending limit)"_s.arg(
+                names.value(id));
+        p.createdAt = QDateTime(QDate(2026, 5, 2), QTime(1, 0), QTimeZone::utc()).addSecs(seq);
+        postings.prepend(p);
+    }
+    const core::Statement s = core::Statement::build(postings, 2026, 5, QTimeZone("Asia/Shanghai"));
+    const QString path = QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/statement-columns.pdf"_s;
+    QString error;
+    QVERIFY2(ui::StatementPdf::write(s, names, true, path, &error), qPrintable(error));
+    const QString text = pdfText(path);
+    const QString postingsPart = text.mid(text.lastIndexOf(u"Postings"_s));
+    for (const core::Posting &p : s.postings) {
+        const QString name = names.value(p.instanceId);
+        const QString amount = ui::Format::exactMoney(p.amountMicros);
+        const QString time = ui::Format::dateTime(p.createdAt, s.zone, true);
+        bool found = false;
+        for (const QString &line : postingsPart.split(u'\n'))
+            found = found || (line.contains(time) && line.contains(name) && line.contains(amount));
+        QVERIFY2(found, qPrintable(name + u" / "_s + amount + u"\n"_s + postingsPart));
+    }
+    // Thousands grouped, every digit kept: the amounts still add up.
+    for (const core::Posting &p : s.postings) {
+        const QString after = ui::Format::exactMoney(p.balanceAfterMicros);
+        QVERIFY2(after.startsWith(u"¥1,23"_s) && text.contains(after), qPrintable(after));
+    }
+    QCOMPARE(amountAfter(text, u"Closing balance"_s).value_or(-1), balance);
+    // A page to look at (pdftoppm sits beside pdftotext).
+    QProcess render;
+    render.start(QFileInfo(QStringLiteral(CARDHOUR_PDFTOTEXT)).absolutePath() + u"/pdftoppm"_s,
+                 {u"-png"_s, u"-r"_s, u"80"_s, u"-f"_s, u"1"_s, u"-l"_s, u"1"_s, path,
+                  QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/statement-columns"_s});
+    render.waitForFinished(30000);
 }
 
 void TestBillingPage::longStatementSpansPages()
@@ -565,6 +638,7 @@ void TestBillingPage::plannedStopOnTheHostCard()
     QCOMPARE(running->plannedStop->reason, u"max_duration"_s);
 
     ui::InstanceTableModel model;
+    model.setTimeZone(m_session.timeZone());
     model.upsert(*running);
     ui::HostCard card(&model, running->id);
     card.show();
@@ -574,7 +648,11 @@ void TestBillingPage::plannedStopOnTheHostCard()
     QVERIFY2(line->text().startsWith(u"Stops at "_s) && line->text().contains(u"(in "_s)
                  && line->text().endsWith(u"its stop time"_s),
              qPrintable(line->text()));
-    QVERIFY(line->text().contains(request.stopPolicy.stopAt.toLocalTime().toString(u"HH:mm"_s)));
+    // In the provider's zone, as every time is.
+    QVERIFY2(
+        line->text().contains(
+            request.stopPolicy.stopAt.toTimeZone(QTimeZone("Asia/Shanghai")).toString(u"HH:mm"_s)),
+        qPrintable(line->text()));
     shoot(&card, u"hostcard-planned-stop"_s);
 
     QVERIFY(m_sim.advance(2 * 3600 + 2));

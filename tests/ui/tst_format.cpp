@@ -23,7 +23,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         for (const QString &locale : {u"en_US"_s, u"zh_CN"_s}) {
             const QByteArray l = locale.toLatin1();
-            auto row = [&](const char *name) { return &QTest::newRow((l + ' ' + name).constData()); };
+            auto row = [&](const char *name) {
+                return &QTest::newRow((l + ' ' + name).constData());
+            };
             *row("zero") << locale << qint64(0) << 2 << u"¥0.00"_s;
             *row("price") << locale << qint64(1'900'000) << 2 << u"¥1.90"_s;
             *row("truncates") << locale << qint64(9'999'999) << 2 << u"¥9.99"_s;
@@ -33,8 +35,7 @@ private Q_SLOTS:
             *row("thousands") << locale << qint64(1'234'567'890) << 2 << u"¥1,234.56"_s;
             *row("millions") << locale << qint64(12'345'678'000'000) << 2 << u"¥12,345,678.00"_s;
             *row("negative") << locale << qint64(-1'500'000) << 2 << u"−¥1.50"_s;
-            *row("negative thousands") << locale << qint64(-3'009'609'999) << 2
-                                       << u"−¥3,009.60"_s;
+            *row("negative thousands") << locale << qint64(-3'009'609'999) << 2 << u"−¥3,009.60"_s;
             *row("negative truncates to zero") << locale << qint64(-1'509'999) << 2 << u"−¥1.50"_s;
             *row("sub-cent") << locale << qint64(528) << 2 << u"< ¥0.01"_s;
             *row("sub-cent charge") << locale << qint64(-528) << 2 << u"> −¥0.01"_s;
@@ -71,7 +72,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("input");
         for (const QString &locale : {u"en_US"_s, u"zh_CN"_s}) {
             const QByteArray l = locale.toLatin1();
-            auto row = [&](const char *name) { return &QTest::newRow((l + ' ' + name).constData()); };
+            auto row = [&](const char *name) {
+                return &QTest::newRow((l + ' ' + name).constData());
+            };
             *row("whole") << locale << qint64(3'009'600'000) << u"¥3,009.60"_s << u"3009.60"_s;
             *row("micro") << locale << qint64(528) << u"¥0.000528"_s << u"0.000528"_s;
             *row("storage price") << locale << qint64(200) << u"¥0.0002"_s << u"0.0002"_s;
@@ -137,7 +140,8 @@ private Q_SLOTS:
         QCOMPARE(Format::time(at, shanghai), u"01:54:14"_s);
         QCOMPARE(Format::dateTime(at, QTimeZone::utc()), u"2026-12-05 17:54"_s);
         QCOMPARE(Format::dateTime(QDateTime(), shanghai), QString());
-        QCOMPARE(Format::zoneNote(shanghai, true), u"Times in Asia/Shanghai (the provider's zone)"_s);
+        QCOMPARE(Format::zoneNote(shanghai, true),
+                 u"Times in Asia/Shanghai (the provider's zone)"_s);
     }
 
     void relative_data()
