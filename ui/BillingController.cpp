@@ -85,8 +85,8 @@ void BillingController::showStopWarning(const StopWarning &w)
     const QString name = m_session->instanceNames().value(w.instanceId, w.instanceId);
     const QString why =
         StopText::reason(w.reason).isEmpty() ? w.reason : StopText::reason(w.reason);
-    const QString text = tr("%1 will stop at %2: %3.")
-                             .arg(name, Format::time(w.stopAt, m_session->timeZone()), why);
+    const QString text =
+        tr("%1 will stop at %2: %3.").arg(name, Format::time(w.stopAt, m_session->timeZone()), why);
     const bool idle = w.reason == StopReason::Idle;
     m_tray->showStopWarning(w.instanceId, name, text, idle);
     auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,

@@ -317,8 +317,8 @@ QString CostCalculator::usageArithmetic() const
     QStringList lines;
     lines.append(tr("Your last %1 days (compute billed since %2):")
                      .arg(kUsageDays)
-                     .arg(Format::dateTime(m_usageFrom, m_session ? m_session->timeZone()
-                                                                 : QTimeZone::utc())));
+                     .arg(Format::dateTime(m_usageFrom,
+                                           m_session ? m_session->timeZone() : QTimeZone::utc())));
     if (u.postings == 0) {
         lines.append(tr("No compute in this time."));
     } else if (m_usage) {

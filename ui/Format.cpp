@@ -1,6 +1,7 @@
 #include "Format.h"
 
 #include "api/Models.h"
+
 #include <QLocale>
 
 using namespace Qt::StringLiterals;

@@ -127,9 +127,10 @@ void SpendingLimitsPanel::showRows()
         if (!row.max->isModified())
             row.max->setText(fieldText(p->maxMicros));
         row.window->setText(
-            p->endsAt.isValid() ? tr("%1 to %2").arg(Format::dateTime(p->startsAt, zone),
-                                                     Format::dateTime(p->endsAt, zone))
-                                : tr("since %1").arg(Format::dateTime(p->startsAt, zone)));
+            p->endsAt.isValid()
+                ? tr("%1 to %2")
+                      .arg(Format::dateTime(p->startsAt, zone), Format::dateTime(p->endsAt, zone))
+                : tr("since %1").arg(Format::dateTime(p->startsAt, zone)));
     }
 }
 

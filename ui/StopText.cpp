@@ -40,8 +40,8 @@ QString StopText::planned(const std::optional<core::PlannedStop> &stop, const QT
     const QString why = reasonOrAsSaid(stop->reason);
     const QDateTime there = stop->at.toTimeZone(zone);
     const bool today = now.isValid() && there.date() == now.toTimeZone(zone).date();
-    const QString at = today || !now.isValid() ? there.toString(u"HH:mm"_s)
-                                               : Format::dateTime(stop->at, zone);
+    const QString at =
+        today || !now.isValid() ? there.toString(u"HH:mm"_s) : Format::dateTime(stop->at, zone);
     if (!now.isValid())
         return tr("Stops at %1: %2").arg(at, why);
     const qint64 left = qMax<qint64>(0, now.msecsTo(stop->at));

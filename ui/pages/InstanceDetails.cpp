@@ -236,9 +236,9 @@ void InstanceDetails::fill(const Instance &instance)
         state = tr("%1 (%2)").arg(state, why.isEmpty() ? instance.stateReason : why);
     }
     if (instance.state == InstanceState::Running && instance.plannedStop)
-        state = tr("%1 · %2").arg(
-            state, StopText::planned(instance.plannedStop, m_session->timeZone(),
-                                     m_session->providerClock()->now()));
+        state = tr("%1 · %2").arg(state,
+                                  StopText::planned(instance.plannedStop, m_session->timeZone(),
+                                                    m_session->providerClock()->now()));
     m_stateLabel->setText(state);
     QPalette statePalette = m_stateLabel->palette();
     statePalette.setColor(QPalette::WindowText, StateStyle::colour(instance.state, pal));

@@ -135,7 +135,8 @@ QVariant SnapshotsModel::data(const QModelIndex &index, int role) const
         // Ready but not billed: the fee waits for a top-up (the provider never makes a debt).
         return s.retention.storageRateMicrosPerHour > 0 ? tr("paused: balance empty") : feeText(0);
     case SinceColumn: {
-        const QString ago = Format::relative(since, (m_providerNow ? m_providerNow : m_clock)->now());
+        const QString ago =
+            Format::relative(since, (m_providerNow ? m_providerNow : m_clock)->now());
         return s.state == u"creating"_s ? tr("taking, started %1").arg(ago) : ago;
     }
     case CostColumn:

@@ -3,11 +3,10 @@
 #include "api/Models.h"
 #include "billing/Clock.h"
 
-#include <QTimeZone>
-
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QTimeZone>
 
 #include <functional>
 
