@@ -61,6 +61,7 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
     m_stopBox->setTitle(tr("Stop by itself"));
     auto *stopLayout = new QVBoxLayout(m_stopBox);
     m_stopPolicy = new StopPolicyEditor(m_stopBox);
+    m_stopPolicy->setTimeZone(m_session->timeZone());
     stopLayout->addWidget(m_stopPolicy);
     m_ui->layout->insertWidget(m_ui->layout->indexOf(m_ui->costLabel), m_stopBox);
     connect(m_stopPolicy, &StopPolicyEditor::changed, this, &LaunchDialog::validate);
