@@ -10,6 +10,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QSpinBox>
 
 #include <cmath>
@@ -172,7 +173,7 @@ QString StopPolicyEditor::summary(const QDateTime &now) const
                     p.idle->windowSeconds / 60)
                      .arg(p.idle->thresholdPercent);
     return parts.isEmpty() ? QString()
-                           : tr("Stops by itself %1.").arg(locale.createSeparatedList(parts));
+                           : tr("Stops by itself %1.").arg(QLocale().createSeparatedList(parts));
 }
 
 void StopPolicyEditor::retranslate()
