@@ -315,7 +315,7 @@ void TestLedgerView::spendPerHourAndDay()
     bucket->setCurrentIndex(bucket->findData(int(ui::ledger::Bucket::Day)));
     QCOMPARE(chart->shownBuckets().size(), 2);
     QCOMPARE(chart->findChild<QLabel *>(u"spendTotal"_s)->text(),
-             u"Spent in the periods shown: ¥1.0125"_s);
+             u"Spent in the periods shown: ¥1.01"_s);
 }
 
 QTEST_MAIN(TestLedgerView)
