@@ -33,8 +33,9 @@ QString CostPreview::text(const core::GpuType &gpu, int count, const core::BillT
     //: %3 cards × %4 per card-hour
     lines << tr("<b>Running:</b> %1 per hour, %2 per day (%3 × %4 per card-hour), billed per "
                 "second.")
-                 .arg(Format::money(perHour), Format::money(BillTicker::costOf(msPerDay, perHour)),
-                      QString::number(qMax(1, count)), Format::money(gpu.pricePerHourMicros));
+                 .arg(Format::exactMoney(perHour),
+                      Format::money(BillTicker::costOf(msPerDay, perHour)),
+                      QString::number(qMax(1, count)), Format::exactMoney(gpu.pricePerHourMicros));
     if (storage > 0) {
         lines << tr("<b>Stopped:</b> its %1 GiB disk is billed at %2 per GiB-hour: %3 per hour, "
                     "%4 per day.")
