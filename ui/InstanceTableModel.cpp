@@ -116,6 +116,13 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
         if (role == Qt::AccessibleTextRole)
             return StateStyle::accessibleText(instance.state, instance.stateText);
     }
+    if (role == Qt::ToolTipRole && index.column() == NameColumn && instance.createdAt.isValid()) {
+        const QDateTime now = (m_providerNow ? m_providerNow : m_clock)->now();
+        //: when a host was launched: "3 min ago (2026-12-06 13:54:14)"
+        return tr("Launched %1 (%2)")
+            .arg(Format::relative(instance.createdAt, now),
+                 Format::dateTime(instance.createdAt, m_zone, true));
+    }
     if (role == Qt::ToolTipRole && index.column() == StateColumn) {
         QStringList lines;
         for (const core::LaunchStage &stage : instance.launch.stages)
@@ -257,9 +264,10 @@ const Instance *InstanceTableModel::instance(const QString &id) const
     return instanceAt(rowOf(id));
 }
 
-void InstanceTableModel::setTimeZone(const QTimeZone &zone)
+void InstanceTableModel::setTimeZone(const QTimeZone &zone, const core::Clock *providerNow)
 {
     m_zone = zone;
+    m_providerNow = providerNow;
     if (!m_rows.isEmpty())
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }

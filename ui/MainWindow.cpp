@@ -198,10 +198,10 @@ void MainWindow::connectSession()
     connect(m_core, &ClientSession::providerRuntime, this, &MainWindow::retranslateDashboard);
     // Every time on every page is in the provider's zone (Format); the model writes the stages'.
     connect(m_core, &ClientSession::timeZoneChanged, this, [this](const QTimeZone &zone) {
-        m_model->setTimeZone(zone);
+        m_model->setTimeZone(zone, m_core->providerClock());
         retranslate();
     });
-    m_model->setTimeZone(m_core->timeZone());
+    m_model->setTimeZone(m_core->timeZone(), m_core->providerClock());
     connect(m_core, &ClientSession::loginNeeded, this, &MainWindow::showLogin);
     connect(m_core, &ClientSession::loginFailed, this, &MainWindow::onLoginFailed);
     connect(m_core, &ClientSession::loggedIn, this, [this] {
