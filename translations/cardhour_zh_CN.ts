@@ -3667,6 +3667,11 @@ Commands:
         <source>GPU use (1 min)</source>
         <translation>GPU 使用率（1 分钟）</translation>
     </message>
+    <message>
+        <source>Launched %1 (%2)</source>
+        <extracomment>when a host was launched: &quot;3 min ago (2026-12-06 13:54:14)&quot;</extracomment>
+        <translation>启动于%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::InstancesPage</name>
