@@ -77,7 +77,7 @@ Statement Statement::build(const QList<Posting> &all, int year, int month, const
                 s.snapshots.begin(), s.snapshots.end(),
                 [&p](const StatementSnapshot &k) { return k.snapshotId == p.snapshotId; });
             if (snapshot == s.snapshots.end()) {
-                s.snapshots.append(StatementSnapshot{p.snapshotId, p.instanceId});
+                s.snapshots.append(StatementSnapshot{p.snapshotId, p.instanceId, 0, {}});
                 snapshot = s.snapshots.end() - 1;
             }
             snapshot->micros += charge;
