@@ -190,6 +190,14 @@ void TestHostStops::stopTimeMovedAndRemovedInDetails()
     // as the provider's wall time: the field is in its zone, as every time shown is (it was in
     // this machine's).
     const QTimeZone shanghai("Asia/Shanghai");
+    // The launch timeline tells time in the provider's zone too (it said "13:54:14 UTC").
+    const std::optional<core::Instance> shown = m_window->clientSession()->instance(m_timed);
+    QVERIFY(shown && shown->launch.requestedAt.isValid());
+    const QString timeline = details->findChild<QLabel *>(u"timelineLabel"_s)->text();
+    QVERIFY2(timeline.startsWith(u"requested at "_s
+                                 + shown->launch.requestedAt.toTimeZone(shanghai).toString(
+                                     u"yyyy-MM-dd HH:mm:ss"_s)),
+             qPrintable(timeline));
     const QDateTime now = providerNow();
     QDateTime later = now.addSecs(3 * 3600).toTimeZone(shanghai);
     later.setTime(QTime(later.time().hour(), later.time().minute()));
