@@ -42,6 +42,9 @@ bool Translations::setLanguage(const QString &language)
 {
     if (!available().contains(language))
         return false;
+    // Numbers (money's grouping and point) follow the UI language, English's too (the first
+    // call, with nothing to switch), set before a LanguageChange makes widgets write again.
+    QLocale::setDefault(QLocale(language == u"en"_s ? u"en_US"_s : language));
     if (language == m_current)
         return true;
     std::unique_ptr<QTranslator> app;
@@ -56,9 +59,6 @@ bool Translations::setLanguage(const QString &language)
         if (!qt->load(u"qtbase_"_s + language, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             qt.reset();
     }
-    // Numbers (money's grouping and point) follow the UI language, set before the
-    // LanguageChange below makes the widgets write their text again.
-    QLocale::setDefault(QLocale(language == u"en"_s ? u"en_US"_s : language));
     if (m_app)
         QCoreApplication::removeTranslator(m_app.get());
     if (m_qt)
