@@ -3271,6 +3271,52 @@ Commands:
         <source>%1 answers</source>
         <translation>%1 已响应</translation>
     </message>
+    <message>
+        <source>&lt; %1</source>
+        <translation>&lt; %1</translation>
+    </message>
+    <message>
+        <source>&gt; %1</source>
+        <translation>&gt; %1</translation>
+    </message>
+    <message>
+        <source>%1/GiB-h</source>
+        <extracomment>a storage price: yuan per GiB of disk per hour</extracomment>
+        <translation>%1/GiB·小时</translation>
+    </message>
+    <message>
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n 小时</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n d</source>
+        <translation>
+            <numerusform>%n 天</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <extracomment>%1 is &quot;3 min&quot;, &quot;5 h&quot; or &quot;2 d&quot;</extracomment>
+        <translation>%1前</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>%1后</translation>
+    </message>
+    <message>
+        <source>Times in %1 (the provider&apos;s zone)</source>
+        <translation>时间均为 %1（服务商的时区）</translation>
+    </message>
+    <message>
+        <source>Times in %1 (the provider states no zone)</source>
+        <translation>时间均为 %1（服务商未说明时区）</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::HomePage</name>
@@ -3736,6 +3782,11 @@ Commands:
     <message>
         <source>GPU use (1 min)</source>
         <translation>GPU 使用率（1 分钟）</translation>
+    </message>
+    <message>
+        <source>Launched %1 (%2)</source>
+        <extracomment>when a host was launched: &quot;3 min ago (2026-12-06 13:54:14)&quot;</extracomment>
+        <translation>启动于%1（%2）</translation>
     </message>
 </context>
 <context>
@@ -4208,10 +4259,6 @@ Commands:
         <translation>已删除</translation>
     </message>
     <message>
-        <source>%1/h</source>
-        <translation>%1/小时</translation>
-    </message>
-    <message>
         <source>the SSH keys it was given</source>
         <translation>为它配置的 SSH 密钥</translation>
     </message>
@@ -4238,10 +4285,6 @@ Commands:
     <message>
         <source>paused: balance empty</source>
         <translation>已暂停：余额为零</translation>
-    </message>
-    <message>
-        <source>taken since %1</source>
-        <translation>自 %1 起制作中</translation>
     </message>
     <message>
         <source>Name</source>
@@ -4282,6 +4325,10 @@ Commands:
     <message>
         <source>Keeps</source>
         <translation>保留内容</translation>
+    </message>
+    <message>
+        <source>taking, started %1</source>
+        <translation>制作中，开始于%1</translation>
     </message>
 </context>
 <context>

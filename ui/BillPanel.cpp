@@ -6,7 +6,6 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
 
 using namespace Qt::StringLiterals;
 
@@ -26,7 +25,7 @@ BillPanel::BillPanel(core::BillTicker *ticker, QWidget *parent)
     big.setBold(true);
     m_balance->setFont(big);
     // Tabular digits keep the ticking figure from jittering sideways.
-    m_balance->setMinimumWidth(m_balance->fontMetrics().horizontalAdvance(u"¥00000.0000"_s));
+    m_balance->setMinimumWidth(m_balance->fontMetrics().horizontalAdvance(u"¥00,000.00"_s));
     auto *layout = new QHBoxLayout(this);
     layout->addWidget(m_balanceTitle);
     layout->addWidget(m_balance);
@@ -43,6 +42,12 @@ QString BillPanel::balanceText() const
     return m_balance->text();
 }
 
+void BillPanel::setTimeZone(const QTimeZone &zone)
+{
+    m_zone = zone;
+    refresh();
+}
+
 void BillPanel::refresh()
 {
     m_balanceTitle->setText(tr("Balance:"));
@@ -52,7 +57,7 @@ void BillPanel::refresh()
         m_runsOut->clear();
         return;
     }
-    m_balance->setText(Format::money(m_ticker->balanceMicros(), 4));
+    m_balance->setText(Format::money(m_ticker->balanceMicros()));
     const qint64 rate = m_ticker->spendRateMicrosPerHour();
     m_rate->setText(rate > 0 ? tr("Spending %1").arg(Format::ratePerHour(rate))
                              : tr("Nothing is billed now"));
@@ -60,8 +65,7 @@ void BillPanel::refresh()
     if (rate > 0 && runsOut.isValid()) {
         m_runsOut->setText(
             tr("Runs out in %1 (at %2)")
-                .arg(Format::duration(m_ticker->msLeft()),
-                     QLocale().toString(runsOut.toLocalTime(), QLocale::ShortFormat)));
+                .arg(Format::duration(m_ticker->msLeft()), Format::dateTime(runsOut, m_zone)));
     } else {
         m_runsOut->clear();
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFrame>
+#include <QTimeZone>
 
 class QLabel;
 
@@ -21,6 +22,8 @@ public:
     explicit BillPanel(core::BillTicker *ticker, QWidget *parent = nullptr);
 
     QString balanceText() const;
+    // The zone the run-out time is written in (the provider's).
+    void setTimeZone(const QTimeZone &zone);
 
 public Q_SLOTS:
     void refresh();
@@ -34,6 +37,7 @@ private:
     QLabel *m_balance;
     QLabel *m_rate;
     QLabel *m_runsOut;
+    QTimeZone m_zone = QTimeZone::utc();
 };
 
 } // namespace cardhour::ui

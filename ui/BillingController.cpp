@@ -49,8 +49,11 @@ BillingController::BillingController(ClientSession *session, QWidget *window)
 
 BillPanel *BillingController::createBillPanel(QWidget *parent)
 {
-    if (!m_billPanel)
+    if (!m_billPanel) {
         m_billPanel = new BillPanel(m_session->ticker(), parent);
+        m_billPanel->setTimeZone(m_session->timeZone());
+        connect(m_session, &ClientSession::timeZoneChanged, m_billPanel, &BillPanel::setTimeZone);
+    }
     return m_billPanel;
 }
 
@@ -82,8 +85,8 @@ void BillingController::showStopWarning(const StopWarning &w)
     const QString name = m_session->instanceNames().value(w.instanceId, w.instanceId);
     const QString why =
         StopText::reason(w.reason).isEmpty() ? w.reason : StopText::reason(w.reason);
-    const QString text = tr("%1 will stop at %2: %3.")
-                             .arg(name, w.stopAt.toLocalTime().toString(u"HH:mm:ss"_s), why);
+    const QString text =
+        tr("%1 will stop at %2: %3.").arg(name, Format::time(w.stopAt, m_session->timeZone()), why);
     const bool idle = w.reason == StopReason::Idle;
     m_tray->showStopWarning(w.instanceId, name, text, idle);
     auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,

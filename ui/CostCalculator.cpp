@@ -30,7 +30,7 @@ constexpr int kUsageDays = 30;
 QString yuanText(qint64 micros)
 {
     // What the field shows: the amount without the symbol, every digit it has.
-    return Format::exactMoney(micros).remove(u'¥');
+    return Format::moneyInput(micros);
 }
 
 // "12.50": card-seconds as card-hours with two decimals, cut from the integer.
@@ -265,9 +265,9 @@ void CostCalculator::recompute()
 
     auto bars = [this](const CostComparison &c, const QString &provider) {
         return QList<CostChart::Bar>{
-            {provider, c.providerMicros, Format::exactMoney(c.providerMicros)},
-            {tr("Public cloud"), c.cloudMicros, Format::exactMoney(c.cloudMicros)},
-            {tr("Own cards (share)"), c.ownShareMicros, Format::exactMoney(c.ownShareMicros)}};
+            {provider, c.providerMicros, Format::money(c.providerMicros)},
+            {tr("Public cloud"), c.cloudMicros, Format::money(c.cloudMicros)},
+            {tr("Own cards (share)"), c.ownShareMicros, Format::money(c.ownShareMicros)}};
     };
     m_jobChart->setBars(m_job ? bars(*m_job, tr("This provider")) : QList<CostChart::Bar>{});
     m_usageChart->setBars(m_usage && m_ledgerUsage.cardSeconds > 0
@@ -317,7 +317,8 @@ QString CostCalculator::usageArithmetic() const
     QStringList lines;
     lines.append(tr("Your last %1 days (compute billed since %2):")
                      .arg(kUsageDays)
-                     .arg(m_usageFrom.toLocalTime().toString(u"yyyy-MM-dd HH:mm"_s)));
+                     .arg(Format::dateTime(m_usageFrom,
+                                           m_session ? m_session->timeZone() : QTimeZone::utc())));
     if (u.postings == 0) {
         lines.append(tr("No compute in this time."));
     } else if (m_usage) {

@@ -24,17 +24,6 @@ qint64 CostPreview::storagePerHourMicros(const core::GpuType &gpu)
     return gpu.storageRateMicrosPerHourWhenStopped;
 }
 
-QString CostPreview::exactMoney(qint64 micros)
-{
-    int decimals = 2;
-    qint64 unit = 10'000; // micro-yuan in the last digit shown
-    while (decimals < 6 && micros % unit != 0) {
-        ++decimals;
-        unit /= 10;
-    }
-    return Format::money(micros, decimals);
-}
-
 QString CostPreview::text(const core::GpuType &gpu, int count, const core::BillTicker *ticker)
 {
     using core::BillTicker;
@@ -44,19 +33,21 @@ QString CostPreview::text(const core::GpuType &gpu, int count, const core::BillT
     //: %3 cards × %4 per card-hour
     lines << tr("<b>Running:</b> %1 per hour, %2 per day (%3 × %4 per card-hour), billed per "
                 "second.")
-                 .arg(Format::money(perHour), Format::money(BillTicker::costOf(msPerDay, perHour)),
-                      QString::number(qMax(1, count)), Format::money(gpu.pricePerHourMicros));
+                 .arg(Format::exactMoney(perHour),
+                      Format::money(BillTicker::costOf(msPerDay, perHour)),
+                      QString::number(qMax(1, count)), Format::exactMoney(gpu.pricePerHourMicros));
     if (storage > 0) {
         lines << tr("<b>Stopped:</b> its %1 GiB disk is billed at %2 per GiB-hour: %3 per hour, "
                     "%4 per day.")
                      .arg(QString::number(gpu.diskGib),
-                          exactMoney(gpu.storagePricePerGibHourMicros), exactMoney(storage),
-                          exactMoney(BillTicker::costOf(msPerDay, storage)));
+                          Format::exactMoney(gpu.storagePricePerGibHourMicros),
+                          Format::exactMoney(storage),
+                          Format::exactMoney(BillTicker::costOf(msPerDay, storage)));
     } else {
         lines << tr("<b>Stopped:</b> its %1 GiB disk costs nothing (the provider's storage "
                     "price is %2 per GiB-hour).")
                      .arg(QString::number(gpu.diskGib),
-                          exactMoney(gpu.storagePricePerGibHourMicros));
+                          Format::exactMoney(gpu.storagePricePerGibHourMicros));
     }
     if (ticker && ticker->hasData()) {
         // What already runs keeps running: the balance lasts at the combined rate.

@@ -25,10 +25,6 @@ public:
     static qint64 computePerHourMicros(const core::GpuType &gpu, int count);
     // The disk's storage fee per hour while stopped: the provider's own figure for the type.
     static qint64 storagePerHourMicros(const core::GpuType &gpu);
-
-    // "¥0.0002": as many decimals as the amount has (at least two), so that a small storage
-    // price is never shown as ¥0.00.
-    static QString exactMoney(qint64 micros);
 };
 
 } // namespace cardhour::ui

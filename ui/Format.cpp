@@ -1,32 +1,133 @@
 #include "Format.h"
 
 #include "api/Models.h"
-#include "billing/Money.h"
+
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-QString Format::money(qint64 micros, int decimals)
+namespace {
+
+constexpr qint64 kMicrosPerYuan = 1'000'000;
+
+quint64 magnitudeOf(qint64 micros)
 {
-    return core::Money::format(micros, decimals);
+    // -(min + 1) + 1 as unsigned: the magnitude of every qint64, the smallest included.
+    return micros < 0 ? quint64(-(micros + 1)) + 1 : quint64(micros);
 }
 
-QString Format::exactMoney(qint64 micros)
+// The fewest decimals (2 to 6) that write `micros` exactly.
+int exactDecimals(qint64 micros)
 {
-    // Drop only zero digits, so the text is the integer's exact value.
     int decimals = 6;
-    qint64 fraction = micros % 1'000'000;
+    quint64 fraction = magnitudeOf(micros) % kMicrosPerYuan;
     while (decimals > 2 && fraction % 10 == 0) {
         fraction /= 10;
         --decimals;
     }
-    return core::Money::format(micros, decimals);
+    return decimals;
 }
 
-QString Format::ratePerHour(qint64 microsPerHour, int decimals)
+// "1,234.5678" in the default QLocale (the UI language's): the whole yuan grouped as the locale
+// groups, then the first `decimals` digits of the fraction, cut, never rounded.
+QString digits(quint64 magnitude, int decimals, bool grouped)
 {
-    return tr("%1/h").arg(money(microsPerHour, decimals));
+    QLocale locale;
+    // Grouped even where the locale's options say not to (the C locale's default).
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    const quint64 whole = magnitude / kMicrosPerYuan;
+    QString text = grouped ? locale.toString(qulonglong(whole)) : QString::number(whole);
+    if (decimals > 0) {
+        const QString fraction =
+            u"%1"_s.arg(qulonglong(magnitude % kMicrosPerYuan), 6, 10, QChar(u'0'));
+        text += (grouped ? locale.decimalPoint() : u"."_s) + fraction.left(decimals);
+    }
+    return text;
+}
+
+QString signedYuan(qint64 micros, int decimals)
+{
+    const QString text = u"¥"_s + digits(magnitudeOf(micros), decimals, true);
+    return micros < 0 ? u"−"_s + text : text;
+}
+
+} // namespace
+
+QString Format::money(qint64 micros, int decimals)
+{
+    decimals = qBound(0, decimals, 6);
+    qint64 unit = kMicrosPerYuan; // micro-yuan in the last digit shown
+    for (int i = 0; i < decimals; ++i)
+        unit /= 10;
+    if (micros != 0 && magnitudeOf(micros) < quint64(unit)) {
+        // Something, but less than the smallest digit shown: said as a bound that is true.
+        return micros > 0 ? tr("< %1").arg(signedYuan(unit, decimals))
+                          : tr("> %1").arg(signedYuan(-unit, decimals));
+    }
+    return signedYuan(micros, decimals);
+}
+
+QString Format::exactMoney(qint64 micros)
+{
+    return signedYuan(micros, exactDecimals(micros));
+}
+
+QString Format::moneyInput(qint64 micros)
+{
+    const QString text = digits(magnitudeOf(micros), exactDecimals(micros), false);
+    return micros < 0 ? u"-"_s + text : text;
+}
+
+QString Format::ratePerHour(qint64 microsPerHour, int minDecimals)
+{
+    const int decimals = qMax(exactDecimals(microsPerHour), qBound(0, minDecimals, 6));
+    return tr("%1/h").arg(signedYuan(microsPerHour, decimals));
+}
+
+QString Format::ratePerGibHour(qint64 microsPerGibHour)
+{
+    //: a storage price: yuan per GiB of disk per hour
+    return tr("%1/GiB-h").arg(exactMoney(microsPerGibHour));
+}
+
+QString Format::dateTime(const QDateTime &at, const QTimeZone &zone, bool seconds)
+{
+    if (!at.isValid())
+        return QString();
+    return at.toTimeZone(zone).toString(seconds ? u"yyyy-MM-dd HH:mm:ss"_s : u"yyyy-MM-dd HH:mm"_s);
+}
+
+QString Format::time(const QDateTime &at, const QTimeZone &zone)
+{
+    return at.isValid() ? at.toTimeZone(zone).toString(u"HH:mm:ss"_s) : QString();
+}
+
+QString Format::relative(const QDateTime &at, const QDateTime &now)
+{
+    if (!at.isValid() || !now.isValid())
+        return QString();
+    const qint64 s = at.secsTo(now);
+    const qint64 magnitude = qAbs(s);
+    if (magnitude < 60)
+        return tr("just now");
+    QString amount;
+    if (magnitude < 3600)
+        amount = tr("%n min", nullptr, int(magnitude / 60));
+    else if (magnitude < 48 * 3600)
+        amount = tr("%n h", nullptr, int(magnitude / 3600));
+    else
+        amount = tr("%n d", nullptr, int(magnitude / 86400));
+    //: %1 is "3 min", "5 h" or "2 d"
+    return s > 0 ? tr("%1 ago").arg(amount) : tr("in %1").arg(amount);
+}
+
+QString Format::zoneNote(const QTimeZone &zone, bool stated)
+{
+    const QString id = QString::fromUtf8(zone.id());
+    return stated ? tr("Times in %1 (the provider's zone)").arg(id)
+                  : tr("Times in %1 (the provider states no zone)").arg(id);
 }
 
 QString Format::duration(qint64 ms)

@@ -1,6 +1,5 @@
 #include "InstanceActions.h"
 
-#include "CostPreview.h"
 #include "Format.h"
 
 using namespace Qt::StringLiterals;
@@ -88,8 +87,8 @@ QString InstanceActions::preview(Action action, const Instance &instance)
             && r.storageRateMicrosPerHourWhenStopped > 0)
             lines << tr("Its %1 GiB disk costs %2 per hour while stopped (%3 per GiB-hour).")
                          .arg(QString::number(r.storageGib),
-                              CostPreview::exactMoney(r.storageRateMicrosPerHourWhenStopped),
-                              CostPreview::exactMoney(r.storagePricePerGibHourMicros));
+                              Format::exactMoney(r.storageRateMicrosPerHourWhenStopped),
+                              Format::exactMoney(r.storagePricePerGibHourMicros));
         break;
     case Action::Start:
         lines << tr("Billing starts again at %1 once it is running.")

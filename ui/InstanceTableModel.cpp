@@ -116,11 +116,17 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
         if (role == Qt::AccessibleTextRole)
             return StateStyle::accessibleText(instance.state, instance.stateText);
     }
+    if (role == Qt::ToolTipRole && index.column() == NameColumn && instance.createdAt.isValid()) {
+        const QDateTime now = (m_providerNow ? m_providerNow : m_clock)->now();
+        //: when a host was launched: "3 min ago (2026-12-06 13:54:14)"
+        return tr("Launched %1 (%2)")
+            .arg(Format::relative(instance.createdAt, now),
+                 Format::dateTime(instance.createdAt, m_zone, true));
+    }
     if (role == Qt::ToolTipRole && index.column() == StateColumn) {
         QStringList lines;
         for (const core::LaunchStage &stage : instance.launch.stages)
-            lines << u"%1  %2"_s.arg(Format::stage(stage.name),
-                                     stage.at.toLocalTime().toString(u"HH:mm:ss.zzz"_s));
+            lines << u"%1  %2"_s.arg(Format::stage(stage.name), Format::time(stage.at, m_zone));
         return lines.join(u'\n');
     }
     if (role != Qt::DisplayRole)
@@ -137,7 +143,7 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
     case PriceColumn:
         return Format::ratePerHour(instance.pricePerHourMicros);
     case CostColumn:
-        return Format::money(costNowMicros(index.row()), 4);
+        return Format::money(costNowMicros(index.row()));
     default:
         return {};
     }
@@ -256,6 +262,14 @@ const Instance *InstanceTableModel::instanceAt(int row) const
 const Instance *InstanceTableModel::instance(const QString &id) const
 {
     return instanceAt(rowOf(id));
+}
+
+void InstanceTableModel::setTimeZone(const QTimeZone &zone, const core::Clock *providerNow)
+{
+    m_zone = zone;
+    m_providerNow = providerNow;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 void InstanceTableModel::tick()

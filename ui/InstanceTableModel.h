@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QIcon>
 #include <QList>
+#include <QTimeZone>
 
 class QPalette;
 class QTimer;
@@ -70,6 +71,11 @@ public:
     static QString stateText(const core::Instance &instance);
 
 public Q_SLOTS:
+    // The zone times are written in (the provider's, ClientSession::timeZone()), and the clock
+    // that says how long ago the provider's times were (its own; nullptr: the model's clock).
+    void setTimeZone(const QTimeZone &zone, const core::Clock *providerNow = nullptr);
+    QTimeZone timeZone() const { return m_zone; }
+
     // Moves the cost column of running instances (a timer calls this every second).
     void tick();
 
@@ -89,6 +95,8 @@ private:
     QIcon stateIcon(core::InstanceState state, const QPalette &palette) const;
 
     const core::Clock *m_clock;
+    QTimeZone m_zone = QTimeZone::utc();
+    const core::Clock *m_providerNow = nullptr;
     QList<Row> m_rows;
     QHash<QString, int> m_rowOf; // instance id → row
     QHash<QString, QList<double>> m_activity; // instance id → recent utilisation

@@ -51,6 +51,7 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
     m_stopBox->setTitle(tr("Stop by itself"));
     auto *stopLayout = new QVBoxLayout(m_stopBox);
     m_stopPolicy = new StopPolicyEditor(m_stopBox);
+    m_stopPolicy->setTimeZone(m_session->timeZone());
     stopLayout->addWidget(m_stopPolicy);
     m_ui->layout->insertWidget(m_ui->layout->indexOf(m_ui->costLabel), m_stopBox);
     connect(m_stopPolicy, &StopPolicyEditor::changed, this, &LaunchDialog::validate);
@@ -217,7 +218,8 @@ void LaunchDialog::fillGpus()
     int firstFree = -1;
     for (const GpuType &gpu : std::as_const(m_gpus)) {
         const QString vram = tr("%1 GiB VRAM").arg((gpu.vramMib + 512) / 1024);
-        const QString price = tr("%1 per card-hour").arg(Format::money(gpu.pricePerHourMicros));
+        const QString price =
+            tr("%1 per card-hour").arg(Format::exactMoney(gpu.pricePerHourMicros));
         //: free cards of this type out of all the provider lends
         const QString free = tr("%1 of %2 free").arg(gpu.available).arg(gpu.capacity);
         // Never leave it to the user to guess whether the card is real.

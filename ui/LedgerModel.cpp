@@ -2,7 +2,6 @@
 
 #include "Format.h"
 
-#include <QLocale>
 #include <QMap>
 
 using namespace Qt::StringLiterals;
@@ -77,7 +76,7 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case TimeColumn:
-            return QLocale().toString(p.createdAt.toLocalTime(), QLocale::ShortFormat);
+            return Format::dateTime(p.createdAt, m_zone, true);
         case KindColumn:
             return kindText(p.kind);
         case InstanceColumn:
@@ -85,14 +84,19 @@ QVariant LedgerModel::data(const QModelIndex &index, int role) const
         case DescriptionColumn:
             return p.description;
         case AmountColumn:
-            return Format::money(p.amountMicros, 6);
+            return Format::money(p.amountMicros);
         case BalanceColumn:
-            return Format::money(p.balanceAfterMicros, 6);
+            return Format::money(p.balanceAfterMicros);
         }
         return {};
     case Qt::ToolTipRole:
         if (index.column() == TimeColumn)
-            return p.createdAt.toString(Qt::ISODateWithMs);
+            return p.createdAt.toTimeZone(m_zone).toString(Qt::ISODateWithMs);
+        // Two decimals on screen; every digit the ledger holds on hover (and in the CSV).
+        if (index.column() == AmountColumn)
+            return Format::exactMoney(p.amountMicros);
+        if (index.column() == BalanceColumn)
+            return Format::exactMoney(p.balanceAfterMicros);
         if (index.column() == InstanceColumn)
             return p.instanceId;
         return {};
@@ -140,6 +144,13 @@ void LedgerModel::setInstanceNames(const QHash<QString, QString> &names)
     m_names = names;
     if (!m_postings.isEmpty())
         Q_EMIT dataChanged(index(0, InstanceColumn), index(rowCount() - 1, InstanceColumn));
+}
+
+void LedgerModel::setTimeZone(const QTimeZone &zone)
+{
+    m_zone = zone;
+    if (!m_postings.isEmpty())
+        Q_EMIT dataChanged(index(0, TimeColumn), index(rowCount() - 1, TimeColumn));
 }
 
 void LedgerModel::retranslate()

@@ -49,6 +49,8 @@ public:
     // Instance names for the Instance column (ids the client no longer lists show as ids).
     void setInstanceNames(const QHash<QString, QString> &names);
     QString instanceName(const QString &id) const;
+    // The zone the Time column is written in: the provider's, as everywhere (Format).
+    void setTimeZone(const QTimeZone &zone);
     void retranslate();
 
     // A ledger kind in the user's language.
@@ -59,10 +61,11 @@ public:
 private:
     QList<core::Posting> m_postings;
     QHash<QString, QString> m_names;
+    QTimeZone m_zone = QTimeZone::utc();
 };
 
 // Filters the ledger by kind, instance, free text (description, kind, instance name or id) and
-// a date range (inclusive, in `timeZone`, the user's local zone unless a test says otherwise).
+// a date range (inclusive, in `timeZone`: the provider's, as the Time column is written).
 class LedgerFilterModel : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -84,7 +87,7 @@ private:
     QString m_text;
     QDate m_from;
     QDate m_to;
-    QTimeZone m_zone = QTimeZone::systemTimeZone();
+    QTimeZone m_zone = QTimeZone::utc();
 };
 
 // Plain functions over postings, shared by the view, the chart and the tests.

@@ -117,7 +117,24 @@ LedgerView::LedgerView(ClientSession *session, QWidget *parent)
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &LedgerView::updateCount);
     connect(m_filter, &QAbstractItemModel::modelReset, this, &LedgerView::updateCount);
     connect(m_filter, &QAbstractItemModel::layoutChanged, this, &LedgerView::updateCount);
+    if (m_session) {
+        setTimeZone(m_session->timeZone());
+        connect(m_session, &ClientSession::timeZoneChanged, this, &LedgerView::setTimeZone);
+    }
     retranslate();
+}
+
+void LedgerView::setTimeZone(const QTimeZone &zone)
+{
+    m_model->setTimeZone(zone);
+    m_filter->setTimeZone(zone);
+    m_chart->setTimeZone(zone);
+    // "Today" where the provider is, as the dates filtered on are.
+    const QDate today = QDateTime::currentDateTimeUtc().toTimeZone(zone).date();
+    for (QDateEdit *edit : {m_from, m_to}) {
+        if (!edit->isEnabled())
+            edit->setDate(today);
+    }
 }
 
 void LedgerView::reload()

@@ -38,6 +38,9 @@ public:
     void setPostings(const QList<core::Posting> &postings);
     void setInstanceNames(const QHash<QString, QString> &names);
     void clear();
+    // The zone of the Time column, the date filter and the chart's hours and days: the
+    // provider's (it follows the session's on its own; tests may set another).
+    void setTimeZone(const QTimeZone &zone);
 
     LedgerModel *model() const { return m_model; }
     LedgerFilterModel *filter() const { return m_filter; }

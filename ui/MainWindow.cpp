@@ -5,6 +5,7 @@
 #include "BillingController.h"
 #include "ConnectPage.h"
 #include "ConnectionBanner.h"
+#include "Format.h"
 #include "Icons.h"
 #include "InstanceTableModel.h"
 #include "NavigationBar.h"
@@ -72,6 +73,9 @@ void MainWindow::buildUi()
 
     m_userLabel = new QLabel(this);
     m_userLabel->setObjectName(u"userLabel"_s);
+    m_zoneLabel = new QLabel(this);
+    m_zoneLabel->setObjectName(u"timeZoneLabel"_s);
+    statusBar()->addPermanentWidget(m_zoneLabel);
     statusBar()->addPermanentWidget(m_userLabel);
 }
 
@@ -193,6 +197,12 @@ void MainWindow::connectSession()
         rememberProvider(m_core->usingSandbox() ? QUrl() : url);
     });
     connect(m_core, &ClientSession::providerRuntime, this, &MainWindow::retranslateDashboard);
+    // Every time on every page is in the provider's zone (Format); the model writes the stages'.
+    connect(m_core, &ClientSession::timeZoneChanged, this, [this](const QTimeZone &zone) {
+        m_model->setTimeZone(zone, m_core->providerClock());
+        retranslate();
+    });
+    m_model->setTimeZone(m_core->timeZone(), m_core->providerClock());
     connect(m_core, &ClientSession::loginNeeded, this, &MainWindow::showLogin);
     connect(m_core, &ClientSession::loginFailed, this, &MainWindow::onLoginFailed);
     connect(m_core, &ClientSession::loggedIn, this, [this](const SessionUser &user) {
@@ -242,6 +252,9 @@ void MainWindow::retranslate()
                                          : tr("CardHour"));
     m_userLabel->setText(session->isLoggedIn() ? tr("Logged in as %1").arg(session->user().email)
                                                : QString());
+    m_zoneLabel->setText(session->isLoggedIn()
+                             ? Format::zoneNote(m_core->timeZone(), m_core->timeZoneStated())
+                             : QString());
     m_model->retranslate();
     retranslateDashboard();
     m_billing->retranslate();

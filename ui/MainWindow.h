@@ -210,6 +210,8 @@ private:
     QString m_lastingStatusShown;
     QString m_launching; // the host launched here, followed in the status bar until it runs
     QLabel *m_userLabel = nullptr;
+    // "Times in Asia/Shanghai (the provider's zone)": said once, for every page.
+    QLabel *m_zoneLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.
     QLabel *m_runtimeNotice = nullptr;
     QPointer<SettingsDialog> m_settingsDialog;

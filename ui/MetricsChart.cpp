@@ -33,6 +33,10 @@ MetricsChart::MetricsChart(ClientSession *session, QWidget *parent)
         m_range->addItem(QString(), minutes);
     m_plot->setObjectName(u"metricsPlot"_s);
     m_plot->setTimeFormat(u"HH:mm"_s);
+    // The samples are stamped by the provider's clock: the range and the labels follow it and
+    // its zone, not this machine's.
+    m_plot->setTimeZone(session->timeZone());
+    connect(session, &ClientSession::timeZoneChanged, m_plot, &TimeChart::setTimeZone);
     m_plot->setValueRange(0, 100);
     m_plot->setValueLabel([](double value) { return u"%1%"_s.arg(qRound(value)); });
     m_plot->setMinimumHeight(180);
@@ -116,7 +120,7 @@ void MetricsChart::reload()
 {
     ++m_generation;
     clearSeries();
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime now = m_session->providerClock()->now();
     m_plot->setTimeRange(now.addSecs(-60LL * rangeMinutes()), now);
     retranslate();
     if (!isVisible() || m_instanceId.isEmpty())
@@ -146,7 +150,7 @@ void MetricsChart::append(const MetricsSample &sample)
 {
     // Points stay in time order (trim() drops from the front): older than the range is not shown.
     if (!sample.at.isValid()
-        || sample.at < QDateTime::currentDateTimeUtc().addSecs(-60LL * rangeMinutes()))
+        || sample.at < m_session->providerClock()->now().addSecs(-60LL * rangeMinutes()))
         return;
     const qreal x = qreal(sample.at.toMSecsSinceEpoch());
     for (const GpuSample &gpu : sample.gpus)
@@ -155,7 +159,7 @@ void MetricsChart::append(const MetricsSample &sample)
 
 void MetricsChart::trim()
 {
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime now = m_session->providerClock()->now();
     const QDateTime from = now.addSecs(-60LL * rangeMinutes());
     m_plot->setTimeRange(from, now);
     m_plot->removeBefore(qreal(from.toMSecsSinceEpoch()));

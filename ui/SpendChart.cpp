@@ -129,7 +129,7 @@ void SpendChart::rebuild()
     m_empty->setVisible(m_shown.isEmpty());
     m_total->setText(m_shown.isEmpty()
                          ? tr("No charges yet.")
-                         : tr("Spent in the periods shown: %1").arg(Format::money(total, 4)));
+                         : tr("Spent in the periods shown: %1").arg(Format::money(total)));
 }
 
 void SpendChart::retranslate()

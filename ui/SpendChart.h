@@ -43,7 +43,7 @@ private:
     int m_spendSeries = 0;
     QList<core::Posting> m_postings;
     QList<ledger::SpendBucket> m_shown;
-    QTimeZone m_zone = QTimeZone::systemTimeZone();
+    QTimeZone m_zone = QTimeZone::utc(); // the provider's (LedgerView sets it)
     bool m_dirty = true;
 };
 

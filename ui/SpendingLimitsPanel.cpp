@@ -27,7 +27,7 @@ namespace {
 
 QString fieldText(const std::optional<qint64> &micros)
 {
-    return micros ? Format::exactMoney(*micros).remove(u'¥') : QString();
+    return micros ? Format::moneyInput(*micros) : QString();
 }
 
 } // namespace
@@ -143,13 +143,11 @@ void SpendingLimitsPanel::showRows()
             row.alert->setText(fieldText(p->alertMicros));
         if (!row.max->isModified())
             row.max->setText(fieldText(p->maxMicros));
-        const QString format = u"yyyy-MM-dd HH:mm"_s;
         row.window->setText(
             p->endsAt.isValid()
                 ? tr("%1 to %2")
-                      .arg(p->startsAt.toTimeZone(zone).toString(format),
-                           p->endsAt.toTimeZone(zone).toString(format))
-                : tr("since %1").arg(p->startsAt.toTimeZone(zone).toString(format)));
+                      .arg(Format::dateTime(p->startsAt, zone), Format::dateTime(p->endsAt, zone))
+                : tr("since %1").arg(Format::dateTime(p->startsAt, zone)));
     }
 }
 
@@ -157,13 +155,13 @@ QString SpendingLimitsPanel::spentText(const SpendingPeriod &p)
 {
     QString text;
     if (!p.maxMicros) {
-        text = tr("%1, no maximum").arg(Format::exactMoney(p.spentMicros));
+        text = tr("%1, no maximum").arg(Format::money(p.spentMicros));
     } else {
         const qint64 permille = *p.maxMicros > 0
             ? core::mulDivRounded(p.spentMicros, 1000, *p.maxMicros).value_or(0)
             : 1000;
         text = tr("%1 of %2 (%3.%4 %)")
-                   .arg(Format::exactMoney(p.spentMicros), Format::exactMoney(*p.maxMicros))
+                   .arg(Format::money(p.spentMicros), Format::money(*p.maxMicros))
                    .arg(permille / 10)
                    .arg(permille % 10);
     }

@@ -63,7 +63,7 @@ QString statementCsv(const core::Statement &s, const QHash<QString, QString> &na
     out += u"\r\n"_s;
     out += line({u"snapshot_id"_s, u"snapshot_name"_s, u"instance_id"_s, u"snapshots_yuan"_s});
     for (const core::StatementSnapshot &k : s.snapshots) {
-        out += line({csvField(k.snapshotId), csvField(names.value(k.snapshotId, k.snapshotId)),
+        out += line({csvField(k.snapshotId), csvField(names.value(k.snapshotId, k.label())),
                      csvField(k.instanceId), plainYuan(k.micros)});
     }
     out += u"\r\n"_s;

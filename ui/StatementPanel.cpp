@@ -184,7 +184,7 @@ void StatementPanel::rebuildStatement()
     m_snapshots->setRowCount(int(m_statement.snapshots.size()));
     for (int i = 0; i < m_statement.snapshots.size(); ++i) {
         const core::StatementSnapshot &k = m_statement.snapshots.at(i);
-        const QStringList cells{m_names.value(k.snapshotId, k.snapshotId),
+        const QStringList cells{m_names.value(k.snapshotId, k.label()),
                                 m_names.value(k.instanceId, k.instanceId),
                                 Format::exactMoney(k.micros)};
         for (int c = 0; c < cells.size(); ++c) {
@@ -199,7 +199,7 @@ void StatementPanel::rebuildStatement()
     m_postingsTable->setRowCount(int(m_statement.postings.size()));
     for (int i = 0; i < m_statement.postings.size(); ++i) {
         const core::Posting &p = m_statement.postings.at(i);
-        const QStringList cells{p.createdAt.toTimeZone(m_zone).toString(u"yyyy-MM-dd HH:mm:ss"_s),
+        const QStringList cells{Format::dateTime(p.createdAt, m_zone, true),
                                 LedgerModel::kindText(p.kind),
                                 p.instanceId.isEmpty() ? QString()
                                                        : m_names.value(p.instanceId, p.instanceId),

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace Qt::StringLiterals;
 
@@ -84,12 +85,139 @@ private:
     int m_page = 1;
 };
 
+// How a column's text may be laid out, which sets how narrow it may get.
+enum class Fit {
+    Words, // wrapped between words, each word whole (names, ids)
+    Line, // never wrapped (a time, an amount)
+    Prose // wrapped between words and after hyphens (a description)
+};
+
 struct Column
 {
     QString title;
-    double share; // of the page width
     Qt::Alignment align;
+    Fit fit = Fit::Words;
+    int width = 0; // in the page's dots, from fitColumns()
 };
+
+constexpr int kProseMinimumChars = 18; // a description column is never narrower than this
+
+int cellPadding(const QPainter &painter)
+{
+    return painter.fontMetrics().height() / 4;
+}
+
+// The widest piece of `text` that `fit` keeps on one line (CJK text wraps between any two of
+// its characters), and the whole of it on one line.
+std::pair<int, int> measured(const QFontMetrics &metrics, const QString &text, Fit fit)
+{
+    const int line = metrics.horizontalAdvance(text);
+    if (fit == Fit::Line)
+        return {line, line};
+    int widest = 0;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= text.size(); ++i) {
+        const bool hyphen = fit == Fit::Prose && i < text.size() && text.at(i) == u'-';
+        const bool end = i == text.size() || text.at(i).isSpace() || text.at(i).unicode() >= 0x2E80;
+        if (!end && !hyphen)
+            continue;
+        const qsizetype length = i - start + (hyphen ? 1 : 0);
+        widest = std::max(widest, metrics.horizontalAdvance(text.mid(start, length)));
+        if (end && i < text.size() && !text.at(i).isSpace())
+            widest = std::max(widest, metrics.horizontalAdvance(text.at(i)));
+        start = i + 1;
+    }
+    return {widest, line};
+}
+
+// Shares `width` out in proportion to `weights`, each column getting at least `floor`.
+void share(QList<Column> &columns, const QList<int> &floor, const QList<qint64> &weights,
+           qint64 width)
+{
+    const qint64 total = std::accumulate(weights.cbegin(), weights.cend(), qint64(0));
+    for (int i = 0; i < columns.size(); ++i)
+        columns[i].width = int(floor[i] + width * weights[i] / std::max<qint64>(1, total));
+}
+
+// Column widths measured from what they hold (the titles and every row): each column gets its
+// text on one line where the page allows; where it does not, every column still gets its widest
+// word (an id, a host's name) or its whole line (a time, an amount), and the rest of the page
+// goes to the columns that wrap, in proportion to what they would need on one line. Only when
+// even that does not fit do the wrapping columns share what the others leave, and a word too
+// wide for its cell shrinks (cellStyle): nothing is clipped.
+void fitColumns(const QPainter &painter, int pageWidth, QList<Column> &columns,
+                const QList<QStringList> &rows)
+{
+    const QFontMetrics metrics(painter.font(), painter.device());
+    // Laid out, text takes a little more than its advance (see cellStyle).
+    const int pad = 2 * cellPadding(painter) + metrics.averageCharWidth() / 2;
+    QList<int> least(columns.size(), 0);
+    QList<int> natural(columns.size(), 0);
+    for (int i = 0; i < columns.size(); ++i) {
+        QStringList texts{columns.at(i).title};
+        for (const QStringList &row : rows)
+            texts.append(row.value(i));
+        for (const QString &text : std::as_const(texts)) {
+            const auto [piece, line] = measured(metrics, text, columns.at(i).fit);
+            least[i] = std::max(least[i], piece + pad);
+            natural[i] = std::max(natural[i], line + pad);
+        }
+    }
+    const qint64 sumNatural = std::accumulate(natural.cbegin(), natural.cend(), qint64(0));
+    const qint64 sumLeast = std::accumulate(least.cbegin(), least.cend(), qint64(0));
+
+    QList<qint64> weights;
+    if (sumNatural <= pageWidth) { // all on one line; the spare width is shared out
+        for (int n : std::as_const(natural))
+            weights.append(n);
+        return share(columns, natural, weights, pageWidth - sumNatural);
+    }
+    if (sumLeast <= pageWidth) { // the wrapping columns share the rest
+        for (int i = 0; i < columns.size(); ++i)
+            weights.append(natural[i] - least[i]);
+        return share(columns, least, weights, pageWidth - sumLeast);
+    }
+    // Lines kept whole and prose given a few words' width; names and ids get their widest
+    // word where that fits in what is left (prose takes the rest), else share it (a word too
+    // wide then shrinks).
+    QList<int> floor(columns.size(), 0);
+    qint64 left = pageWidth;
+    qint64 wordsLeast = 0;
+    for (int i = 0; i < columns.size(); ++i) {
+        const Fit fit = columns.at(i).fit;
+        floor[i] = fit == Fit::Line ? least[i]
+            : fit == Fit::Prose
+            ? std::min(least[i], kProseMinimumChars * metrics.averageCharWidth() + pad)
+            : 0;
+        left -= floor[i];
+        wordsLeast += fit == Fit::Words ? least[i] : 0;
+    }
+    if (left <= 0)
+        return share(columns, QList<int>(columns.size(), 0), {least.cbegin(), least.cend()},
+                     pageWidth);
+    if (wordsLeast <= left) {
+        for (int i = 0; i < columns.size(); ++i) {
+            const Fit fit = columns.at(i).fit;
+            floor[i] = fit == Fit::Words ? least[i] : floor[i];
+            weights.append(fit == Fit::Prose ? natural[i] - floor[i] : 0);
+        }
+        return share(columns, floor, weights, left - wordsLeast);
+    }
+    // Too little for every name whole: the narrow ones keep theirs, the widest share the rest.
+    QList<int> byWidth;
+    for (int i = 0; i < columns.size(); ++i) {
+        if (columns.at(i).fit == Fit::Words)
+            byWidth.append(i);
+    }
+    std::sort(byWidth.begin(), byWidth.end(),
+              [&least](int a, int b) { return least[a] < least[b]; });
+    for (qsizetype n = 0; n < byWidth.size(); ++n) {
+        const int i = byWidth.at(n);
+        floor[i] = int(std::min<qint64>(least[i], left / (byWidth.size() - n)));
+        left -= floor[i];
+    }
+    share(columns, floor, QList<qint64>(columns.size(), 0), 0);
+}
 
 // How a cell is drawn: the painter's font, wrapped at spaces. One word (an id, an amount) wider
 // than its cell gets a smaller font that keeps it on one line, since an id wrapped at its
@@ -115,8 +243,11 @@ CellStyle cellStyle(const QPainter &painter, const QString &text, int width)
     const auto oneLine = [&painter, &text, width](const QFont &f) {
         const QFontMetrics metrics(f, painter.device());
         const QRect unbounded(0, 0, 1'000'000, 100'000);
-        return metrics.boundingRect(QRect(0, 0, width, 100'000), Qt::TextWordWrap, text).height()
-            <= metrics.boundingRect(unbounded, 0, text).height();
+        // A word with no place to break stays on one line however narrow: its width says it.
+        const QRect wrapped =
+            metrics.boundingRect(QRect(0, 0, width, 100'000), Qt::TextWordWrap, text);
+        return wrapped.width() <= width
+            && wrapped.height() <= metrics.boundingRect(unbounded, 0, text).height();
     };
     if (oneLine(style.font))
         return style;
@@ -138,13 +269,13 @@ CellStyle cellStyle(const QPainter &painter, const QString &text, int width)
 void paintRow(QPainter &painter, PageCursor &page, const QList<Column> &columns,
               const QStringList &cells, bool header, const QStringList *headerOnNewPage = nullptr)
 {
-    const int pad = painter.fontMetrics().height() / 4;
+    const int pad = cellPadding(painter);
     QList<QRect> rects;
     QList<CellStyle> styles;
     int height = painter.fontMetrics().height();
     int x = 0;
     for (int i = 0; i < columns.size(); ++i) {
-        const int w = int(page.width() * columns[i].share);
+        const int w = columns[i].width;
         const CellStyle style = cellStyle(painter, cells.value(i), w - 2 * pad);
         const QRect bound = QFontMetrics(style.font, painter.device())
                                 .boundingRect(QRect(0, 0, w - 2 * pad, 100'000),
@@ -176,6 +307,23 @@ void paintRow(QPainter &painter, PageCursor &page, const QList<Column> &columns,
     }
     painter.setFont(rowFont);
     page.advance(height);
+}
+
+// A table: its columns fitted to what they hold in `width`, its titles (when it has any) atop
+// it and again atop each page it goes on to.
+void paintTable(QPainter &painter, PageCursor &page, QList<Column> columns,
+                const QList<QStringList> &rows, int width)
+{
+    fitColumns(painter, width, columns, rows);
+    QStringList titles;
+    for (const Column &c : std::as_const(columns))
+        titles.append(c.title);
+    const bool titled =
+        std::any_of(titles.cbegin(), titles.cend(), [](const QString &t) { return !t.isEmpty(); });
+    if (titled)
+        paintRow(painter, page, columns, titles, true);
+    for (const QStringList &row : rows)
+        paintRow(painter, page, columns, row, false, titled ? &titles : nullptr);
 }
 
 void paintHeading(QPainter &painter, PageCursor &page, const QString &text, qreal points)
@@ -283,77 +431,72 @@ bool StatementPdf::write(const Statement &s, const QHash<QString, QString> &name
 
         paintHeading(painter, page, tr("CardHour statement, %1").arg(monthTitle(s.year, s.month)),
                      16);
-        const QString format = u"yyyy-MM-dd HH:mm"_s;
         paintLine(painter, page, zoneText(s.zone, zoneFromProvider));
         paintLine(painter, page,
                   tr("Period: %1 to %2 (postings by the time they were made)")
-                      .arg(s.start.toTimeZone(s.zone).toString(format),
-                           s.end.toTimeZone(s.zone).toString(format)));
+                      .arg(Format::dateTime(s.start, s.zone), Format::dateTime(s.end, s.zone)));
         paintLine(painter, page, tr("Postings: %1").arg(s.postings.size()));
 
         paintHeading(painter, page, tr("Summary"), 12);
-        const QList<Column> summaryColumns{{QString(), 0.5, Qt::AlignLeft},
-                                           {QString(), 0.25, Qt::AlignRight}};
+        QList<QStringList> summaryRows;
         for (const auto &[label, micros] : summary(s))
-            paintRow(painter, page, summaryColumns, {label, Format::exactMoney(micros)}, false);
+            summaryRows.append({label, Format::exactMoney(micros)});
+        // Label and amount side by side, not spread over the page.
+        paintTable(painter, page,
+                   {{QString(), Qt::AlignLeft}, {QString(), Qt::AlignRight, Fit::Line}},
+                   summaryRows, page.width() * 3 / 5);
 
         paintHeading(painter, page, tr("By host"), 12);
-        const QList<Column> hostColumns{{tr("Host"), 0.32, Qt::AlignLeft},
-                                        {tr("Compute"), 0.17, Qt::AlignRight},
-                                        {tr("Storage"), 0.17, Qt::AlignRight},
-                                        {tr("Snapshots"), 0.17, Qt::AlignRight},
-                                        {tr("Total"), 0.17, Qt::AlignRight}};
-        auto titles = [](const QList<Column> &columns) {
-            QStringList t;
-            for (const Column &c : columns)
-                t.append(c.title);
-            return t;
-        };
-        if (s.hosts.isEmpty()) {
+        QList<QStringList> hostRows;
+        for (const core::StatementHost &h : s.hosts)
+            hostRows.append(
+                {names.value(h.instanceId, h.instanceId), Format::exactMoney(h.computeMicros),
+                 Format::exactMoney(h.storageMicros), Format::exactMoney(h.snapshotMicros),
+                 Format::exactMoney(h.totalMicros())});
+        if (s.hosts.isEmpty())
             paintLine(painter, page, tr("No host was charged in this month."));
-        } else {
-            paintRow(painter, page, hostColumns, titles(hostColumns), true);
-            for (const core::StatementHost &h : s.hosts) {
-                paintRow(painter, page, hostColumns,
-                         {names.value(h.instanceId, h.instanceId),
-                          Format::exactMoney(h.computeMicros), Format::exactMoney(h.storageMicros),
-                          Format::exactMoney(h.snapshotMicros),
-                          Format::exactMoney(h.totalMicros())},
-                         false);
-            }
-        }
+        else
+            paintTable(painter, page,
+                       {{tr("Host"), Qt::AlignLeft},
+                        {tr("Compute"), Qt::AlignRight, Fit::Line},
+                        {tr("Storage"), Qt::AlignRight, Fit::Line},
+                        {tr("Snapshots"), Qt::AlignRight, Fit::Line},
+                        {tr("Total"), Qt::AlignRight, Fit::Line}},
+                       hostRows, page.width());
 
         if (!s.snapshots.isEmpty()) {
             paintHeading(painter, page, tr("By snapshot"), 12);
-            const QList<Column> snapshotColumns{{tr("Snapshot"), 0.40, Qt::AlignLeft},
-                                                {tr("Taken of"), 0.32, Qt::AlignLeft},
-                                                {tr("Fees"), 0.28, Qt::AlignRight}};
-            paintRow(painter, page, snapshotColumns, titles(snapshotColumns), true);
+            QList<QStringList> rows;
+            // By the name the provider keeps for it (deleted ones too), the id where it has none.
             for (const core::StatementSnapshot &k : s.snapshots)
-                paintRow(painter, page, snapshotColumns,
-                         {names.value(k.snapshotId, k.snapshotId),
-                          names.value(k.instanceId, k.instanceId), Format::exactMoney(k.micros)},
-                         false);
+                rows.append({names.value(k.snapshotId, k.label()),
+                             names.value(k.instanceId, k.instanceId),
+                             Format::exactMoney(k.micros)});
+            paintTable(painter, page,
+                       {{tr("Snapshot"), Qt::AlignLeft},
+                        {tr("Taken of"), Qt::AlignLeft},
+                        {tr("Fees"), Qt::AlignRight, Fit::Line}},
+                       rows, page.width());
         }
 
         paintHeading(painter, page, tr("Postings"), 12);
-        const QList<Column> postingColumns{
-            {tr("Time"), 0.21, Qt::AlignLeft},    {tr("Kind"), 0.10, Qt::AlignLeft},
-            {tr("Host"), 0.10, Qt::AlignLeft},    {tr("Description"), 0.33, Qt::AlignLeft},
-            {tr("Amount"), 0.13, Qt::AlignRight}, {tr("Balance"), 0.13, Qt::AlignRight}};
-        const QStringList postingTitles = titles(postingColumns);
+        QList<QStringList> postingRows;
+        for (const core::Posting &p : s.postings)
+            postingRows.append(
+                {Format::dateTime(p.createdAt, s.zone, true), LedgerModel::kindText(p.kind),
+                 names.value(p.instanceId, p.instanceId), p.description,
+                 Format::exactMoney(p.amountMicros), Format::exactMoney(p.balanceAfterMicros)});
         if (s.postings.isEmpty())
             paintLine(painter, page, tr("No postings in this month."));
         else
-            paintRow(painter, page, postingColumns, postingTitles, true);
-        for (const core::Posting &p : s.postings) {
-            paintRow(painter, page, postingColumns,
-                     {p.createdAt.toTimeZone(s.zone).toString(u"yyyy-MM-dd HH:mm:ss"_s),
-                      LedgerModel::kindText(p.kind), names.value(p.instanceId, p.instanceId),
-                      p.description, Format::exactMoney(p.amountMicros),
-                      Format::exactMoney(p.balanceAfterMicros)},
-                     false, &postingTitles);
-        }
+            paintTable(painter, page,
+                       {{tr("Time"), Qt::AlignLeft, Fit::Line},
+                        {tr("Kind"), Qt::AlignLeft},
+                        {tr("Host"), Qt::AlignLeft},
+                        {tr("Description"), Qt::AlignLeft, Fit::Prose},
+                        {tr("Amount"), Qt::AlignRight, Fit::Line},
+                        {tr("Balance"), Qt::AlignRight, Fit::Line}},
+                       postingRows, page.width());
         painter.end();
     }
     if (!file.commit()) {

@@ -1,10 +1,10 @@
 #include "StopPolicyEditor.h"
 
 #include "Format.h"
+#include "ZonedDateTimeEdit.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDateTimeEdit>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QGridLayout>
@@ -30,7 +30,7 @@ constexpr double kMostAfterHours = 24 * 30;
 } // namespace
 
 StopPolicyEditor::StopPolicyEditor(QWidget *parent)
-    : QWidget(parent), m_timeRule(new QComboBox(this)), m_stopAt(new QDateTimeEdit(this)),
+    : QWidget(parent), m_timeRule(new QComboBox(this)), m_stopAt(new ZonedDateTimeEdit(this)),
       m_afterHours(new QDoubleSpinBox(this)), m_costOn(new QCheckBox(this)),
       m_maxCost(new QDoubleSpinBox(this)), m_idleOn(new QCheckBox(this)),
       m_idlePercent(new QSpinBox(this)), m_idleMinutes(new QSpinBox(this)),
@@ -44,7 +44,7 @@ StopPolicyEditor::StopPolicyEditor(QWidget *parent)
     m_stopAt->setObjectName(u"stopAtEdit"_s);
     m_stopAt->setCalendarPopup(true);
     m_stopAt->setDisplayFormat(u"yyyy-MM-dd HH:mm"_s);
-    m_stopAt->setDateTime(QDateTime::currentDateTime().addSecs(2 * 3600));
+    m_stopAt->setInstant(QDateTime::currentDateTimeUtc().addSecs(2 * 3600));
     m_afterHours->setObjectName(u"stopAfterHours"_s);
     m_afterHours->setRange(kLeastAfterHours, kMostAfterHours);
     m_afterHours->setDecimals(2);
@@ -117,7 +117,7 @@ core::StopPolicy StopPolicyEditor::policy(const QDateTime &now) const
     case TimeRule::None:
         break;
     case TimeRule::At:
-        p.stopAt = m_stopAt->dateTime().toUTC();
+        p.stopAt = m_stopAt->instant();
         break;
     case TimeRule::After:
         p.stopAt = now.toUTC().addMSecs(qint64(std::llround(m_afterHours->value() * kMsPerHour)));
@@ -135,12 +135,16 @@ core::StopPolicy StopPolicyEditor::policy(const QDateTime &now) const
     return p;
 }
 
+void StopPolicyEditor::setTimeZone(const QTimeZone &zone)
+{
+    m_stopAt->setZone(zone);
+}
+
 void StopPolicyEditor::setPolicy(const core::StopPolicy &policy, const QDateTime &now)
 {
     m_timeRule->setCurrentIndex(
         m_timeRule->findData(int(policy.stopAt.isValid() ? TimeRule::At : TimeRule::None)));
-    m_stopAt->setDateTime(policy.stopAt.isValid() ? policy.stopAt.toLocalTime()
-                                                  : now.toLocalTime().addSecs(2 * 3600));
+    m_stopAt->setInstant(policy.stopAt.isValid() ? policy.stopAt : now.addSecs(2 * 3600));
     m_costOn->setChecked(policy.maxCostMicros.has_value());
     if (policy.maxCostMicros)
         m_maxCost->setValue(double(*policy.maxCostMicros) / kMicrosPerYuan);
@@ -172,9 +176,8 @@ QString StopPolicyEditor::summary(const QDateTime &now) const
 {
     const core::StopPolicy p = policy(now);
     QStringList parts;
-    const QLocale locale;
     if (p.stopAt.isValid())
-        parts << tr("at %1").arg(locale.toString(p.stopAt.toLocalTime(), QLocale::ShortFormat));
+        parts << tr("at %1").arg(Format::dateTime(p.stopAt, m_stopAt->zone()));
     if (p.maxCostMicros)
         parts << tr("when it has cost %1").arg(Format::money(*p.maxCostMicros));
     if (p.idle && p.idle->requireNoConnections)
@@ -186,7 +189,7 @@ QString StopPolicyEditor::summary(const QDateTime &now) const
                     p.idle->windowSeconds / 60)
                      .arg(p.idle->thresholdPercent);
     return parts.isEmpty() ? QString()
-                           : tr("Stops by itself %1.").arg(locale.createSeparatedList(parts));
+                           : tr("Stops by itself %1.").arg(QLocale().createSeparatedList(parts));
 }
 
 void StopPolicyEditor::retranslate()

@@ -32,14 +32,16 @@ QString StopText::reasonOrAsSaid(const QString &code)
     return words.isEmpty() ? code : words;
 }
 
-QString StopText::planned(const std::optional<core::PlannedStop> &stop, const QDateTime &now)
+QString StopText::planned(const std::optional<core::PlannedStop> &stop, const QTimeZone &zone,
+                          const QDateTime &now)
 {
     if (!stop || !stop->at.isValid())
         return {};
     const QString why = reasonOrAsSaid(stop->reason);
-    const QDateTime local = stop->at.toLocalTime();
-    const bool today = now.isValid() && local.date() == now.toLocalTime().date();
-    const QString at = local.toString(today || !now.isValid() ? u"HH:mm"_s : u"yyyy-MM-dd HH:mm"_s);
+    const QDateTime there = stop->at.toTimeZone(zone);
+    const bool today = now.isValid() && there.date() == now.toTimeZone(zone).date();
+    const QString at =
+        today || !now.isValid() ? there.toString(u"HH:mm"_s) : Format::dateTime(stop->at, zone);
     if (!now.isValid())
         return tr("Stops at %1: %2").arg(at, why);
     const qint64 left = qMax<qint64>(0, now.msecsTo(stop->at));

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QString>
+#include <QTimeZone>
 
 #include <optional>
 
@@ -23,7 +24,9 @@ public:
     static QString reasonOrAsSaid(const QString &reason);
     // "Stops at 18:30 (in 1 h 05 min): its stop time"; without `now`, no countdown. Empty
     // without a planned stop.
-    static QString planned(const std::optional<core::PlannedStop> &stop, const QDateTime &now = {});
+    // The time is written in `zone` (the provider's).
+    static QString planned(const std::optional<core::PlannedStop> &stop, const QTimeZone &zone,
+                           const QDateTime &now = {});
 };
 
 } // namespace cardhour::ui

@@ -67,7 +67,7 @@ void TopUpDialog::validate()
         hint = tr("%1 will be added to your balance.").arg(Format::money(*micros));
     m_ui->hintLabel->setText(hint);
     if (m_ticker && m_ticker->hasData())
-        m_ui->balanceLabel->setText(Format::money(m_ticker->balanceMicros(), 4));
+        m_ui->balanceLabel->setText(Format::money(m_ticker->balanceMicros()));
     else
         m_ui->balanceLabel->setText(tr("unknown"));
     m_ui->buttonBox->button(QDialogButtonBox::Ok)->setEnabled(!m_busy && amountMicros());

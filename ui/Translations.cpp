@@ -35,13 +35,16 @@ QString Translations::nativeName(const QString &language)
 
 QString Translations::systemDefault()
 {
-    return QLocale().language() == QLocale::Chinese ? u"zh_CN"_s : u"en"_s;
+    return QLocale::system().language() == QLocale::Chinese ? u"zh_CN"_s : u"en"_s;
 }
 
 bool Translations::setLanguage(const QString &language)
 {
     if (!available().contains(language))
         return false;
+    // Numbers (money's grouping and point) follow the UI language, English's too (the first
+    // call, with nothing to switch), set before a LanguageChange makes widgets write again.
+    QLocale::setDefault(QLocale(language == u"en"_s ? u"en_US"_s : language));
     if (language == m_current)
         return true;
     std::unique_ptr<QTranslator> app;

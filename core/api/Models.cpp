@@ -113,6 +113,7 @@ Health Health::fromJson(const QJsonObject &o)
     h.runtimeNote = str(o, "runtime_note"_L1);
     h.trialCreditMicros = o.value("trial_credit_micros"_L1).toInteger(-1);
     h.time = parseTime(o.value("time"_L1));
+    h.timeZone = str(o, "time_zone"_L1);
     return h;
 }
 
@@ -433,6 +434,7 @@ Posting Posting::fromJson(const QJsonObject &o)
     p.balanceAfterMicros = int64(o, "balance_after_micros"_L1);
     p.instanceId = str(o, "instance_id"_L1);
     p.snapshotId = str(o, "snapshot_id"_L1);
+    p.snapshotName = str(o, "snapshot_name"_L1);
     p.periodStart = parseTime(o.value("period_start"_L1));
     p.periodEnd = parseTime(o.value("period_end"_L1));
     p.rateMicrosPerHour = optInt64(o, "rate_micros_per_hour"_L1);

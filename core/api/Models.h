@@ -42,6 +42,8 @@ struct Health
     // The trial credit a new account gets at sign-up; -1 from providers that do not say.
     qint64 trialCreditMicros = -1;
     QDateTime time;
+    // The IANA id of the provider's days and months; empty from providers that do not say.
+    QString timeZone;
 
     static Health fromJson(const QJsonObject &o);
 };
@@ -300,6 +302,7 @@ struct Posting
     qint64 balanceAfterMicros = 0;
     QString instanceId; // compute postings only
     QString snapshotId; // a kept snapshot's storage fee: the snapshot
+    QString snapshotName; // and its name (the provider's, also once it is deleted)
     QDateTime periodStart; // compute postings only
     QDateTime periodEnd;
     std::optional<qint64> rateMicrosPerHour;

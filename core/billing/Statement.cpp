@@ -77,10 +77,12 @@ Statement Statement::build(const QList<Posting> &all, int year, int month, const
                 s.snapshots.begin(), s.snapshots.end(),
                 [&p](const StatementSnapshot &k) { return k.snapshotId == p.snapshotId; });
             if (snapshot == s.snapshots.end()) {
-                s.snapshots.append(StatementSnapshot{p.snapshotId, p.instanceId});
+                s.snapshots.append(StatementSnapshot{p.snapshotId, p.instanceId, 0, {}});
                 snapshot = s.snapshots.end() - 1;
             }
             snapshot->micros += charge;
+            if (snapshot->name.isEmpty()) // any of its postings that names it
+                snapshot->name = p.snapshotName;
         }
         if (category == StatementCategory::Credit || category == StatementCategory::Other
             || p.instanceId.isEmpty())

@@ -36,6 +36,10 @@ struct StatementSnapshot
     QString snapshotId;
     QString instanceId; // the host it was taken of
     qint64 micros = 0;
+    QString name; // its name as the ledger gives it; empty from providers that do not
+
+    // The name where there is one, else the id.
+    QString label() const { return name.isEmpty() ? snapshotId : name; }
 };
 
 // One calendar month of the ledger in one time zone: every posting made in it (by the time the

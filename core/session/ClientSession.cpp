@@ -172,6 +172,10 @@ void ClientSession::useProvider(const QUrl &url, const QString &providerKey, con
     m_session->setProvider(url, providerKey);
     m_events->setBaseUrl(url);
     m_trialCreditMicros = health.trialCreditMicros;
+    const QTimeZone zone(health.timeZone.toUtf8());
+    m_timeZoneStated = !health.timeZone.isEmpty() && zone.isValid();
+    m_timeZone = m_timeZoneStated ? zone : QTimeZone::utc();
+    Q_EMIT timeZoneChanged(m_timeZone, m_timeZoneStated);
     Q_EMIT providerReady(url);
     m_runtime = health.runtime;
     m_runtimeNote = health.runtimeNote;

@@ -13,6 +13,7 @@
 #include <QSslCertificate>
 #include <QString>
 #include <QStringList>
+#include <QTimeZone>
 #include <QUrl>
 
 #include <functional>
@@ -124,6 +125,10 @@ public:
     // The credit the provider grants a new account at sign-up (its /v1/health), -1 when it does
     // not say: what the account page tells a new user before they sign up.
     qint64 trialCreditMicros() const { return m_trialCreditMicros; }
+    // The zone every time is shown in: the provider's, from its /v1/health (its days, months and
+    // statements count there); UTC while it states none (timeZoneStated() says which).
+    QTimeZone timeZone() const { return m_timeZone; }
+    bool timeZoneStated() const { return m_timeZoneStated; }
 
     // ---- commands (ClientSessionCommands.cpp) --------------------------------------------------
     // Each is the provider call of the same name (ProviderClient). An answer that carries an
@@ -167,6 +172,8 @@ Q_SIGNALS:
     // What the provider's /v1/health says runs its hosts (after providerReady); "inprocess"
     // means hosts without containers, which nobody can SSH into.
     void providerRuntime(const QString &runtime, const QString &note);
+    // The provider's time zone (after providerReady, before any of its data is shown).
+    void timeZoneChanged(const QTimeZone &zone, bool stated);
     // The sandbox we started has gone; the window says so until Retry.
     void providerLost(const QString &reason);
     void loginNeeded(const QString &note);
@@ -222,6 +229,8 @@ private:
     QString m_runtime;
     QString m_runtimeNote;
     qint64 m_trialCreditMicros = -1;
+    QTimeZone m_timeZone = QTimeZone::utc();
+    bool m_timeZoneStated = false;
     QString m_userId;
     bool m_usingSandbox = false;
     quint64 m_probeGeneration = 0; // a newer connectToUrl() wins over an older probe's answer

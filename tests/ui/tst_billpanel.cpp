@@ -22,7 +22,7 @@ private Q_SLOTS:
 
         QVERIFY(ticker.update(10'000'000, 0));
         panel.refresh();
-        QCOMPARE(panel.balanceText(), u"¥10.0000"_s);
+        QCOMPARE(panel.balanceText(), u"¥10.00"_s);
         QCOMPARE(panel.findChild<QLabel *>(u"spendRateLabel"_s)->text(),
                  u"Nothing is billed now"_s);
         QVERIFY(panel.findChild<QLabel *>(u"runsOutLabel"_s)->text().isEmpty());
@@ -36,7 +36,7 @@ private Q_SLOTS:
                  qPrintable(panel.findChild<QLabel *>(u"runsOutLabel"_s)->text()));
         clock.advanceMs(5000);
         ticker.tick(); // balanceChanged -> refresh
-        QCOMPARE(panel.balanceText(), u"¥9.9950"_s);
+        QCOMPARE(panel.balanceText(), u"¥9.99"_s);
     }
 };
 

@@ -28,6 +28,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour;
@@ -185,11 +186,23 @@ void TestHostStops::stopTimeMovedAndRemovedInDetails()
     QVERIFY(move->isEnabled() && remove->isEnabled());
     QVERIFY2(text->text().startsWith(u"Stops at "_s), qPrintable(text->text()));
 
-    // Moved three hours on from the provider's now (whole minutes: what the field shows).
+    // Moved three hours on from the provider's now (whole minutes: what the field shows), typed
+    // as the provider's wall time: the field is in its zone, as every time shown is (it was in
+    // this machine's).
+    const QTimeZone shanghai("Asia/Shanghai");
+    // The launch timeline tells time in the provider's zone too (it said "13:54:14 UTC").
+    const std::optional<core::Instance> shown = m_window->clientSession()->instance(m_timed);
+    QVERIFY(shown && shown->launch.requestedAt.isValid());
+    const QString timeline = details->findChild<QLabel *>(u"timelineLabel"_s)->text();
+    QVERIFY2(timeline.startsWith(u"requested at "_s
+                                 + shown->launch.requestedAt.toTimeZone(shanghai).toString(
+                                     u"yyyy-MM-dd HH:mm:ss"_s)),
+             qPrintable(timeline));
     const QDateTime now = providerNow();
-    QDateTime later = now.addSecs(3 * 3600).toLocalTime();
+    QDateTime later = now.addSecs(3 * 3600).toTimeZone(shanghai);
     later.setTime(QTime(later.time().hour(), later.time().minute()));
-    edit->setDateTime(later);
+    edit->setDate(later.date());
+    edit->setTime(later.time());
     QTest::mouseClick(move, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(status->isVisible() && status->text().contains(u"now stops at"_s),
                              10000);
@@ -205,7 +218,9 @@ void TestHostStops::stopTimeMovedAndRemovedInDetails()
     shoot(details, u"details-stop-time"_s);
 
     // A time already past is refused by the provider, said, and the stop time stays.
-    edit->setDateTime(now.addSecs(-3600).toLocalTime());
+    const QDateTime past = now.addSecs(-3600).toTimeZone(shanghai);
+    edit->setDate(past.date());
+    edit->setTime(past.time());
     QTest::mouseClick(move, Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(status->text().startsWith(u"The stop time was not changed"_s), 10000);
     QVERIFY2(status->text().contains(u"not in the future"_s), qPrintable(status->text()));

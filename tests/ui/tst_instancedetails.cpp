@@ -229,7 +229,7 @@ void TestInstanceDetails::datasetInPaneAndInBox()
     QVERIFY(storageRate > 0);
     const QString storage = label(u"storageLabel"_s);
     QVERIFY2(
-        storage.contains(ui::Format::money(storageRate, 2))
+        storage.contains(ui::Format::ratePerHour(storageRate))
             && storage.contains(u"%1 GiB"_s.arg(retention.value(u"storage_gib"_s).toInteger())),
         qPrintable(storage));
     QVERIFY2(label(u"retentionLabel"_s).contains(ui::Format::retentionItem(u"workspace_volume"_s))

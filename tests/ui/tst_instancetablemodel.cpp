@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimeZone>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour;
@@ -58,6 +59,27 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, 0).data(Model::StateRole).toString(), u"running"_s);
     }
 
+    void launchedAgoAndStagesInTheProviderZone()
+    {
+        // "Launched 3 min ago" by the provider's clock, the time itself in its zone; the
+        // stages' times too (they were in this machine's zone).
+        core::ManualClock local;
+        core::ManualClock provider(1'800'000'000'000 + 3 * 60'000 + 5'000);
+        Model model(&local);
+        model.setTimeZone(QTimeZone("Asia/Shanghai"), &provider);
+        core::Instance i = make(u"a"_s, core::InstanceState::Running);
+        i.createdAt = QDateTime::fromMSecsSinceEpoch(1'800'000'000'000, QTimeZone::utc());
+        i.launch.stages = {{u"ready"_s, i.createdAt.addSecs(3)}};
+        model.upsert(i);
+        QCOMPARE(model.index(0, Model::NameColumn).data(Qt::ToolTipRole).toString(),
+                 u"Launched 3 min ago (2027-01-15 16:00:00)"_s);
+        QVERIFY2(model.index(0, Model::StateColumn)
+                     .data(Qt::ToolTipRole)
+                     .toString()
+                     .endsWith(u"16:00:03"_s),
+                 qPrintable(model.index(0, Model::StateColumn).data(Qt::ToolTipRole).toString()));
+    }
+
     void stagesAndReadyTime()
     {
         core::Instance i = make(u"a"_s, core::InstanceState::Starting);
@@ -79,7 +101,7 @@ private Q_SLOTS:
         QCOMPARE(model.costNowMicros(0), 1'000'000);
         clock.advanceMs(3'600'000 / 2);
         QCOMPARE(model.costNowMicros(0), 1'000'000 + 1'900'000);
-        QCOMPARE(model.index(0, Model::CostColumn).data().toString(), u"¥2.9000"_s);
+        QCOMPARE(model.index(0, Model::CostColumn).data().toString(), u"¥2.90"_s);
         QCOMPARE(model.costNowMicros(1), 1'000'000); // stopped: nothing billed
         // A provider update replaces the local figure.
         core::Instance update = make(u"a"_s, core::InstanceState::Running);

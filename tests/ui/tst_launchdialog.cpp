@@ -256,7 +256,7 @@ void TestLaunchDialog::previewAndRefusal()
     QCOMPARE(dialog.request().gpuCount, 8);
     QCOMPARE(dialog.pricePerHourMicros(), 8 * 15'000'000LL);
     const QString text = cost(dialog);
-    QVERIFY2(text.contains(u"¥120.00 per hour"_s) && text.contains(u"¥2880.00 per day"_s),
+    QVERIFY2(text.contains(u"¥120.00 per hour"_s) && text.contains(u"¥2,880.00 per day"_s),
              qPrintable(text));
     // The built-in catalog: 200 GiB for an H100 host at 200 micro-yuan per GiB-hour.
     QVERIFY2(text.contains(u"its 200 GiB disk is billed at ¥0.0002 per GiB-hour: ¥0.04 per "

@@ -159,8 +159,7 @@ void TestLedgerView::csvField()
 
 void TestLedgerView::setUp(ui::LedgerView &view)
 {
-    view.filter()->setTimeZone(QTimeZone::utc());
-    view.spendChart()->setTimeZone(QTimeZone::utc());
+    view.setTimeZone(QTimeZone::utc());
     view.setInstanceNames({{u"i-1"_s, u"train-1"_s}, {u"i-2"_s, u"eval, big"_s}});
     view.setPostings(knownLedger());
     view.resize(1000, 640);
@@ -316,7 +315,7 @@ void TestLedgerView::spendPerHourAndDay()
     bucket->setCurrentIndex(bucket->findData(int(ui::ledger::Bucket::Day)));
     QCOMPARE(chart->shownBuckets().size(), 2);
     QCOMPARE(chart->findChild<QLabel *>(u"spendTotal"_s)->text(),
-             u"Spent in the periods shown: ¥1.0125"_s);
+             u"Spent in the periods shown: ¥1.01"_s);
 }
 
 QTEST_MAIN(TestLedgerView)

@@ -20,10 +20,12 @@
 #include "Translations.h"
 #include "TrayNotifier.h"
 #include "api/ProviderClient.h"
+#include "billing/BillTicker.h"
 #include "pages/HomePage.h"
 #include "pages/HostCard.h"
 #include "pages/KeysPage.h"
 #include "sandbox/SandboxLauncher.h"
+#include "session/ClientSession.h"
 #include "session/Session.h"
 #include "ssh/SshKeyPair.h"
 
@@ -41,6 +43,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -49,6 +52,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
 #include <QToolButton>
 
 #include <memory>
@@ -220,9 +224,12 @@ void TestMainWindow::fullLoop()
     QVERIFY(window.findChild<QWidget *>(u"dashboard"_s)->isVisible());
     const QString token = window.session()->token();
 
-    // The balance arrives (10 yuan of trial credit).
+    // The balance arrives (10 yuan of trial credit), with two decimals as all money is shown
+    // (it once read ¥10.0000), and every time is said to be in the provider's zone.
     auto *bill = window.findChild<ui::BillPanel *>(u"billPanel"_s);
-    QTRY_COMPARE(bill->balanceText(), u"¥10.0000"_s);
+    QTRY_COMPARE(bill->balanceText(), u"¥10.00"_s);
+    QCOMPARE(window.findChild<QLabel *>(u"timeZoneLabel"_s)->text(),
+             u"Times in Asia/Shanghai (the provider's zone)"_s);
     // This sandbox runs hosts without containers: the window says they have no SSH.
     auto *runtimeNotice = window.findChild<QLabel *>(u"runtimeNotice"_s);
     QTRY_VERIFY(runtimeNotice && runtimeNotice->isVisible());
@@ -268,7 +275,7 @@ void TestMainWindow::fullLoop()
     QTest::keyClicks(topUp->findChild<QLineEdit *>(u"amountEdit"_s), u"5"_s);
     QTest::mouseClick(topUp->findChild<QPushButton *>(u"topUpButton"_s), Qt::LeftButton);
     QTRY_VERIFY(!visibleChild<ui::TopUpDialog>(&window, u"topUpDialog"_s));
-    QTRY_COMPARE(bill->balanceText(), u"¥15.0000"_s);
+    QTRY_COMPARE(bill->balanceText(), u"¥15.00"_s);
 
     // A key to install, added through the API (the client has no key manager yet).
     const auto key =
@@ -302,9 +309,11 @@ void TestMainWindow::fullLoop()
     // ------------------------------------------------------------------
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(window, u"train-1"_s), u"running"_s, 20000);
     window.selectInstance(window.instanceModel()->instanceAt(0)->id);
-    QTRY_VERIFY(bill->balanceText() != u"¥10.0000"_s);
-    const QString before = bill->balanceText();
-    QTRY_VERIFY_WITH_TIMEOUT(bill->balanceText() != before, 5000); // ticks between provider updates
+    QTRY_VERIFY(bill->balanceText() != u"¥10.00"_s);
+    // It ticks between provider updates (by the micro-yuan: two decimals move every ~19 s).
+    const qint64 before = window.clientSession()->ticker()->balanceMicros();
+    QTRY_VERIFY_WITH_TIMEOUT(window.clientSession()->ticker()->balanceMicros() != before, 5000);
+    QTRY_VERIFY(bill->balanceText().startsWith(u"¥14."_s));
     QVERIFY(!window.findChild<QLabel *>(u"spendRateLabel"_s)->text().isEmpty());
     // Launch went to the new host on the Instances page; Home shows it as a card with its
     // state, cards and cost; Stop there asks first.
@@ -315,7 +324,9 @@ void TestMainWindow::fullLoop()
     QTRY_VERIFY(card->isVisible());
     QTRY_VERIFY(card->findChild<QLabel *>(u"cardState"_s)->text().contains(u"Running"_s));
     QVERIFY(card->findChild<QLabel *>(u"cardGpu"_s)->text().contains(u"× 1"_s));
-    QVERIFY(card->findChild<QLabel *>(u"cardCost"_s)->text().startsWith(u"¥"_s));
+    // Less than a fen so far: said so, not ¥0.00.
+    QVERIFY2(card->findChild<QLabel *>(u"cardCost"_s)->text().contains(u"¥0.0"_s),
+             qPrintable(card->findChild<QLabel *>(u"cardCost"_s)->text()));
     shoot(&window, u"04-running"_s);
     QTest::mouseClick(card->findChild<QToolButton *>(u"cardStop"_s), Qt::LeftButton);
     QMessageBox *askStop = nullptr;
@@ -395,6 +406,21 @@ void TestMainWindow::fullLoop()
             || ledgerTable->model()->index(row, ui::LedgerModel::InstanceColumn).data()
                 == u"train-1"_s;
     QVERIFY(named);
+    // Times in the provider's zone (as its statements are; the ledger was once in UTC) and
+    // money with two decimals (the ledger once showed six).
+    const QTimeZone shanghai("Asia/Shanghai");
+    const QRegularExpression twoDecimals(u"^(−?¥[0-9,]+\\.[0-9]{2}|[<>] −?¥0\\.01)$"_s);
+    for (int row = 0; row < ledgerTable->model()->rowCount(); ++row) {
+        const QModelIndex time = ledgerTable->model()->index(row, ui::LedgerModel::TimeColumn);
+        const QDateTime at = time.data(ui::LedgerModel::TimeRole).toDateTime();
+        QCOMPARE(time.data().toString(),
+                 at.toTimeZone(shanghai).toString(u"yyyy-MM-dd HH:mm:ss"_s));
+        for (int column :
+             {int(ui::LedgerModel::AmountColumn), int(ui::LedgerModel::BalanceColumn)}) {
+            const QString money = ledgerTable->model()->index(row, column).data().toString();
+            QVERIFY2(twoDecimals.match(money).hasMatch(), qPrintable(money));
+        }
+    }
     shoot(&window, u"08-ledger"_s);
     window.setCurrentView(ui::MainWindow::View::Instances);
 

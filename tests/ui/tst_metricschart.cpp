@@ -2,9 +2,11 @@
 // hidden nothing is kept; samples older than the range are dropped.
 #include "MetricsChart.h"
 #include "api/ProviderClient.h"
+#include "charts/TimeChart.h"
 #include "session/ClientSession.h"
 
 #include <QTest>
+#include <QTimeZone>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour;
@@ -62,6 +64,50 @@ private Q_SLOTS:
         // Another instance starts from scratch.
         chart.setInstance(u"i-2"_s, true);
         QCOMPARE(chart.pointCount(0), 0);
+    }
+
+    void timeLabelsSayTheTimeOfTheirTick_data()
+    {
+        QTest::addColumn<QString>("zone");
+        QTest::addColumn<int>("minutes");
+        QTest::addColumn<QString>("format");
+        for (const char *zone : {"UTC", "Asia/Shanghai", "Asia/Kolkata"}) {
+            for (int minutes : {5, 15, 60, 24 * 60})
+                QTest::addRow("%s %d min", zone, minutes)
+                    << QString::fromLatin1(zone) << minutes << u"HH:mm"_s;
+            QTest::addRow("%s days", zone)
+                << QString::fromLatin1(zone) << 14 * 24 * 60 << u"MM-dd"_s;
+        }
+    }
+    void timeLabelsSayTheTimeOfTheirTick()
+    {
+        // A range that starts 47.25 s into a minute (a chart's "now" never is a whole minute):
+        // the labels were placed at range/5 steps from it and cut to the minute, so each said a
+        // time up to a minute before the one it stood at. Each label now reads back as the exact
+        // time of its tick, in the chart's zone (Asia/Kolkata is half an hour off whole hours).
+        QFETCH(QString, zone);
+        QFETCH(int, minutes);
+        QFETCH(QString, format);
+        const QTimeZone tz(zone.toLatin1());
+        const QDateTime from(QDate(2026, 12, 6), QTime(13, 54, 47, 250), QTimeZone::utc());
+        ui::TimeChart chart;
+        chart.setTimeZone(tz);
+        chart.setTimeFormat(format);
+        chart.setTimeRange(from, from.addSecs(60LL * minutes));
+        const auto labels = chart.timeLabels();
+        QVERIFY2(labels.size() >= 2 && labels.size() <= 6,
+                 qPrintable(QString::number(labels.size())));
+        for (const auto &[at, label] : labels) {
+            QVERIFY(at >= from.toMSecsSinceEpoch()
+                    && at <= from.addSecs(60LL * minutes).toMSecsSinceEpoch());
+            const QDateTime there = QDateTime::fromMSecsSinceEpoch(at, tz);
+            QCOMPARE(label, there.toString(format));
+            // Nothing finer than the label shows: the tick is on a whole minute (or day).
+            QCOMPARE(there.time().second(), 0);
+            QCOMPARE(there.time().msec(), 0);
+            if (format == u"MM-dd"_s)
+                QCOMPARE(there.time(), QTime(0, 0));
+        }
     }
 };
 

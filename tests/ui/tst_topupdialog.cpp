@@ -131,7 +131,7 @@ void TestTopUpDialog::raisesTheBalance()
                      });
     dialog.open();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-    QCOMPARE(dialog.findChild<QLabel *>(u"balanceLabel"_s)->text(), u"¥10.0000"_s);
+    QCOMPARE(dialog.findChild<QLabel *>(u"balanceLabel"_s)->text(), u"¥10.00"_s);
     QTest::keyClicks(dialog.findChild<QLineEdit *>(u"amountEdit"_s), u"12.34"_s);
     QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
     QVERIFY(dialog.grab().save(QStringLiteral(CARDHOUR_SCREENSHOT_DIR) + u"/topup.png"_s));

@@ -145,6 +145,71 @@ QSize TimeChart::minimumSizeHint() const
     return QSize(240, 140);
 }
 
+namespace {
+
+// The finest unit `format` writes (QDateTime::toString letters): a tick finer than it would be
+// labelled with a time it is not at.
+qint64 finestUnitMs(const QString &format)
+{
+    if (format.contains(u's'))
+        return 1000;
+    if (format.contains(u'm'))
+        return 60'000;
+    if (format.contains(u'h') || format.contains(u'H'))
+        return 3'600'000;
+    return 86'400'000;
+}
+
+} // namespace
+
+QList<qint64> TimeChart::timeTicks(qint64 fromMs, qint64 toMs, const QTimeZone &zone,
+                                   const QString &format, int maxTicks)
+{
+    static constexpr qint64 kSteps[] = {
+        1'000,      5'000,      10'000,     15'000,      30'000,      60'000,        120'000,
+        300'000,    600'000,    900'000,    1'800'000,   3'600'000,   7'200'000,     10'800'000,
+        21'600'000, 43'200'000, 86'400'000, 172'800'000, 604'800'000, 1'209'600'000, 2'419'200'000};
+    QList<qint64> ticks;
+    if (toMs <= fromMs || maxTicks < 1)
+        return ticks;
+    const qint64 finest = finestUnitMs(format);
+    qint64 step = kSteps[std::size(kSteps) - 1];
+    for (qint64 candidate : kSteps) {
+        if (candidate >= finest && candidate % finest == 0
+            && (toMs - fromMs) / candidate + 1 <= maxTicks) {
+            step = candidate;
+            break;
+        }
+    }
+    // Round in the zone's wall time (its offset at the start of the range), so that 13:55 in
+    // Asia/Shanghai is a tick even though the epoch's minutes are UTC's.
+    const qint64 offsetMs =
+        qint64(QDateTime::fromMSecsSinceEpoch(fromMs, zone).offsetFromUtc()) * 1000;
+    const qint64 wall = fromMs + offsetMs;
+    qint64 first = (wall / step) * step;
+    if (first < wall)
+        first += step;
+    for (qint64 at = first - offsetMs; at <= toMs; at += step)
+        ticks.append(at);
+    // A range longer than the largest step allows: every other tick, until they fit.
+    while (ticks.size() > maxTicks) {
+        QList<qint64> fewer;
+        for (qsizetype i = 0; i < ticks.size(); i += 2)
+            fewer.append(ticks.at(i));
+        ticks = fewer;
+    }
+    return ticks;
+}
+
+QList<std::pair<qint64, QString>> TimeChart::timeLabels() const
+{
+    QList<std::pair<qint64, QString>> labels;
+    for (qint64 at : timeTicks(m_from.toMSecsSinceEpoch(), m_to.toMSecsSinceEpoch(), m_zone,
+                               m_timeFormat, kTimeTicks + 1))
+        labels.append({at, QDateTime::fromMSecsSinceEpoch(at, m_zone).toString(m_timeFormat)});
+    return labels;
+}
+
 QColor TimeChart::colourOf(int index) const
 {
     // The palette's accent first, then hues that stay apart on light and dark backgrounds.
@@ -205,14 +270,12 @@ void TimeChart::paintEvent(QPaintEvent *)
                                 metrics.height()),
                          Qt::AlignRight | Qt::AlignVCenter, label);
     }
-    // Time axis: evenly spaced labels in the chart's time zone.
+    // Time axis: labels at round times in the chart's zone, each where its time is (a label
+    // placed at an arbitrary instant and cut to minutes was up to a minute off).
     const double x0 = double(m_from.toMSecsSinceEpoch());
     const double x1 = double(m_to.toMSecsSinceEpoch());
-    for (int tick = 0; tick <= kTimeTicks; ++tick) {
-        const double x = plot.left() + plot.width() * tick / kTimeTicks;
-        const QDateTime at =
-            QDateTime::fromMSecsSinceEpoch(qint64(x0 + (x1 - x0) * tick / kTimeTicks), m_zone);
-        const QString label = at.toString(m_timeFormat);
+    for (const auto &[at, label] : timeLabels()) {
+        const double x = plot.left() + plot.width() * (double(at) - x0) / (x1 - x0);
         const double w = metrics.horizontalAdvance(label);
         painter.setPen(QPen(grid, 1));
         painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 3));

@@ -50,6 +50,15 @@ public:
 
     QSize minimumSizeHint() const override;
 
+    // The time axis' ticks: round times in the chart's zone (whole minutes, 5 minutes, hours,
+    // days: the smallest step that gives at most `maxTicks`), never finer than the time format
+    // writes, so each label says exactly the time its tick stands at. Milliseconds since the
+    // epoch, in order.
+    static QList<qint64> timeTicks(qint64 fromMs, qint64 toMs, const QTimeZone &zone,
+                                   const QString &format, int maxTicks);
+    // The ticks of the current range with their labels (what paintEvent draws; tests).
+    QList<std::pair<qint64, QString>> timeLabels() const;
+
 protected:
     void paintEvent(QPaintEvent *event) override;
 
@@ -68,7 +77,7 @@ private:
     QString m_placeholder;
     QDateTime m_from;
     QDateTime m_to;
-    QTimeZone m_zone = QTimeZone::systemTimeZone();
+    QTimeZone m_zone = QTimeZone::utc();
     QString m_timeFormat = QStringLiteral("HH:mm");
     double m_low = 0;
     double m_high = 100;

@@ -4,6 +4,7 @@
 #include "LedgerView.h"
 #include "SpendingLimitsPanel.h"
 #include "StatementPanel.h"
+#include "session/ClientSession.h"
 
 #include <QEvent>
 #include <QTabWidget>
@@ -36,13 +37,12 @@ BillingPage::BillingPage(core::ClientSession *session, const AppSettings &settin
     connect(m_ledger, &LedgerView::postingsChanged, m_calculator, &CostCalculator::setPostings);
     connect(m_ledger, &LedgerView::instanceNamesChanged, m_statements,
             &StatementPanel::setInstanceNames);
-    // Statements count months where the provider does, once it says where that is.
-    connect(m_limits, &SpendingLimitsPanel::limitsChanged, this,
-            [this](const core::SpendingLimits &limits) {
-                const QTimeZone zone(limits.timeZone.toUtf8());
-                if (zone.isValid())
-                    m_statements->setTimeZone(zone, true);
-            });
+    // Statements count months where the provider does (its /v1/health says where).
+    if (session) {
+        m_statements->setTimeZone(session->timeZone(), session->timeZoneStated());
+        connect(session, &core::ClientSession::timeZoneChanged, m_statements,
+                &StatementPanel::setTimeZone);
+    }
     connect(m_calculator, &CostCalculator::inputsEdited, this,
             [this](const core::CostInputs &inputs, const CostCalculator::Job &job) {
                 Q_EMIT remembered(inputs, job.gpuType, job.cards, job.hours);

@@ -155,7 +155,7 @@ void HostCard::refreshLive()
     // The countdown moves with the cost, which ticks while the host runs.
     const Instance *instance = m_model->instance(m_id);
     const QString stop = instance && instance->state == InstanceState::Running
-        ? StopText::planned(instance->plannedStop,
+        ? StopText::planned(instance->plannedStop, m_model->timeZone(),
                             m_clock ? m_clock->now() : QDateTime::currentDateTimeUtc())
         : QString();
     m_plannedStop->setText(stop);

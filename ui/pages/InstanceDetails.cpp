@@ -70,24 +70,6 @@ QString rowTitle(int row)
     }
 }
 
-// Money with as many decimals as the amount has (2 to 6): a storage price of ¥0.0002 per
-// GiB-hour is not shown as ¥0.00.
-int exactDecimals(qint64 micros)
-{
-    int decimals = 2;
-    qint64 unit = 10'000; // micro-yuan per last digit shown
-    while (decimals < 6 && micros % unit != 0) {
-        ++decimals;
-        unit /= 10;
-    }
-    return decimals;
-}
-
-QString exactMoney(qint64 micros)
-{
-    return Format::money(micros, exactDecimals(micros));
-}
-
 QString listOf(const QStringList &items)
 {
     QStringList words;
@@ -254,7 +236,9 @@ void InstanceDetails::fill(const Instance &instance)
         state = tr("%1 (%2)").arg(state, why.isEmpty() ? instance.stateReason : why);
     }
     if (instance.state == InstanceState::Running && instance.plannedStop)
-        state = tr("%1 · %2").arg(state, StopText::planned(instance.plannedStop));
+        state = tr("%1 · %2").arg(state,
+                                  StopText::planned(instance.plannedStop, m_session->timeZone(),
+                                                    m_session->providerClock()->now()));
     m_stateLabel->setText(state);
     QPalette statePalette = m_stateLabel->palette();
     statePalette.setColor(QPalette::WindowText, StateStyle::colour(instance.state, pal));
@@ -262,7 +246,7 @@ void InstanceDetails::fill(const Instance &instance)
     m_stateLabel->setAccessibleDescription(
         StateStyle::accessibleText(instance.state, instance.stateText));
 
-    m_values[TimelineRow]->setText(timelineText(instance));
+    m_values[TimelineRow]->setText(timelineText(instance, m_session->timeZone()));
     m_values[SshRow]->setText(sshAddressText(instance));
     m_values[FingerprintRow]->setText(instance.ssh && !instance.ssh->hostKeySha256.isEmpty()
                                           ? instance.ssh->hostKeySha256
@@ -351,14 +335,12 @@ void InstanceDetails::showApps(const Instance &instance)
 
 // ---- the sentences --------------------------------------------------------------------------
 
-QString InstanceDetails::timelineText(const Instance &instance)
+QString InstanceDetails::timelineText(const Instance &instance, const QTimeZone &zone)
 {
     const core::Launch &launch = instance.launch;
     if (!launch.requestedAt.isValid())
         return tr("not launched yet");
-    QStringList lines{
-        tr("requested at %1")
-            .arg(QLocale().toString(launch.requestedAt.toLocalTime().time(), QLocale::LongFormat))};
+    QStringList lines{tr("requested at %1").arg(Format::dateTime(launch.requestedAt, zone, true))};
     for (const core::LaunchStage &stage : launch.stages)
         lines << tr("%1: %2 after the request")
                      .arg(Format::stage(stage.name),
@@ -425,9 +407,9 @@ QString InstanceDetails::storageText(const Retention &retention)
         return tr("nothing is billed while it is stopped");
     const qint64 rate = retention.storageRateMicrosPerHourWhenStopped;
     return tr("%1 for the %2 GiB kept (%3 per GiB-hour)")
-        .arg(Format::ratePerHour(rate, exactDecimals(rate)))
+        .arg(Format::ratePerHour(rate))
         .arg(retention.storageGib)
-        .arg(exactMoney(retention.storagePricePerGibHourMicros));
+        .arg(Format::exactMoney(retention.storagePricePerGibHourMicros));
 }
 
 QString InstanceDetails::retentionText(const Retention &retention)

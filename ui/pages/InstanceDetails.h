@@ -3,6 +3,7 @@
 #include "api/Models.h"
 
 #include <QString>
+#include <QTimeZone>
 #include <QWidget>
 
 #include <optional>
@@ -40,7 +41,7 @@ public:
     bool isShowingEmptyState() const;
 
     // The sentences of the pane, from the provider's data only (also for other views).
-    static QString timelineText(const core::Instance &instance);
+    static QString timelineText(const core::Instance &instance, const QTimeZone &zone);
     static QString sshAddressText(const core::Instance &instance);
     static QString resourcesText(const core::Instance &instance);
     static QString cardsText(const core::Instance &instance);

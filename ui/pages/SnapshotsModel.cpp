@@ -10,13 +10,6 @@ using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
 
-namespace {
-QString localTime(const QDateTime &at)
-{
-    return at.isValid() ? QLocale().toString(at.toLocalTime(), QLocale::ShortFormat) : QString();
-}
-} // namespace
-
 SnapshotsModel::SnapshotsModel(NameLookup names, const core::Clock *clock, QObject *parent)
     : QAbstractTableModel(parent), m_names(std::move(names)),
       m_clock(clock ? clock : core::SystemClock::instance())
@@ -58,7 +51,7 @@ QString SnapshotsModel::stateText(const core::Snapshot &snapshot)
 
 QString SnapshotsModel::feeText(qint64 microsPerHour)
 {
-    return tr("%1/h").arg(Format::money(microsPerHour, 4));
+    return Format::ratePerHour(microsPerHour);
 }
 
 QString SnapshotsModel::retentionItem(const QString &item)
@@ -114,6 +107,9 @@ QVariant SnapshotsModel::data(const QModelIndex &index, int role) const
         return tr("Not kept (a restore is a new instance): %1")
             .arg(QLocale().createSeparatedList(lost));
     }
+    const QDateTime since = s.isReady() ? s.readyAt : s.createdAt;
+    if (role == Qt::ToolTipRole && index.column() == SinceColumn)
+        return Format::dateTime(since, m_zone, true);
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -138,14 +134,13 @@ QVariant SnapshotsModel::data(const QModelIndex &index, int role) const
             return tr("—");
         // Ready but not billed: the fee waits for a top-up (the provider never makes a debt).
         return s.retention.storageRateMicrosPerHour > 0 ? tr("paused: balance empty") : feeText(0);
-    case SinceColumn:
-        if (s.isReady())
-            return localTime(s.readyAt);
-        if (s.state == u"creating"_s)
-            return tr("taken since %1").arg(localTime(s.createdAt));
-        return localTime(s.createdAt);
+    case SinceColumn: {
+        const QString ago =
+            Format::relative(since, (m_providerNow ? m_providerNow : m_clock)->now());
+        return s.state == u"creating"_s ? tr("taking, started %1").arg(ago) : ago;
+    }
     case CostColumn:
-        return Format::money(costNowMicros(index.row()), 4);
+        return Format::money(costNowMicros(index.row()));
     case KeepsColumn:
         return keepsText(s.retention);
     default:
@@ -249,6 +244,18 @@ void SnapshotsModel::tick()
         if (m_rows.at(row).snapshot.storageRateMicrosPerHour > 0)
             Q_EMIT dataChanged(index(row, CostColumn), index(row, CostColumn), {Qt::DisplayRole});
     }
+    // "3 min ago" moves on.
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, SinceColumn), index(int(m_rows.size()) - 1, SinceColumn),
+                           {Qt::DisplayRole});
+}
+
+void SnapshotsModel::setTimes(const QTimeZone &zone, const core::Clock *providerNow)
+{
+    m_zone = zone;
+    m_providerNow = providerNow;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, SinceColumn), index(int(m_rows.size()) - 1, SinceColumn));
 }
 
 void SnapshotsModel::refreshNames()

@@ -6,6 +6,7 @@
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QList>
+#include <QTimeZone>
 
 #include <functional>
 
@@ -48,6 +49,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
+    // How the Since column tells time: "3 min ago" by `providerNow` (the provider's clock, as
+    // the times are its own; nullptr: the model's clock), the time itself in `zone` on hover.
+    void setTimes(const QTimeZone &zone, const core::Clock *providerNow);
+
     void setSnapshots(const QList<core::Snapshot> &snapshots);
     void upsert(const core::Snapshot &snapshot);
     void clear();
@@ -64,7 +69,7 @@ public:
     static QString stateText(const core::Snapshot &snapshot);
     // What it keeps, in words ("the container's own disk and /workspace").
     static QString keepsText(const core::SnapshotRetention &retention);
-    // "¥0.0004/h": storage fees are small, so four decimals.
+    // "¥0.0004/h": a storage fee with every digit it has (Format::ratePerHour).
     static QString feeText(qint64 microsPerHour);
     // A retention word of a snapshot (container_disk, authorized_keys, ...) in words.
     static QString retentionItem(const QString &item);
@@ -85,6 +90,8 @@ private:
 
     NameLookup m_names;
     const core::Clock *m_clock;
+    const core::Clock *m_providerNow = nullptr;
+    QTimeZone m_zone = QTimeZone::utc();
     QList<Row> m_rows;
 };
 

@@ -82,6 +82,11 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &SnapshotsPage::updateView);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &SnapshotsPage::updateDetails);
+    m_model->setTimes(session->timeZone(), session->providerClock());
+    connect(session, &core::ClientSession::timeZoneChanged, m_model,
+            [this, session](const QTimeZone &zone) {
+                m_model->setTimes(zone, session->providerClock());
+            });
     m_ticker->setInterval(1000);
     connect(m_ticker, &QTimer::timeout, m_model, &SnapshotsModel::tick);
 
@@ -208,7 +213,7 @@ void SnapshotsPage::updateView()
     if (source && source->retention.storagePricePerGibHourMicros > 0)
         m_priceNote->setText(
             tr("A snapshot is billed for its storage at %1 per GiB and hour while you keep it.")
-                .arg(Format::money(source->retention.storagePricePerGibHourMicros, 4)));
+                .arg(Format::exactMoney(source->retention.storagePricePerGibHourMicros)));
     else
         m_priceNote->clear();
     m_priceNote->setVisible(!m_priceNote->text().isEmpty());
@@ -245,7 +250,7 @@ void SnapshotsPage::updateDetails()
     if (r.billedWhileKept.contains(u"storage"_s) && r.storagePricePerGibHourMicros > 0)
         lines << tr("Storage is billed while it is kept: %n GiB at %1 per GiB-hour, %2.", nullptr,
                     int(r.storageGib))
-                     .arg(Format::money(r.storagePricePerGibHourMicros, 4),
+                     .arg(Format::exactMoney(r.storagePricePerGibHourMicros),
                           SnapshotsModel::feeText(r.storageRateMicrosPerHour));
     if (r.survivesInstanceTerminate)
         lines << tr("It outlives its instance: terminating the instance does not delete it.");
@@ -310,10 +315,10 @@ QString SnapshotsPage::deleteQuestion(const Snapshot &s) const
     if (s.storageRateMicrosPerHour > 0)
         text += tr("Its storage fee of %1 stops now; it has cost %2 so far.")
                     .arg(SnapshotsModel::feeText(s.storageRateMicrosPerHour),
-                         Format::money(m_model->costNowMicros(m_model->rowOf(s.id)), 4));
+                         Format::money(m_model->costNowMicros(m_model->rowOf(s.id))));
     else
         text += tr("It is not billed now; it has cost %1 so far.")
-                    .arg(Format::money(m_model->costNowMicros(m_model->rowOf(s.id)), 4));
+                    .arg(Format::money(m_model->costNowMicros(m_model->rowOf(s.id))));
     return text;
 }
 

@@ -115,7 +115,8 @@ void SnapshotsRestoreDialog::fillGpus()
     for (const GpuType &gpu : std::as_const(m_gpus)) {
         //: GPU type in the restore dialog: name, price per card-hour, free cards
         m_ui->restoreGpuCombo->addItem(tr("%1 · %2 per card-hour · free: %3")
-                                           .arg(gpu.name, Format::money(gpu.pricePerHourMicros),
+                                           .arg(gpu.name,
+                                                Format::exactMoney(gpu.pricePerHourMicros),
                                                 QString::number(gpu.available)));
         m_ui->restoreGpuCombo->setItemData(m_ui->restoreGpuCombo->count() - 1, gpu.id, IdRole);
     }
@@ -185,12 +186,12 @@ void SnapshotsRestoreDialog::updateCost()
         m_ui->restoreCostLabel->clear();
         return;
     }
-    QString text =
-        tr("<b>Cost:</b> %1 per hour, %2 per day while it runs (%3 × %4 per "
-           "card-hour).")
-            .arg(Format::money(perHour), Format::money(core::BillTicker::costOf(msPerDay, perHour)))
-            .arg(m_ui->restoreCountSpin->value())
-            .arg(Format::money(gpu->pricePerHourMicros));
+    QString text = tr("<b>Cost:</b> %1 per hour, %2 per day while it runs (%3 × %4 per "
+                      "card-hour).")
+                       .arg(Format::exactMoney(perHour),
+                            Format::money(core::BillTicker::costOf(msPerDay, perHour)))
+                       .arg(m_ui->restoreCountSpin->value())
+                       .arg(Format::exactMoney(gpu->pricePerHourMicros));
     if (m_ui->restoreCountSpin->value() > gpu->available)
         text +=
             u"<br>"_s + tr("Only %n card(s) of this type are free now.", nullptr, gpu->available);

@@ -1,12 +1,12 @@
 #include "StopTimerRow.h"
 
+#include "Format.h"
+#include "ZonedDateTimeEdit.h"
 #include "session/ClientSession.h"
 
-#include <QDateTimeEdit>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLocale>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -16,7 +16,7 @@ namespace cardhour::ui {
 
 StopTimerRow::StopTimerRow(core::ClientSession *session, QWidget *parent)
     : QWidget(parent), m_session(session), m_current(new QLabel(this)),
-      m_time(new QDateTimeEdit(this)), m_move(new QPushButton(this)),
+      m_time(new ZonedDateTimeEdit(this)), m_move(new QPushButton(this)),
       m_remove(new QPushButton(this)), m_status(new QLabel(this))
 {
     setObjectName(u"stopTimerRow"_s);
@@ -26,6 +26,8 @@ StopTimerRow::StopTimerRow(core::ClientSession *session, QWidget *parent)
     m_time->setObjectName(u"stopTimerEdit"_s);
     m_time->setCalendarPopup(true);
     m_time->setDisplayFormat(u"yyyy-MM-dd HH:mm"_s);
+    m_time->setZone(session->timeZone());
+    connect(session, &core::ClientSession::timeZoneChanged, m_time, &ZonedDateTimeEdit::setZone);
     m_move->setObjectName(u"stopTimerMove"_s);
     m_remove->setObjectName(u"stopTimerRemove"_s);
     m_status->setObjectName(u"stopTimerStatus"_s);
@@ -45,7 +47,7 @@ StopTimerRow::StopTimerRow(core::ClientSession *session, QWidget *parent)
 
     connect(m_move, &QPushButton::clicked, this, [this] {
         core::StopPolicy policy = m_instance.stopPolicy;
-        policy.stopAt = m_time->dateTime().toUTC();
+        policy.stopAt = m_time->instant();
         send(policy, false);
     });
     connect(m_remove, &QPushButton::clicked, this, [this] {
@@ -63,8 +65,8 @@ void StopTimerRow::setInstance(const core::Instance &instance)
     // The field follows the provider only when another host or another time is shown, so
     // that an event does not undo what is being typed.
     if (instance.id != m_shownId || stopAt != m_shownStopAt) {
-        m_time->setDateTime(stopAt.isValid() ? stopAt.toLocalTime()
-                                             : QDateTime::currentDateTime().addSecs(3600));
+        m_time->setInstant(stopAt.isValid() ? stopAt
+                                            : m_session->providerClock()->now().addSecs(3600));
         if (instance.id != m_shownId)
             m_status->hide();
     }
@@ -96,8 +98,7 @@ void StopTimerRow::send(const core::StopPolicy &policy, bool removing)
                     removing || !at.isValid()
                         ? tr("%1 no longer stops at a set time.").arg(name)
                         : tr("%1 now stops at %2.")
-                              .arg(name,
-                                   QLocale().toString(at.toLocalTime(), QLocale::ShortFormat)));
+                              .arg(name, Format::dateTime(at, m_session->timeZone())));
             } else {
                 m_status->setText(
                     tr("The stop time was not changed: %1").arg(reply.error().userMessage()));
@@ -121,7 +122,7 @@ void StopTimerRow::retranslate()
     const QDateTime at = m_instance.stopPolicy.stopAt;
     if (at.isValid())
         m_current->setText(tr("Stops at %1, kept by the provider.")
-                               .arg(QLocale().toString(at.toLocalTime(), QLocale::ShortFormat)));
+                               .arg(Format::dateTime(at, m_session->timeZone())));
     else
         m_current->setText(tr("No stop time."));
     m_move->setText(at.isValid() ? tr("Move") : tr("Set"));

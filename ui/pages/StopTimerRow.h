@@ -4,7 +4,6 @@
 
 #include <QWidget>
 
-class QDateTimeEdit;
 class QLabel;
 class QPushButton;
 
@@ -13,6 +12,8 @@ class ClientSession;
 } // namespace cardhour::core
 
 namespace cardhour::ui {
+
+class ZonedDateTimeEdit;
 
 // A running host's stop time, in its details: when the provider stops it, a time field, and
 // Move (or Set) and Remove. Each is sent as the host's stop policy with its other rules (cost,
@@ -36,7 +37,7 @@ private:
 
     core::ClientSession *m_session;
     QLabel *m_current;
-    QDateTimeEdit *m_time;
+    ZonedDateTimeEdit *m_time; // in the provider's zone
     QPushButton *m_move;
     QPushButton *m_remove;
     QLabel *m_status;

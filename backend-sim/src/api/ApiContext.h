@@ -56,6 +56,7 @@ struct ApiContext
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
     QString runtimeName = {}; // what runs instances: podman, docker or inprocess
     QString runtimeNote = {}; // why `--runtime auto` chose it, when not the first choice
+    QString timeZoneId = {}; // the IANA zone of the provider's days, months and statements
     // Host names (besides IP literals and `localhost`) that requests may be addressed to.
     QStringList hostNames = {};
     // With --test-clock: what /v1/_test/* want in X-CardHour-Test-Secret

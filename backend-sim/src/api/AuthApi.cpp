@@ -97,6 +97,7 @@ void registerAuthRoutes(ApiContext &ctx)
                         {u"runtime_note"_s, ctx.runtimeNote},
                         // Said before sign-up, so a new user knows what the trial gives.
                         {u"trial_credit_micros"_s, Accounts::kTrialCreditMicros},
+                        {u"time_zone"_s, ctx.timeZoneId},
                         {u"time"_s, json::isoTime(ctx.clock.nowMs())}});
     });
 

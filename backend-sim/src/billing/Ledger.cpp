@@ -51,7 +51,8 @@ QJsonArray Ledger::page(const QString &userId, qint64 beforeSeq, int limit)
     QSqlQuery q = m_db.exec(
         u"SELECT t.id, t.uuid, t.kind, t.amount_micros, t.balance_after_micros, t.instance_id,"
         " t.period_start, t.period_end, t.description, t.created_at, s.rate_micros_per_hour,"
-        " t.snapshot_id FROM ledger_txns t LEFT JOIN segments s ON s.id = t.segment_id"
+        " t.snapshot_id, k.name FROM ledger_txns t LEFT JOIN segments s ON s.id = t.segment_id"
+        " LEFT JOIN snapshots k ON k.id = t.snapshot_id"
         " WHERE t.user_id = ? AND (? = 0 OR t.id < ?) ORDER BY t.id DESC LIMIT ?"_s,
         {userId, beforeSeq, beforeSeq, limit});
     QJsonArray postings;
@@ -86,6 +87,9 @@ QJsonArray Ledger::page(const QString &userId, qint64 beforeSeq, int limit)
              q.value(10).isNull() ? QJsonValue() : QJsonValue(q.value(10).toLongLong())},
             {u"snapshot_id"_s,
              q.value(11).isNull() ? QJsonValue() : QJsonValue(q.value(11).toString())},
+            // Its name as the user gave it, deleted snapshots' too (statements name them).
+            {u"snapshot_name"_s,
+             q.value(12).isNull() ? QJsonValue() : QJsonValue(q.value(12).toString())},
             {u"description"_s, q.value(8).toString()},
             {u"created_at"_s, json::isoTime(q.value(9).toLongLong())},
             {u"entries"_s, entries},

@@ -328,6 +328,7 @@ void SimServer::start()
     m_context->sandboxSecret = sandboxSecret;
     m_context->runtimeName = m_runtime->name();
     m_context->runtimeNote = m_runtimeNote;
+    m_context->timeZoneId = m_spendingLimits->timeZoneId();
     m_context->hostNames = m_options.hostNames;
     if (m_options.testClock)
         m_context->testClockSecret = writeTestClockSecret(m_options.dataDir);

@@ -204,6 +204,7 @@ void TestApiAuth::health()
     QCOMPARE(reply.value(u"service"_s).toString(), u"cardhour-sim"_s);
     QCOMPARE(reply.value(u"test_clock"_s).toBool(), true);
     QVERIFY(isoToMs(reply.value(u"time"_s).toString()) > 0);
+    QCOMPARE(reply.value(u"time_zone"_s).toString(), u"Asia/Shanghai"_s);
     QVERIFY(reply.header("content-type").startsWith("application/json"));
 }
 

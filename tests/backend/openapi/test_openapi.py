@@ -736,6 +736,8 @@ def run_scenario(c, tmp, server_port):
     R.check(health.json and health.json.get("version") == version,
             f"health's version is the document's info.version {version!r}"
             f" (got {(health.json or {}).get('version')!r})")
+    R.check(health.json and health.json.get("time_zone") == "Asia/Shanghai",
+            f"health states the provider's zone (got {(health.json or {}).get('time_zone')!r})")
     c.call("GET", "/v1/_test/clock", expect=200)
     # The sandbox proof (paths/SandboxSecret): an answer for a nonce, 400 for a bad one.
     proof = c.call("POST", "/v1/_sandbox/prove", body={"nonce": "0123456789abcdef" * 4}, expect=200)

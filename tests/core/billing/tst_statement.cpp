@@ -94,6 +94,12 @@ private Q_SLOTS:
         QCOMPARE(s.hosts[0].snapshotMicros, 1000);
         QCOMPARE(s.snapshotMicros, 1000);
         QCOMPARE(s.storageMicros, 0);
+        // Without the ledger's snapshot_name, a snapshot is its id; with it, its name.
+        QCOMPARE(s.snapshots[0].label(), u"snap-1"_s);
+        QList<Posting> named = all;
+        named[1].snapshotName = u"nightly"_s;
+        QCOMPARE(Statement::build(named, 2026, 11, QTimeZone::utc()).snapshots[0].label(),
+                 u"nightly"_s);
     }
 
     void monthInShanghaiMovesTheBoundaries()

@@ -155,7 +155,7 @@ void TestSnapshotsPage::emptyStateTakeRestoreDelete()
     auto *priceNote = page.findChild<QLabel *>(u"snapshotPriceNote"_s);
     const qint64 gibHour = s.session->instance(sourceId)->retention.storagePricePerGibHourMicros;
     QVERIFY(gibHour > 0);
-    QVERIFY2(priceNote->text().contains(ui::Format::money(gibHour, 4)),
+    QVERIFY2(priceNote->text().contains(ui::Format::exactMoney(gibHour)),
              qPrintable(priceNote->text()));
     QVERIFY(shootLightAndDark(&page, kShots, u"snapshots-empty-with-instance"_s));
     QTest::mouseClick(emptyButton, Qt::LeftButton);
