@@ -3,6 +3,8 @@
 // the balance) take the answer in first, so no caller has to hand it back.
 #include "api/ProviderClient.h"
 #include "session/ClientSession.h"
+
+#include "api/ModelUploader.h"
 #include "ssh/SshKeyStore.h"
 
 namespace cardhour::core {
@@ -41,6 +43,21 @@ Reply<QList<Dataset>> *ClientSession::datasets()
 Reply<QList<LibraryModel>> *ClientSession::models()
 {
     return m_client->models();
+}
+
+Reply<LibraryModel> *ClientSession::deleteModel(const QString &id)
+{
+    return m_client->deleteModel(id);
+}
+
+Reply<QList<ModelUpload>> *ClientSession::modelUploads()
+{
+    return m_client->modelUploads();
+}
+
+ModelUploader *ClientSession::newModelUploader(QObject *parent)
+{
+    return new ModelUploader(m_client, parent);
 }
 
 Reply<QList<SshKey>> *ClientSession::sshKeys()
