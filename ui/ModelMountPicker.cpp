@@ -20,8 +20,8 @@ constexpr int kModelNameRole = Qt::UserRole + 1;
 } // namespace
 
 ModelMountPicker::ModelMountPicker(core::ClientSession *session, QWidget *parent)
-    : QWidget(parent), m_session(session), m_title(new QLabel(this)),
-      m_list(new QListWidget(this)), m_none(new QLabel(this))
+    : QWidget(parent), m_session(session), m_title(new QLabel(this)), m_list(new QListWidget(this)),
+      m_none(new QLabel(this))
 {
     setObjectName(u"modelMountPicker"_s);
     m_list->setObjectName(u"modelList"_s);
@@ -65,7 +65,7 @@ void ModelMountPicker::setChosen(const QStringList &names)
     for (int row = 0; row < m_list->count(); ++row) {
         QListWidgetItem *item = m_list->item(row);
         item->setCheckState(names.contains(item->data(kModelNameRole).toString()) ? Qt::Checked
-                                                                                 : Qt::Unchecked);
+                                                                                  : Qt::Unchecked);
     }
 }
 
@@ -77,9 +77,9 @@ void ModelMountPicker::fill()
     for (const LibraryModel &m : std::as_const(m_models)) {
         const QString size = locale.formattedDataSize(m.sizeBytes, 1, QLocale::DataSizeIecFormat);
         //: a model to mount: name, task, where the host sees it, size, public or private
-        const QString text = tr("%1 — %2, at %3 (%4, %5)")
-                                 .arg(m.name, m.task, m.mountPath, size,
-                                      m.isPrivate ? tr("yours") : tr("public"));
+        const QString text =
+            tr("%1 — %2, at %3 (%4, %5)")
+                .arg(m.name, m.task, m.mountPath, size, m.isPrivate ? tr("yours") : tr("public"));
         auto *item = new QListWidgetItem(text, m_list);
         item->setData(kModelNameRole, m.name);
         item->setToolTip(m.description);

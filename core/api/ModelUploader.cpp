@@ -231,8 +231,8 @@ void ModelUploader::sendNextChunk()
     });
 }
 
-void ModelUploader::onChunkAnswer(qint64 offset, qint64 length, bool ok,
-                                  const ModelUpload &upload, const ApiError &error)
+void ModelUploader::onChunkAnswer(qint64 offset, qint64 length, bool ok, const ModelUpload &upload,
+                                  const ApiError &error)
 {
     if (ok) {
         m_chunkRetries = 0;

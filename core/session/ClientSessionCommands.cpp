@@ -1,10 +1,9 @@
 // ClientSession, continued: the commands, the window's one way to the provider. Most are the
 // ProviderClient call as it is; those whose answer changes what the session holds (an instance,
 // the balance) take the answer in first, so no caller has to hand it back.
+#include "api/ModelUploader.h"
 #include "api/ProviderClient.h"
 #include "session/ClientSession.h"
-
-#include "api/ModelUploader.h"
 #include "ssh/SshKeyStore.h"
 
 namespace cardhour::core {

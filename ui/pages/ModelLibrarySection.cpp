@@ -41,10 +41,8 @@ ModelLibrarySection::ModelLibrarySection(core::ClientSession *session, QSettings
     m_upload = new ModelUploadPanel(session, settings, this);
     layout()->addWidget(m_upload);
     connect(m_upload, &ModelUploadPanel::modelAdded, this, &ModelLibrarySection::reload);
-    connect(m_upload, &ModelUploadPanel::errorOccurred, this,
-            &ModelLibrarySection::errorOccurred);
-    connect(m_table, &QTableWidget::itemSelectionChanged, this,
-            &ModelLibrarySection::updateView);
+    connect(m_upload, &ModelUploadPanel::errorOccurred, this, &ModelLibrarySection::errorOccurred);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &ModelLibrarySection::updateView);
     connect(m_deleteButton, &QPushButton::clicked, this, &ModelLibrarySection::confirmDelete);
     retranslate();
 }
@@ -97,18 +95,17 @@ void ModelLibrarySection::reload()
     if (!m_session->isLoggedIn())
         return;
     const quint64 generation = m_generation;
-    m_session->models()->onFinished(this,
-                                    [this, generation](const Reply<QList<LibraryModel>> &reply) {
-                                        if (generation != m_generation)
-                                            return;
-                                        if (!reply.ok())
-                                            return setStatus(
-                                                tr("The model library could not be loaded: %1")
-                                                    .arg(reply.error().userMessage()));
-                                        m_models = reply.value();
-                                        m_loaded = true;
-                                        fillTable();
-                                    });
+    m_session->models()->onFinished(
+        this, [this, generation](const Reply<QList<LibraryModel>> &reply) {
+            if (generation != m_generation)
+                return;
+            if (!reply.ok())
+                return setStatus(tr("The model library could not be loaded: %1")
+                                     .arg(reply.error().userMessage()));
+            m_models = reply.value();
+            m_loaded = true;
+            fillTable();
+        });
     m_upload->reload();
 }
 
@@ -167,9 +164,8 @@ void ModelLibrarySection::updateView()
     m_privateEmpty->setVisible(m_loaded && !anyPrivate);
     const LibraryModel *model = selectedModel();
     m_deleteButton->setEnabled(model && model->isPrivate);
-    m_deleteButton->setToolTip(model && !model->isPrivate
-                                   ? tr("Public models belong to the provider.")
-                                   : QString());
+    m_deleteButton->setToolTip(
+        model && !model->isPrivate ? tr("Public models belong to the provider.") : QString());
 }
 
 const LibraryModel *ModelLibrarySection::selectedModel() const
@@ -218,11 +214,11 @@ QString ModelLibrarySection::inUseMessage(const LibraryModel &model, const ApiEr
     QStringList hosts;
     for (const Instance &instance : m_session->instances()) {
         if (ids.contains(instance.id) || (ids.isEmpty() && instance.models.contains(model.name)))
-            hosts << tr("“%1” (%2)").arg(instance.name,
-                                        Format::state(instance.state, instance.stateText));
+            hosts << tr("“%1” (%2)")
+                         .arg(instance.name, Format::state(instance.state, instance.stateText));
     }
-    const QString names = hosts.isEmpty() ? QLocale().createSeparatedList(ids)
-                                          : QLocale().createSeparatedList(hosts);
+    const QString names =
+        hosts.isEmpty() ? QLocale().createSeparatedList(ids) : QLocale().createSeparatedList(hosts);
     return tr("“%1” is kept: your hosts %2 mount it. A stopped host mounts it again when it "
               "starts, so terminate those hosts first (Instances page), then delete the model.")
         .arg(model.name, names);

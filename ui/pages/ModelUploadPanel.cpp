@@ -172,10 +172,10 @@ void ModelUploadPanel::connectUploader()
         m_nameEdit->clear();
         m_nameEdited = false;
         const qint64 monthly = model.storageRatePerHourMicros.value_or(0) * 24 * 30;
-        m_status->setText(tr("“%1” is in your library: the provider checked its SHA-256 (%2…). "
-                             "Hosts see it at %3; keeping it costs %4 per 30-day month.")
-                              .arg(model.name, model.sha256.left(12), model.mountPath,
-                                   Format::money(monthly)));
+        m_status->setText(
+            tr("“%1” is in your library: the provider checked its SHA-256 (%2…). "
+               "Hosts see it at %3; keeping it costs %4 per 30-day month.")
+                .arg(model.name, model.sha256.left(12), model.mountPath, Format::money(monthly)));
         updateView();
         reload();
         Q_EMIT modelAdded(model);
@@ -271,14 +271,15 @@ QString ModelUploadPanel::sentText(qint64 sent, qint64 total) const
 {
     const QLocale locale;
     //: bytes of a model file the provider holds: "1.0 MiB of 3.0 MiB"
-    return tr("%1 of %2").arg(locale.formattedDataSize(sent, 1, QLocale::DataSizeIecFormat),
-                              locale.formattedDataSize(total, 1, QLocale::DataSizeIecFormat));
+    return tr("%1 of %2")
+        .arg(locale.formattedDataSize(sent, 1, QLocale::DataSizeIecFormat),
+             locale.formattedDataSize(total, 1, QLocale::DataSizeIecFormat));
 }
 
 void ModelUploadPanel::fillUploads()
 {
-    const QString selected = m_uploadsTable->currentRow() >= 0
-            && m_uploadsTable->currentRow() < m_open.size()
+    const QString selected =
+        m_uploadsTable->currentRow() >= 0 && m_uploadsTable->currentRow() < m_open.size()
         ? m_open.at(m_uploadsTable->currentRow()).id
         : QString();
     m_uploadsTable->setRowCount(int(m_open.size()));
@@ -331,9 +332,8 @@ void ModelUploadPanel::browse()
     dialog->setFileMode(QFileDialog::ExistingFile);
     if (!m_fileEdit->text().isEmpty())
         dialog->setDirectory(QFileInfo(m_fileEdit->text()).absolutePath());
-    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
-        m_fileEdit->setText(QDir::toNativeSeparators(path));
-    });
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this](const QString &path) { m_fileEdit->setText(QDir::toNativeSeparators(path)); });
     dialog->open();
 }
 
@@ -382,8 +382,8 @@ void ModelUploadPanel::begin(const QString &path, const QString &name)
     //: the progress bar while a model file's SHA-256 is computed; %p is the percentage
     m_progress->setFormat(tr("Measuring the file… %p%"));
     m_progress->setValue(0);
-    m_status->setText(tr("Measuring “%1” (size and SHA-256) before it is sent…")
-                          .arg(QFileInfo(path).fileName()));
+    m_status->setText(
+        tr("Measuring “%1” (size and SHA-256) before it is sent…").arg(QFileInfo(path).fileName()));
     m_uploader->start(path, name);
     updateView();
 }

@@ -87,19 +87,10 @@ struct Window
         page.show();
     }
     QTableWidget *models() const { return page.findChild<QTableWidget *>(u"modelsTable"_s); }
-    QTableWidget *uploads() const
-    {
-        return page.findChild<QTableWidget *>(u"modelUploadsTable"_s);
-    }
+    QTableWidget *uploads() const { return page.findChild<QTableWidget *>(u"modelUploadsTable"_s); }
     QLabel *uploadStatus() const { return page.findChild<QLabel *>(u"modelUploadStatus"_s); }
-    QPushButton *button(const QString &name) const
-    {
-        return page.findChild<QPushButton *>(name);
-    }
-    core::ModelUploader *uploader() const
-    {
-        return page.modelLibrary()->uploadPanel()->uploader();
-    }
+    QPushButton *button(const QString &name) const { return page.findChild<QPushButton *>(name); }
+    core::ModelUploader *uploader() const { return page.modelLibrary()->uploadPanel()->uploader(); }
     // Fills in the form and clicks Upload.
     void upload(const QString &path, const QString &name)
     {
@@ -143,8 +134,8 @@ private:
 void TestModelLibrary::initTestCase()
 {
     QVERIFY(m_scratch.isValid());
-    m_settings = std::make_unique<QSettings>(m_scratch.filePath(u"settings.ini"_s),
-                                             QSettings::IniFormat);
+    m_settings =
+        std::make_unique<QSettings>(m_scratch.filePath(u"settings.ini"_s), QSettings::IniFormat);
     QVERIFY2(m_sim.start({u"--runtime"_s, u"inprocess"_s}), qPrintable(m_sim.lastError()));
 }
 
@@ -158,8 +149,7 @@ std::unique_ptr<Window> TestModelLibrary::open(const QString &email, QSettings *
     if (!existing)
         return signUpWhenAsked(w->session, loginNeeded, email) ? std::move(w) : nullptr;
     // The same user again (the app started anew): logged in from the keychain, or by hand.
-    if (!QTest::qWaitFor([&] { return loginNeeded.count() > 0 || w->session.isLoggedIn(); },
-                         60000))
+    if (!QTest::qWaitFor([&] { return loginNeeded.count() > 0 || w->session.isLoggedIn(); }, 60000))
         return nullptr;
     if (!w->session.isLoggedIn())
         w->session.logIn(email, u"correct horse battery"_s);
@@ -305,8 +295,9 @@ void TestModelLibrary::interruptedUploadResumesFromOffset()
     QCOMPARE(uploads->item(0, ui::ModelUploadPanel::UploadNameColumn)->text(), u"big-model"_s);
     QCOMPARE(uploads->item(0, ui::ModelUploadPanel::UploadFileColumn)->text(),
              QDir::toNativeSeparators(path));
-    QVERIFY2(uploads->item(0, ui::ModelUploadPanel::UploadSentColumn)->text().startsWith(
-                 QLocale().formattedDataSize(kMiB, 1, QLocale::DataSizeIecFormat)),
+    QVERIFY2(uploads->item(0, ui::ModelUploadPanel::UploadSentColumn)
+                 ->text()
+                 .startsWith(QLocale().formattedDataSize(kMiB, 1, QLocale::DataSizeIecFormat)),
              qPrintable(uploads->item(0, ui::ModelUploadPanel::UploadSentColumn)->text()));
     QVERIFY(shootLightAndDark(&second->page, kShots, u"storage-models-unfinished"_s));
 
