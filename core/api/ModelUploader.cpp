@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QThread>
 
 using namespace Qt::StringLiterals;
@@ -22,6 +23,18 @@ constexpr int kOffsetRetries = 3;
 QString sizeText(qint64 bytes)
 {
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
+}
+
+// The file's name as the provider keeps it inside /models/NAME: letters, digits, '.', '_' and
+// '-' ("My weights.bin" -> "My-weights.bin"); the model's name when nothing of it is left.
+QString providerFileName(const QString &localName, const QString &modelName)
+{
+    QString name = localName;
+    name.replace(QRegularExpression(u"[^A-Za-z0-9._-]+"_s), u"-"_s);
+    name.replace(QRegularExpression(u"\\.{2,}"_s), u"."_s);
+    name.remove(QRegularExpression(u"^[^A-Za-z0-9_]+"_s));
+    name = name.left(128);
+    return name.isEmpty() ? modelName : name;
 }
 
 } // namespace
@@ -168,7 +181,7 @@ void ModelUploader::declare()
 {
     NewModelUpload upload;
     upload.name = m_name;
-    upload.fileName = QFileInfo(m_path).fileName();
+    upload.fileName = providerFileName(QFileInfo(m_path).fileName(), m_name);
     upload.task = m_task;
     upload.sizeBytes = m_sizeBytes;
     upload.sha256 = m_sha256;

@@ -207,7 +207,8 @@ void TestModelLibrary::uploadsWithChecksumAndFee()
     QTest::mouseClick(w->button(u"modelUploadButton"_s), Qt::LeftButton);
     QVERIFY(w->page.findChild<QProgressBar *>(u"modelUploadProgress"_s)->isVisible());
     QVERIFY(w->button(u"modelUploadCancelButton"_s)->isVisible());
-    QTRY_VERIFY_WITH_TIMEOUT(rowNamed(w->models(), u"weights-v1"_s) >= 0, 30000);
+    QTRY_VERIFY2_WITH_TIMEOUT(rowNamed(w->models(), u"weights-v1"_s) >= 0,
+                              qPrintable(w->uploadStatus()->text()), 30000);
     QVERIFY(!hashProgress.isEmpty());
     QCOMPARE(chunks.size(), 3); // 1 MiB chunks
 
@@ -218,6 +219,7 @@ void TestModelLibrary::uploadsWithChecksumAndFee()
     QVERIFY(model != listed.cend());
     QCOMPARE(model->sha256, sha256(bytes));
     QCOMPARE(model->sizeBytes, bytes.size());
+    QCOMPARE(model->fileName, u"Weights-v1.bin"_s); // a name the provider keeps
     QVERIFY(model->storageRatePerHourMicros.value_or(0) > 0);
     QVERIFY2(w->uploadStatus()->text().contains(u"checked its SHA-256"_s),
              qPrintable(w->uploadStatus()->text()));
