@@ -189,6 +189,9 @@ void TestModelLibrary::listsPublicModels()
     table->selectRow(rowNamed(table, u"tesseract-eng"_s));
     QVERIFY(!w->button(u"deleteModelButton"_s)->isEnabled());
     QVERIFY(shootLightAndDark(&w->page, kShots, u"storage-models"_s));
+    // The page as a 1280×800 window shows it, beside the side bar.
+    w->page.resize(1040, 690);
+    QVERIFY(shootLightAndDark(&w->page, kShots, u"storage-models-1280"_s));
 }
 
 void TestModelLibrary::uploadsWithChecksumAndFee()
