@@ -11,6 +11,7 @@
 #include "LaunchDialog.h"
 #include "PageTestSupport.h"
 #include "SimProcess.h"
+#include "Translations.h"
 #include "api/ModelUploader.h"
 #include "api/ProviderClient.h"
 #include "pages/ModelLibrarySection.h"
@@ -27,6 +28,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -192,6 +194,13 @@ void TestModelLibrary::listsPublicModels()
     // The page as a 1280×800 window shows it, beside the side bar.
     w->page.resize(1040, 690);
     QVERIFY(shootLightAndDark(&w->page, kShots, u"storage-models-1280"_s));
+    // In Chinese: the section retranslates itself, the provider's names stay as they are.
+    ui::Translations translations;
+    QVERIFY(translations.setLanguage(u"zh_CN"_s));
+    QTRY_COMPARE(cell(table, u"tesseract-eng"_s, Section::OwnerColumn), u"公共"_s);
+    QVERIFY(shootLightAndDark(&w->page, kShots, u"storage-models-zh"_s));
+    QVERIFY(translations.setLanguage(u"en"_s));
+    QTRY_COMPARE(cell(table, u"tesseract-eng"_s, Section::OwnerColumn), u"public"_s);
 }
 
 void TestModelLibrary::uploadsWithChecksumAndFee()
@@ -415,6 +424,8 @@ void TestModelLibrary::launchDialogSendsModels()
             list->item(row)->setCheckState(Qt::Checked);
     }
     QCOMPARE(dialog.request().models, QStringList{u"tesseract-eng"_s});
+    dialog.findChild<QScrollArea *>(u"launchScroll"_s)->ensureWidgetVisible(list);
+    QVERIFY(shootLightAndDark(&dialog, kShots, u"launch-models"_s));
     QPushButton *launch =
         dialog.findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok);
     QTRY_VERIFY(launch->isEnabled());
