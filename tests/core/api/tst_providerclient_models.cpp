@@ -1,9 +1,9 @@
 // ProviderClient's model-library calls against a real cardhour-sim (in-process runtime): the
 // public models of the installed packages, one of them by id, another user's or an unknown id
 // refused, an upload declared, listed as open, a chunk at the wrong offset refused, the limit's
-// error code, the chunk sent, the completed private model listed with its storage rate, deleted; the apps of the image catalog with what
-// they mount and their cards, a launch that names models (sent as `models`) and one refused for
-// an unknown model.
+// error code, the chunk sent, the completed private model listed with its storage rate, deleted;
+// the apps of the image catalog with what they mount and their cards, a launch that names models
+// (sent as `models`) and one refused for an unknown model.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
