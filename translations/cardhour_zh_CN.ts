@@ -2394,6 +2394,93 @@ Commands:
     </message>
 </context>
 <context>
+    <name>cardhour::ctl::ModelWords</name>
+    <message>
+        <source>free</source>
+        <translation>免费</translation>
+    </message>
+    <message>
+        <source>%1/30 days</source>
+        <translation>%1/30 天</translation>
+    </message>
+    <message>
+        <source>models ls takes no arguments.</source>
+        <translation>models ls 不接受参数。</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>私有</translation>
+    </message>
+    <message>
+        <source>public</source>
+        <translation>公共</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>OWNER</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <source>TASK</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>SIZE</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>STORAGE FEE</source>
+        <translation>存储费</translation>
+    </message>
+    <message>
+        <source>MOUNTED AT</source>
+        <translation>挂载位置</translation>
+    </message>
+    <message>
+        <source>models upload takes one FILE.</source>
+        <translation>models upload 需要一个文件（FILE）。</translation>
+    </message>
+    <message>
+        <source>Carrying on from %1 of %2: the provider kept what it received.</source>
+        <translation>从 %1 / %2 处继续：服务商保留了已收到的部分。</translation>
+    </message>
+    <message>
+        <source>The provider checked its SHA-256; hosts see it at %1; keeping it costs %2.</source>
+        <translation>服务商已核对其 SHA-256；主机在 %1 看到它；保留它的费用为 %2。</translation>
+    </message>
+    <message>
+        <source>models rm takes one model NAME.</source>
+        <translation>models rm 需要一个模型名称（NAME）。</translation>
+    </message>
+    <message>
+        <source>cardhourctl models rm: you have no model %1 (public models belong to the provider).</source>
+        <translation>cardhourctl models rm：您没有名为 %1 的模型（公共模型属于服务商）。</translation>
+    </message>
+    <message>
+        <source>no models command %1 (ls, upload or rm).</source>
+        <translation>没有 models 子命令 %1（可用 ls、upload 或 rm）。</translation>
+    </message>
+    <message>
+        <source>The model library: ls; upload FILE (resumes an interrupted upload); rm NAME.</source>
+        <translation>模型库：ls；upload FILE（可续传中断的上传）；rm NAME。</translation>
+    </message>
+    <message>
+        <source>upload: the model&apos;s name (default: the file&apos;s).</source>
+        <translation>upload：模型名称（默认取文件名）。</translation>
+    </message>
+    <message>
+        <source>upload: what the model does.</source>
+        <translation>upload：模型的用途。</translation>
+    </message>
+    <message>
+        <source>cardhourctl models rm: %1 is kept: your hosts %2 mount it. Terminate them first (`cardhourctl rm HOST`).</source>
+        <translation>cardhourctl models rm：%1 已保留：您的主机 %2 挂载了它。请先终止这些主机（`cardhourctl rm HOST`）。</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::ctl::Snapshots</name>
     <message>
         <source>%1 GiB</source>
