@@ -91,6 +91,7 @@ QJsonObject ModelJson::toJson(const Instance &instance)
                   {u"image"_s, instance.image},
                   {u"ssh_key_ids"_s, QJsonArray::fromStringList(instance.sshKeyIds)},
                   {u"datasets"_s, QJsonArray::fromStringList(instance.datasets)},
+                  {u"models"_s, QJsonArray::fromStringList(instance.models)},
                   {u"price_per_hour_micros"_s, instance.pricePerHourMicros},
                   {u"cost_micros"_s, instance.costMicros},
                   {u"running_since"_s, time(instance.runningSince)},
