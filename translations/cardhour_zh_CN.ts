@@ -2106,10 +2106,6 @@ Commands:
         <translation>launch 只接受选项，不接受 %1。</translation>
     </message>
     <message>
-        <source>--snapshot brings its own disk: it takes no --image or --dataset.</source>
-        <translation>--snapshot 自带磁盘：不能再用 --image 或 --dataset。</translation>
-    </message>
-    <message>
         <source>--gpu TYPE is missing (`cardhourctl gpus` lists them).</source>
         <translation>缺少 --gpu TYPE（`cardhourctl gpus` 会列出类型）。</translation>
     </message>
@@ -2240,6 +2236,14 @@ Commands:
     <message>
         <source>The state to wait for (e.g. running).</source>
         <translation>要等待的状态（例如 running）。</translation>
+    </message>
+    <message>
+        <source>--snapshot brings its own disk: it takes no --image, --dataset or --model.</source>
+        <translation>--snapshot 自带磁盘：不能再用 --image、--dataset 或 --model。</translation>
+    </message>
+    <message>
+        <source>A model of `cardhourctl models` to mount read-only at /models/NAME (repeatable).</source>
+        <translation>以只读方式挂载到 /models/NAME 的模型（见 `cardhourctl models`，可重复）。</translation>
     </message>
 </context>
 <context>
