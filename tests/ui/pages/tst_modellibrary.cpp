@@ -119,13 +119,14 @@ private Q_SLOTS:
     void uploadsWithChecksumAndFee();
     void badNamesAreRefused();
     void interruptedUploadResumesFromOffset();
+    void networkErrorThenResume();
     void changedFileFailsChecksum();
     void deleteInUseIsExplained();
     void launchDialogSendsModels();
 
 private:
     std::unique_ptr<Window> open(const QString &email, QSettings *settings = nullptr,
-                                 bool existing = false);
+                                 bool existing = false, SimProcess *sim = nullptr);
     QList<core::LibraryModel> providerModels(Window &w);
 
     SimProcess m_sim;
@@ -142,12 +143,12 @@ void TestModelLibrary::initTestCase()
 }
 
 std::unique_ptr<Window> TestModelLibrary::open(const QString &email, QSettings *settings,
-                                               bool existing)
+                                               bool existing, SimProcess *sim)
 {
     // Never the user's own settings: unfinished uploads are remembered in the scratch folder.
     auto w = std::make_unique<Window>(settings ? settings : m_settings.get());
     QSignalSpy loginNeeded(&w->session, &core::ClientSession::loginNeeded);
-    w->session.connectToUrl(m_sim.baseUrl());
+    w->session.connectToUrl((sim ? sim : &m_sim)->baseUrl());
     if (!existing)
         return signUpWhenAsked(w->session, loginNeeded, email) ? std::move(w) : nullptr;
     // The same user again (the app started anew): logged in from the keychain, or by hand.
@@ -332,6 +333,48 @@ void TestModelLibrary::interruptedUploadResumesFromOffset()
     QCOMPARE(model->sha256, sha256(bytes));
     QTRY_COMPARE(uploads->rowCount(), 0);
     QVERIFY(settings.value(u"modelUploads/"_s + uploadId).isNull()); // forgotten when done
+}
+
+void TestModelLibrary::networkErrorThenResume()
+{
+    // A provider of its own, to be cut off in the middle of an upload.
+    SimProcess sim;
+    QVERIFY2(sim.start({u"--runtime"_s, u"inprocess"_s}), qPrintable(sim.lastError()));
+    QSettings settings(m_scratch.filePath(u"network.ini"_s), QSettings::IniFormat);
+    const QByteArray bytes = someBytes(2 * kMiB + 99, 13);
+    const QString path = m_scratch.filePath(u"cut-off.bin"_s);
+    QVERIFY(writeFile(path, bytes));
+    const QString email = u"library-network@example.com"_s;
+    {
+        auto first = open(email, &settings, false, &sim);
+        QVERIFY(first);
+        // The provider goes away once it stored the first chunk: the next one finds nobody.
+        connect(first->uploader(), &core::ModelUploader::chunkSent, &first->page,
+                [&sim] { sim.kill(); });
+        QSignalSpy errors(&first->page, &ui::StoragePage::errorOccurred);
+        first->upload(path, u"cut-off"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(errors.size() == 1, 30000);
+        QCOMPARE(first->uploader()->stage(), core::ModelUploader::Stage::Failed);
+        QVERIFY2(first->uploadStatus()->text().contains(u"cannot be reached"_s),
+                 qPrintable(first->uploadStatus()->text()));
+        QVERIFY(!first->page.findChild<QProgressBar *>(u"modelUploadProgress"_s)->isVisible());
+    }
+    // The provider back (on a new port), the app started again: the upload goes on.
+    QVERIFY2(sim.restart(), qPrintable(sim.lastError()));
+    auto second = open(email, &settings, true, &sim);
+    QVERIFY(second);
+    QTRY_COMPARE_WITH_TIMEOUT(second->uploads()->rowCount(), 1, 20000);
+    QList<qint64> offsets;
+    connect(second->uploader(), &core::ModelUploader::chunkSent, &second->page,
+            [&offsets](qint64 offset, qint64) { offsets << offset; });
+    QTest::mouseClick(second->button(u"resumeUploadButton"_s), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(rowNamed(second->models(), u"cut-off"_s) >= 0, 30000);
+    QCOMPARE(offsets, (QList<qint64>{kMiB, 2 * kMiB}));
+    const QList<core::LibraryModel> listed = providerModels(*second);
+    const auto model = std::find_if(listed.cbegin(), listed.cend(),
+                                    [](const auto &m) { return m.name == u"cut-off"_s; });
+    QVERIFY(model != listed.cend());
+    QCOMPARE(model->sha256, sha256(bytes));
 }
 
 void TestModelLibrary::changedFileFailsChecksum()
