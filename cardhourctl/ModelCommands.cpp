@@ -74,7 +74,7 @@ int uploadModel(Context &ctx)
     const QString path = QFileInfo(ctx.args[1]).absoluteFilePath();
     QString name = ctx.value(u"name"_s);
     if (name.isEmpty())
-        name = QFileInfo(path).completeBaseName().toLower();
+        name = ModelUploader::suggestedName(path);
     if (const int code = ctx.connect(); code != Ok)
         return code;
     ModelUploader uploader(ctx.client());

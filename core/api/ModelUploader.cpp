@@ -4,6 +4,7 @@
 #include "api/ProviderCodes.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLocale>
@@ -50,6 +51,20 @@ ModelUploader::~ModelUploader()
         m_inFlight->abort();
 }
 
+bool ModelUploader::isValidName(const QString &name)
+{
+    static const QRegularExpression rule(u"^[a-z0-9][a-z0-9._-]{0,63}$"_s);
+    return rule.match(name).hasMatch();
+}
+
+QString ModelUploader::suggestedName(const QString &path)
+{
+    QString name = QFileInfo(QDir::cleanPath(path)).completeBaseName().toLower();
+    name.replace(QRegularExpression(u"[^a-z0-9._-]+"_s), u"-"_s);
+    name.remove(QRegularExpression(u"^[^a-z0-9]+"_s));
+    return name.left(64);
+}
+
 void ModelUploader::start(const QString &path, const QString &name, const QString &task)
 {
     if (isBusy())
@@ -65,6 +80,12 @@ void ModelUploader::start(const QString &path, const QString &name, const QStrin
     m_chunkRetries = 0;
     m_offsetRetries = 0;
     const QFileInfo info(path);
+    if (!isValidName(name)) {
+        fail(tr("“%1” is not a model name: use 1 to 64 of a-z, 0-9, '.', '_' and '-', starting "
+                "with a letter or a digit.")
+                 .arg(name));
+        return;
+    }
     if (!info.isFile()) {
         fail(tr("“%1” is not a file.").arg(path));
         return;

@@ -57,6 +57,11 @@ public:
     // DELETE /v1/model-uploads/{id}: what the provider received is gone.
     void discard(const QString &uploadId);
 
+    // The provider's rule for a model name (openapi: NewModelUpload.name).
+    static bool isValidName(const QString &name);
+    // A model name made from a file's name ("My Weights.bin" -> "my-weights"), or empty.
+    static QString suggestedName(const QString &path);
+
     Stage stage() const { return m_stage; }
     bool isBusy() const
     {

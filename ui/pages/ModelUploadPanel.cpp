@@ -17,7 +17,6 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -61,7 +60,7 @@ ModelUploadPanel::ModelUploadPanel(core::ClientSession *session, QSettings *sett
             [this](const QString &text) { m_nameEdited = !text.isEmpty(); });
     connect(m_fileEdit, &QLineEdit::textChanged, this, [this](const QString &path) {
         if (!m_nameEdited)
-            m_nameEdit->setText(suggestedName(path));
+            m_nameEdit->setText(ModelUploader::suggestedName(path));
         updateView();
     });
     connect(m_nameEdit, &QLineEdit::textChanged, this, &ModelUploadPanel::updateView);
@@ -207,20 +206,6 @@ void ModelUploadPanel::connectUploader()
             });
 }
 
-QString ModelUploadPanel::suggestedName(const QString &path)
-{
-    QString name = QFileInfo(QDir::cleanPath(path)).completeBaseName().toLower();
-    name.replace(QRegularExpression(u"[^a-z0-9._-]+"_s), u"-"_s);
-    name.remove(QRegularExpression(u"^[^a-z0-9]+"_s));
-    return name.left(64);
-}
-
-bool ModelUploadPanel::isValidName(const QString &name)
-{
-    static const QRegularExpression rule(u"^[a-z0-9][a-z0-9._-]{0,63}$"_s);
-    return rule.match(name).hasMatch();
-}
-
 void ModelUploadPanel::reload()
 {
     if (!m_session->isLoggedIn())
@@ -341,12 +326,7 @@ void ModelUploadPanel::startUpload()
 {
     const QString path = QDir::fromNativeSeparators(m_fileEdit->text().trimmed());
     const QString name = m_nameEdit->text().trimmed();
-    if (!QFileInfo(path).isFile())
-        return showError(tr("“%1” is not a file.").arg(m_fileEdit->text().trimmed()));
-    if (!isValidName(name))
-        return showError(tr("“%1” is not a model name: use 1 to 64 of a-z, 0-9, '.', '_' and "
-                            "'-', starting with a letter or a digit.")
-                             .arg(name));
+    // The uploader says what is wrong with the file or the name (before anything is read).
     begin(QFileInfo(path).absoluteFilePath(), name);
 }
 

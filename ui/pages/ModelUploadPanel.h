@@ -45,10 +45,6 @@ public:
     core::ModelUploader *uploader() const { return m_uploader; }
     // The local file remembered for an open upload (empty: none).
     QString rememberedPath(const QString &uploadId) const;
-    // A model name made from a file's name (what the provider accepts), or empty.
-    static QString suggestedName(const QString &path);
-    // The provider's rule for a model name (openapi: NewModelUpload.name).
-    static bool isValidName(const QString &name);
 
 Q_SIGNALS:
     // A private model was added: the library is asked for again.
