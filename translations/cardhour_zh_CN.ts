@@ -992,6 +992,10 @@
         <source>it is shorter than when it was measured</source>
         <translation>它比计算校验和时更短</translation>
     </message>
+    <message>
+        <source>“%1” is not a model name: use 1 to 64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, starting with a letter or a digit.</source>
+        <translation>“%1”不是有效的模型名称：请使用 1 到 64 个 a-z、0-9、“.”、“_”和“-”字符，并以字母或数字开头。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::core::ProviderClient</name>
@@ -4362,14 +4366,6 @@ Commands:
     <message>
         <source>Model file to upload</source>
         <translation>要上传的模型文件</translation>
-    </message>
-    <message>
-        <source>“%1” is not a file.</source>
-        <translation>“%1”不是文件。</translation>
-    </message>
-    <message>
-        <source>“%1” is not a model name: use 1 to 64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, starting with a letter or a digit.</source>
-        <translation>“%1”不是有效的模型名称：请使用 1 到 64 个 a-z、0-9、“.”、“_”和“-”字符，并以字母或数字开头。</translation>
     </message>
     <message>
         <source>The file of the upload “%1”</source>
