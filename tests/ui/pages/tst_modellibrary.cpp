@@ -394,6 +394,7 @@ void TestModelLibrary::changedFileFailsChecksum()
     QVERIFY2(w->uploadStatus()->text().contains(u"does not match the SHA-256"_s),
              qPrintable(w->uploadStatus()->text()));
     QVERIFY(rowNamed(w->models(), u"changing"_s) < 0);
+    QVERIFY(shootLightAndDark(&w->page, kShots, u"storage-models-mismatch"_s));
     QVERIFY(!w->page.findChild<QProgressBar *>(u"modelUploadProgress"_s)->isVisible());
     // The provider discarded it: nothing is left to resume.
     const auto open = await(w->session.client()->modelUploads());
@@ -442,6 +443,7 @@ void TestModelLibrary::deleteInUseIsExplained()
     QVERIFY2(said.contains(u"“reader”"_s) && said.contains(u"terminate those hosts first"_s),
              qPrintable(said));
     QVERIFY(rowNamed(w->models(), u"mounted"_s) >= 0);
+    QVERIFY(shootLightAndDark(&w->page, kShots, u"storage-models-in-use"_s));
 
     // Once the host is terminated the model goes, and its fee with it.
     const auto terminated = await(w->session.terminateInstance(launched.value->id));
