@@ -145,7 +145,7 @@ int removeModel(Context &ctx)
     }
     const Result<LibraryModel> done = ctx.await(ctx.client()->deleteModel(found->id));
     if (!done.ok() && done.error.code == ErrorCode::ModelInUse) {
-        Output::error(ModelWords::tr("cardhourctl models rm: %1 is kept: your hosts %2 mount it. "
+        Output::error(ModelWords::tr("cardhourctl models rm: %1 is kept: it is mounted by %2. "
                                      "Terminate them first (`cardhourctl rm HOST`).")
                           .arg(found->name, mountingHosts(ctx, done.error)));
         return Failed;

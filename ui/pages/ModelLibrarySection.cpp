@@ -219,8 +219,9 @@ QString ModelLibrarySection::inUseMessage(const LibraryModel &model, const ApiEr
     }
     const QString names =
         hosts.isEmpty() ? QLocale().createSeparatedList(ids) : QLocale().createSeparatedList(hosts);
-    return tr("“%1” is kept: your hosts %2 mount it. A stopped host mounts it again when it "
-              "starts, so terminate those hosts first (Instances page), then delete the model.")
+    return tr("“%1” is kept because it is mounted by %2. A stopped host mounts its models again "
+              "when it starts, so terminate the hosts that use it first (Instances page), then "
+              "delete the model.")
         .arg(model.name, names);
 }
 
