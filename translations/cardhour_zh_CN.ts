@@ -2484,8 +2484,8 @@ Commands:
         <translation>upload：模型的用途。</translation>
     </message>
     <message>
-        <source>cardhourctl models rm: %1 is kept: your hosts %2 mount it. Terminate them first (`cardhourctl rm HOST`).</source>
-        <translation>cardhourctl models rm：%1 已保留：您的主机 %2 挂载了它。请先终止这些主机（`cardhourctl rm HOST`）。</translation>
+        <source>cardhourctl models rm: %1 is kept: it is mounted by %2. Terminate them first (`cardhourctl rm HOST`).</source>
+        <translation>cardhourctl models rm：%1 已保留：%2 挂载了它。请先终止这些主机（`cardhourctl rm HOST`）。</translation>
     </message>
 </context>
 <context>
@@ -4223,10 +4223,6 @@ Commands:
         <translation>“%1”（%2）</translation>
     </message>
     <message>
-        <source>“%1” is kept: your hosts %2 mount it. A stopped host mounts it again when it starts, so terminate those hosts first (Instances page), then delete the model.</source>
-        <translation>“%1”已保留：您的主机 %2 挂载了它。已停止的主机在启动时会再次挂载它，因此请先终止这些主机（实例页面），再删除该模型。</translation>
-    </message>
-    <message>
         <source>Deleting “%1”…</source>
         <translation>正在删除“%1”…</translation>
     </message>
@@ -4285,6 +4281,10 @@ Commands:
     <message>
         <source>&amp;Delete model…</source>
         <translation>删除模型(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>“%1” is kept because it is mounted by %2. A stopped host mounts its models again when it starts, so terminate the hosts that use it first (Instances page), then delete the model.</source>
+        <translation>“%1”已保留，因为 %2 挂载了它。已停止的主机在启动时会再次挂载其模型，因此请先终止使用它的主机（实例页面），再删除该模型。</translation>
     </message>
 </context>
 <context>
