@@ -440,7 +440,8 @@ void TestModelLibrary::deleteInUseIsExplained()
     QVERIFY(confirmDelete());
     QTRY_VERIFY_WITH_TIMEOUT(errors.size() == 1, 20000);
     const QString said = errors.at(0).at(1).toString();
-    QVERIFY2(said.contains(u"“reader”"_s) && said.contains(u"terminate the hosts that use it first"_s),
+    QVERIFY2(said.contains(u"“reader”"_s)
+                 && said.contains(u"terminate the hosts that use it first"_s),
              qPrintable(said));
     QVERIFY(rowNamed(w->models(), u"mounted"_s) >= 0);
     QVERIFY(shootLightAndDark(&w->page, kShots, u"storage-models-in-use"_s));
