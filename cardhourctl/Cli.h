@@ -143,6 +143,7 @@ QList<Command> snapshotCommands();
 QList<Command> appCommands();
 QList<Command> topCommands();
 QList<Command> limitCommands();
+QList<Command> modelCommands();
 // launch --stop-at/--stop-after/--max-cost/--idle-stop (LimitsCommands.cpp).
 void addLaunchStopOptions(QList<Command> &commands);
 

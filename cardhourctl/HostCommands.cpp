@@ -310,9 +310,9 @@ int launch(Context &ctx)
     if (!ctx.args.isEmpty())
         return ctx.usage(Hosts::tr("launch takes options only, not %1.").arg(ctx.args.join(u' ')));
     const bool restore = ctx.isSet(u"snapshot"_s);
-    if (restore && (ctx.isSet(u"image"_s) || ctx.isSet(u"dataset"_s)))
-        return ctx.usage(Hosts::tr("--snapshot brings its own disk: it takes no --image or "
-                                   "--dataset."));
+    if (restore && (ctx.isSet(u"image"_s) || ctx.isSet(u"dataset"_s) || ctx.isSet(u"model"_s)))
+        return ctx.usage(Hosts::tr("--snapshot brings its own disk: it takes no --image, "
+                                   "--dataset or --model."));
     if (!ctx.isSet(u"gpu"_s) && !restore)
         return ctx.usage(Hosts::tr("--gpu TYPE is missing (`cardhourctl gpus` lists them)."));
     NewInstance request;
@@ -328,6 +328,7 @@ int launch(Context &ctx)
     if (!readTimeout(ctx, &timeoutMs, &code))
         return code;
     request.datasets = ctx.values(u"dataset"_s);
+    request.models = ctx.values(u"model"_s);
     if ((code = ctx.connect()) != Ok)
         return code;
 
@@ -515,6 +516,10 @@ QList<Command> hostCommands()
                                        "and /workspace, its GPU type unless --gpu."),
                              u"ID"_s),
           QCommandLineOption(u"dataset"_s, Hosts::tr("A shared dataset to mount (repeatable)."),
+                             u"NAME"_s),
+          QCommandLineOption(u"model"_s,
+                             Hosts::tr("A model of `cardhourctl models` to mount read-only at "
+                                       "/models/NAME (repeatable)."),
                              u"NAME"_s),
           QCommandLineOption(u"key"_s,
                              Hosts::tr("An SSH key to authorise, by name, id or fingerprint "

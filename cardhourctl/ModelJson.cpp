@@ -91,6 +91,7 @@ QJsonObject ModelJson::toJson(const Instance &instance)
                   {u"image"_s, instance.image},
                   {u"ssh_key_ids"_s, QJsonArray::fromStringList(instance.sshKeyIds)},
                   {u"datasets"_s, QJsonArray::fromStringList(instance.datasets)},
+                  {u"models"_s, QJsonArray::fromStringList(instance.models)},
                   {u"price_per_hour_micros"_s, instance.pricePerHourMicros},
                   {u"cost_micros"_s, instance.costMicros},
                   {u"running_since"_s, time(instance.runningSince)},
@@ -225,6 +226,30 @@ QJsonObject ModelJson::toJson(const Snapshot &snapshot)
             {u"created_at"_s, time(snapshot.createdAt)},
             {u"ready_at"_s, time(snapshot.readyAt)},
             {u"retention"_s, toJson(snapshot.retention)}};
+}
+
+QJsonObject ModelJson::toJson(const LibraryModel &model)
+{
+    const auto orNull = [](const QString &text) {
+        return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
+    };
+    return {{u"id"_s, model.id},
+            {u"name"_s, model.name},
+            {u"visibility"_s, model.isPrivate ? u"private"_s : u"public"_s},
+            {u"task"_s, model.task},
+            {u"languages"_s, QJsonArray::fromStringList(model.languages)},
+            {u"licence"_s, orNull(model.licence)},
+            {u"source_package"_s, orNull(model.sourcePackage)},
+            {u"description"_s, model.description},
+            {u"file_name"_s, orNull(model.fileName)},
+            {u"mount_path"_s, model.mountPath},
+            {u"size_bytes"_s, model.sizeBytes},
+            {u"files"_s, model.files},
+            {u"sha256"_s, model.sha256},
+            {u"available"_s, model.available},
+            {u"added_at"_s, time(model.addedAt)},
+            {u"storage_rate_micros_per_hour"_s, optionalBytes(model.storageRatePerHourMicros)},
+            {u"storage_cost_micros"_s, optionalBytes(model.storageCostMicros)}};
 }
 
 } // namespace cardhour::ctl

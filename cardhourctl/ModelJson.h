@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/ModelLibrary.h"
 #include "api/Models.h"
 
 #include <QJsonArray>
@@ -28,6 +29,7 @@ public:
     static QJsonObject toJson(const core::TopupResult &result);
     static QJsonObject toJson(const core::Snapshot &snapshot);
     static QJsonObject toJson(const core::SnapshotRetention &retention);
+    static QJsonObject toJson(const core::LibraryModel &model);
 
     template<typename T>
     static QJsonArray toJson(const QList<T> &list)

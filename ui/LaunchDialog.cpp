@@ -3,6 +3,7 @@
 #include "CostPreview.h"
 #include "Format.h"
 #include "GpuCardDelegate.h"
+#include "ModelMountPicker.h"
 #include "StateStyle.h"
 #include "StopPolicyEditor.h"
 #include "billing/BillTicker.h"
@@ -56,6 +57,10 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
     m_ui->layout->insertWidget(m_ui->layout->indexOf(m_ui->costLabel), m_stopBox);
     connect(m_stopPolicy, &StopPolicyEditor::changed, this, &LaunchDialog::validate);
     scrollChoices();
+    // Models to mount, beside the datasets (built here: the form stays as it is).
+    m_modelPicker = new ModelMountPicker(m_session, this);
+    if (auto *choices = qobject_cast<QBoxLayout *>(m_ui->noDatasetsLabel->parentWidget()->layout()))
+        choices->insertWidget(choices->indexOf(m_ui->noDatasetsLabel) + 1, m_modelPicker);
     // Tall enough for two rows of cards, but never taller than the screen: on a 768 or 800
     // pixel high laptop screen the buttons would be off it (the lists scroll instead).
     int height = 900;
@@ -115,6 +120,7 @@ void LaunchDialog::load()
         }
         done(r.error());
     });
+    m_modelPicker->load();
     m_session->sshKeys()->onFinished(this, [this, done](const Reply<QList<SshKey>> &r) {
         if (r.ok()) {
             m_keys = r.value();
@@ -385,6 +391,7 @@ NewInstance LaunchDialog::request() const
         if (item->checkState() == Qt::Checked && (item->flags() & Qt::ItemIsEnabled))
             r.datasets << item->data(IdRole).toString();
     }
+    r.models = m_modelPicker->chosen();
     return r;
 }
 

@@ -24,6 +24,7 @@ class SshKeyStore;
 namespace cardhour::ui {
 
 class GpuCardDelegate;
+class ModelMountPicker;
 class StopPolicyEditor;
 
 // Rent a host: GPU type (cards in a grid; a plain list when the dialog is narrow) and card
@@ -92,6 +93,7 @@ private:
     GpuCardDelegate *m_cardDelegate;
     QGroupBox *m_stopBox = nullptr;
     StopPolicyEditor *m_stopPolicy = nullptr;
+    ModelMountPicker *m_modelPicker = nullptr;
     core::ClientSession *m_session;
     const core::BillTicker *m_ticker;
     core::SshKeyStore *m_keyStore;

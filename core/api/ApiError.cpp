@@ -3,6 +3,8 @@
 #include "api/ProviderCodes.h"
 #include "billing/Money.h"
 
+#include <QLocale>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
@@ -117,6 +119,19 @@ QString ApiError::userMessage() const
         {ErrorCode::HostDiskFull,
          QT_TR_NOOP("The provider's disk is nearly full: it takes on no new instances, snapshots "
                     "or uploads until space is freed. Running instances carry on.")},
+        {ErrorCode::ModelNameTaken,
+         QT_TR_NOOP("This name is taken by a public model or by one of your models or "
+                    "unfinished uploads. Choose another name.")},
+        {ErrorCode::UnknownModel, QT_TR_NOOP("The provider has no model by this name.")},
+        {ErrorCode::UnknownUpload,
+         QT_TR_NOOP("The provider no longer has this upload. Upload the file again.")},
+        {ErrorCode::UploadChecksumMismatch,
+         QT_TR_NOOP("The file the provider received does not match the SHA-256 measured on "
+                    "this computer (the file changed while it was sent). The provider "
+                    "discarded it: upload it again.")},
+        {ErrorCode::ChunkChecksumMismatch,
+         QT_TR_NOOP("Part of the file was damaged on the way, again and again. What arrived "
+                    "intact is kept: try again later to carry on.")},
     };
     for (const Known &entry : known) {
         if (code == entry.code)
@@ -139,6 +154,17 @@ QString ApiError::userMessage() const
             return tr("The total spending limit of %1 leaves no room for another minute "
                       "(%2 spent). Raise the limit to go on.")
                 .arg(max, spent);
+    }
+    if (code == ErrorCode::ModelStorageLimit && details.contains("limit_bytes"_L1)) {
+        const QLocale locale;
+        const auto bytes = [&](QLatin1StringView key) {
+            return locale.formattedDataSize(details.value(key).toInteger(), 1,
+                                            QLocale::DataSizeIecFormat);
+        };
+        return tr("This file (%1) does not fit: your models and unfinished uploads already "
+                  "take %2 of the %3 an account may keep. Delete a model or an unfinished "
+                  "upload first.")
+            .arg(bytes("size_bytes"_L1), bytes("used_bytes"_L1), bytes("limit_bytes"_L1));
     }
     if (!message.isEmpty())
         return tr("The provider refused the request: %1").arg(message);

@@ -2,6 +2,7 @@
 
 #include "api/TlsTrust.h"
 
+#include <QCryptographicHash>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -189,7 +190,8 @@ Reply<T> *ProviderClient::call(const QByteArray &method, const QString &path,
 }
 
 void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl &url,
-                           const QByteArray &body, Auth auth)
+                           const QByteArray &body, Auth auth,
+                           const QList<std::pair<QByteArray, QByteArray>> &headers)
 {
     if (!m_baseUrl.isValid() || m_baseUrl.isRelative()) {
         // Finish on the next turn of the event loop: callers connect after the call returns.
@@ -221,6 +223,8 @@ void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl
         request.setRawHeader("Authorization"_ba, "Bearer "_ba + m_token.toUtf8());
     if (!reply->m_idempotencyKey.isEmpty())
         request.setRawHeader("Idempotency-Key"_ba, reply->m_idempotencyKey.toUtf8());
+    for (const auto &[name, value] : headers)
+        request.setRawHeader(name, value);
 
     QNetworkReply *network = m_nam->sendCustomRequest(request, method, body);
     reply->m_network = network;
@@ -391,6 +395,31 @@ Reply<ModelUpload> *ProviderClient::modelUpload(const QString &id)
 {
     return call<ModelUpload>("GET", u"/v1/model-uploads/"_s + pathSegment(id), {}, Auth::Bearer, {},
                              objectOf<ModelUpload>);
+}
+
+Reply<QList<ModelUpload>> *ProviderClient::modelUploads()
+{
+    return call<QList<ModelUpload>>("GET", u"/v1/model-uploads"_s, {}, Auth::Bearer, {},
+                                    arrayOf<ModelUpload>);
+}
+
+Reply<ModelUpload> *ProviderClient::putModelUploadChunk(const QString &id, qint64 offset,
+                                                        const QByteArray &chunk)
+{
+    auto *reply = new Reply<ModelUpload>(objectOf<ModelUpload>, this);
+    const QByteArray sha = QCryptographicHash::hash(chunk, QCryptographicHash::Sha256).toHex();
+    start(reply, "PUT", endpoint(m_baseUrl, u"/v1/model-uploads/"_s + pathSegment(id), {}), chunk,
+          Auth::Bearer,
+          {{"Content-Type"_ba, "application/octet-stream"_ba},
+           {"Upload-Offset"_ba, QByteArray::number(offset)},
+           {"Upload-Chunk-SHA256"_ba, sha}});
+    return reply;
+}
+
+Reply<NoContent> *ProviderClient::deleteModelUpload(const QString &id)
+{
+    return call<NoContent>("DELETE", u"/v1/model-uploads/"_s + pathSegment(id), {}, Auth::Bearer,
+                           {}, nothing);
 }
 
 Reply<QList<Image>> *ProviderClient::images()

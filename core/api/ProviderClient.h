@@ -75,6 +75,12 @@ public:
     // where an interrupted upload goes on.
     Reply<ModelUpload> *createModelUpload(const NewModelUpload &upload);
     Reply<ModelUpload> *modelUpload(const QString &id);
+    // The caller's open uploads, oldest first, each with its offset.
+    Reply<QList<ModelUpload>> *modelUploads();
+    // One chunk at `offset` (with its SHA-256); the last one answers with the model.
+    Reply<ModelUpload> *putModelUploadChunk(const QString &id, qint64 offset,
+                                            const QByteArray &chunk);
+    Reply<NoContent> *deleteModelUpload(const QString &id);
     Reply<QList<SshKey>> *sshKeys();
     Reply<SshKey> *addSshKey(const QString &name, const QString &publicKey,
                              const QString &idempotencyKey = {});
@@ -150,8 +156,9 @@ private:
     Reply<T> *call(const QByteArray &method, const QString &path, const QJsonDocument &body,
                    Auth auth, const QString &idempotencyKey, typename Reply<T>::Parser parser,
                    const QUrlQuery &query = {});
+    // `headers` besides the usual ones; a Content-Type among them replaces the JSON one.
     void start(ApiReply *reply, const QByteArray &method, const QUrl &url, const QByteArray &body,
-               Auth auth);
+               Auth auth, const QList<std::pair<QByteArray, QByteArray>> &headers = {});
     // `tlsRefusal`: why the provider's certificate was refused, if it was.
     void onNetworkFinished(ApiReply *reply, const QString &tlsRefusal);
 

@@ -30,6 +30,15 @@ inline constexpr QLatin1StringView InvalidRequest{"invalid_request"};
 inline constexpr QLatin1StringView InvalidState{"invalid_state"};
 inline constexpr QLatin1StringView SnapshotInUse{"snapshot_in_use"};
 inline constexpr QLatin1StringView HostDiskFull{"host_disk_full"};
+inline constexpr QLatin1StringView InvalidField{"invalid_field"};
+inline constexpr QLatin1StringView UnknownModel{"unknown_model"};
+inline constexpr QLatin1StringView ModelNameTaken{"model_name_taken"};
+inline constexpr QLatin1StringView ModelStorageLimit{"model_storage_limit"};
+inline constexpr QLatin1StringView ModelInUse{"model_in_use"};
+inline constexpr QLatin1StringView UnknownUpload{"unknown_upload"};
+inline constexpr QLatin1StringView UploadOffsetMismatch{"upload_offset_mismatch"};
+inline constexpr QLatin1StringView ChunkChecksumMismatch{"chunk_checksum_mismatch"};
+inline constexpr QLatin1StringView UploadChecksumMismatch{"upload_checksum_mismatch"};
 } // namespace ErrorCode
 
 // An instance's `state_reason` (openapi.yaml: Instance.state_reason's x-state-reasons; a failed

@@ -23,6 +23,7 @@ namespace cardhour::core {
 
 class BillTicker;
 class EventStream;
+class ModelUploader;
 class ProviderClient;
 class RunwayAlerts;
 class SandboxLauncher;
@@ -139,6 +140,11 @@ public:
     Reply<QList<Image>> *images();
     Reply<QList<Dataset>> *datasets();
     Reply<QList<LibraryModel>> *models();
+    // A private model; `model_in_use` names the instances that still mount it (details).
+    Reply<LibraryModel> *deleteModel(const QString &id);
+    Reply<QList<ModelUpload>> *modelUploads();
+    // An uploader of private model files to this session's provider, owned by `parent`.
+    ModelUploader *newModelUploader(QObject *parent);
     Reply<QList<SshKey>> *sshKeys();
     // POST /v1/ssh-keys with a local key's public line (SshKeyStore::upload); sshKeysChanged()
     // once the provider has it.

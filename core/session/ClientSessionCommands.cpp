@@ -1,6 +1,7 @@
 // ClientSession, continued: the commands, the window's one way to the provider. Most are the
 // ProviderClient call as it is; those whose answer changes what the session holds (an instance,
 // the balance) take the answer in first, so no caller has to hand it back.
+#include "api/ModelUploader.h"
 #include "api/ProviderClient.h"
 #include "session/ClientSession.h"
 #include "ssh/SshKeyStore.h"
@@ -41,6 +42,21 @@ Reply<QList<Dataset>> *ClientSession::datasets()
 Reply<QList<LibraryModel>> *ClientSession::models()
 {
     return m_client->models();
+}
+
+Reply<LibraryModel> *ClientSession::deleteModel(const QString &id)
+{
+    return m_client->deleteModel(id);
+}
+
+Reply<QList<ModelUpload>> *ClientSession::modelUploads()
+{
+    return m_client->modelUploads();
+}
+
+ModelUploader *ClientSession::newModelUploader(QObject *parent)
+{
+    return new ModelUploader(m_client, parent);
 }
 
 Reply<QList<SshKey>> *ClientSession::sshKeys()

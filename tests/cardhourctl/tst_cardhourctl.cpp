@@ -8,6 +8,7 @@
 #include "session/SecretStore.h"
 #include "session/Session.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void waitTimesOut();
     void removeAsksFirst();
     void ssh();
+    void models();
     void money();
     void refusedForMoney();
     void launchInstallsTheAccountsKeys();
@@ -594,6 +596,84 @@ void TestCardhourctl::launchInstallsTheAccountsKeys()
              r.describe());
     for (const QString &host : {u"k1"_s, u"k2"_s, u"k3"_s})
         QCOMPARE(ctl({u"rm"_s, host, u"--yes"_s}, {}, service).code, 0);
+}
+
+void TestCardhourctl::models()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    // Logged in as ada by login(); the same account through the API beside it.
+    const QString token =
+        m_sim
+            .post(u"/v1/auth/login"_s,
+                  {{u"email"_s, u"ada@example.com"_s}, {u"password"_s, kPassword}})
+            .value(u"token"_s)
+            .toString();
+    QVERIFY(!token.isEmpty());
+    constexpr qint64 kMiB = 1024 * 1024;
+    QByteArray bytes(2 * kMiB + 10, Qt::Uninitialized);
+    for (qsizetype i = 0; i < bytes.size(); ++i)
+        bytes[i] = char((i * 7919) % 251);
+    const QByteArray sha = QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+    QTemporaryDir dir;
+    QFile file(dir.filePath(u"resumed.bin"_s));
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
+    file.close();
+
+    // An upload cut off after its first chunk (as a closed window or a killed command leaves it).
+    const QString uploadId = m_sim
+                                 .authedPost(token, u"/v1/model-uploads"_s,
+                                             {{u"name"_s, u"resumed"_s},
+                                              {u"size_bytes"_s, bytes.size()},
+                                              {u"sha256"_s, QString::fromLatin1(sha)}})
+                                 .value(u"id"_s)
+                                 .toString();
+    QVERIFY(!uploadId.isEmpty());
+    const QByteArray first = bytes.first(kMiB);
+    cardhour::test::Headers headers = SimProcess::bearer(token);
+    headers.append(qMakePair("Content-Type"_ba, "application/octet-stream"_ba));
+    headers.append(qMakePair("Upload-Offset"_ba, "0"_ba));
+    headers.append(qMakePair("Upload-Chunk-SHA256"_ba,
+                             QCryptographicHash::hash(first, QCryptographicHash::Sha256).toHex()));
+    QCOMPARE(m_sim.request("PUT", u"/v1/model-uploads/"_s + uploadId, first, headers).status, 200);
+
+    // The same file again: carried on from the provider's offset, checked, listed.
+    Run r = ctl({u"models"_s, u"upload"_s, file.fileName(), u"--name"_s, u"resumed"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.out.trimmed(), u"resumed"_s);
+    QVERIFY2(r.err.contains(u"Carrying on from 1.0 MiB of 2.0 MiB"_s), r.describe());
+    r = ctl({u"models"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QString modelSha;
+    for (const QJsonValue &m : r.json().array()) {
+        if (m[u"name"_s] == u"resumed"_s)
+            modelSha = m[u"sha256"_s].toString();
+    }
+    QCOMPARE(modelSha, QString::fromLatin1(sha));
+    r = ctl({u"models"_s});
+    QVERIFY2(r.out.contains(QRegularExpression(u"\nresumed +private +custom +2.0 MiB +"_s)),
+             r.describe());
+    QVERIFY(r.out.contains(QRegularExpression(u"\ntesseract-eng +public +ocr +"_s)));
+
+    // Mounted by a host (launch --model): kept, naming the host; removed once it is terminated.
+    r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--model"_s, u"resumed"_s, u"--name"_s,
+             u"model-reader"_s, u"--wait"_s, u"--json"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"models"_s].toArray(), QJsonArray{u"resumed"_s});
+    QCOMPARE(ctl({u"launch"_s, u"--snapshot"_s, u"x"_s, u"--model"_s, u"resumed"_s}).code, 2);
+    r = ctl({u"models"_s, u"rm"_s, u"resumed"_s});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(u"model-reader"_s) && r.err.contains(u"Terminate"_s), r.describe());
+    r = ctl({u"rm"_s, u"model-reader"_s, u"--yes"_s});
+    QVERIFY2(r.code == 0, r.describe());
+    // Terminating lets go of its mounts (the provider may take a moment to finish it).
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            return ctl({u"models"_s, u"rm"_s, u"resumed"_s}).code == 0;
+        },
+        20000));
+    QCOMPARE(ctl({u"models"_s, u"rm"_s, u"resumed"_s}).code, 4); // gone
+    QCOMPARE(ctl({u"models"_s, u"rm"_s, u"tesseract-eng"_s}).code, 4); // the provider's
 }
 
 QTEST_GUILESS_MAIN(TestCardhourctl)

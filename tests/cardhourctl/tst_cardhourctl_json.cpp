@@ -148,6 +148,17 @@ void TestCardhourctlJson::everyJsonOutputFitsItsSchema()
     QCOMPARE(check({u"snapshot"_s, u"rm"_s, snapshot}, u"snapshot.json"_s), QString());
     QCOMPARE(check({u"rm"_s, u"j1"_s, u"--yes"_s}, u"instance.json"_s), QString());
 
+    // The model library: a file uploaded (the window's own uploader), listed, removed.
+    QTemporaryDir models;
+    QFile weights(models.filePath(u"weights.bin"_s));
+    QVERIFY(weights.open(QIODevice::WriteOnly) && weights.write(QByteArray(3000, 'w')) == 3000);
+    weights.close();
+    QCOMPARE(check({u"models"_s, u"upload"_s, weights.fileName(), u"--name"_s, u"jm"_s},
+                   u"model.json"_s),
+             QString());
+    QCOMPARE(check({u"models"_s}, u"models.json"_s), QString());
+    QCOMPARE(check({u"models"_s, u"rm"_s, u"jm"_s}, u"model.json"_s), QString());
+
     // events: one JSON object per line.
     r = ctl({u"events"_s, u"--count"_s, u"1"_s, u"--timeout"_s, u"20"_s});
     QVERIFY2(r.code == 0, r.describe());

@@ -35,3 +35,14 @@ cardhour_add_test(tst_instancespage
 target_compile_definitions(tst_instancespage
     PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
 add_dependencies(tst_instancespage cardhour-sim)
+
+# The model library (Storage page section, upload with resume and checksum, delete, launch
+# dialog's models) against a real cardhour-sim (in-process runtime).
+cardhour_add_test(tst_modellibrary
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/pages/tst_modellibrary.cpp
+        ${CMAKE_CURRENT_SOURCE_DIR}/pages/PageTestSupport.h
+    LIBS cardhour_ui cardhour_core_test_support
+    LABELS ui)
+target_compile_definitions(tst_modellibrary
+    PRIVATE CARDHOUR_SCREENSHOT_DIR="${CARDHOUR_SCREENSHOT_DIR}")
+add_dependencies(tst_modellibrary cardhour-sim)

@@ -1,6 +1,7 @@
 #include "pages/StoragePage.h"
 
 #include "EmptyState.h"
+#include "pages/ModelLibrarySection.h"
 #include "sandbox/SandboxDatasets.h"
 #include "session/ClientSession.h"
 #include "ui_StoragePage.h"
@@ -16,6 +17,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QTableWidget>
 
@@ -27,7 +29,7 @@ using core::Dataset;
 using core::Instance;
 using core::Reply;
 
-StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
+StoragePage::StoragePage(core::ClientSession *session, QWidget *parent, QSettings *settings)
     : QWidget(parent), m_ui(std::make_unique<Ui::StoragePage>()), m_session(session),
       m_sandboxDatasets(new core::SandboxDatasets(session->launcher(), this))
 {
@@ -46,6 +48,10 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
     m_addButton = m_ui->addDatasetButton;
     m_refreshButton = m_ui->refreshStorageButton;
     m_status = m_ui->storageStatus;
+    m_models = new ModelLibrarySection(session, settings ? settings : new QSettings(this),
+                                       m_ui->modelsBox);
+    m_ui->modelsLayout->addWidget(m_models);
+    connect(m_models, &ModelLibrarySection::errorOccurred, this, &StoragePage::errorOccurred);
 
     QFont titleFont = m_title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
@@ -111,6 +117,7 @@ void StoragePage::reload()
 {
     if (!m_session->isLoggedIn())
         return;
+    m_models->reload();
     const quint64 generation = m_generation;
     m_session->datasets()->onFinished(this, [this, generation](const Reply<QList<Dataset>> &reply) {
         if (generation != m_generation)
@@ -130,6 +137,7 @@ void StoragePage::clear()
     m_loaded = false;
     m_datasets.clear();
     m_status->clear();
+    m_models->clear();
     fillTable();
 }
 

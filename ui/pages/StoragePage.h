@@ -11,6 +11,7 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSettings;
 class QStackedWidget;
 class QTableWidget;
 
@@ -26,13 +27,14 @@ class SandboxDatasets;
 namespace cardhour::ui {
 
 class EmptyState;
+class ModelLibrarySection;
 
 // What the provider stores for the user besides instances and snapshots: the shared datasets
 // (GET /v1/datasets: name, where an instance sees it, size, files, whether its folder is there)
 // with the user's hosts that mount each one. With the local sandbox a folder of this computer
 // can be added as a dataset right here (core/sandbox/SandboxDatasets, the same code as
-// `cardhour-sim datasets add`); the list is asked for again at once. A section is kept for the
-// model library, empty until the provider offers one.
+// `cardhour-sim datasets add`); the list is asked for again at once. Below, the model library
+// (ModelLibrarySection): public and private models, upload, delete.
 class StoragePage : public QWidget
 {
     Q_OBJECT
@@ -47,13 +49,16 @@ public:
         ColumnCount
     };
 
-    // `session` is not owned and must outlive the page.
-    explicit StoragePage(core::ClientSession *session, QWidget *parent = nullptr);
+    // `session` is not owned and must outlive the page. `settings` (not owned) remembers the
+    // files of unfinished model uploads; null: the application's QSettings.
+    explicit StoragePage(core::ClientSession *session, QWidget *parent = nullptr,
+                         QSettings *settings = nullptr);
     ~StoragePage() override;
 
     // GET /v1/datasets again.
     void reload();
     QList<core::Dataset> datasets() const { return m_datasets; }
+    ModelLibrarySection *modelLibrary() const { return m_models; }
     // The names of the user's hosts that mount `dataset`, oldest first.
     QStringList mountedBy(const QString &dataset) const;
     // A dataset name made from a folder's name (what `datasets add` accepts), or empty.
@@ -91,6 +96,7 @@ private:
     QPushButton *m_addButton = nullptr;
     QPushButton *m_refreshButton = nullptr;
     QLabel *m_status = nullptr;
+    ModelLibrarySection *m_models = nullptr;
     bool m_loaded = false;
     bool m_nameEdited = false; // the user typed a name: a newly picked folder keeps it
     quint64 m_generation = 0;

@@ -137,7 +137,10 @@ QJsonObject PrivateModels::createUpload(const QString &userId, const NewUpload &
         throw ApiError(409, ErrorCode::ModelStorageLimit,
                        u"This upload (%1) does not fit: your models and uploads use %2 of the %3 "
                        "an account may keep. Delete a model first."_s.arg(
-                           humanBytes(u.sizeBytes), humanBytes(used), humanBytes(limit)));
+                           humanBytes(u.sizeBytes), humanBytes(used), humanBytes(limit)))
+            .withDetails({{u"size_bytes"_s, u.sizeBytes},
+                          {u"used_bytes"_s, used},
+                          {u"limit_bytes"_s, limit}});
     const QString id = ids::newUuid();
     if (!QDir().mkpath(m_dataDir + u"/models/uploads"_s))
         throw ApiError(503, ErrorCode::Unavailable, u"The provider cannot store uploads."_s);
@@ -334,7 +337,8 @@ QJsonObject PrivateModels::remove(const QString &userId, const QString &modelId)
     if (!inUse.isEmpty())
         throw ApiError(409, ErrorCode::ModelInUse,
                        u"Instances that are not terminated mount this model (%1); terminate them "
-                       "first."_s.arg(inUse.join(u", "_s)));
+                       "first."_s.arg(inUse.join(u", "_s)))
+            .withDetails({{u"instances"_s, QJsonArray::fromStringList(inUse)}});
     charge(modelId, now);
     m_db.exec(u"UPDATE private_models SET deleted_at = ? WHERE id = ?"_s, {now, modelId});
     m_books.noteBillMoved(userId); // its storage fee ends

@@ -319,6 +319,9 @@ void TestApiModels::resumableUploadSurvivesTwoCrashes()
     QCOMPARE(inUse.status, 409);
     QCOMPARE(inUse.errorCode(), u"model_in_use"_s);
     QVERIFY(inUse.value(u"error"_s)[u"message"_s].toString().contains(instanceId));
+    // The instances by id, for a client to name them in its own words.
+    QCOMPARE(inUse.value(u"error"_s)[u"details"_s][u"instances"_s].toArray(),
+             QJsonArray{instanceId});
     QCOMPARE(m_sim->authedPost(owner, u"/v1/instances/%1/stop"_s.arg(instanceId)).status, 202);
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(), u"stopped"_s, 10'000);
     QCOMPARE(m_sim->authedDelete(owner, u"/v1/models/"_s + modelId).errorCode(), u"model_in_use"_s);
@@ -357,6 +360,10 @@ void TestApiModels::uploadLimitAndNames()
     QCOMPARE(over.status, 409);
     QCOMPARE(over.errorCode(), u"model_storage_limit"_s);
     QVERIFY(over.value(u"error"_s)[u"message"_s].toString().contains(u"10240.0 MiB"_s));
+    const QJsonValue limitDetails = over.value(u"error"_s)[u"details"_s];
+    QCOMPARE(limitDetails[u"size_bytes"_s].toInteger(), 5LL << 30);
+    QCOMPARE(limitDetails[u"used_bytes"_s].toInteger(), 6LL << 30);
+    QCOMPARE(limitDetails[u"limit_bytes"_s].toInteger(), 10LL << 30);
     QCOMPARE(
         m_sim->authedDelete(token, u"/v1/model-uploads/"_s + big.value(u"id"_s).toString()).status,
         200);

@@ -1,9 +1,9 @@
 // ProviderClient's model-library calls against a real cardhour-sim (in-process runtime): the
 // public models of the installed packages, one of them by id, another user's or an unknown id
-// refused, an upload declared, its offset asked again, the limit's error code, the completed
-// private model listed with its storage rate, deleted; the apps of the image catalog with what
-// they mount and their cards, a launch that names models (sent as `models`) and one refused for
-// an unknown model.
+// refused, an upload declared, listed as open, a chunk at the wrong offset refused, the limit's
+// error code, the chunk sent, the completed private model listed with its storage rate, deleted;
+// the apps of the image catalog with what they mount and their cards, a launch that names models
+// (sent as `models`) and one refused for an unknown model.
 #include "CoreTestSupport.h"
 #include "SimProcess.h"
 #include "api/ProviderClient.h"
@@ -104,14 +104,19 @@ void TestProviderClientModels::uploadAndDelete()
     QVERIFY(!refused.ok);
     QCOMPARE(refused.error.code, u"model_storage_limit"_s);
 
-    // The chunk itself (raw bytes; the client's uploader is not written yet).
-    const cardhour::test::Reply put = m_sim.request(
-        "PUT", u"/v1/model-uploads/"_s + created.value->id, bytes,
-        {qMakePair(QByteArray("Authorization"), (u"Bearer "_s + token).toLatin1()),
-         qMakePair(QByteArray("Content-Type"), QByteArray("application/octet-stream")),
-         qMakePair(QByteArray("Upload-Offset"), QByteArray("0")),
-         qMakePair(QByteArray("Upload-Chunk-SHA256"), sha.toLatin1())});
-    QCOMPARE(put.status, 201);
+    // Listed as open at its offset; a chunk at the wrong offset is refused, nothing written.
+    const auto open = await(owner.modelUploads());
+    QVERIFY2(open.ok, open.why());
+    QCOMPARE(open.value->size(), 1);
+    QCOMPARE(open.value->first().id, created.value->id);
+    const auto early = await(owner.putModelUploadChunk(created.value->id, 1, bytes.sliced(1)));
+    QCOMPARE(early.error.code, u"upload_offset_mismatch"_s);
+    // The one chunk (with its own SHA-256): the provider checks the file and lists the model.
+    const auto put = await(owner.putModelUploadChunk(created.value->id, 0, bytes));
+    QVERIFY2(put.ok, put.why());
+    QVERIFY(put.value->complete);
+    QVERIFY(put.value->model);
+    QCOMPARE(put.value->model->sha256, sha);
     const auto gone = await(owner.modelUpload(created.value->id));
     QCOMPARE(gone.error.code, u"unknown_upload"_s);
 
