@@ -20,7 +20,7 @@ struct KeyDeleter
 using KeyPtr = std::unique_ptr<std::remove_pointer_t<ssh_key>, KeyDeleter>;
 
 // Never let libssh ask for a passphrase on a terminal: we always pass it ourselves.
-int refusePrompt(const char *, char *, size_t, int, int, void *)
+int refuseKeyPassphrasePrompt(const char *, char *, size_t, int, int, void *)
 {
     return -1;
 }
@@ -146,7 +146,7 @@ bool SshKeyPair::checkPrivateKey(const QString &passphrase, QString *error) cons
     const QByteArray pass = passphrase.toUtf8();
     ssh_key raw = nullptr;
     if (ssh_pki_import_privkey_file(path.constData(), pass.isEmpty() ? nullptr : pass.constData(),
-                                    refusePrompt, nullptr, &raw)
+                                    refuseKeyPassphrasePrompt, nullptr, &raw)
         != SSH_OK) {
         *error = passphrase.isEmpty()
             ? tr("The private key %1 could not be read; it may need a passphrase.")
