@@ -116,8 +116,11 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
         if (role == Qt::AccessibleTextRole)
             return StateStyle::accessibleText(instance.state, instance.stateText);
     }
+    // The columns that give way to a narrow table (elided) say their whole text here.
+    if (role == Qt::ToolTipRole && (index.column() == NameColumn || index.column() == GpuColumn))
+        return data(index, Qt::DisplayRole);
     if (role == Qt::ToolTipRole && index.column() == StateColumn) {
-        QStringList lines;
+        QStringList lines{stateText(instance)};
         for (const core::LaunchStage &stage : instance.launch.stages)
             lines << u"%1  %2"_s.arg(Format::stage(stage.name),
                                      stage.at.toLocalTime().toString(u"HH:mm:ss.zzz"_s));

@@ -8,6 +8,7 @@
 #include "billing/BillTicker.h"
 #include "session/ClientSession.h"
 #include "ssh/SshKeyStore.h"
+#include "theme/Design.h"
 #include "ui_LaunchDialog.h"
 
 #include <QDir>
@@ -50,6 +51,9 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
 {
     m_ui->setupUi(this);
     StateStyle::showAsError(m_ui->errorLabel);
+    for (QLabel *title : {m_ui->gpuTitle, m_ui->imageTitle, m_ui->datasetsTitle, m_ui->keysTitle})
+        Design::setTextRole(title, TextRole::Heading);
+    Design::setPrimary(m_ui->buttonBox->button(QDialogButtonBox::Ok));
     setObjectName(u"launchDialog"_s);
     m_ui->noKeysLabel->hide();
     m_ui->noDatasetsLabel->hide();

@@ -158,6 +158,7 @@ private:
     void buildNavigation();
     void connectNavigation();
     void retranslateNavigation();
+    void updatePageTitle();
     void buildShownPage();
     QWidget *ensurePage(View view);
     QWidget *createPage(View view);
@@ -196,6 +197,7 @@ private:
     QLabel *m_userLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.
     QLabel *m_runtimeNotice = nullptr;
+    QLabel *m_pageTitle = nullptr; // the shown page's name, in the title size
     QPointer<SettingsDialog> m_settingsDialog;
     AppSettings m_settings;
     QString m_lastEmail;

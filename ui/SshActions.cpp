@@ -1,5 +1,6 @@
 #include "SshActions.h"
 
+#include "Notice.h"
 #include "TerminalTab.h"
 #include "session/ClientSession.h"
 #include "session/SecretStore.h"
@@ -260,12 +261,12 @@ void SshActions::handToBrowser(const core::InstanceApp &app, const QUrl &url)
 void SshActions::showAddress(const core::InstanceApp &app, const QUrl &url)
 {
     // In the window, to copy from: never on a command line.
-    auto *box = new QMessageBox(QMessageBox::Information, tr("Open %1").arg(app.name),
-                                tr("No browser could be started. Open this address yourself "
-                                   "(it holds the app's token; it works while CardHour runs):"),
-                                QMessageBox::Close, m_window);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setInformativeText(url.toString(QUrl::FullyEncoded));
+    QMessageBox *box = Notice::create(
+        m_window, Notice::Kind::Information, tr("Open %1").arg(app.name),
+        tr("No browser could be started: open the address under Show Details yourself."),
+        tr("%1\n\nIt holds the app's token; it works while CardHour runs.")
+            .arg(url.toString(QUrl::FullyEncoded)),
+        QMessageBox::Close);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     box->open();
 }

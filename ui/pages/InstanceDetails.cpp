@@ -6,6 +6,7 @@
 #include "StopText.h"
 #include "StopTimerRow.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 
 #include <QEvent>
 #include <QFormLayout>
@@ -136,10 +137,7 @@ InstanceDetails::InstanceDetails(core::ClientSession *session, QWidget *parent)
     m_iconLabel->setObjectName(u"stateIconLabel"_s);
     m_nameLabel->setObjectName(u"nameLabel"_s);
     m_stateLabel->setObjectName(u"stateLabel"_s);
-    QFont big = m_nameLabel->font();
-    big.setPointSizeF(big.pointSizeF() * 1.3);
-    big.setBold(true);
-    m_nameLabel->setFont(big);
+    Design::setTextRole(m_nameLabel, TextRole::Heading);
     m_nameLabel->setWordWrap(false);
     header->addWidget(m_iconLabel);
     header->addWidget(m_nameLabel);

@@ -5,6 +5,7 @@
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
 #include "MetricsChart.h"
+#include "Notice.h"
 #include "SparklineDelegate.h"
 #include "SshActions.h"
 #include "SshKeysDialog.h"
@@ -61,6 +62,10 @@ void InstancesPage::buildList()
     // ResizeToContents mode lays out the text of every row for each changed cell.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->setWordWrap(false);
+    m_table->viewport()->installEventFilter(this);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_table->setItemDelegateForColumn(
         InstanceTableModel::ActivityColumn,
@@ -84,7 +89,7 @@ void InstancesPage::buildList()
     connect(m_model, &QAbstractItemModel::modelReset, this, &InstancesPage::updateEmptyState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &InstancesPage::updateEmptyState);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &InstancesPage::updateEmptyState);
-    auto fitColumns = [this] { m_table->resizeColumnsToContents(); };
+    auto fitColumns = [this] { this->fitColumns(); };
     connect(m_model, &QAbstractItemModel::modelReset, m_table, fitColumns);
     connect(m_model, &QAbstractItemModel::rowsInserted, m_table, fitColumns);
     connect(m_model, &QAbstractItemModel::dataChanged, m_table,
@@ -96,6 +101,38 @@ void InstancesPage::buildList()
             [this] { Q_EMIT terminalRequested(selectedInstanceId()); });
     connect(m_empty, &EmptyState::actionTriggered, this, &InstancesPage::openLaunchDialog);
     updateEmptyState();
+}
+
+void InstancesPage::fitColumns()
+{
+    QHeaderView *header = m_table->horizontalHeader();
+    m_table->resizeColumnsToContents();
+    int total = 0;
+    for (int column = 0; column < header->count(); ++column)
+        total += header->sectionSize(column);
+    int excess = total - m_table->viewport()->width();
+    if (excess <= 0)
+        return;
+    // The state, then the GPU, then the name give way; none below its header (or 7 letters).
+    const int floor = m_table->fontMetrics().horizontalAdvance(u"MMMMMMM"_s);
+    for (const int column : {InstanceTableModel::StateColumn, InstanceTableModel::GpuColumn,
+                             InstanceTableModel::NameColumn}) {
+        const int least = qMax(floor, header->sectionSizeHint(column));
+        const int give = qMin(excess, header->sectionSize(column) - least);
+        if (give <= 0)
+            continue;
+        header->resizeSection(column, header->sectionSize(column) - give);
+        excess -= give;
+        if (excess <= 0)
+            break;
+    }
+}
+
+bool InstancesPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (m_table && watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QTabWidget::eventFilter(watched, event);
 }
 
 void InstancesPage::setContextActions(const QList<QAction *> &actions)
@@ -237,14 +274,17 @@ void InstancesPage::confirm(Action action, const QString &instanceId)
     const Instance *instance = m_model->instance(instanceId);
     if (!instance || !InstanceActions::allowed(action, *instance))
         return;
-    auto *box =
-        new QMessageBox(action == Action::Terminate ? QMessageBox::Warning : QMessageBox::Question,
-                        InstanceActions::buttonText(action),
-                        InstanceActions::question(action, *instance), QMessageBox::Cancel, this);
+    // The question as the title, what matters most as its sentence, every consequence behind
+    // Show Details.
+    const QString preview = InstanceActions::preview(action, *instance);
+    QMessageBox *box = Notice::create(
+        this, action == Action::Terminate ? Notice::Kind::Warning : Notice::Kind::Question,
+        InstanceActions::question(action, *instance), preview.section(u'\n', 0, 0), preview,
+        QMessageBox::Cancel);
     box->setObjectName(u"confirmDialog"_s);
-    box->setInformativeText(InstanceActions::preview(action, *instance));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(InstanceActions::buttonText(action), QMessageBox::AcceptRole);
+    QPushButton *yes = Notice::addAction(box, InstanceActions::buttonText(action),
+                                         action == Action::Terminate ? ButtonRole::Destructive
+                                                                     : ButtonRole::Primary);
     yes->setObjectName(u"confirmButton"_s);
     // Terminate cannot be undone: Enter alone must not do it.
     box->setDefaultButton(action == Action::Terminate ? QMessageBox::Cancel

@@ -84,6 +84,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     using Action = InstanceActions::Action;
@@ -91,6 +92,9 @@ private:
     void buildList();
     void retranslate();
     void updateEmptyState();
+    // Columns at their contents' width while the table has room; otherwise the long text
+    // columns give way (their text elided, whole in the tool tip), never a sideways scroll.
+    void fitColumns();
     void perform(Action action, const QString &instanceId);
     void closeTab(int index);
 

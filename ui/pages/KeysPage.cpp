@@ -1,8 +1,10 @@
 #include "pages/KeysPage.h"
 
 #include "EmptyState.h"
+#include "Notice.h"
 #include "session/ClientSession.h"
 #include "ssh/SshKeyStore.h"
+#include "theme/Design.h"
 #include "ui_KeysPage.h"
 
 #include <QDir>
@@ -24,6 +26,7 @@ KeysPage::KeysPage(core::SshKeyStore *keys, core::ClientSession *session, QWidge
 {
     m_ui->setupUi(this);
     setObjectName(u"keysPage"_s);
+    Design::setPrimary(m_ui->generateButton);
     connect(m_ui->generateButton, &QPushButton::clicked, this, &KeysPage::generate);
     connect(m_ui->nameEdit, &QLineEdit::returnPressed, this, &KeysPage::generate);
     connect(m_ui->importButton, &QPushButton::clicked, this, &KeysPage::importKey);
@@ -178,15 +181,15 @@ void KeysPage::removeKey()
         return;
     // A generated key's files go too, and instances launched with it cannot be reached without
     // it: ask first.
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Remove key"),
-                                tr("Remove %1 from this computer?").arg(key.fingerprintSha256()),
-                                QMessageBox::Cancel, this);
+    QMessageBox *box = Notice::create(
+        this, Notice::Kind::Warning, tr("Remove key"),
+        tr("Instances that accept only this key can no longer be reached from here."),
+        tr("Key: %1\n\nA key CardHour generated is deleted for good; an imported key stays in "
+           "~/.ssh.")
+            .arg(key.fingerprintSha256()),
+        QMessageBox::Cancel);
     box->setObjectName(u"confirmRemoveKey"_s);
-    box->setInformativeText(tr("A key CardHour generated is deleted for good; an imported key "
-                               "stays in ~/.ssh. Instances that accept only this key can no "
-                               "longer be reached from here."));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    QPushButton *yes = Notice::addAction(box, tr("Remove"), ButtonRole::Destructive);
     connect(box, &QMessageBox::buttonClicked, this, [this, yes, key](QAbstractButton *button) {
         if (button != yes)
             return;

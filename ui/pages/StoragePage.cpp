@@ -3,6 +3,7 @@
 #include "EmptyState.h"
 #include "sandbox/SandboxDatasets.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 #include "ui_StoragePage.h"
 
 #include <QDir>
@@ -47,10 +48,9 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent)
     m_refreshButton = m_ui->refreshStorageButton;
     m_status = m_ui->storageStatus;
 
-    QFont titleFont = m_title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
-    titleFont.setBold(true);
-    m_title->setFont(titleFont);
+    // The window's page title names the page (MainWindow::updatePageTitle).
+    m_title->hide();
+    Design::setPrimary(m_addButton);
     m_table->setColumnCount(ColumnCount);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
