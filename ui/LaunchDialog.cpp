@@ -199,8 +199,11 @@ void LaunchDialog::scrollChoices()
     while (m_ui->layout->count() > kFixedAtBottom) {
         QLayoutItem *item = m_ui->layout->takeAt(0);
         if (QWidget *widget = item->widget()) {
-            contentLayout->addWidget(widget);
+            // The old item goes first: a widget keeps the size cache of the first layout item
+            // made for it, and a second one made while the first lives would never hear of a
+            // new text (a wrapped label then keeps the height of its first text, cut).
             delete item;
+            contentLayout->addWidget(widget);
         } else if (QLayout *sub = item->layout()) {
             sub->setParent(nullptr);
             contentLayout->addLayout(sub);

@@ -709,7 +709,7 @@ void TestMainWindow::accountPageInEveryThemeAndLanguage()
 {
     ui::Translations translations;
     ui::MainWindow window(options(), &translations);
-    window.resize(1000, 620);
+    window.resize(1280, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.connectToUrl(m_sim.baseUrl());

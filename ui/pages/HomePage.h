@@ -5,14 +5,13 @@
 
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 
 namespace cardhour::core {
 class ClientSession;
 class Clock;
 } // namespace cardhour::core
-
-class QScrollArea;
 
 namespace cardhour::ui {
 

@@ -78,6 +78,7 @@ HostCard::HostCard(InstanceTableModel *model, const QString &instanceId, QWidget
     setMinimumWidth(kMinimumWidth);
     setMaximumWidth(480);
     Design::setTextRole(m_name, TextRole::Heading);
+    Design::setTextRole(m_gpu, TextRole::Caption);
     m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_state->setObjectName(u"cardState"_s);
     m_cost->setObjectName(u"cardCost"_s);

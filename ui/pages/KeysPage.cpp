@@ -27,6 +27,7 @@ KeysPage::KeysPage(core::SshKeyStore *keys, core::ClientSession *session, QWidge
     m_ui->setupUi(this);
     setObjectName(u"keysPage"_s);
     Design::setPrimary(m_ui->generateButton);
+    Design::setTextRole(m_ui->introLabel, TextRole::Caption);
     connect(m_ui->generateButton, &QPushButton::clicked, this, &KeysPage::generate);
     connect(m_ui->nameEdit, &QLineEdit::returnPressed, this, &KeysPage::generate);
     connect(m_ui->importButton, &QPushButton::clicked, this, &KeysPage::importKey);

@@ -59,6 +59,7 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     // The window's page title names the page (MainWindow::updatePageTitle).
     m_ui->titleLabel->hide();
     Design::setPrimary(m_createButton);
+    Design::setTextRole(m_priceNote, TextRole::Caption);
     Design::setButtonRole(m_deleteButton, ButtonRole::Destructive);
 
     m_table->setModel(m_model);
