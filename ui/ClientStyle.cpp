@@ -151,7 +151,7 @@ void ClientStyle::drawCard(const QStyleOption *option, QPainter *painter) const
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(Design::border(option->palette));
-    painter->setBrush(option->palette.color(QPalette::Base));
+    painter->setBrush(Design::surface(option->palette));
     painter->drawRoundedRect(QRectF(option->rect).adjusted(0.5, 0.5, -0.5, -0.5), Design::kRadius,
                              Design::kRadius);
     painter->restore();
@@ -173,7 +173,7 @@ void ClientStyle::drawGroupBoxFrame(const QStyleOption *option, QPainter *painte
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(Design::border(option->palette));
-    painter->setBrush(option->palette.color(QPalette::Base));
+    painter->setBrush(Design::surface(option->palette));
     painter->drawRoundedRect(frame, Design::kRadius, Design::kRadius);
     painter->restore();
 }

@@ -32,7 +32,6 @@ HomePage::HomePage(InstanceTableModel *model, QWidget *parent)
     m_stack->addWidget(m_empty);
 
     auto *cardsLayout = new QVBoxLayout(m_cardsPage);
-    cardsLayout->setContentsMargins(0, 0, 0, 0);
     Design::setTextRole(m_heading, TextRole::Heading);
     m_heading->setObjectName(u"homeHeading"_s);
     cardsLayout->addWidget(m_heading);

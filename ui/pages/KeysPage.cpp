@@ -41,6 +41,8 @@ KeysPage::KeysPage(core::SshKeyStore *keys, core::ClientSession *session, QWidge
     m_ui->uploadButton->setEnabled(false);
     m_ui->removeButton->setEnabled(false);
     m_ui->emptyPage->setIcon(Icon::Keys);
+    // One primary action per screen (Generate): the empty state's Import stays plain.
+    Design::setButtonRole(m_ui->emptyPage->button(), ButtonRole::Secondary);
     connect(m_ui->emptyPage, &EmptyState::actionTriggered, this, &KeysPage::importKey);
 }
 

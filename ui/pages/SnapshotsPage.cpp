@@ -59,6 +59,8 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     // The window's page title names the page (MainWindow::updatePageTitle).
     m_ui->titleLabel->hide();
     Design::setPrimary(m_createButton);
+    // One primary action per screen: the empty state's shortcut to it stays plain.
+    Design::setButtonRole(m_empty->button(), ButtonRole::Secondary);
     Design::setTextRole(m_priceNote, TextRole::Caption);
     Design::setButtonRole(m_deleteButton, ButtonRole::Destructive);
 

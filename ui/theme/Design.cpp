@@ -58,7 +58,11 @@ public:
 
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (watched == m_label && event->type() == QEvent::ApplicationPaletteChange)
+        // The application's palette changes first, then the style (Theme::apply): either may
+        // be the last word on the colours.
+        if (watched == m_label
+            && (event->type() == QEvent::ApplicationPaletteChange
+                || event->type() == QEvent::StyleChange))
             apply();
         return QObject::eventFilter(watched, event);
     }
@@ -67,7 +71,7 @@ private:
     void apply()
     {
         QPalette colours = QApplication::palette(m_label);
-        colours.setColor(QPalette::WindowText, Design::tone(m_tone, colours));
+        colours.setColor(QPalette::WindowText, Design::tone(m_tone, QApplication::palette()));
         m_label->setPalette(colours);
     }
 
@@ -149,6 +153,11 @@ QColor Design::accentFill(const QPalette &palette)
 QColor Design::destructiveFill(const QPalette &palette)
 {
     return isDark(palette) ? QColor(0xd6, 0x45, 0x45) : QColor(0xc6, 0x28, 0x28);
+}
+
+QColor Design::surface(const QPalette &palette)
+{
+    return isDark(palette) ? QColor(0x27, 0x2a, 0x2f) : palette.color(QPalette::Base);
 }
 
 QColor Design::border(const QPalette &palette)

@@ -69,6 +69,8 @@ public:
     // The fill of a primary button: the accent, dark enough for white text on both themes.
     static QColor accentFill(const QPalette &palette);
     static QColor destructiveFill(const QPalette &palette);
+    // The fill of cards and panels: white on the light window, a step lighter than the dark one.
+    static QColor surface(const QPalette &palette);
     // The subtle line around cards, panels and plain buttons.
     static QColor border(const QPalette &palette);
 
