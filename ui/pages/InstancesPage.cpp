@@ -149,6 +149,8 @@ void InstancesPage::buildDetails()
     m_listAndDetails->addWidget(m_details);
     m_listAndDetails->setStretchFactor(0, 3);
     m_listAndDetails->setStretchFactor(1, 2);
+    // The list first: three fifths of the width, whatever the pane's long lines would ask for.
+    m_listAndDetails->setSizes({600, 400});
     connect(m_details, &InstanceDetails::openAppRequested, this,
             [this](const QString &id, const QString &app) {
                 m_ssh->openApp(m_session->instance(id), app);
