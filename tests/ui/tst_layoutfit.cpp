@@ -11,6 +11,8 @@
 #include "LaunchDialog.h"
 #include "MainWindow.h"
 #include "SimProcess.h"
+#include "pages/HomePage.h"
+#include "pages/HostCard.h"
 #include "session/Session.h"
 
 #include <QAbstractItemDelegate>
@@ -126,6 +128,7 @@ private Q_SLOTS:
 private:
     void checkFits(const QWidget *root, const QString &shot);
     void checkInstanceTable(ui::MainWindow &window, const QString &size);
+    void checkHostCardsInOneRow(ui::MainWindow &window, const QString &size);
     void launchHosts(const QString &token);
 
     SimProcess m_sim;
@@ -191,6 +194,22 @@ void TestLayoutFit::checkInstanceTable(ui::MainWindow &window, const QString &si
     }
 }
 
+// Three cards side by side: both screens have room for three at their least width, so none
+// falls into a narrow column of its own.
+void TestLayoutFit::checkHostCardsInOneRow(ui::MainWindow &window, const QString &size)
+{
+    const QList<ui::HostCard *> cards = window.homePage()->cards();
+    QCOMPARE(cards.size(), 3);
+    for (const ui::HostCard *card : cards) {
+        QVERIFY(card->isVisible());
+        QVERIFY2(card->y() == cards.first()->y(),
+                 qPrintable(u"%1: card %2 at y %3, the first at %4"_s.arg(size)
+                                .arg(card->instanceId())
+                                .arg(card->y())
+                                .arg(cards.first()->y())));
+    }
+}
+
 void TestLayoutFit::launchHosts(const QString &token)
 {
     const QList<std::pair<QString, int>> hosts = {
@@ -252,6 +271,11 @@ void TestLayoutFit::everyScreenFits()
                     ? u"layoutfit-%1-%2-%3"_s.arg(name).arg(tab).arg(size)
                     : u"layoutfit-%1-%2"_s.arg(name, size);
                 checkFits(&window, shot);
+                if (QTest::currentTestFailed())
+                    return;
+            }
+            if (view == ui::MainWindow::View::Home) {
+                checkHostCardsInOneRow(window, size);
                 if (QTest::currentTestFailed())
                     return;
             }
