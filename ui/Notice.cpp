@@ -1,5 +1,6 @@
 #include "Notice.h"
 
+#include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -40,6 +41,11 @@ QMessageBox *Notice::create(QWidget *parent, Kind kind, const QString &title,
     box->setInformativeText(sentence);
     if (!details.isEmpty())
         box->setDetailedText(details);
+    // A readable measure: QMessageBox sizes itself to its shortest text, its details cramped.
+    if (auto *grid = qobject_cast<QGridLayout *>(box->layout()))
+        grid->addItem(new QSpacerItem(box->fontMetrics().averageCharWidth() * 60, 0,
+                                      QSizePolicy::Minimum, QSizePolicy::Minimum),
+                      grid->rowCount(), 0, 1, grid->columnCount());
     return box;
 }
 

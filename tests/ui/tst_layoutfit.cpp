@@ -11,6 +11,7 @@
 #include "LaunchDialog.h"
 #include "MainWindow.h"
 #include "SimProcess.h"
+#include "pages/AccountPage.h"
 #include "pages/HomePage.h"
 #include "pages/HostCard.h"
 #include "session/Session.h"
@@ -24,6 +25,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -51,6 +53,9 @@ const QList<ScreenSize> &screenSizes()
                                             {u"desktop"_s, QSize(1920, 1080)}};
     return sizes;
 }
+
+// The account everyScreenFits() makes and hostCardsUseTheWidthAtLogIn() logs in to.
+const QString kEmail = u"layout@example.com"_s;
 
 QScreen *screenNamed(const QString &name)
 {
@@ -124,6 +129,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanupTestCase();
     void everyScreenFits();
+    void hostCardsUseTheWidthAtLogIn();
 
 private:
     void checkFits(const QWidget *root, const QString &shot);
@@ -210,6 +216,30 @@ void TestLayoutFit::checkHostCardsInOneRow(ui::MainWindow &window, const QString
     }
 }
 
+// Logging in to an account that has hosts brings them all at once, before the Home page's cards
+// have their width: they still share a row (they once fell into one narrow column).
+void TestLayoutFit::hostCardsUseTheWidthAtLogIn()
+{
+    QTemporaryDir dir;
+    ui::MainWindow window(test::isolatedWindowOptions(QDir(dir.path()), u"layoutfit-login"_s));
+    window.setGeometry(screenNamed(screenSizes().constFirst().name)->availableGeometry());
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.connectToUrl(m_sim.baseUrl());
+    ui::AccountPage *page = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((page = test::shownAccountPage(window)), 20000);
+    QTest::keyClicks(page->findChild<QLineEdit *>(u"emailEdit"_s), kEmail);
+    auto *password = page->findChild<QLineEdit *>(u"passwordEdit"_s);
+    QTest::keyClicks(password, test::testPassword());
+    QTest::keyClick(password, Qt::Key_Return);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
+    window.setCurrentView(ui::MainWindow::View::Home);
+    QTRY_COMPARE(window.homePage()->cards().size(), 3);
+    QCoreApplication::processEvents();
+    checkHostCardsInOneRow(window, u"log-in"_s);
+    QVERIFY(test::saveScreenshot(&window, m_shots, u"layoutfit-home-after-login"_s));
+}
+
 void TestLayoutFit::launchHosts(const QString &token)
 {
     const QList<std::pair<QString, int>> hosts = {
@@ -238,7 +268,7 @@ void TestLayoutFit::everyScreenFits()
         checkFits(&window, u"layoutfit-account-%1x%2"_s.arg(s.size.width()).arg(s.size.height()));
     }
     QString why;
-    QVERIFY2(test::signUpThroughPage(window, u"layout@example.com"_s, &why), qPrintable(why));
+    QVERIFY2(test::signUpThroughPage(window, kEmail, &why), qPrintable(why));
     launchHosts(window.session()->token());
     if (QTest::currentTestFailed())
         return;

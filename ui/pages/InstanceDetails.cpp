@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -235,6 +236,18 @@ void InstanceDetails::render()
         return;
     }
     fill(*m_shown);
+    // A value with a line more (a launch stage, an app) needs its row taller: the form's widget
+    // is asked to lay out again, as its layout, once left inactive, would not ask by itself
+    // (the timeline's last stage was cut).
+    QTimer::singleShot(0, this, [this] {
+        QWidget *content = m_form->parentWidget();
+        if (!content || !content->layout())
+            return;
+        m_form->invalidate();
+        content->layout()->invalidate();
+        content->layout()->activate();
+        content->updateGeometry(); // the scroll area sizes it again for the new heights
+    });
     m_stack->setCurrentIndex(1);
 }
 

@@ -22,6 +22,7 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTableView>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -42,6 +43,8 @@ InstancesPage::InstancesPage(ClientSession *session, InstanceTableModel *model,
     setTabsClosable(true);
     tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
     tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
+    // The page title names the list: its tab shows once a terminal tab opens beside it.
+    setTabBarAutoHide(true);
     connect(this, &QTabWidget::tabCloseRequested, this, &InstancesPage::closeTab);
     retranslate();
 }
@@ -149,8 +152,12 @@ void InstancesPage::buildDetails()
     m_listAndDetails->addWidget(m_details);
     m_listAndDetails->setStretchFactor(0, 3);
     m_listAndDetails->setStretchFactor(1, 2);
-    // The list first: three fifths of the width, whatever the pane's long lines would ask for.
-    m_listAndDetails->setSizes({600, 400});
+    // The list first: three fifths of the width, whatever the pane's long lines would ask for
+    // (once the splitter has its width).
+    QTimer::singleShot(0, m_listAndDetails, [splitter = m_listAndDetails] {
+        const int width = splitter->width();
+        splitter->setSizes({width * 3 / 5, width - width * 3 / 5});
+    });
     connect(m_details, &InstanceDetails::openAppRequested, this,
             [this](const QString &id, const QString &app) {
                 m_ssh->openApp(m_session->instance(id), app);
