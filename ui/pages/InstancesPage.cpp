@@ -152,11 +152,11 @@ void InstancesPage::buildDetails()
     m_listAndDetails->addWidget(m_details);
     m_listAndDetails->setStretchFactor(0, 3);
     m_listAndDetails->setStretchFactor(1, 2);
-    // The list first: three fifths of the width, whatever the pane's long lines would ask for
+    // The list first: four sevenths of the width, whatever the pane's long lines would ask for
     // (once the splitter has its width).
     QTimer::singleShot(0, m_listAndDetails, [splitter = m_listAndDetails] {
         const int width = splitter->width();
-        splitter->setSizes({width * 3 / 5, width - width * 3 / 5});
+        splitter->setSizes({width * 4 / 7, width - width * 4 / 7});
     });
     connect(m_details, &InstanceDetails::openAppRequested, this,
             [this](const QString &id, const QString &app) {

@@ -170,13 +170,15 @@ QFont Design::font(TextRole role, const QFont &base)
     qreal scale = 1.0;
     QFont::Weight weight = QFont::Normal;
     switch (role) {
+    // Bold, not semi-bold: the CJK fonts in use have no semi-bold face and would fall back to
+    // the regular one, leaving Chinese titles unmarked.
     case TextRole::PageTitle:
         scale = 1.5;
-        weight = QFont::DemiBold;
+        weight = QFont::Bold;
         break;
     case TextRole::Heading:
         scale = 1.15;
-        weight = QFont::DemiBold;
+        weight = QFont::Bold;
         break;
     case TextRole::Body:
         break;
