@@ -107,7 +107,7 @@ void MainWindow::ensureDashboard()
     m_pageTitle = new QLabel(m_dashboard);
     m_pageTitle->setObjectName(u"pageTitle"_s);
     Design::setTextRole(m_pageTitle, TextRole::PageTitle);
-    m_pageTitle->setContentsMargins(space::m, space::m, space::m, 0);
+    m_pageTitle->setContentsMargins(space::m, space::m, space::m, space::xs);
     pageColumn->addWidget(m_pageTitle);
     m_pages = new QStackedWidget(m_dashboard);
     m_pages->setObjectName(u"pages"_s);
