@@ -618,8 +618,9 @@ void TestMainWindow::closingWithoutTrayQuitsAndStopsSandbox()
                              10000);
 }
 
-// The launch dialog as it opens, and the Stop confirmation (a message box of the design
-// system) with its details shown, saved as launch-<variant> and notice-<variant>.
+// The launch dialog as it opens, the Stop confirmation (a message box of the design system)
+// with its details shown, the top-up and settings dialogs: launch-, notice-, topup- and
+// settings-<variant>.
 void TestMainWindow::shootLaunchAndNotice(ui::MainWindow &window, const QString &variant)
 {
     window.setCurrentView(ui::MainWindow::View::Instances);
@@ -645,6 +646,18 @@ void TestMainWindow::shootLaunchAndNotice(ui::MainWindow &window, const QString 
     shoot(box, u"notice-"_s + variant);
     box->reject();
     QTRY_VERIFY(!visibleChild<QMessageBox>(&window, u"confirmDialog"_s));
+    // The top-up and settings dialogs, each with its primary action.
+    for (const auto &[action, dialogName, shot] :
+         {std::tuple{"topUpAction", u"topUpDialog"_s, u"topup-"_s},
+          std::tuple{"settingsAction", u"settingsDialog"_s, u"settings-"_s}}) {
+        window.findChild<QAction *>(QString::fromLatin1(action))->trigger();
+        QDialog *shown = nullptr;
+        QTRY_VERIFY((shown = visibleChild<QDialog>(&window, dialogName)));
+        QTest::qWait(50);
+        shoot(shown, shot + variant);
+        shown->reject();
+        QTRY_VERIFY(!visibleChild<QDialog>(&window, dialogName));
+    }
 }
 
 // The screenshots of the README: each page with a running host, light and dark, English and
