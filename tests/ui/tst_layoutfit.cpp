@@ -216,13 +216,16 @@ void TestLayoutFit::checkHostCardsInOneRow(ui::MainWindow &window, const QString
     }
 }
 
-// Logging in to an account that has hosts brings them all at once, before the Home page's cards
-// have their width: they still share a row (they once fell into one narrow column).
+// Logging in to an account that has hosts and visiting Home after another page builds the page
+// with all its cards before they have their width: they still share a row (they once fell into
+// one narrow column).
 void TestLayoutFit::hostCardsUseTheWidthAtLogIn()
 {
     QTemporaryDir dir;
     ui::MainWindow window(test::isolatedWindowOptions(QDir(dir.path()), u"layoutfit-login"_s));
     window.setGeometry(screenNamed(screenSizes().constFirst().name)->availableGeometry());
+    // The Instances page first: the Home page is then built with the hosts already there.
+    window.setCurrentView(ui::MainWindow::View::Instances);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.connectToUrl(m_sim.baseUrl());
@@ -233,6 +236,8 @@ void TestLayoutFit::hostCardsUseTheWidthAtLogIn()
     QTest::keyClicks(password, test::testPassword());
     QTest::keyClick(password, Qt::Key_Return);
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->isLoggedIn(), 20000);
+    QTRY_COMPARE(window.instanceModel()->rowCount(), 3);
+    QTRY_VERIFY(window.page(ui::MainWindow::View::Instances)->isVisible());
     window.setCurrentView(ui::MainWindow::View::Home);
     QTRY_COMPARE(window.homePage()->cards().size(), 3);
     QCoreApplication::processEvents();
