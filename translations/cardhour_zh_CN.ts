@@ -3851,14 +3851,6 @@ Commands:
         <translation>移除密钥</translation>
     </message>
     <message>
-        <source>Remove %1 from this computer?</source>
-        <translation>要从本机移除 %1 吗？</translation>
-    </message>
-    <message>
-        <source>A key CardHour generated is deleted for good; an imported key stays in ~/.ssh. Instances that accept only this key can no longer be reached from here.</source>
-        <translation>CardHour 生成的密钥将被永久删除；导入的密钥仍保留在 ~/.ssh 中。只接受此密钥的实例将无法再从本机连接。</translation>
-    </message>
-    <message>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
@@ -3877,6 +3869,18 @@ Commands:
     <message>
         <source>Import from ~/.ssh…</source>
         <translation>从 ~/.ssh 导入…</translation>
+    </message>
+    <message>
+        <source>Instances that accept only this key can no longer be reached from here.</source>
+        <translation>只接受此密钥的实例将无法再从这里访问。</translation>
+    </message>
+    <message>
+        <source>Key: %1
+
+A key CardHour generated is deleted for good; an imported key stays in ~/.ssh.</source>
+        <translation>密钥：%1
+
+CardHour 生成的密钥会被永久删除；导入的密钥仍保留在 ~/.ssh 中。</translation>
     </message>
 </context>
 <context>
@@ -4047,10 +4051,6 @@ Commands:
         <translation>已导出到 %1（共 %2 行）。</translation>
     </message>
     <message>
-        <source>The ledger could not be written to %1: %2</source>
-        <translation>无法将账目写入 %1：%2</translation>
-    </message>
-    <message>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
@@ -4077,6 +4077,10 @@ Commands:
     <message>
         <source>Reload</source>
         <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>The ledger could not be written to %1.</source>
+        <translation>无法将账目写入 %1。</translation>
     </message>
 </context>
 <context>
@@ -4408,10 +4412,6 @@ Commands:
         <translation>正在为“%2”制作快照“%1”；就绪后即可恢复。</translation>
     </message>
     <message>
-        <source>Delete the snapshot “%1”? Its copy of %2 (%3) is deleted for good and cannot be restored afterwards.</source>
-        <translation>删除快照“%1”？它保存的%2（%3）将被永久删除，之后无法再恢复。</translation>
-    </message>
-    <message>
         <source>Its storage fee of %1 stops now; it has cost %2 so far.</source>
         <translation>其存储费 %1 将立即停止；至今已花费 %2。</translation>
     </message>
@@ -4450,6 +4450,18 @@ Commands:
     <message>
         <source>“%1” is being restored as the new instance “%2”.</source>
         <translation>正在将“%1”恢复为新实例“%2”。</translation>
+    </message>
+    <message>
+        <source>Its copy of %1 (%2) is deleted for good.</source>
+        <translation>它保存的 %1（%2）副本将被永久删除。</translation>
+    </message>
+    <message>
+        <source>Delete the snapshot “%1”?</source>
+        <translation>删除快照“%1”？</translation>
+    </message>
+    <message>
+        <source>Its copy of %1 cannot be restored afterwards.</source>
+        <translation>删除后，它保存的 %1 副本将无法恢复。</translation>
     </message>
 </context>
 <context>
@@ -4699,8 +4711,16 @@ Commands:
         <translation>打开 %1</translation>
     </message>
     <message>
-        <source>No browser could be started. Open this address yourself (it holds the app&apos;s token; it works while CardHour runs):</source>
-        <translation>无法启动浏览器。请自行打开此地址（其中含有应用的令牌；CardHour 运行期间有效）：</translation>
+        <source>No browser could be started: open the address under Show Details yourself.</source>
+        <translation>无法启动浏览器：请自行打开“详细信息”中的地址。</translation>
+    </message>
+    <message>
+        <source>%1
+
+It holds the app&apos;s token; it works while CardHour runs.</source>
+        <translation>%1
+
+该地址包含应用的令牌；CardHour 运行期间有效。</translation>
     </message>
     <message>
         <source>ssh will ask for a passphrase</source>
@@ -4784,10 +4804,6 @@ Commands:
         <translation>导出账单</translation>
     </message>
     <message>
-        <source>The statement could not be written to %1: %2</source>
-        <translation>无法将账单写入 %1：%2</translation>
-    </message>
-    <message>
         <source>&amp;Month:</source>
         <translation>月份(&amp;M)：</translation>
     </message>
@@ -4862,6 +4878,10 @@ Commands:
     <message>
         <source>Fees</source>
         <translation>费用</translation>
+    </message>
+    <message>
+        <source>The statement could not be written to %1.</source>
+        <translation>无法将账单写入 %1。</translation>
     </message>
 </context>
 <context>

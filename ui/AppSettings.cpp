@@ -1,6 +1,7 @@
 #include "AppSettings.h"
 
 #include "ClientStyle.h"
+#include "theme/Design.h"
 
 #include <QApplication>
 #include <QPalette>
@@ -75,7 +76,6 @@ void AppSettings::save(QSettings &settings) const
 namespace {
 struct SystemLook
 {
-    QString styleName;
     QPalette palette;
     bool captured = false;
 };
@@ -84,7 +84,6 @@ SystemLook &systemLook()
 {
     static SystemLook look;
     if (!look.captured && qApp) {
-        look.styleName = QApplication::style()->name();
         look.palette = QApplication::palette();
         look.captured = true;
     }
@@ -97,35 +96,6 @@ QString &currentTheme()
     return theme;
 }
 
-QPalette darkPalette()
-{
-    QPalette p;
-    const QColor window(0x2b, 0x2d, 0x30);
-    const QColor base(0x1e, 0x1f, 0x22);
-    const QColor text(0xe6, 0xe6, 0xe6);
-    const QColor disabled(0x80, 0x80, 0x80);
-    const QColor highlight(0x3d, 0x7e, 0xd6);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, window);
-    p.setColor(QPalette::ToolTipBase, base);
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, disabled);
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::BrightText, Qt::red);
-    p.setColor(QPalette::Link, highlight.lighter(130));
-    p.setColor(QPalette::Highlight, highlight);
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::Mid, QColor(0x5a, 0x5c, 0x60));
-    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
-    p.setColor(QPalette::Light, QColor(0x45, 0x47, 0x4b));
-    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        p.setColor(QPalette::Disabled, role, disabled);
-    return p;
-}
 } // namespace
 
 QStringList Theme::available()
@@ -151,12 +121,13 @@ void Theme::apply(const QString &theme)
 {
     SystemLook &look = systemLook(); // before the first change, so "system" can come back
     const QString chosen = available().contains(theme) ? theme : u"system"_s;
-    QStyle *base = QStyleFactory::create(chosen == u"system"_s ? look.styleName : u"Fusion"_s);
+    // Fusion under the design system's palette on every desktop; "system" follows whether the
+    // desktop's own palette is light or dark.
+    QStyle *base = QStyleFactory::create(u"Fusion"_s);
     QStyle *style = base ? new ClientStyle(base) : nullptr;
-    const QPalette palette = chosen == u"system"_s ? look.palette
-        : chosen == u"dark"_s                      ? darkPalette()
-        : style                                    ? style->standardPalette()
-                                                   : look.palette;
+    const bool dark =
+        chosen == u"dark"_s || (chosen == u"system"_s && Design::isDark(look.palette));
+    const QPalette palette = Design::palette(dark);
     // The palette first: setStyle() then polishes every widget once, with the new colours.
     QApplication::setPalette(palette);
     if (style)

@@ -7,6 +7,7 @@
 #include "api/ApiReply.h"
 #include "api/ModelLibrary.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 
 #include <QEvent>
 #include <QFrame>
@@ -39,9 +40,7 @@ AppsPanel::AppsPanel(core::ClientSession *session, SshActions *ssh, QWidget *par
     m_loadError->setWordWrap(true);
     m_loadError->hide();
     StateStyle::showAsError(m_loadError);
-    QFont headingFont = m_heading->font();
-    headingFont.setBold(true);
-    m_heading->setFont(headingFont);
+    Design::setTextRole(m_heading, TextRole::Heading);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_heading);
     layout->addWidget(m_loadError);
@@ -132,13 +131,12 @@ void AppsPanel::rebuild()
         auto *frame = static_cast<QFrame *>(e.card);
         frame->setObjectName(u"appCard_"_s + image.id);
         frame->setFrameShape(QFrame::StyledPanel);
+        Design::setCard(frame);
         frame->setMinimumWidth(240);
         frame->setMaximumWidth(340);
         auto *cardLayout = new QVBoxLayout(frame);
         e.title = new QLabel(frame);
-        QFont titleFont = e.title->font();
-        titleFont.setBold(true);
-        e.title->setFont(titleFont);
+        Design::setTextRole(e.title, TextRole::Heading);
         e.title->setToolTip(image.description);
         e.mounts = new QLabel(frame);
         e.mounts->setObjectName(u"appMounts_"_s + image.id);

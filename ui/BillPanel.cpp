@@ -2,6 +2,7 @@
 
 #include "Format.h"
 #include "billing/BillTicker.h"
+#include "theme/Design.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -20,10 +21,8 @@ BillPanel::BillPanel(core::BillTicker *ticker, QWidget *parent)
     m_rate->setObjectName(u"spendRateLabel"_s);
     m_runsOut->setObjectName(u"runsOutLabel"_s);
     setFrameShape(QFrame::StyledPanel);
-    QFont big = m_balance->font();
-    big.setPointSizeF(big.pointSizeF() * 1.6);
-    big.setBold(true);
-    m_balance->setFont(big);
+    Design::setCard(this);
+    Design::setTextRole(m_balance, TextRole::PageTitle);
     // Tabular digits keep the ticking figure from jittering sideways.
     m_balance->setMinimumWidth(m_balance->fontMetrics().horizontalAdvance(u"¥00,000.00"_s));
     auto *layout = new QHBoxLayout(this);

@@ -4,6 +4,7 @@
 #include "CostCalculator.h"
 #include "Format.h"
 #include "LedgerView.h"
+#include "Notice.h"
 #include "SpendingLimitsPanel.h"
 #include "StopText.h"
 #include "TopUpDialog.h"
@@ -89,12 +90,11 @@ void BillingController::showStopWarning(const StopWarning &w)
         tr("%1 will stop at %2: %3.").arg(name, Format::time(w.stopAt, m_session->timeZone()), why);
     const bool idle = w.reason == StopReason::Idle;
     m_tray->showStopWarning(w.instanceId, name, text, idle);
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("A host will stop"), text,
-                                QMessageBox::NoButton, m_window);
+    QMessageBox *box =
+        Notice::create(m_window, Notice::Kind::Warning, tr("A host will stop"), text);
     box->setObjectName(u"stopWarningDialog"_s);
-    box->setAttribute(Qt::WA_DeleteOnClose);
     if (idle) {
-        QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::AcceptRole);
+        QPushButton *keep = Notice::addAction(box, tr("Keep running"));
         keep->setObjectName(u"keepRunningButton"_s);
         const QString id = w.instanceId;
         connect(keep, &QPushButton::clicked, this, [this, id] {

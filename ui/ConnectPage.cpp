@@ -6,6 +6,7 @@
 #include "StateStyle.h"
 #include "api/ProviderUrl.h"
 #include "sandbox/SandboxImages.h"
+#include "theme/Design.h"
 #include "ui_ConnectPage.h"
 
 #include <QEvent>
@@ -48,6 +49,8 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
     auto *buttonRow = new QHBoxLayout;
     buttonRow->addStretch(1);
     m_ui->connectButton->setMinimumWidth(140);
+    Design::setPrimary(m_ui->connectButton);
+    Design::setTextRole(m_ui->titleLabel, TextRole::PageTitle);
     buttonRow->addWidget(m_ui->connectButton);
     m_ui->choiceLayout->insertLayout(m_ui->choiceLayout->indexOf(m_ui->progressBar), buttonRow);
     connect(m_ui->urlRadio, &QRadioButton::toggled, m_ui->urlEdit, &QLineEdit::setEnabled);

@@ -4,6 +4,7 @@
 #include "billing/Money.h"
 #include "charts/CostChart.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -94,7 +95,7 @@ CostCalculator::CostCalculator(core::ClientSession *session, const CostInputs &i
     m_hours->setRange(1, 1'000'000);
     m_hours->setValue(qBound(1, job.hours, 1'000'000));
     m_inputError->setWordWrap(true);
-    m_inputError->setStyleSheet(u"color: #c62828;"_s);
+    Design::setTextTone(m_inputError, Tone::Error);
     m_inputError->hide();
     for (QLabel *text : {m_jobText, m_usageText}) {
         text->setWordWrap(true);

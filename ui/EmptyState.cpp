@@ -1,5 +1,7 @@
 #include "EmptyState.h"
 
+#include "theme/Design.h"
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,10 +20,7 @@ EmptyState::EmptyState(Icon icon, QWidget *parent)
     layout->addStretch(1);
     m_iconLabel->setAlignment(Qt::AlignCenter);
     layout->addWidget(m_iconLabel);
-    QFont titleFont = m_title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
-    titleFont.setBold(true);
-    m_title->setFont(titleFont);
+    Design::setTextRole(m_title, TextRole::Heading);
     m_title->setAlignment(Qt::AlignCenter);
     m_title->setObjectName(u"emptyTitle"_s);
     layout->addWidget(m_title);
@@ -38,6 +37,8 @@ EmptyState::EmptyState(Icon icon, QWidget *parent)
     textRow->addStretch(1);
     layout->addLayout(textRow);
     m_button->setObjectName(u"emptyAction"_s);
+    // The way out of an empty page is its primary action (the GNOME HIG's placeholder pages).
+    Design::setPrimary(m_button);
     m_button->hide();
     layout->addWidget(m_button, 0, Qt::AlignHCenter);
     layout->addStretch(2);

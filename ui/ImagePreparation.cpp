@@ -3,6 +3,7 @@
 #include "BuildLogDialog.h"
 #include "Format.h"
 #include "StateStyle.h"
+#include "theme/Design.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -48,9 +49,8 @@ ImagePreparation::ImagePreparation(core::SandboxImages *images, QWidget *parent)
     setObjectName(u"imagePreparation"_s);
     setFrameShape(QFrame::StyledPanel);
     m_title->setObjectName(u"imagesTitle"_s);
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    m_title->setFont(bold);
+    Design::setCard(this);
+    Design::setTextRole(m_title, TextRole::Heading);
     StateStyle::showAsError(m_error);
     m_progress->setObjectName(u"buildProgress"_s);
     m_progress->setRange(0, kProgressScale);

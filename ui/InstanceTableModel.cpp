@@ -116,15 +116,24 @@ QVariant InstanceTableModel::data(const QModelIndex &index, int role) const
         if (role == Qt::AccessibleTextRole)
             return StateStyle::accessibleText(instance.state, instance.stateText);
     }
-    if (role == Qt::ToolTipRole && index.column() == NameColumn && instance.createdAt.isValid()) {
-        const QDateTime now = (m_providerNow ? m_providerNow : m_clock)->now();
-        //: when a host was launched: "3 min ago (2026-12-06 13:54:14)"
-        return tr("Launched %1 (%2)")
-            .arg(Format::relative(instance.createdAt, now),
-                 Format::dateTime(instance.createdAt, m_zone, true));
+    // The columns that give way to a narrow table (elided) say their whole text here; the name
+    // also when the host was launched.
+    if (role == Qt::ToolTipRole && index.column() == GpuColumn)
+        return data(index, Qt::DisplayRole);
+    if (role == Qt::ToolTipRole && index.column() == NameColumn) {
+        QString tip = data(index, Qt::DisplayRole).toString();
+        if (instance.createdAt.isValid()) {
+            const QDateTime now = (m_providerNow ? m_providerNow : m_clock)->now();
+            //: when a host was launched: "3 min ago (2026-12-06 13:54:14)"
+            tip += u'\n'
+                + tr("Launched %1 (%2)")
+                      .arg(Format::relative(instance.createdAt, now),
+                           Format::dateTime(instance.createdAt, m_zone, true));
+        }
+        return tip;
     }
     if (role == Qt::ToolTipRole && index.column() == StateColumn) {
-        QStringList lines;
+        QStringList lines{stateText(instance)};
         for (const core::LaunchStage &stage : instance.launch.stages)
             lines << u"%1  %2"_s.arg(Format::stage(stage.name), Format::time(stage.at, m_zone));
         return lines.join(u'\n');

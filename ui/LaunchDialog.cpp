@@ -9,6 +9,7 @@
 #include "billing/BillTicker.h"
 #include "session/ClientSession.h"
 #include "ssh/SshKeyStore.h"
+#include "theme/Design.h"
 #include "ui_LaunchDialog.h"
 
 #include <QDir>
@@ -41,6 +42,9 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
 {
     m_ui->setupUi(this);
     StateStyle::showAsError(m_ui->errorLabel);
+    for (QLabel *title : {m_ui->gpuTitle, m_ui->imageTitle, m_ui->datasetsTitle, m_ui->keysTitle})
+        Design::setTextRole(title, TextRole::Heading);
+    Design::setPrimary(m_ui->buttonBox->button(QDialogButtonBox::Ok));
     setObjectName(u"launchDialog"_s);
     m_ui->noKeysLabel->hide();
     m_ui->noDatasetsLabel->hide();
@@ -192,8 +196,11 @@ void LaunchDialog::scrollChoices()
     while (m_ui->layout->count() > kFixedAtBottom) {
         QLayoutItem *item = m_ui->layout->takeAt(0);
         if (QWidget *widget = item->widget()) {
-            contentLayout->addWidget(widget);
+            // The old item goes first: a widget keeps the size cache of the first layout item
+            // made for it, and a second one made while the first lives would never hear of a
+            // new text (a wrapped label then keeps the height of its first text, cut).
             delete item;
+            contentLayout->addWidget(widget);
         } else if (QLayout *sub = item->layout()) {
             sub->setParent(nullptr);
             contentLayout->addLayout(sub);

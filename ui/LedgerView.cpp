@@ -1,5 +1,6 @@
 #include "LedgerView.h"
 
+#include "Notice.h"
 #include "SpendChart.h"
 #include "session/ClientSession.h"
 
@@ -280,12 +281,11 @@ void LedgerView::chooseExportFile()
                                  .arg(m_filter->rowCount()));
             return;
         }
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("Export ledger"),
-                                    tr("The ledger could not be written to %1: %2")
-                                        .arg(QDir::toNativeSeparators(path), error),
-                                    QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
+        Notice::create(
+            this, Notice::Kind::Error, tr("Export ledger"),
+            tr("The ledger could not be written to %1.").arg(QDir::toNativeSeparators(path)), error,
+            QMessageBox::Ok)
+            ->open();
     });
     dialog->open();
 }

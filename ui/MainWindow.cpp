@@ -9,11 +9,13 @@
 #include "Icons.h"
 #include "InstanceTableModel.h"
 #include "NavigationBar.h"
+#include "Notice.h"
 #include "StateStyle.h"
 #include "Translations.h"
 #include "pages/AccountPage.h"
 #include "pages/InstancesPage.h"
 #include "session/Session.h"
+#include "theme/Design.h"
 #include "ui_MainWindow.h"
 
 #include <QActionGroup>
@@ -103,9 +105,18 @@ void MainWindow::ensureDashboard()
     row->setContentsMargins(0, 0, 0, 0);
     m_nav = new NavigationBar(m_dashboard);
     row->addWidget(m_nav);
+    auto *pageColumn = new QVBoxLayout;
+    pageColumn->setContentsMargins(0, 0, 0, 0);
+    pageColumn->setSpacing(0);
+    m_pageTitle = new QLabel(m_dashboard);
+    m_pageTitle->setObjectName(u"pageTitle"_s);
+    Design::setTextRole(m_pageTitle, TextRole::PageTitle);
+    m_pageTitle->setContentsMargins(space::m, space::m, space::m, space::xs);
+    pageColumn->addWidget(m_pageTitle);
     m_pages = new QStackedWidget(m_dashboard);
     m_pages->setObjectName(u"pages"_s);
-    row->addWidget(m_pages, 1);
+    pageColumn->addWidget(m_pages, 1);
+    row->addLayout(pageColumn, 1);
     layout->addLayout(row, 1);
     m_stack->addWidget(m_dashboard);
     buildNavigation();
@@ -427,9 +438,8 @@ void MainWindow::showInstance(const Instance &instance)
 
 void MainWindow::showError(const QString &title, const QString &message)
 {
-    auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    QMessageBox *box = Notice::fromMessage(this, Notice::Kind::Warning, title, message);
     box->setObjectName(u"errorDialog"_s);
-    box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
 

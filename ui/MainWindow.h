@@ -164,6 +164,7 @@ private:
     void buildNavigation();
     void connectNavigation();
     void retranslateNavigation();
+    void updatePageTitle();
     void buildShownPage();
     QWidget *ensurePage(View view);
     QWidget *createPage(View view);
@@ -214,6 +215,7 @@ private:
     QLabel *m_zoneLabel = nullptr;
     // Says so when the provider's hosts run without containers (no SSH), and why.
     QLabel *m_runtimeNotice = nullptr;
+    QLabel *m_pageTitle = nullptr; // the shown page's name, in the title size
     QPointer<SettingsDialog> m_settingsDialog;
     AppSettings m_settings;
     QString m_lastEmail; // of the account last logged in (remembered in the settings)

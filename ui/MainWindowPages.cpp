@@ -53,6 +53,7 @@ void MainWindow::connectNavigation()
         if (row < 0 || row >= kViewCount)
             return;
         m_pages->setCurrentIndex(row);
+        updatePageTitle();
         buildShownPage();
         m_billing->setPageShown(View(row) == View::Billing); // its ledger loads when shown
         updateTransferActions();
@@ -81,6 +82,13 @@ void MainWindow::retranslateNavigation()
         m_nav->setPageText(row, name, actions[row]->shortcut());
     }
     m_nav->setAccessibleName(tr("Pages"));
+    updatePageTitle();
+}
+
+void MainWindow::updatePageTitle()
+{
+    if (m_pageTitle && m_nav && m_nav->currentRow() >= 0)
+        m_pageTitle->setText(m_nav->item(m_nav->currentRow())->text());
 }
 
 MainWindow::View MainWindow::currentView() const

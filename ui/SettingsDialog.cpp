@@ -1,6 +1,7 @@
 #include "SettingsDialog.h"
 
 #include "Translations.h"
+#include "theme/Design.h"
 #include "ui_SettingsDialog.h"
 
 #include <QEvent>
@@ -16,6 +17,7 @@ SettingsDialog::SettingsDialog(const AppSettings &initial, QWidget *parent)
     m_ui->setupUi(this);
     setObjectName(u"settingsDialog"_s);
     m_ui->buttonBox->button(QDialogButtonBox::Ok)->setObjectName(u"settingsOkButton"_s);
+    Design::setPrimary(m_ui->buttonBox->button(QDialogButtonBox::Ok));
     for (const QString &language : Translations::available())
         m_ui->languageCombo->addItem(Translations::nativeName(language), language);
     for (const QString &theme : Theme::available())

@@ -4,6 +4,7 @@
 #include "billing/CostComparison.h"
 #include "billing/Money.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -40,6 +41,7 @@ SpendingLimitsPanel::SpendingLimitsPanel(core::ClientSession *session, QWidget *
     m_zone->setObjectName(u"limitsZone"_s);
     m_status->setObjectName(u"limitsStatus"_s);
     m_save->setObjectName(u"limitsSaveButton"_s);
+    Design::setPrimary(m_save);
     m_status->setWordWrap(true);
     auto *grid = new QGridLayout;
     for (int c = 0; c < 5; ++c) {

@@ -1,5 +1,6 @@
 #include "SshActions.h"
 
+#include "Notice.h"
 #include "TerminalTab.h"
 #include "session/ClientSession.h"
 #include "session/SecretStore.h"
@@ -339,14 +340,13 @@ void SshActions::handToBrowser(const core::InstanceApp &app, const QUrl &url)
 void SshActions::showAddress(const core::InstanceApp &app, const QUrl &url)
 {
     // In the window, to copy from: never on a command line.
-    auto *box = new QMessageBox(QMessageBox::Information, tr("Open %1").arg(app.name),
-                                tr("No browser could be started. Open this address yourself "
-                                   "(it holds the app's token; it works while CardHour runs):"),
-                                QMessageBox::Close, m_window);
-    box->setObjectName(u"appAddressDialog"_s);
-    box->setAttribute(Qt::WA_DeleteOnClose);
     const QString address = url.toString(QUrl::FullyEncoded);
-    box->setInformativeText(address);
+    QMessageBox *box = Notice::create(
+        m_window, Notice::Kind::Information, tr("No browser could open %1").arg(app.name), address,
+        tr("Open this address yourself: it holds the app's token, and it works while CardHour "
+           "runs."),
+        QMessageBox::Close);
+    box->setObjectName(u"appAddressDialog"_s);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     QPushButton *copy = box->addButton(tr("Copy address"), QMessageBox::ActionRole);
     copy->setObjectName(u"copyAddressButton"_s);

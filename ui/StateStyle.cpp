@@ -2,9 +2,8 @@
 
 #include "Format.h"
 #include "api/Models.h"
+#include "theme/Design.h"
 
-#include <QApplication>
-#include <QEvent>
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
@@ -16,69 +15,37 @@ using core::InstanceState;
 
 bool StateStyle::isDark(const QPalette &palette)
 {
-    return palette.color(QPalette::Window).lightness() < 128;
+    return Design::isDark(palette);
 }
 
 QColor StateStyle::errorColour(const QPalette &palette)
 {
-    // Material's error reds: 4.5:1 or more against light and dark window colours (WCAG 1.4.3).
-    return isDark(palette) ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x00, 0x20);
+    return Design::tone(Tone::Error, palette);
 }
-
-namespace {
-
-// Paints its label's text in the error colour of the application's palette, now and when the
-// theme changes (a label with a palette of its own no longer follows the application's).
-class ErrorTextFilter : public QObject
-{
-public:
-    explicit ErrorTextFilter(QLabel *label) : QObject(label), m_label(label) { apply(); }
-
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (watched == m_label && event->type() == QEvent::ApplicationPaletteChange)
-            apply();
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    void apply()
-    {
-        QPalette colours = QApplication::palette(m_label);
-        colours.setColor(QPalette::WindowText, StateStyle::errorColour(colours));
-        m_label->setPalette(colours);
-    }
-
-    QLabel *m_label;
-};
-
-} // namespace
 
 void StateStyle::showAsError(QLabel *label)
 {
-    label->installEventFilter(new ErrorTextFilter(label));
+    Design::setTextTone(label, Tone::Error);
 }
 
 QColor StateStyle::colour(InstanceState state, const QPalette &palette)
 {
-    // Two sets with at least 3:1 contrast to the window colour of common light (#efefef-#ffffff)
-    // and dark (#1e1e1e-#353535) themes, the minimum for graphical objects (WCAG 1.4.11).
-    const bool dark = isDark(palette);
+    // The design system's tones, one per state (terminated muted, stopped neutral).
     switch (state) {
     case InstanceState::Creating:
-        return dark ? QColor(0xc2, 0x9b, 0xff) : QColor(0x7a, 0x3e, 0xd6);
+        return Design::tone(Tone::Progress, palette);
     case InstanceState::Starting:
-        return dark ? QColor(0x5c, 0xad, 0xff) : QColor(0x09, 0x5c, 0xc8);
+        return Design::tone(Tone::Info, palette);
     case InstanceState::Running:
-        return dark ? QColor(0x4c, 0xd0, 0x5f) : QColor(0x1a, 0x7f, 0x37);
+        return Design::tone(Tone::Ok, palette);
     case InstanceState::Stopping:
-        return dark ? QColor(0xf2, 0xa2, 0x4b) : QColor(0xa8, 0x4a, 0x00);
+        return Design::tone(Tone::Warning, palette);
     case InstanceState::Stopped:
-        return dark ? QColor(0xb0, 0xb8, 0xc2) : QColor(0x57, 0x60, 0x6a);
+        return Design::tone(Tone::Neutral, palette);
     case InstanceState::Failed:
-        return dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc4, 0x1d, 0x2a);
+        return Design::tone(Tone::Error, palette);
     case InstanceState::Terminated:
-        return dark ? QColor(0x8a, 0x93, 0x9c) : QColor(0x3d, 0x44, 0x4b);
+        return Design::tone(Tone::Muted, palette);
     case InstanceState::Unknown:
         break;
     }

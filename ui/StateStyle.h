@@ -16,9 +16,9 @@ enum class InstanceState;
 namespace cardhour::ui {
 
 // How an instance state looks, in one place: a colour, a small icon drawn with QPainter and a
-// sentence for screen readers. Colours come in two sets, picked by the lightness of the
-// palette's window colour, so that each reads on light and on dark themes; shapes differ too
-// (dot, ring, half ring, square, cross, dash), so colour is never the only cue.
+// sentence for screen readers. Colours are the design system's tones (theme/Design.h), so that
+// each reads on light and on dark themes; shapes differ too (dot, ring, half ring, square,
+// cross, dash), so colour is never the only cue.
 class StateStyle
 {
     Q_DECLARE_TR_FUNCTIONS(cardhour::ui::StateStyle)

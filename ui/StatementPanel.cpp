@@ -2,8 +2,10 @@
 
 #include "Format.h"
 #include "LedgerModel.h"
+#include "Notice.h"
 #include "StatementCsv.h"
 #include "StatementPdf.h"
+#include "theme/Design.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -59,11 +61,8 @@ StatementPanel::StatementPanel(QWidget *parent)
     m_hosts->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_snapshots->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_postingsTable->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
-    QFont bold = m_hostsTitle->font();
-    bold.setBold(true);
-    m_hostsTitle->setFont(bold);
-    m_snapshotsTitle->setFont(bold);
-    m_postingsTitle->setFont(bold);
+    for (QLabel *title : {m_hostsTitle, m_snapshotsTitle, m_postingsTitle})
+        Design::setTextRole(title, TextRole::Heading);
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_monthLabel);
@@ -259,12 +258,11 @@ void StatementPanel::chooseFile(bool pdf)
             m_status->setText(tr("Exported to %1.").arg(QDir::toNativeSeparators(path)));
             return;
         }
-        auto *box = new QMessageBox(QMessageBox::Warning, tr("Export statement"),
-                                    tr("The statement could not be written to %1: %2")
-                                        .arg(QDir::toNativeSeparators(path), error),
-                                    QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
+        Notice::create(
+            this, Notice::Kind::Error, tr("Export statement"),
+            tr("The statement could not be written to %1.").arg(QDir::toNativeSeparators(path)),
+            error, QMessageBox::Ok)
+            ->open();
     });
     dialog->open();
 }

@@ -5,6 +5,7 @@
 #include "billing/BillTicker.h"
 #include "billing/Money.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 #include "ui_TopUpDialog.h"
 
 #include <QEvent>
@@ -24,6 +25,7 @@ TopUpDialog::TopUpDialog(ClientSession *session, BillTicker *ticker, QWidget *pa
     StateStyle::showAsError(m_ui->errorLabel);
     setObjectName(u"topUpDialog"_s);
     m_ui->buttonBox->button(QDialogButtonBox::Ok)->setObjectName(u"topUpButton"_s);
+    Design::setPrimary(m_ui->buttonBox->button(QDialogButtonBox::Ok));
     connect(m_ui->amountEdit, &QLineEdit::textChanged, this, &TopUpDialog::validate);
     connect(m_ui->buttonBox, &QDialogButtonBox::accepted, this, &TopUpDialog::submit);
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &QDialog::reject);

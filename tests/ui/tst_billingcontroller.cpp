@@ -125,7 +125,8 @@ void TestBillingController::stopWarningOffersKeepRunning()
     Q_EMIT session.stopWarning(warning);
     auto *box = window.findChild<QMessageBox *>(u"stopWarningDialog"_s);
     QVERIFY(box);
-    QVERIFY2(box->text().contains(u"idler"_s), qPrintable(box->text()));
+    QCOMPARE(box->text(), u"A host will stop"_s);
+    QVERIFY2(box->informativeText().contains(u"idler"_s), qPrintable(box->informativeText()));
     auto *keep = box->findChild<QPushButton *>(u"keepRunningButton"_s);
     QVERIFY(keep);
     // No idle stop is pending at the provider: it refuses, and the refusal is said.

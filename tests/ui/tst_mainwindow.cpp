@@ -85,6 +85,7 @@ private:
                        const QString &expectedPreview);
     QString stateOf(ui::MainWindow &window, const QString &name) const;
     void connectAndSignUp(ui::MainWindow &window, const QString &email);
+    void shootLaunchAndNotice(ui::MainWindow &window, const QString &variant);
 
     SimProcess m_sim;
     quint16 m_port = 0;
@@ -184,7 +185,10 @@ void TestMainWindow::confirmAction(ui::MainWindow &window, const char *actionNam
     action->trigger();
     QMessageBox *box = nullptr;
     QTRY_VERIFY((box = visibleChild<QMessageBox>(&window, u"confirmDialog"_s)));
-    QVERIFY2(box->informativeText().contains(expectedPreview), qPrintable(box->informativeText()));
+    // A short question, one sentence, every consequence behind Show Details.
+    QVERIFY2(!box->informativeText().isEmpty() && !box->informativeText().contains(u'\n'),
+             qPrintable(box->informativeText()));
+    QVERIFY2(box->detailedText().contains(expectedPreview), qPrintable(box->detailedText()));
     shoot(box, u"confirm-"_s + QString::fromLatin1(actionName));
     auto *yes = box->findChild<QPushButton *>(u"confirmButton"_s);
     QVERIFY(yes);
@@ -484,7 +488,7 @@ void TestMainWindow::copySshCommandRefusesTamperedHostKey()
     copySsh->trigger();
     QMessageBox *box = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((box = visibleChild<QMessageBox>(&window, u"errorDialog"_s)), 10000);
-    const QString said = box->text();
+    const QString said = box->text() + u'\n' + box->informativeText() + u'\n' + box->detailedText();
     QVERIFY2(said.contains(ssh.hostKeySha256), qPrintable(said));
     QVERIFY2(said.contains(core::SshKeyPair::fingerprintOfPublicKeyLine(given)), qPrintable(said));
     shoot(box, u"copy-ssh-tampered"_s);
@@ -642,13 +646,55 @@ void TestMainWindow::closingWithoutTrayQuitsAndStopsSandbox()
                              10000);
 }
 
+// The launch dialog as it opens, the Stop confirmation (a message box of the design system)
+// with its details shown, the top-up and settings dialogs: launch-, notice-, topup- and
+// settings-<variant>.
+void TestMainWindow::shootLaunchAndNotice(ui::MainWindow &window, const QString &variant)
+{
+    window.setCurrentView(ui::MainWindow::View::Instances);
+    window.findChild<QAction *>(u"launchAction"_s)->trigger();
+    ui::LaunchDialog *dialog = nullptr;
+    QTRY_VERIFY((dialog = visibleChild<ui::LaunchDialog>(&window, u"launchDialog"_s)));
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->findChild<QLabel *>(u"costLabel"_s)->text().isEmpty(), 10000);
+    QTest::qWait(100);
+    shoot(dialog, u"launch-"_s + variant);
+    dialog->reject();
+    window.selectInstance(window.instanceModel()->instanceAt(0)->id);
+    auto *stop = window.findChild<QAction *>(u"stopAction"_s);
+    QTRY_VERIFY(stop->isEnabled());
+    stop->trigger();
+    QMessageBox *box = nullptr;
+    QTRY_VERIFY((box = visibleChild<QMessageBox>(&window, u"confirmDialog"_s)));
+    // Its details open, as a user who clicks Show Details sees them.
+    for (QAbstractButton *button : box->buttons()) {
+        if (box->buttonRole(button) == QMessageBox::ActionRole)
+            button->click();
+    }
+    QTest::qWait(50);
+    shoot(box, u"notice-"_s + variant);
+    box->reject();
+    QTRY_VERIFY(!visibleChild<QMessageBox>(&window, u"confirmDialog"_s));
+    // The top-up and settings dialogs, each with its primary action.
+    for (const auto &[action, dialogName, shot] :
+         {std::tuple{"topUpAction", u"topUpDialog"_s, u"topup-"_s},
+          std::tuple{"settingsAction", u"settingsDialog"_s, u"settings-"_s}}) {
+        window.findChild<QAction *>(QString::fromLatin1(action))->trigger();
+        QDialog *shown = nullptr;
+        QTRY_VERIFY((shown = visibleChild<QDialog>(&window, dialogName)));
+        QTest::qWait(50);
+        shoot(shown, shot + variant);
+        shown->reject();
+        QTRY_VERIFY(!visibleChild<QDialog>(&window, dialogName));
+    }
+}
+
 // The screenshots of the README: each page with a running host, light and dark, English and
 // 简体中文; each page is built on first showing and must then show its own content.
 void TestMainWindow::everyPageInEveryThemeAndLanguage()
 {
     ui::Translations translations;
     ui::MainWindow window(options(), &translations);
-    window.resize(1100, 700);
+    window.resize(1280, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     connectAndSignUp(window, u"pages@example.com"_s);
@@ -684,6 +730,9 @@ void TestMainWindow::everyPageInEveryThemeAndLanguage()
                 QTest::qWait(50);
                 shoot(&window, u"page-%1-%2-%3"_s.arg(name, theme, language));
             }
+            shootLaunchAndNotice(window, theme + u'-' + language);
+            if (QTest::currentTestFailed())
+                return;
         }
     }
     // In Chinese the side bar and the Home page speak Chinese.
@@ -701,7 +750,7 @@ void TestMainWindow::accountPageInEveryThemeAndLanguage()
 {
     ui::Translations translations;
     ui::MainWindow window(options(), &translations);
-    window.resize(1000, 620);
+    window.resize(1280, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.connectToUrl(m_sim.baseUrl());

@@ -2,6 +2,7 @@
 
 #include "Format.h"
 #include "StateStyle.h"
+#include "theme/Design.h"
 #include "ui_AccountPage.h"
 
 #include <QEvent>
@@ -28,6 +29,8 @@ AccountPage::AccountPage(QWidget *parent)
     m_ui->formBox->setMaximumWidth(560);
     m_ui->outerLayout->setAlignment(m_ui->formBox, Qt::AlignHCenter);
     m_ui->submitButton->setMinimumWidth(140);
+    Design::setPrimary(m_ui->submitButton);
+    Design::setTextRole(m_ui->titleLabel, TextRole::PageTitle);
     for (QLineEdit *edit : {m_ui->emailEdit, m_ui->passwordEdit, m_ui->confirmEdit}) {
         connect(edit, &QLineEdit::textChanged, this, &AccountPage::validate);
         connect(edit, &QLineEdit::returnPressed, this, &AccountPage::submit);

@@ -4,6 +4,7 @@
 #include "EmptyState.h"
 #include "InstanceTableModel.h"
 #include "pages/HostCard.h"
+#include "theme/Design.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -31,17 +32,24 @@ HomePage::HomePage(InstanceTableModel *model, QWidget *parent)
     m_stack->addWidget(m_empty);
 
     auto *cardsLayout = new QVBoxLayout(m_cardsPage);
-    QFont headingFont = m_heading->font();
-    headingFont.setBold(true);
-    m_heading->setFont(headingFont);
+    Design::setTextRole(m_heading, TextRole::Heading);
+    m_heading->setObjectName(u"homeHeading"_s);
     cardsLayout->addWidget(m_heading);
-    auto *scroll = new QScrollArea(m_cardsPage);
-    scroll->setObjectName(u"homeCards"_s);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    m_gridLayout->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    scroll->setWidget(m_grid);
-    cardsLayout->addWidget(scroll, 1);
+    m_scroll = new QScrollArea(m_cardsPage);
+    m_scroll->setObjectName(u"homeCards"_s);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_gridLayout->setAlignment(Qt::AlignTop);
+    m_gridLayout->setContentsMargins(0, 0, 0, 0);
+    m_gridLayout->setSpacing(space::m);
+    m_grid->setAutoFillBackground(false);
+    m_scroll->setWidget(m_grid);
+    m_scroll->viewport()->setAutoFillBackground(false);
+    // The columns follow the width the cards really get: the viewport's, which the scroll area
+    // sets after this page's own resize (and while the page is hidden).
+    m_scroll->viewport()->installEventFilter(this);
+    cardsLayout->addWidget(m_scroll, 1);
     m_stack->addWidget(m_cardsPage);
 
     connect(m_empty, &EmptyState::actionTriggered, this, &HomePage::launchRequested);
@@ -126,7 +134,11 @@ void HomePage::rebuild()
 
 void HomePage::layoutCards()
 {
-    const int columns = qMax(1, (m_grid->width() - 12) / 280);
+    // As many columns of cards at their least width as the viewport holds, the cards sharing
+    // what is left over.
+    const int spacing = m_gridLayout->horizontalSpacing();
+    const int cardWidth = HostCard::kMinimumWidth + spacing;
+    const int columns = qMax(1, (m_scroll->viewport()->width() + spacing) / cardWidth);
     if (columns == m_columns)
         return;
     m_columns = columns;
@@ -136,6 +148,8 @@ void HomePage::layoutCards()
         m_gridLayout->addWidget(card, i / columns, i % columns);
         card->show();
     }
+    for (int column = 0; column < m_gridLayout->columnCount(); ++column)
+        m_gridLayout->setColumnStretch(column, column < columns ? 1 : 0);
 }
 
 void HomePage::onDataChanged(const QModelIndex &from, const QModelIndex &to,
@@ -176,6 +190,13 @@ void HomePage::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     layoutCards();
+}
+
+bool HomePage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_scroll->viewport() && event->type() == QEvent::Resize)
+        layoutCards();
+    return QWidget::eventFilter(watched, event);
 }
 
 void HomePage::retranslate()

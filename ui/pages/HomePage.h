@@ -5,6 +5,7 @@
 
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 
 namespace cardhour::core {
@@ -48,6 +49,7 @@ Q_SIGNALS:
 protected:
     void showEvent(QShowEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
@@ -63,6 +65,7 @@ private:
     EmptyState *m_empty;
     QWidget *m_cardsPage;
     QLabel *m_heading;
+    QScrollArea *m_scroll = nullptr;
     QWidget *m_grid;
     QGridLayout *m_gridLayout;
     QHash<QString, HostCard *> m_cards;

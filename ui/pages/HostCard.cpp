@@ -6,6 +6,7 @@
 #include "StateStyle.h"
 #include "StopText.h"
 #include "billing/Clock.h"
+#include "theme/Design.h"
 
 #include <QEvent>
 #include <QGridLayout>
@@ -73,12 +74,11 @@ HostCard::HostCard(InstanceTableModel *model, const QString &instanceId, QWidget
 {
     setObjectName(u"hostCard_"_s + instanceId);
     setFrameShape(QFrame::StyledPanel);
-    setMinimumWidth(260);
-    setMaximumWidth(420);
-    QFont bold = m_name->font();
-    bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.1);
-    m_name->setFont(bold);
+    Design::setCard(this);
+    setMinimumWidth(kMinimumWidth);
+    setMaximumWidth(480);
+    Design::setTextRole(m_name, TextRole::Heading);
+    Design::setTextRole(m_gpu, TextRole::Caption);
     m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_state->setObjectName(u"cardState"_s);
     m_cost->setObjectName(u"cardCost"_s);

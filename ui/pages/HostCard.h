@@ -22,6 +22,9 @@ class HostCard : public QFrame
 {
     Q_OBJECT
 public:
+    // The least width of a card: the Home page lays out as many columns as fit.
+    static constexpr int kMinimumWidth = 260;
+
     HostCard(InstanceTableModel *model, const QString &instanceId, QWidget *parent = nullptr);
 
     QString instanceId() const { return m_id; }

@@ -6,6 +6,7 @@
 #include "StopText.h"
 #include "StopTimerRow.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 
 #include <QEvent>
 #include <QFormLayout>
@@ -15,6 +16,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -118,10 +120,7 @@ InstanceDetails::InstanceDetails(core::ClientSession *session, QWidget *parent)
     m_iconLabel->setObjectName(u"stateIconLabel"_s);
     m_nameLabel->setObjectName(u"nameLabel"_s);
     m_stateLabel->setObjectName(u"stateLabel"_s);
-    QFont big = m_nameLabel->font();
-    big.setPointSizeF(big.pointSizeF() * 1.3);
-    big.setBold(true);
-    m_nameLabel->setFont(big);
+    Design::setTextRole(m_nameLabel, TextRole::Heading);
     m_nameLabel->setWordWrap(false);
     header->addWidget(m_iconLabel);
     header->addWidget(m_nameLabel);
@@ -219,6 +218,18 @@ void InstanceDetails::render()
         return;
     }
     fill(*m_shown);
+    // A value with a line more (a launch stage, an app) needs its row taller: the form's widget
+    // is asked to lay out again, as its layout, once left inactive, would not ask by itself
+    // (the timeline's last stage was cut).
+    QTimer::singleShot(0, this, [this] {
+        QWidget *content = m_form->parentWidget();
+        if (!content || !content->layout())
+            return;
+        m_form->invalidate();
+        content->layout()->invalidate();
+        content->layout()->activate();
+        content->updateGeometry(); // the scroll area sizes it again for the new heights
+    });
     m_stack->setCurrentIndex(1);
 }
 

@@ -5,6 +5,7 @@
 #include "InstanceTableModel.h"
 #include "LaunchDialog.h"
 #include "MetricsChart.h"
+#include "Notice.h"
 #include "SparklineDelegate.h"
 #include "SshActions.h"
 #include "SshKeysDialog.h"
@@ -21,6 +22,7 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTableView>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -41,6 +43,8 @@ InstancesPage::InstancesPage(ClientSession *session, InstanceTableModel *model,
     setTabsClosable(true);
     tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
     tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
+    // The page title names the list: its tab shows once a terminal tab opens beside it.
+    setTabBarAutoHide(true);
     connect(this, &QTabWidget::tabCloseRequested, this, &InstancesPage::closeTab);
     connect(m_session, &ClientSession::resetForUser, this, &InstancesPage::closeEverySshView);
     retranslate();
@@ -62,6 +66,10 @@ void InstancesPage::buildList()
     // ResizeToContents mode lays out the text of every row for each changed cell.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->setWordWrap(false);
+    m_table->viewport()->installEventFilter(this);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_table->setItemDelegateForColumn(
         InstanceTableModel::ActivityColumn,
@@ -85,7 +93,7 @@ void InstancesPage::buildList()
     connect(m_model, &QAbstractItemModel::modelReset, this, &InstancesPage::updateEmptyState);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &InstancesPage::updateEmptyState);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &InstancesPage::updateEmptyState);
-    auto fitColumns = [this] { m_table->resizeColumnsToContents(); };
+    auto fitColumns = [this] { this->fitColumns(); };
     connect(m_model, &QAbstractItemModel::modelReset, m_table, fitColumns);
     connect(m_model, &QAbstractItemModel::rowsInserted, m_table, fitColumns);
     connect(m_model, &QAbstractItemModel::dataChanged, m_table,
@@ -97,6 +105,38 @@ void InstancesPage::buildList()
             [this] { Q_EMIT terminalRequested(selectedInstanceId()); });
     connect(m_empty, &EmptyState::actionTriggered, this, &InstancesPage::openLaunchDialog);
     updateEmptyState();
+}
+
+void InstancesPage::fitColumns()
+{
+    QHeaderView *header = m_table->horizontalHeader();
+    m_table->resizeColumnsToContents();
+    int total = 0;
+    for (int column = 0; column < header->count(); ++column)
+        total += header->sectionSize(column);
+    int excess = total - m_table->viewport()->width();
+    if (excess <= 0)
+        return;
+    // The state, then the GPU, then the name give way; none below its header (or 7 letters).
+    const int floor = m_table->fontMetrics().horizontalAdvance(u"MMMMMMM"_s);
+    for (const int column : {InstanceTableModel::StateColumn, InstanceTableModel::GpuColumn,
+                             InstanceTableModel::NameColumn}) {
+        const int least = qMax(floor, header->sectionSizeHint(column));
+        const int give = qMin(excess, header->sectionSize(column) - least);
+        if (give <= 0)
+            continue;
+        header->resizeSection(column, header->sectionSize(column) - give);
+        excess -= give;
+        if (excess <= 0)
+            break;
+    }
+}
+
+bool InstancesPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (m_table && watched == m_table->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
+    return QTabWidget::eventFilter(watched, event);
 }
 
 void InstancesPage::setContextActions(const QList<QAction *> &actions)
@@ -113,6 +153,12 @@ void InstancesPage::buildDetails()
     m_listAndDetails->addWidget(m_details);
     m_listAndDetails->setStretchFactor(0, 3);
     m_listAndDetails->setStretchFactor(1, 2);
+    // The list first: four sevenths of the width, whatever the pane's long lines would ask for
+    // (once the splitter has its width).
+    QTimer::singleShot(0, m_listAndDetails, [splitter = m_listAndDetails] {
+        const int width = splitter->width();
+        splitter->setSizes({width * 4 / 7, width - width * 4 / 7});
+    });
     connect(m_details, &InstanceDetails::openAppRequested, this,
             [this](const QString &id, const QString &app) {
                 m_ssh->openApp(m_session->instance(id), app);
@@ -247,14 +293,17 @@ void InstancesPage::confirm(Action action, const QString &instanceId)
     const Instance *instance = m_model->instance(instanceId);
     if (!instance || !InstanceActions::allowed(action, *instance))
         return;
-    auto *box =
-        new QMessageBox(action == Action::Terminate ? QMessageBox::Warning : QMessageBox::Question,
-                        InstanceActions::buttonText(action),
-                        InstanceActions::question(action, *instance), QMessageBox::Cancel, this);
+    // The question as the title, what matters most as its sentence, every consequence behind
+    // Show Details.
+    const QString preview = InstanceActions::preview(action, *instance);
+    QMessageBox *box = Notice::create(
+        this, action == Action::Terminate ? Notice::Kind::Warning : Notice::Kind::Question,
+        InstanceActions::question(action, *instance), preview.section(u'\n', 0, 0), preview,
+        QMessageBox::Cancel);
     box->setObjectName(u"confirmDialog"_s);
-    box->setInformativeText(InstanceActions::preview(action, *instance));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(InstanceActions::buttonText(action), QMessageBox::AcceptRole);
+    QPushButton *yes = Notice::addAction(box, InstanceActions::buttonText(action),
+                                         action == Action::Terminate ? ButtonRole::Destructive
+                                                                     : ButtonRole::Primary);
     yes->setObjectName(u"confirmButton"_s);
     // Terminate cannot be undone: Enter alone must not do it.
     box->setDefaultButton(action == Action::Terminate ? QMessageBox::Cancel

@@ -89,6 +89,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     using Action = InstanceActions::Action;
@@ -96,6 +97,9 @@ private:
     void buildList();
     void retranslate();
     void updateEmptyState();
+    // Columns at their contents' width while the table has room; otherwise the long text
+    // columns give way (their text elided, whole in the tool tip), never a sideways scroll.
+    void fitColumns();
     void perform(Action action, const QString &instanceId);
     void closeTab(int index);
     // Log-out or another user: every terminal closes (its connection and its scrollback go),

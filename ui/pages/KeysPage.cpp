@@ -1,8 +1,10 @@
 #include "pages/KeysPage.h"
 
 #include "EmptyState.h"
+#include "Notice.h"
 #include "session/ClientSession.h"
 #include "ssh/SshKeyStore.h"
+#include "theme/Design.h"
 #include "ui_KeysPage.h"
 
 #include <QDir>
@@ -24,6 +26,8 @@ KeysPage::KeysPage(core::SshKeyStore *keys, core::ClientSession *session, QWidge
 {
     m_ui->setupUi(this);
     setObjectName(u"keysPage"_s);
+    Design::setPrimary(m_ui->generateButton);
+    Design::setTextRole(m_ui->introLabel, TextRole::Caption);
     connect(m_ui->generateButton, &QPushButton::clicked, this, &KeysPage::generate);
     connect(m_ui->nameEdit, &QLineEdit::returnPressed, this, &KeysPage::generate);
     connect(m_ui->importButton, &QPushButton::clicked, this, &KeysPage::importKey);
@@ -37,6 +41,8 @@ KeysPage::KeysPage(core::SshKeyStore *keys, core::ClientSession *session, QWidge
     m_ui->uploadButton->setEnabled(false);
     m_ui->removeButton->setEnabled(false);
     m_ui->emptyPage->setIcon(Icon::Keys);
+    // One primary action per screen (Generate): the empty state's Import stays plain.
+    Design::setButtonRole(m_ui->emptyPage->button(), ButtonRole::Secondary);
     connect(m_ui->emptyPage, &EmptyState::actionTriggered, this, &KeysPage::importKey);
     connect(m_session, &core::ClientSession::sshKeysChanged, this, [this] {
         if (isVisible())
@@ -182,15 +188,15 @@ void KeysPage::removeKey()
         return;
     // A generated key's files go too, and instances launched with it cannot be reached without
     // it: ask first.
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Remove key"),
-                                tr("Remove %1 from this computer?").arg(key.fingerprintSha256()),
-                                QMessageBox::Cancel, this);
+    QMessageBox *box = Notice::create(
+        this, Notice::Kind::Warning, tr("Remove key"),
+        tr("Instances that accept only this key can no longer be reached from here."),
+        tr("Key: %1\n\nA key CardHour generated is deleted for good; an imported key stays in "
+           "~/.ssh.")
+            .arg(key.fingerprintSha256()),
+        QMessageBox::Cancel);
     box->setObjectName(u"confirmRemoveKey"_s);
-    box->setInformativeText(tr("A key CardHour generated is deleted for good; an imported key "
-                               "stays in ~/.ssh. Instances that accept only this key can no "
-                               "longer be reached from here."));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    QPushButton *yes = Notice::addAction(box, tr("Remove"), ButtonRole::Destructive);
     connect(box, &QMessageBox::buttonClicked, this, [this, yes, key](QAbstractButton *button) {
         if (button != yes)
             return;

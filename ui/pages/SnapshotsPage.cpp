@@ -2,10 +2,12 @@
 
 #include "EmptyState.h"
 #include "Format.h"
+#include "Notice.h"
 #include "api/ProviderCodes.h"
 #include "pages/SnapshotsModel.h"
 #include "pages/SnapshotsRestoreDialog.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 #include "ui_SnapshotsPage.h"
 
 #include <QComboBox>
@@ -54,10 +56,13 @@ SnapshotsPage::SnapshotsPage(core::ClientSession *session, QWidget *parent)
     m_refreshButton = m_ui->refreshSnapshotsButton;
     m_status = m_ui->snapshotsStatus;
 
-    QFont titleFont = m_ui->titleLabel->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
-    titleFont.setBold(true);
-    m_ui->titleLabel->setFont(titleFont);
+    // The window's page title names the page (MainWindow::updatePageTitle).
+    m_ui->titleLabel->hide();
+    Design::setPrimary(m_createButton);
+    // One primary action per screen: the empty state's shortcut to it stays plain.
+    Design::setButtonRole(m_empty->button(), ButtonRole::Secondary);
+    Design::setTextRole(m_priceNote, TextRole::Caption);
+    Design::setButtonRole(m_deleteButton, ButtonRole::Destructive);
 
     m_table->setModel(m_model);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -304,22 +309,17 @@ void SnapshotsPage::takeSnapshot(const QString &instanceId, const QString &name)
         });
 }
 
-QString SnapshotsPage::deleteQuestion(const Snapshot &s) const
+QString SnapshotsPage::deleteDetails(const Snapshot &s) const
 {
-    QString text =
-        tr("Delete the snapshot “%1”? Its copy of %2 (%3) is deleted for good and cannot be "
-           "restored afterwards.")
-            .arg(s.name, SnapshotsModel::keepsText(s.retention),
-                 SnapshotsModel::sizeText(s.sizeBytes));
-    text += u"\n\n"_s;
-    if (s.storageRateMicrosPerHour > 0)
-        text += tr("Its storage fee of %1 stops now; it has cost %2 so far.")
-                    .arg(SnapshotsModel::feeText(s.storageRateMicrosPerHour),
-                         Format::money(m_model->costNowMicros(m_model->rowOf(s.id))));
-    else
-        text += tr("It is not billed now; it has cost %1 so far.")
-                    .arg(Format::money(m_model->costNowMicros(m_model->rowOf(s.id))));
-    return text;
+    const QString kept =
+        tr("Its copy of %1 (%2) is deleted for good.")
+            .arg(SnapshotsModel::keepsText(s.retention), SnapshotsModel::sizeText(s.sizeBytes));
+    const QString costSoFar = Format::money(m_model->costNowMicros(m_model->rowOf(s.id)));
+    const QString fee = s.storageRateMicrosPerHour > 0
+        ? tr("Its storage fee of %1 stops now; it has cost %2 so far.")
+              .arg(SnapshotsModel::feeText(s.storageRateMicrosPerHour), costSoFar)
+        : tr("It is not billed now; it has cost %1 so far.").arg(costSoFar);
+    return kept + u"\n\n"_s + fee;
 }
 
 void SnapshotsPage::confirmDelete()
@@ -328,11 +328,13 @@ void SnapshotsPage::confirmDelete()
     if (!s)
         return;
     const QString id = s->id;
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Delete snapshot"), deleteQuestion(*s),
-                                QMessageBox::NoButton, this);
+    QMessageBox *box =
+        Notice::create(this, Notice::Kind::Warning, tr("Delete the snapshot “%1”?").arg(s->name),
+                       tr("Its copy of %1 cannot be restored afterwards.")
+                           .arg(SnapshotsModel::keepsText(s->retention)),
+                       deleteDetails(*s));
     box->setObjectName(u"deleteSnapshotConfirm"_s);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(tr("Delete snapshot"), QMessageBox::DestructiveRole);
+    QPushButton *yes = Notice::addAction(box, tr("Delete snapshot"), ButtonRole::Destructive);
     yes->setObjectName(u"confirmDeleteButton"_s);
     box->addButton(QMessageBox::Cancel);
     box->setDefaultButton(QMessageBox::Cancel);

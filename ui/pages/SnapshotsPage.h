@@ -72,7 +72,8 @@ private:
     void deleteSnapshot(const QString &id);
     void openRestore();
     void setStatus(const QString &text);
-    QString deleteQuestion(const core::Snapshot &snapshot) const;
+    // What a delete loses and what it stops costing (the confirmation's details).
+    QString deleteDetails(const core::Snapshot &snapshot) const;
     QString inUseMessage(const core::Snapshot &snapshot, const QString &providerMessage) const;
     QList<core::Instance> snapshottable() const;
 

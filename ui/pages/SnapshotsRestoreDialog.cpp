@@ -4,6 +4,7 @@
 #include "billing/BillTicker.h"
 #include "pages/SnapshotsModel.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 #include "ui_SnapshotsRestoreDialog.h"
 
 #include <QComboBox>
@@ -49,6 +50,7 @@ SnapshotsRestoreDialog::SnapshotsRestoreDialog(ClientSession *session,
     });
     connect(m_ui->restoreCountSpin, &QSpinBox::valueChanged, this,
             &SnapshotsRestoreDialog::updateCost);
+    Design::setPrimary(m_ui->buttonBox->button(QDialogButtonBox::Ok));
     connect(m_ui->buttonBox, &QDialogButtonBox::accepted, this, &SnapshotsRestoreDialog::onRestore);
     connect(m_ui->buttonBox, &QDialogButtonBox::rejected, this, &QDialog::reject);
     retranslate();

@@ -4,6 +4,7 @@
 #include "pages/ModelLibrarySection.h"
 #include "sandbox/SandboxDatasets.h"
 #include "session/ClientSession.h"
+#include "theme/Design.h"
 #include "ui_StoragePage.h"
 
 #include <QDir>
@@ -53,10 +54,9 @@ StoragePage::StoragePage(core::ClientSession *session, QWidget *parent, QSetting
     m_ui->modelsLayout->addWidget(m_models);
     connect(m_models, &ModelLibrarySection::errorOccurred, this, &StoragePage::errorOccurred);
 
-    QFont titleFont = m_title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
-    titleFont.setBold(true);
-    m_title->setFont(titleFont);
+    // The window's page title names the page (MainWindow::updatePageTitle).
+    m_title->hide();
+    Design::setPrimary(m_addButton);
     m_table->setColumnCount(ColumnCount);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);

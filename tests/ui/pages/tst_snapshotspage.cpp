@@ -262,10 +262,14 @@ void TestSnapshotsPage::emptyStateTakeRestoreDelete()
     page.selectSnapshot(snapshotId);
     QTest::mouseClick(deleteButton, Qt::LeftButton);
     QTRY_VERIFY((box = deleteConfirmation(page)));
-    QVERIFY2(box->text().contains(u"cannot be restored"_s) && box->text().contains(u"/workspace"_s)
-                 && box->text().contains(u"storage fee of %1 stops"_s.arg(
-                     ui::SnapshotsModel::feeText(ready.storageRateMicrosPerHour))),
-             qPrintable(box->text()));
+    // The title asks, one sentence says what is lost, the fee is behind Show Details.
+    QVERIFY2(box->text().startsWith(u"Delete the snapshot"_s), qPrintable(box->text()));
+    QVERIFY2(box->informativeText().contains(u"cannot be restored"_s)
+                 && box->informativeText().contains(u"/workspace"_s),
+             qPrintable(box->informativeText()));
+    QVERIFY2(box->detailedText().contains(u"storage fee of %1 stops"_s.arg(
+                 ui::SnapshotsModel::feeText(ready.storageRateMicrosPerHour))),
+             qPrintable(box->detailedText()));
     QVERIFY(shootLightAndDark(box, kShots, u"snapshots-delete-confirm"_s));
     // Cancel keeps it.
     QTest::mouseClick(box->button(QMessageBox::Cancel), Qt::LeftButton);
