@@ -2,6 +2,7 @@
 
 #include "CostPreview.h"
 #include "Format.h"
+#include "Notice.h"
 #include "SshActions.h"
 #include "StateStyle.h"
 #include "api/ApiReply.h"
@@ -274,18 +275,19 @@ void AppsPanel::confirmLaunch(const QString &imageId)
     if (!gpu)
         return;
     const int cards = clicked->app.gpuCount;
-    auto *box = new QMessageBox(
-        QMessageBox::Question, tr("Launch %1").arg(clicked->image.name),
-        //: app name, cards × GPU name, price per hour of all the cards
-        tr("Launch %1 on %2 × %3 for %4?")
-            .arg(clicked->image.name)
-            .arg(cards)
-            .arg(gpu->name, Format::ratePerHour(CostPreview::computePerHourMicros(*gpu, cards))),
-        QMessageBox::Cancel, this);
+    const QString hourly = Format::ratePerHour(CostPreview::computePerHourMicros(*gpu, cards));
+    QMessageBox *box =
+        Notice::create(this, Notice::Kind::Question,
+                       //: app name, price per hour of all its cards
+                       tr("Launch %1 for %2?").arg(clicked->image.name, hourly),
+                       //: app name, cards × GPU name, price per hour of all the cards
+                       tr("Launch %1 on %2 × %3 for %4?")
+                           .arg(clicked->image.name)
+                           .arg(cards)
+                           .arg(gpu->name, hourly),
+                       CostPreview::text(*gpu, cards, m_session->ticker()), QMessageBox::Cancel);
     box->setObjectName(u"appLaunchConfirm"_s);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setInformativeText(CostPreview::text(*gpu, cards, m_session->ticker()));
-    QPushButton *yes = box->addButton(tr("Launch"), QMessageBox::AcceptRole);
+    QPushButton *yes = Notice::addAction(box, tr("Launch"));
     yes->setObjectName(u"confirmButton"_s);
     box->setDefaultButton(yes);
     connect(box, &QMessageBox::buttonClicked, this, [this, yes, imageId](QAbstractButton *button) {

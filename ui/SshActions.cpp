@@ -219,20 +219,19 @@ void SshActions::withKeyInAgent(const SshTarget &target, AgentStep then)
 
 void SshActions::showAgentProblem(const QString &why, const QString &passphrase)
 {
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("ssh will ask for a passphrase"),
-                                tr("The key's passphrase is kept in your keychain, and the key "
-                                   "could not be added to an ssh-agent."),
-                                QMessageBox::Close, m_window);
-    box->setObjectName(u"sshAgentProblem"_s);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setInformativeText(
+    QMessageBox *box = Notice::create(
+        m_window, Notice::Kind::Warning, tr("ssh will ask for a passphrase"),
         passphrase.isEmpty()
             ? tr("Start an ssh-agent (eval \"$(ssh-agent)\" in your shell, before CardHour "
                  "starts) and try again.")
             : tr("Start an ssh-agent (eval \"$(ssh-agent)\" in your shell, before CardHour "
                  "starts) and try again, or copy the passphrase and paste it when ssh asks "
-                 "for it."));
-    box->setDetailedText(why);
+                 "for it."),
+        tr("The key's passphrase is kept in your keychain, and the key could not be added to an "
+           "ssh-agent.")
+            + u"\n\n"_s + why,
+        QMessageBox::Close);
+    box->setObjectName(u"sshAgentProblem"_s);
     if (!passphrase.isEmpty()) {
         QPushButton *copy = box->addButton(tr("Copy passphrase"), QMessageBox::ActionRole);
         copy->setObjectName(u"copyPassphraseButton"_s);

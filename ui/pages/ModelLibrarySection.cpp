@@ -1,6 +1,7 @@
 #include "pages/ModelLibrarySection.h"
 
 #include "Format.h"
+#include "Notice.h"
 #include "api/ProviderCodes.h"
 #include "pages/ModelUploadPanel.h"
 #include "session/ClientSession.h"
@@ -182,17 +183,14 @@ void ModelLibrarySection::confirmDelete()
     if (!model || !model->isPrivate)
         return;
     const LibraryModel chosen = *model;
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Delete model"),
-                                tr("Delete the model “%1” for good?").arg(chosen.name),
-                                QMessageBox::NoButton, this);
-    box->setObjectName(u"deleteModelConfirm"_s);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setInformativeText(
+    QMessageBox *box = Notice::create(
+        this, Notice::Kind::Warning, tr("Delete the model “%1” for good?").arg(chosen.name),
         tr("Its file (%1) is deleted from the provider and its storage fee of %2 per 30-day "
            "month stops.")
             .arg(QLocale().formattedDataSize(chosen.sizeBytes, 1, QLocale::DataSizeIecFormat),
                  Format::money(monthlyFeeMicros(chosen))));
-    QPushButton *yes = box->addButton(tr("Delete model"), QMessageBox::DestructiveRole);
+    box->setObjectName(u"deleteModelConfirm"_s);
+    QPushButton *yes = Notice::addAction(box, tr("Delete model"), ButtonRole::Destructive);
     yes->setObjectName(u"confirmDeleteModelButton"_s);
     box->addButton(QMessageBox::Cancel);
     box->setDefaultButton(QMessageBox::Cancel);

@@ -41,8 +41,8 @@ void HostDiskReserve::requireRoom(qint64 moreBytes, const QString &what) const
         return;
     throw ApiError(507, ErrorCode::HostDiskFull,
                    u"The provider's disk is nearly full (%1 GiB free, %2 GiB kept in reserve): "
-                   "it takes on no new %3 until space is freed. Running instances carry on."_s
-                       .arg(gib(free), gib(m_reserveBytes), what))
+                   "it takes on no new %3 until space is freed. Running instances carry on."_s.arg(
+                       gib(free), gib(m_reserveBytes), what))
         .withDetails({{u"free_bytes"_s, free},
                       {u"reserve_bytes"_s, m_reserveBytes},
                       {u"needed_bytes"_s, std::max<qint64>(0, moreBytes)}});
