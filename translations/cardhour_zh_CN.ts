@@ -747,12 +747,8 @@
         <translation>添加数据集(&amp;A)</translation>
     </message>
     <message>
-        <source>Models</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>The provider offers no model library yet; models will be listed here when it does.</source>
-        <translation>服务商尚未提供模型库；提供后模型将列在此处。</translation>
+        <source>Model library</source>
+        <translation>模型库</translation>
     </message>
 </context>
 <context>
@@ -884,6 +880,34 @@
         <source>The total spending limit of %1 leaves no room for another minute (%2 spent). Raise the limit to go on.</source>
         <translation>总消费限额 %1 已不足以再运行一分钟（已消费 %2）。请提高限额后继续。</translation>
     </message>
+    <message>
+        <source>The provider&apos;s disk is nearly full: it takes on no new instances, snapshots or uploads until space is freed. Running instances carry on.</source>
+        <translation>服务商的磁盘快满了：在腾出空间之前，不再接受新的实例、快照或上传。正在运行的实例不受影响。</translation>
+    </message>
+    <message>
+        <source>This name is taken by a public model or by one of your models or unfinished uploads. Choose another name.</source>
+        <translation>此名称已被公共模型、您的某个模型或未完成的上传占用。请另选一个名称。</translation>
+    </message>
+    <message>
+        <source>The provider has no model by this name.</source>
+        <translation>服务商没有此名称的模型。</translation>
+    </message>
+    <message>
+        <source>The provider no longer has this upload. Upload the file again.</source>
+        <translation>服务商已不再保留此上传。请重新上传该文件。</translation>
+    </message>
+    <message>
+        <source>The file the provider received does not match the SHA-256 measured on this computer (the file changed while it was sent). The provider discarded it: upload it again.</source>
+        <translation>服务商收到的文件与本机计算的 SHA-256 不符（文件在发送过程中被改动）。服务商已将其丢弃：请重新上传。</translation>
+    </message>
+    <message>
+        <source>Part of the file was damaged on the way, again and again. What arrived intact is kept: try again later to carry on.</source>
+        <translation>文件的一部分在传输中反复损坏。已完好送达的部分会保留：请稍后重试以继续。</translation>
+    </message>
+    <message>
+        <source>This file (%1) does not fit: your models and unfinished uploads already take %2 of the %3 an account may keep. Delete a model or an unfinished upload first.</source>
+        <translation>此文件（%1）放不下：您的模型和未完成的上传已占用每个账户上限 %3 中的 %2。请先删除一个模型或未完成的上传。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::core::AppOpener</name>
@@ -952,6 +976,33 @@
     <message>
         <source>The provider sent an event stream line longer than %1 MiB; the stream was dropped.</source>
         <translation>服务商发送的事件流中有超过 %1 MiB 的行；已断开该事件流。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::core::ModelUploader</name>
+    <message>
+        <source>“%1” is not a model name: use 1 to 64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, starting with a letter or a digit.</source>
+        <translation>“%1”不是有效的模型名称：请使用 1 到 64 个 a-z、0-9、“.”、“_”和“-”字符，并以字母或数字开头。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a file.</source>
+        <translation>“%1”不是文件。</translation>
+    </message>
+    <message>
+        <source>“%1” is empty: a model file has at least one byte.</source>
+        <translation>“%1”是空文件：模型文件至少要有一个字节。</translation>
+    </message>
+    <message>
+        <source>“%1” could not be read: %2</source>
+        <translation>无法读取“%1”：%2</translation>
+    </message>
+    <message>
+        <source>An unfinished upload named “%1” holds another file (%2, not this file&apos;s %3). Choose that file to carry it on, or discard it first.</source>
+        <translation>名为“%1”的未完成上传对应另一个文件（%2，而此文件为 %3）。请选择那个文件以继续上传，或先将其丢弃。</translation>
+    </message>
+    <message>
+        <source>it is shorter than when it was measured</source>
+        <translation>它比计算校验和时更短</translation>
     </message>
 </context>
 <context>
@@ -2145,10 +2196,6 @@ Commands:
         <translation>launch 只接受选项，不接受 %1。</translation>
     </message>
     <message>
-        <source>--snapshot brings its own disk: it takes no --image or --dataset.</source>
-        <translation>--snapshot 自带磁盘：不能再用 --image 或 --dataset。</translation>
-    </message>
-    <message>
         <source>--gpu TYPE is missing (`cardhourctl gpus` lists them).</source>
         <translation>缺少 --gpu TYPE（`cardhourctl gpus` 会列出类型）。</translation>
     </message>
@@ -2295,6 +2342,14 @@ Commands:
     <message>
         <source>The account had no SSH key: made “%1” (%2) in %3, without a passphrase, readable only by you, and uploaded it.</source>
         <translation>账户中没有 SSH 密钥：已在 %3 创建“%1”（%2），无密码短语，仅您可读，并已上传。</translation>
+    </message>
+    <message>
+        <source>--snapshot brings its own disk: it takes no --image, --dataset or --model.</source>
+        <translation>--snapshot 自带磁盘：不能再用 --image、--dataset 或 --model。</translation>
+    </message>
+    <message>
+        <source>A model of `cardhourctl models` to mount read-only at /models/NAME (repeatable).</source>
+        <translation>以只读方式挂载到 /models/NAME 的模型（见 `cardhourctl models`，可重复）。</translation>
     </message>
 </context>
 <context>
@@ -2446,6 +2501,93 @@ Commands:
     <message>
         <source>%1 stops at %2 (%3).</source>
         <translation>%1 将于 %2 停止（%3）。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::ModelWords</name>
+    <message>
+        <source>free</source>
+        <translation>免费</translation>
+    </message>
+    <message>
+        <source>%1/30 days</source>
+        <translation>%1/30 天</translation>
+    </message>
+    <message>
+        <source>models ls takes no arguments.</source>
+        <translation>models ls 不接受参数。</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>私有</translation>
+    </message>
+    <message>
+        <source>public</source>
+        <translation>公共</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>OWNER</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <source>TASK</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>SIZE</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>STORAGE FEE</source>
+        <translation>存储费</translation>
+    </message>
+    <message>
+        <source>MOUNTED AT</source>
+        <translation>挂载位置</translation>
+    </message>
+    <message>
+        <source>models upload takes one FILE.</source>
+        <translation>models upload 需要一个文件（FILE）。</translation>
+    </message>
+    <message>
+        <source>Carrying on from %1 of %2: the provider kept what it received.</source>
+        <translation>从 %1 / %2 处继续：服务商保留了已收到的部分。</translation>
+    </message>
+    <message>
+        <source>The provider checked its SHA-256; hosts see it at %1; keeping it costs %2.</source>
+        <translation>服务商已核对其 SHA-256；主机在 %1 看到它；保留它的费用为 %2。</translation>
+    </message>
+    <message>
+        <source>models rm takes one model NAME.</source>
+        <translation>models rm 需要一个模型名称（NAME）。</translation>
+    </message>
+    <message>
+        <source>cardhourctl models rm: you have no model %1 (public models belong to the provider).</source>
+        <translation>cardhourctl models rm：您没有名为 %1 的模型（公共模型属于服务商）。</translation>
+    </message>
+    <message>
+        <source>cardhourctl models rm: %1 is kept: it is mounted by %2. Terminate them first (`cardhourctl rm HOST`).</source>
+        <translation>cardhourctl models rm：%1 已保留：%2 挂载了它。请先终止这些主机（`cardhourctl rm HOST`）。</translation>
+    </message>
+    <message>
+        <source>no models command %1 (ls, upload or rm).</source>
+        <translation>没有 models 子命令 %1（可用 ls、upload 或 rm）。</translation>
+    </message>
+    <message>
+        <source>The model library: ls; upload FILE (resumes an interrupted upload); rm NAME.</source>
+        <translation>模型库：ls；upload FILE（可续传中断的上传）；rm NAME。</translation>
+    </message>
+    <message>
+        <source>upload: the model&apos;s name (default: the file&apos;s).</source>
+        <translation>upload：模型名称（默认取文件名）。</translation>
+    </message>
+    <message>
+        <source>upload: what the model does.</source>
+        <translation>upload：模型的用途。</translation>
     </message>
 </context>
 <context>
@@ -2882,13 +3024,14 @@ Commands:
         <translation>无法加载应用：%1</translation>
     </message>
     <message>
-        <source>Launch %1</source>
-        <translation>启动 %1</translation>
-    </message>
-    <message>
         <source>Launch %1 on %2 × %3 for %4?</source>
         <extracomment>app name, cards × GPU name, price per hour of all the cards</extracomment>
         <translation>在 %2 × %3 上启动 %1（%4）？</translation>
+    </message>
+    <message>
+        <source>Launch %1 for %2?</source>
+        <extracomment>app name, price per hour of all its cards</extracomment>
+        <translation>以 %2 启动 %1？</translation>
     </message>
 </context>
 <context>
@@ -4214,6 +4357,275 @@ CardHour 生成的密钥会被永久删除；导入的密钥仍保留在 ~/.ssh 
     </message>
 </context>
 <context>
+    <name>cardhour::ui::ModelLibrarySection</name>
+    <message>
+        <source>The model library could not be loaded: %1</source>
+        <translation>无法加载模型库：%1</translation>
+    </message>
+    <message>
+        <source>yours (private)</source>
+        <translation>您的（私有）</translation>
+    </message>
+    <message>
+        <source>public</source>
+        <translation>公共</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <source>%1 per 30-day month</source>
+        <translation>每 30 天 %1</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>免费</translation>
+    </message>
+    <message>
+        <source>Billed %1 per hour while kept (%2 so far).</source>
+        <translation>保留期间每小时计费 %1（迄今 %2）。</translation>
+    </message>
+    <message>
+        <source>%1 Licence: %2.</source>
+        <translation>%1 许可证：%2。</translation>
+    </message>
+    <message>
+        <source>Public models belong to the provider.</source>
+        <translation>公共模型属于服务商。</translation>
+    </message>
+    <message>
+        <source>Delete the model “%1” for good?</source>
+        <translation>永久删除模型“%1”？</translation>
+    </message>
+    <message>
+        <source>Its file (%1) is deleted from the provider and its storage fee of %2 per 30-day month stops.</source>
+        <translation>其文件（%1）将从服务商处删除，每 30 天 %2 的存储费随之停止。</translation>
+    </message>
+    <message>
+        <source>Delete model</source>
+        <translation>删除模型</translation>
+    </message>
+    <message>
+        <source>“%1” (%2)</source>
+        <translation>“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>“%1” is kept because it is mounted by %2. A stopped host mounts its models again when it starts, so terminate the hosts that use it first (Instances page), then delete the model.</source>
+        <translation>“%1”已保留，因为 %2 挂载了它。已停止的主机在启动时会再次挂载其模型，因此请先终止使用它的主机（实例页面），再删除该模型。</translation>
+    </message>
+    <message>
+        <source>Deleting “%1”…</source>
+        <translation>正在删除“%1”…</translation>
+    </message>
+    <message>
+        <source>“%1” was deleted; its storage fee has stopped.</source>
+        <translation>“%1”已删除；其存储费已停止。</translation>
+    </message>
+    <message>
+        <source>“%1” was not deleted: %2</source>
+        <translation>“%1”未被删除：%2</translation>
+    </message>
+    <message>
+        <source>Model not deleted</source>
+        <translation>模型未删除</translation>
+    </message>
+    <message>
+        <source>Models a host can read at its mount path when it is launched with them: the provider&apos;s public models, free, and your own private ones.</source>
+        <translation>主机启动时选用的模型可在其挂载路径下读取：服务商的公共模型（免费）以及您自己的私有模型。</translation>
+    </message>
+    <message>
+        <source>You have no private models yet. Choose a model file below and upload it: only your hosts can mount it.</source>
+        <translation>您还没有私有模型。在下方选择一个模型文件并上传：只有您的主机能挂载它。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Owner</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Storage fee</source>
+        <translation>存储费</translation>
+    </message>
+    <message>
+        <source>Mounted at</source>
+        <translation>挂载路径</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>&amp;Delete model…</source>
+        <translation>删除模型(&amp;D)…</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::ModelMountPicker</name>
+    <message>
+        <source>%1 — %2, at %3 (%4, %5)</source>
+        <extracomment>a model to mount: name, task, where the host sees it, size, public or private</extracomment>
+        <translation>%1 — %2，位于 %3（%4，%5）</translation>
+    </message>
+    <message>
+        <source>yours</source>
+        <translation>您的</translation>
+    </message>
+    <message>
+        <source>public</source>
+        <translation>公共</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s model library is empty.</source>
+        <translation>服务商的模型库为空。</translation>
+    </message>
+    <message>
+        <source>The model library could not be loaded: %1</source>
+        <translation>无法加载模型库：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Models to mount&lt;/b&gt; (read-only, at /models/NAME)</source>
+        <translation>&lt;b&gt;要挂载的模型&lt;/b&gt;（只读，位于 /models/NAME）</translation>
+    </message>
+    <message>
+        <source>Models to mount</source>
+        <translation>要挂载的模型</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::ModelUploadPanel</name>
+    <message>
+        <source>Sending… %p%</source>
+        <extracomment>the progress bar while a model file is sent; %p is the percentage</extracomment>
+        <translation>正在发送… %p%</translation>
+    </message>
+    <message>
+        <source>Carrying on the upload of “%1” from %2: the provider kept what it received before.</source>
+        <translation>从 %2 处继续上传“%1”：服务商保留了之前收到的部分。</translation>
+    </message>
+    <message>
+        <source>Sending “%1” to the provider…</source>
+        <translation>正在将“%1”发送给服务商…</translation>
+    </message>
+    <message>
+        <source>“%1” is in your library: the provider checked its SHA-256 (%2…). Hosts see it at %3; keeping it costs %4 per 30-day month.</source>
+        <translation>“%1”已在您的模型库中：服务商已核对其 SHA-256（%2…）。主机在 %3 看到它；保留它每 30 天花费 %4。</translation>
+    </message>
+    <message>
+        <source>Cancelled before anything was sent.</source>
+        <translation>已在发送任何内容之前取消。</translation>
+    </message>
+    <message>
+        <source>Cancelled. The provider keeps what it received: Resume carries on from there, Discard deletes it.</source>
+        <translation>已取消。服务商保留已收到的部分：“继续”从那里接着上传，“丢弃”将其删除。</translation>
+    </message>
+    <message>
+        <source>The unfinished upload was discarded.</source>
+        <translation>未完成的上传已丢弃。</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <extracomment>bytes of a model file the provider holds: &quot;1.0 MiB of 3.0 MiB&quot;</extracomment>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>not known here: Resume asks for it</source>
+        <translation>本机未记录：“继续”时会询问</translation>
+    </message>
+    <message>
+        <source>Model not uploaded</source>
+        <translation>模型未上传</translation>
+    </message>
+    <message>
+        <source>Model file to upload</source>
+        <translation>要上传的模型文件</translation>
+    </message>
+    <message>
+        <source>The file of the upload “%1”</source>
+        <translation>上传“%1”对应的文件</translation>
+    </message>
+    <message>
+        <source>Measuring the file… %p%</source>
+        <extracomment>the progress bar while a model file&apos;s SHA-256 is computed; %p is the percentage</extracomment>
+        <translation>正在计算文件校验和… %p%</translation>
+    </message>
+    <message>
+        <source>Measuring “%1” (size and SHA-256) before it is sent…</source>
+        <translation>发送前正在计算“%1”的大小和 SHA-256…</translation>
+    </message>
+    <message>
+        <source>Upload a model file of your own: the provider checks its SHA-256, keeps it for your hosts only and bills its storage while it is kept.</source>
+        <translation>上传您自己的模型文件：服务商会核对其 SHA-256，仅供您的主机使用，并在保留期间收取存储费。</translation>
+    </message>
+    <message>
+        <source>Model &amp;file:</source>
+        <translation>模型文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>B&amp;rowse…</source>
+        <translation>浏览(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Model na&amp;me:</source>
+        <translation>模型名称(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>a-z, 0-9, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;</source>
+        <translation>a-z、0-9、“.”、“_”和“-”</translation>
+    </message>
+    <message>
+        <source>Model name</source>
+        <translation>模型名称</translation>
+    </message>
+    <message>
+        <source>&amp;Upload model</source>
+        <translation>上传模型(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Unfinished uploads</source>
+        <translation>未完成的上传</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>File on this computer</source>
+        <translation>本机上的文件</translation>
+    </message>
+    <message>
+        <source>Received by the provider</source>
+        <translation>服务商已收到</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::ui::SettingsDialog</name>
     <message>
         <source>The provider URL must start with http:// or https:// and name a host.</source>
@@ -4707,22 +5119,6 @@ CardHour 生成的密钥会被永久删除；导入的密钥仍保留在 ~/.ssh 
         <translation>未能为 %1 打开浏览器：%2</translation>
     </message>
     <message>
-        <source>Open %1</source>
-        <translation>打开 %1</translation>
-    </message>
-    <message>
-        <source>No browser could be started: open the address under Show Details yourself.</source>
-        <translation>无法启动浏览器：请自行打开“详细信息”中的地址。</translation>
-    </message>
-    <message>
-        <source>%1
-
-It holds the app&apos;s token; it works while CardHour runs.</source>
-        <translation>%1
-
-该地址包含应用的令牌；CardHour 运行期间有效。</translation>
-    </message>
-    <message>
         <source>ssh will ask for a passphrase</source>
         <translation>ssh 将询问密码短语</translation>
     </message>
@@ -4757,6 +5153,14 @@ It holds the app&apos;s token; it works while CardHour runs.</source>
     <message>
         <source>Its key is in your ssh-agent now, so ssh in a terminal asks for no passphrase.</source>
         <translation>其密钥现已加入您的 ssh-agent，终端中的 ssh 不会再询问密码短语。</translation>
+    </message>
+    <message>
+        <source>No browser could open %1</source>
+        <translation>没有浏览器能打开 %1</translation>
+    </message>
+    <message>
+        <source>Open this address yourself: it holds the app&apos;s token, and it works while CardHour runs.</source>
+        <translation>请自行打开这个地址：它含有应用的令牌，在 CardHour 运行期间有效。</translation>
     </message>
 </context>
 <context>
