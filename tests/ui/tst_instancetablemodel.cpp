@@ -72,7 +72,7 @@ private Q_SLOTS:
         i.launch.stages = {{u"ready"_s, i.createdAt.addSecs(3)}};
         model.upsert(i);
         QCOMPARE(model.index(0, Model::NameColumn).data(Qt::ToolTipRole).toString(),
-                 u"Launched 3 min ago (2027-01-15 16:00:00)"_s);
+                 u"name-a\nLaunched 3 min ago (2027-01-15 16:00:00)"_s);
         QVERIFY2(model.index(0, Model::StateColumn)
                      .data(Qt::ToolTipRole)
                      .toString()

@@ -26,6 +26,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRadioButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -231,6 +232,11 @@ void TestLayoutFit::hostCardsUseTheWidthAtLogIn()
     window.connectToUrl(m_sim.baseUrl());
     ui::AccountPage *page = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((page = test::shownAccountPage(window)), 20000);
+    // A window that remembers no account offers sign-up first: this account exists.
+    auto *logIn = page->findChild<QRadioButton *>(u"logInRadio"_s);
+    QVERIFY(logIn);
+    logIn->click();
+    QVERIFY(logIn->isChecked());
     QTest::keyClicks(page->findChild<QLineEdit *>(u"emailEdit"_s), kEmail);
     auto *password = page->findChild<QLineEdit *>(u"passwordEdit"_s);
     QTest::keyClicks(password, test::testPassword());

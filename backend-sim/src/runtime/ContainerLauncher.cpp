@@ -394,10 +394,12 @@ void ContainerLauncher::startContainer(const std::shared_ptr<Launch> &launch)
 
 void ContainerLauncher::filterThenAwaitSshd(const std::shared_ptr<Launch> &launch)
 {
-    m_parts.egress.apply(launch->containerId, [this, launch](const QString &error) {
+    m_parts.egress.apply(launch->containerId, [this, launch](const QString &error, bool gone) {
         if (m_steps.abandoned(*launch))
             return;
-        if (!error.isEmpty())
+        // A container that ended cannot let anything out: the readiness check finds it ended
+        // and fails the launch with its log.
+        if (!error.isEmpty() && !gone)
             return m_steps.fail(launch, error, true);
         m_parts.readiness.waitFor(launch);
     });

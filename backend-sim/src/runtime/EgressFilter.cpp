@@ -87,7 +87,7 @@ QString EgressFilter::writeRules(QAbstractSocket::NetworkLayerProtocol family, Q
 void EgressFilter::apply(const QString &containerId, Done done)
 {
     if (!m_settings.enabled)
-        return done({});
+        return done({}, false);
     m_engine.run(
         {u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s, u"json"_s, containerId},
         [this, done = std::move(done)](const ProcessResult &r) {
@@ -95,12 +95,13 @@ void EgressFilter::apply(const QString &containerId, Done done)
                 return;
             if (!r.ok())
                 return done(u"the network filter found no process: "_s
-                            + EngineCommands::describe(r, m_engine.what(u"inspect"_s)));
+                                + EngineCommands::describe(r, m_engine.what(u"inspect"_s)),
+                            r.started && !r.timedOut);
             const QJsonArray found = QJsonDocument::fromJson(r.out).array();
             const qint64 pid =
                 found.at(0).toObject().value(u"State"_s).toObject().value(u"Pid"_s).toInteger();
             if (pid <= 0)
-                return done(u"the network filter found no process of the container"_s);
+                return done(u"the network filter found no process of the container"_s, true);
             filterPid(pid, done);
         });
 }
@@ -111,7 +112,7 @@ void EgressFilter::filterPid(qint64 pid, const Done &done)
     const QString v4 = writeRules(QAbstractSocket::IPv4Protocol, &error);
     const QString v6 = v4.isEmpty() ? QString() : writeRules(QAbstractSocket::IPv6Protocol, &error);
     if (v6.isEmpty())
-        return done(u"the network filter: "_s + error);
+        return done(u"the network filter: "_s + error, false);
     QStringList enter{u"--target"_s, QString::number(pid), u"--net"_s};
 #ifdef Q_OS_UNIX
     // Rootless engines own the box's network namespace from a user namespace of theirs.
@@ -125,10 +126,13 @@ void EgressFilter::filterPid(qint64 pid, const Done &done)
     Process::start(
         this, nsenter, QStringList(enter) << m_settings.iptablesRestore << v4, options,
         [this, enter, v6, options, nsenter, done](const ProcessResult &four) {
+            // The process gone between the inspection and now: its namespace with it.
+            const bool gone = four.out.contains("/ns/net: No such file");
             if (!four.ok())
                 return done(u"the network filter could not be set (run cardhour-sim as root, or "
                             "with --allow-private-network): "_s
-                            + EngineCommands::describe(four, u"iptables-restore"_s));
+                                + EngineCommands::describe(four, u"iptables-restore"_s),
+                            gone);
             // IPv6 as well where the box has it; a namespace without IPv6 needs no rules.
             Process::start(this, nsenter, QStringList(enter) << m_settings.ip6tablesRestore << v6,
                            options, [done](const ProcessResult &six) {
@@ -137,8 +141,9 @@ void EgressFilter::filterPid(qint64 pid, const Done &done)
                                if (!six.ok() && !noIpv6)
                                    return done(
                                        u"the network filter (IPv6) could not be set: "_s
-                                       + EngineCommands::describe(six, u"ip6tables-restore"_s));
-                               done({});
+                                           + EngineCommands::describe(six, u"ip6tables-restore"_s),
+                                       six.out.contains("/ns/net: No such file"));
+                               done({}, false);
                            });
         });
 }

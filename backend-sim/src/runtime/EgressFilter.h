@@ -32,7 +32,10 @@ public:
         QString ip6tablesRestore = QStringLiteral("ip6tables-restore");
         int timeoutMs = 10000;
     };
-    using Done = std::function<void(const QString &error)>; // empty: filtered (or turned off)
+    // `error` empty: filtered (or turned off). `gone`: the container's process ended before it
+    // could be filtered (a box whose command exits): nothing runs to let out, and the caller
+    // reports the exit itself, with the container's log.
+    using Done = std::function<void(const QString &error, bool gone)>;
 
     EgressFilter(EngineCommands &engine, Settings settings, QObject *parent = nullptr);
 

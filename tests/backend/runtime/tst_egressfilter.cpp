@@ -128,7 +128,11 @@ void TestEgressFilter::entersTheContainersNetwork()
     settings.nsenter = standIn(u"nsenter"_s, "echo \"$*\" >> " + log.toUtf8() + "\n");
     EgressFilter filter(engine, settings);
     std::optional<QString> error;
-    filter.apply(u"c1"_s, [&error](const QString &e) { error = e; });
+    bool gone = false;
+    filter.apply(u"c1"_s, [&error, &gone](const QString &e, bool g) {
+        error = e;
+        gone = g;
+    });
     QTRY_VERIFY(error.has_value());
     QVERIFY2(error->isEmpty(), qPrintable(*error));
     QFile calls(log);
@@ -157,19 +161,28 @@ void TestEgressFilter::aBoxThatCannotBeFilteredIsAnError()
         standIn(u"nsenter-denied"_s, "echo 'nsenter: Operation not permitted'; exit 1\n");
     EgressFilter filter(engine, settings);
     std::optional<QString> error;
-    filter.apply(u"c1"_s, [&error](const QString &e) { error = e; });
+    bool gone = false;
+    filter.apply(u"c1"_s, [&error, &gone](const QString &e, bool g) {
+        error = e;
+        gone = g;
+    });
     QTRY_VERIFY(error.has_value());
     QVERIFY2(error->contains(u"--allow-private-network"_s), qPrintable(*error));
     QVERIFY2(error->contains(u"Operation not permitted"_s), qPrintable(*error));
+    QVERIFY(!gone); // a box that runs unfiltered: the launch fails
 
     // No process to enter (the container ended): an error too, not a box let out.
-    FakeEngine gone;
-    gone.answer(u"inspect"_s, FakeEngine::failed("Error: no such container c2"));
-    EgressFilter second(gone, settings);
+    FakeEngine ended;
+    ended.answer(u"inspect"_s, FakeEngine::failed("Error: no such container c2"));
+    EgressFilter second(ended, settings);
     error.reset();
-    second.apply(u"c2"_s, [&error](const QString &e) { error = e; });
+    second.apply(u"c2"_s, [&error, &gone](const QString &e, bool g) {
+        error = e;
+        gone = g;
+    });
     QTRY_VERIFY(error.has_value());
     QVERIFY2(error->contains(u"no such container"_s), qPrintable(*error));
+    QVERIFY(gone); // the launch reports the exit itself
 }
 
 void TestEgressFilter::turnedOffAsksNothing()
@@ -179,7 +192,11 @@ void TestEgressFilter::turnedOffAsksNothing()
     settings.enabled = false;
     EgressFilter filter(engine, settings);
     std::optional<QString> error;
-    filter.apply(u"c1"_s, [&error](const QString &e) { error = e; });
+    bool gone = false;
+    filter.apply(u"c1"_s, [&error, &gone](const QString &e, bool g) {
+        error = e;
+        gone = g;
+    });
     QVERIFY(error.has_value() && error->isEmpty());
     QVERIFY(engine.calls.isEmpty());
 }

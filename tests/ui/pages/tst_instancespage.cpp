@@ -66,8 +66,10 @@ bool TestInstancesPage::connectAndFeed(core::ClientSession &session, ui::Instanc
 
 ui::InstancesPage::SshFiles TestInstancesPage::sshFiles() const
 {
-    return {m_dir.filePath(u"ssh"_s), m_dir.filePath(u"known_hosts"_s),
-            m_dir.filePath(u"ssh_config"_s), {}};
+    return {m_dir.filePath(u"ssh"_s),
+            m_dir.filePath(u"known_hosts"_s),
+            m_dir.filePath(u"ssh_config"_s),
+            {}};
 }
 
 bool TestInstancesPage::confirmDialog(ui::InstancesPage &page)
