@@ -13,6 +13,7 @@
 #include "ui_MainWindow.h"
 
 #include <QAction>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QStackedWidget>
 
