@@ -206,38 +206,30 @@ void ModelUploader::declare()
     upload.task = m_task;
     upload.sizeBytes = m_sizeBytes;
     upload.sha256 = m_sha256;
-    auto *reply = m_client->createModelUpload(upload);
-    m_inFlight = reply;
-    const quint64 generation = m_generation;
-    reply->onFinished(this, [this, generation](const Reply<ModelUpload> &r) {
-        if (generation != m_generation || m_stage != Stage::Declaring)
-            return;
-        if (!r.ok())
-            return fail(r.error().userMessage(), r.error());
-        m_upload = r.value();
-        m_resumedFrom = 0;
-        m_stage = Stage::Sending;
-        Q_EMIT declared(m_upload, 0);
-        sendNextChunk();
-    });
+    sendFrom(m_client->createModelUpload(upload), false);
 }
 
 void ModelUploader::carryOn(const ModelUpload &open)
 {
     // The list's offset may be a moment old: the upload itself says where it stands now.
-    auto *reply = m_client->modelUpload(open.id);
+    sendFrom(m_client->modelUpload(open.id), true);
+}
+
+void ModelUploader::sendFrom(Reply<ModelUpload> *reply, bool resuming)
+{
     m_inFlight = reply;
     const quint64 generation = m_generation;
-    reply->onFinished(this, [this, generation](const Reply<ModelUpload> &r) {
+    reply->onFinished(this, [this, generation, resuming](const Reply<ModelUpload> &r) {
         if (generation != m_generation || m_stage != Stage::Declaring)
             return;
         if (!r.ok())
             return fail(r.error().userMessage(), r.error());
         m_upload = r.value();
-        m_resumedFrom = m_upload.offset;
+        m_resumedFrom = resuming ? m_upload.offset : 0;
         m_stage = Stage::Sending;
         Q_EMIT declared(m_upload, m_resumedFrom);
-        Q_EMIT progress(m_upload.offset, m_sizeBytes);
+        if (resuming)
+            Q_EMIT progress(m_upload.offset, m_sizeBytes);
         sendNextChunk();
     });
 }

@@ -16,6 +16,8 @@ namespace cardhour::core {
 
 class ApiReply;
 class ProviderClient;
+template<typename T>
+class Reply;
 
 // One private model file to the provider's library (POST /v1/model-uploads, then PUT chunks),
 // the one path the window and cardhourctl share:
@@ -100,6 +102,8 @@ private:
     void findOpenUpload();
     void declare();
     void carryOn(const ModelUpload &upload);
+    // The provider's answer for a new upload or an open one (`resuming`): sent from its offset.
+    void sendFrom(Reply<ModelUpload> *reply, bool resuming);
     void sendNextChunk();
     void onChunkAnswer(qint64 offset, qint64 length, bool ok, const ModelUpload &upload,
                        const ApiError &error);
