@@ -100,6 +100,7 @@ bool ContainerLauncher::resolveSsh(InstanceSpec &spec, QString *error) const
             return false;
         }
         InstanceFiles::writeAuthorizedKeysTo(spec.sshDir, spec.authorizedKeys);
+        InstanceFiles::writeBootFilesTo(spec.sshDir, spec.appToken);
     } catch (const std::exception &e) {
         *error = u"instance files: %1"_s.arg(QString::fromUtf8(e.what()));
         return false;
@@ -200,7 +201,7 @@ void ContainerLauncher::runContainer(const std::shared_ptr<Launch> &launch, int 
                 return containerRan(launch, r);
             runFailed(launch, attempt, r);
         },
-        0, run.environment);
+        0);
 }
 
 void ContainerLauncher::containerRan(const std::shared_ptr<Launch> &launch, const ProcessResult &r)

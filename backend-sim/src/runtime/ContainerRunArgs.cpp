@@ -45,6 +45,20 @@ QStringList limitArgs(const InstanceSpec &spec)
     return args;
 }
 
+// Box root keeps only what sshd, apt and a user's own services need: chown and file modes,
+// setuid/setgid (sshd's privilege separation, apt's _apt user), chroot (sshd), binding port 22,
+// signals. Gone: raw sockets (forged packets on the box's network), mknod, file capabilities,
+// and no program gains privileges through setuid bits or file capabilities.
+QStringList capabilityArgs()
+{
+    return {u"--cap-drop"_s,
+            u"ALL"_s,
+            u"--cap-add"_s,
+            u"CHOWN,DAC_OVERRIDE,FOWNER,FSETID,KILL,NET_BIND_SERVICE,SETGID,SETUID,SYS_CHROOT"_s,
+            u"--security-opt"_s,
+            u"no-new-privileges"_s};
+}
+
 } // namespace
 
 ContainerRunArgs ContainerRunArgs::forSpec(const InstanceSpec &spec, int sshPort,
@@ -70,21 +84,17 @@ ContainerRunArgs ContainerRunArgs::forSpec(const InstanceSpec &spec, int sshPort
     if (spec.realGpus)
         args << cli::gpuDeviceArgs(settings.engine, spec.gpuCards);
     args << limitArgs(spec);
-    // No raw sockets (docker grants NET_RAW by default; podman's defaults lack it already):
-    // a box must not forge packets on the network it is on.
-    args << u"--cap-drop"_s << u"NET_RAW"_s;
+    args << capabilityArgs();
     // The cards' variables go to PID 1; the entrypoint hands them to every ssh session.
     for (const auto &[name, value] : boxGpuEnvironment(spec))
         args << u"-e"_s << name + u'=' + value;
-    if (!spec.appToken.isEmpty()) {
-        // By name only: the value comes from the CLI's environment, not its command line.
-        args << u"-e"_s << u"CARDHOUR_APP_TOKEN"_s;
-        run.environment.insert(u"CARDHOUR_APP_TOKEN"_s, spec.appToken);
-    }
     const QString image = spec.snapshotId.isEmpty()
         ? settings.imagePrefix + spec.image + u":latest"_s
         : box::snapshotImage(spec.snapshotId);
-    args << u"--stop-timeout"_s << QString::number(settings.stopTimeoutS) << image;
+    // PID 1 from the provider's read-only folder (it reads the app token from there, so the
+    // token is in no environment or command line on the host and changes with every start).
+    args << u"--stop-timeout"_s << QString::number(settings.stopTimeoutS) << image
+         << InstanceFiles::boxEntrypoint();
     return run;
 }
 

@@ -3,7 +3,6 @@
 #include "CliDialect.h"
 #include "ContainerRuntime.h"
 
-#include <QProcessEnvironment>
 #include <QStringList>
 
 namespace cardhour::sim {
@@ -25,8 +24,6 @@ struct ContainerRunArgs
     };
 
     QStringList args;
-    // Given to the engine's CLI only: values kept off its command line (the app token).
-    QProcessEnvironment environment;
 
     // Makes the simulated cards' status folder when it is missing.
     static ContainerRunArgs forSpec(const InstanceSpec &spec, int sshPort,

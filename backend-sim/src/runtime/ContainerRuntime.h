@@ -26,7 +26,7 @@ struct InstanceSpec
     qint64 memoryMib = 0; // 0: no limit
     int pidsLimit = 0; // processes in the box; 0: the engine's default
     qint64 diskGib = 0; // the instance's disk (bounds /workspace where diskQuota() says so)
-    QString appToken; // passed as CARDHOUR_APP_TOKEN
+    QString appToken; // this start's app token: the box's entrypoint hands it to the app
     // The image's one-click apps (name, port inside the box): a runtime with containers
     // reports stage "app:<name>" once that port listens, after "ready" (apps start later).
     QList<QPair<QString, int>> apps;

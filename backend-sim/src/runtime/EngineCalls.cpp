@@ -46,6 +46,11 @@ public:
     // false for a flag that is not one of CardHour's, or a value that does not fit it.
     bool add(const QString &flag, const QString &value);
     void setImage(const QString &image) { m_spec.insert(u"image"_s, image); }
+    void setCommand(const QStringList &command)
+    {
+        if (!command.isEmpty())
+            m_spec.insert(u"command"_s, QJsonArray::fromStringList(command));
+    }
     // nullopt without an image or a name.
     std::optional<QJsonObject> finish();
 
@@ -65,6 +70,7 @@ private:
     QJsonArray m_volumes;
     QJsonArray m_mounts;
     QJsonArray m_capDrop;
+    QJsonArray m_capAdd;
 };
 
 bool RunSpec::add(const QString &flag, const QString &value)
@@ -87,8 +93,14 @@ bool RunSpec::add(const QString &flag, const QString &value)
         return addVolume(value);
     } else if (flag == u"--cpus"_s || flag == u"--memory"_s || flag == u"--pids-limit"_s) {
         return addLimit(flag, value);
-    } else if (flag == u"--cap-drop"_s) {
-        m_capDrop.append(value);
+    } else if (flag == u"--cap-drop"_s || flag == u"--cap-add"_s) {
+        // The command line takes a comma list; libpod one capability per element.
+        for (const QString &cap : value.split(u','))
+            (flag == u"--cap-drop"_s ? m_capDrop : m_capAdd).append(cap);
+    } else if (flag == u"--security-opt"_s) {
+        if (value != u"no-new-privileges"_s)
+            return false;
+        m_spec.insert(u"no_new_privileges"_s, true);
     } else if (flag == u"-e"_s) {
         return addEnv(value);
     } else if (flag == u"--stop-timeout"_s) {
@@ -220,6 +232,8 @@ std::optional<QJsonObject> RunSpec::finish()
         m_spec.insert(u"mounts"_s, m_mounts);
     if (!m_capDrop.isEmpty())
         m_spec.insert(u"cap_drop"_s, m_capDrop);
+    if (!m_capAdd.isEmpty())
+        m_spec.insert(u"cap_add"_s, m_capAdd);
     if (!m_limits.isEmpty())
         m_spec.insert(u"resource_limits"_s, m_limits);
     return m_spec;
@@ -233,10 +247,9 @@ std::optional<QJsonObject> podmanRunSpec(const QStringList &args,
     RunSpec spec(environment);
     for (qsizetype i = 2; i < args.size(); ++i) { // after "run -d"
         const QString &flag = args.at(i);
-        if (!flag.startsWith(u'-')) {
-            if (i != args.size() - 1)
-                return std::nullopt; // a command after the image: not CardHour's run
+        if (!flag.startsWith(u'-')) { // the image, then the command (PID 1) if any
             spec.setImage(flag);
+            spec.setCommand(args.mid(i + 1));
             break;
         }
         if (flag == u"--pull=never"_s)

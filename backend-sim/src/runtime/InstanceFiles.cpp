@@ -17,12 +17,22 @@
 
 using namespace Qt::StringLiterals;
 
+// The boot files are resources of a static library: registered before their first read.
+// (Q_INIT_RESOURCE must be used outside any namespace.)
+static void initBootFiles()
+{
+    Q_INIT_RESOURCE(boot);
+}
+
 namespace cardhour::sim {
 
 namespace {
 
 const QString kHostKey = u"ssh_host_ed25519_key"_s;
 const QString kAuthorizedKeys = u"authorized_keys"_s;
+const QString kAppToken = u"app_token"_s;
+const QString kEntrypoint = u"cardhour-entrypoint"_s;
+const QString kSshdConfig = u"sshd_config"_s;
 
 [[noreturn]] void fail(const QString &message)
 {
@@ -194,6 +204,22 @@ void InstanceFiles::writeAuthorizedKeysTo(const QString &sshDir, const QStringLi
         data += '\n';
     }
     writeAtomically(sshDir + u'/' + kAuthorizedKeys, data, 0600);
+}
+
+void InstanceFiles::writeBootFilesTo(const QString &sshDir, const QString &appToken)
+{
+    static const bool registered = (initBootFiles(), true);
+    Q_UNUSED(registered);
+    for (const auto &[name, mode] :
+         {std::pair{kEntrypoint, mode_t(0755)}, std::pair{kSshdConfig, mode_t(0644)}}) {
+        QFile source(u":/boot/"_s + name);
+        if (!source.open(QIODevice::ReadOnly))
+            fail(u"the built-in boot file %1 is missing"_s.arg(name));
+        writeAtomically(sshDir + u'/' + name, source.readAll(), mode);
+    }
+    if (appToken.contains(u'\n') || appToken.contains(u'\r'))
+        fail(u"an app token holds a line break"_s);
+    writeAtomically(sshDir + u'/' + kAppToken, appToken.toUtf8() + '\n', 0600);
 }
 
 bool InstanceFiles::remove(const QString &dataDir, const QString &instanceId)

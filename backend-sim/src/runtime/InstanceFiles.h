@@ -11,6 +11,9 @@ namespace cardhour::sim {
 //   ssh/ssh_host_ed25519_key.pub  "ssh-ed25519 AAAA... cardhour-<id>"
 //   ssh/authorized_keys           0600, rewritten whole and atomically (new inode each time,
 //                                 which a directory bind mount shows at once)
+//   ssh/cardhour-entrypoint       0755, the box's PID 1; ssh/sshd_config 0644, sshd's whole
+//                                 configuration; ssh/app_token 0600, this start's app token:
+//                                 rewritten before every start (writeBootFilesTo)
 // Keeping the host key outside the container is what lets a restarted or re-created
 // container present the same key, and lets readiness accept only that key.
 class InstanceFiles
@@ -48,6 +51,14 @@ public:
     void writeAuthorizedKeys(const QStringList &lines) const;
     // The same for an ssh directory given by path.
     static void writeAuthorizedKeysTo(const QString &sshDir, const QStringList &lines);
+    // Writes the box's boot files (the built-in entrypoint and sshd configuration) and this
+    // start's app token into an ssh directory. Throws std::runtime_error on failure.
+    static void writeBootFilesTo(const QString &sshDir, const QString &appToken);
+    // Where the box runs its PID 1 from: the ssh directory as the box sees it.
+    static QString boxEntrypoint()
+    {
+        return QStringLiteral("/etc/cardhour/ssh/cardhour-entrypoint");
+    }
 
 private:
     InstanceFiles() = default;

@@ -155,8 +155,8 @@ QString InstanceLifecycle::insert(const QString &userId, const Launch &launch, q
 {
     const CreateRequest &request = launch.request;
     const QString id = ids::newUuid();
-    // One-click apps (a notebook server, say) are reached with a token derived from the id
-    // (appTokenOf): it is the owner's, and the database does not hold it (app_token NULL).
+    // One-click apps (a notebook server, say) are reached with a token derived from the id and
+    // the launch number (appTokenOf): the database does not hold it (app_token stays NULL).
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
               " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, "
               "app_token, disk_gib,"

@@ -35,14 +35,13 @@ InstanceRecords::InstanceRecords(Database &db, const Catalog &catalog)
     : m_db(db), m_catalog(catalog), m_appTokenKey(tokens::randomBytes(32))
 {}
 
-QString InstanceRecords::appTokenOf(const QString &instanceId, const QVariant &stored) const
+QString InstanceRecords::appTokenOf(const QString &instanceId, qint64 launchSeq) const
 {
-    if (!stored.isNull() && !stored.toString().isEmpty())
-        return stored.toString();
     // 24 bytes, hex: what the images' apps accept (cardhour-app checks for hex).
+    const QByteArray message =
+        "cardhour-app-token:"_ba + instanceId.toUtf8() + ':' + QByteArray::number(launchSeq);
     return QString::fromLatin1(
-        QMessageAuthenticationCode::hash("cardhour-app-token:"_ba + instanceId.toUtf8(),
-                                         m_appTokenKey, QCryptographicHash::Sha256)
+        QMessageAuthenticationCode::hash(message, m_appTokenKey, QCryptographicHash::Sha256)
             .left(24)
             .toHex());
 }
@@ -132,7 +131,7 @@ InstanceRecords::Resources InstanceRecords::resourcesFor(const QString &gpuType,
 InstanceSpec InstanceRecords::specFor(const QString &instanceId)
 {
     InstanceSpec spec;
-    QSqlQuery q = m_db.exec(u"SELECT user_id, image, gpu_type, gpu_count, disk_gib, app_token,"
+    QSqlQuery q = m_db.exec(u"SELECT user_id, image, gpu_type, gpu_count, disk_gib, launch_seq,"
                             " snapshot_id FROM instances WHERE id = ?"_s,
                             {instanceId});
     if (!q.next())
@@ -143,7 +142,7 @@ InstanceSpec InstanceRecords::specFor(const QString &instanceId)
     spec.gpuType = q.value(2).toString();
     spec.gpuCount = q.value(3).toInt();
     spec.diskGib = diskGibOf(spec.gpuType, q.value(4));
-    spec.appToken = appTokenOf(instanceId, q.value(5));
+    spec.appToken = appTokenOf(instanceId, q.value(5).toLongLong());
     spec.snapshotId = q.value(6).toString();
     const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
     spec.realGpus = gpu && !gpu->simulated;

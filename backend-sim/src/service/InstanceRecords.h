@@ -20,13 +20,13 @@ class InstanceRecords
 public:
     InstanceRecords(Database &db, const Catalog &catalog);
 
-    // The secret one-click app tokens are derived from (HMAC-SHA-256 of the instance id), so
-    // that the database holds none: SimServer keeps it in a 0600 file of the data directory.
-    // Without one, a random key for this process's life.
+    // The secret one-click app tokens are derived from (HMAC-SHA-256 of the instance id and its
+    // launch number), so that the database holds none: SimServer keeps it in a 0600 file of the
+    // data directory. Without one, a random key for this process's life.
     void setAppTokenKey(const QByteArray &key) { m_appTokenKey = key; }
-    // The instance's app token: the one derived from the key, or for a row made by an older
-    // version (which stored tokens), the stored one: its container has that one.
-    QString appTokenOf(const QString &instanceId, const QVariant &stored) const;
+    // The instance's app token for its `launchSeq`th start: a new one with every start, so a
+    // token that leaked opens nothing once the owner stops and starts the host.
+    QString appTokenOf(const QString &instanceId, qint64 launchSeq) const;
 
     // The instance's state, if it is the user's; ApiError 404 otherwise (never 403).
     QString requireState(const QString &userId, const QString &instanceId);

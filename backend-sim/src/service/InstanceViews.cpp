@@ -304,7 +304,7 @@ QJsonObject InstanceViews::rowJson(const QSqlQuery &q, const Details &d, qint64 
         {u"ssh"_s, ssh},
         {u"runtime"_s, m_runtime.name()},
         {u"apps"_s,
-         appsJson(q.value(7).toString(), m_records.appTokenOf(id, q.value(19)),
+         appsJson(q.value(7).toString(), m_records.appTokenOf(id, q.value(16).toLongLong()),
                   state == u"running"_s, d.appReadyAt.value(id))},
         {u"retention"_s, retentionJson(diskGib)},
         {u"resources"_s, resourcesJson(gpuType, q.value(6).toInt(), diskGib)},

@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -308,10 +309,14 @@ void TestCliRuntime::lifecycle()
     const QJsonObject hostConfig = container.value(u"HostConfig"_s).toObject();
     QCOMPARE(hostConfig.value(u"Memory"_s).toInteger(), 512LL * 1024 * 1024);
     QCOMPARE(hostConfig.value(u"NanoCpus"_s).toInteger(), 1000000000LL);
-    const QJsonArray env = container.value(u"Config"_s).toObject().value(u"Env"_s).toArray();
-    QVERIFY(env.contains(u"CARDHOUR_APP_TOKEN=app-token-123"_s));
+    // The app token is in neither the container's environment nor its command line (the box
+    // reads it from the provider's 0600 file); PID 1 is the provider's entrypoint.
+    const QJsonDocument config(container.value(u"Config"_s).toObject());
+    QVERIFY2(!config.toJson().contains("app-token-123"), config.toJson().constData());
     QVERIFY(!container.value(u"Args"_s).toVariant().toStringList().join(u' ').contains(
         u"app-token-123"_s));
+    QCOMPARE(container.value(u"Config"_s).toObject().value(u"Cmd"_s).toArray(),
+             QJsonArray{u"/etc/cardhour/ssh/cardhour-entrypoint"_s});
 
     // ---- log in with OpenSSH, strict host key checking against the provider-made key
     writeKnownHosts(endpoint, files);
@@ -321,6 +326,22 @@ void TestCliRuntime::lifecycle()
     qInfo("in the container: %s", qPrintable(QString::fromUtf8(r.out).simplified()));
     r = ssh(endpoint, m_clientKey[1], u"true"_s);
     QVERIFY2(!r.ok(), "a key that is not in authorized_keys must not log in");
+    // Box root: the token in its file, no privileges to gain, no raw sockets or mknod (bits 13
+    // and 27 of the bounding set), sshd on the provider's configuration.
+    r = ssh(endpoint, m_clientKey[0],
+            u"cat /etc/cardhour/ssh/app_token; grep -E '^(NoNewPrivs|CapBnd)' /proc/self/status;"
+            " tr '\\0' ' ' < /proc/1/cmdline"_s);
+    QVERIFY2(r.ok(), qPrintable(r.errTail()));
+    const QString box = QString::fromUtf8(r.out);
+    QVERIFY2(box.startsWith(u"app-token-123\n"_s), qPrintable(box));
+    QVERIFY2(box.contains(QRegularExpression(u"NoNewPrivs:\\s+1"_s)), qPrintable(box));
+    const qulonglong bounding = QRegularExpression(u"CapBnd:\\s+([0-9a-f]+)"_s)
+                                    .match(box)
+                                    .captured(1)
+                                    .toULongLong(nullptr, 16);
+    QVERIFY2(bounding != 0 && !(bounding & (1ULL << 13)) && !(bounding & (1ULL << 27)),
+             qPrintable(box));
+    QVERIFY2(box.contains(u"sshd -D -e -f /etc/cardhour/ssh/sshd_config"_s), qPrintable(box));
 
     // ---- stop: not running, the container kept
     runtime.stop(id);
@@ -666,7 +687,7 @@ void TestCliRuntime::engineApiAndCommandLine()
     const QString containerId = runtime.containers().value(id).containerId;
     QVERIFY(!containerId.isEmpty());
 
-    // What the container was made with, whichever way: labels, limits, the token by value.
+    // What the container was made with, whichever way: labels, limits, no token.
     const Run inspected =
         podman({u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
                 u"{{index .Config.Labels \"cardhour.instance\"}} "
@@ -676,7 +697,7 @@ void TestCliRuntime::engineApiAndCommandLine()
     const QString made = QString::fromUtf8(inspected.out).trimmed();
     QVERIFY2(made.startsWith(u"%1 %2 %3 "_s.arg(id).arg(512LL * 1024 * 1024).arg(1000000000LL)),
              qPrintable(made));
-    QVERIFY2(made.contains(u"CARDHOUR_APP_TOKEN="_s + spec.appToken), qPrintable(made));
+    QVERIFY2(!made.contains(spec.appToken), qPrintable(made));
     writeKnownHosts(endpoint, files);
     const Run command =
         ssh(endpoint, m_clientKey[0], u"echo hello > /workspace/a && cat /workspace/a"_s);

@@ -110,13 +110,20 @@ void TestContainerRunArgs::simulatedCards()
                           u"/srv/mnist:/datasets/mnist:ro,z"_s, u"/srv/llama:/models/llama:ro,z"_s,
                           gpuDir + u":/run/cardhour/gpu:ro,z"_s}));
     QVERIFY(QDir(gpuDir).exists()); // made for the mount
-    QCOMPARE(valueOf(args, u"--cap-drop"_s), u"NET_RAW"_s);
-    // The token by name only: its value is in the CLI's environment.
-    QVERIFY(valuesOf(args, u"-e"_s).contains(u"CARDHOUR_APP_TOKEN"_s));
+    // Every capability dropped but the few sshd and apt need; no privileges gained by setuid.
+    QCOMPARE(valueOf(args, u"--cap-drop"_s), u"ALL"_s);
+    const QStringList kept = valueOf(args, u"--cap-add"_s).split(u',');
+    QVERIFY(kept.contains(u"SYS_CHROOT"_s) && kept.contains(u"NET_BIND_SERVICE"_s));
+    for (const QString &gone : {u"NET_RAW"_s, u"MKNOD"_s, u"SETFCAP"_s, u"SYS_ADMIN"_s})
+        QVERIFY2(!kept.contains(gone), qPrintable(gone));
+    QCOMPARE(valueOf(args, u"--security-opt"_s), u"no-new-privileges"_s);
+    // The token is on no command line and in no environment: the box reads it from its file.
+    QVERIFY(!valuesOf(args, u"-e"_s).contains(u"CARDHOUR_APP_TOKEN"_s));
     QVERIFY(!args.join(u' ').contains(u"secret"_s));
-    QCOMPARE(run.environment.value(u"CARDHOUR_APP_TOKEN"_s), u"secret"_s);
-    QCOMPARE(args.mid(args.size() - 3),
-             (QStringList{u"--stop-timeout"_s, u"7"_s, u"localhost/cardhour/base:latest"_s}));
+    // PID 1 comes from the provider's read-only folder, not from the image.
+    QCOMPARE(args.mid(args.size() - 4),
+             (QStringList{u"--stop-timeout"_s, u"7"_s, u"localhost/cardhour/base:latest"_s,
+                          u"/etc/cardhour/ssh/cardhour-entrypoint"_s}));
     QVERIFY(!args.contains(u"--cpus"_s));
 }
 
@@ -138,7 +145,6 @@ void TestContainerRunArgs::realCardsAndLimits()
     QCOMPARE(valueOf(args, u"--cpus"_s), u"2.5"_s);
     QCOMPARE(valueOf(args, u"--memory"_s), u"4096m"_s);
     QCOMPARE(valueOf(args, u"--pids-limit"_s), u"512"_s);
-    QVERIFY(!valuesOf(args, u"-e"_s).contains(u"CARDHOUR_APP_TOKEN"_s));
 }
 
 void TestContainerRunArgs::snapshotImage()
@@ -146,7 +152,7 @@ void TestContainerRunArgs::snapshotImage()
     InstanceSpec spec = specFor(u"i-3"_s);
     spec.snapshotId = u"S-1"_s;
     const QStringList args = ContainerRunArgs::forSpec(spec, 40024, settings()).args;
-    QCOMPARE(args.last(), u"localhost/cardhour-snapshot/s-1:latest"_s);
+    QCOMPARE(args.at(args.size() - 2), u"localhost/cardhour-snapshot/s-1:latest"_s);
 }
 
 QTEST_GUILESS_MAIN(TestContainerRunArgs)

@@ -51,14 +51,19 @@ const QStringList kRun{u"run"_s,
                        u"--pids-limit"_s,
                        u"256"_s,
                        u"--cap-drop"_s,
-                       u"NET_RAW"_s,
+                       u"ALL"_s,
+                       u"--cap-add"_s,
+                       u"CHOWN,SETUID"_s,
+                       u"--security-opt"_s,
+                       u"no-new-privileges"_s,
                        u"-e"_s,
                        u"A=b=c"_s,
                        u"-e"_s,
                        u"CARDHOUR_APP_TOKEN"_s,
                        u"--stop-timeout"_s,
                        u"10"_s,
-                       u"localhost/cardhour/base:latest"_s};
+                       u"localhost/cardhour/base:latest"_s,
+                       u"/etc/cardhour/ssh/cardhour-entrypoint"_s};
 
 QProcessEnvironment tokenEnvironment()
 {
@@ -98,7 +103,11 @@ void TestEngineCalls::runBecomesCreateAndStart()
     QCOMPARE(limits.value(u"memory"_s).toObject().value(u"limit"_s).toInteger(),
              512LL * 1024 * 1024);
     QCOMPARE(limits.value(u"pids"_s).toObject().value(u"limit"_s).toInteger(), 256);
-    QCOMPARE(spec.value(u"cap_drop"_s).toArray().first().toString(), u"NET_RAW"_s);
+    QCOMPARE(spec.value(u"cap_drop"_s).toArray(), QJsonArray{u"ALL"_s});
+    QCOMPARE(spec.value(u"cap_add"_s).toArray(), (QJsonArray{u"CHOWN"_s, u"SETUID"_s}));
+    QCOMPARE(spec.value(u"no_new_privileges"_s).toBool(), true);
+    QCOMPARE(spec.value(u"command"_s).toArray(),
+             QJsonArray{u"/etc/cardhour/ssh/cardhour-entrypoint"_s});
     const QJsonObject env = spec.value(u"env"_s).toObject();
     QCOMPARE(env.value(u"A"_s).toString(), u"b=c"_s);
     QCOMPARE(env.value(u"CARDHOUR_APP_TOKEN"_s).toString(), u"secret"_s);
@@ -136,12 +145,13 @@ void TestEngineCalls::slirpOptionsBecomeNetworkOptions()
 void TestEngineCalls::unknownFlagsStayCommandLines()
 {
     QStringList withDevice = kRun;
-    withDevice.insert(withDevice.size() - 1, u"--device"_s);
-    withDevice.insert(withDevice.size() - 1, u"nvidia.com/gpu=0"_s);
+    withDevice.insert(withDevice.size() - 2, u"--device"_s);
+    withDevice.insert(withDevice.size() - 2, u"nvidia.com/gpu=0"_s);
     QVERIFY(!apiCallFor(Engine::Podman, withDevice, {}));
-    QStringList withCommand = kRun;
-    withCommand << u"sleep"_s;
-    QVERIFY(!apiCallFor(Engine::Podman, withCommand, {}));
+    QStringList withSecurity = kRun;
+    withSecurity.insert(withSecurity.size() - 2, u"--security-opt"_s);
+    withSecurity.insert(withSecurity.size() - 2, u"seccomp=unconfined"_s);
+    QVERIFY(!apiCallFor(Engine::Podman, withSecurity, {}));
     QVERIFY(!apiCallFor(Engine::Podman, {u"logs"_s, u"--tail"_s, u"15"_s, u"c1"_s}, {}));
     QVERIFY(!apiCallFor(Engine::Podman, {u"exec"_s, u"c1"_s, u"cat"_s}, {}));
     QVERIFY(!apiCallFor(Engine::Podman, {u"stop"_s, u"-t"_s, u"10"_s, u"c1"_s, u"c2"_s}, {}));

@@ -7,6 +7,7 @@
 // reuse it. Everything else this test makes is tagged under a prefix of its own and removed.
 #include "cli/ImagesCommand.h"
 #include "runtime/ImageBuilder.h"
+#include "runtime/InstanceFiles.h"
 #include "service/Catalog.h"
 
 #include <QCoreApplication>
@@ -27,6 +28,7 @@ using cardhour::sim::ImageRecipe;
 using cardhour::sim::ImageRecipes;
 using cardhour::sim::ImageStatus;
 using cardhour::sim::imageStatusName;
+using cardhour::sim::InstanceFiles;
 
 namespace {
 
@@ -280,13 +282,12 @@ void TestImageBuilder::recipeHashIsStableAndFollowsContent()
     QCOMPARE(ImageRecipes::recipeHash(copy), hash);
 
     // So do the executable bit (COPY keeps it), new files and renames.
-    const QString entrypoint = QDir(copy).filePath(u"cardhour-entrypoint"_s);
-    const QFile::Permissions mode = QFile::permissions(entrypoint);
+    const QString program = QDir(copy).filePath(u"nvidia-smi"_s);
+    const QFile::Permissions mode = QFile::permissions(program);
     QVERIFY(QFile::setPermissions(
-        entrypoint,
-        mode & ~(QFile::ExeOwner | QFile::ExeUser | QFile::ExeGroup | QFile::ExeOther)));
+        program, mode & ~(QFile::ExeOwner | QFile::ExeUser | QFile::ExeGroup | QFile::ExeOther)));
     QVERIFY(ImageRecipes::recipeHash(copy) != hash);
-    QVERIFY(QFile::setPermissions(entrypoint, mode));
+    QVERIFY(QFile::setPermissions(program, mode));
     QCOMPARE(ImageRecipes::recipeHash(copy), hash);
     QVERIFY(writeFile(QDir(copy).filePath(u"extra.txt"_s), "x"));
     QVERIFY(ImageRecipes::recipeHash(copy) != hash);
@@ -429,14 +430,17 @@ void TestImageBuilder::baseImageContents()
              0);
     QVERIFY2(QFileInfo::exists(keys.filePath(u"ssh_host_ed25519_key"_s)), qPrintable(out));
     QVERIFY(writeFile(keys.filePath(u"authorized_keys"_s), {}));
+    InstanceFiles::writeBootFilesTo(keys.path(), u"0123abcd"_s);
 
+    // sshd takes the provider's configuration (the included file is the entrypoint's).
     const QString script = uR"SH(
-        sshd -t -f /etc/ssh/sshd_config && echo check:sshd-config
+        mkdir -p /run/cardhour && echo '# none' > /run/cardhour/sshd-gpu-env.conf
+        sshd -t -f /etc/cardhour/ssh/sshd_config && echo check:sshd-config
         test -x /usr/sbin/sshd && echo check:sshd
         python3 -c 'import sys, venv; print("check:python3", sys.version_info[0])'
         ls /etc/ssh/ssh_host_* >/dev/null 2>&1 || echo check:no-baked-host-keys
         test -d /workspace && test "$(pwd)" = /workspace && echo check:workspace
-        test -x /usr/local/sbin/cardhour-entrypoint && echo check:entrypoint
+        test -x /etc/cardhour/ssh/cardhour-entrypoint && echo check:entrypoint
         command -v git curl tmux htop >/dev/null && echo check:tools
         true)SH"_s;
     const int rc =
@@ -454,7 +458,7 @@ void TestImageBuilder::baseImageContents()
                      u"{{json .Config.Cmd}} {{index .Labels \"cardhour.image\"}}"_s, image},
                     &out),
              0);
-    QCOMPARE(out.trimmed(), u"[\"/usr/local/sbin/cardhour-entrypoint\"] base"_s);
+    QCOMPARE(out.trimmed(), u"[\"/etc/cardhour/ssh/cardhour-entrypoint\"] base"_s);
     // The key files were written by root inside the container; QTemporaryDir removes them.
 }
 

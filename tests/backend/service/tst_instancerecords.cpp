@@ -64,21 +64,21 @@ private Q_SLOTS:
         QCOMPARE(spec.ownerId, user);
         QCOMPARE(spec.gpuType, u"rtx4090"_s);
         QCOMPARE(spec.diskGib, 50);
-        QCOMPARE(spec.appToken, records.appTokenOf(id, QVariant()));
+        QCOMPARE(spec.appToken, records.appTokenOf(id, 1)); // the first launch
     }
 
-    void appTokensFollowTheKey()
+    void appTokensFollowTheKeyAndEachStart()
     {
         ServiceFixture f;
         InstanceRecords &records = f.service->records();
         records.setAppTokenKey("key one"_ba);
-        const QString token = records.appTokenOf(u"i1"_s, QVariant());
+        const QString token = records.appTokenOf(u"i1"_s, 1);
         QCOMPARE(token.size(), 48); // 24 bytes, hex
-        QCOMPARE(records.appTokenOf(u"i1"_s, QVariant()), token);
-        QVERIFY(records.appTokenOf(u"i2"_s, QVariant()) != token);
-        QCOMPARE(records.appTokenOf(u"i1"_s, u"stored"_s), u"stored"_s); // an older row's own
+        QCOMPARE(records.appTokenOf(u"i1"_s, 1), token);
+        QVERIFY(records.appTokenOf(u"i2"_s, 1) != token);
+        QVERIFY(records.appTokenOf(u"i1"_s, 2) != token); // the next start's
         records.setAppTokenKey("key two"_ba);
-        QVERIFY(records.appTokenOf(u"i1"_s, QVariant()) != token);
+        QVERIFY(records.appTokenOf(u"i1"_s, 1) != token);
     }
 };
 
