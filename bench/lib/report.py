@@ -176,6 +176,19 @@ def rows_of(results):
         rows.append(_row("8 density, in-process", f"provider CPU, % of one core ({n} instances, "
                                                   f"{dip['seconds']} s)", "%", [dip["cpu_pct"]],
                          "same provider, no instance, same seconds", [dip["floor_cpu_pct"]]))
+    up = results.get("upload")
+    if up and "error" in up:
+        rows.append(_failed("9 API during an upload", up["error"]))
+    elif up:
+        during, idle = up["during"], up["idle"]
+        rows.append(_row("9 API during an upload", f"GET /v1/me while {up['size_gib']} GiB go in and are checked, "
+                                                   "slowest answer", "ms", [during["max_ms"]],
+                         "the 50 ms goal", [up["goal_ms"]], goal="< 50 ms",
+                         note=f"p50 {during['p50_ms']:.1f} ms, p99 {during['p99_ms']:.1f} ms over {during['count']} "
+                              f"answers; idle p99 {idle['p99_ms']:.1f} ms; upload {up['upload_s']:.1f} s "
+                              f"({up['mib_per_s']:.0f} MiB/s), last chunk {up['last_chunk_ms']:.1f} ms"))
+        rows.append(_row("9 API during an upload", "GET /v1/me p99 during the upload", "ms", [during["p99_ms"]],
+                         "the same request to the idle provider (p99)", [idle["p99_ms"]]))
     return rows
 
 

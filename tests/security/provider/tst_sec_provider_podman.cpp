@@ -7,7 +7,12 @@
 //   * the user restores an older database: reconcile must not delete the volumes of instances
 //     it does not know (item 8);
 //   * a fork bomb (bounded, to spare the machine if the limit were missing) in one box (item 6);
-//   * a box connects to the host's own address and the cloud metadata address (issue 39, N5).
+//   * a box connects to the host's own address and the cloud metadata address (issue 39, N5);
+//   * an app token that leaked still opens the app after the owner restarts the host (N1);
+//   * box root rewrites sshd's configuration and the entrypoint in its own files, so a key
+//     removed through the API logs in again after a restart (issue 39, low);
+//   * box root makes device nodes, or a user of the box gains root through a setuid copy of a
+//     shell (issue 39, low: default capabilities, no no-new-privileges).
 #include "PodmanApiTest.h"
 
 #include <QDir>
@@ -102,6 +107,13 @@ private Q_SLOTS:
     void restoredOlderDatabaseLosesNoVolume();
     void forkBombStaysInItsBox();
     void aBoxReachesNoPrivateAddress();
+    void appTokenChangesWithEveryStart();
+    void boxRootCannotUndoARemovedKey();
+    void boxRootHasNoDevicesOrSetuidGains();
+
+private:
+    // Stops and starts the instance, waiting until it runs again.
+    QJsonObject restart(SimProcess &sim, const QString &token, const QString &id);
 };
 
 void TestSecProviderPodman::appTokenAndPortStayInTheBox()
@@ -168,6 +180,146 @@ void TestSecProviderPodman::appTokenAndPortStayInTheBox()
     if (wal.open(QIODevice::ReadOnly))
         QVERIFY(!wal.readAll().contains(appToken));
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+}
+
+QJsonObject TestSecProviderPodman::restart(SimProcess &sim, const QString &token,
+                                           const QString &id)
+{
+    const Reply stop = sim.authedPost(token, u"/v1/instances/%1/stop"_s.arg(id));
+    if (stop.status != 202)
+        return QJsonObject{{u"failure"_s, QString::fromUtf8(stop.describe())}};
+    const QJsonObject stopped = waitFor(sim, token, id, u"stopped"_s);
+    if (stopped.value(u"state"_s).toString() != u"stopped"_s)
+        return stopped;
+    const Reply start = sim.authedPost(token, u"/v1/instances/%1/start"_s.arg(id));
+    if (start.status != 202)
+        return QJsonObject{{u"failure"_s, QString::fromUtf8(start.describe())}};
+    return waitFor(sim, token, id, u"running"_s);
+}
+
+void TestSecProviderPodman::appTokenChangesWithEveryStart()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"rotate@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const Reply r =
+        sim->authedPost(token, u"/v1/instances"_s,
+                        QJsonObject{{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"jupyter"_s}});
+    QVERIFY2(r.status == 202, r.describe().constData());
+    const QString id = r.value(u"id"_s).toString();
+    m_instanceIds.append(id);
+    const auto appOf = [](const QJsonObject &inst) {
+        return inst.value(u"apps"_s).toArray().at(0).toObject();
+    };
+    const QJsonObject first = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(first.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(first).toJson(QJsonDocument::Compact).constData());
+    const int port = appOf(first).value(u"port"_s).toInt();
+    const QString leaked = appOf(first).value(u"url"_s).toString().section(u"token="_s, 1);
+    QVERIFY2(leaked.size() >= 32, qPrintable(appOf(first).value(u"url"_s).toString()));
+
+    // The notebook's answer, inside the box, to a request with `appToken`.
+    const auto statusWith = [this, &id, port](const QString &appToken) {
+        return podman({u"exec"_s, instanceContainer(id), u"curl"_s, u"-s"_s, u"-o"_s,
+                       u"/dev/null"_s, u"-w"_s, u"%{http_code}"_s,
+                       u"http://127.0.0.1:%1/api/status?token=%2"_s.arg(port).arg(appToken)},
+                      10'000)
+            .out.trimmed();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(statusWith(leaked), "200"_ba, 60'000);
+
+    // The owner stops and starts the host: a new token, and the leaked one opens nothing.
+    const QJsonObject again = restart(*sim, token, id);
+    QVERIFY2(again.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(again).toJson(QJsonDocument::Compact).constData());
+    const QString fresh = appOf(again).value(u"url"_s).toString().section(u"token="_s, 1);
+    QVERIFY2(fresh.size() >= 32 && fresh != leaked, qPrintable(fresh));
+    QTRY_COMPARE_WITH_TIMEOUT(statusWith(fresh), "200"_ba, 60'000);
+    QCOMPARE(statusWith(leaked), "403"_ba);
+    // Neither token is on a host command line or in the container's recorded configuration.
+    QVERIFY(processesShowing(fresh.toLatin1()).isEmpty());
+    const Cmd inspect = podman({u"inspect"_s, instanceContainer(id)});
+    QVERIFY2(inspect.ok(), qPrintable(inspect.describe()));
+    QVERIFY(!inspect.out.contains(fresh.toLatin1()) && !inspect.out.contains(leaked.toLatin1()));
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+}
+
+void TestSecProviderPodman::boxRootCannotUndoARemovedKey()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const QString token = sim->signUp(u"persist@example.com"_s);
+    QVERIFY(!token.isEmpty());
+    const KeyPair kept = makeKey(u"kept"_s);
+    const KeyPair removed = makeKey(u"removed"_s);
+    const QString keptId = addKey(*sim, token, kept);
+    const QString removedId = addKey(*sim, token, removed);
+    QVERIFY(!keptId.isEmpty() && !removedId.isEmpty());
+    const QString id = create(*sim, token, {keptId, removedId});
+    QVERIFY(!id.isEmpty());
+    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
+    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
+    const QString knownHosts = knownHostsFor(inst);
+
+    // The removed key's holder, root in the box, plants a way back: its key in root's own file,
+    // every sshd configuration in the image told to read that file, and every entrypoint the
+    // image has (this version's or an older one's) running sshd on the planted configuration.
+    const QString plant =
+        uR"SH(set -e
+mkdir -p /root/.ssh /etc/ssh/sshd_config.d /usr/local/sbin
+cat /etc/cardhour/ssh/authorized_keys > /root/.ssh/authorized_keys
+chmod 700 /root/.ssh && chmod 600 /root/.ssh/authorized_keys
+{ echo 'AuthorizedKeysFile /root/.ssh/authorized_keys'; cat /etc/ssh/sshd_config; } > /tmp/c
+cat /tmp/c > /etc/ssh/sshd_config
+echo 'AuthorizedKeysFile /root/.ssh/authorized_keys' > /etc/ssh/sshd_config.d/cardhour.conf
+printf '#!/bin/sh
+exec /usr/sbin/sshd -D -e -h /etc/cardhour/ssh/ssh_host_ed25519_key
+'     > /usr/local/sbin/cardhour-entrypoint
+chmod 755 /usr/local/sbin/cardhour-entrypoint
+echo planted)SH"_s;
+    const Cmd planted = ssh(inst, knownHosts, removed, plant);
+    QVERIFY2(planted.ok() && planted.out.contains("planted"), qPrintable(planted.describe()));
+
+    const Reply del =
+        sim->authedDelete(token, u"/v1/instances/%1/ssh-keys/%2"_s.arg(id, removedId));
+    QVERIFY2(del.status == 200, del.describe().constData());
+    // A restart reads every configuration afresh: the provider's, not the planted one.
+    const QJsonObject again = restart(*sim, token, id);
+    QVERIFY2(again.value(u"state"_s).toString() == u"running"_s,
+             QJsonDocument(again).toJson(QJsonDocument::Compact).constData());
+    const Cmd after = ssh(again, knownHosts, removed, u"echo back-in"_s);
+    QVERIFY2(!after.ok() && !after.out.contains("back-in"), qPrintable(after.describe()));
+    const Cmd keptLogin = ssh(again, knownHosts, kept, u"cat /proc/1/cmdline | tr '\\0' ' '"_s);
+    QVERIFY2(keptLogin.ok(), qPrintable(keptLogin.describe()));
+    QVERIFY2(keptLogin.out.contains("-f /etc/cardhour/ssh/sshd_config"),
+             keptLogin.out.constData());
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+}
+
+void TestSecProviderPodman::boxRootHasNoDevicesOrSetuidGains()
+{
+    SimProcess *sim = startSim();
+    QVERIFY(sim);
+    const RunningBox box = launchRunning(*sim, u"caps"_s);
+    QVERIFY2(box.ok(), qPrintable(box.failure));
+    m_instanceIds.append(box.id);
+    const QString knownHosts = knownHostsFor(box.instance);
+    // Box root makes a block device node of the host's first disk and a raw socket; a user of
+    // the box runs a setuid-root copy of a shell. Each line prints what it got.
+    const QString attempt =
+        uR"SH(mknod /tmp/disk b 8 0 2>/dev/null && echo mknod:made || echo mknod:refused
+python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)'     2>/dev/null && echo raw:made || echo raw:refused
+useradd -M mallory 2>/dev/null || true
+cp /bin/bash /tmp/rootbash && chmod 4755 /tmp/rootbash
+su -s /bin/sh mallory -c '/tmp/rootbash -p -c "id -u"' 2>/dev/null | sed 's/^/setuid:/')SH"_s;
+    const Cmd got = ssh(box.instance, knownHosts, box.key, attempt);
+    QVERIFY2(got.ok(), qPrintable(got.describe()));
+    QVERIFY2(got.out.contains("mknod:refused"), got.out.constData());
+    QVERIFY2(got.out.contains("raw:refused"), got.out.constData());
+    QVERIFY2(got.out.contains("setuid:") && !got.out.contains("setuid:0"), got.out.constData());
+    QCOMPARE(sim->authedDelete(box.token, u"/v1/instances/"_s + box.id).status, 200);
 }
 
 void TestSecProviderPodman::removedKeyNoLongerLogsIn()
