@@ -206,6 +206,13 @@ int main(int argc, char *argv[])
         u"Seconds between measurements of the running boxes' own disks; a box whose disk is "
         "full is stopped (podman; default 20)."_s,
         u"SECONDS"_s, u"20"_s);
+    const QCommandLineOption workspaceDiskOption(
+        u"workspace-disk"_s,
+        u"How /workspace is bounded: auto (an ext4 image of the instance's disk on a loop device "
+        "where this host allows it, else measured) or measured (measured with the box's own disk "
+        "every --disk-check-interval and the instance stopped once together they hold more than "
+        "its disk; podman)."_s,
+        u"MODE"_s, u"auto"_s);
     const QCommandLineOption privateNetworkOption(
         u"allow-private-network"_s,
         u"Let boxes reach this host's own addresses and the private, link-local (cloud "
@@ -247,12 +254,12 @@ int main(int argc, char *argv[])
     errorCodesOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOptions({errorCodesOption});
     parser.addOptions(
-        {listenOption,         dataOption,        remoteOption,         testClockOption,
-         catalogOption,        runtimeOption,     containersConfOption, engineApiOption,
-         tagPrefixOption,      postingOption,     diskCheckOption,      maxStreamsOption,
-         privateNetworkOption, diskReserveOption, gpusOption,           nvidiaSmiOption,
-         hostNameOption,       routesOption,      dataDirOption,        tlsCertOption,
-         tlsKeyOption,         scryptOption});
+        {listenOption,     dataOption,           remoteOption,         testClockOption,
+         catalogOption,    runtimeOption,        containersConfOption, engineApiOption,
+         tagPrefixOption,  postingOption,        diskCheckOption,      workspaceDiskOption,
+         maxStreamsOption, privateNetworkOption, diskReserveOption,    gpusOption,
+         nvidiaSmiOption,  hostNameOption,       routesOption,         dataDirOption,
+         tlsCertOption,    tlsKeyOption,         scryptOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -307,6 +314,10 @@ int main(int argc, char *argv[])
         return fail(u"--engine-api wants auto or off"_s);
     options.engineApi = engineApi == u"auto"_s;
     options.allowPrivateNetwork = parser.isSet(privateNetworkOption);
+    const QString workspaceDisk = parser.value(workspaceDiskOption);
+    if (workspaceDisk != u"auto"_s && workspaceDisk != u"measured"_s)
+        return fail(u"--workspace-disk wants auto or measured"_s);
+    options.measuredWorkspace = workspaceDisk == u"measured"_s;
     options.testClock = parser.isSet(testClockOption);
     options.hostNames = parser.values(hostNameOption);
     bool ok = false;

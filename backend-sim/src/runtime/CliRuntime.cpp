@@ -91,15 +91,31 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
 {
     m_options.program = programOf(m_options);
     m_diskQuota = WorkspaceDisk::probe(m_options.engine, m_options.dataDir);
+    if (m_options.measuredWorkspace && m_diskQuota.workspaceBounded())
+        m_diskQuota = {u"none"_s, u"the operator chose it (--workspace-disk measured)"_s};
     if (m_options.network == u"auto"_s)
         m_options.network = m_options.engine == cli::Engine::Podman ? box::kAutoPodmanNetwork
                                                                     : box::kPerInstanceNetwork;
     m_engine = new CliEngine(engineSettings(m_options), this);
+    // overlay has no size limit on most hosts: the container's own disk is measured, and where
+    // no loop device bounds /workspace (rootless podman, say) its volume is measured with it.
+    if (m_options.engine == cli::Engine::Podman) {
+        m_diskQuota.containerDisk = u"stop-when-full"_s;
+        if (!m_diskQuota.workspaceBounded()) {
+            QString why = m_diskQuota.detail;
+            why.remove(u"The disk is not bounded: "_s);
+            if (why.endsWith(u'.'))
+                why.chop(1);
+            m_diskQuota.mechanism = u"stop-when-full"_s;
+            m_diskQuota.detail =
+                u"/workspace is measured with the container's own disk every %1 s and the "
+                "instance stopped once together they hold more than its disk (no loop-mounted "
+                "disk: %2)."_s.arg(m_options.diskCheckIntervalMs / 1000)
+                    .arg(why);
+        }
+    }
     readInfo();
     makeParts();
-    // overlay has no size limit on most hosts: the container's own disk is measured.
-    if (m_options.engine == cli::Engine::Podman)
-        m_diskQuota.containerDisk = u"stop-when-full"_s;
     connectParts();
     if (m_usable && m_options.engineApi)
         m_engine->connectApi();
@@ -141,10 +157,12 @@ void CliRuntime::makeParts()
                                       {m_options.stopTimeoutS, m_options.dataDir}, this);
     m_usage = new UsageSampler(*m_engine, m_cache, this);
     m_connections = new ConnectionCounter(*m_engine, m_cache, this);
-    // The running boxes' own disks are measured with podman only.
+    // The running boxes' own disks (and their /workspace where nothing else bounds it) are
+    // measured with podman only.
     m_diskWatch = new ContainerDiskWatch(
         *m_engine, m_cache,
-        m_options.engine == cli::Engine::Podman ? m_options.diskCheckIntervalMs : 0, this);
+        m_options.engine == cli::Engine::Podman ? m_options.diskCheckIntervalMs : 0,
+        m_diskQuota.mechanism == u"stop-when-full"_s, this);
 }
 
 void CliRuntime::connectParts()

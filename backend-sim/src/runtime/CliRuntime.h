@@ -85,6 +85,9 @@ public:
         int readyDeadlineMs = 60000; // sshd must answer with the right host key within this
         // How often the running boxes' own disks are measured (podman; stopped when full).
         int diskCheckIntervalMs = 20000;
+        // /workspace measured with the container's own disk (stop-when-full) even where a
+        // loop-mounted ext4 image could bound it (--workspace-disk measured).
+        bool measuredWorkspace = false;
         int stopTimeoutS = 10; // SIGTERM, then SIGKILL after this
         int commandTimeoutMs = 120000;
         // --network for instances; "auto": slirp4netns for podman (user-mode networking, as
@@ -126,7 +129,8 @@ public:
     void sampleUsage() override;
     // ConnectionCounter: ESTABLISHED sockets to the box's sshd and apps, one `exec` per box.
     void countConnections(const QStringList &instanceIds) override;
-    // loop-ext4 where this host allows it (WorkspaceDisk::probe), else none and why.
+    // loop-ext4 where this host allows it (WorkspaceDisk::probe) and the operator did not ask
+    // for measured; else stop-when-full (podman) or none, and why.
     DiskQuota diskQuota() const override { return m_diskQuota; }
 
     QString snapshotsUnsupportedReason() const override;

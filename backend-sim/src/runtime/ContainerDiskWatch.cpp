@@ -19,8 +19,8 @@ constexpr qint64 kFullDiskSlack = 64LL * 1024 * 1024;
 } // namespace
 
 ContainerDiskWatch::ContainerDiskWatch(EngineCommands &engine, const ContainerCache &cache,
-                                       int intervalMs, QObject *parent)
-    : QObject(parent), m_engine(engine), m_cache(cache)
+                                       int intervalMs, bool withWorkspace, QObject *parent)
+    : QObject(parent), m_engine(engine), m_cache(cache), m_withWorkspace(withWorkspace)
 {
     if (intervalMs <= 0)
         return;
@@ -57,31 +57,36 @@ void ContainerDiskWatch::listed(const ProcessResult &r)
     const QJsonArray boxes = QJsonDocument::fromJson(r.out).array();
     // A container's writable layer stays where it is for the container's life: only the
     // containers not seen before are inspected.
-    QHash<QString, QString> known;
+    QHash<QString, QStringList> known;
     QStringList unknown;
     for (const QJsonValue &value : boxes) {
         const QString id = value.toObject().value(u"Id"_s).toString();
-        const auto it = m_upperDirs.constFind(id);
-        if (it != m_upperDirs.cend())
+        const auto it = m_folders.constFind(id);
+        if (it != m_folders.cend())
             known.insert(id, *it);
         else
             unknown << id;
     }
-    m_upperDirs = known; // the ones gone are forgotten
+    m_folders = known; // the ones gone are forgotten
     if (boxes.isEmpty())
         return apply(boxes, {});
     if (unknown.isEmpty())
         return measure(boxes);
     const QStringList inspect{u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
-                              u"{{.Id}}\t{{.GraphDriver.Data.UpperDir}}"_s};
+                              u"{{.Id}}\t{{.GraphDriver.Data.UpperDir}}\t{{range .Mounts}}"
+                              "{{if eq .Destination \"/workspace\"}}{{.Source}}{{end}}{{end}}"_s};
     // A box gone meanwhile fails the call but not the lines of the others.
     m_engine.run(inspect + unknown, [this, boxes](const ProcessResult &found) {
         if (m_engine.isShuttingDown())
             return;
         for (const QByteArray &line : found.out.split('\n')) {
             const QList<QByteArray> f = line.trimmed().split('\t');
-            if (f.size() == 2 && !f.at(1).isEmpty())
-                m_upperDirs.insert(QString::fromUtf8(f.at(0)), QString::fromUtf8(f.at(1)));
+            if (f.size() < 2 || f.at(1).isEmpty())
+                continue;
+            QStringList folders{QString::fromUtf8(f.at(1))};
+            if (m_withWorkspace && f.size() > 2 && !f.at(2).isEmpty())
+                folders << QString::fromUtf8(f.at(2));
+            m_folders.insert(QString::fromUtf8(f.at(0)), folders);
         }
         measure(boxes);
     });
@@ -89,12 +94,9 @@ void ContainerDiskWatch::listed(const ProcessResult &r)
 
 void ContainerDiskWatch::measure(const QJsonArray &boxes)
 {
-    QHash<QString, QStringList> folders;
-    for (auto it = m_upperDirs.cbegin(); it != m_upperDirs.cend(); ++it)
-        folders.insert(it.key(), {it.value()});
-    if (folders.isEmpty())
+    if (m_folders.isEmpty())
         return measureByEngine();
-    LayerSize::measure(this, folders, [this, boxes](const QHash<QString, qint64> &used) {
+    LayerSize::measure(this, m_folders, [this, boxes](const QHash<QString, qint64> &used) {
         if (m_engine.isShuttingDown())
             return;
         // None readable: not this host's folders. A few: gone.
@@ -155,7 +157,7 @@ void ContainerDiskWatch::apply(const QJsonArray &boxes, const QHash<QString, qin
             baseline = m_baselines.insert(id, Baseline{startedAt, m_fullBytes.value(id, 0)});
         if (bytes > limit && bytes > baseline->bytes + (baseline->bytes > 0 ? kFullDiskSlack : 0)) {
             qCWarning(lcCli).noquote() << "instance" << id << "holds" << bytes
-                                       << "bytes on its own disk, over" << limit << ": stopped";
+                                       << "bytes on its disk, over" << limit << ": stopped";
             m_fullBytes.insert(id, bytes);
             Q_EMIT diskFull(id, bytes, limit);
         }

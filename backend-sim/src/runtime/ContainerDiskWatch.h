@@ -12,7 +12,8 @@ class QTimer;
 namespace cardhour::sim {
 
 // Measures the writable layer ("own disk") of every running container of this provider now
-// and then and reports those over their instance's disk (label cardhour.disk-gib) → diskFull.
+// and then, with its /workspace volume where nothing else bounds that (`withWorkspace`), and
+// reports those over their instance's disk (label cardhour.disk-gib) → diskFull.
 // The layers' folders are read here where they can be (LayerSize, off the event loop); a
 // remote engine's are measured by `ps --size`.
 class ContainerDiskWatch final : public QObject
@@ -21,7 +22,7 @@ class ContainerDiskWatch final : public QObject
 public:
     // intervalMs <= 0: only check() measures.
     ContainerDiskWatch(EngineCommands &engine, const ContainerCache &cache, int intervalMs,
-                       QObject *parent = nullptr);
+                       bool withWorkspace, QObject *parent = nullptr);
 
     void check();
     // `boxes`: the running containers as `ps` lists them; `used`: bytes of each one's own disk
@@ -50,7 +51,9 @@ private:
     };
     QHash<QString, Baseline> m_baselines;
     QHash<QString, qint64> m_fullBytes; // what it held when last stopped for a full disk
-    QHash<QString, QString> m_upperDirs; // container id → its writable layer's folder
+    const bool m_withWorkspace;
+    // container id → its writable layer's folder (and its /workspace volume's, withWorkspace)
+    QHash<QString, QStringList> m_folders;
 };
 
 } // namespace cardhour::sim

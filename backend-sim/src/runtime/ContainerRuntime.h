@@ -48,7 +48,9 @@ struct InstanceSpec
 struct DiskQuota
 {
     // "loop-ext4": /workspace is an ext4 file system of `disk_gib` on a loop device, so a full
-    // disk is ENOSPC inside the box; "none": nothing bounds it.
+    // disk is ENOSPC inside the box; "stop-when-full": /workspace is measured with the
+    // container's own disk and the instance stopped once they hold more than `disk_gib`;
+    // "none": nothing bounds it.
     QString mechanism = QStringLiteral("none");
     QString detail; // what is bounded, what is not, and why
     // The container's own disk (its writable layer): "stop-when-full": measured every

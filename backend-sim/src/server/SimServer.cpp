@@ -181,6 +181,7 @@ void SimServer::start()
     cliOptions.imagePrefix = m_options.imagePrefix;
     cliOptions.engineApi = m_options.engineApi;
     cliOptions.allowPrivateNetwork = m_options.allowPrivateNetwork;
+    cliOptions.measuredWorkspace = m_options.measuredWorkspace;
     cliOptions.diskCheckIntervalMs = m_options.diskCheckIntervalMs;
     if (runtimeName == u"auto"_s) {
         QString whyNotPodman;

@@ -54,6 +54,7 @@ public:
         QString imagePrefix = QStringLiteral("localhost/cardhour/"); // as `images --tag-prefix`
         bool engineApi = true; // podman/docker through their REST API (CliRuntime::Options)
         bool allowPrivateNetwork = false; // CliRuntime::Options::allowPrivateNetwork
+        bool measuredWorkspace = false; // CliRuntime::Options::measuredWorkspace
         int reconcileIntervalMs = 15'000;
         int diskCheckIntervalMs = 20'000; // CliRuntime::Options::diskCheckIntervalMs
         int maxEventStreams = 0; // 0: half of HttpServer::defaultMaxConnections()

@@ -5,6 +5,9 @@
 //     writes;
 //   * a filler of the container's own disk (outside /workspace, where overlay has no quota):
 //     measured and stopped with state_reason disk_full, its data kept, free to clean up;
+//   * a /workspace filler where no loop device bounds /workspace (rootless podman; here forced
+//     with --workspace-disk measured): measured with the container's disk and stopped (issue 39,
+//     N4);
 //   * the snapshot limit with real snapshots (taken, and restored, of an ext4 /workspace);
 //   * the provider dies while a snapshot holds the container paused: the next start thaws it
 //     and marks that snapshot failed (low item of issue 13).
@@ -70,6 +73,7 @@ private Q_SLOTS:
 
     void bombAndFillerStayInTheirBox();
     void containerDiskFillerIsStopped();
+    void measuredWorkspaceFillerIsStopped();
     void snapshotLimitWithRealSnapshots();
     void crashMidSnapshotLeavesNoPausedContainer();
 
@@ -263,6 +267,32 @@ void TestSecContainmentPodman::containerDiskFillerIsStopped()
     QTest::qWait(4 * kCheckSeconds * 1000);
     const QJsonObject after = instance(*sim, token, id);
     QVERIFY2(after.value(u"state"_s).toString() == u"running"_s, qPrintable(json(after)));
+    QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
+}
+
+void TestSecContainmentPodman::measuredWorkspaceFillerIsStopped()
+{
+    constexpr int kCheckSeconds = 2;
+    SimProcess *sim =
+        startSim({u"--catalog"_s, m_catalog.path(), u"--disk-check-interval"_s,
+                  QString::number(kCheckSeconds), u"--workspace-disk"_s, u"measured"_s});
+    QVERIFY(sim);
+    const Reply limits = sim->authedGet(sim->signUp(u"limits@example.com"_s), u"/v1/limits"_s);
+    QCOMPARE(limits.value(u"disk"_s).toObject().value(u"mechanism"_s).toString(),
+             u"stop-when-full"_s);
+    const RunningBox box = launchRunning(*sim, u"workspace"_s);
+    QVERIFY2(box.ok(), qPrintable(box.failure));
+    const auto &[token, key, keyId, id, inst, whyNot] = box;
+    QCOMPARE(inst.value(u"resources"_s).toObject().value(u"disk_quota"_s).toString(),
+             u"stop-when-full"_s);
+    // 1.25 GiB into /workspace, which no file system of its own bounds here: the write goes
+    // through, and the measurement that follows stops the instance.
+    const Cmd fill = ssh(inst, knownHostsFor(inst), key,
+                         u"fallocate -l 1280MiB /workspace/fill 2>&1; echo fill-exit=$?"_s);
+    QVERIFY2(fill.out.contains("fill-exit=0"), qPrintable(fill.describe()));
+    const QJsonObject stopped = waitFor(*sim, token, id, u"stopped"_s, 90'000);
+    QVERIFY2(stopped.value(u"state"_s).toString() == u"stopped"_s, qPrintable(json(stopped)));
+    QCOMPARE(stopped.value(u"state_reason"_s).toString(), u"disk_full"_s);
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
 }
 

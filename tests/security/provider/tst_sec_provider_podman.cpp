@@ -182,8 +182,7 @@ void TestSecProviderPodman::appTokenAndPortStayInTheBox()
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
 }
 
-QJsonObject TestSecProviderPodman::restart(SimProcess &sim, const QString &token,
-                                           const QString &id)
+QJsonObject TestSecProviderPodman::restart(SimProcess &sim, const QString &token, const QString &id)
 {
     const Reply stop = sim.authedPost(token, u"/v1/instances/%1/stop"_s.arg(id));
     if (stop.status != 202)
@@ -266,8 +265,7 @@ void TestSecProviderPodman::boxRootCannotUndoARemovedKey()
     // The removed key's holder, root in the box, plants a way back: its key in root's own file,
     // every sshd configuration in the image told to read that file, and every entrypoint the
     // image has (this version's or an older one's) running sshd on the planted configuration.
-    const QString plant =
-        uR"SH(set -e
+    const QString plant = uR"SH(set -e
 mkdir -p /root/.ssh /etc/ssh/sshd_config.d /usr/local/sbin
 cat /etc/cardhour/ssh/authorized_keys > /root/.ssh/authorized_keys
 chmod 700 /root/.ssh && chmod 600 /root/.ssh/authorized_keys
@@ -293,8 +291,7 @@ echo planted)SH"_s;
     QVERIFY2(!after.ok() && !after.out.contains("back-in"), qPrintable(after.describe()));
     const Cmd keptLogin = ssh(again, knownHosts, kept, u"cat /proc/1/cmdline | tr '\\0' ' '"_s);
     QVERIFY2(keptLogin.ok(), qPrintable(keptLogin.describe()));
-    QVERIFY2(keptLogin.out.contains("-f /etc/cardhour/ssh/sshd_config"),
-             keptLogin.out.constData());
+    QVERIFY2(keptLogin.out.contains("-f /etc/cardhour/ssh/sshd_config"), keptLogin.out.constData());
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
 }
 
