@@ -1,12 +1,14 @@
 // ContainerDiskWatch: a running box whose own disk holds more than its instance's disk is
 // reported once per growth; one started again after such a stop may keep what it held; the
-// engine measures (`ps --size`) where the layers' folders are not on this host.
+// engine measures (`ps --size`) where the layers' folders are not on this host; where nothing
+// else bounds /workspace, its volume counts with the layer.
 #include "FakeEngine.h"
 #include "runtime/ContainerDiskWatch.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -23,6 +25,8 @@ private Q_SLOTS:
     void startedAgainMayKeepWhatItHeld();
     void measuredByTheEngineWhenFoldersAreElsewhere();
     void nothingRunningNothingAsked();
+    void workspaceCountsWhereNothingElseBoundsIt_data();
+    void workspaceCountsWhereNothingElseBoundsIt();
 };
 
 namespace {
@@ -49,7 +53,7 @@ void TestContainerDiskWatch::overItsDiskIsFull()
 {
     FakeEngine engine;
     ContainerCache cache;
-    ContainerDiskWatch watch(engine, cache, 0);
+    ContainerDiskWatch watch(engine, cache, 0, false);
     QSignalSpy full(&watch, &ContainerDiskWatch::diskFull);
     watch.apply(boxes(100), {{u"c1"_s, kGib / 2}});
     QCOMPARE(full.size(), 0);
@@ -68,7 +72,7 @@ void TestContainerDiskWatch::startedAgainMayKeepWhatItHeld()
 {
     FakeEngine engine;
     ContainerCache cache;
-    ContainerDiskWatch watch(engine, cache, 0);
+    ContainerDiskWatch watch(engine, cache, 0, false);
     QSignalSpy full(&watch, &ContainerDiskWatch::diskFull);
     watch.apply(boxes(100), {{u"c1"_s, 2 * kGib}});
     QCOMPARE(full.size(), 1);
@@ -89,7 +93,7 @@ void TestContainerDiskWatch::measuredByTheEngineWhenFoldersAreElsewhere()
     engine.answer(u"inspect"_s, FakeEngine::ok("c1\t/nowhere/on/this/host/diff\n"));
     ContainerCache cache;
     cache.remember(container(u"c1"_s, u"i-1"_s, true));
-    ContainerDiskWatch watch(engine, cache, 0);
+    ContainerDiskWatch watch(engine, cache, 0, false);
     QSignalSpy full(&watch, &ContainerDiskWatch::diskFull);
     watch.check();
     watch.check(); // one check at a time
@@ -111,10 +115,48 @@ void TestContainerDiskWatch::nothingRunningNothingAsked()
     FakeEngine engine;
     ContainerCache cache;
     cache.remember(container(u"c1"_s, u"i-1"_s, false));
-    ContainerDiskWatch watch(engine, cache, 0);
+    ContainerDiskWatch watch(engine, cache, 0, false);
     watch.check();
     QTest::qWait(20);
     QVERIFY(engine.calls.isEmpty());
+}
+
+void TestContainerDiskWatch::workspaceCountsWhereNothingElseBoundsIt_data()
+{
+    QTest::addColumn<bool>("withWorkspace");
+    QTest::addColumn<int>("reports");
+    QTest::newRow("loop-ext4 bounds /workspace: the layer alone") << false << 0;
+    QTest::newRow("stop-when-full: layer and /workspace together") << true << 1;
+}
+
+void TestContainerDiskWatch::workspaceCountsWhereNothingElseBoundsIt()
+{
+    QFETCH(bool, withWorkspace);
+    QFETCH(int, reports);
+    // 600 MiB in the layer and 600 MiB in /workspace (sparse: their sizes are what counts),
+    // against a 1 GiB disk.
+    QTemporaryDir layer;
+    QTemporaryDir workspace;
+    for (const QTemporaryDir *dir : {&layer, &workspace}) {
+        QFile file(dir->filePath(u"data"_s));
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(600LL * 1024 * 1024));
+    }
+    FakeEngine engine;
+    engine.answer(u"ps"_s, FakeEngine::ok(runningBoxes(100)));
+    engine.answer(u"inspect"_s,
+                  FakeEngine::ok("c1\t" + layer.path().toUtf8() + "\t" + workspace.path().toUtf8()));
+    ContainerCache cache;
+    cache.remember(container(u"c1"_s, u"i-1"_s, true));
+    ContainerDiskWatch watch(engine, cache, 0, withWorkspace);
+    QSignalSpy full(&watch, &ContainerDiskWatch::diskFull);
+    watch.check();
+    QTRY_COMPARE_WITH_TIMEOUT(engine.count(u"inspect"_s), 1, 5000);
+    QTest::qWait(200); // the measurement runs on a worker
+    QTRY_COMPARE_WITH_TIMEOUT(full.size(), reports, 5000);
+    if (reports)
+        QCOMPARE(full.at(0).at(1).toLongLong(), 1200LL * 1024 * 1024);
+    // The inspect asked for the /workspace mount's folder.
+    QVERIFY(engine.first(u"inspect"_s).line().contains(u"/workspace"_s));
 }
 
 QTEST_GUILESS_MAIN(TestContainerDiskWatch)
