@@ -143,8 +143,9 @@ void TestContainerDiskWatch::workspaceCountsWhereNothingElseBoundsIt()
     }
     FakeEngine engine;
     engine.answer(u"ps"_s, FakeEngine::ok(runningBoxes(100)));
-    engine.answer(u"inspect"_s,
-                  FakeEngine::ok("c1\t" + layer.path().toUtf8() + "\t" + workspace.path().toUtf8()));
+    engine.answer(
+        u"inspect"_s,
+        FakeEngine::ok("c1\t" + layer.path().toUtf8() + "\t" + workspace.path().toUtf8()));
     ContainerCache cache;
     cache.remember(container(u"c1"_s, u"i-1"_s, true));
     ContainerDiskWatch watch(engine, cache, 0, withWorkspace);
