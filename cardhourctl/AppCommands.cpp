@@ -100,12 +100,13 @@ int open(Context &ctx)
         }
         if (!hasDesktop())
             return;
-        const AppOpener::Outcome opened = opener.open(url);
-        if (opened.opened)
-            Output::error(Apps::tr("Opened it in the browser."));
-        else
-            Output::error(
-                Apps::tr("No browser opened (%1); open the address yourself.").arg(opened.error));
+        opener.open(url, [](const AppOpener::Outcome &opened) {
+            if (opened.opened)
+                Output::error(Apps::tr("Opened it in the browser."));
+            else
+                Output::error(Apps::tr("No browser opened (%1); open the address yourself.")
+                                  .arg(opened.error));
+        });
     });
     QObject::connect(&forwarder, &SshPortForward::failed, &loop, [&](const QString &reason) {
         Output::error(Apps::tr("cardhourctl open: %1").arg(reason));

@@ -326,14 +326,17 @@ void SshActions::handToBrowser(const core::InstanceApp &app, const QUrl &url)
         Q_EMIT message(tr("%1 is ready (through SSH).").arg(app.name), false);
         return Q_EMIT appOpened(url);
     }
-    // Through a page only this user can read: the browser's command line shows no token.
-    const core::AppOpener::Outcome opened = m_opener->open(url);
-    if (!opened.opened) {
-        Q_EMIT message(tr("No browser opened for %1: %2").arg(app.name, opened.error), true);
-        return showAddress(app, url);
-    }
-    Q_EMIT message(tr("%1 opened in the browser (through SSH).").arg(app.name), false);
-    Q_EMIT appOpened(url);
+    // Through a page only this user can read: the browser's command line shows no token. The
+    // window goes on while the desktop looks for a browser.
+    Q_EMIT message(tr("Opening %1 in the browser…").arg(app.name), false);
+    m_opener->open(url, [this, app, url](const core::AppOpener::Outcome &opened) {
+        if (!opened.opened) {
+            Q_EMIT message(tr("No browser opened for %1: %2").arg(app.name, opened.error), true);
+            return showAddress(app, url);
+        }
+        Q_EMIT message(tr("%1 opened in the browser (through SSH).").arg(app.name), false);
+        Q_EMIT appOpened(url);
+    });
 }
 
 void SshActions::showAddress(const core::InstanceApp &app, const QUrl &url)

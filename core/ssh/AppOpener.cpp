@@ -4,10 +4,14 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QPointer>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTimer>
+
+#include <memory>
+#include <utility>
 
 #ifdef Q_OS_UNIX
 #include <unistd.h>
@@ -44,7 +48,7 @@ AppOpener::~AppOpener()
 
 AppOpener::Launcher AppOpener::systemLauncher()
 {
-    return [](const QUrl &page) {
+    return [](const QUrl &page, Done done) {
 #if defined(Q_OS_MACOS)
         const QString program = u"open"_s;
 #elif defined(Q_OS_WIN)
@@ -57,25 +61,39 @@ AppOpener::Launcher AppOpener::systemLauncher()
         process->setArguments({page.toString(QUrl::FullyEncoded)});
         process->setStandardInputFile(QProcess::nullDevice());
         process->setStandardOutputFile(QProcess::nullDevice());
-        process->start();
-        if (!process->waitForStarted(5000)) {
-            delete process;
-            return false;
-        }
-        // xdg-open ends once the browser has the page, and says whether it found one; where it
-        // goes on running it has become the browser, which has the page too.
-        if (process->waitForFinished(5000)) {
-            const bool ok = process->exitStatus() == QProcess::NormalExit
+        // One answer: the first of failing to start, ending, or still running after a while.
+        auto answer = std::make_shared<Done>(std::move(done));
+        const auto say = [answer](bool opened) {
+            if (*answer)
+                std::exchange(*answer, nullptr)(opened);
+        };
+        QObject::connect(process, &QProcess::errorOccurred, process,
+                         [process, say](QProcess::ProcessError error) {
+                             if (error != QProcess::FailedToStart)
+                                 return;
+                             say(false);
+                             process->deleteLater();
+                         });
+        // xdg-open ends once the browser has the page, and says whether it found one.
+        QObject::connect(process, &QProcess::finished, process,
+                         [process, say](int code, QProcess::ExitStatus status) {
+                             say(status == QProcess::NormalExit
 #ifndef Q_OS_WIN // explorer's exit code means nothing
-                && process->exitCode() == 0
+                                 && code == 0
 #endif
-                ;
-            delete process;
-            return ok;
-        }
-        QObject::connect(process, &QProcess::finished, process, &QObject::deleteLater);
-        return true;
+                             );
+                             Q_UNUSED(code);
+                             process->deleteLater();
+                         });
+        // Where it goes on running it has become the browser, which has the page too.
+        QTimer::singleShot(kLauncherAnswerMs, process, [say] { say(true); });
+        process->start();
     };
+}
+
+AppOpener::Launcher AppOpener::immediate(std::function<bool(const QUrl &page)> start)
+{
+    return [start = std::move(start)](const QUrl &page, Done done) { done(start(page)); };
 }
 
 QByteArray AppOpener::pageFor(const QUrl &appUrl)
@@ -131,11 +149,11 @@ void AppOpener::removePage(const QString &path)
     QFile::remove(path);
 }
 
-AppOpener::Outcome AppOpener::open(const QUrl &appUrl)
+void AppOpener::open(const QUrl &appUrl, std::function<void(const Outcome &)> done)
 {
     Outcome outcome;
     if (!ensureFolder(&outcome.error))
-        return outcome;
+        return done(outcome);
     removeStalePages();
     const QString name =
         kPagePrefix + QString::number(QRandomGenerator::system()->generate64(), 16) + kPageSuffix;
@@ -148,21 +166,32 @@ AppOpener::Outcome AppOpener::open(const QUrl &appUrl)
         outcome.error = tr("Could not write %1: %2").arg(outcome.page, file.errorString());
         file.close();
         QFile::remove(outcome.page);
-        return outcome;
+        return done(outcome);
     }
     file.close();
-    if (!m_launcher || !m_launcher(QUrl::fromLocalFile(outcome.page))) {
-        outcome.error = tr("Could not start a browser.");
-        QFile::remove(outcome.page);
-        return outcome;
-    }
+    // The page lives its lifetime from now, whatever the launcher answers later.
     auto *timer = new QTimer(this);
     timer->setSingleShot(true);
     connect(timer, &QTimer::timeout, this, [this, page = outcome.page] { removePage(page); });
     timer->start(m_lifetimeMs);
     m_pages.insert(outcome.page, timer);
-    outcome.opened = true;
-    return outcome;
+    if (!m_launcher) {
+        outcome.error = tr("Could not start a browser.");
+        removePage(outcome.page);
+        return done(outcome);
+    }
+    QPointer<AppOpener> self(this);
+    m_launcher(QUrl::fromLocalFile(outcome.page),
+               [self, outcome, done = std::move(done)](bool opened) mutable {
+                   if (!self)
+                       return;
+                   outcome.opened = opened;
+                   if (!opened) {
+                       outcome.error = tr("Could not start a browser.");
+                       self->removePage(outcome.page);
+                   }
+                   done(outcome);
+               });
 }
 
 } // namespace cardhour::core

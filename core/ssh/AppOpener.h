@@ -22,8 +22,13 @@ class AppOpener : public QObject
 {
     Q_OBJECT
 public:
-    // Starts the browser on a file:// URL; false when it could not be started.
-    using Launcher = std::function<bool(const QUrl &page)>;
+    // Starts the browser on a file:// URL and calls `done` once it knows whether the browser has
+    // the page (false: it could not be started, or said it failed). Never waits on the caller's
+    // thread: the window stays live while xdg-open looks for a browser.
+    using Done = std::function<void(bool)>;
+    using Launcher = std::function<void(const QUrl &page, Done done)>;
+    // How long a launcher still running counts as the browser itself (which has the page).
+    static constexpr int kLauncherAnswerMs = 5'000;
     static constexpr int kPageLifetimeMs = 60'000;
 
     // `folder`: where the pages go (empty: "cardhour-apps" in the runtime folder).
@@ -33,6 +38,8 @@ public:
     // The platform's opener as its own process (xdg-open; open on macOS; explorer on
     // Windows): false when it could not be started or said it failed.
     static Launcher systemLauncher();
+    // A launcher that answers at once (tests, QDesktopServices): `start` says whether it opened.
+    static Launcher immediate(std::function<bool(const QUrl &page)> start);
 
     struct Outcome
     {
@@ -40,7 +47,9 @@ public:
         QString error; // translated, when not opened
         QString page; // the page's path (removed again when not opened)
     };
-    Outcome open(const QUrl &appUrl);
+    // Writes the page and hands it to the launcher; `done` gets the outcome once the launcher
+    // answers (not at all if this opener is gone by then).
+    void open(const QUrl &appUrl, std::function<void(const Outcome &)> done);
 
     QString folder() const { return m_folder; }
     int pageLifetimeMs() const { return m_lifetimeMs; }

@@ -118,11 +118,12 @@ void TestAppForward::otherUserGetsNeitherTokenNorApp()
 
     // The browser, as a process that keeps its arguments (what xdg-open starts).
     QProcess browser;
-    AppOpener opener([&browser](const QUrl &page) {
+    AppOpener opener(AppOpener::immediate([&browser](const QUrl &page) {
         browser.start(u"sh"_s, {u"-c"_s, u"sleep 60"_s, u"fake-browser"_s, page.toString()});
         return browser.waitForStarted(5000);
-    });
-    const AppOpener::Outcome opened = opener.open(url);
+    }));
+    AppOpener::Outcome opened;
+    opener.open(url, [&opened](const AppOpener::Outcome &o) { opened = o; });
     QVERIFY2(opened.opened, qPrintable(opened.error));
 
     // Every command line on the machine, as the other user.

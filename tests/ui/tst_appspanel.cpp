@@ -109,7 +109,8 @@ void TestAppsPanel::initTestCase()
 
     ui::MainWindow::Options o = isolatedWindowOptions(QDir(m_dir->path()), u"apps"_s, 3000);
     // The browser is the URL handler above (QDesktopServices, which reports it took the page).
-    o.browser = [](const QUrl &page) { return QDesktopServices::openUrl(page); };
+    o.browser = core::AppOpener::immediate(
+        [](const QUrl &page) { return QDesktopServices::openUrl(page); });
     m_window = std::make_unique<ui::MainWindow>(o);
     m_window->resize(1180, 760);
     m_window->show();

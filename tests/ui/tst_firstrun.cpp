@@ -352,13 +352,17 @@ void TestFirstRun::appWithoutABrowserShowsItsAddress()
     app.name = u"files"_s;
     app.port = 8898;
     ssh->openApp(*instance(), app);
-    QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 30000); // said once the forward is up
-    QStringList said;
-    for (const QList<QVariant> &m : std::as_const(messages))
-        said << m.at(0).toString();
-    QVERIFY2(said.filter(u"opened in the browser"_s).isEmpty(), qPrintable(said.join(u'\n')));
-    QVERIFY2(!said.filter(u"No browser opened for files"_s).isEmpty(),
-             qPrintable(said.join(u'\n')));
+    const auto said = [&messages] {
+        QStringList lines;
+        for (const QList<QVariant> &m : std::as_const(messages))
+            lines << m.at(0).toString();
+        return lines;
+    };
+    // Said once the forward is up, then once xdg-open has answered (the window live meanwhile).
+    QTRY_VERIFY_WITH_TIMEOUT(!said().filter(u"No browser opened for files"_s).isEmpty(), 30000);
+    QVERIFY2(said().filter(u"opened in the browser"_s).isEmpty(), qPrintable(said().join(u'\n')));
+    QVERIFY2(!said().filter(u"Opening files in the browser"_s).isEmpty(),
+             qPrintable(said().join(u'\n')));
     QVERIFY(opened.isEmpty());
     QMessageBox *box = nullptr;
     QTRY_VERIFY_WITH_TIMEOUT((box = m_window->findChild<QMessageBox *>(u"appAddressDialog"_s))

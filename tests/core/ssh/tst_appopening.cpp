@@ -7,10 +7,13 @@
 #include <QDir>
 #include <QFile>
 #include <QHostAddress>
+#include <QScopeGuard>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <optional>
 
 #ifdef Q_OS_LINUX
 #include <unistd.h>
@@ -18,6 +21,18 @@
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::core;
+
+namespace {
+
+// The outcome of one open() whose launcher answers at once.
+AppOpener::Outcome openedBy(AppOpener &opener, const QUrl &app)
+{
+    std::optional<AppOpener::Outcome> outcome;
+    opener.open(app, [&outcome](const AppOpener::Outcome &o) { outcome = o; });
+    return outcome.value_or(AppOpener::Outcome{false, u"no answer"_s, {}});
+}
+
+} // namespace
 
 class TestAppOpening : public QObject
 {
@@ -30,6 +45,7 @@ private Q_SLOTS:
     void pageIsOwnerOnlyAndRedirects();
     void failedLauncherIsReportedAndLeavesNoPage();
     void pagesGoAfterTheirLifetime();
+    void systemLauncherKeepsTheCallerLive();
 };
 
 void TestAppOpening::peerUidOfLoopbackConnection_data()
@@ -77,14 +93,13 @@ void TestAppOpening::pageIsOwnerOnlyAndRedirects()
     QVERIFY(dir.isValid());
     QList<QUrl> launched;
     const QString folder = dir.filePath(u"apps"_s);
-    AppOpener opener(
-        [&launched](const QUrl &page) {
-            launched << page;
-            return true;
-        },
-        folder);
+    AppOpener opener(AppOpener::immediate([&launched](const QUrl &page) {
+                         launched << page;
+                         return true;
+                     }),
+                     folder);
     const QUrl app(u"http://127.0.0.1:40123/?token=0123abcd"_s);
-    const AppOpener::Outcome outcome = opener.open(app);
+    const AppOpener::Outcome outcome = openedBy(opener, app);
     QVERIFY2(outcome.opened, qPrintable(outcome.error));
     QCOMPARE(launched.size(), 1);
     // The launcher (the browser's command line) gets a file, never the token.
@@ -104,8 +119,8 @@ void TestAppOpening::pageIsOwnerOnlyAndRedirects()
     // Gone with the opener.
     file.close();
     {
-        AppOpener second([](const QUrl &) { return true; }, folder);
-        const AppOpener::Outcome other = second.open(app);
+        AppOpener second(AppOpener::immediate([](const QUrl &) { return true; }), folder);
+        const AppOpener::Outcome other = openedBy(second, app);
         QVERIFY(other.opened);
         QVERIFY(QFile::exists(other.page));
         QVERIFY(other.page != outcome.page);
@@ -118,8 +133,9 @@ void TestAppOpening::failedLauncherIsReportedAndLeavesNoPage()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    AppOpener opener([](const QUrl &) { return false; }, dir.filePath(u"apps"_s));
-    const AppOpener::Outcome outcome = opener.open(QUrl(u"http://127.0.0.1:1/?token=ab"_s));
+    AppOpener opener(AppOpener::immediate([](const QUrl &) { return false; }),
+                     dir.filePath(u"apps"_s));
+    const AppOpener::Outcome outcome = openedBy(opener, QUrl(u"http://127.0.0.1:1/?token=ab"_s));
     QVERIFY(!outcome.opened);
     QVERIFY(!outcome.error.isEmpty());
     QVERIFY(!QFile::exists(outcome.page));
@@ -129,12 +145,49 @@ void TestAppOpening::pagesGoAfterTheirLifetime()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    AppOpener opener([](const QUrl &) { return true; }, dir.filePath(u"apps"_s));
+    AppOpener opener(AppOpener::immediate([](const QUrl &) { return true; }),
+                     dir.filePath(u"apps"_s));
     opener.setPageLifetimeMs(200);
-    const AppOpener::Outcome outcome = opener.open(QUrl(u"http://127.0.0.1:1/?token=ab"_s));
+    const AppOpener::Outcome outcome = openedBy(opener, QUrl(u"http://127.0.0.1:1/?token=ab"_s));
     QVERIFY(outcome.opened);
     QVERIFY(QFile::exists(outcome.page));
     QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(outcome.page), 5000);
+}
+
+// xdg-open looking for a browser (here: until the test lets it go) must not hold the caller's
+// thread: the desktop client's window would freeze, and what it then said would be a guess.
+void TestAppOpening::systemLauncherKeepsTheCallerLive()
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString release = dir.filePath(u"release"_s);
+    QFile xdgOpen(dir.filePath(u"xdg-open"_s));
+    QVERIFY(xdgOpen.open(QIODevice::WriteOnly));
+    xdgOpen.write("#!/bin/sh\nwhile [ ! -e '" + release.toUtf8()
+                  + "' ]; do sleep 0.05; done\necho 'no method available' >&2\nexit 3\n");
+    xdgOpen.close();
+    QVERIFY(xdgOpen.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    const QByteArray path = qgetenv("PATH");
+    qputenv("PATH", dir.path().toLocal8Bit() + ':' + path);
+    const auto restore = qScopeGuard([path] { qputenv("PATH", path); });
+
+    AppOpener opener(AppOpener::systemLauncher(), dir.filePath(u"apps"_s));
+    std::optional<AppOpener::Outcome> outcome;
+    opener.open(QUrl(u"http://127.0.0.1:1/?token=ab"_s),
+                [&outcome](const AppOpener::Outcome &o) { outcome = o; });
+    // Back at once, with no answer yet: xdg-open is still looking.
+    QVERIFY(!outcome);
+    QTest::qWait(100);
+    QVERIFY(!outcome);
+    QFile(release).open(QIODevice::WriteOnly);
+    QTRY_VERIFY_WITH_TIMEOUT(outcome.has_value(), 10'000);
+    QVERIFY(!outcome->opened); // it found no browser: not "opened"
+    QVERIFY(!outcome->error.isEmpty());
+    QVERIFY(!QFile::exists(outcome->page));
+#else
+    QSKIP("the platform's opener is not xdg-open here");
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestAppOpening)
