@@ -5162,6 +5162,10 @@ CardHour 生成的密钥会被永久删除；导入的密钥仍保留在 ~/.ssh 
         <source>Open this address yourself: it holds the app&apos;s token, and it works while CardHour runs.</source>
         <translation>请自行打开这个地址：它含有应用的令牌，在 CardHour 运行期间有效。</translation>
     </message>
+    <message>
+        <source>Opening %1 in the browser…</source>
+        <translation>正在浏览器中打开 %1…</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::SshKeysDialog</name>
