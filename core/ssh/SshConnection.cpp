@@ -1,6 +1,7 @@
 #include "ssh/SshConnection.h"
 
 #include "ssh/HostKeyVerifier.h"
+#include "ssh/SshKeyPair.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -11,15 +12,6 @@
 using namespace Qt::StringLiterals;
 
 namespace cardhour::core {
-
-namespace {
-
-int refusePrompt(const char *, char *, size_t, int, int, void *)
-{
-    return -1;
-}
-
-} // namespace
 
 SshConnection::SshConnection(const SshTarget &target) : m_target(target) {}
 
@@ -106,13 +98,8 @@ bool SshConnection::open(int timeoutMs)
     m_serverKeyLine = verified.serverKeyLine;
     m_connectMs = timer.restart();
 
-    ssh_key key = nullptr;
-    const QByteArray keyPath = QFile::encodeName(m_target.privateKeyPath);
-    const QByteArray passphrase = m_target.passphrase.toUtf8();
-    if (ssh_pki_import_privkey_file(keyPath.constData(),
-                                    passphrase.isEmpty() ? nullptr : passphrase.constData(),
-                                    refusePrompt, nullptr, &key)
-        != SSH_OK) {
+    ssh_key key = SshKeyPair::importPrivateKey(m_target.privateKeyPath, m_target.passphrase);
+    if (!key) {
         return fail(
             Failure::KeyUnreadable,
             QFile::exists(m_target.privateKeyPath)

@@ -140,14 +140,22 @@ bool SshKeyPair::fromPublicKeyFile(const QString &publicPath, SshKeyPair *out, Q
     return true;
 }
 
-bool SshKeyPair::checkPrivateKey(const QString &passphrase, QString *error) const
+ssh_key SshKeyPair::importPrivateKey(const QString &privatePath, const QString &passphrase)
 {
-    const QByteArray path = QFile::encodeName(m_privatePath);
+    const QByteArray path = QFile::encodeName(privatePath);
     const QByteArray pass = passphrase.toUtf8();
     ssh_key raw = nullptr;
     if (ssh_pki_import_privkey_file(path.constData(), pass.isEmpty() ? nullptr : pass.constData(),
                                     refuseKeyPassphrasePrompt, nullptr, &raw)
-        != SSH_OK) {
+        != SSH_OK)
+        return nullptr;
+    return raw;
+}
+
+bool SshKeyPair::checkPrivateKey(const QString &passphrase, QString *error) const
+{
+    ssh_key raw = importPrivateKey(m_privatePath, passphrase);
+    if (!raw) {
         *error = passphrase.isEmpty()
             ? tr("The private key %1 could not be read; it may need a passphrase.")
                   .arg(m_privatePath)

@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QString>
 
+struct ssh_key_struct; // libssh's ssh_key
+
 namespace cardhour::core {
 
 // One SSH key pair on disk: a private key file (OpenSSH format, possibly passphrase-protected)
@@ -23,6 +25,9 @@ public:
     static bool fromPublicKeyFile(const QString &publicPath, SshKeyPair *out, QString *error);
     // Whether the private key opens with `passphrase` (empty: none) and belongs to this public key.
     bool checkPrivateKey(const QString &passphrase, QString *error) const;
+    // Reads a private key file with `passphrase` (empty: none), never asking on a terminal;
+    // nullptr when it cannot. The caller frees the key (ssh_key_free).
+    static ssh_key_struct *importPrivateKey(const QString &privatePath, const QString &passphrase);
 
     // "SHA256:" + unpadded base64 of SHA-256 of the key blob, as `ssh-keygen -l` prints it;
     // empty when the line is not a public key libssh can read.
