@@ -56,6 +56,6 @@ def print_table(status, gpus):
     for p in procs:
         m = mig.get(p["gpu"])
         gi, ci = (str(m["gpu_instance_id"]), str(m["compute_instance_id"])) if m else ("N/A", "N/A")
-        print(_box(w, f"  {p['gpu']:>3}  {gi:>3}  {ci:>3}  {p['pid']:>9}      C   {p['name'][:40]:<40}"
+        print(_box(w, f"  {p['gpu']:>3}  {gi:>4} {ci:>4}  {p['pid']:>9}      C   {p['name'][:40]:<40}"
                       f"{str(int(p['used_memory_mib'])) + 'MiB':>10}"))
     print("+" + "-" * (w - 2) + "+")
