@@ -10,6 +10,9 @@ cardhour_add_test(tst_catalog SOURCES ${_service}/tst_catalog.cpp LIBS cardhour_
 cardhour_add_test(tst_cardlending
     SOURCES ${_service}/tst_cardlending.cpp
     LIBS cardhour_service_fixture)
+cardhour_add_test(tst_cardslices
+    SOURCES ${_service}/tst_cardslices.cpp
+    LIBS cardhour_service_fixture)
 cardhour_add_test(tst_spendinglimits
     SOURCES ${_service}/tst_spendinglimits.cpp ${_service}/SpendingFixture.h
     LIBS cardhour_sim_lib)

@@ -324,10 +324,10 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
 {
     const std::optional<GpuType> type = m_catalog.gpu(track.gpuType);
     // A slice shows its whole card's name and clocks, and its own VRAM and MIG device.
-    const std::optional<GpuType> card =
+    const std::optional<GpuType> wholeCard =
         type && type->isSlice() ? m_catalog.gpu(type->slice.of) : type;
-    const QString name = card ? card->name : track.gpuType;
-    const GpuType hardware = card.value_or(GpuType{});
+    const QString name = wholeCard ? wholeCard->name : track.gpuType;
+    const GpuType hardware = wholeCard.value_or(GpuType{});
     const bool slice = type && type->isSlice() && track.sliceStart >= 0;
     QJsonArray gpus;
     for (int i = 0; i < track.cards.size(); ++i) {

@@ -1,0 +1,146 @@
+// MIG slices of a card: derived from their card in the catalog, placed as NVIDIA's MIG placement
+// allows (7 compute slices, 8 memory slices a card), and sharing the physical cards with
+// whole-card rentals of the same type: never more lent than the cards hold.
+#include "ServiceFixture.h"
+#include "service/CardLending.h"
+
+#include <QJsonArray>
+
+using namespace cardhour::sim;
+using namespace cardhour::sim::testing;
+using namespace Qt::StringLiterals;
+
+namespace {
+// The built-in catalog with `cards` A100s, written to `dir`.
+QString catalogWithA100s(const QString &dir, int cards)
+{
+    ServiceFixture::writeCatalog(dir, 200);
+    QFile file(dir + u"/gpus.json"_s);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("no test catalog");
+    QJsonObject document = QJsonDocument::fromJson(file.readAll()).object();
+    file.close();
+    QJsonArray gpus = document.value(u"gpus"_s).toArray();
+    for (qsizetype i = 0; i < gpus.size(); ++i) {
+        QJsonObject gpu = gpus.at(i).toObject();
+        if (gpu.value(u"id"_s).toString() == u"a100-80g"_s)
+            gpu.insert(u"capacity"_s, cards);
+        gpus.replace(i, gpu);
+    }
+    document.insert(u"gpus"_s, gpus);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        qFatal("cannot write the test catalog");
+    file.write(QJsonDocument(document).toJson());
+    return dir;
+}
+
+QString errorCode(const std::function<void()> &call)
+{
+    try {
+        call();
+    } catch (const ApiError &error) {
+        return error.code();
+    }
+    return u"(no error)"_s;
+}
+} // namespace
+
+class TestCardSlices : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void slicesDerivedFromTheirCard()
+    {
+        const Catalog catalog = Catalog::load();
+        const GpuType card = *catalog.gpu(u"a100-80g"_s);
+        const GpuType third = *catalog.gpu(u"a100-80g-3g-40gb"_s);
+        QCOMPARE(third.slice.of, card.id);
+        QCOMPARE(third.slice.profile, u"3g.40gb"_s);
+        QCOMPARE(third.vramMib, card.vramMib / 2); // 4 of 8 memory slices
+        QCOMPARE(third.pricePerHourMicros, card.pricePerHourMicros / 2); // max(3/7, 4/8)
+        QCOMPARE(third.cpusPerCard, card.cpusPerCard / 2);
+        QCOMPARE(third.capacity, card.capacity * 2);
+        const GpuType seventh = *catalog.gpu(u"a100-80g-1g-10gb"_s);
+        QCOMPARE(seventh.vramMib, card.vramMib / 8);
+        QCOMPARE(seventh.pricePerHourMicros, qRound64(card.pricePerHourMicros / 7.0));
+        QCOMPARE(seventh.capacity, card.capacity * 7);
+        // 1g.20gb: one compute slice but two memory slices, so it costs a quarter card.
+        QCOMPARE(catalog.gpu(u"a100-80g-1g-20gb"_s)->pricePerHourMicros,
+                 card.pricePerHourMicros / 4);
+        QVERIFY(catalog.gpu(u"h100-80g-7g-80gb"_s));
+        QVERIFY(!catalog.gpu(u"rtx4090-1g-10gb"_s)); // a card without MIG has no slices
+        QVERIFY(!card.isSlice());
+    }
+
+    // Seven 1g slices fill one card; the eighth and a whole card are refused; a stop frees a
+    // place, and the instance comes back to its own place when it is free.
+    void sevenSlicesFillACard()
+    {
+        QTemporaryDir dir;
+        ServiceFixture f({}, 60'000, catalogWithA100s(dir.path(), 1));
+        const QString user = f.signUp(u"mig@example.com"_s);
+        QStringList ids;
+        for (int i = 0; i < 7; ++i)
+            ids << f.createRunning(user, u"a100-80g-1g-10gb"_s);
+        CardLending lending(f.db);
+        QList<int> starts;
+        for (const QString &id : ids)
+            starts << lending.sliceOf(id)->sliceStart;
+        QCOMPARE(starts, (QList<int>{0, 1, 2, 3, 4, 5, 6}));
+        QCOMPARE(lending.available(*f.catalog.gpu(u"a100-80g-1g-10gb"_s)), 0);
+        QCOMPARE(errorCode([&] { f.createRunning(user, u"a100-80g-1g-10gb"_s); }),
+                 u"not_enough_gpus"_s);
+        QCOMPARE(errorCode([&] { f.createRunning(user, u"a100-80g"_s); }), u"not_enough_gpus"_s);
+        QCOMPARE(
+            errorCode([&] { f.service->create(user, f.request(u"x"_s, u"a100-80g-1g-10gb"_s, 2)); }),
+            u"invalid_gpu_count"_s);
+        f.service->stop(user, ids.at(3));
+        QTRY_COMPARE(f.state(user, ids.at(3)), u"stopped"_s);
+        QCOMPARE(lending.available(*f.catalog.gpu(u"a100-80g-1g-10gb"_s)), 1);
+        f.service->start(user, ids.at(3));
+        QTRY_COMPARE(f.state(user, ids.at(3)), u"running"_s);
+        QCOMPARE(lending.sliceOf(ids.at(3))->sliceStart, 3);
+    }
+
+    // A card cut in slices is not lent whole, and a card lent whole takes no slice.
+    void wholeAndSlicesShareTheCards()
+    {
+        QTemporaryDir dir;
+        ServiceFixture f({}, 60'000, catalogWithA100s(dir.path(), 2));
+        const QString user = f.signUp(u"share@example.com"_s);
+        const QString whole = f.createRunning(user, u"a100-80g"_s);
+        const QString slice = f.createRunning(user, u"a100-80g-2g-20gb"_s);
+        CardLending lending(f.db);
+        QCOMPARE(lending.cardsOf(whole), QList<int>{0});
+        QCOMPARE(lending.sliceOf(slice)->card, 1);
+        QCOMPARE(errorCode([&] { f.createRunning(user, u"a100-80g"_s); }), u"not_enough_gpus"_s);
+        QCOMPARE(lending.available(*f.catalog.gpu(u"a100-80g"_s)), 0);
+        // Two more 2g fit beside it (placements 0, 2, 4), a fourth does not.
+        QCOMPARE(lending.available(*f.catalog.gpu(u"a100-80g-2g-20gb"_s)), 2);
+        const QJsonArray gpus = f.service->gpuCatalog();
+        for (const QJsonValue &gpu : gpus)
+            if (gpu[u"id"_s].toString() == u"a100-80g"_s)
+                QCOMPARE(gpu[u"available"_s].toInt(), 0);
+    }
+
+    // Placement, not just counting: a 3g.40gb at the start of a card leaves room for 4 compute
+    // slices, but a 4g.40gb may only start at memory slice 0, so it needs another card.
+    void placementAsOnARealCard()
+    {
+        QTemporaryDir dir;
+        ServiceFixture f({}, 60'000, catalogWithA100s(dir.path(), 1));
+        const QString user = f.signUp(u"place@example.com"_s);
+        const QString first = f.createRunning(user, u"a100-80g-3g-40gb"_s);
+        QCOMPARE(CardLending(f.db).sliceOf(first)->sliceStart, 0);
+        QCOMPARE(errorCode([&] { f.createRunning(user, u"a100-80g-4g-40gb"_s); }),
+                 u"not_enough_gpus"_s);
+        const QString second = f.createRunning(user, u"a100-80g-3g-40gb"_s);
+        QCOMPARE(CardLending(f.db).sliceOf(second)->sliceStart, 4);
+        // 6 of 7 compute slices and every memory slice used: not even a 1g fits.
+        QCOMPARE(errorCode([&] { f.createRunning(user, u"a100-80g-1g-10gb"_s); }),
+                 u"not_enough_gpus"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCardSlices)
+#include "tst_cardslices.moc"
