@@ -61,7 +61,8 @@ qint64 GpuSlicePicker::cheapestSliceMicros(const QString &cardId, const QList<Gp
 
 void GpuSlicePicker::setCard(const GpuType *card, const QList<GpuType> &catalog)
 {
-    const QString previous = m_cardId == (card ? card->id : QString()) ? chosenSliceId() : QString();
+    const QString previous =
+        m_cardId == (card ? card->id : QString()) ? chosenSliceId() : QString();
     const bool wasSlice = m_slice->isChecked() && !previous.isEmpty();
     m_cardId = card ? card->id : QString();
     m_wholeFree = card && card->available > 0;

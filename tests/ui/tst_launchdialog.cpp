@@ -132,7 +132,8 @@ void TestLaunchDialog::cardsShowTheCatalog()
     // Whole cards are the cards; MIG slices are offered under their card (launchesAMigSlice).
     QJsonArray catalog;
     qint64 cheapestA100Slice = 0;
-    for (const QJsonValue &gpu : m_sim.authedGet(c->client.token(), u"/v1/catalog/gpus"_s).array()) {
+    for (const QJsonValue &gpu :
+         m_sim.authedGet(c->client.token(), u"/v1/catalog/gpus"_s).array()) {
         if (gpu[u"slice"_s].isNull())
             catalog.append(gpu);
         else if (gpu[u"slice"_s][u"of"_s] == u"a100-80g"_s
@@ -517,8 +518,8 @@ void TestLaunchDialog::launchesAMigSlice()
     QVERIFY2(offered.contains(u"%1 GiB VRAM"_s.arg((slice[u"vram_mib"_s].toInt() + 512) / 1024)),
              qPrintable(offered));
     QVERIFY2(offered.contains(u"3/7 of the SMs"_s), qPrintable(offered));
-    const QString rate = u"¥%1.%2/h"_s.arg(price / 1'000'000)
-                             .arg((price % 1'000'000) / 10'000, 2, 10, QChar(u'0'));
+    const QString rate =
+        u"¥%1.%2/h"_s.arg(price / 1'000'000).arg((price % 1'000'000) / 10'000, 2, 10, QChar(u'0'));
     QVERIFY2(offered.contains(rate), qPrintable(offered));
     QVERIFY2(offered.contains(u"%1 free"_s.arg(slice[u"available"_s].toInt())),
              qPrintable(offered));

@@ -20,9 +20,9 @@ int gpuInstanceId(const GpuSlice &slice, int placementStart)
 QJsonObject migDeviceJson(const QString &instanceId, const GpuSlice &slice, int placementStart,
                           int cardVramMib)
 {
-    const QByteArray hash = QCryptographicHash::hash((instanceId + u"/mig"_s).toUtf8(),
-                                                     QCryptographicHash::Sha256)
-                                .toHex();
+    const QByteArray hash =
+        QCryptographicHash::hash((instanceId + u"/mig"_s).toUtf8(), QCryptographicHash::Sha256)
+            .toHex();
     const QString uuid = u"MIG-%1-%2-%3-%4-%5"_s.arg(
         QString::fromLatin1(hash.first(8)), QString::fromLatin1(hash.sliced(8, 4)),
         QString::fromLatin1(hash.sliced(12, 4)), QString::fromLatin1(hash.sliced(16, 4)),

@@ -225,9 +225,10 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         const double cpus = track.cpus;
         const qint64 memoryMib = track.memoryMib;
         if (!real && track.cards.isEmpty()) { // started (again): its slice may have moved
-            const QVariant start = m_db.scalar(u"SELECT slice_start FROM instance_cards"
-                                               " WHERE instance_id = ? AND slice_start IS NOT NULL"_s,
-                                               {id});
+            const QVariant start =
+                m_db.scalar(u"SELECT slice_start FROM instance_cards"
+                            " WHERE instance_id = ? AND slice_start IS NOT NULL"_s,
+                            {id});
             track.sliceStart = start.isValid() && !start.isNull() ? start.toInt() : -1;
         }
         while (!real && track.cards.size() < track.gpuCount)
@@ -365,8 +366,8 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
                          {u"memory"_s, hardware.maxMemoryClockMhz},
                          {u"video"_s, int(std::lround(hardware.maxGraphicsClockMhz * 0.85))}}}};
         if (slice)
-            gpu.insert(u"mig"_s, migDeviceJson(instanceId, type->slice, track.sliceStart,
-                                               hardware.vramMib));
+            gpu.insert(u"mig"_s,
+                       migDeviceJson(instanceId, type->slice, track.sliceStart, hardware.vramMib));
         gpus.append(gpu);
     }
     const QJsonObject status{{u"format"_s, u"cardhour-gpu-status/1"_s},

@@ -107,8 +107,9 @@ QList<GpuType> slicesOf(const QString &path, const GpuType &card, const QJsonObj
         slice.profile = o.value(u"profile"_s).toString();
         static const QRegularExpression profilePattern(u"^[1-8]g\\.[0-9]{1,4}gb$"_s);
         if (!profilePattern.match(slice.profile).hasMatch())
-            fail(path, u"MIG profile \"%1\" of \"%2\" must look like \"3g.40gb\""_s.arg(
-                           slice.profile, card.id));
+            fail(path,
+                 u"MIG profile \"%1\" of \"%2\" must look like \"3g.40gb\""_s.arg(slice.profile,
+                                                                                  card.id));
         slice.profileId = int(requireInteger(path, o, u"profile_id"_s, 0, 255));
         slice.computeSlices = int(requireInteger(path, o, u"compute_slices"_s, 1, cardCompute));
         slice.memorySlices = int(requireInteger(path, o, u"memory_slices"_s, 1, cardMemory));
@@ -118,13 +119,14 @@ QList<GpuType> slicesOf(const QString &path, const GpuType &card, const QJsonObj
         for (const QJsonValue &start : o.value(u"placements"_s).toArray()) {
             const int first = start.toInt(-1);
             if (first < 0 || first + slice.memorySlices > cardMemory)
-                fail(path, u"MIG profile \"%1\" of \"%2\" has a placement outside the card"_s.arg(
-                               slice.profile, card.id));
+                fail(path,
+                     u"MIG profile \"%1\" of \"%2\" has a placement outside the card"_s.arg(
+                         slice.profile, card.id));
             slice.placements.append(first);
         }
         if (slice.placements.isEmpty())
-            fail(path, u"MIG profile \"%1\" of \"%2\" lists no placements"_s.arg(slice.profile,
-                                                                                 card.id));
+            fail(path,
+                 u"MIG profile \"%1\" of \"%2\" lists no placements"_s.arg(slice.profile, card.id));
         const double share = std::max(double(slice.computeSlices) / cardCompute,
                                       double(slice.memorySlices) / cardMemory);
         GpuType type = card;

@@ -82,9 +82,9 @@ InstanceLifecycle::Launch InstanceLifecycle::prepare(const QString &userId,
         && request.gpuCount != 8)
         throw ApiError(400, ErrorCode::InvalidGpuCount, u"gpu_count must be 1, 2, 4 or 8."_s);
     if (gpu->isSlice() && request.gpuCount != 1)
-        throw ApiError(400, ErrorCode::InvalidGpuCount,
-                       u"A MIG slice (%1) is lent one per instance: gpu_count must be 1."_s.arg(
-                           gpu->id));
+        throw ApiError(
+            400, ErrorCode::InvalidGpuCount,
+            u"A MIG slice (%1) is lent one per instance: gpu_count must be 1."_s.arg(gpu->id));
     launch.keyLines = m_keys.publicKeysFor(userId, request.sshKeyIds);
     addMounts(userId, launch);
     return launch;

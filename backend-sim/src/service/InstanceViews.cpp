@@ -1,7 +1,6 @@
 #include "InstanceViews.h"
 
 #include "CardLending.h"
-
 #include "Catalog.h"
 #include "EventBus.h"
 #include "InstanceRecords.h"

@@ -25,12 +25,12 @@ QJsonObject findGpu(const QJsonArray &gpus, const QString &id)
 
 QByteArray createRequest(const QString &token, const QString &gpuType)
 {
-    return rawRequest("POST", u"/v1/instances"_s,
-                      QJsonDocument(QJsonObject{{u"gpu_type"_s, gpuType},
-                                                {u"gpu_count"_s, 1},
-                                                {u"image"_s, u"base"_s}})
-                          .toJson(QJsonDocument::Compact),
-                      {{"Authorization"_ba, "Bearer "_ba + token.toLatin1()}});
+    return rawRequest(
+        "POST", u"/v1/instances"_s,
+        QJsonDocument(
+            QJsonObject{{u"gpu_type"_s, gpuType}, {u"gpu_count"_s, 1}, {u"image"_s, u"base"_s}})
+            .toJson(QJsonDocument::Compact),
+        {{"Authorization"_ba, "Bearer "_ba + token.toLatin1()}});
 }
 
 } // namespace
@@ -140,17 +140,16 @@ void TestApiSlices::racingLaunchesNeverOverfillACard()
 void TestApiSlices::wholeCardAndSliceRace()
 {
     QVERIFY(startWith(1));
-    const QList<Reply> replies =
-        m_sim->sendConcurrently({createRequest(m_token, u"a100-80g"_s),
-                                 createRequest(m_token, u"a100-80g-3g-40gb"_s)});
+    const QList<Reply> replies = m_sim->sendConcurrently(
+        {createRequest(m_token, u"a100-80g"_s), createRequest(m_token, u"a100-80g-3g-40gb"_s)});
     QList<int> statuses{replies.value(0).status, replies.value(1).status};
     std::sort(statuses.begin(), statuses.end());
     QCOMPARE(statuses, (QList<int>{202, 409})); // one card: the whole of it or a slice of it
     // A slice asks for one card's share: more than one is refused.
-    const Reply two = m_sim->authedPost(
-        m_token, u"/v1/instances"_s,
-        QJsonObject{{u"gpu_type"_s, u"h100-80g-3g-40gb"_s}, {u"gpu_count"_s, 2},
-                    {u"image"_s, u"base"_s}});
+    const Reply two = m_sim->authedPost(m_token, u"/v1/instances"_s,
+                                        QJsonObject{{u"gpu_type"_s, u"h100-80g-3g-40gb"_s},
+                                                    {u"gpu_count"_s, 2},
+                                                    {u"image"_s, u"base"_s}});
     QCOMPARE(two.status, 400);
     QCOMPARE(two.errorCode(), u"invalid_gpu_count"_s);
 }

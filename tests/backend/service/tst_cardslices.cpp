@@ -91,9 +91,9 @@ private Q_SLOTS:
         QCOMPARE(errorCode([&] { f.createRunning(user, u"a100-80g-1g-10gb"_s); }),
                  u"not_enough_gpus"_s);
         QCOMPARE(errorCode([&] { f.createRunning(user, u"a100-80g"_s); }), u"not_enough_gpus"_s);
-        QCOMPARE(
-            errorCode([&] { f.service->create(user, f.request(u"x"_s, u"a100-80g-1g-10gb"_s, 2)); }),
-            u"invalid_gpu_count"_s);
+        QCOMPARE(errorCode(
+                     [&] { f.service->create(user, f.request(u"x"_s, u"a100-80g-1g-10gb"_s, 2)); }),
+                 u"invalid_gpu_count"_s);
         f.service->stop(user, ids.at(3));
         QTRY_COMPARE(f.state(user, ids.at(3)), u"stopped"_s);
         QCOMPARE(lending.available(*f.catalog.gpu(u"a100-80g-1g-10gb"_s)), 1);
