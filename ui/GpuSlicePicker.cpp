@@ -10,6 +10,8 @@
 #include <QSignalBlocker>
 #include <QStandardItemModel>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
@@ -50,13 +52,22 @@ GpuSlicePicker::GpuSlicePicker(QWidget *parent)
     hide();
 }
 
-qint64 GpuSlicePicker::cheapestSliceMicros(const QString &cardId, const QList<GpuType> &catalog)
+QString GpuSlicePicker::offerLine(const QString &cardId, const QList<GpuType> &catalog)
 {
-    qint64 cheapest = 0;
+    qint64 cheapest = -1;
     for (const GpuType &gpu : catalog)
-        if (gpu.sliceOf == cardId && (cheapest == 0 || gpu.pricePerHourMicros < cheapest))
+        if (gpu.sliceOf == cardId && (cheapest < 0 || gpu.pricePerHourMicros < cheapest))
             cheapest = gpu.pricePerHourMicros;
-    return cheapest;
+    //: a card also rented in MIG slices, from the cheapest slice's price per hour
+    return cheapest < 0 ? QString()
+                        : tr("or MIG slices from %1").arg(Format::ratePerHour(cheapest));
+}
+
+bool GpuSlicePicker::anyFree(const QString &cardId, const QList<GpuType> &catalog)
+{
+    return std::any_of(catalog.cbegin(), catalog.cend(), [&cardId](const GpuType &gpu) {
+        return gpu.sliceOf == cardId && gpu.available > 0;
+    });
 }
 
 void GpuSlicePicker::setCard(const GpuType *card, const QList<GpuType> &catalog)

@@ -24,8 +24,11 @@ public:
     void setCard(const core::GpuType *card, const QList<core::GpuType> &catalog);
     // The slice type chosen; empty while the whole card is.
     QString chosenSliceId() const;
-    // The cheapest price per hour among a card's slices in the catalog (0: it has none).
-    static qint64 cheapestSliceMicros(const QString &cardId, const QList<core::GpuType> &catalog);
+    // What a card's tile says of its slices, from the cheapest slice's price ("or MIG slices
+    // from ¥1.071429/h"); empty for a card without slices.
+    static QString offerLine(const QString &cardId, const QList<core::GpuType> &catalog);
+    // Whether any slice of the card is free now.
+    static bool anyFree(const QString &cardId, const QList<core::GpuType> &catalog);
 
 Q_SIGNALS:
     void changed();

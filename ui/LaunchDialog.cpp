@@ -250,17 +250,15 @@ void LaunchDialog::fillGpus()
         const QString kind = gpu.simulated ? tr("simulated") : tr("real GPU");
         const QString sep = u"  ·  "_s;
         QStringList lines{vram, price, free};
-        bool sliceFree = false;
-        if (const qint64 cheapest = GpuSlicePicker::cheapestSliceMicros(gpu.id, m_gpus)) {
-            //: a card also rented in MIG slices, from the cheapest slice's price per hour
-            lines.insert(2, tr("or MIG slices from %1").arg(Format::ratePerHour(cheapest)));
-            for (const GpuType &slice : std::as_const(m_gpus))
-                sliceFree = sliceFree || (slice.sliceOf == gpu.id && slice.available > 0);
-        }
-        const bool takeable = gpu.available > 0 || sliceFree;
-        // Two lines in the narrow list, so that it needs no sideways scrolling.
-        auto *item =
-            new QListWidgetItem(gpu.name + u'\n' + lines.join(sep) + sep + kind, m_ui->gpuList);
+        const QString slices = GpuSlicePicker::offerLine(gpu.id, m_gpus);
+        if (!slices.isEmpty())
+            lines.insert(2, slices);
+        const bool takeable = gpu.available > 0 || GpuSlicePicker::anyFree(gpu.id, m_gpus);
+        // Two lines in the narrow list, so that it needs no sideways scrolling (the slices'
+        // line beside the name).
+        auto *item = new QListWidgetItem(gpu.name + (slices.isEmpty() ? QString() : sep + slices)
+                                             + u'\n' + vram + sep + price + sep + free + sep + kind,
+                                         m_ui->gpuList);
         item->setData(IdRole, gpu.id);
         item->setData(GpuCardDelegate::TitleRole, gpu.name);
         item->setData(GpuCardDelegate::LinesRole, lines);
