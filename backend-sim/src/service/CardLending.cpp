@@ -89,7 +89,8 @@ QList<Holding> CardLending::holdings(const QString &physicalType,
         u"SELECT c.card, c.slice_start, c.slice_size, c.slice_compute FROM instance_cards c"
         " JOIN instances i ON i.id = c.instance_id WHERE c.gpu_type = ? AND c.instance_id <> ?"
         " AND i.state IN ('creating','starting','running','stopping') ORDER BY c.card"_s,
-        {physicalType, exceptInstanceId});
+        // A null string would bind NULL, and `<> NULL` matches no row.
+        {physicalType, exceptInstanceId.isNull() ? u""_s : exceptInstanceId});
     while (q.next()) {
         Holding h{q.value(0).toInt(), -1, 0, 0};
         if (!q.value(1).isNull())

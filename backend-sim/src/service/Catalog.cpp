@@ -315,10 +315,11 @@ void Catalog::offerHostCards(const QList<HostCard> &cards, bool keepSimulated)
     if (keepSimulated) {
         // A real card's slices would need MIG set up on the host: its simulated slices go with
         // the simulated card it replaces.
+        QSet<QString> realIds;
+        for (const GpuType &type : std::as_const(real))
+            realIds.insert(type.id);
         for (const GpuType &type : std::as_const(m_gpus)) {
-            if (std::none_of(real.cbegin(), real.cend(), [&](const GpuType &t) {
-                    return t.id == type.id || t.id == type.slice.of;
-                }))
+            if (!realIds.contains(type.id) && !realIds.contains(type.slice.of))
                 real.append(type);
         }
     }

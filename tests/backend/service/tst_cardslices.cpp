@@ -2,6 +2,7 @@
 // allows (7 compute slices, 8 memory slices a card), and sharing the physical cards with
 // whole-card rentals of the same type: never more lent than the cards hold.
 #include "ServiceFixture.h"
+#include "core/Json.h"
 #include "service/CardLending.h"
 
 #include <QJsonArray>
@@ -70,6 +71,19 @@ private Q_SLOTS:
         QVERIFY(catalog.gpu(u"h100-80g-7g-80gb"_s));
         QVERIFY(!catalog.gpu(u"rtx4090-1g-10gb"_s)); // a card without MIG has no slices
         QVERIFY(!card.isSlice());
+    }
+
+    // A real A100 on this host is offered whole: its simulated slices go with the simulated
+    // card it replaces (no MIG set up on real cards); the H100's stay.
+    void realCardDropsItsSimulatedSlices()
+    {
+        Catalog catalog = Catalog::load();
+        catalog.offerHostCards({HostCard{0, u"a100-80g"_s, u"NVIDIA A100 80GB PCIe"_s, 81920, 300}},
+                               true);
+        QVERIFY(!catalog.gpu(u"a100-80g"_s)->simulated);
+        QVERIFY(!catalog.gpu(u"a100-80g-3g-40gb"_s));
+        QVERIFY(catalog.gpu(u"h100-80g-3g-40gb"_s));
+        QVERIFY(catalog.gpu(u"h100-80g"_s));
     }
 
     // Seven 1g slices fill one card; the eighth and a whole card are refused; a stop frees a
