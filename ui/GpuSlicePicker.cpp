@@ -29,7 +29,10 @@ GpuSlicePicker::GpuSlicePicker(QWidget *parent)
     m_whole->setText(tr("&Whole card"));
     m_slice->setText(tr("MIG &slice:"));
     m_slices->setAccessibleName(tr("MIG slice of the card"));
-    m_slices->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Narrow enough for the narrow dialog: the popup still shows each slice whole.
+    m_slices->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_slices->setMinimumContentsLength(16);
+    m_slices->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     auto *group = new QButtonGroup(this);
     group->addButton(m_whole);
     group->addButton(m_slice);

@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -131,18 +132,19 @@ void TestLaunchDialog::cardsShowTheCatalog()
     QVERIFY2(!busy.isEmpty(), qPrintable(m_sim.lastError()));
     // Whole cards are the cards; MIG slices are offered under their card (launchesAMigSlice).
     QJsonArray catalog;
-    qint64 cheapestA100Slice = 0;
+    QHash<QString, qint64> cheapestSlice; // by card
     for (const QJsonValue &gpu :
          m_sim.authedGet(c->client.token(), u"/v1/catalog/gpus"_s).array()) {
-        if (gpu[u"slice"_s].isNull())
+        if (gpu[u"slice"_s].isNull()) {
             catalog.append(gpu);
-        else if (gpu[u"slice"_s][u"of"_s] == u"a100-80g"_s
-                 && (cheapestA100Slice == 0
-                     || gpu[u"price_per_hour_micros"_s].toInteger() < cheapestA100Slice))
-            cheapestA100Slice = gpu[u"price_per_hour_micros"_s].toInteger();
+            continue;
+        }
+        qint64 &cheapest = cheapestSlice[gpu[u"slice"_s][u"of"_s].toString()];
+        const qint64 price = gpu[u"price_per_hour_micros"_s].toInteger();
+        cheapest = cheapest == 0 ? price : std::min(cheapest, price);
     }
     QVERIFY(catalog.size() >= 6);
-    QVERIFY(cheapestA100Slice > 0);
+    QVERIFY(cheapestSlice.value(u"a100-80g"_s) > 0);
 
     ui::LaunchDialog dialog(&c->session, &c->ticker, nullptr);
     dialog.resize(ui::LaunchDialog::cardsMinWidth + 80, 860);
@@ -160,11 +162,12 @@ void TestLaunchDialog::cardsShowTheCatalog()
         QCOMPARE(item->data(ui::GpuCardDelegate::TitleRole).toString(),
                  gpu.value(u"name"_s).toString());
         QStringList lines = item->data(ui::GpuCardDelegate::LinesRole).toStringList();
-        if (gpu.value(u"id"_s) == u"a100-80g"_s) { // offered in slices too, from their price
+        // A card offered in slices too says so, from the cheapest slice's price.
+        if (const qint64 cheapest = cheapestSlice.value(gpu.value(u"id"_s).toString())) {
             QCOMPARE(lines.size(), 4);
             QCOMPARE(lines.takeAt(2),
-                     u"or MIG slices from ¥%1.%2/h"_s.arg(cheapestA100Slice / 1'000'000)
-                         .arg(cheapestA100Slice % 1'000'000, 6, 10, QChar(u'0')));
+                     u"or MIG slices from ¥%1.%2/h"_s.arg(cheapest / 1'000'000)
+                         .arg(cheapest % 1'000'000, 6, 10, QChar(u'0')));
         }
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines.at(0),
