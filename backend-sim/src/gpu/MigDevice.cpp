@@ -1,6 +1,6 @@
 #include "MigDevice.h"
 
-#include <QCryptographicHash>
+#include "runtime/BoxGpuEnvironment.h"
 
 using namespace Qt::StringLiterals;
 
@@ -20,13 +20,6 @@ int gpuInstanceId(const GpuSlice &slice, int placementStart)
 QJsonObject migDeviceJson(const QString &instanceId, const GpuSlice &slice, int placementStart,
                           int cardVramMib)
 {
-    const QByteArray hash =
-        QCryptographicHash::hash((instanceId + u"/mig"_s).toUtf8(), QCryptographicHash::Sha256)
-            .toHex();
-    const QString uuid = u"MIG-%1-%2-%3-%4-%5"_s.arg(
-        QString::fromLatin1(hash.first(8)), QString::fromLatin1(hash.sliced(8, 4)),
-        QString::fromLatin1(hash.sliced(12, 4)), QString::fromLatin1(hash.sliced(16, 4)),
-        QString::fromLatin1(hash.sliced(20, 12)));
     return {{u"profile"_s, slice.profile},
             {u"profile_id"_s, slice.profileId},
             {u"gpu_instance_id"_s, gpuInstanceId(slice, placementStart)},
@@ -36,7 +29,7 @@ QJsonObject migDeviceJson(const QString &instanceId, const GpuSlice &slice, int 
             {u"compute_slices"_s, slice.computeSlices},
             {u"card_compute_slices"_s, slice.cardComputeSlices},
             {u"card_memory_total_mib"_s, cardVramMib},
-            {u"uuid"_s, uuid}};
+            {u"uuid"_s, migDeviceUuid(instanceId)}};
 }
 
 } // namespace cardhour::sim

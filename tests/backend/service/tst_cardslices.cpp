@@ -101,6 +101,9 @@ private Q_SLOTS:
         for (const QString &id : ids)
             starts << lending.sliceOf(id)->sliceStart;
         QCOMPARE(starts, (QList<int>{0, 1, 2, 3, 4, 5, 6}));
+        // The runtime is told it is a slice (the box gets the MIG device, not the card).
+        QCOMPARE(f.runtime.lastSpec(ids.at(2)).gpuMigProfile, u"1g.10gb"_s);
+        QCOMPARE(f.runtime.lastSpec(ids.at(2)).gpuCards, QList<int>{0});
         QCOMPARE(lending.available(*f.catalog.gpu(u"a100-80g-1g-10gb"_s)), 0);
         QCOMPARE(errorCode([&] { f.createRunning(user, u"a100-80g-1g-10gb"_s); }),
                  u"not_enough_gpus"_s);
