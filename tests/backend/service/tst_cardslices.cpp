@@ -3,9 +3,13 @@
 // whole-card rentals of the same type: never more lent than the cards hold.
 #include "ServiceFixture.h"
 #include "core/Json.h"
+#include "gpu/Telemetry.h"
+#include "runtime/BoxGpuEnvironment.h"
 #include "service/CardLending.h"
 
 #include <QJsonArray>
+#include <QProcess>
+#include <QProcessEnvironment>
 
 using namespace cardhour::sim;
 using namespace cardhour::sim::testing;
@@ -142,6 +146,49 @@ private Q_SLOTS:
 
     // Placement, not just counting: a 3g.40gb at the start of a card leaves room for 4 compute
     // slices, but a 4g.40gb may only start at memory slice 0, so it needs another card.
+    // What the box reads: the status file the provider writes for a slice names its card, its
+    // VRAM and its MIG device at its placement, and the box's nvidia-smi lists them as the real
+    // tool does.
+    void boxSeesItsSlice()
+    {
+        QTemporaryDir dir;
+        ServiceFixture f({}, 60'000, catalogWithA100s(dir.path(), 1));
+        const QString user = f.signUp(u"box@example.com"_s);
+        f.createRunning(user, u"a100-80g-3g-40gb"_s);
+        const QString id = f.createRunning(user, u"a100-80g-3g-40gb"_s); // memory slices 4..7
+        Telemetry::Options options;
+        options.dataDir = dir.filePath(u"data"_s);
+        Telemetry telemetry(
+            f.db, f.catalog, f.runtime, f.events, f.clock,
+            [](const QString &, int) { return QPair<double, qint64>(4, 4096); }, options);
+        telemetry.sampleNow();
+        const QString path = Telemetry::statusDirFor(options.dataDir, id) + u"/status.json"_s;
+        QFile file(path);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+        const QJsonObject card =
+            QJsonDocument::fromJson(file.readAll()).object().value(u"gpus"_s)[0].toObject();
+        QCOMPARE(card.value(u"name"_s).toString(), u"NVIDIA A100 80GB PCIe"_s);
+        QCOMPARE(card.value(u"memory_total_mib"_s).toInt(), 40960);
+        const QJsonObject mig = card.value(u"mig"_s).toObject();
+        QCOMPARE(mig.value(u"profile"_s).toString(), u"3g.40gb"_s);
+        QCOMPARE(mig.value(u"placement_start"_s).toInt(), 4);
+        QCOMPARE(mig.value(u"gpu_instance_id"_s).toInt(), 2);
+        QCOMPARE(mig.value(u"uuid"_s).toString(), migDeviceUuid(id));
+
+        QProcess smi;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"CARDHOUR_GPU_STATUS"_s, path);
+        smi.setProcessEnvironment(env);
+        smi.start(QStringLiteral(CARDHOUR_NVIDIA_SMI), {u"-L"_s});
+        QVERIFY(smi.waitForFinished(30000));
+        const QStringList lines = QString::fromUtf8(smi.readAllStandardOutput()).split(u'\n');
+        QCOMPARE(
+            lines.value(0),
+            u"GPU 0: NVIDIA A100 80GB PCIe (UUID: %1)"_s.arg(card.value(u"uuid"_s).toString()));
+        QCOMPARE(lines.value(1),
+                 u"  MIG 3g.40gb     Device  0: (UUID: %1)"_s.arg(migDeviceUuid(id)));
+    }
+
     void placementAsOnARealCard()
     {
         QTemporaryDir dir;
