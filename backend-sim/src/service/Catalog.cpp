@@ -239,6 +239,15 @@ Catalog Catalog::load(const QString &directory)
     }
     if (catalog.m_gpus.isEmpty())
         fail(gpuPath, u"lists no GPU types"_s);
+    // A slice's share of its card's disk, but never less than the smallest whole host's: no
+    // host on offer has a smaller /workspace than the cheapest whole card's.
+    qint64 smallestDisk = 0;
+    for (const GpuType &gpu : std::as_const(catalog.m_gpus))
+        if (!gpu.isSlice() && (smallestDisk == 0 || gpu.diskGib < smallestDisk))
+            smallestDisk = gpu.diskGib;
+    for (GpuType &gpu : catalog.m_gpus)
+        if (gpu.isSlice())
+            gpu.diskGib = std::max(gpu.diskGib, smallestDisk);
 
     const QString imagePath = directory + u"/images.json"_s;
     seen.clear();

@@ -69,6 +69,9 @@ private Q_SLOTS:
         QCOMPARE(seventh.vramMib, card.vramMib / 8);
         QCOMPARE(seventh.pricePerHourMicros, qRound64(card.pricePerHourMicros / 7.0));
         QCOMPARE(seventh.capacity, card.capacity * 7);
+        // Disk: the card's share (100 of 200 GiB), but no less than the smallest whole host's.
+        QCOMPARE(third.diskGib, card.diskGib / 2);
+        QCOMPARE(seventh.diskGib, catalog.gpu(u"rtx4090"_s)->diskGib);
         // 1g.20gb: one compute slice but two memory slices, so it costs a quarter card.
         QCOMPARE(catalog.gpu(u"a100-80g-1g-20gb"_s)->pricePerHourMicros,
                  card.pricePerHourMicros / 4);
