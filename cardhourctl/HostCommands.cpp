@@ -71,12 +71,22 @@ int gpus(Context &ctx)
     return printList<GpuType>(
         ctx, [&ctx] { return ctx.client()->gpuTypes(); },
         {Hosts::tr("ID"), Hosts::tr("NAME"), Hosts::tr("VRAM"), Hosts::tr("PRICE/CARD"),
-         Hosts::tr("FREE")},
+         Hosts::tr("FREE"), Hosts::tr("SHARE")},
         [](const GpuType &gpu) {
-            return QStringList{gpu.id, gpu.name,
+            // A MIG slice's share of its card: SMs (compute slices) and VRAM (memory slices).
+            const QString share = gpu.isSlice() ? Hosts::tr("%1/%2 SMs, %3/%4 VRAM of %5")
+                                                      .arg(gpu.computeSlices)
+                                                      .arg(gpu.cardComputeSlices)
+                                                      .arg(gpu.memorySlices)
+                                                      .arg(gpu.cardMemorySlices)
+                                                      .arg(gpu.sliceOf)
+                                                : Hosts::tr("whole card");
+            return QStringList{gpu.id,
+                               gpu.name,
                                Hosts::tr("%1 GiB").arg(qRound(gpu.vramMib / 1024.0)),
                                perHour(gpu.pricePerHourMicros),
-                               Hosts::tr("%1 of %2").arg(gpu.available).arg(gpu.capacity)};
+                               Hosts::tr("%1 of %2").arg(gpu.available).arg(gpu.capacity),
+                               share};
         });
 }
 
@@ -506,7 +516,8 @@ QList<Command> hostCommands()
         {u"launch"_s,
          Hosts::tr("Launch a host, or restore a snapshot (with --wait: until SSH answers)."),
          {},
-         {QCommandLineOption(u"gpu"_s, Hosts::tr("The GPU type (`cardhourctl gpus`)."), u"TYPE"_s),
+         {QCommandLineOption(u"gpu"_s, Hosts::tr("The GPU type or MIG slice (`cardhourctl gpus`)."),
+                             u"TYPE"_s),
           QCommandLineOption(u"cards"_s, Hosts::tr("How many cards (1, 2, 4 or 8)."), u"N"_s,
                              u"1"_s),
           QCommandLineOption(u"image"_s, Hosts::tr("The image (default: the catalog's first)."),

@@ -23,7 +23,16 @@ QJsonObject ModelJson::toJson(const GpuType &gpu)
             {u"available"_s, gpu.available},
             {u"simulated"_s, gpu.simulated},
             {u"cpus_per_card"_s, gpu.cpusPerCard},
-            {u"memory_mib_per_card"_s, gpu.memoryMibPerCard}};
+            {u"memory_mib_per_card"_s, gpu.memoryMibPerCard},
+            {u"slice"_s,
+             gpu.isSlice()
+                 ? QJsonValue(QJsonObject{{u"of"_s, gpu.sliceOf},
+                                          {u"profile"_s, gpu.migProfile},
+                                          {u"compute_slices"_s, gpu.computeSlices},
+                                          {u"memory_slices"_s, gpu.memorySlices},
+                                          {u"card_compute_slices"_s, gpu.cardComputeSlices},
+                                          {u"card_memory_slices"_s, gpu.cardMemorySlices}})
+                 : QJsonValue()}};
 }
 
 QJsonObject ModelJson::toJson(const Image &image)

@@ -2272,10 +2272,6 @@ Commands:
         <translation>启动主机，或恢复快照（加 --wait：等到 SSH 应答）。</translation>
     </message>
     <message>
-        <source>The GPU type (`cardhourctl gpus`).</source>
-        <translation>GPU 类型（`cardhourctl gpus`）。</translation>
-    </message>
-    <message>
         <source>How many cards (1, 2, 4 or 8).</source>
         <translation>卡数（1、2、4 或 8）。</translation>
     </message>
@@ -2350,6 +2346,22 @@ Commands:
     <message>
         <source>A model of `cardhourctl models` to mount read-only at /models/NAME (repeatable).</source>
         <translation>以只读方式挂载到 /models/NAME 的模型（见 `cardhourctl models`，可重复）。</translation>
+    </message>
+    <message>
+        <source>SHARE</source>
+        <translation>份额</translation>
+    </message>
+    <message>
+        <source>%1/%2 SMs, %3/%4 VRAM of %5</source>
+        <translation>%5 的 %1/%2 SM、%3/%4 显存</translation>
+    </message>
+    <message>
+        <source>whole card</source>
+        <translation>整卡</translation>
+    </message>
+    <message>
+        <source>The GPU type or MIG slice (`cardhourctl gpus`).</source>
+        <translation>GPU 类型或 MIG 切片（`cardhourctl gpus`）。</translation>
     </message>
 </context>
 <context>
@@ -3307,6 +3319,11 @@ Commands:
         <source>Stopped, it lasts %1.</source>
         <translation>停止后可用 %1。</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Running:&lt;/b&gt; %1 per hour, %2 per day (one MIG slice %3, %4/%5 of the card&apos;s SMs), billed per second.</source>
+        <extracomment>%3 a MIG profile (&quot;3g.40gb&quot;), %4/%5 its share of the card&apos;s SMs</extracomment>
+        <translation>&lt;b&gt;运行时：&lt;/b&gt;每小时 %1，每天 %2（一个 MIG 切片 %3，占该卡 %4/%5 的 SM），按秒计费。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::Format</name>
@@ -3459,6 +3476,35 @@ Commands:
     <message>
         <source>Times in %1 (the provider states no zone)</source>
         <translation>时间均为 %1（服务商未说明时区）</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::GpuSlicePicker</name>
+    <message>
+        <source>&amp;Whole card</source>
+        <translation>整卡(&amp;W)</translation>
+    </message>
+    <message>
+        <source>MIG &amp;slice:</source>
+        <translation>MIG 切片(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>MIG slice of the card</source>
+        <translation>该卡的 MIG 切片</translation>
+    </message>
+    <message>
+        <source>Rent:</source>
+        <translation>租用：</translation>
+    </message>
+    <message>
+        <source>or MIG slices from %1</source>
+        <extracomment>a card also rented in MIG slices, from the cheapest slice&apos;s price per hour</extracomment>
+        <translation>或 MIG 切片，%1 起</translation>
+    </message>
+    <message>
+        <source>%1  ·  %2 GiB VRAM  ·  %3/%4 of the SMs  ·  %5  ·  %6 free</source>
+        <extracomment>one MIG slice: profile, VRAM, share of the card&apos;s SMs, price per hour, free count</extracomment>
+        <translation>%1  ·  %2 GiB 显存  ·  %3/%4 的 SM  ·  %5  ·  %6 个空闲</translation>
     </message>
 </context>
 <context>

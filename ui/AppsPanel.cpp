@@ -179,13 +179,14 @@ void AppsPanel::rebuild()
 const GpuType *AppsPanel::defaultGpu(const core::ImageApp &app) const
 {
     // The catalog's order, as the launch dialog's: the first type with enough free cards now,
-    // else the first that has that many at all (the provider then says they are busy).
+    // else the first that has that many at all (the provider then says they are busy). Whole
+    // cards only: a MIG slice is chosen in the launch dialog, never by default.
     for (const GpuType &gpu : m_gpus) {
-        if (gpu.available >= app.gpuCount)
+        if (!gpu.isSlice() && gpu.available >= app.gpuCount)
             return &gpu;
     }
     for (const GpuType &gpu : m_gpus) {
-        if (gpu.capacity >= app.gpuCount)
+        if (!gpu.isSlice() && gpu.capacity >= app.gpuCount)
             return &gpu;
     }
     return nullptr;

@@ -30,12 +30,23 @@ QString CostPreview::text(const core::GpuType &gpu, int count, const core::BillT
     const qint64 perHour = computePerHourMicros(gpu, count);
     const qint64 storage = storagePerHourMicros(gpu);
     QStringList lines;
-    //: %3 cards × %4 per card-hour
-    lines << tr("<b>Running:</b> %1 per hour, %2 per day (%3 × %4 per card-hour), billed per "
-                "second.")
-                 .arg(Format::exactMoney(perHour),
-                      Format::money(BillTicker::costOf(msPerDay, perHour)),
-                      QString::number(qMax(1, count)), Format::exactMoney(gpu.pricePerHourMicros));
+    if (gpu.isSlice()) {
+        //: %3 a MIG profile ("3g.40gb"), %4/%5 its share of the card's SMs
+        lines << tr("<b>Running:</b> %1 per hour, %2 per day (one MIG slice %3, %4/%5 of the "
+                    "card's SMs), billed per second.")
+                     .arg(Format::exactMoney(perHour),
+                          Format::money(BillTicker::costOf(msPerDay, perHour)), gpu.migProfile,
+                          QString::number(gpu.computeSlices),
+                          QString::number(gpu.cardComputeSlices));
+    } else {
+        //: %3 cards × %4 per card-hour
+        lines << tr("<b>Running:</b> %1 per hour, %2 per day (%3 × %4 per card-hour), billed per "
+                    "second.")
+                     .arg(Format::exactMoney(perHour),
+                          Format::money(BillTicker::costOf(msPerDay, perHour)),
+                          QString::number(qMax(1, count)),
+                          Format::exactMoney(gpu.pricePerHourMicros));
+    }
     if (storage > 0) {
         lines << tr("<b>Stopped:</b> its %1 GiB disk is billed at %2 per GiB-hour: %3 per hour, "
                     "%4 per day.")

@@ -3,6 +3,7 @@
 #include "CostPreview.h"
 #include "Format.h"
 #include "GpuCardDelegate.h"
+#include "GpuSlicePicker.h"
 #include "ModelMountPicker.h"
 #include "StateStyle.h"
 #include "StopPolicyEditor.h"
@@ -50,6 +51,9 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
     m_ui->noDatasetsLabel->hide();
     m_ui->keyNoteLabel->hide();
     m_ui->gpuList->setItemDelegate(m_cardDelegate);
+    // The whole card or a MIG slice of it, under the cards (built here: the form stays as it is).
+    m_slicePicker = new GpuSlicePicker(this);
+    m_ui->layout->insertWidget(m_ui->layout->indexOf(m_ui->gpuList) + 1, m_slicePicker);
     // When the provider stops the host by itself, above what it costs.
     m_stopBox = new QGroupBox(this);
     m_stopBox->setObjectName(u"stopBox"_s);
@@ -74,6 +78,11 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
     updateGpuLayout();
     fillCounts();
     connect(m_ui->gpuList, &QListWidget::currentRowChanged, this, [this] {
+        m_slicePicker->setCard(selectedCard(), m_gpus);
+        fillCounts();
+        updateCost();
+    });
+    connect(m_slicePicker, &GpuSlicePicker::changed, this, [this] {
         fillCounts();
         updateCost();
     });
@@ -230,6 +239,8 @@ void LaunchDialog::fillGpus()
     m_ui->gpuList->clear();
     int firstFree = -1;
     for (const GpuType &gpu : std::as_const(m_gpus)) {
+        if (gpu.isSlice()) // offered under its card (GpuSlicePicker)
+            continue;
         const QString vram = tr("%1 GiB VRAM").arg((gpu.vramMib + 512) / 1024);
         const QString price =
             tr("%1 per card-hour").arg(Format::exactMoney(gpu.pricePerHourMicros));
@@ -238,20 +249,28 @@ void LaunchDialog::fillGpus()
         // Never leave it to the user to guess whether the card is real.
         const QString kind = gpu.simulated ? tr("simulated") : tr("real GPU");
         const QString sep = u"  ·  "_s;
-        // Two lines in the narrow list, so that it needs no sideways scrolling.
-        auto *item = new QListWidgetItem(
-            gpu.name + u'\n' + vram + sep + price + sep + free + sep + kind, m_ui->gpuList);
+        QStringList lines{vram, price, free};
+        const QString slices = GpuSlicePicker::offerLine(gpu.id, m_gpus);
+        if (!slices.isEmpty())
+            lines.insert(2, slices);
+        const bool takeable = gpu.available > 0 || GpuSlicePicker::anyFree(gpu.id, m_gpus);
+        // Two lines in the narrow list, so that it needs no sideways scrolling (the slices'
+        // line beside the name).
+        auto *item = new QListWidgetItem(gpu.name + (slices.isEmpty() ? QString() : sep + slices)
+                                             + u'\n' + vram + sep + price + sep + free + sep + kind,
+                                         m_ui->gpuList);
         item->setData(IdRole, gpu.id);
         item->setData(GpuCardDelegate::TitleRole, gpu.name);
-        item->setData(GpuCardDelegate::LinesRole, QStringList{vram, price, free});
+        item->setData(GpuCardDelegate::LinesRole, lines);
         item->setData(GpuCardDelegate::BadgeRole, kind);
         item->setData(GpuCardDelegate::ScarceRole, gpu.available <= 0);
         //: how a screen reader says one GPU card: name, memory, price, free cards, kind
         item->setData(Qt::AccessibleTextRole,
-                      tr("%1, %2, %3, %4, %5").arg(gpu.name, vram, price, free, kind));
+                      tr("%1, %2, %3, %4, %5").arg(gpu.name, vram, price, free, kind)
+                          + (lines.size() > 3 ? u", "_s + lines.at(2) : QString()));
         item->setData(Qt::AccessibleDescriptionRole, gpu.description);
         item->setToolTip(gpu.description);
-        if (gpu.available <= 0)
+        if (!takeable)
             item->setFlags(item->flags() & ~Qt::ItemIsEnabled);
         else if (firstFree < 0)
             firstFree = m_ui->gpuList->count() - 1;
@@ -259,6 +278,9 @@ void LaunchDialog::fillGpus()
     const QListWidgetItem *keep = m_ui->gpuList->item(previous);
     m_ui->gpuList->setCurrentRow(keep && (keep->flags() & Qt::ItemIsEnabled) ? previous
                                                                              : qMax(0, firstFree));
+    m_slicePicker->setCard(selectedCard(), m_gpus);
+    fillCounts();
+    updateCost();
     fitGpuList();
 }
 
@@ -348,17 +370,22 @@ void LaunchDialog::fillCounts()
     const GpuType *gpu = selectedGpu();
     QSignalBlocker block(m_ui->countCombo);
     m_ui->countCombo->clear();
+    // A MIG slice is one per instance.
+    const bool slice = gpu && gpu->isSlice();
     for (int count : {1, 2, 4, 8}) {
+        if (slice && count > 1)
+            break;
         // Counts above what is free stay visible but say why they cannot be had.
         const bool possible = !gpu || count <= gpu->available;
         m_ui->countCombo->addItem(
             possible ? QString::number(count) : tr("%1 (not enough free)").arg(count), count);
     }
+    m_ui->countCombo->setEnabled(!slice);
     const int index = m_ui->countCombo->findData(previous > 0 ? previous : 1);
     m_ui->countCombo->setCurrentIndex(qMax(0, index));
 }
 
-const GpuType *LaunchDialog::selectedGpu() const
+const GpuType *LaunchDialog::selectedCard() const
 {
     const QListWidgetItem *item = m_ui->gpuList->currentItem();
     if (!item)
@@ -369,6 +396,19 @@ const GpuType *LaunchDialog::selectedGpu() const
             return &gpu;
     }
     return nullptr;
+}
+
+const GpuType *LaunchDialog::selectedGpu() const
+{
+    const GpuType *card = selectedCard();
+    const QString slice = m_slicePicker ? m_slicePicker->chosenSliceId() : QString();
+    if (!card || slice.isEmpty())
+        return card;
+    for (const GpuType &gpu : m_gpus) {
+        if (gpu.id == slice)
+            return &gpu;
+    }
+    return card;
 }
 
 qint64 LaunchDialog::pricePerHourMicros() const

@@ -24,17 +24,18 @@ class SshKeyStore;
 namespace cardhour::ui {
 
 class GpuCardDelegate;
+class GpuSlicePicker;
 class ModelMountPicker;
 class StopPolicyEditor;
 
-// Rent a host: GPU type (cards in a grid; a plain list when the dialog is narrow) and card
-// count, system image, datasets to mount, SSH keys, name, with what it costs running and
-// stopped and how long the balance lasts (CostPreview), before anything is spent. It loads the
-// catalog, datasets and keys itself, sends POST /v1/instances, and closes on success with
-// launched(). A user without any uploaded key gets one made for them on Launch (in the local
-// key store, uploaded, ticked; keyCreated() says so). Refusals (402: balance too low; 409: not
-// enough free cards) are said in words and the dialog stays open, so the user can change the
-// choice.
+// Rent a host: GPU type (cards in a grid; a plain list when the dialog is narrow), the whole
+// card or one of its MIG slices (GpuSlicePicker) and card count, system image, datasets to mount,
+// SSH keys, name, with what it costs running and stopped and how long the balance lasts
+// (CostPreview), before anything is spent. It loads the catalog, datasets and keys itself, sends
+// POST /v1/instances, and closes on success with launched(). A user without any uploaded key gets
+// one made for them on Launch (in the local key store, uploaded, ticked; keyCreated() says so).
+// Refusals (402: balance too low; 409: not enough free cards) are said in words and the dialog
+// stays open, so the user can change the choice.
 class LaunchDialog : public QDialog
 {
     Q_OBJECT
@@ -87,10 +88,13 @@ private:
     void launch();
     void fail(const QString &message);
     bool needsKey() const;
+    // The card picked in the list, and what is rented: it, or the MIG slice of it chosen.
+    const core::GpuType *selectedCard() const;
     const core::GpuType *selectedGpu() const;
 
     std::unique_ptr<Ui::LaunchDialog> m_ui;
     GpuCardDelegate *m_cardDelegate;
+    GpuSlicePicker *m_slicePicker = nullptr;
     QGroupBox *m_stopBox = nullptr;
     StopPolicyEditor *m_stopPolicy = nullptr;
     ModelMountPicker *m_modelPicker = nullptr;

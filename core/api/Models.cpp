@@ -161,6 +161,13 @@ GpuType GpuType::fromJson(const QJsonObject &o)
     g.storagePricePerGibHourMicros = int64(o, "storage_price_per_gib_hour_micros"_L1);
     g.storageRateMicrosPerHourWhenStopped =
         int64(o, "storage_rate_micros_per_hour_when_stopped"_L1);
+    const QJsonObject slice = o.value("slice"_L1).toObject();
+    g.sliceOf = str(slice, "of"_L1);
+    g.migProfile = str(slice, "profile"_L1);
+    g.computeSlices = int32(slice, "compute_slices"_L1);
+    g.memorySlices = int32(slice, "memory_slices"_L1);
+    g.cardComputeSlices = int32(slice, "card_compute_slices"_L1);
+    g.cardMemorySlices = int32(slice, "card_memory_slices"_L1);
     return g;
 }
 

@@ -105,6 +105,15 @@ struct GpuType
     qint64 diskGib = 0;
     qint64 storagePricePerGibHourMicros = 0;
     qint64 storageRateMicrosPerHourWhenStopped = 0;
+    // A MIG slice of a whole card (sliceOf empty: a whole card): its NVIDIA profile ("3g.40gb")
+    // and its share of the card's compute and memory slices.
+    QString sliceOf;
+    QString migProfile;
+    int computeSlices = 0;
+    int memorySlices = 0;
+    int cardComputeSlices = 0;
+    int cardMemorySlices = 0;
+    bool isSlice() const { return !sliceOf.isEmpty(); }
 
     static GpuType fromJson(const QJsonObject &o);
 };

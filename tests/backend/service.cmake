@@ -10,6 +10,11 @@ cardhour_add_test(tst_catalog SOURCES ${_service}/tst_catalog.cpp LIBS cardhour_
 cardhour_add_test(tst_cardlending
     SOURCES ${_service}/tst_cardlending.cpp
     LIBS cardhour_service_fixture)
+cardhour_add_test(tst_cardslices
+    SOURCES ${_service}/tst_cardslices.cpp
+    LIBS cardhour_service_fixture)
+target_compile_definitions(tst_cardslices PRIVATE
+    CARDHOUR_NVIDIA_SMI="${PROJECT_SOURCE_DIR}/backend-sim/images/base/nvidia-smi")
 cardhour_add_test(tst_spendinglimits
     SOURCES ${_service}/tst_spendinglimits.cpp ${_service}/SpendingFixture.h
     LIBS cardhour_sim_lib)

@@ -64,6 +64,7 @@ private Q_SLOTS:
     void money();
     void refusedForMoney();
     void launchInstallsTheAccountsKeys();
+    void migSlices();
 
 private:
     Run ctl(const QStringList &arguments, const QByteArray &input = {},
@@ -674,6 +675,55 @@ void TestCardhourctl::models()
         20000));
     QCOMPARE(ctl({u"models"_s, u"rm"_s, u"resumed"_s}).code, 4); // gone
     QCOMPARE(ctl({u"models"_s, u"rm"_s, u"tesseract-eng"_s}).code, 4); // the provider's
+}
+
+// A MIG slice is listed with its share of its card, launched by its id like any type, and the
+// card's whole-card row counts the card it is cut from as taken.
+void TestCardhourctl::migSlices()
+{
+    if (!needKeychain())
+        QSKIP("no keychain: run through tests/core/run-with-keyring");
+    const QString service = m_service + u"-mig"_s;
+    QVERIFY(!m_sim.signUp(u"mia@example.com"_s, kPassword).isEmpty());
+    Run r =
+        ctl({u"login"_s, u"--email"_s, u"mia@example.com"_s}, kPassword.toUtf8() + '\n', service);
+    QVERIFY2(r.code == 0, r.describe());
+    r = ctl({u"gpus"_s, u"--json"_s}, {}, service);
+    QVERIFY2(r.code == 0, r.describe());
+    QJsonObject card, slice;
+    for (const QJsonValue &gpu : r.json().array()) {
+        if (gpu[u"id"_s] == u"h100-80g"_s)
+            card = gpu.toObject();
+        if (gpu[u"id"_s] == u"h100-80g-1g-10gb"_s)
+            slice = gpu.toObject();
+    }
+    QVERIFY2(!slice.isEmpty(), r.describe());
+    QCOMPARE(slice[u"slice"_s][u"profile"_s].toString(), u"1g.10gb"_s);
+    QCOMPARE(slice[u"slice"_s][u"of"_s].toString(), u"h100-80g"_s);
+    QVERIFY(card[u"slice"_s].isNull());
+    const int wholeFree = card[u"available"_s].toInt();
+    r = ctl({u"gpus"_s}, {}, service);
+    QVERIFY2(r.out.contains(QRegularExpression(u"\nh100-80g-1g-10gb +NVIDIA H100 80GB HBM3 MIG "
+                                               "1g.10gb +10 GiB +¥2.14/h +56 of 56 +1/7 SMs, "
+                                               "1/8 VRAM of h100-80g\n"_s)),
+             r.describe());
+
+    r = ctl({u"launch"_s, u"--gpu"_s, u"h100-80g-1g-10gb"_s, u"--name"_s, u"m1"_s, u"--wait"_s,
+             u"--json"_s},
+            {}, service);
+    QVERIFY2(r.code == 0, r.describe());
+    QCOMPARE(r.json()[u"gpu_type"_s].toString(), u"h100-80g-1g-10gb"_s);
+    QCOMPARE(r.json()[u"state"_s].toString(), u"running"_s);
+    r = ctl({u"gpus"_s, u"--json"_s}, {}, service);
+    for (const QJsonValue &gpu : r.json().array()) {
+        if (gpu[u"id"_s] == u"h100-80g"_s) // the card the slice is cut from is not free whole
+            QCOMPARE(gpu[u"available"_s].toInt(), wholeFree - 1);
+        if (gpu[u"id"_s] == u"h100-80g-1g-10gb"_s)
+            QCOMPARE(gpu[u"available"_s].toInt(), 55);
+    }
+    r = ctl({u"launch"_s, u"--gpu"_s, u"h100-80g-1g-10gb"_s, u"--cards"_s, u"2"_s}, {}, service);
+    QVERIFY2(r.code != 0 && r.err.contains(u"gpu_count must be 1"_s), r.describe());
+    QCOMPARE(ctl({u"rm"_s, u"m1"_s, u"--yes"_s}, {}, service).code, 0);
 }
 
 QTEST_GUILESS_MAIN(TestCardhourctl)

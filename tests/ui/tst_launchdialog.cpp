@@ -24,12 +24,14 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -58,6 +60,7 @@ private Q_SLOTS:
     void storagePriceFollowsCatalog();
     void datasetIsSent();
     void firstLaunchMakesKey();
+    void launchesAMigSlice();
 
 private:
     struct Client
@@ -127,8 +130,21 @@ void TestLaunchDialog::cardsShowTheCatalog()
         c->client.token(),
         {{u"gpu_type"_s, u"rtx4090"_s}, {u"gpu_count"_s, 2}, {u"image"_s, u"base"_s}});
     QVERIFY2(!busy.isEmpty(), qPrintable(m_sim.lastError()));
-    const QJsonArray catalog = m_sim.authedGet(c->client.token(), u"/v1/catalog/gpus"_s).array();
+    // Whole cards are the cards; MIG slices are offered under their card (launchesAMigSlice).
+    QJsonArray catalog;
+    QHash<QString, qint64> cheapestSlice; // by card
+    for (const QJsonValue &gpu :
+         m_sim.authedGet(c->client.token(), u"/v1/catalog/gpus"_s).array()) {
+        if (gpu[u"slice"_s].isNull()) {
+            catalog.append(gpu);
+            continue;
+        }
+        qint64 &cheapest = cheapestSlice[gpu[u"slice"_s][u"of"_s].toString()];
+        const qint64 price = gpu[u"price_per_hour_micros"_s].toInteger();
+        cheapest = cheapest == 0 ? price : std::min(cheapest, price);
+    }
     QVERIFY(catalog.size() >= 6);
+    QVERIFY(cheapestSlice.value(u"a100-80g"_s) > 0);
 
     ui::LaunchDialog dialog(&c->session, &c->ticker, nullptr);
     dialog.resize(ui::LaunchDialog::cardsMinWidth + 80, 860);
@@ -145,7 +161,14 @@ void TestLaunchDialog::cardsShowTheCatalog()
         QCOMPARE(item->data(Qt::UserRole + 1).toString(), gpu.value(u"id"_s).toString());
         QCOMPARE(item->data(ui::GpuCardDelegate::TitleRole).toString(),
                  gpu.value(u"name"_s).toString());
-        const QStringList lines = item->data(ui::GpuCardDelegate::LinesRole).toStringList();
+        QStringList lines = item->data(ui::GpuCardDelegate::LinesRole).toStringList();
+        // A card offered in slices too says so, from the cheapest slice's price.
+        if (const qint64 cheapest = cheapestSlice.value(gpu.value(u"id"_s).toString())) {
+            QCOMPARE(lines.size(), 4);
+            QCOMPARE(lines.takeAt(2),
+                     u"or MIG slices from ¥%1.%2/h"_s.arg(cheapest / 1'000'000)
+                         .arg(cheapest % 1'000'000, 6, 10, QChar(u'0')));
+        }
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines.at(0),
                  u"%1 GiB VRAM"_s.arg((gpu.value(u"vram_mib"_s).toInt() + 512) / 1024));
@@ -454,6 +477,75 @@ void TestLaunchDialog::firstLaunchMakesKey()
     QTest::mouseClick(launchButton(again), Qt::LeftButton);
     QTRY_COMPARE(launchedAgain.size(), 1);
     QCOMPARE(keys.keys().size(), 1);
+}
+
+// An A100 rented as a MIG slice: the card offers its slices (profile, VRAM, share of the SMs,
+// price per hour, free count, all from the catalog), one slice per instance, the cost preview
+// priced from the slice, and the launch asks the provider for the slice type.
+void TestLaunchDialog::launchesAMigSlice()
+{
+    auto c = logIn(m_sim, u"slice@example.com"_s, 10'000'000);
+    QVERIFY(c);
+    QJsonObject slice;
+    for (const QJsonValue &gpu : m_sim.authedGet(c->client.token(), u"/v1/catalog/gpus"_s).array())
+        if (gpu[u"id"_s] == u"a100-80g-3g-40gb"_s)
+            slice = gpu.toObject();
+    QVERIFY(!slice.isEmpty());
+    const qint64 price = slice.value(u"price_per_hour_micros"_s).toInteger();
+
+    ui::LaunchDialog dialog(&c->session, &c->ticker, nullptr);
+    dialog.resize(ui::LaunchDialog::cardsMinWidth + 80, 860);
+    dialog.load();
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QTRY_VERIFY(list(dialog, u"gpuList"_s)->count() > 0);
+    QTRY_VERIFY(list(dialog, u"imageList"_s)->count() > 0);
+    auto *picker = dialog.findChild<QWidget *>(u"gpuSlicePicker"_s);
+    QVERIFY2(picker, "no whole-card / slice choice in the launch dialog");
+    selectGpu(dialog, u"rtx4090"_s);
+    QVERIFY(!picker->isVisible()); // no MIG on a GeForce card
+    selectGpu(dialog, u"a100-80g"_s);
+    QVERIFY(picker->isVisible());
+    auto *whole = dialog.findChild<QRadioButton *>(u"wholeCardButton"_s);
+    QVERIFY(whole->isChecked());
+    QCOMPARE(dialog.request().gpuType, u"a100-80g"_s);
+
+    QTest::mouseClick(dialog.findChild<QRadioButton *>(u"sliceButton"_s), Qt::LeftButton);
+    auto *slices = dialog.findChild<QComboBox *>(u"sliceCombo"_s);
+    QVERIFY(slices->isEnabled());
+    const int row = slices->findData(u"a100-80g-3g-40gb"_s);
+    QVERIFY(row >= 0);
+    slices->setCurrentIndex(row);
+    const QString offered = slices->itemText(row);
+    QVERIFY2(offered.startsWith(u"3g.40gb"_s), qPrintable(offered));
+    QVERIFY2(offered.contains(u"%1 GiB VRAM"_s.arg((slice[u"vram_mib"_s].toInt() + 512) / 1024)),
+             qPrintable(offered));
+    QVERIFY2(offered.contains(u"3/7 of the SMs"_s), qPrintable(offered));
+    const QString rate =
+        u"¥%1.%2/h"_s.arg(price / 1'000'000).arg((price % 1'000'000) / 10'000, 2, 10, QChar(u'0'));
+    QVERIFY2(offered.contains(rate), qPrintable(offered));
+    QVERIFY2(offered.contains(u"%1 free"_s.arg(slice[u"available"_s].toInt())),
+             qPrintable(offered));
+    // One slice per instance; the preview is the slice's price, not the card's.
+    auto *counts = dialog.findChild<QComboBox *>(u"countCombo"_s);
+    QCOMPARE(counts->count(), 1);
+    QVERIFY(!counts->isEnabled());
+    QCOMPARE(dialog.pricePerHourMicros(), price);
+    QVERIFY2(cost(dialog).contains(u"one MIG slice 3g.40gb, 3/7 of the card's SMs"_s),
+             qPrintable(cost(dialog)));
+    QVERIFY2(cost(dialog).contains(rate.chopped(2)), qPrintable(cost(dialog)));
+    shoot(&dialog, u"launch-slice"_s);
+
+    QTRY_VERIFY(launchButton(dialog)->isEnabled());
+    QSignalSpy launched(&dialog, &ui::LaunchDialog::launched);
+    QTest::mouseClick(launchButton(dialog), Qt::LeftButton);
+    QTRY_COMPARE(launched.size(), 1);
+    const auto instance = launched.at(0).at(0).value<core::Instance>();
+    const QJsonObject stored =
+        m_sim.authedGet(c->client.token(), u"/v1/instances/"_s + instance.id).object();
+    QCOMPARE(stored.value(u"gpu_type"_s).toString(), u"a100-80g-3g-40gb"_s);
+    QCOMPARE(stored.value(u"gpu_count"_s).toInt(), 1);
+    QCOMPARE(stored.value(u"price_per_hour_micros"_s).toInteger(), price);
 }
 
 QTEST_MAIN(TestLaunchDialog)

@@ -45,7 +45,7 @@ SnapshotsRestoreDialog::SnapshotsRestoreDialog(ClientSession *session,
 
     connect(m_ui->restoreGpuCombo, &QComboBox::currentIndexChanged, this, [this] {
         if (const GpuType *gpu = selectedGpu())
-            m_ui->restoreCountSpin->setMaximum(qMax(1, gpu->capacity));
+            m_ui->restoreCountSpin->setMaximum(gpu->isSlice() ? 1 : qMax(1, gpu->capacity));
         updateCost();
     });
     connect(m_ui->restoreCountSpin, &QSpinBox::valueChanged, this,

@@ -2,6 +2,7 @@
 
 #include "core/Clock.h"
 #include "core/Json.h"
+#include "gpu/MigDevice.h"
 #include "gpu/NvidiaGpus.h"
 #include "runtime/Process.h"
 #include "service/Catalog.h"
@@ -223,6 +224,13 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
         const bool real = track.real;
         const double cpus = track.cpus;
         const qint64 memoryMib = track.memoryMib;
+        if (!real && track.cards.isEmpty()) { // started (again): its slice may have moved
+            const QVariant start =
+                m_db.scalar(u"SELECT slice_start FROM instance_cards"
+                            " WHERE instance_id = ? AND slice_start IS NOT NULL"_s,
+                            {id});
+            track.sliceStart = start.isValid() && !start.isNull() ? start.toInt() : -1;
+        }
         while (!real && track.cards.size() < track.gpuCount)
             track.cards.append(SimulatedGpu::idle(spec));
 
@@ -316,8 +324,12 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
                             const SimulatedGpu::Spec &spec) const
 {
     const std::optional<GpuType> type = m_catalog.gpu(track.gpuType);
-    const QString name = type ? type->name : track.gpuType;
-    const GpuType hardware = type.value_or(GpuType{});
+    // A slice shows its whole card's name and clocks, and its own VRAM and MIG device.
+    const std::optional<GpuType> wholeCard =
+        type && type->isSlice() ? m_catalog.gpu(type->slice.of) : type;
+    const QString name = wholeCard ? wholeCard->name : track.gpuType;
+    const GpuType hardware = wholeCard.value_or(GpuType{});
+    const bool slice = type && type->isSlice() && track.sliceStart >= 0;
     QJsonArray gpus;
     for (int i = 0; i < track.cards.size(); ++i) {
         const SimulatedGpu &card = track.cards.at(i);
@@ -329,7 +341,7 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
                                                     * (0.6 + 0.4 * card.utilizationPct / 100.0)));
         const int memory =
             idle ? std::min(405, hardware.maxMemoryClockMhz) : hardware.maxMemoryClockMhz;
-        gpus.append(QJsonObject{
+        QJsonObject gpu{
             {u"index"_s, i},
             {u"name"_s, name},
             {u"uuid"_s, cardUuid(instanceId, i)},
@@ -352,7 +364,11 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
              QJsonObject{{u"graphics"_s, hardware.maxGraphicsClockMhz},
                          {u"sm"_s, hardware.maxGraphicsClockMhz},
                          {u"memory"_s, hardware.maxMemoryClockMhz},
-                         {u"video"_s, int(std::lround(hardware.maxGraphicsClockMhz * 0.85))}}}});
+                         {u"video"_s, int(std::lround(hardware.maxGraphicsClockMhz * 0.85))}}}};
+        if (slice)
+            gpu.insert(u"mig"_s,
+                       migDeviceJson(instanceId, type->slice, track.sliceStart, hardware.vramMib));
+        gpus.append(gpu);
     }
     const QJsonObject status{{u"format"_s, u"cardhour-gpu-status/1"_s},
                              {u"simulated"_s, true},
@@ -361,7 +377,7 @@ void Telemetry::writeStatus(const QString &instanceId, const InstanceTrack &trac
                              {u"cuda_version"_s, kCudaVersion},
                              {u"gpu_type"_s, track.gpuType},
                              // NVLinks bonded between every two cards; 0: PCIe only.
-                             {u"nvlinks"_s, hardware.nvlinks},
+                             {u"nvlinks"_s, slice ? 0 : hardware.nvlinks},
                              {u"gpus"_s, gpus}};
     const QString dir = statusDirFor(m_options.dataDir, instanceId);
     if (!QDir().mkpath(dir))

@@ -90,6 +90,7 @@ private:
         qint64 lastCpuNanos = -1;
         qint64 lastSampleNs = 0;
         QList<SimulatedGpu> cards;
+        int sliceStart = -1; // a MIG slice's placement on its card (read at each start)
         SampleHistory history;
         quint64 seenInPass = 0; // the last sampling pass that found it running
     };

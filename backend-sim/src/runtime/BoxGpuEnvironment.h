@@ -12,6 +12,11 @@ namespace cardhour::sim {
 // the NVIDIA container toolkit: NVIDIA_VISIBLE_DEVICES names the lent cards as the host numbers
 // them, CUDA_VISIBLE_DEVICES the box's own 0..n-1, and a host with several cards gets NCCL
 // settings for one machine (bootstrap over loopback, no InfiniBand in a box).
+// A box lent a MIG slice gets its MIG device's UUID instead, as the toolkit passes a MIG device.
 QList<QPair<QString, QString>> boxGpuEnvironment(const InstanceSpec &spec);
+
+// The UUID of the MIG device an instance is lent ("MIG-…", as `nvidia-smi -L` shows it): one per
+// instance, the same in the box's environment and in its status file.
+QString migDeviceUuid(const QString &instanceId);
 
 } // namespace cardhour::sim

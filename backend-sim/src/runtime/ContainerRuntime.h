@@ -38,6 +38,8 @@ struct InstanceSpec
     // docker's `--gpus device=N`); the box then sees the real driver and no status file.
     bool realGpus = false;
     QList<int> gpuCards; // the cards lent (simulated: numbers within the type)
+    // A MIG slice of gpuCards' one card: its NVIDIA profile ("3g.40gb"); empty: whole cards.
+    QString gpuMigProfile;
     // Restore: a create() runs the snapshot's disk image instead of the catalog image, and a
     // /workspace volume it makes anew is filled from the snapshot's archive. Empty: no snapshot.
     QString snapshotId;

@@ -85,6 +85,78 @@ qint64 requireInteger(const QString &path, const QJsonObject &o, const QString &
     return static_cast<qint64>(d);
 }
 
+// A share of `whole`, rounded to the nearest unit (prices, MiB).
+qint64 shareOf(qint64 whole, double share)
+{
+    return static_cast<qint64>(std::llround(double(whole) * share));
+}
+
+// The slices a card offers (its `mig` member): each a type of its own whose VRAM, price, CPUs,
+// memory and disk are the card's times the share of the card it takes. A slice takes the larger
+// of its compute and memory shares: a 1g.20gb blocks two memory slices, so it is priced as two.
+QList<GpuType> slicesOf(const QString &path, const GpuType &card, const QJsonObject &mig,
+                        QSet<QString> &seen)
+{
+    const int cardCompute = int(requireInteger(path, mig, u"compute_slices"_s, 1, 8));
+    const int cardMemory = int(requireInteger(path, mig, u"memory_slices"_s, 1, 8));
+    QList<GpuType> slices;
+    for (const QJsonValue &value : mig.value(u"profiles"_s).toArray()) {
+        const QJsonObject o = value.toObject();
+        GpuSlice slice;
+        slice.of = card.id;
+        slice.profile = o.value(u"profile"_s).toString();
+        static const QRegularExpression profilePattern(u"^[1-8]g\\.[0-9]{1,4}gb$"_s);
+        if (!profilePattern.match(slice.profile).hasMatch())
+            fail(path,
+                 u"MIG profile \"%1\" of \"%2\" must look like \"3g.40gb\""_s.arg(slice.profile,
+                                                                                  card.id));
+        slice.profileId = int(requireInteger(path, o, u"profile_id"_s, 0, 255));
+        slice.computeSlices = int(requireInteger(path, o, u"compute_slices"_s, 1, cardCompute));
+        slice.memorySlices = int(requireInteger(path, o, u"memory_slices"_s, 1, cardMemory));
+        slice.cardComputeSlices = cardCompute;
+        slice.cardMemorySlices = cardMemory;
+        slice.cards = card.capacity;
+        for (const QJsonValue &start : o.value(u"placements"_s).toArray()) {
+            const int first = start.toInt(-1);
+            if (first < 0 || first + slice.memorySlices > cardMemory)
+                fail(path,
+                     u"MIG profile \"%1\" of \"%2\" has a placement outside the card"_s.arg(
+                         slice.profile, card.id));
+            slice.placements.append(first);
+        }
+        if (slice.placements.isEmpty())
+            fail(path,
+                 u"MIG profile \"%1\" of \"%2\" lists no placements"_s.arg(slice.profile, card.id));
+        const double share = std::max(double(slice.computeSlices) / cardCompute,
+                                      double(slice.memorySlices) / cardMemory);
+        GpuType type = card;
+        type.id = card.id + u'-' + QString(slice.profile).replace(u'.', u'-');
+        QJsonObject named{{u"id"_s, type.id}};
+        requireId(path, named, seen);
+        type.name = u"%1 MIG %2"_s.arg(card.name, slice.profile);
+        type.description = u"MIG slice %1 of an %2: %3/%4 of its SMs, %5/%6 of its VRAM."_s
+                               .arg(slice.profile, card.name)
+                               .arg(slice.computeSlices)
+                               .arg(cardCompute)
+                               .arg(slice.memorySlices)
+                               .arg(cardMemory);
+        type.vramMib = int(qint64(card.vramMib) * slice.memorySlices / cardMemory);
+        type.pricePerHourMicros = shareOf(card.pricePerHourMicros, share);
+        type.cpusPerCard = std::max(1.0, std::round(card.cpusPerCard * share * 10) / 10);
+        type.memoryMibPerCard = shareOf(card.memoryMibPerCard, share);
+        type.diskGib = std::max<qint64>(1, qint64(std::ceil(double(card.diskGib) * share)));
+        type.nvlinks = 0; // a MIG device has no NVLink peers
+        // As many as fit on every card at once when all are this profile.
+        type.capacity = card.capacity
+            * int(std::min<qsizetype>(slice.placements.size(), cardCompute / slice.computeSlices));
+        type.slice = slice;
+        slices.append(type);
+    }
+    if (slices.isEmpty())
+        fail(path, u"\"mig\" of \"%1\" lists no profiles"_s.arg(card.id));
+    return slices;
+}
+
 } // namespace
 
 Catalog Catalog::load(const QString &directory)
@@ -162,9 +234,20 @@ Catalog Catalog::load(const QString &directory)
             gpu.maxMemoryClockMhz = static_cast<int>(
                 requireInteger(gpuPath, o, u"max_memory_clock_mhz"_s, 100, 50'000));
         catalog.m_gpus.append(gpu);
+        if (o.contains(u"mig"_s))
+            catalog.m_gpus.append(slicesOf(gpuPath, gpu, o.value(u"mig"_s).toObject(), seen));
     }
     if (catalog.m_gpus.isEmpty())
         fail(gpuPath, u"lists no GPU types"_s);
+    // A slice's share of its card's disk, but never less than the smallest whole host's: no
+    // host on offer has a smaller /workspace than the cheapest whole card's.
+    qint64 smallestDisk = 0;
+    for (const GpuType &gpu : std::as_const(catalog.m_gpus))
+        if (!gpu.isSlice() && (smallestDisk == 0 || gpu.diskGib < smallestDisk))
+            smallestDisk = gpu.diskGib;
+    for (GpuType &gpu : catalog.m_gpus)
+        if (gpu.isSlice())
+            gpu.diskGib = std::max(gpu.diskGib, smallestDisk);
 
     const QString imagePath = directory + u"/images.json"_s;
     seen.clear();
@@ -189,6 +272,12 @@ Catalog Catalog::load(const QString &directory)
 
 QList<int> GpuType::cardPool() const
 {
+    if (isSlice()) { // its whole card's
+        QList<int> pool;
+        for (int i = 0; i < slice.cards; ++i)
+            pool.append(i);
+        return pool;
+    }
     if (!simulated)
         return hostCards;
     QList<int> pool;
@@ -233,9 +322,13 @@ void Catalog::offerHostCards(const QList<HostCard> &cards, bool keepSimulated)
     if (real.isEmpty())
         return;
     if (keepSimulated) {
+        // A real card's slices would need MIG set up on the host: its simulated slices go with
+        // the simulated card it replaces.
+        QSet<QString> realIds;
+        for (const GpuType &type : std::as_const(real))
+            realIds.insert(type.id);
         for (const GpuType &type : std::as_const(m_gpus)) {
-            if (std::none_of(real.cbegin(), real.cend(),
-                             [&](const GpuType &t) { return t.id == type.id; }))
+            if (!realIds.contains(type.id) && !realIds.contains(type.slice.of))
                 real.append(type);
         }
     }
@@ -258,6 +351,18 @@ std::optional<ImageEntry> Catalog::image(const QString &id) const
             return image;
     }
     return std::nullopt;
+}
+
+QJsonObject Catalog::sliceJson(const GpuType &gpu)
+{
+    if (!gpu.isSlice())
+        return {};
+    return {{u"of"_s, gpu.slice.of},
+            {u"profile"_s, gpu.slice.profile},
+            {u"compute_slices"_s, gpu.slice.computeSlices},
+            {u"memory_slices"_s, gpu.slice.memorySlices},
+            {u"card_compute_slices"_s, gpu.slice.cardComputeSlices},
+            {u"card_memory_slices"_s, gpu.slice.cardMemorySlices}};
 }
 
 QJsonObject Catalog::toJson(const ImageEntry &image)

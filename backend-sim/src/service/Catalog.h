@@ -9,6 +9,21 @@
 
 namespace cardhour::sim {
 
+// A MIG-style slice of a whole card (NVIDIA's "GPU instance"): a share of its compute slices and
+// of its memory slices, placed where the card's MIG placement allows.
+struct GpuSlice
+{
+    QString of; // the whole card's type id; empty: this type is a whole card
+    QString profile; // NVIDIA's profile name, "3g.40gb"
+    int profileId = 0; // as `nvidia-smi mig -lgip` numbers it
+    int computeSlices = 0; // of the card's cardComputeSlices (its share of the SMs)
+    int memorySlices = 0; // of the card's cardMemorySlices (its share of the VRAM)
+    int cardComputeSlices = 7;
+    int cardMemorySlices = 8;
+    int cards = 0; // how many whole cards the slices are cut from
+    QList<int> placements; // the memory slices it may start at
+};
+
 struct GpuType
 {
     QString id;
@@ -30,8 +45,12 @@ struct GpuType
     // cards listed here (nvidia-smi indexes); a simulated one lends `capacity` numbered from 0.
     bool simulated = true;
     QList<int> hostCards;
-    // The cards an instance of this type can be lent.
+    GpuSlice slice; // slice.of empty: a whole card
+    // The cards an instance of this type can be lent (a slice: its whole card's).
     QList<int> cardPool() const;
+    bool isSlice() const { return !slice.of.isEmpty(); }
+    // The type whose physical cards this type lends: a slice's whole card, else itself.
+    QString physicalType() const { return isSlice() ? slice.of : id; }
 };
 
 // A real card found on this host (from nvidia-smi), as the catalog needs it.
@@ -85,6 +104,9 @@ public:
     }
 
     static QJsonObject toJson(const ImageEntry &image);
+    // A slice's share of its card ("3g.40gb": 3/7 of the SMs, 4/8 of the VRAM) as the API shows
+    // it; an empty object for a whole card.
+    static QJsonObject sliceJson(const GpuType &gpu);
 
     // Offers this host's real cards: one type per model, priced like the built-in type of the
     // same id when there is one (else realCardPricePerHourMicros()). `keepSimulated` keeps the

@@ -81,6 +81,10 @@ InstanceLifecycle::Launch InstanceLifecycle::prepare(const QString &userId,
     if (request.gpuCount != 1 && request.gpuCount != 2 && request.gpuCount != 4
         && request.gpuCount != 8)
         throw ApiError(400, ErrorCode::InvalidGpuCount, u"gpu_count must be 1, 2, 4 or 8."_s);
+    if (gpu->isSlice() && request.gpuCount != 1)
+        throw ApiError(
+            400, ErrorCode::InvalidGpuCount,
+            u"A MIG slice (%1) is lent one per instance: gpu_count must be 1."_s.arg(gpu->id));
     launch.keyLines = m_keys.publicKeysFor(userId, request.sshKeyIds);
     addMounts(userId, launch);
     return launch;
@@ -133,7 +137,7 @@ QJsonObject InstanceLifecycle::create(const QString &userId, const CreateRequest
             "the ones already running (%2 micro-yuan). Top up first."_s.arg(balance)
                 .arg(minute));
     m_guard.requireSpendingRoom(userId, price);
-    const int free = launch.gpu.capacity - m_records.cardsHeld(launch.gpu.id);
+    const int free = CardLending(m_db).available(launch.gpu);
     if (free < request.gpuCount)
         throw notEnoughCards(free, launch.gpu, request.gpuCount, true);
     const QString id = insert(userId, launch, now);
@@ -211,7 +215,7 @@ QJsonObject InstanceLifecycle::stop(const QString &userId, const QString &instan
 void InstanceLifecycle::lendForStart(const QString &instanceId, const QString &state,
                                      const GpuType &gpu, int count)
 {
-    const int free = gpu.capacity - m_records.cardsHeld(gpu.id);
+    const int free = CardLending(m_db).available(gpu);
     if (free < count)
         throw notEnoughCards(free, gpu, count, false);
     // A kept container made with real cards runs only with those devices; a simulated card or a

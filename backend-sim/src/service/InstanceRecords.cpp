@@ -147,6 +147,8 @@ InstanceSpec InstanceRecords::specFor(const QString &instanceId)
     const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
     spec.realGpus = gpu && !gpu->simulated;
     spec.gpuCards = CardLending(m_db).cardsOf(instanceId);
+    if (gpu && gpu->isSlice())
+        spec.gpuMigProfile = gpu->slice.profile;
     if (const std::optional<ImageEntry> image = m_catalog.image(spec.image)) {
         spec.sshUser = image->sshUser;
         for (const QJsonValue &app : image->apps)

@@ -1,5 +1,6 @@
 #include "InstanceViews.h"
 
+#include "CardLending.h"
 #include "Catalog.h"
 #include "EventBus.h"
 #include "InstanceRecords.h"
@@ -409,11 +410,7 @@ QJsonObject InstanceViews::retentionJson(qint64 diskGib) const
 
 QJsonArray InstanceViews::gpuCatalog()
 {
-    QHash<QString, int> held;
-    QSqlQuery q = m_db.exec(u"SELECT gpu_type, SUM(gpu_count) FROM instances WHERE state IN "_s
-                            + InstanceRecords::holdingStatesSql() + u" GROUP BY gpu_type"_s);
-    while (q.next())
-        held.insert(q.value(0).toString(), q.value(1).toInt());
+    const CardLending lending(m_db);
     QJsonArray gpus;
     for (const GpuType &gpu : m_catalog.gpus()) {
         gpus.append(QJsonObject{
@@ -423,7 +420,8 @@ QJsonArray InstanceViews::gpuCatalog()
             {u"vram_mib"_s, gpu.vramMib},
             {u"price_per_hour_micros"_s, gpu.pricePerHourMicros},
             {u"capacity"_s, gpu.capacity},
-            {u"available"_s, std::max(0, gpu.capacity - held.value(gpu.id))},
+            // Whole cards and slices of one card share it: what is free counts both.
+            {u"available"_s, lending.available(gpu)},
             {u"cpus_per_card"_s, gpu.cpusPerCard},
             {u"memory_mib_per_card"_s, gpu.memoryMibPerCard},
             {u"disk_gib"_s, gpu.diskGib},
@@ -431,7 +429,8 @@ QJsonArray InstanceViews::gpuCatalog()
             {u"storage_rate_micros_per_hour_when_stopped"_s,
              m_catalog.storageRatePerHourMicros(gpu.diskGib)},
             {u"power_limit_w"_s, gpu.powerLimitW},
-            {u"simulated"_s, gpu.simulated}});
+            {u"simulated"_s, gpu.simulated},
+            {u"slice"_s, gpu.isSlice() ? QJsonValue(Catalog::sliceJson(gpu)) : QJsonValue()}});
     }
     return gpus;
 }

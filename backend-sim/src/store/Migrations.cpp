@@ -299,6 +299,17 @@ const QList<Migration> &all()
              " created_at INTEGER NOT NULL)"_s,
              u"CREATE INDEX login_devices_by_user ON login_devices(user_id, created_at)"_s,
          }},
+        {14,
+         u"MIG slices of a card lent to an instance"_s,
+         {
+             // NULL: the whole card. Otherwise the slice's first memory slice, how many memory
+             // slices it spans and how many compute slices it takes; gpu_type is then the
+             // whole card's type, so whole-card and slice rentals count the same cards.
+             u"ALTER TABLE instance_cards ADD COLUMN slice_start INTEGER"
+             " CHECK (slice_start IS NULL OR slice_start >= 0)"_s,
+             u"ALTER TABLE instance_cards ADD COLUMN slice_size INTEGER"_s,
+             u"ALTER TABLE instance_cards ADD COLUMN slice_compute INTEGER"_s,
+         }},
     };
     return list;
 }

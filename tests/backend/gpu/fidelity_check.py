@@ -211,6 +211,41 @@ def status_doc(gpus, util):
                      for i in range(gpus)]}
 
 
+def check_mig(lib, status):
+    """A box lent a MIG slice: -L names the card and its MIG device as the real tool does,
+    mig -lgi shows the GPU instance at its placement, and NVML reports MIG mode and the
+    slice's VRAM, not the card's."""
+    doc = status_doc(1, 10)
+    g = doc["gpus"][0]
+    g["memory_total_mib"] = 40779
+    g["mig"] = {"profile": "3g.40gb", "profile_id": 9, "gpu_instance_id": 2, "compute_instance_id": 0,
+                "placement_start": 4, "placement_size": 4, "compute_slices": 3, "card_compute_slices": 7,
+                "card_memory_total_mib": 81559, "uuid": "MIG-sim-test-0"}
+    write_status(status, doc)
+    listed = smi("-L").stdout.splitlines()
+    if listed != ["GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-sim-test-0)",
+                  "  MIG 3g.40gb     Device  0: (UUID: MIG-sim-test-0)"]:
+        fail(f"-L on a MIG slice: {listed}")
+    lgi = smi("mig", "-lgi").stdout
+    row = [line for line in lgi.splitlines() if "MIG 3g.40gb" in line]
+    if len(row) != 1 or row[0].split()[1:7] != ["0", "MIG", "3g.40gb", "9", "2", "4:4"]:
+        fail(f"mig -lgi: {lgi}")
+    h, mem = ctypes.c_void_p(), Memory()
+    current, pending = ctypes.c_uint(7), ctypes.c_uint(7)
+    check(lib, lib.nvmlDeviceGetHandleByIndex_v2(ctypes.c_uint(0), ctypes.byref(h)), "handle")
+    check(lib, lib.nvmlDeviceGetMemoryInfo(h, ctypes.byref(mem)), "memory")
+    if mem.total != 40779 * 1024 * 1024:
+        fail(f"NVML memory on a MIG slice: {mem.total}")
+    check(lib, lib.nvmlDeviceGetMigMode(h, ctypes.byref(current), ctypes.byref(pending)), "GetMigMode")
+    if (current.value, pending.value) != (1, 1):
+        fail(f"MIG mode of a slice's card: {current.value}, {pending.value}")
+    write_status(status, status_doc(1, 10))  # a whole card: no MIG
+    smi("mig", "-lgi", expect=6)
+    check(lib, lib.nvmlDeviceGetMigMode(h, ctypes.byref(current), ctypes.byref(pending)), "GetMigMode")
+    if current.value != 0 or smi("-L").stdout.count("MIG") != 0:
+        fail("a whole card shows MIG")
+
+
 def write_status(path, doc):
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -291,6 +326,7 @@ def main():
         if lib.nvmlDeviceGetHandleByIndex_v2(ctypes.c_uint(5), ctypes.byref(h)) != 2:
             fail("an index out of range is not NVML_ERROR_INVALID_ARGUMENT")
         check_threads(lib, status)
+        check_mig(lib, status)
         check(lib, lib.nvmlShutdown(), "nvmlShutdown")
         if lib.nvmlShutdown() != 1:
             fail("a second nvmlShutdown is not NVML_ERROR_UNINITIALIZED")

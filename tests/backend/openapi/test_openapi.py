@@ -837,7 +837,8 @@ def run_scenario(c, tmp, server_port):
     gpu_ids = {g["id"] for g in gpus if isinstance(g, dict) and "id" in g}
     R.check({"rtx3090", "a100-80g"} <= gpu_ids, f"the catalog offers rtx3090 and a100-80g ({sorted(gpu_ids)})")
     R.check(any(i.get("id") == "base" for i in images if isinstance(i, dict)), "the catalog offers image base")
-    cheap = min((g for g in gpus if g.get("capacity", 0) >= 2), key=lambda g: g["price_per_hour_micros"])["id"]
+    cheap = min((g for g in gpus if g.get("capacity", 0) >= 2 and g.get("slice") is None),
+                key=lambda g: g["price_per_hour_micros"])["id"]
 
     R.section = "ssh-keys"
     key1 = make_ssh_key(tmp, "key1")

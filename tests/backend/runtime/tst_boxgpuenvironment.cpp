@@ -15,6 +15,7 @@ private Q_SLOTS:
     void oneCard();
     void severalLentCards();
     void noCards();
+    void migSlice();
 };
 
 namespace {
@@ -61,6 +62,24 @@ void TestBoxGpuEnvironment::noCards()
     InstanceSpec spec;
     spec.gpuCount = 0;
     QVERIFY(boxGpuEnvironment(spec).isEmpty());
+}
+
+// A MIG slice: the toolkit passes the MIG device by its UUID (the one nvidia-smi -L shows in
+// the box), and it is CUDA's device 0 there; no NCCL settings for one device.
+void TestBoxGpuEnvironment::migSlice()
+{
+    InstanceSpec spec;
+    spec.instanceId = u"0b6f6a4e-1111-4222-8333-944455556666"_s;
+    spec.gpuCount = 1;
+    spec.gpuCards = {3};
+    spec.gpuMigProfile = u"3g.40gb"_s;
+    const auto env = boxGpuEnvironment(spec);
+    QCOMPARE(valueOf(env, u"NVIDIA_VISIBLE_DEVICES"_s), migDeviceUuid(spec.instanceId));
+    QVERIFY(migDeviceUuid(spec.instanceId).startsWith(u"MIG-"_s));
+    QCOMPARE(migDeviceUuid(spec.instanceId).size(), 40); // MIG- and a UUID's 36
+    QVERIFY(migDeviceUuid(spec.instanceId) != migDeviceUuid(u"another"_s));
+    QCOMPARE(valueOf(env, u"CUDA_VISIBLE_DEVICES"_s), u"0"_s);
+    QCOMPARE(valueOf(env, u"NCCL_SOCKET_IFNAME"_s), u"<unset>"_s);
 }
 
 QTEST_GUILESS_MAIN(TestBoxGpuEnvironment)

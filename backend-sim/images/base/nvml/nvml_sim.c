@@ -452,6 +452,18 @@ static nvmlReturn_t power_limit(nvmlDevice_t device, unsigned int *limit)
     return NVML_SUCCESS;
 }
 
+/* A card whose box is lent a MIG slice is in MIG mode (1, NVML_DEVICE_MIG_ENABLE); its memory
+ * info is the slice's, as CUDA in the box sees it. */
+NVML_EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *currentMode,
+                                              unsigned int *pendingMode)
+{
+    CARD_OR_RETURN(device, currentMode);
+    if (!pendingMode)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    *currentMode = *pendingMode = g->mig ? 1u : 0u;
+    return NVML_SUCCESS;
+}
+
 NVML_EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device, unsigned int *limit)
 {
     return power_limit(device, limit);

@@ -125,6 +125,33 @@ static void read_clocks(cursor *c, int *clocks)
         c->failed = 1;
 }
 
+static void read_mig(cursor *c, ch_gpu *g)
+{
+    char key[48];
+    g->mig = 1;
+    if (!eat(c, '{')) {
+        c->failed = 1;
+        return;
+    }
+    if (eat(c, '}'))
+        return;
+    do {
+        read_string(c, key, sizeof key);
+        if (!eat(c, ':'))
+            c->failed = 1;
+        if (!strcmp(key, "profile"))
+            read_string(c, g->mig_profile, sizeof g->mig_profile);
+        else if (!strcmp(key, "uuid"))
+            read_string(c, g->mig_uuid, sizeof g->mig_uuid);
+        else if (!strcmp(key, "gpu_instance_id"))
+            g->gpu_instance_id = (int)read_number(c);
+        else
+            skip_value(c, 1);
+    } while (!c->failed && eat(c, ','));
+    if (!eat(c, '}'))
+        c->failed = 1;
+}
+
 static void read_gpu(cursor *c, ch_gpu *g)
 {
     char key[48];
@@ -173,7 +200,9 @@ static void read_gpu(cursor *c, ch_gpu *g)
         else if (!strcmp(key, "max_clocks_mhz")) {
             read_clocks(c, g->max_clocks);
             have_max = 1;
-        } else
+        } else if (!strcmp(key, "mig"))
+            read_mig(c, g);
+        else
             skip_value(c, 1);
     } while (!c->failed && eat(c, ','));
     if (!eat(c, '}'))

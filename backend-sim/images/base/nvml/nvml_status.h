@@ -23,6 +23,12 @@ typedef struct
     char pstate[8];
     int clocks[4]; /* graphics, sm, memory, video (nvmlClockType_t order), MHz */
     int max_clocks[4];
+    /* A MIG slice lent to the box (the status's "mig"): its card is in MIG mode and
+     * memory_total_mib is the slice's. */
+    int mig;
+    char mig_profile[32];
+    char mig_uuid[96];
+    int gpu_instance_id;
 } ch_gpu;
 
 typedef struct

@@ -1,12 +1,15 @@
 """The default nvidia-smi table and -L."""
 import time
 
+from mig import list_lines
 from status import box_processes
 
 
 def print_list(status, gpus):
     for g in gpus:
         print(f"GPU {g['index']}: {g['name']} (UUID: {g['uuid']})")
+        for line in list_lines(g):
+            print(line)
 
 
 def _box(width, text=""):
@@ -34,7 +37,7 @@ def print_table(status, gpus):
             (f" {g['index']:>3}  {g['name'][:25]:<25}{'Off':>9} ", f" {g['bus_id']:<16}{'Off':>6} ", f"{'Off':>21} "),
             (f" {int(round(g['fan_speed_pct'])):>3}%  {int(round(g['temperature_c'])):>3}C    {g['pstate']:<3}{power:>22} ",
              f"{f'{used}MiB / {total}MiB':>23} ", f"{int(round(g['utilization_gpu'])):>7}%      Default "),
-            (" " * 41, " " * 24, f"{'N/A':>21} "),
+            (" " * 41, " " * 24, f"{'Enabled' if g.get('mig') else 'N/A':>21} "),
         ]
         for cells in rows:
             print("|" + "|".join(cells) + "|")
@@ -49,7 +52,10 @@ def print_table(status, gpus):
     procs = [p for p in box_processes(status) if p["gpu"] in indexes]
     if not procs:
         print(_box(w, "  No running processes found"))
+    mig = {g["index"]: g["mig"] for g in gpus if g.get("mig")}
     for p in procs:
-        print(_box(w, f"  {p['gpu']:>3}   N/A  N/A  {p['pid']:>9}      C   {p['name'][:40]:<40}"
+        m = mig.get(p["gpu"])
+        gi, ci = (str(m["gpu_instance_id"]), str(m["compute_instance_id"])) if m else ("N/A", "N/A")
+        print(_box(w, f"  {p['gpu']:>3}  {gi:>4} {ci:>4}  {p['pid']:>9}      C   {p['name'][:40]:<40}"
                       f"{str(int(p['used_memory_mib'])) + 'MiB':>10}"))
     print("+" + "-" * (w - 2) + "+")
