@@ -319,7 +319,8 @@ void holdAnswer(const Router &router, QTcpSocket *socket, Connection *conn, Resp
     conn->idleTimer->stop();
     conn->requestTimer->stop();
     const int delayMs = response.delayMs;
-    QTimer::singleShot(delayMs, socket,
+    // Precise: a coarse timer may fire up to 5 % early, and the delay asked for is a promise.
+    QTimer::singleShot(delayMs, Qt::PreciseTimer, socket,
                        [&router, socket, conn, response = std::move(response), keepAlive] {
                            conn->delayed = false;
                            if (socket->state() != QAbstractSocket::ConnectedState)

@@ -79,6 +79,8 @@ ChaosFaults::Fault ChaosFaults::parse(const QString &userId, const QByteArray &b
 void ChaosFaults::requireRunningHost(const QString &userId, const Fault &fault)
 {
     const QString state = m_instances.requireState(userId, fault.instanceId); // 404: not theirs
+    // Wiring point for interruptible hosts: once InstanceService can interrupt a host, an
+    // interrupt fault calls it in start() (state pending → done with the notice's detail).
     if (fault.kind == u"interrupt"_s)
         throw ApiError(501, ErrorCode::NotImplemented,
                        u"This provider cannot interrupt hosts yet, so an interrupt cannot be "
