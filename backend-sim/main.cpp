@@ -1,6 +1,7 @@
 // cardhour-sim: the CardHour Sandbox provider.
 #include "CardHourVersion.h"
 #include "DataPaths.h"
+#include "cli/ChaosCommand.h"
 #include "cli/DatasetsCommand.h"
 #include "cli/DoctorCommand.h"
 #include "cli/ImagesCommand.h"
@@ -136,6 +137,8 @@ int main(int argc, char *argv[])
         return cardhour::sim::runDatasetsCommand(arguments.mid(2), defaultDataDir());
     if (arguments.size() > 1 && arguments.at(1) == u"models"_s)
         return cardhour::sim::runModelsCommand(arguments.mid(2), defaultDataDir());
+    if (arguments.size() > 1 && arguments.at(1) == u"chaos"_s)
+        return cardhour::sim::runChaosCommand(arguments.mid(2), defaultDataDir());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -144,6 +147,7 @@ int main(int argc, char *argv[])
         "  images list | build ID... | build --all     the catalog's container images\n"
         "  datasets list | add NAME DIR | remove NAME  folders instances mount read-only\n"
         "  models list | add NAME DIR                  the public model library\n"
+        "  chaos add KIND [...] | list | clear ID      rehearsed failures on a running sandbox\n"
         "  doctor [--json] [--fix FILE]                what containers and GPUs lack here, and the "
         "fix\n\n"
         "Without a subcommand it serves the API; the first line on stdout is "
@@ -217,6 +221,11 @@ int main(int argc, char *argv[])
         u"allow-private-network"_s,
         u"Let boxes reach this host's own addresses and the private, link-local (cloud "
         "metadata) and loopback ranges; by default they are refused (Linux)."_s);
+    const QCommandLineOption allowChaosOption(
+        u"allow-chaos"_s,
+        u"Allow rehearsed failures (POST /v1/chaos/faults, `cardhour-sim chaos`): each "
+        "account may fail its own next launch, slow its own API answers, drop its hosts' SSH "
+        "connections or fill their /workspace. Off by default."_s);
     const QCommandLineOption diskReserveOption(
         u"disk-reserve"_s,
         u"GiB of the data directory's disk kept free: below it new launches, snapshots and "
@@ -259,7 +268,7 @@ int main(int argc, char *argv[])
          tagPrefixOption,  postingOption,        diskCheckOption,      workspaceDiskOption,
          maxStreamsOption, privateNetworkOption, diskReserveOption,    gpusOption,
          nvidiaSmiOption,  hostNameOption,       routesOption,         dataDirOption,
-         tlsCertOption,    tlsKeyOption,         scryptOption});
+         tlsCertOption,    tlsKeyOption,         scryptOption,         allowChaosOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -319,6 +328,7 @@ int main(int argc, char *argv[])
         return fail(u"--workspace-disk wants auto or measured"_s);
     options.measuredWorkspace = workspaceDisk == u"measured"_s;
     options.testClock = parser.isSet(testClockOption);
+    options.allowChaos = parser.isSet(allowChaosOption);
     options.hostNames = parser.values(hostNameOption);
     bool ok = false;
     const int postingSeconds = parser.value(postingOption).toInt(&ok);

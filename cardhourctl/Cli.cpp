@@ -113,7 +113,7 @@ int Cli::run(const QStringList &arguments)
 {
     QList<Command> commands = accountCommands() + hostCommands() + accessCommands() + copyCommands()
         + appCommands() + snapshotCommands() + moneyCommands() + watchCommands() + topCommands()
-        + limitCommands() + modelCommands();
+        + limitCommands() + modelCommands() + chaosCommands();
     addLaunchStopOptions(commands);
 
     QString name;

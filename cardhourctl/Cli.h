@@ -144,6 +144,7 @@ QList<Command> appCommands();
 QList<Command> topCommands();
 QList<Command> limitCommands();
 QList<Command> modelCommands();
+QList<Command> chaosCommands();
 // launch --stop-at/--stop-after/--max-cost/--idle-stop (LimitsCommands.cpp).
 void addLaunchStopOptions(QList<Command> &commands);
 

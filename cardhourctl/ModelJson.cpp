@@ -237,6 +237,27 @@ QJsonObject ModelJson::toJson(const Snapshot &snapshot)
             {u"retention"_s, toJson(snapshot.retention)}};
 }
 
+QJsonObject ModelJson::toJson(const ChaosFault &fault)
+{
+    const auto orNull = [](const QString &text) {
+        return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
+    };
+    const bool failLaunch = fault.kind == u"fail_launch"_s;
+    const bool slow = fault.kind == u"slow_api"_s;
+    return {{u"id"_s, fault.id},
+            {u"kind"_s, fault.kind},
+            {u"state"_s, fault.state},
+            {u"instance_id"_s, orNull(fault.instanceId)},
+            {u"created_at"_s, time(fault.createdAt)},
+            {u"fired_at"_s, time(fault.firedAt)},
+            {u"detail"_s, fault.detail},
+            {u"reason"_s, failLaunch ? QJsonValue(fault.reason) : QJsonValue()},
+            {u"failed_instance_id"_s, orNull(fault.failedInstanceId)},
+            {u"delay_ms"_s, slow ? QJsonValue(fault.delayMs) : QJsonValue()},
+            {u"duration_s"_s, slow ? QJsonValue(fault.durationS) : QJsonValue()},
+            {u"expires_at"_s, slow ? time(fault.expiresAt) : QJsonValue()}};
+}
+
 QJsonObject ModelJson::toJson(const LibraryModel &model)
 {
     const auto orNull = [](const QString &text) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/ChaosFaults.h"
 #include "api/ModelLibrary.h"
 #include "api/Models.h"
 
@@ -30,6 +31,7 @@ public:
     static QJsonObject toJson(const core::Snapshot &snapshot);
     static QJsonObject toJson(const core::SnapshotRetention &retention);
     static QJsonObject toJson(const core::LibraryModel &model);
+    static QJsonObject toJson(const core::ChaosFault &fault);
 
     template<typename T>
     static QJsonArray toJson(const QList<T> &list)

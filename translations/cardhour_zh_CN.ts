@@ -933,6 +933,61 @@
     </message>
 </context>
 <context>
+    <name>cardhour::core::ChaosFault</name>
+    <message>
+        <source>Rehearsal: your next launch will fail (%1).</source>
+        <translation>演练：您的下一次启动将失败（%1）。</translation>
+    </message>
+    <message>
+        <source>Rehearsal: the launch of %1 failed on purpose (%2).</source>
+        <translation>演练：%1 的启动按计划失败（%2）。</translation>
+    </message>
+    <message>
+        <source>Rehearsal: the provider holds every answer %1 ms until %2.</source>
+        <translation>演练：服务商将每个应答延迟 %1 毫秒，直到 %2。</translation>
+    </message>
+    <message>
+        <source>Rehearsal over: the provider answers at its own pace again.</source>
+        <translation>演练结束：服务商已恢复正常的应答速度。</translation>
+    </message>
+    <message>
+        <source>Rehearsal: cutting the SSH connections of %1…</source>
+        <translation>演练：正在切断 %1 的 SSH 连接…</translation>
+    </message>
+    <message>
+        <source>Rehearsal: the SSH connections of %1 were cut (%2).</source>
+        <translation>演练：%1 的 SSH 连接已被切断（%2）。</translation>
+    </message>
+    <message>
+        <source>Rehearsal: filling /workspace of %1…</source>
+        <translation>演练：正在填满 %1 的 /workspace…</translation>
+    </message>
+    <message>
+        <source>Rehearsal: /workspace of %1 is full (%2).</source>
+        <translation>演练：%1 的 /workspace 已满（%2）。</translation>
+    </message>
+    <message>
+        <source>Rehearsal: freeing /workspace of %1…</source>
+        <translation>演练：正在释放 %1 的 /workspace…</translation>
+    </message>
+    <message>
+        <source>Rehearsal over: /workspace of %1 was freed (%2).</source>
+        <translation>演练结束：%1 的 /workspace 已释放（%2）。</translation>
+    </message>
+    <message>
+        <source>Rehearsal on %1 could not be done: %2</source>
+        <translation>无法在 %1 上进行演练：%2</translation>
+    </message>
+    <message>
+        <source>Rehearsal cleared before it took effect.</source>
+        <translation>演练在生效前已被清除。</translation>
+    </message>
+    <message>
+        <source>Rehearsal %1 is %2.</source>
+        <translation>演练 %1 的状态：%2。</translation>
+    </message>
+</context>
+<context>
     <name>cardhour::core::ClientSession</name>
     <message>
         <source>Your session has ended. Please log in again.</source>
@@ -1824,6 +1879,81 @@
     <message>
         <source>Only the postings from DATE (local midnight) or an ISO 8601 time on.</source>
         <translation>只显示从 DATE（当地午夜）或某个 ISO 8601 时间起的记账。</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ctl::Chaos</name>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>KIND</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>WHAT</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>chaos add wants one of: %1.</source>
+        <translation>chaos add 需要以下之一：%1。</translation>
+    </message>
+    <message>
+        <source>chaos add %1 takes the NAME of one host.</source>
+        <translation>chaos add %1 需要一台主机的名称（NAME）。</translation>
+    </message>
+    <message>
+        <source>chaos add %1 takes no host.</source>
+        <translation>chaos add %1 不接受主机参数。</translation>
+    </message>
+    <message>
+        <source>slow-api wants --delay-ms N and --duration-s S.</source>
+        <translation>slow-api 需要 --delay-ms N 和 --duration-s S。</translation>
+    </message>
+    <message>
+        <source>chaos ls takes no arguments.</source>
+        <translation>chaos ls 不接受参数。</translation>
+    </message>
+    <message>
+        <source>chaos clear takes one fault ID, or --all.</source>
+        <translation>chaos clear 需要一个故障 ID，或 --all。</translation>
+    </message>
+    <message>
+        <source>add, ls or clear?</source>
+        <translation>add、ls 还是 clear？</translation>
+    </message>
+    <message>
+        <source>no chaos command %1.</source>
+        <translation>没有 chaos 命令 %1。</translation>
+    </message>
+    <message>
+        <source>Rehearse failures: add fail-launch|slow-api|drop-ssh NAME|fill-disk NAME; ls; clear ID|--all.</source>
+        <translation>演练故障：add fail-launch|slow-api|drop-ssh NAME|fill-disk NAME；ls；clear ID|--all。</translation>
+    </message>
+    <message>
+        <source>add fail-launch: the error the launch fails with.</source>
+        <translation>add fail-launch：启动失败时给出的错误。</translation>
+    </message>
+    <message>
+        <source>add slow-api: hold every answer this long (1-10000).</source>
+        <translation>add slow-api：每个应答延迟这么多毫秒（1-10000）。</translation>
+    </message>
+    <message>
+        <source>add slow-api: for this many seconds (1-600).</source>
+        <translation>add slow-api：持续这么多秒（1-600）。</translation>
+    </message>
+    <message>
+        <source>clear: every armed or active fault.</source>
+        <translation>clear：所有已布置或生效中的故障。</translation>
     </message>
 </context>
 <context>
@@ -3135,6 +3265,10 @@ Commands:
     <message>
         <source>(%1)</source>
         <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>The provider is answering slowly: its last answer took %1 s.</source>
+        <translation>服务商应答缓慢：上一次应答用了 %1 秒。</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 
 using namespace Qt::StringLiterals;
@@ -32,8 +33,26 @@ ConnectionBanner::ConnectionBanner(QWidget *parent)
 void ConnectionBanner::showProblem(const QString &reason)
 {
     m_reason = reason;
+    m_slowMs = 0;
     retranslate();
     show();
+}
+
+void ConnectionBanner::showSlow(qint64 elapsedMs)
+{
+    if (isVisible() && m_slowMs == 0)
+        return; // cannot be reached: that says more
+    m_slowMs = elapsedMs;
+    retranslate();
+    show();
+}
+
+void ConnectionBanner::clearSlow()
+{
+    if (m_slowMs == 0)
+        return;
+    m_slowMs = 0;
+    hide();
 }
 
 void ConnectionBanner::changeEvent(QEvent *event)
@@ -46,6 +65,12 @@ void ConnectionBanner::changeEvent(QEvent *event)
 void ConnectionBanner::retranslate()
 {
     m_retry->setText(tr("Retry"));
+    m_retry->setVisible(m_slowMs == 0);
+    if (m_slowMs > 0) {
+        m_label->setText(tr("The provider is answering slowly: its last answer took %1 s.")
+                             .arg(QLocale().toString(double(m_slowMs) / 1000.0, 'f', 1)));
+        return;
+    }
     const QString head =
         tr("The provider cannot be reached; reconnecting. What you see may be out of date.");
     m_label->setText(m_reason.isEmpty() ? head : head + u' ' + tr("(%1)").arg(m_reason));

@@ -132,6 +132,8 @@ void MainWindow::connectDashboard()
     connect(m_core, &ClientSession::providerLost, m_banner, &ConnectionBanner::showProblem);
     connect(m_core, &ClientSession::streamUp, m_banner, &QWidget::hide);
     connect(m_core, &ClientSession::streamDown, m_banner, &ConnectionBanner::showProblem);
+    connect(m_core, &ClientSession::providerSlow, m_banner, &ConnectionBanner::showSlow);
+    connect(m_core, &ClientSession::providerPrompt, m_banner, &ConnectionBanner::clearSlow);
     connectNavigation();
     connectInstanceActions();
     setCurrentView(m_restoredView);

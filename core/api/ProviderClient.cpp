@@ -3,6 +3,7 @@
 #include "api/TlsTrust.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -245,7 +246,12 @@ void ProviderClient::start(ApiReply *reply, const QByteArray &method, const QUrl
             });
     // The token this request carried: a 401 to an older token must not end a newer session.
     const QString tokenSent = auth == Auth::Bearer ? m_token : QString();
-    connect(network, &QNetworkReply::finished, reply, [this, reply, tokenSent, tlsRefusal] {
+    QElapsedTimer sent;
+    sent.start();
+    connect(network, &QNetworkReply::finished, reply, [this, reply, tokenSent, tlsRefusal, sent] {
+        if (reply->m_network && !reply->m_cancelled && !reply->m_timedOut
+            && reply->m_network->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() > 0)
+            Q_EMIT answered(sent.elapsed());
         onNetworkFinished(reply, *tlsRefusal);
         if (reply->error().isUnauthorized() && !tokenSent.isEmpty() && tokenSent == m_token)
             Q_EMIT sessionExpired();
@@ -520,6 +526,24 @@ Reply<Snapshot> *ProviderClient::deleteSnapshot(const QString &id)
 {
     return call<Snapshot>("DELETE", u"/v1/snapshots/"_s + pathSegment(id), {}, Auth::Bearer, {},
                           objectOf<Snapshot>);
+}
+
+Reply<QList<ChaosFault>> *ProviderClient::chaosFaults()
+{
+    return call<QList<ChaosFault>>("GET", u"/v1/chaos/faults"_s, {}, Auth::Bearer, {},
+                                   arrayOf<ChaosFault>);
+}
+
+Reply<ChaosFault> *ProviderClient::addChaosFault(const NewChaosFault &fault)
+{
+    return call<ChaosFault>("POST", u"/v1/chaos/faults"_s, QJsonDocument(fault.toJson()),
+                            Auth::Bearer, {}, objectOf<ChaosFault>);
+}
+
+Reply<ChaosFault> *ProviderClient::clearChaosFault(const QString &id)
+{
+    return call<ChaosFault>("DELETE", u"/v1/chaos/faults/"_s + pathSegment(id), {}, Auth::Bearer,
+                            {}, objectOf<ChaosFault>);
 }
 
 Reply<Instance> *ProviderClient::restoreSnapshot(const SnapshotRestore &request,

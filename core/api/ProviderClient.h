@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/ApiReply.h"
+#include "api/ChaosFaults.h"
 #include "api/ModelLibrary.h"
 #include "api/Models.h"
 #include "api/ProofOfWork.h"
@@ -128,6 +129,11 @@ public:
     // Postpones a pending idle stop once (409 invalid_state when none is pending).
     Reply<Instance> *keepRunning(const QString &instanceId);
 
+    // ---- rehearsed failures (a provider started with --allow-chaos) ---------------------------
+    Reply<QList<ChaosFault>> *chaosFaults();
+    Reply<ChaosFault> *addChaosFault(const NewChaosFault &fault);
+    Reply<ChaosFault> *clearChaosFault(const QString &id);
+
     // ---- shared with EventStream
     // ------------------------------------------------------------------- `base` + `path` (path
     // starting with "/v1/"), keeping a path prefix of `base`.
@@ -145,6 +151,8 @@ public:
 Q_SIGNALS:
     // A call that carried the token got 401: the session is over.
     void sessionExpired();
+    // The provider answered a call (any status) this long after it was sent.
+    void answered(qint64 elapsedMs);
 
 private:
     enum class Auth {

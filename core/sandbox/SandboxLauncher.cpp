@@ -258,8 +258,11 @@ void SandboxLauncher::launch()
     auto *process = new QProcess(this);
     m_process = process;
     process->setProgram(program);
-    process->setArguments(QStringList{u"--listen"_s, u"127.0.0.1:0"_s, u"--data"_s, dataDir()}
-                          + m_extraArguments);
+    // Rehearsed failures are allowed: this sandbox is the user's own, on loopback, and each
+    // fault acts only on the account that asks (docs/sandbox.md).
+    process->setArguments(
+        QStringList{u"--listen"_s, u"127.0.0.1:0"_s, u"--data"_s, dataDir(), u"--allow-chaos"_s}
+        + m_extraArguments);
     process->setProcessChannelMode(QProcess::SeparateChannels);
     process->setStandardInputFile(QProcess::nullDevice());
 #ifdef Q_OS_LINUX

@@ -27,7 +27,7 @@ class ProviderClient;
 // (paths/SandboxSecret: a challenge on POST /v1/_sandbox/prove). One that cannot prove it is
 // refused (impostorRefused) and gets nothing: another local user may have bound the port to
 // catch the token. When no candidate is proven and the data directory's lock is free, it starts
-//     cardhour-sim --listen 127.0.0.1:0 --data DIR [extra arguments]
+//     cardhour-sim --listen 127.0.0.1:0 --data DIR --allow-chaos [extra arguments]
 // on a port of its own; when the lock is held (the real one runs elsewhere), start() fails.
 // It reads the address from its first stdout line ("listening http://127.0.0.1:PORT"), checks
 // /v1/health and reports ready(url). Failures carry the last lines the sandbox wrote to stderr.

@@ -8,6 +8,7 @@
 #include "session/SecretStore.h"
 #include "session/Session.h"
 
+#include <QJsonDocument>
 #include <QTimer>
 
 #include <algorithm>
@@ -102,6 +103,24 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
     connect(m_events, &EventStream::spendingLimitsChanged, this,
             &ClientSession::spendingLimitsChanged);
     connect(m_events, &EventStream::stopWarning, this, &ClientSession::stopWarning);
+    connect(m_events, &EventStream::eventReceived, this, [this](const SseEvent &event) {
+        if (event.type != "chaos.fault"_L1)
+            return;
+        const ChaosFault fault = ChaosFault::fromJson(QJsonDocument::fromJson(event.data).object());
+        const QString host = m_instanceNames.value(
+            fault.instanceId.isEmpty() ? fault.failedInstanceId : fault.instanceId);
+        sayNotice([this, fault, host] { return fault.describe(host, m_timeZone); });
+        Q_EMIT chaosFault(fault);
+    });
+    // How long answers take, so that a slow provider is said (the window's banner).
+    connect(m_client, &ProviderClient::answered, this, [this](qint64 elapsedMs) {
+        const bool slow = elapsedMs > m_options.slowAnswerMs;
+        if (slow)
+            Q_EMIT providerSlow(elapsedMs);
+        else if (m_answersSlow)
+            Q_EMIT providerPrompt();
+        m_answersSlow = slow;
+    });
     // A 401 on the stream ends the session as a 401 on any call does (Session says so once).
     connect(m_events, &EventStream::sessionExpired, m_session, &Session::expire);
 

@@ -2,6 +2,7 @@
 
 #include "api/ApiError.h"
 #include "api/ApiReply.h"
+#include "api/ChaosFaults.h"
 #include "api/ModelLibrary.h"
 #include "api/Models.h"
 #include "api/SpendingModels.h"
@@ -60,6 +61,9 @@ public:
         int reconnectMinMs = 1000; // EventStream's reconnect delays
         int reconnectMaxMs = 30000;
         int probeTimeoutMs = 10000; // GET /v1/health of a provider URL before it is used
+        // An answer later than this (after the request was sent) makes the provider "slow"
+        // (providerSlow) until one comes sooner (providerPrompt).
+        int slowAnswerMs = 2000;
         // Trusted for https:// providers besides the system's authorities (TlsTrust::loadCaFile):
         // a provider with a certificate of its own making.
         QList<QSslCertificate> caCertificates;
@@ -204,6 +208,13 @@ Q_SIGNALS:
     void balanceExhausted();
     void streamUp();
     void streamDown(const QString &reason);
+    // A rehearsed failure of this user's was injected, fired, finished or cleared (the SSE
+    // chaos.fault); the status bar also says it (notice).
+    void chaosFault(const cardhour::core::ChaosFault &fault);
+    // The provider's last answer took `elapsedMs` (over Options::slowAnswerMs); providerPrompt:
+    // the next one came sooner again.
+    void providerSlow(qint64 elapsedMs);
+    void providerPrompt();
     // Something the user should read (the status bar shows it until the next): `message` in
     // the language of the moment; noticeText() says the latest one in the current language.
     void notice(const QString &message);
@@ -239,6 +250,7 @@ private:
     bool m_timeZoneStated = false;
     QString m_userId;
     bool m_usingSandbox = false;
+    bool m_answersSlow = false; // the last answer took over Options::slowAnswerMs
     quint64 m_probeGeneration = 0; // a newer connectToUrl() wins over an older probe's answer
 };
 

@@ -51,3 +51,11 @@ cardhour_add_test(tst_api_idlestop
     LIBS cardhour_podman_api_test)
 add_dependencies(tst_api_idlestop cardhour-sim)
 cardhour_podman_test(tst_api_idlestop TIMEOUT 600 ALONE)
+
+# Rehearsed failures in real boxes: an open SSH session cut and a new one let in; /workspace
+# filled to ENOSPC and freed again.
+cardhour_add_test(tst_api_chaos_podman
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_chaos_podman.cpp
+    LIBS cardhour_podman_api_test)
+add_dependencies(tst_api_chaos_podman cardhour-sim)
+cardhour_podman_test(tst_api_chaos_podman TIMEOUT 600)

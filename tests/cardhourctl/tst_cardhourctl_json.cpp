@@ -50,7 +50,7 @@ void TestCardhourctlJson::initTestCase()
     if (qEnvironmentVariable("CARDHOUR_KEYRING") != u"ready"_s)
         QSKIP("no keychain: run through tests/core/run-with-keyring");
     QVERIFY(m_data.isValid());
-    QVERIFY2(m_sim.start({u"--test-clock"_s, u"--runtime"_s, u"inprocess"_s}),
+    QVERIFY2(m_sim.start({u"--test-clock"_s, u"--runtime"_s, u"inprocess"_s, u"--allow-chaos"_s}),
              qPrintable(m_sim.lastError()));
     m_service = u"cardhourctl-json-%1"_s.arg(QCoreApplication::applicationPid());
 }
@@ -128,6 +128,11 @@ void TestCardhourctlJson::everyJsonOutputFitsItsSchema()
         {{u"stop"_s, u"j1"_s}, u"instance.json"_s},
         {{u"wait"_s, u"j1"_s, u"--state"_s, u"stopped"_s}, u"instance.json"_s},
         {{u"start"_s, u"j1"_s}, u"instance.json"_s},
+        // Rehearsed failures (the client's sandbox allows them): armed, listed, cleared.
+        {{u"chaos"_s, u"add"_s, u"fail-launch"_s, u"--reason"_s, u"json rehearsal"_s},
+         u"chaos-fault.json"_s},
+        {{u"chaos"_s, u"ls"_s}, u"chaos-faults.json"_s},
+        {{u"chaos"_s, u"clear"_s, u"--all"_s}, u"chaos-faults.json"_s},
     };
     for (const Step &step : before) {
         const QString errors = check(step.arguments, step.schema);

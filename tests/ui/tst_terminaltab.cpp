@@ -4,7 +4,10 @@
 // double-clicks the instance row: a terminal tab opens a verified SSH shell. Then it types into
 // the widget like a user, runs htop (alternate screen, header drawn), resizes the widget (the
 // PTY follows), drops and reconnects the connection, and opens an instance launched with a key
-// this computer does not have (the tab names the missing key).
+// this computer does not have (the tab names the missing key). Rehearsed failures (the sandbox
+// runs with --allow-chaos): SSH dropped by the provider closes the tab's connection, said in the
+// tab and the status bar, and Reconnect gets in again; a filled /workspace makes a write in the
+// shell fail with ENOSPC while the status bar says the disk is full, until it is cleared.
 #include "AccountPageDriver.h"
 #include "CoreTestSupport.h"
 #include "GuiTestWindow.h"
@@ -16,6 +19,8 @@
 #include "TerminalTab.h"
 #include "TerminalWidget.h"
 #include "TransferBar.h"
+#include "api/ProviderClient.h"
+#include "session/ClientSession.h"
 #include "session/Session.h"
 #include "ssh/SshConfigWriter.h"
 #include "ssh/SshKeyStore.h"
@@ -34,6 +39,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 
@@ -55,6 +61,7 @@ private Q_SLOTS:
     void appOpensThroughForward();
     void sshConfigAndCommandPinHostKey();
     void droppedConnectionReconnects();
+    void rehearsedDropAndFullDiskAreShown();
     void missingKeyIsNamed();
     void jupyterOpensInBrowserThroughForward();
 
@@ -77,7 +84,7 @@ void TestTerminalTab::initTestCase()
     initPodmanTest();
     if (QTest::currentTestFailed() || !m_dir)
         return;
-    m_sim = startSim();
+    m_sim = startSim({u"--allow-chaos"_s});
     QVERIFY(m_sim);
 
     ui::MainWindow::Options o = isolatedWindowOptions(QDir(m_dir->path()), u"terminal"_s, 3000);
@@ -357,6 +364,47 @@ void TestTerminalTab::droppedConnectionReconnects()
     QTRY_VERIFY2_WITH_TIMEOUT(m_tab->isConnected(), qPrintable(m_tab->statusText()), 30000);
     type(u"echo back-$((40+2))"_s);
     QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(u"\nback-42"_s), qPrintable(screen()), 15000);
+}
+
+void TestTerminalTab::rehearsedDropAndFullDiskAreShown()
+{
+    QVERIFY(m_tab && m_tab->isConnected());
+    core::ProviderClient *client = m_window->clientSession()->client();
+    core::NewChaosFault drop;
+    drop.kind = u"drop_ssh"_s;
+    drop.instanceId = m_instanceId;
+    const auto dropped = await(client->addChaosFault(drop));
+    QVERIFY2(dropped.ok, dropped.why());
+    // The tab says its connection closed (never that it is still there) and offers Reconnect.
+    QTRY_VERIFY_WITH_TIMEOUT(!m_tab->isConnected() && !m_tab->statusText().isEmpty(), 30000);
+    QVERIFY(m_tab->findChild<QPushButton *>(u"reconnectButton"_s)->isVisible());
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        m_window->statusBar()->currentMessage().contains(u"SSH connections"_s)
+            && m_window->statusBar()->currentMessage().contains(u"were cut"_s),
+        qPrintable(m_window->statusBar()->currentMessage()), 30000);
+    shoot(u"chaos-ssh-dropped"_s);
+    QTest::mouseClick(m_tab->findChild<QPushButton *>(u"reconnectButton"_s), Qt::LeftButton);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_tab->isConnected(), qPrintable(m_tab->statusText()), 30000);
+
+    const QJsonObject disk = m_sim->authedGet(m_token, u"/v1/limits"_s).value(u"disk"_s).toObject();
+    if (!disk[u"workspace_bounded"_s].toBool())
+        QSKIP(
+            "/workspace is not bounded on this host: fill_disk is refused (tst_api_chaos_podman)");
+    core::NewChaosFault fill;
+    fill.kind = u"fill_disk"_s;
+    fill.instanceId = m_instanceId;
+    const auto filled = await(client->addChaosFault(fill));
+    QVERIFY2(filled.ok, filled.why());
+    QTRY_VERIFY2_WITH_TIMEOUT(m_window->statusBar()->currentMessage().contains(u"is full"_s),
+                              qPrintable(m_window->statusBar()->currentMessage()), 60000);
+    type(u"dd if=/dev/zero of=/workspace/more bs=64k count=4; echo wrote-$?"_s);
+    QTRY_VERIFY2_WITH_TIMEOUT(screen().contains(u"No space left on device"_s), qPrintable(screen()),
+                              15000);
+    QVERIFY(!screen().contains(u"wrote-0"_s));
+    shoot(u"chaos-disk-full"_s);
+    QVERIFY(await(client->clearChaosFault(filled.value->id)).ok);
+    QTRY_VERIFY2_WITH_TIMEOUT(m_window->statusBar()->currentMessage().contains(u"was freed"_s),
+                              qPrintable(m_window->statusBar()->currentMessage()), 60000);
 }
 
 void TestTerminalTab::missingKeyIsNamed()

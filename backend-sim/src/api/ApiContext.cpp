@@ -5,6 +5,7 @@
 #include "core/Json.h"
 #include "http/Router.h"
 #include "service/Accounts.h"
+#include "service/ChaosFaults.h"
 #include "service/Idempotency.h"
 #include "service/InstanceService.h"
 #include "store/Database.h"
@@ -122,7 +123,8 @@ void ApiContext::authedRoute(const QByteArray &method, const QString &pattern,
 {
     router.add(method, pattern,
                [this, method, bodyType, handler = std::move(handler)](http::Request &request) {
-                   return guarded([&] {
+                   QString caller;
+                   http::Response response = guarded([&] {
                        checkRequestSource(request, hostNames, bodyType);
                        const QByteArray token = bearerToken(request);
                        if (token.isEmpty())
@@ -139,8 +141,13 @@ void ApiContext::authedRoute(const QByteArray &method, const QString &pattern,
                                u"The token is not valid (expired, revoked or mistyped)."_s);
                        if (method != "GET")
                            instances.tick();
+                       caller = *userId;
                        return handler(request, *userId);
                    });
+                   // A rehearsed slow API holds the caller's answers, errors too.
+                   if (chaos && !caller.isEmpty() && !response.stream)
+                       response.delayMs = chaos->responseDelayMs(caller);
+                   return response;
                });
 }
 
@@ -196,6 +203,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerSnapshotRoutes(ctx);
     registerLimitRoutes(ctx);
     registerSpendingRoutes(ctx);
+    registerChaosRoutes(ctx);
     registerTestRoutes(ctx);
 }
 

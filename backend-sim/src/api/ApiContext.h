@@ -15,6 +15,7 @@ namespace cardhour::sim {
 
 class Accounts;
 class Catalog;
+class ChaosFaults;
 class Clock;
 class Database;
 class Datasets;
@@ -53,6 +54,8 @@ struct ApiContext
     Models *models = nullptr; // the public model library
     PrivateModels *privateModels = nullptr; // users' own models and their uploads
     const HostDiskReserve *diskReserve = nullptr; // what writes to the host's disk must leave free
+    // Rehearsed failures: its slow_api faults hold every answer to an account for a while.
+    ChaosFaults *chaos = nullptr;
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
     QString runtimeName = {}; // what runs instances: podman, docker or inprocess
     QString runtimeNote = {}; // why `--runtime auto` chose it, when not the first choice
@@ -101,6 +104,7 @@ void registerSnapshotRoutes(ApiContext &ctx);
 void registerModelRoutes(ApiContext &ctx);
 void registerLimitRoutes(ApiContext &ctx);
 void registerSpendingRoutes(ApiContext &ctx); // spending limits, stop policies
+void registerChaosRoutes(ApiContext &ctx); // refused (403) without --allow-chaos
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

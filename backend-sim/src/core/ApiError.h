@@ -84,6 +84,9 @@ inline constexpr QLatin1StringView UnknownUpload{"unknown_upload"};
 inline constexpr QLatin1StringView UploadOffsetMismatch{"upload_offset_mismatch"};
 inline constexpr QLatin1StringView ChunkChecksumMismatch{"chunk_checksum_mismatch"};
 inline constexpr QLatin1StringView UploadChecksumMismatch{"upload_checksum_mismatch"};
+// The chaos API (rehearsed failures)
+inline constexpr QLatin1StringView ChaosDisabled{"chaos_disabled"};
+inline constexpr QLatin1StringView ChaosUnsupported{"chaos_unsupported"};
 
 // All of the above (what `--print-error-codes` prints).
 inline constexpr std::array all{
@@ -143,6 +146,8 @@ inline constexpr std::array all{
     UploadOffsetMismatch,
     ChunkChecksumMismatch,
     UploadChecksumMismatch,
+    ChaosDisabled,
+    ChaosUnsupported,
 };
 
 } // namespace ErrorCode

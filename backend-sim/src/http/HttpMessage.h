@@ -46,6 +46,9 @@ struct Response
     HeaderList headers;
     QByteArray body;
     std::function<void(std::shared_ptr<EventStream>)> stream;
+    // Held this long before it is sent, the connection's next requests waiting behind it (a
+    // rehearsed slow API); 0: sent at once.
+    int delayMs = 0;
 
     void setHeader(const QByteArray &name, const QByteArray &value); // replaces same name
 

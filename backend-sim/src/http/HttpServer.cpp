@@ -44,6 +44,7 @@ struct Connection
     bool streaming = false; // handed to an EventStream: no more requests
     bool closing = false; // answered for the last time, waiting for the close
     bool paused = false; // answers queued past maxQueuedOutput: no reading until they drain
+    bool delayed = false; // an answer is held (Response::delayMs): later requests wait behind it
 };
 
 // What evictOldest() looks at, on each socket.
@@ -231,10 +232,15 @@ void closeGracefully(QTcpSocket *socket, Connection *conn)
             QObject::connect(tls, &QSslSocket::encryptedBytesWritten, socket, onWritten);
 }
 
+void holdAnswer(const Router &router, QTcpSocket *socket, Connection *conn, Response response,
+                bool keepAlive);
+
 // Answers every complete request in the connection's buffer, in order. Returns false when
 // the connection takes no further requests (error, close, stream, or the peer left).
 bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
 {
+    if (conn->delayed)
+        return false; // answered, in order, once the held answer is sent
     for (;;) {
         if (pendingOutput(socket) > conn->maxQueuedOutput) {
             // A peer that pipelines requests without reading the answers: stop here (the
@@ -292,12 +298,43 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
             return false;
         }
 
+        if (response.delayMs > 0) {
+            holdAnswer(router, socket, conn, std::move(response), keepAlive);
+            return false;
+        }
         writeResponse(socket, response, keepAlive);
         if (!keepAlive) {
             closeGracefully(socket, conn);
             return false;
         }
     }
+}
+
+// Sends `response` after its delay; requests that arrive meanwhile are buffered and answered
+// after it, in order. The socket owns the timer: a peer that leaves cancels it.
+void holdAnswer(const Router &router, QTcpSocket *socket, Connection *conn, Response response,
+                bool keepAlive)
+{
+    conn->delayed = true;
+    conn->idleTimer->stop();
+    conn->requestTimer->stop();
+    const int delayMs = response.delayMs;
+    // Precise: a coarse timer may fire up to 5 % early, and the delay asked for is a promise.
+    QTimer::singleShot(delayMs, Qt::PreciseTimer, socket,
+                       [&router, socket, conn, response = std::move(response), keepAlive] {
+                           conn->delayed = false;
+                           if (socket->state() != QAbstractSocket::ConnectedState)
+                               return;
+                           writeResponse(socket, response, keepAlive);
+                           if (!keepAlive) {
+                               closeGracefully(socket, conn);
+                               return;
+                           }
+                           // The rest of the buffer, then what came meanwhile (which also
+                           // restarts the idle timer).
+                           if (answerBuffered(router, socket, conn))
+                               Q_EMIT socket->readyRead();
+                       });
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "CliRuntime.h"
 
 #include "AppWatcher.h"
+#include "BoxFaults.h"
 #include "BoxNames.h"
 #include "CliEngine.h"
 #include "ConnectionCounter.h"
@@ -24,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -157,6 +159,7 @@ void CliRuntime::makeParts()
                                       {m_options.stopTimeoutS, m_options.dataDir}, this);
     m_usage = new UsageSampler(*m_engine, m_cache, this);
     m_connections = new ConnectionCounter(*m_engine, m_cache, this);
+    m_boxFaults = new BoxFaults(*m_engine, m_cache, this);
     // The running boxes' own disks (and their /workspace where nothing else bounds it) are
     // measured with podman only.
     m_diskWatch = new ContainerDiskWatch(
@@ -186,6 +189,7 @@ void CliRuntime::connectParts()
     connect(m_connections, &ConnectionCounter::counted, this,
             &ContainerRuntime::connectionsCounted);
     connect(m_diskWatch, &ContainerDiskWatch::diskFull, this, &ContainerRuntime::diskFull);
+    connect(m_boxFaults, &BoxFaults::done, this, &ContainerRuntime::boxFaultDone);
     // The engine's events: a launch waiting for sshd fails now rather than at its watchdog's
     // next tick, and the reconcile learns of a box that ended, or of a box of ours started by no
     // operation of ours (by hand, a restored database's box), now rather than at the periodic
@@ -316,12 +320,45 @@ bool CliRuntime::watchesEvents() const
 
 void CliRuntime::create(const InstanceSpec &spec)
 {
-    m_launcher->create(spec);
+    if (!failArmedLaunch(spec))
+        m_launcher->create(spec);
 }
 
 void CliRuntime::start(const InstanceSpec &spec)
 {
-    m_launcher->start(spec);
+    if (!failArmedLaunch(spec))
+        m_launcher->start(spec);
+}
+
+bool CliRuntime::failArmedLaunch(const InstanceSpec &spec)
+{
+    const QString reason = takeLaunchFailure(spec);
+    if (reason.isEmpty())
+        return false;
+    QTimer::singleShot(0, this,
+                       [this, id = spec.instanceId, reason] { Q_EMIT failed(id, reason); });
+    return true;
+}
+
+void CliRuntime::dropSshConnections(const QString &instanceId)
+{
+    m_boxFaults->dropSsh(instanceId);
+}
+
+void CliRuntime::fillWorkspace(const QString &instanceId)
+{
+    if (m_diskQuota.workspaceBounded())
+        m_boxFaults->fillWorkspace(instanceId);
+    else
+        QTimer::singleShot(0, this, [this, instanceId, why = m_diskQuota.detail] {
+            Q_EMIT boxFaultDone(instanceId, u"fill_disk"_s, false,
+                                u"/workspace is not bounded here (%1)"_s.arg(why));
+        });
+}
+
+void CliRuntime::unfillWorkspace(const QString &instanceId)
+{
+    m_boxFaults->unfillWorkspace(instanceId);
 }
 
 void CliRuntime::stop(const QString &instanceId)

@@ -12,6 +12,7 @@
 namespace cardhour::sim {
 
 class AppWatcher;
+class BoxFaults;
 class CliEngine;
 class ConnectionCounter;
 class ContainerDiskWatch;
@@ -133,6 +134,13 @@ public:
     // for measured; else stop-when-full (podman) or none, and why.
     DiskQuota diskQuota() const override { return m_diskQuota; }
 
+    // Rehearsed failures inside running boxes (BoxFaults): drop_ssh anywhere, fill_disk only
+    // where /workspace is bounded (else the host's own disk would fill).
+    QString boxFaultsUnsupportedReason() const override { return {}; }
+    void dropSshConnections(const QString &instanceId) override;
+    void fillWorkspace(const QString &instanceId) override;
+    void unfillWorkspace(const QString &instanceId) override;
+
     QString snapshotsUnsupportedReason() const override;
     void snapshot(const SnapshotSpec &spec) override;
     void removeSnapshot(const QString &snapshotId) override;
@@ -189,6 +197,8 @@ Q_SIGNALS:
 private:
     void makeParts();
     void connectParts();
+    // Fails a create/start armed with failNextLaunch() (→ failed, later); false when none is.
+    bool failArmedLaunch(const InstanceSpec &spec);
     // Runs `info` (bounded): whether the engine answers, and whether bind mounts need ",z".
     void readInfo();
 
@@ -214,6 +224,7 @@ private:
     InstanceTeardown *m_teardown = nullptr;
     UsageSampler *m_usage = nullptr;
     ConnectionCounter *m_connections = nullptr;
+    BoxFaults *m_boxFaults = nullptr;
     ContainerDiskWatch *m_diskWatch = nullptr;
 };
 

@@ -154,6 +154,26 @@ public:
     // Deletes what snapshot() kept (→ snapshotRemoved or snapshotFailed). Idempotent.
     virtual void removeSnapshot(const QString &snapshotId) { Q_UNUSED(snapshotId); }
 
+    // Rehearsed failures (the chaos API, and the test routes). The next create() or start() of
+    // an instance owned by `ownerId` (empty: anyone's) fails with `reason` instead of running,
+    // in every runtime; `tag` names it for cancelLaunchFailure() and launchFailureUsed().
+    void failNextLaunch(const QString &reason, const QString &ownerId = {},
+                        const QString &tag = {});
+    void cancelLaunchFailure(const QString &tag);
+    // Empty when this runtime can act inside a running box (drop its SSH connections, fill its
+    // /workspace), else why not.
+    virtual QString boxFaultsUnsupportedReason() const
+    {
+        return QStringLiteral("the %1 runtime runs no boxes to act in").arg(name());
+    }
+    // Ends every SSH connection into the running box, as a network cut would (sshd itself keeps
+    // listening, so clients can reconnect) → boxFaultDone(id, "drop_ssh", ...).
+    virtual void dropSshConnections(const QString &instanceId);
+    // Fills the box's /workspace to its bound, so that writes there fail with ENOSPC
+    // → boxFaultDone(id, "fill_disk", ...); unfillWorkspace() frees it again ("unfill_disk").
+    virtual void fillWorkspace(const QString &instanceId);
+    virtual void unfillWorkspace(const QString &instanceId);
+
 Q_SIGNALS:
     void usageSampled(const QHash<QString, cardhour::sim::ResourceUsage> &byInstance);
     void connectionsCounted(const QHash<QString, int> &byInstance);
@@ -168,6 +188,28 @@ Q_SIGNALS:
     void snapshotRemoved(const QString &snapshotId);
     // The running instance's own disk (outside /workspace) holds more than it was given.
     void diskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes);
+    // A failure armed with failNextLaunch() was used on this instance's create or start.
+    void launchFailureUsed(const QString &tag, const QString &instanceId, const QString &reason);
+    // What a fault inside a box did: `detail` says what was found (connections ended, bytes
+    // written) or why it could not be done.
+    void boxFaultDone(const QString &instanceId, const QString &fault, bool ok,
+                      const QString &detail);
+
+protected:
+    // The failure armed for this spec's owner, if any (taken: it fires once); emits
+    // launchFailureUsed. Runtimes call it first thing in create() and start().
+    QString takeLaunchFailure(const InstanceSpec &spec);
+    // Answers a box fault this runtime cannot do, later (as every result comes).
+    void refuseBoxFault(const QString &instanceId, const QString &fault);
+
+private:
+    struct ArmedFailure
+    {
+        QString reason;
+        QString ownerId;
+        QString tag;
+    };
+    QList<ArmedFailure> m_armedFailures;
 };
 
 } // namespace cardhour::sim

@@ -59,18 +59,20 @@ QString InProcessRuntime::name() const
 void InProcessRuntime::create(const InstanceSpec &spec)
 {
     m_specs.insert(spec.instanceId, spec);
-    launch(spec.instanceId, true, spec.snapshotId);
+    launch(spec, true);
 }
 
 void InProcessRuntime::start(const InstanceSpec &spec)
 {
     m_specs.insert(spec.instanceId, spec);
-    launch(spec.instanceId, false);
+    launch(spec, false);
 }
 
-void InProcessRuntime::launch(const QString &instanceId, bool fresh, const QString &snapshotId)
+void InProcessRuntime::launch(const InstanceSpec &spec, bool fresh)
 {
-    QString failure = std::exchange(m_failNext, QString());
+    const QString instanceId = spec.instanceId;
+    const QString snapshotId = fresh ? spec.snapshotId : QString();
+    QString failure = takeLaunchFailure(spec);
     QTimer::singleShot(0, this, [this, instanceId, fresh, failure, snapshotId]() mutable {
         if (fresh)
             Q_EMIT stageReached(instanceId, u"image"_s);

@@ -36,9 +36,9 @@ public:
     void snapshot(const SnapshotSpec &spec) override;
     void removeSnapshot(const QString &snapshotId) override;
 
-    // Test hooks: the next create/start fails with `reason`; or holds the instance in its
-    // current stage until release() (to observe creating/starting from outside).
-    void failNext(const QString &reason) { m_failNext = reason; }
+    // Test hooks: the next create/start (anyone's) fails with `reason`; or holds the instance
+    // in its current stage until release() (to observe creating/starting from outside).
+    void failNext(const QString &reason) { failNextLaunch(reason); }
     void setHold(bool hold) { m_hold = hold; }
     void release();
     // What the provider last asked this runtime to run for an instance (what a container
@@ -46,7 +46,7 @@ public:
     InstanceSpec lastSpec(const QString &instanceId) const { return m_specs.value(instanceId); }
 
 private:
-    void launch(const QString &instanceId, bool fresh, const QString &snapshotId = {});
+    void launch(const InstanceSpec &spec, bool fresh);
     QString snapshotDir(const QString &snapshotId) const;
     void finish(const QString &instanceId);
 
@@ -54,7 +54,6 @@ private:
     QSet<QString> m_running;
     QSet<QString> m_known;
     QStringList m_held;
-    QString m_failNext;
     bool m_hold = false;
     QString m_dataDir;
 };

@@ -17,6 +17,7 @@
 #include "runtime/InProcessRuntime.h"
 #include "service/Accounts.h"
 #include "service/Catalog.h"
+#include "service/ChaosFaults.h"
 #include "service/Datasets.h"
 #include "service/EventBus.h"
 #include "service/HostDiskReserve.h"
@@ -331,6 +332,9 @@ void SimServer::start()
     m_context->runtimeNote = m_runtimeNote;
     m_context->timeZoneId = m_spendingLimits->timeZoneId();
     m_context->hostNames = m_options.hostNames;
+    m_chaos = std::make_unique<ChaosFaults>(*m_runtime, *m_instances, *m_events, *m_clock);
+    m_chaos->setAllowed(m_options.allowChaos);
+    m_context->chaos = m_chaos.get();
     if (m_options.testClock)
         m_context->testClockSecret = writeTestClockSecret(m_options.dataDir);
     registerAllRoutes(*m_context);
@@ -464,6 +468,8 @@ QStringList SimServer::routeTable(bool testClock)
     PrivateModels privateModels(db, books, catalog, clock, models, u"/nonexistent"_s);
     ctx.models = &models;
     ctx.privateModels = &privateModels;
+    ChaosFaults chaos(runtime, instances, events, clock);
+    ctx.chaos = &chaos;
     registerAllRoutes(ctx);
     QStringList lines;
     for (const http::Router::Route &route : router.routes())

@@ -18,6 +18,7 @@ namespace cardhour::sim {
 class Accounts;
 class Bookkeeper;
 class Catalog;
+class ChaosFaults;
 class Clock;
 class ContainerRuntime;
 class Database;
@@ -60,6 +61,7 @@ public:
         int maxEventStreams = 0; // 0: half of HttpServer::defaultMaxConnections()
         qint64 diskReserveBytes = 2LL << 30; // HostDiskReserve; 0: none kept
         bool testClock = false;
+        bool allowChaos = false; // rehearsed failures (ChaosFaults); else /v1/chaos/* answer 403
         qint64 testClockStartMs = 0; // 0: start at the real time
         qint64 postingIntervalMs = 60'000;
         int tickIntervalMs = 1000;
@@ -122,6 +124,7 @@ private:
     std::unique_ptr<PrivateModels> m_privateModels;
     std::unique_ptr<SnapshotService> m_snapshots;
     std::unique_ptr<HostDiskReserve> m_diskReserve;
+    std::unique_ptr<ChaosFaults> m_chaos;
     std::unique_ptr<http::Router> m_router;
     std::unique_ptr<ApiContext> m_context;
     std::unique_ptr<http::HttpServer> m_http;

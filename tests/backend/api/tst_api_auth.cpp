@@ -70,6 +70,9 @@ const QList<Route> kAuthedRoutes = {
     {"GET", u"/v1/model-uploads/{id}"_s},
     {"PUT", u"/v1/model-uploads/{id}"_s},
     {"DELETE", u"/v1/model-uploads/{id}"_s},
+    {"POST", u"/v1/chaos/faults"_s},
+    {"GET", u"/v1/chaos/faults"_s},
+    {"DELETE", u"/v1/chaos/faults/{id}"_s},
 };
 const QStringList kPublicRoutes = {
     u"GET /v1/health"_s,

@@ -419,7 +419,7 @@ class Server:
         self.stderr_file = open(self.stderr_path, "wb")
         # A cheap password hash (the production cost is checked in tests/security).
         self.proc = subprocess.Popen([self.binary, "--listen", "127.0.0.1:0", "--data", data, "--test-clock",
-                                      "--runtime", "inprocess", "--scrypt-cost-log2", "10"],
+                                      "--runtime", "inprocess", "--scrypt-cost-log2", "10", "--allow-chaos"],
                                      stdout=subprocess.PIPE, stderr=self.stderr_file, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         line = b""
@@ -1170,6 +1170,9 @@ def run_scenario(c, tmp, server_port):
     R.section = "models"
     exercise_models(c, alice_token, bob_token, cheap)
 
+    R.section = "chaos"
+    probes += exercise_chaos(c, alice_token, bob_token, cheap)
+
     R.section = "snapshots"
     source = c.call("POST", "/v1/instances", {"name": "snap-src", "gpu_type": cheap, "image": "base", "gpu_count": 2},
                     token=alice_token, expect=202).json
@@ -1404,6 +1407,39 @@ def run_scenario(c, tmp, server_port):
     c.call("POST", "/v1/_test/clock/advance", {"seconds": 15 * 60 + 1}, expect=200)
     c.call("POST", "/v1/auth/login", {"email": "frank@example.com", "password": "correct horse battery"},
            expect=200, label="after the lock")
+    return probes
+
+
+def exercise_chaos(c, alice_token, bob_token, gpu_type):
+    """The chaos API on the in-process runtime (started with --allow-chaos): a failed launch, a
+    slow API, and the faults this runtime cannot do refused as documented."""
+    probes = probe_request_body(c, "POST", "/v1/chaos/faults", {"kind": "slow_api", "delay_ms": 1, "duration_s": 1},
+                                token=bob_token)
+    armed = c.call("POST", "/v1/chaos/faults", {"kind": "fail_launch", "reason": "no capacity (rehearsal)"},
+                   token=alice_token, expect=201).json or {}
+    R.check(armed.get("state") == "armed", f"a fail_launch fault is armed (got {armed.get('state')!r})")
+    host = c.call("POST", "/v1/instances", {"gpu_type": gpu_type, "image": "base"}, token=alice_token,
+                  expect=202).json or {}
+    failed = wait_state(c, alice_token, host.get("id"), {"failed"}) if "id" in host else None
+    R.check(failed and "no capacity (rehearsal)" in (failed.get("state_reason") or ""),
+            "the next launch failed with the fault's reason")
+    listed = c.call("GET", "/v1/chaos/faults", token=alice_token, expect=200).json or []
+    R.check(listed and listed[0].get("state") == "done" and listed[0].get("failed_instance_id") == host.get("id"),
+            "the fault is done, naming the instance it failed")
+    c.call("GET", "/v1/chaos/faults", token=bob_token, expect=200, label="another user's list")
+    c.call("DELETE", f"/v1/chaos/faults/{armed.get('id')}", token=bob_token, expect=404, label="another user's")
+    slow = c.call("POST", "/v1/chaos/faults", {"kind": "slow_api", "delay_ms": 50, "duration_s": 1},
+                  token=bob_token, expect=201).json or {}
+    cleared = c.call("DELETE", f"/v1/chaos/faults/{slow.get('id')}", token=bob_token, expect=200).json or {}
+    R.check(cleared.get("state") == "cleared", f"a cleared slow_api is cleared (got {cleared.get('state')!r})")
+    c.call("POST", "/v1/chaos/faults", {"kind": "drop_ssh", "instance_id": "no-such-host"}, token=alice_token,
+           expect=404, label="another user's or no host")
+    if "id" in host:
+        reply = c.call("POST", "/v1/chaos/faults", {"kind": "drop_ssh", "instance_id": host["id"]},
+                       token=alice_token, expect=409, label="no box in the in-process runtime")
+        R.check(reply.code == "chaos_unsupported", f"drop_ssh in-process: code {reply.code!r}")
+        c.call("POST", "/v1/chaos/faults", {"kind": "interrupt", "instance_id": host["id"]}, token=alice_token,
+               expect=501, label="interrupt not implemented")
     return probes
 
 
