@@ -29,6 +29,8 @@ public:
     void stop(const QString &instanceId) override;
     void remove(const QString &instanceId) override;
     bool isRunning(const QString &instanceId) const override;
+    // What this process runs now (nothing after a restart: its instances died with it).
+    QHash<QString, bool> inventory() const override;
 
     void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
     QString instanceDir(const QString &instanceId) const; // empty without a data directory

@@ -100,6 +100,13 @@ bool InstanceRecords::compareAndSwap(const QString &instanceId, const QStringLis
     return q.numRowsAffected() == 1;
 }
 
+void InstanceRecords::claimHost(const QString &instanceId)
+{
+    m_db.write(u"UPDATE instances SET host_provider = ? WHERE id = ?"_s,
+               {m_hostId.isEmpty() ? QVariant(QMetaType(QMetaType::QString)) : QVariant(m_hostId),
+                instanceId});
+}
+
 qint64 InstanceRecords::diskGibOf(const QString &gpuType, const QVariant &recorded) const
 {
     if (!recorded.isNull())

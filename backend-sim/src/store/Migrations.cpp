@@ -299,6 +299,12 @@ const QList<Migration> &all()
              " created_at INTEGER NOT NULL)"_s,
              u"CREATE INDEX login_devices_by_user ON login_devices(user_id, created_at)"_s,
          }},
+        {14,
+         u"the provider process that runs each instance (several may share one PostgreSQL)"_s,
+         {
+             // NULL: made before, by the only provider there was.
+             u"ALTER TABLE instances ADD COLUMN host_provider TEXT"_s,
+         }},
     };
     return list;
 }
