@@ -208,7 +208,10 @@ Database::Written Database::writeKept(const QString &sql, const Values &bindings
         kept->query.bindValue(position++, value);
     ++m_writeVersion;
     run(kept->query, sql);
-    Written written{kept->query.numRowsAffected(), kept->query.lastInsertId()};
+    // QPSQL asks the server for lastval(), which fails (and aborts the transaction) where no
+    // sequence was used: ids come from insertReturningId() there.
+    Written written{kept->query.numRowsAffected(),
+                    isPostgres() ? QVariant() : kept->query.lastInsertId()};
     kept->query.finish();
     return written;
 }

@@ -60,7 +60,7 @@ class TestApiSharedStore : public QObject
 {
     Q_OBJECT
 
-private slots:
+private Q_SLOTS:
     void initTestCase();
     void init();
     void cleanup();
