@@ -42,14 +42,32 @@ QList<QJsonObject> computeOf(const QJsonArray &postings, const QString &instance
 }
 
 // Empty if each of the instance's postings starts where the one before ended (nothing
-// billed twice, no period skipped); else what is wrong.
-QString contiguityProblem(const QList<QJsonObject> &compute)
+// billed twice, no period skipped) or, across a stop (`runs`: more than one run), no earlier;
+// else what is wrong.
+QString contiguityProblem(const QList<QJsonObject> &compute, bool runs = false)
 {
     for (qsizetype i = 1; i < compute.size(); ++i) {
         const QString end = compute.at(i - 1).value(u"period_end"_s).toString();
         const QString start = compute.at(i).value(u"period_start"_s).toString();
-        if (start != end)
+        if (runs ? isoToMs(start) < isoToMs(end) : start != end)
             return u"posting %1 starts at %2, the one before ends at %3"_s.arg(i).arg(start, end);
+    }
+    return {};
+}
+
+// Empty if the postings, oldest first, add up: each one's balance_after is the one before's
+// plus its amount, and none below zero (the ledger's own check is a test-clock route, and
+// these providers run on real time); else what is wrong.
+QString ledgerProblem(const QJsonArray &newestFirst)
+{
+    qint64 balance = 0;
+    for (qsizetype i = newestFirst.size() - 1; i >= 0; --i) {
+        const QJsonObject p = newestFirst.at(i).toObject();
+        balance += p.value(u"amount_micros"_s).toInteger();
+        const qint64 after = p.value(u"balance_after_micros"_s).toInteger();
+        if (after != balance || after < 0)
+            return u"posting %1 says %2 after it, the postings add up to %3"_s.arg(
+                p.value(u"seq"_s).toInteger()).arg(after).arg(balance);
     }
     return {};
 }
@@ -73,6 +91,7 @@ private Q_SLOTS:
 private:
     bool startBoth(const QStringList &extra = {});
 
+    QString m_token; // the account the test function used, checked in cleanup()
     QString m_server;
     QString m_store;
     SimProcess *m_a = nullptr;
@@ -115,9 +134,10 @@ bool TestApiSharedStore::startBoth(const QStringList &extra)
 void TestApiSharedStore::cleanup()
 {
     for (SimProcess *sim : {m_a, m_b}) {
-        if (sim && sim->isRunning())
-            QCOMPARE(sim->verifyLedger(), QString());
+        if (sim && sim->isRunning() && !m_token.isEmpty())
+            QCOMPARE(ledgerProblem(sim->allPostings(m_token)), QString());
     }
+    m_token.clear();
     for (SimProcess *sim : {m_a, m_b}) {
         if (sim && sim->isRunning())
             QVERIFY(sim->terminate());
@@ -128,6 +148,7 @@ void TestApiSharedStore::hostsAreServedByEitherProvider()
 {
     QVERIFY(startBoth());
     const QString token = m_a->signUp(u"shared@example.com"_s);
+    m_token = token;
     QVERIFY2(!token.isEmpty(), qPrintable(m_a->lastError()));
     // The account signed up through A logs in through B.
     QCOMPARE(m_b->authedGet(token, u"/v1/me"_s).status, 200);
@@ -141,25 +162,26 @@ void TestApiSharedStore::hostsAreServedByEitherProvider()
 
     // Stopped through B: A's host stops, its compute billing ends, its disk is billed.
     const Reply stop = m_b->authedPost(token, u"/v1/instances/%1/stop"_s.arg(id));
-    QVERIFY2(stop.status == 200, stop.describe().constData());
+    QVERIFY2(stop.status / 100 == 2, stop.describe().constData());
     QTRY_COMPARE_WITH_TIMEOUT(stateOn(*m_a, token, id), u"stopped"_s, 10000);
     const QList<QJsonObject> billed = computeOf(m_a->allPostings(token), id);
     QCOMPARE(contiguityProblem(billed), QString());
 
     // Started again through B, it runs there now; terminated through A, it is gone from both.
     const Reply start = m_b->authedPost(token, u"/v1/instances/%1/start"_s.arg(id));
-    QVERIFY2(start.status == 200, start.describe().constData());
+    QVERIFY2(start.status / 100 == 2, start.describe().constData());
     QTRY_COMPARE_WITH_TIMEOUT(stateOn(*m_a, token, id), u"running"_s, 10000);
     const Reply gone = m_a->authedDelete(token, u"/v1/instances/"_s + id);
-    QVERIFY2(gone.status == 200, gone.describe().constData());
+    QVERIFY2(gone.status / 100 == 2, gone.describe().constData());
     QTRY_COMPARE_WITH_TIMEOUT(stateOn(*m_b, token, id), u"terminated"_s, 10000);
-    QCOMPARE(contiguityProblem(computeOf(m_b->allPostings(token), id)), QString());
+    QCOMPARE(contiguityProblem(computeOf(m_b->allPostings(token), id), true), QString());
 }
 
 void TestApiSharedStore::eventStreamsShowBothProviders()
 {
     QVERIFY(startBoth());
     const QString token = m_a->signUp(u"events@example.com"_s);
+    m_token = token;
     QVERIFY(!token.isEmpty());
     SseClient onA;
     SseClient onB;
@@ -173,7 +195,7 @@ void TestApiSharedStore::eventStreamsShowBothProviders()
         QTRY_VERIFY_WITH_TIMEOUT(stream->hasInstanceState(launchedOnA, u"running"_s), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(stream->hasInstanceState(launchedOnB, u"running"_s), 10000);
     }
-    QVERIFY(m_a->authedPost(token, u"/v1/instances/%1/stop"_s.arg(launchedOnB)).status == 200);
+    QVERIFY(m_a->authedPost(token, u"/v1/instances/%1/stop"_s.arg(launchedOnB)).status / 100 == 2);
     QTRY_VERIFY_WITH_TIMEOUT(onB.hasInstanceState(launchedOnB, u"stopped"_s), 10000);
 }
 
@@ -181,6 +203,7 @@ void TestApiSharedStore::killMidPostingLosesNothingAndBillsNothingTwice()
 {
     QVERIFY(startBoth());
     const QString token = m_a->signUp(u"crash@example.com"_s);
+    m_token = token;
     QVERIFY(!token.isEmpty());
     QStringList onA;
     QStringList onB;
@@ -205,7 +228,7 @@ void TestApiSharedStore::killMidPostingLosesNothingAndBillsNothingTwice()
                 && isoToMs(b.last().value(u"period_end"_s).toString()) > killedAtMs + 1000;
         }(),
         20000);
-    QCOMPARE(m_b->verifyLedger(), QString());
+    QCOMPARE(ledgerProblem(m_b->allPostings(token)), QString());
 
     QVERIFY2(m_a->restart(), qPrintable(m_a->lastError()));
     const QJsonArray postings = m_a->allPostings(token);
@@ -229,6 +252,7 @@ void TestApiSharedStore::concurrentLaunchesNeverExceedCapacity()
 {
     QVERIFY(startBoth());
     const QString token = m_a->signUp(u"capacity@example.com"_s);
+    m_token = token;
     QVERIFY(!token.isEmpty());
     int capacity = 0;
     for (const QJsonValue &v : m_a->authedGet(token, u"/v1/catalog/gpus"_s).array())
@@ -248,14 +272,14 @@ void TestApiSharedStore::concurrentLaunchesNeverExceedCapacity()
     for (const Reply &r : replies) {
         QVERIFY2(r.status != 0, qPrintable(r.networkError));
         ++statuses[r.status];
-        if (r.status == 201)
+        if (r.status == 202)
             launched.insert(r.value(u"id"_s).toString());
         else
             QVERIFY2(r.status == 409 && r.errorCode() == u"not_enough_gpus"_s,
                      r.describe().constData());
     }
     // Every card lent once: as many launches as cards, each a different instance.
-    QCOMPARE(statuses.value(201), capacity);
+    QCOMPARE(statuses.value(202), capacity);
     QCOMPARE(launched.size(), capacity);
     for (SimProcess *sim : {m_a, m_b}) {
         const QJsonArray listed = sim->authedGet(token, u"/v1/instances"_s).array();
