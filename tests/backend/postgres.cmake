@@ -18,8 +18,10 @@ set_tests_properties(postgres_cluster_stop PROPERTIES
 # providers on the scratch cluster instead of SQLite.
 function(cardhour_postgres_test name)
     add_test(NAME ${name}_pg COMMAND ${name})
+    set(environment QT_QPA_PLATFORM=offscreen CARDHOUR_SIM_BIN=$<TARGET_FILE:cardhour-sim>
+        CARDHOUR_TEST_POSTGRES_URL_FILE=${cardhour_postgres_url_file})
     set_tests_properties(${name}_pg PROPERTIES
-        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;CARDHOUR_SIM_BIN=$<TARGET_FILE:cardhour-sim>;CARDHOUR_TEST_POSTGRES_URL_FILE=${cardhour_postgres_url_file}"
+        ENVIRONMENT "${environment}"
         FIXTURES_REQUIRED postgres_cluster
         TIMEOUT 300
         LABELS "postgres;backend")

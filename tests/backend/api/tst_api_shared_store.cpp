@@ -66,8 +66,10 @@ QString ledgerProblem(const QJsonArray &newestFirst)
         balance += p.value(u"amount_micros"_s).toInteger();
         const qint64 after = p.value(u"balance_after_micros"_s).toInteger();
         if (after != balance || after < 0)
-            return u"posting %1 says %2 after it, the postings add up to %3"_s.arg(
-                p.value(u"seq"_s).toInteger()).arg(after).arg(balance);
+            return u"posting %1 says %2 after it, the postings add up to %3"_s
+                .arg(p.value(u"seq"_s).toInteger())
+                .arg(after)
+                .arg(balance);
     }
     return {};
 }
@@ -118,8 +120,8 @@ void TestApiSharedStore::init()
 bool TestApiSharedStore::startBoth(const QStringList &extra)
 {
     // Real time: the two processes' clocks must agree (a test clock is one process's).
-    const QStringList args = QStringList{u"--store"_s, m_store, u"--posting-interval"_s, u"1"_s}
-        + extra;
+    const QStringList args =
+        QStringList{u"--store"_s, m_store, u"--posting-interval"_s, u"1"_s} + extra;
     if (!m_a->start(args)) {
         qWarning("provider A: %s", qPrintable(m_a->lastError()));
         return false;
