@@ -140,14 +140,6 @@ bool InProcessRuntime::isRunning(const QString &instanceId) const
     return m_running.contains(instanceId);
 }
 
-QHash<QString, bool> InProcessRuntime::inventory() const
-{
-    QHash<QString, bool> listed;
-    for (const QString &id : m_known)
-        listed.insert(id, m_running.contains(id));
-    return listed;
-}
-
 // ---- snapshots: copies of the instance's two folders ----------------------------------------
 
 QString InProcessRuntime::instanceDir(const QString &instanceId) const

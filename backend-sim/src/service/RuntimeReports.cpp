@@ -178,22 +178,20 @@ void RuntimeReports::followOtherProviders()
 {
     // What runs here follows the rows, whoever changed them: an instance stopped or
     // terminated through another provider, or started there since, stops or goes here.
-    const QHash<QString, bool> here = m_runtime.inventory();
     QStringList toStop;
     QStringList toRemove;
-    for (auto it = here.cbegin(); it != here.cend(); ++it) {
-        QSqlQuery q =
-            m_db.exec(u"SELECT state, host_provider FROM instances WHERE id = ?"_s, {it.key()});
+    for (const QString &id : m_runtime.instancesHere()) {
+        QSqlQuery q = m_db.exec(u"SELECT state, host_provider FROM instances WHERE id = ?"_s, {id});
         if (!q.next())
             continue; // quarantined by reconcile(), not ours to judge here
         const QString state = q.value(0).toString();
         const bool elsewhere = !q.value(1).isNull() && q.value(1).toString() != m_records.hostId();
         if (state == u"terminated"_s)
-            toRemove.append(it.key());
-        else if (it.value()
+            toRemove.append(id);
+        else if (m_runtime.isRunning(id)
                  && (elsewhere
                      || !QStringList{u"creating"_s, u"starting"_s, u"running"_s}.contains(state)))
-            toStop.append(it.key());
+            toStop.append(id);
     }
     for (const QString &id : std::as_const(toRemove))
         m_runtime.remove(id);

@@ -89,6 +89,7 @@ private Q_SLOTS:
     void eventStreamsShowBothProviders();
     void killMidPostingLosesNothingAndBillsNothingTwice();
     void concurrentLaunchesNeverExceedCapacity();
+    void idempotencyKeyHoldsAcrossProviders();
 
 private:
     bool startBoth(const QStringList &extra = {});
@@ -290,6 +291,32 @@ void TestApiSharedStore::concurrentLaunchesNeverExceedCapacity()
             if (v.toObject().value(u"id"_s).toString() == u"rtx4090"_s)
                 QCOMPARE(v.toObject().value(u"available"_s).toInt(), 0);
     }
+}
+
+void TestApiSharedStore::idempotencyKeyHoldsAcrossProviders()
+{
+    QVERIFY(startBoth());
+    const QString token = m_a->signUp(u"idempotent@example.com"_s);
+    m_token = token;
+    QVERIFY(!token.isEmpty());
+    // One launch, asked for twenty times at once with one key, half through each provider.
+    Headers headers = SimProcess::bearer(token);
+    headers.append({"Idempotency-Key"_ba, "one-launch"_ba});
+    const QByteArray body = QJsonDocument(spec(u"l40s"_s)).toJson(QJsonDocument::Compact);
+    QList<QPair<quint16, QByteArray>> requests;
+    for (int i = 0; i < 20; ++i)
+        requests.append(
+            {(i % 2 ? m_b : m_a)->port(), rawRequest("POST", u"/v1/instances"_s, body, headers)});
+    const QList<Reply> replies = SimProcess::sendConcurrently(requests, 60000);
+    int replayed = 0;
+    for (const Reply &r : replies) {
+        QVERIFY2(r.status == 202, r.describe().constData());
+        QCOMPARE(r.body, replies.first().body);
+        replayed += r.header("idempotent-replayed") == "true" ? 1 : 0;
+    }
+    QCOMPARE(replayed, replies.size() - 1);
+    for (SimProcess *sim : {m_a, m_b})
+        QCOMPARE(sim->authedGet(token, u"/v1/instances"_s).array().size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestApiSharedStore)
