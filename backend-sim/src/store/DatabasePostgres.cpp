@@ -61,6 +61,12 @@ void Database::openPostgres(const StoreLocation &location)
     }
     runOrThrow(m_db, u"SELECT pg_advisory_unlock(%1)"_s.arg(kMigrationLock));
     listenForOtherWriters();
+    // What is read from here on is as new as this: a later write elsewhere makes it reload.
+    QSqlQuery counter(m_db);
+    if (!counter.exec(u"SELECT serial FROM store_writes"_s) || !counter.next())
+        throw DbError(
+            u"cannot read store_writes: %1"_s.arg(counter.lastError().text()).toStdString());
+    m_sharedWrites = counter.value(0).toLongLong();
 }
 
 void Database::listenForOtherWriters()
@@ -101,10 +107,8 @@ void Database::beginShared()
     if (shared != m_sharedWrites) {
         // Another process committed since this one last looked: nothing kept in memory
         // (open segments, known tokens, serialised views) may be trusted any longer.
-        if (m_sharedWrites >= 0) {
-            ++m_rollbacks;
-            ++m_writeVersion;
-        }
+        ++m_rollbacks;
+        ++m_writeVersion;
         m_sharedWrites = shared;
     }
     m_writeVersionAtBegin = m_writeVersion;
