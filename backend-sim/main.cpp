@@ -159,6 +159,12 @@ int main(int argc, char *argv[])
         u"HOST:PORT"_s, u"127.0.0.1:8787"_s);
     const QCommandLineOption dataOption(
         u"data"_s, u"Directory for the provider's state (SQLite)."_s, u"DIR"_s);
+    const QCommandLineOption storeOption(
+        u"store"_s,
+        u"Keep accounts, instances and the ledger in PostgreSQL instead of the data directory's"
+        " SQLite file: postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?schema=NAME]. Several"
+        " providers (each with its own --data) may share one."_s,
+        u"URL"_s);
     const QCommandLineOption remoteOption(
         u"allow-remote"_s,
         u"Allow listening on a non-loopback address (only with --tls-cert and --tls-key)."_s);
@@ -268,7 +274,8 @@ int main(int argc, char *argv[])
          tagPrefixOption,  postingOption,        diskCheckOption,      workspaceDiskOption,
          maxStreamsOption, privateNetworkOption, diskReserveOption,    gpusOption,
          nvidiaSmiOption,  hostNameOption,       routesOption,         dataDirOption,
-         tlsCertOption,    tlsKeyOption,         scryptOption,         allowChaosOption});
+         tlsCertOption,    tlsKeyOption,         scryptOption,         allowChaosOption,
+         storeOption});
     parser.process(app);
 
     if (parser.isSet(errorCodesOption)) {
@@ -310,6 +317,7 @@ int main(int argc, char *argv[])
                     "the network unencrypted. Give --tls-cert FILE and --tls-key FILE."_s.arg(
                         options.address.toString()));
     options.dataDir = parser.isSet(dataOption) ? parser.value(dataOption) : defaultDataDir();
+    options.store = parser.value(storeOption);
     if (parser.isSet(catalogOption))
         options.catalogDir = parser.value(catalogOption);
     options.runtime = parser.value(runtimeOption);

@@ -44,12 +44,14 @@ def _medians(runs):
 
 
 def run(sim_exe, floor_exe, catalog_src, instances, seconds, connection_counts=(1, 16, 64), rounds=1,
-        log=print):
+        log=print, store=None):
+    """store: a postgresql:// URL for --store (the same benchmark on PostgreSQL), or None: SQLite."""
     if not shutil.which("wrk"):
         raise RuntimeError("wrk is not installed (Debian: apt-get install wrk)")
     work = tempfile.mkdtemp(prefix="cardhour-bench-api-")
     catalog = wide_catalog(catalog_src, os.path.join(work, "catalog"))
-    sim = Sim(sim_exe, os.path.join(work, "sim"), "inprocess", catalog_dir=catalog)
+    sim = Sim(sim_exe, os.path.join(work, "sim"), "inprocess", catalog_dir=catalog,
+              extra_args=["--store", store] if store else ())
     floor = None
     rows = []
     try:

@@ -25,6 +25,25 @@ def _failed(benchmark, error):
     return {"benchmark": benchmark, "measure": "FAILED", "unit": "", "note": error}
 
 
+def _api_rows(rows, api, section):
+    if isinstance(api, dict):
+        rows.append(_failed(section, api["error"]))
+        return
+    for r in api or []:
+        p, f = r["provider"], r["floor"]
+        label = f"GET {r['path']}, {r['connections']} connection(s)"
+        note = f"{r['body_bytes']} B body" + (f"; ratio per round {', '.join(f'{x:.2f}' for x in r['ratios'])}"
+                                             if r.get("ratios") else "")
+        if p["socket_errors"] or p["non_2xx"]:
+            note += f"; provider: {p['socket_errors']} socket errors (wrk times out at 2 s), {p['non_2xx']} non-2xx"
+        rows.append(_row(section, label + ": requests/s", "req/s", [p["rps"]],
+                         "same HTTP stack, constant body", [f["rps"]], note=note))
+        rows.append(_row(section, label + ": p50 latency", "ms", [p["p50_ms"]],
+                         "same HTTP stack, constant body", [f["p50_ms"]]))
+        rows.append(_row(section, label + ": p99 latency", "ms", [p["p99_ms"]],
+                         "same HTTP stack, constant body", [f["p99_ms"]]))
+
+
 def rows_of(results):
     rows = []
     plan = results["plan"]
@@ -69,23 +88,9 @@ def rows_of(results):
                          "minimal Qt window, idle, same seconds", [load["floor_hwm_mib"]], "< 150 MB",
                          note=f"RSS at the end {load['client_rss_mib']:.1f} MiB; the client listed "
                               f"{load['listed']} instances and received {load['metrics_received']} samples"))
-    api = results.get("api")
-    if isinstance(api, dict):
-        rows.append(_failed("4 provider API", api["error"]))
-    elif api:
-        for r in api:
-            p, f = r["provider"], r["floor"]
-            label = f"GET {r['path']}, {r['connections']} connection(s)"
-            note = f"{r['body_bytes']} B body" + (f"; ratio per round {', '.join(f'{x:.2f}' for x in r['ratios'])}"
-                                                 if r.get("ratios") else "")
-            if p["socket_errors"] or p["non_2xx"]:
-                note += f"; provider: {p['socket_errors']} socket errors (wrk times out at 2 s), {p['non_2xx']} non-2xx"
-            rows.append(_row("4 provider API", label + ": requests/s", "req/s", [p["rps"]],
-                             "same HTTP stack, constant body", [f["rps"]], note=note))
-            rows.append(_row("4 provider API", label + ": p50 latency", "ms", [p["p50_ms"]],
-                             "same HTTP stack, constant body", [f["p50_ms"]]))
-            rows.append(_row("4 provider API", label + ": p99 latency", "ms", [p["p99_ms"]],
-                             "same HTTP stack, constant body", [f["p99_ms"]]))
+    for key, section in (("api", "4 provider API"), ("api-pg", "4b provider API, store on PostgreSQL")):
+        _api_rows(rows, results.get(key), section)
+
     tick = results.get("tick")
     if isinstance(tick, dict):
         rows.append(_failed("5 metering + telemetry tick", tick["error"]))

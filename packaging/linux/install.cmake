@@ -85,6 +85,8 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
     "podman, runc, uidmap, slirp4netns, debootstrap, gnome-keyring | kwalletmanager, "
     "qt6-translations-l10n, fonts-noto-cjk | fonts-wqy-microhei")
 string(JOIN "" CPACK_DEBIAN_PACKAGE_RECOMMENDS ${CPACK_DEBIAN_PACKAGE_RECOMMENDS})
+# Only for `cardhour-sim --store postgresql://…` (several providers on one database).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libqt6sql6-psql (>= 6.4) | libqt6sql6-psql-t64 (>= 6.4)")
 find_program(CARDHOUR_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(CARDHOUR_DPKG_SHLIBDEPS)
     set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)

@@ -101,7 +101,7 @@ qint64 Bookkeeper::post(const Ledger::Posting &posting, qint64 nowMs,
                           .arg(posting.userId)
                           .arg(before)
                           .toStdString());
-    const Database::Written insert = m_db.write(
+    const qint64 txnId = m_db.insertReturningId(
         u"INSERT INTO ledger_txns(uuid, user_id, kind, amount_micros, balance_after_micros,"
         " instance_id, segment_id, period_start, period_end, description, created_at,"
         " snapshot_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"_s,
@@ -113,7 +113,6 @@ qint64 Bookkeeper::post(const Ledger::Posting &posting, qint64 nowMs,
          optionalInt(posting.periodEndMs), posting.description, nowMs,
          posting.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
                                       : QVariant(posting.snapshotId)});
-    const qint64 txnId = insert.lastInsertId.toLongLong();
     m_db.write(
         u"INSERT INTO ledger_entries(txn_id, account, amount_micros) VALUES (?,?,?), (?,?,?)"_s,
         {txnId, Ledger::userAccount(posting.userId), posting.amountMicros, txnId,
@@ -154,10 +153,7 @@ void Bookkeeper::postAll(const QList<Ledger::Posting> &postings, qint64 nowMs,
     const QList<qint64> after = balancesAfter(postings, running);
     // The transactions' ids are given here (the next ones AUTOINCREMENT would give: this is
     // the only writer), so that the entries can name them without reading each one back.
-    const qint64 lastId =
-        m_db.scalar(u"SELECT MAX(COALESCE((SELECT MAX(id) FROM ledger_txns), 0),"
-                    " COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'ledger_txns'), 0))"_s)
-            .toLongLong();
+    const qint64 lastId = m_db.scalar(m_db.dialect().highestLedgerTxnId()).toLongLong();
     if (!m_pass)
         m_pass = std::make_unique<PassStatements>(m_db);
     const auto bindOptional = [](RawStatement &statement, int position,
@@ -205,6 +201,8 @@ void Bookkeeper::postAll(const QList<Ledger::Posting> &postings, qint64 nowMs,
         txn.run();
         entry.run();
     });
+    if (const QString advance = m_db.dialect().advanceLedgerTxnIds(); !advance.isEmpty())
+        m_db.scalar(advance, {lastId + postings.size()});
     for (auto it = running.cbegin(); it != running.cend(); ++it) {
         if (balances.value(it.key(), -1) == it.value())
             continue; // unchanged

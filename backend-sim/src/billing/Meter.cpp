@@ -134,17 +134,17 @@ void Meter::openSegment(const QString &instanceId, const QString &userId, qint64
 {
     if (!openSegmentsOfInstance(instanceId).isEmpty())
         throw DbError("instance already has an open billing segment");
-    const Database::Written insert =
-        m_db.write(u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
-                   " last_seen_at, charged_micros, charged_until, kind) VALUES (?,?,?,?,?,0,?,?)"_s,
-                   {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, kindName(kind)});
+    const qint64 id = m_db.insertReturningId(
+        u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
+        " last_seen_at, charged_micros, charged_until, kind) VALUES (?,?,?,?,?,0,?,?)"_s,
+        {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, kindName(kind)});
     OpenSegment opened;
     opened.kind = kind;
     opened.instanceId = instanceId;
     opened.userId = userId;
     opened.ratePerHourMicros = ratePerHourMicros;
     opened.startedAtMs = atMs;
-    keepOpened(insert.lastInsertId, opened);
+    keepOpened(id, opened);
 }
 
 qint64 Meter::unposted(const OpenSegment &segment, qint64 atMs)
@@ -228,7 +228,7 @@ void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instan
 {
     if (openSegmentOfSnapshot(snapshotId))
         throw DbError("snapshot already has an open billing segment");
-    const Database::Written insert = m_db.write(
+    const qint64 id = m_db.insertReturningId(
         u"INSERT INTO segments(instance_id, user_id, rate_micros_per_hour, started_at,"
         " last_seen_at, charged_micros, charged_until, kind, snapshot_id) VALUES (?,?,?,?,?,0,?,'storage',?)"_s,
         {instanceId, userId, ratePerHourMicros, atMs, atMs, atMs, snapshotId});
@@ -239,7 +239,7 @@ void Meter::openSnapshotSegment(const QString &snapshotId, const QString &instan
     opened.ratePerHourMicros = ratePerHourMicros;
     opened.startedAtMs = atMs;
     opened.snapshotId = snapshotId;
-    keepOpened(insert.lastInsertId, opened);
+    keepOpened(id, opened);
 }
 
 qint64 Meter::closeSnapshotSegment(const QString &snapshotId, qint64 atMs)
@@ -455,14 +455,16 @@ void Meter::writeSightings()
         }
     }
     for (const auto &[atMs, ids] : idsBySighting)
-        m_db.write(u"UPDATE segments SET last_seen_at = ? WHERE id IN (SELECT value FROM"
-                   " json_each(?)) AND ended_at IS NULL AND last_seen_at < ?"_s,
+        m_db.write(u"UPDATE segments SET last_seen_at = ? WHERE id IN (SELECT CAST(value AS"
+                   " BIGINT) FROM json_each(?)) AND ended_at IS NULL AND last_seen_at < ?"_s,
                    {atMs, QString(u'[' + ids.join(u',') + u']'), atMs});
 }
 
 void Meter::checkpointUser(const QString &userId, qint64 atMs)
 {
     for (const OpenSegment &segment : openSegmentsOf(userId)) {
+        if (m_hostedHere && segment.kind == Kind::Compute && !m_hostedHere(segment.instanceId))
+            continue; // its provider posts it, up to when it last saw it run
         if (segment.chargedUntilMs < atMs)
             postCharge(segment, atMs, false);
     }
@@ -474,6 +476,8 @@ void Meter::accrue(qint64 nowMs, bool markSeen)
     QList<OpenSegment> segments; // copies: posting changes the kept ones
     for (auto &[user, ofUser] : open()) {
         for (OpenSegment &s : ofUser) {
+            if (m_hostedHere && s.kind == Kind::Compute && !m_hostedHere(s.instanceId))
+                continue; // another provider's host: its tick sees and posts it
             if (markSeen && s.kind == Kind::Compute && s.seenAtMs < nowMs)
                 s.seenAtMs = nowMs;
             if (s.chargedUntilMs <= nowMs - m_postingIntervalMs)

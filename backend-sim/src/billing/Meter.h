@@ -10,6 +10,7 @@
 #include <QVariant>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -74,6 +75,15 @@ public:
     // With limits, no posting takes a period past its hard maximum (the rest is written off,
     // as at a zero balance); InstanceService stops the hosts before that happens.
     void setSpendingLimits(const SpendingLimits *limits) { m_limits = limits; }
+    // Provider processes sharing one database (PostgreSQL): the tick sees running and posts
+    // checkpoints only for the compute segments of instances this process runs (the others'
+    // hosts are theirs to see; a provider that died is not seen running by another). Storage
+    // segments are posted by whichever tick comes first: under the shared write lock each
+    // posting starts from the charged_until the last one left, so nothing is posted twice.
+    void setHostedHere(std::function<bool(const QString &instanceId)> hostedHere)
+    {
+        m_hostedHere = std::move(hostedHere);
+    }
 
     // Lifetime cost of an instance, posted and unposted, apart by kind.
     struct Costs
@@ -213,6 +223,7 @@ private:
     Bookkeeper &m_books;
     qint64 m_postingIntervalMs;
     const SpendingLimits *m_limits = nullptr;
+    std::function<bool(const QString &)> m_hostedHere; // null: every instance is this one's
     std::unique_ptr<RawChunkedStatement> m_chargeSegments; // writePass's, prepared on first use
     QHash<QString, QString> m_names; // ownerKey → name, for the owners of open segments
 };

@@ -87,11 +87,15 @@ void Meter::writePass(const PassState &pass, qint64 nowMs)
     // never carried as debt, and the next checkpoint must not ask for it again.
     if (!m_chargeSegments)
         m_chargeSegments = std::make_unique<RawChunkedStatement>(m_db, [](int rows) {
-            return u"UPDATE segments SET charged_micros = charged_micros + v.column2,"
-                   " written_off_micros = written_off_micros + v.column3,"
-                   " charged_until = v.column4, last_seen_at = MAX(last_seen_at, v.column4)"
+            // CAST: PostgreSQL takes the placeholders of a bare VALUES list for text.
+            return u"UPDATE segments SET charged_micros = charged_micros"
+                   " + CAST(v.column2 AS BIGINT),"
+                   " written_off_micros = written_off_micros + CAST(v.column3 AS BIGINT),"
+                   " charged_until = CAST(v.column4 AS BIGINT),"
+                   " last_seen_at = MAX(last_seen_at, CAST(v.column4 AS BIGINT))"
                    " FROM (VALUES "_s
-                + Database::placeholderRows(rows, 4) + u") AS v WHERE segments.id = v.column1"_s;
+                + Database::placeholderRows(rows, 4)
+                + u") AS v WHERE segments.id = CAST(v.column1 AS BIGINT)"_s;
         });
     const QList<PassState::SegmentCharge> &charges = pass.segmentCharges;
     Database::inChunks(charges.size(), [&](qsizetype first, int rows) {

@@ -490,8 +490,11 @@ void Telemetry::persistMinute(const QString &instanceId, const InstanceTrack &tr
         gpus.append(
             QJsonArray{card.utilizationPct, card.memoryUsedMib, card.temperatureC, card.powerW});
     try {
-        m_db.write(u"INSERT OR REPLACE INTO telemetry_minutes (instance_id, minute_ms,"
-                   " cpu_percent, memory_mib, gpus) VALUES (?, ?, ?, ?, ?)"_s,
+        m_db.write(u"INSERT INTO telemetry_minutes (instance_id, minute_ms,"
+                   " cpu_percent, memory_mib, gpus) VALUES (?, ?, ?, ?, ?)"
+                   " ON CONFLICT (instance_id, minute_ms) DO UPDATE SET"
+                   " cpu_percent = excluded.cpu_percent, memory_mib = excluded.memory_mib,"
+                   " gpus = excluded.gpus"_s,
                    {instanceId, minuteMs,
                     avg.cpuPercent >= 0 ? QVariant(avg.cpuPercent) : QVariant(),
                     avg.memoryMib >= 0 ? QVariant(avg.memoryMib) : QVariant(),

@@ -120,6 +120,9 @@ public:
     // The containers the runtime manages, as last listed: instance id → running. Runtimes whose
     // instances die with the provider have nothing to list after a restart.
     virtual QHash<QString, bool> inventory() const { return {}; }
+    // The instances this process runs or keeps now (another provider process on the same
+    // database has its own): what it follows when the others change their rows.
+    virtual QStringList instancesHere() const { return inventory().keys(); }
     // Replaces the keys a live instance accepts, at once (authorized_keys is rewritten whole).
     virtual void setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys)
     {

@@ -29,6 +29,9 @@ public:
     void stop(const QString &instanceId) override;
     void remove(const QString &instanceId) override;
     bool isRunning(const QString &instanceId) const override;
+    // What this process runs or keeps now. (Its inventory() stays empty: after a restart,
+    // which is when reconcile() reads it, its instances died with the provider.)
+    QStringList instancesHere() const override { return m_known.values(); }
 
     void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
     QString instanceDir(const QString &instanceId) const; // empty without a data directory

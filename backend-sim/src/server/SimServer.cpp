@@ -151,7 +151,8 @@ void SimServer::start()
     const QString dbPath = QDir(m_options.dataDir).filePath(u"cardhour-sim.sqlite"_s);
     m_db = std::make_unique<Database>();
     try {
-        m_db->open(dbPath);
+        m_db->open(m_options.store.isEmpty() ? StoreLocation::sqlite(dbPath)
+                                             : StoreLocation::parse(m_options.store));
     } catch (const DbError &error) {
         throw std::runtime_error(error.what());
     }
@@ -272,6 +273,13 @@ void SimServer::start()
     m_instances->setModels(m_privateModels.get());
     m_instances->setSpendingLimits(m_spendingLimits.get());
     m_instances->setAppTokenKey(appTokenKey(m_options.dataDir));
+    if (m_db->isPostgres()) {
+        // Other provider processes may share the database: each runs, sees and checkpoints
+        // its own hosts (SQLite has one provider, whose hosts are all of them).
+        m_instances->shareStore(providerId(m_options.dataDir));
+        m_meter->setHostedHere(
+            [runtime = m_runtime.get()](const QString &id) { return runtime->isRunning(id); });
+    }
     m_instances->reconcile(true);
     m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances,
                                                     *m_runtime, *m_events, *m_clock);

@@ -48,6 +48,7 @@ public:
         QHostAddress address = QHostAddress::LocalHost;
         quint16 port = 0;
         QString dataDir;
+        QString store; // empty: SQLite in dataDir; else a postgresql:// URL (StoreLocation)
         QString catalogDir = QStringLiteral(":/catalog");
         QString runtime = QStringLiteral("auto"); // auto | podman | docker | inprocess
         QString containersConf; // podman: CONTAINERS_CONF to use, if any (docker: DOCKER_HOST comes

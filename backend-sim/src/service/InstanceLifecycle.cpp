@@ -174,10 +174,11 @@ QString InstanceLifecycle::insert(const QString &userId, const Launch &launch, q
         CardLending(m_db).lend(id, launch.gpu, request.gpuCount, false);
     if (lent.outcome != CardLending::Outcome::Lent)
         throw notEnoughCards(lent.cards.size(), launch.gpu, request.gpuCount, true);
+    m_records.claimHost(id);
     for (int i = 0; i < request.sshKeyIds.size(); ++i) {
-        m_db.exec(
-            u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
-            {id, request.sshKeyIds.at(i), launch.keyLines.at(i)});
+        m_db.exec(u"INSERT INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"
+                  " ON CONFLICT DO NOTHING"_s,
+                  {id, request.sshKeyIds.at(i), launch.keyLines.at(i)});
     }
     for (int i = 0; i < request.datasets.size(); ++i)
         m_db.exec(u"INSERT INTO instance_datasets(instance_id, name, path) VALUES (?,?,?)"_s,
@@ -268,6 +269,8 @@ QJsonObject InstanceLifecycle::start(const QString &userId, const QString &insta
     m_db.exec(u"UPDATE instances SET price_per_hour_micros = ?, launch_seq = launch_seq + 1,"
               " launch_requested_at = ? WHERE id = ?"_s,
               {price, now, instanceId});
+    m_records.claimHost(instanceId); // started here, it runs here
+
     QJsonObject result = m_views.instanceJson(instanceId, now);
     tx.commit();
     // A failed launch may have left no container: it is created anew (its /workspace volume,
@@ -316,9 +319,9 @@ QJsonObject InstanceLifecycle::addKey(const QString &userId, const QString &inst
     Transaction tx(m_db);
     if (m_records.requireState(userId, instanceId) == u"terminated"_s)
         throw ApiError(409, ErrorCode::IllegalTransition, u"The instance is terminated."_s);
-    m_db.exec(
-        u"INSERT OR IGNORE INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"_s,
-        {instanceId, keyId, lines.first()});
+    m_db.exec(u"INSERT INTO instance_ssh_keys(instance_id, key_id, public_key) VALUES (?,?,?)"
+              " ON CONFLICT DO NOTHING"_s,
+              {instanceId, keyId, lines.first()});
     QJsonObject result = m_views.instanceJson(instanceId, m_clock.nowMs());
     tx.commit();
     m_runtime.setAuthorizedKeys(instanceId, m_records.specFor(instanceId).authorizedKeys);

@@ -99,6 +99,13 @@ bool InstanceRecords::compareAndSwap(const QString &instanceId, const QStringLis
     return q.numRowsAffected() == 1;
 }
 
+void InstanceRecords::claimHost(const QString &instanceId)
+{
+    if (m_hostId.isEmpty())
+        return; // the only provider (SQLite): every host is its own, host_provider stays NULL
+    m_db.write(u"UPDATE instances SET host_provider = ? WHERE id = ?"_s, {m_hostId, instanceId});
+}
+
 qint64 InstanceRecords::diskGibOf(const QString &gpuType, const QVariant &recorded) const
 {
     if (!recorded.isNull())

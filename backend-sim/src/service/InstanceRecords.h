@@ -28,6 +28,18 @@ public:
     // token that leaked opens nothing once the owner stops and starts the host.
     QString appTokenOf(const QString &instanceId, qint64 launchSeq) const;
 
+    // The provider process this one is (its data directory's id): several share a database
+    // on PostgreSQL, each running its own instances.
+    void setHostId(const QString &hostId) { m_hostId = hostId; }
+    const QString &hostId() const { return m_hostId; }
+    // Records that this process runs the instance (at create and at each start).
+    void claimHost(const QString &instanceId);
+    // SQL condition on instances (alias-free) that holds for the rows this process runs.
+    static QString hostedHereSql()
+    {
+        return QStringLiteral("(host_provider IS NULL OR host_provider = ?)");
+    }
+
     // The instance's state, if it is the user's; ApiError 404 otherwise (never 403).
     QString requireState(const QString &userId, const QString &instanceId);
     QString stateOf(const QString &instanceId); // empty: no such row
@@ -55,6 +67,7 @@ public:
 private:
     Database &m_db;
     const Catalog &m_catalog;
+    QString m_hostId;
     QByteArray m_appTokenKey; // see setAppTokenKey
 };
 

@@ -8,12 +8,14 @@
 #include "StorageFees.h"
 #include "core/Clock.h"
 
+#include <QTimer>
+
 namespace cardhour::sim {
 
 InstanceService::InstanceService(Database &db, Bookkeeper &books, Meter &meter,
                                  const Catalog &catalog, SshKeys &keys, ContainerRuntime &runtime,
                                  EventBus &events, const Clock &clock, QObject *parent)
-    : QObject(parent), m_runtime(runtime), m_clock(clock),
+    : QObject(parent), m_db(db), m_runtime(runtime), m_clock(clock),
       m_records(std::make_unique<InstanceRecords>(db, catalog)),
       m_stops(std::make_unique<StopPolicies>(db)),
       m_views(std::make_unique<InstanceViews>(db, meter, catalog, runtime, *m_records, *m_stops,
@@ -34,6 +36,29 @@ InstanceService::InstanceService(Database &db, Bookkeeper &books, Meter &meter,
 {}
 
 InstanceService::~InstanceService() = default;
+
+void InstanceService::shareStore(const QString &hostId)
+{
+    m_records->setHostId(hostId);
+    m_db.onAnnounced([this](const QString &channel, const QString &payload) {
+        if (channel == u"store"_s)
+            followOtherProvidersSoon();
+        else if (channel == u"instance"_s)
+            m_views->notifyHere(payload);
+    });
+}
+
+void InstanceService::followOtherProvidersSoon()
+{
+    // Many commits elsewhere in a burst (a thousand launches) are followed once.
+    if (m_followPending)
+        return;
+    m_followPending = true;
+    QTimer::singleShot(50, this, [this] {
+        m_followPending = false;
+        m_reports->followOtherProviders();
+    });
+}
 
 void InstanceService::setDatasets(const Datasets *datasets)
 {

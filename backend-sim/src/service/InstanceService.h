@@ -74,6 +74,10 @@ public:
     void setSpendingLimits(SpendingLimits *limits);
     // See InstanceRecords::setAppTokenKey.
     void setAppTokenKey(const QByteArray &key) { m_records->setAppTokenKey(key); }
+    // This provider process's id (its data directory's). On a database other provider
+    // processes share (PostgreSQL), each runs its own instances and serves every account:
+    // what the others change is followed here (runtime actions, the event stream).
+    void shareStore(const QString &hostId);
 
     QJsonObject create(const QString &userId, const CreateRequest &request);
     QJsonArray list(const QString &userId, bool includeTerminated);
@@ -138,7 +142,11 @@ public:
     StopPolicies &stopPolicies() { return *m_stops; }
 
 private:
+    void followOtherProvidersSoon();
+
+    Database &m_db;
     ContainerRuntime &m_runtime;
+    bool m_followPending = false;
     const Clock &m_clock;
     // In the order they are made: each is given those above it.
     std::unique_ptr<InstanceRecords> m_records;

@@ -79,6 +79,13 @@ QJsonObject InstanceViews::get(const QString &userId, const QString &instanceId)
 
 void InstanceViews::notify(const QString &instanceId)
 {
+    // The other provider processes on a shared database tell their streams too.
+    m_db.announce(u"instance"_s, instanceId);
+    notifyHere(instanceId);
+}
+
+void InstanceViews::notifyHere(const QString &instanceId)
+{
     const QJsonObject instance = instanceJson(instanceId, m_clock.nowMs());
     if (instance.isEmpty())
         return;

@@ -53,6 +53,8 @@ public:
 
     // Sends the instance as it is now to its owner's clients (SSE `instance`).
     void notify(const QString &instanceId);
+    // The same, on this process's event stream only (what another process announced).
+    void notifyHere(const QString &instanceId);
 
 private:
     // What a view shows besides the instances' own rows, each kind read once for all of them.

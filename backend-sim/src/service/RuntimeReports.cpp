@@ -36,9 +36,11 @@ void RuntimeReports::onStage(const QString &instanceId, const QString &stage)
     // started at `ready`, whatever the app does); the launch stages only to one in progress.
     const bool appStage = stage.startsWith(u"app:"_s);
     Transaction tx(m_db);
-    m_db.exec(u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
-              " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN "_s
-                  + (appStage ? u"('running')"_s : u"('creating','starting')"_s),
+    m_db.exec(u"INSERT INTO instance_stages(instance_id, launch_seq, stage, at)"
+              " SELECT id, launch_seq, CAST(? AS TEXT), CAST(? AS BIGINT) FROM instances"
+              " WHERE id = ? AND state IN "_s
+                  + (appStage ? u"('running')"_s : u"('creating','starting')"_s)
+                  + u" ON CONFLICT DO NOTHING"_s,
               {stage, now, instanceId});
     if (stage == u"container"_s)
         m_records.compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, now);
@@ -130,8 +132,11 @@ void RuntimeReports::reconcile(bool atStartup)
     Followups out;
     out.nowMs = now;
     Transaction tx(m_db);
+    // Another provider's instances (on a shared database) are its to reconcile.
     QSqlQuery q = m_db.exec(u"SELECT id, state, user_id, state_reason FROM instances"
-                            " WHERE state != 'terminated'"_s);
+                            " WHERE state != 'terminated' AND "_s
+                                + InstanceRecords::hostedHereSql(),
+                            {hostBinding()});
     while (q.next())
         reconcileRow(q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
                      q.value(3).toString(), containers, atStartup, out);
@@ -161,6 +166,37 @@ void RuntimeReports::reconcile(bool atStartup)
         m_runtime.stop(id);
     for (const QString &id : std::as_const(out.changed))
         m_views.notify(id);
+}
+
+QVariant RuntimeReports::hostBinding() const
+{
+    return m_records.hostId().isEmpty() ? QVariant(QMetaType(QMetaType::QString))
+                                        : QVariant(m_records.hostId());
+}
+
+void RuntimeReports::followOtherProviders()
+{
+    // What runs here follows the rows, whoever changed them: an instance stopped or
+    // terminated through another provider, or started there since, stops or goes here.
+    QStringList toStop;
+    QStringList toRemove;
+    for (const QString &id : m_runtime.instancesHere()) {
+        QSqlQuery q = m_db.exec(u"SELECT state, host_provider FROM instances WHERE id = ?"_s, {id});
+        if (!q.next())
+            continue; // quarantined by reconcile(), not ours to judge here
+        const QString state = q.value(0).toString();
+        const bool elsewhere = !q.value(1).isNull() && q.value(1).toString() != m_records.hostId();
+        if (state == u"terminated"_s)
+            toRemove.append(id);
+        else if (m_runtime.isRunning(id)
+                 && (elsewhere
+                     || !QStringList{u"creating"_s, u"starting"_s, u"running"_s}.contains(state)))
+            toStop.append(id);
+    }
+    for (const QString &id : std::as_const(toRemove))
+        m_runtime.remove(id);
+    for (const QString &id : std::as_const(toStop))
+        m_runtime.stop(id);
 }
 
 void RuntimeReports::reconcileRow(const QString &id, const QString &state, const QString &userId,

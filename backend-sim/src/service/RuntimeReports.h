@@ -34,8 +34,12 @@ public:
     // fail; containers of terminated instances are removed, ones without a row are stopped
     // and kept (quarantined: never a volume deleted without its row).
     void reconcile(bool atStartup = true);
+    // After another provider process wrote to the shared database: what this process's
+    // runtime runs follows the rows (stopped, terminated or started elsewhere meanwhile).
+    void followOtherProviders();
 
 private:
+    QVariant hostBinding() const;
     void onStage(const QString &instanceId, const QString &stage);
     void onReady(const QString &instanceId, const SshEndpoint &ssh);
     void onFailed(const QString &instanceId, const QString &reason);

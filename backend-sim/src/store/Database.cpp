@@ -3,6 +3,7 @@
 #include "Migrations.h"
 
 #include <QAtomicInt>
+#include <QDateTime>
 #include <QLoggingCategory>
 #include <QSqlError>
 
@@ -15,7 +16,11 @@ namespace {
 // costs, which are prepared afresh).
 Q_LOGGING_CATEGORY(lcSql, "cardhour.sql", QtWarningMsg)
 
-QAtomicInt s_connectionCounter;
+} // namespace
+
+QAtomicInt Database::s_connectionCounter;
+
+namespace {
 
 void pragma(QSqlDatabase &db, const QString &statement)
 {
@@ -24,9 +29,11 @@ void pragma(QSqlDatabase &db, const QString &statement)
         throw DbError(u"%1 failed: %2"_s.arg(statement, query.lastError().text()).toStdString());
 }
 
+} // namespace
+
 // Creates `schema_version` if needed and applies each missing migration in its own
 // transaction, recording it in the same transaction. Throws DbError.
-void applyMigrations(Database &db)
+void Database::applyMigrations(Database &db)
 {
     db.exec(u"CREATE TABLE IF NOT EXISTS schema_version ("
             " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"_s);
@@ -42,14 +49,13 @@ void applyMigrations(Database &db)
             continue;
         Transaction tx(db);
         for (const QString &statement : migration.statements)
-            db.exec(statement);
-        db.exec(u"INSERT INTO schema_version(version, description, applied_at)"
-                " VALUES (?, ?, datetime('now'))"_s,
-                {migration.version, migration.description});
+            db.exec(db.dialect().schema(statement));
+        db.exec(u"INSERT INTO schema_version(version, description, applied_at) VALUES (?, ?, ?)"_s,
+                {migration.version, migration.description,
+                 QDateTime::currentDateTimeUtc().toString(u"yyyy-MM-dd HH:mm:ss"_s)});
         tx.commit();
     }
 }
-} // namespace
 
 Database::~Database()
 {
@@ -58,6 +64,17 @@ Database::~Database()
 
 void Database::open(const QString &path)
 {
+    open(StoreLocation::sqlite(path));
+}
+
+void Database::open(const StoreLocation &location)
+{
+    m_dialect = StoreDialect(location.kind);
+    if (location.kind == StoreLocation::Kind::Postgres) {
+        openPostgres(location);
+        return;
+    }
+    const QString &path = location.sqlitePath;
     m_connectionName = u"cardhour-%1"_s.arg(s_connectionCounter.fetchAndAddRelaxed(1));
     m_db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_connectionName);
     m_db.setDatabaseName(path);
@@ -113,8 +130,10 @@ std::shared_ptr<Database::Statement> Database::statement(const QString &sql)
         return kept;
     qCDebug(lcSql).noquote() << "prepare (kept):" << sql;
     auto fresh = std::make_shared<Statement>(Statement{QSqlQuery(m_db)});
-    fresh->query.setForwardOnly(true);
-    if (!fresh->query.prepare(sql))
+    // QPSQL reads a forward-only result a row at a time, and the next statement on the
+    // connection discards the rest: `row` callbacks run statements, so it reads results whole.
+    fresh->query.setForwardOnly(!isPostgres());
+    if (!fresh->query.prepare(translated(sql)))
         throw DbError(
             u"prepare failed: %1 in: %2"_s.arg(fresh->query.lastError().text(), sql).toStdString());
     if (!kept)
@@ -139,9 +158,24 @@ void Database::run(QSqlQuery &query, const QString &sql)
 
 QSqlQuery Database::exec(const QString &sql, std::initializer_list<QVariant> bindings)
 {
+    if (needsOwnTransaction(sql)) {
+        Transaction tx(*this);
+        QSqlQuery query = exec(sql, bindings);
+        tx.commit();
+        return query;
+    }
     qCDebug(lcSql).noquote() << "prepare:" << sql;
     QSqlQuery query(m_db);
-    if (!query.prepare(sql))
+    if (isPostgres() && bindings.size() == 0) {
+        // PostgreSQL prepares only SELECT, INSERT, UPDATE, DELETE and VALUES (not DDL).
+        if (!isRead(sql))
+            ++m_writeVersion;
+        if (!query.exec(translated(sql)))
+            throw DbError(
+                u"query failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
+        return query;
+    }
+    if (!query.prepare(translated(sql)))
         throw DbError(
             u"prepare failed: %1 in: %2"_s.arg(query.lastError().text(), sql).toStdString());
     for (const QVariant &value : bindings)
@@ -152,16 +186,32 @@ QSqlQuery Database::exec(const QString &sql, std::initializer_list<QVariant> bin
     return query;
 }
 
+bool Database::needsOwnTransaction(const QString &sql) const
+{
+    // PostgreSQL: a write outside a transaction takes the shared write lock and tells the
+    // other processes too (SQLite's autocommit writes queue behind its one writer by themselves).
+    return isPostgres() && m_depth == 0 && !isRead(sql);
+}
+
 template<typename Values>
 Database::Written Database::writeKept(const QString &sql, const Values &bindings)
 {
+    if (needsOwnTransaction(sql)) {
+        Transaction tx(*this);
+        const Written written = writeKept(sql, bindings);
+        tx.commit();
+        return written;
+    }
     const std::shared_ptr<Statement> kept = statement(sql);
     int position = 0;
     for (const QVariant &value : bindings)
         kept->query.bindValue(position++, value);
     ++m_writeVersion;
     run(kept->query, sql);
-    Written written{kept->query.numRowsAffected(), kept->query.lastInsertId()};
+    // QPSQL asks the server for lastval(), which fails (and aborts the transaction) where no
+    // sequence was used: ids come from insertReturningId() there.
+    Written written{kept->query.numRowsAffected(),
+                    isPostgres() ? QVariant() : kept->query.lastInsertId()};
     kept->query.finish();
     return written;
 }
@@ -250,11 +300,14 @@ void Database::begin()
         ++m_transactions;
         m_afterCommit.clear();
         // IMMEDIATE takes the write lock now, so a transaction never fails half-way on busy.
+        // PostgreSQL: the same lock, shared by every process on the database (see beginShared).
         QSqlQuery query(m_db);
-        if (!query.exec(u"BEGIN IMMEDIATE"_s)) {
+        if (!query.exec(isPostgres() ? u"BEGIN"_s : u"BEGIN IMMEDIATE"_s)) {
             m_depth = 0;
             throw DbError(u"BEGIN failed: %1"_s.arg(query.lastError().text()).toStdString());
         }
+        if (isPostgres())
+            beginShared();
     }
 }
 
@@ -267,6 +320,11 @@ void Database::commit()
         query.exec(u"ROLLBACK"_s);
         rolledBack();
         throw DbError("transaction was marked for rollback by a nested transaction");
+    }
+    if (isPostgres() && !commitShared(query)) {
+        QSqlQuery(m_db).exec(u"ROLLBACK"_s);
+        rolledBack();
+        throw DbError(u"COMMIT failed: %1"_s.arg(query.lastError().text()).toStdString());
     }
     if (!query.exec(u"COMMIT"_s)) {
         QSqlQuery(m_db).exec(u"ROLLBACK"_s);

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "StoreDialect.h"
+
+#include <QAtomicInt>
 #include <QHash>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -21,7 +24,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// One SQLite file (WAL, synchronous=FULL, foreign keys on), used from one thread.
+// One SQLite file (WAL, synchronous=FULL, foreign keys on) or one PostgreSQL database, used
+// from one thread. On PostgreSQL every write transaction takes one advisory lock first, so
+// that writers of every provider process sharing the database queue as SQLite's do, and a
+// transaction that begins after another process's commit reloads what is kept in memory.
 // write(), scalar() and forEachRow() prepare a statement once per SQL text and keep it (the
 // hot paths: reads of one row, postings); exec() prepares afresh, since its caller keeps the
 // query and may still be reading it when the same SQL runs again.
@@ -35,7 +41,19 @@ public:
 
     // Opens (creating if needed) `path` and applies pending migrations. Throws DbError.
     void open(const QString &path);
+    void open(const StoreLocation &location);
     void close();
+    const StoreDialect &dialect() const { return m_dialect; }
+    bool isPostgres() const { return m_dialect.isPostgres(); }
+
+    // Runs an INSERT and returns the id the database gave the new row (its `id` column).
+    qint64 insertReturningId(const QString &sql, std::initializer_list<QVariant> bindings);
+    // Tells the provider processes sharing this database (not this one) `payload` on
+    // `channel` once the transaction now open commits, or at once outside one. A no-op on
+    // SQLite, which has one provider.
+    void announce(const QString &channel, const QString &payload);
+    // Called with what another process announced (see announce()).
+    void onAnnounced(std::function<void(const QString &channel, const QString &payload)> hook);
 
     // Prepares and runs `sql` with positional `?` bindings; throws DbError on failure.
     QSqlQuery exec(const QString &sql, std::initializer_list<QVariant> bindings = {});
@@ -84,6 +102,14 @@ private:
     void commit();
     void rollback();
     void rolledBack();
+    static void applyMigrations(Database &db);
+    bool needsOwnTransaction(const QString &sql) const;
+    static QAtomicInt s_connectionCounter;
+    void openPostgres(const StoreLocation &location);
+    void listenForOtherWriters();
+    void beginShared(); // PostgreSQL: the write lock, then what others wrote meanwhile
+    bool commitShared(QSqlQuery &query); // PostgreSQL: counts and announces a write
+    QString translated(const QString &sql) const { return m_dialect.statement(sql); }
 
     struct Statement
     {
@@ -106,6 +132,12 @@ private:
     bool m_rollbackOnly = false;
     quint64 m_transactions = 0;
     std::vector<std::function<void()>> m_afterCommit;
+    StoreDialect m_dialect;
+    // PostgreSQL: the shared write counter as this process last saw it, and this
+    // transaction's write version at BEGIN (did it write?).
+    qint64 m_sharedWrites = -1;
+    quint64 m_writeVersionAtBegin = 0;
+    std::vector<std::function<void(const QString &, const QString &)>> m_announcedHooks;
 };
 
 // RAII transaction. Nested transactions join the outermost one: only the outermost commit

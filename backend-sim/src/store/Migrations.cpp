@@ -310,6 +310,12 @@ const QList<Migration> &all()
              u"ALTER TABLE instance_cards ADD COLUMN slice_size INTEGER"_s,
              u"ALTER TABLE instance_cards ADD COLUMN slice_compute INTEGER"_s,
          }},
+        {15,
+         u"the provider process that runs each instance (several may share one PostgreSQL)"_s,
+         {
+             // NULL: made before, by the only provider there was.
+             u"ALTER TABLE instances ADD COLUMN host_provider TEXT"_s,
+         }},
     };
     return list;
 }

@@ -3,6 +3,8 @@
 #include "Database.h"
 
 #include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
 
 #include <bit>
 #include <sqlite3.h>
@@ -26,6 +28,30 @@ sqlite3 *connectionOf(Database &db)
 } // namespace
 
 RawStatement::RawStatement(Database &db, QString sql) : m_db(db), m_sql(std::move(sql)) {}
+
+QSqlQuery &RawStatement::query()
+{
+    if (!m_query) {
+        m_query = std::make_unique<QSqlQuery>(m_db.handle());
+        // Not forward-only: QPSQL would read it a row at a time (see Database::statement).
+        if (!m_query->prepare(m_db.translated(m_sql))) {
+            const QString error = m_query->lastError().text();
+            m_query.reset();
+            throw DbError(u"prepare failed: %1 in: %2"_s.arg(error, m_sql).toStdString());
+        }
+    }
+    return *m_query;
+}
+
+void RawStatement::runQuery()
+{
+    QSqlQuery &kept = query();
+    if (!kept.exec()) {
+        const QString error = kept.lastError().text();
+        kept.finish();
+        throw DbError(u"query failed: %1 in: %2"_s.arg(error, m_sql).toStdString());
+    }
+}
 
 RawStatement::~RawStatement()
 {
@@ -66,6 +92,8 @@ void RawStatement::fail(const char *what, int code)
 
 void RawStatement::bind(int position, qint64 value)
 {
+    if (m_db.isPostgres())
+        return query().bindValue(position - 1, value);
     const int code = sqlite3_bind_int64(statement(), position, value);
     if (code != SQLITE_OK)
         fail("bind failed", code);
@@ -73,6 +101,8 @@ void RawStatement::bind(int position, qint64 value)
 
 void RawStatement::bind(int position, const QString &value)
 {
+    if (m_db.isPostgres())
+        return query().bindValue(position - 1, value);
     const QByteArray text = value.toUtf8();
     const int code = sqlite3_bind_text(statement(), position, text.constData(), int(text.size()),
                                        SQLITE_TRANSIENT);
@@ -82,6 +112,8 @@ void RawStatement::bind(int position, const QString &value)
 
 void RawStatement::bindNull(int position)
 {
+    if (m_db.isPostgres())
+        return query().bindValue(position - 1, QVariant(QMetaType(QMetaType::QString)));
     const int code = sqlite3_bind_null(statement(), position);
     if (code != SQLITE_OK)
         fail("bind failed", code);
@@ -89,6 +121,12 @@ void RawStatement::bindNull(int position)
 
 void RawStatement::run()
 {
+    if (m_db.isPostgres()) {
+        ++m_db.m_writeVersion;
+        runQuery();
+        m_query->finish();
+        return;
+    }
     sqlite3_stmt *stmt = statement();
     ++m_db.m_writeVersion; // before running: a failed write may still have changed rows
     int code = sqlite3_step(stmt);
@@ -104,6 +142,18 @@ void RawStatement::run()
 
 void RawStatement::forEachRow(const std::function<void(const RawStatement &)> &row)
 {
+    if (m_db.isPostgres()) {
+        runQuery();
+        try {
+            while (m_query->next())
+                row(*this);
+        } catch (...) {
+            m_query->finish();
+            throw;
+        }
+        m_query->finish();
+        return;
+    }
     sqlite3_stmt *stmt = statement();
     int code = SQLITE_OK;
     try {
@@ -124,17 +174,25 @@ void RawStatement::forEachRow(const std::function<void(const RawStatement &)> &r
 
 qint64 RawStatement::integer(int column) const
 {
+    if (m_query)
+        return m_query->value(column).toLongLong();
     return sqlite3_column_int64(m_statement, column);
 }
 
 QByteArrayView RawStatement::utf8(int column) const
 {
+    if (m_query) {
+        m_utf8 = m_query->value(column).toString().toUtf8();
+        return m_utf8;
+    }
     const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));
     return QByteArrayView(bytes, sqlite3_column_bytes(m_statement, column));
 }
 
 QString RawStatement::text(int column) const
 {
+    if (m_query)
+        return m_query->value(column).toString();
     const auto *bytes = reinterpret_cast<const char *>(sqlite3_column_text(m_statement, column));
     return QString::fromUtf8(bytes, sqlite3_column_bytes(m_statement, column));
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QByteArrayView>
 #include <QString>
 #include <QtGlobal>
@@ -10,6 +11,7 @@
 
 struct sqlite3;
 struct sqlite3_stmt;
+class QSqlQuery;
 
 namespace cardhour::sim {
 
@@ -19,7 +21,8 @@ class Database;
 // run for thousands of rows at a time (the posting pass): binding costs no QVariant and no
 // placeholder lookup. Prepared on first use and kept (prepared again if the connection was
 // reopened); it runs inside the caller's Transaction like the Database's own statements, and
-// each run() counts as a write in Database::writeVersion() as theirs do.
+// each run() counts as a write in Database::writeVersion() as theirs do. On PostgreSQL (no
+// SQLite API underneath) the same calls run through a kept QSqlQuery.
 class RawStatement
 {
 public:
@@ -46,6 +49,11 @@ public:
 private:
     sqlite3_stmt *statement();
     [[noreturn]] void fail(const char *what, int code);
+    QSqlQuery &query(); // PostgreSQL
+    void runQuery(); // PostgreSQL
+
+    std::unique_ptr<QSqlQuery> m_query; // PostgreSQL: the kept statement
+    mutable QByteArray m_utf8; // PostgreSQL: the column utf8() returned last
 
     Database &m_db;
     QString m_sql;

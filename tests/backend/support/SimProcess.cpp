@@ -1,5 +1,6 @@
 #include "SimProcess.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -152,6 +153,24 @@ void SimProcess::resetNetwork()
     m_nam->setProxy(QNetworkProxy::NoProxy);
 }
 
+QString SimProcess::postgresServer()
+{
+    const QString file = qEnvironmentVariable("CARDHOUR_TEST_POSTGRES_URL_FILE");
+    if (file.isEmpty())
+        return {};
+    QFile url(file);
+    if (!url.open(QIODevice::ReadOnly))
+        qFatal("CARDHOUR_TEST_POSTGRES_URL_FILE=%s cannot be read: is the postgres fixture up?",
+               qPrintable(file));
+    return QString::fromUtf8(url.readAll()).trimmed();
+}
+
+QString SimProcess::postgresStore(const QString &server, const QString &key)
+{
+    const QByteArray hash = QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1);
+    return server + u"?schema=t_"_s + QString::fromLatin1(hash.toHex().first(16));
+}
+
 bool SimProcess::start(const QStringList &extraArgs, const QString &dataDir, int timeoutMs)
 {
     if (isRunning()) {
@@ -222,6 +241,10 @@ bool SimProcess::restart(int timeoutMs)
     // the default).
     if (!m_extraArgs.contains(u"--scrypt-cost-log2"_s))
         m_arguments << u"--scrypt-cost-log2"_s << u"10"_s;
+    // The suite's run on PostgreSQL: one schema per data directory (a restart finds its data).
+    if (const QString server = postgresServer();
+        !server.isEmpty() && m_passDataDir && !m_extraArgs.contains(u"--store"_s))
+        m_arguments << u"--store"_s << postgresStore(server, m_dataDir);
     m_process->setArguments(m_arguments);
     // The provider's warnings go straight to the test's stderr: visible, and a full pipe
     // can never block the provider.
@@ -493,6 +516,15 @@ QJsonArray SimProcess::allPostings(const QString &token)
 QList<Reply> SimProcess::sendConcurrently(const QList<QByteArray> &requests, int timeoutMs,
                                           const QHostAddress &source)
 {
+    QList<QPair<quint16, QByteArray>> toPort;
+    for (const QByteArray &request : requests)
+        toPort.append({m_port, request});
+    return sendConcurrently(toPort, timeoutMs, source);
+}
+
+QList<Reply> SimProcess::sendConcurrently(const QList<QPair<quint16, QByteArray>> &requests,
+                                          int timeoutMs, const QHostAddress &source)
+{
     const QDeadlineTimer deadline(timeoutMs);
     const auto remaining = [&deadline] {
         return int(std::max<qint64>(1, deadline.remainingTime()));
@@ -506,7 +538,7 @@ QList<Reply> SimProcess::sendConcurrently(const QList<QByteArray> &requests, int
                 u"cannot bind %1: %2"_s.arg(source.toString(), socket->errorString());
             return replies;
         }
-        socket->connectToHost(QHostAddress::LocalHost, m_port);
+        socket->connectToHost(QHostAddress::LocalHost, requests.at(i).first);
         if (!socket->waitForConnected(remaining())) {
             replies[i].networkError = u"cannot connect: %1"_s.arg(socket->errorString());
             return replies;
@@ -515,7 +547,7 @@ QList<Reply> SimProcess::sendConcurrently(const QList<QByteArray> &requests, int
     }
     // Every request is on the wire before any response is read.
     for (qsizetype i = 0; i < requests.size(); ++i)
-        sockets[size_t(i)]->write(requests.at(i));
+        sockets[size_t(i)]->write(requests.at(i).second);
     for (auto &socket : sockets) {
         while (socket->bytesToWrite() > 0 && socket->waitForBytesWritten(remaining())) {
         }

@@ -76,6 +76,12 @@ public:
 
     // The cardhour-sim executable: $CARDHOUR_SIM_BIN.
     static QString binaryPath();
+    // The scratch PostgreSQL server the run's tests use (the file named by
+    // $CARDHOUR_TEST_POSTGRES_URL_FILE, written by tests/backend/support/postgres-cluster), or
+    // empty: SQLite. When set, start() gives the provider --store on it, in a schema of its own.
+    static QString postgresServer();
+    // `server` with a schema named after `key` (the same key, the same schema).
+    static QString postgresStore(const QString &server, const QString &key);
 
     // Starts cardhour-sim --listen 127.0.0.1:0 --data DIR plus `extraArgs` and waits for its
     // `listening http://HOST:PORT` line. DIR is `dataDir` if given, else a temporary
@@ -161,6 +167,9 @@ public:
     // (any 127.x.y.z works on Linux) so a test can look like another client.
     QList<Reply> sendConcurrently(const QList<QByteArray> &requests, int timeoutMs = 30000,
                                   const QHostAddress &source = {});
+    // The same to several providers at once: each request with the port it goes to.
+    static QList<Reply> sendConcurrently(const QList<QPair<quint16, QByteArray>> &requests,
+                                         int timeoutMs = 30000, const QHostAddress &source = {});
     // Whether this machine lets a socket bind to loopback addresses other than 127.0.0.1
     // (Linux routes all of 127/8 to lo; macOS, for one, does not by default).
     static bool loopbackAliasesWork();
