@@ -8,7 +8,8 @@ foreach(name IN ITEMS
         tst_api_durability
         tst_api_storage
         tst_api_metrics
-        tst_api_models)
+        tst_api_models
+        tst_api_interruptible)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp
         LIBS cardhour_test_support)
@@ -16,4 +17,7 @@ foreach(name IN ITEMS
 endforeach()
 # The storage tests run the provider on copies of the built-in catalog at other storage prices.
 target_compile_definitions(tst_api_storage PRIVATE
+    CARDHOUR_SOURCE_CATALOG="${PROJECT_SOURCE_DIR}/backend-sim/catalog")
+# The interruptible tests derive the expected prices from the catalog's discount.
+target_compile_definitions(tst_api_interruptible PRIVATE
     CARDHOUR_SOURCE_CATALOG="${PROJECT_SOURCE_DIR}/backend-sim/catalog")

@@ -299,6 +299,20 @@ const QList<Migration> &all()
              " created_at INTEGER NOT NULL)"_s,
              u"CREATE INDEX login_devices_by_user ON login_devices(user_id, created_at)"_s,
          }},
+        {14,
+         u"interruptible hosts: their price class, a pending interruption, the auto-restart"_s,
+         {
+             // interruption_at: the deadline an interruption notice gave (NULL: none pending).
+             // restart_when_available: started again once cards of its type are free after an
+             // interruption.
+             u"ALTER TABLE instances ADD COLUMN price_class TEXT NOT NULL DEFAULT 'on_demand'"
+             " CHECK (price_class IN ('on_demand', 'interruptible'))"_s,
+             u"ALTER TABLE instances ADD COLUMN interruption_at INTEGER"_s,
+             u"ALTER TABLE instances ADD COLUMN restart_when_available INTEGER NOT NULL DEFAULT 0"_s,
+             // Every tick looks for deadlines due: only the few pending are indexed.
+             u"CREATE INDEX instances_interruptions ON instances(interruption_at)"
+             " WHERE interruption_at IS NOT NULL"_s,
+         }},
     };
     return list;
 }
