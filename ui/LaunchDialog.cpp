@@ -1,6 +1,7 @@
 #include "LaunchDialog.h"
 
 #include "CostPreview.h"
+#include "PriceClassChooser.h"
 #include "Format.h"
 #include "GpuCardDelegate.h"
 #include "ModelMountPicker.h"
@@ -60,6 +61,10 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
     stopLayout->addWidget(m_stopPolicy);
     m_ui->layout->insertWidget(m_ui->layout->indexOf(m_ui->costLabel), m_stopBox);
     connect(m_stopPolicy, &StopPolicyEditor::changed, this, &LaunchDialog::validate);
+    // On demand or interruptible, with both of the type's prices; above the stop policy.
+    m_priceClass = new PriceClassChooser(this);
+    m_ui->layout->insertWidget(m_ui->layout->indexOf(m_stopBox), m_priceClass);
+    connect(m_priceClass, &PriceClassChooser::changed, this, &LaunchDialog::updateCost);
     scrollChoices();
     // Models to mount, beside the datasets (built here: the form stays as it is).
     m_modelPicker = new ModelMountPicker(m_session, this);
@@ -231,8 +236,10 @@ void LaunchDialog::fillGpus()
     int firstFree = -1;
     for (const GpuType &gpu : std::as_const(m_gpus)) {
         const QString vram = tr("%1 GiB VRAM").arg((gpu.vramMib + 512) / 1024);
-        const QString price =
-            tr("%1 per card-hour").arg(Format::exactMoney(gpu.pricePerHourMicros));
+        //: a card's on-demand price, then the cheaper interruptible one
+        const QString price = tr("%1 per card-hour (interruptible %2)")
+                                  .arg(Format::exactMoney(gpu.pricePerHourMicros),
+                                       Format::exactMoney(gpu.interruptiblePricePerHourMicros));
         //: free cards of this type out of all the provider lends
         const QString free = tr("%1 of %2 free").arg(gpu.available).arg(gpu.capacity);
         // Never leave it to the user to guess whether the card is real.
@@ -374,8 +381,11 @@ const GpuType *LaunchDialog::selectedGpu() const
 qint64 LaunchDialog::pricePerHourMicros() const
 {
     const GpuType *gpu = selectedGpu();
-    return gpu ? CostPreview::computePerHourMicros(*gpu, m_ui->countCombo->currentData().toInt())
-               : 0;
+    if (!gpu)
+        return 0;
+    GpuType priced = *gpu;
+    priced.pricePerHourMicros = PriceClassChooser::cardPrice(*gpu, m_priceClass->interruptible());
+    return CostPreview::computePerHourMicros(priced, m_ui->countCombo->currentData().toInt());
 }
 
 NewInstance LaunchDialog::request() const
@@ -399,19 +409,25 @@ NewInstance LaunchDialog::request() const
             r.datasets << item->data(IdRole).toString();
     }
     r.models = m_modelPicker->chosen();
+    r.interruptible = m_priceClass->interruptible();
+    r.restartWhenAvailable = m_priceClass->restartWhenAvailable();
     return r;
 }
 
 void LaunchDialog::updateCost()
 {
     const GpuType *gpu = selectedGpu();
+    m_priceClass->setGpu(gpu);
     if (!gpu) {
         m_ui->costLabel->clear();
         validate();
         return;
     }
+    // The preview at the chosen class's price.
+    GpuType priced = *gpu;
+    priced.pricePerHourMicros = PriceClassChooser::cardPrice(*gpu, m_priceClass->interruptible());
     m_ui->costLabel->setText(
-        CostPreview::text(*gpu, qMax(1, m_ui->countCombo->currentData().toInt()), m_ticker));
+        CostPreview::text(priced, qMax(1, m_ui->countCombo->currentData().toInt()), m_ticker));
     validate();
 }
 

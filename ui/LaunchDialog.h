@@ -25,6 +25,7 @@ namespace cardhour::ui {
 
 class GpuCardDelegate;
 class ModelMountPicker;
+class PriceClassChooser;
 class StopPolicyEditor;
 
 // Rent a host: GPU type (cards in a grid; a plain list when the dialog is narrow) and card
@@ -93,6 +94,7 @@ private:
     GpuCardDelegate *m_cardDelegate;
     QGroupBox *m_stopBox = nullptr;
     StopPolicyEditor *m_stopPolicy = nullptr;
+    PriceClassChooser *m_priceClass = nullptr;
     ModelMountPicker *m_modelPicker = nullptr;
     core::ClientSession *m_session;
     const core::BillTicker *m_ticker;

@@ -309,6 +309,16 @@ InstanceApp InstanceApp::fromJson(const QJsonObject &o)
     return a;
 }
 
+InterruptionNotice InterruptionNotice::fromJson(const QJsonObject &o)
+{
+    InterruptionNotice n;
+    n.instanceId = str(o, "instance_id"_L1);
+    n.interruptionAt = parseTime(o.value("interruption_at"_L1));
+    n.noticeSeconds = int32(o, "notice_seconds"_L1);
+    n.reason = str(o, "reason"_L1);
+    return n;
+}
+
 Instance Instance::fromJson(const QJsonObject &o)
 {
     Instance i;

@@ -269,6 +269,18 @@ struct Instance
     bool isBilled() const { return state == InstanceState::Running; }
 };
 
+// The SSE `instance.interruption_notice`: the provider stops an interruptible host at
+// `interruptionAt` (reason "capacity": an on-demand launch took its cards; "operator").
+struct InterruptionNotice
+{
+    QString instanceId;
+    QDateTime interruptionAt;
+    int noticeSeconds = 0;
+    QString reason;
+
+    static InterruptionNotice fromJson(const QJsonObject &o);
+};
+
 struct BillingInstance
 {
     QString instanceId;

@@ -246,7 +246,11 @@ void InstanceDetails::fill(const Instance &instance)
         const QString why = StopText::reason(instance.stateReason);
         state = tr("%1 (%2)").arg(state, why.isEmpty() ? instance.stateReason : why);
     }
-    if (instance.state == InstanceState::Running && instance.plannedStop)
+    if (instance.state == InstanceState::Running && instance.interruptionAt.isValid())
+        state = tr("%1 · %2").arg(state, StopText::interruption(instance.interruptionAt,
+                                                                m_session->timeZone(),
+                                                                m_session->providerClock()->now()));
+    else if (instance.state == InstanceState::Running && instance.plannedStop)
         state = tr("%1 · %2").arg(state,
                                   StopText::planned(instance.plannedStop, m_session->timeZone(),
                                                     m_session->providerClock()->now()));
