@@ -82,9 +82,8 @@ void BillingController::showInterruptionNotice(const InterruptionNotice &notice)
     const QString name = m_session->instanceNames().value(notice.instanceId, notice.instanceId);
     const QString at = Format::time(notice.interruptionAt, m_session->timeZone());
     const QString text = notice.noticeSeconds > 0
-        ? tr("The provider interrupts %1 at %2 (in %n second(s)); /workspace is kept.", nullptr,
-             notice.noticeSeconds)
-              .arg(name, at)
+        ? tr("The provider interrupts %1 at %2 (in %3); /workspace is kept.")
+              .arg(name, at, Format::duration(qint64(notice.noticeSeconds) * 1000))
         : tr("The provider interrupted %1 at %2 to free its cards; /workspace is kept.")
               .arg(name, at);
     // A desktop message (the tray's, or the status bar where there is no tray); clicking it

@@ -236,10 +236,8 @@ void LaunchDialog::fillGpus()
     int firstFree = -1;
     for (const GpuType &gpu : std::as_const(m_gpus)) {
         const QString vram = tr("%1 GiB VRAM").arg((gpu.vramMib + 512) / 1024);
-        //: a card's on-demand price, then the cheaper interruptible one
-        const QString price = tr("%1 per card-hour (interruptible %2)")
-                                  .arg(Format::exactMoney(gpu.pricePerHourMicros),
-                                       Format::exactMoney(gpu.interruptiblePricePerHourMicros));
+        const QString price =
+            tr("%1 per card-hour").arg(Format::exactMoney(gpu.pricePerHourMicros));
         //: free cards of this type out of all the provider lends
         const QString free = tr("%1 of %2 free").arg(gpu.available).arg(gpu.capacity);
         // Never leave it to the user to guess whether the card is real.

@@ -81,10 +81,9 @@ void PriceClassChooser::retranslate()
                                    : tr("Interruptible"));
     m_note->setText(
         tr("The provider may stop an interruptible host when an on-demand launch needs its "
-           "cards (at once; the most recently started goes first) or with %n second(s) of "
-           "notice otherwise. /workspace is kept; the stopped disk is billed as any stopped "
-           "host's.",
-           nullptr, m_noticeSeconds));
+           "cards (at once; the most recently started goes first), or otherwise with %1 of "
+           "notice. /workspace is kept; the stopped disk is billed as any stopped host's.")
+            .arg(Format::duration(qint64(m_noticeSeconds) * 1000)));
     m_restart->setText(tr("Start it again when cards of its type are free"));
 }
 
