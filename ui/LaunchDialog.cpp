@@ -1,10 +1,10 @@
 #include "LaunchDialog.h"
 
 #include "CostPreview.h"
-#include "PriceClassChooser.h"
 #include "Format.h"
 #include "GpuCardDelegate.h"
 #include "ModelMountPicker.h"
+#include "PriceClassChooser.h"
 #include "StateStyle.h"
 #include "StopPolicyEditor.h"
 #include "billing/BillTicker.h"

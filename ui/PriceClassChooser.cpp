@@ -76,9 +76,9 @@ void PriceClassChooser::retranslate()
     m_onDemand->setText(known ? tr("On demand: %1 per card-hour, runs until you stop it")
                                     .arg(Format::exactMoney(m_onDemandPrice))
                               : tr("On demand"));
-    m_interruptible->setText(known ? tr("Interruptible: %1 per card-hour")
-                                         .arg(Format::exactMoney(m_interruptiblePrice))
-                                   : tr("Interruptible"));
+    m_interruptible->setText(
+        known ? tr("Interruptible: %1 per card-hour").arg(Format::exactMoney(m_interruptiblePrice))
+              : tr("Interruptible"));
     m_note->setText(
         tr("The provider may stop an interruptible host when an on-demand launch needs its "
            "cards (at once; the most recently started goes first), or otherwise with %1 of "

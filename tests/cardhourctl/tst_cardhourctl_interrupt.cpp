@@ -64,7 +64,8 @@ void TestCardhourctlInterrupt::interruptibleLaunchAndWait()
     const CtlRun table = ctl({u"gpus"_s});
     QVERIFY2(table.code == 0 && table.out.contains(u"INTERRUPTIBLE"_s), table.describe());
 
-    const CtlRun alone = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--restart-when-available"_s});
+    const CtlRun alone =
+        ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--restart-when-available"_s});
     QCOMPARE(alone.code, 2);
     QVERIFY2(alone.err.contains(u"--interruptible"_s), alone.describe());
 

@@ -82,8 +82,7 @@ void TestInterruptions::initTestCase()
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_window->connectToUrl(m_sim.baseUrl());
     QString why;
-    QVERIFY2(test::signUpThroughPage(*m_window, u"interrupt@example.com"_s, &why),
-             qPrintable(why));
+    QVERIFY2(test::signUpThroughPage(*m_window, u"interrupt@example.com"_s, &why), qPrintable(why));
     QVERIFY(await(m_window->clientSession()->client()->topUp(500'000'000)).ok);
 }
 
@@ -139,7 +138,8 @@ void TestInterruptions::launchDialogOffersTheInterruptibleClass()
             cheaper = gpu[u"interruptible_price_per_hour_micros"_s].toInteger();
         }
     QVERIFY(cheaper > 0 && cheaper < price);
-    QVERIFY2(onDemand->text().contains(ui::Format::exactMoney(price)), qPrintable(onDemand->text()));
+    QVERIFY2(onDemand->text().contains(ui::Format::exactMoney(price)),
+             qPrintable(onDemand->text()));
     QVERIFY2(interruptible->text().contains(ui::Format::exactMoney(cheaper)),
              qPrintable(interruptible->text()));
 
@@ -182,9 +182,8 @@ void TestInterruptions::noticeCountsDownThenTheHostStops()
 
     // The provider gives two minutes' notice.
     ui::TrayNotifier *tray = m_window->trayNotifier();
-    const auto given =
-        m_sim.request("POST", u"/v1/_test/instances/%1/interrupt"_s.arg(m_host),
-                      QJsonObject{{u"notice_seconds"_s, 120}});
+    const auto given = m_sim.request("POST", u"/v1/_test/instances/%1/interrupt"_s.arg(m_host),
+                                     QJsonObject{{u"notice_seconds"_s, 120}});
     QVERIFY2(given.status == 200, given.describe().constData());
     QTRY_VERIFY2(tray->lastMessage().contains(u"interrupts spot"_s),
                  qPrintable(tray->lastMessage()));

@@ -247,9 +247,10 @@ void InstanceDetails::fill(const Instance &instance)
         state = tr("%1 (%2)").arg(state, why.isEmpty() ? instance.stateReason : why);
     }
     if (instance.state == InstanceState::Running && instance.interruptionAt.isValid())
-        state = tr("%1 · %2").arg(state, StopText::interruption(instance.interruptionAt,
-                                                                m_session->timeZone(),
-                                                                m_session->providerClock()->now()));
+        state =
+            tr("%1 · %2").arg(state,
+                              StopText::interruption(instance.interruptionAt, m_session->timeZone(),
+                                                     m_session->providerClock()->now()));
     else if (instance.state == InstanceState::Running && instance.plannedStop)
         state = tr("%1 · %2").arg(state,
                                   StopText::planned(instance.plannedStop, m_session->timeZone(),

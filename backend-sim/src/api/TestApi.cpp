@@ -65,9 +65,8 @@ void registerTestRoutes(ApiContext &ctx)
 
     // The provider interrupts an interruptible host, as it would to free capacity.
     testRoute(ctx, "POST", u"/v1/_test/instances/{id}/interrupt"_s, [&ctx](http::Request &request) {
-        const QJsonObject o = request.body.trimmed().isEmpty()
-            ? QJsonObject()
-            : json::parseObject(request.body);
+        const QJsonObject o =
+            request.body.trimmed().isEmpty() ? QJsonObject() : json::parseObject(request.body);
         json::rejectUnknownFields(o, {u"notice_seconds"_s});
         std::optional<int> notice;
         if (o.contains(u"notice_seconds"_s))

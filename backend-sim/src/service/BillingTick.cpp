@@ -45,8 +45,7 @@ void BillingTick::tick()
         const QHash<QString, Deadlines> interruptions =
             m_interruptions ? m_interruptions->dueBy(now) : QHash<QString, Deadlines>();
         for (const QString &userId : users)
-            settle(userId, from, now, policies.value(userId), interruptions.value(userId),
-                   settled);
+            settle(userId, from, now, policies.value(userId), interruptions.value(userId), settled);
         // A container may die while the provider is not looking: only a runtime listing
         // (reconcile) says it was alive. Without containers, a live provider is the evidence.
         m_meter.accrue(now, !m_runtime.outlivesProvider());

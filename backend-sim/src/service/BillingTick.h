@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QPair>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -73,8 +74,7 @@ private:
                 Settlement &out);
     // The policies' and interruptions' stops due by `nowMs`, in time order.
     QList<Due> dueStops(const QString &userId, qint64 fromMs, qint64 nowMs,
-                        const QHash<QString, StopPolicy> &policies,
-                        const Deadlines &interruptions);
+                        const QHash<QString, StopPolicy> &policies, const Deadlines &interruptions);
     // Ends what the balance or a cap can no longer pay within [pieceStart, pieceEnd]; true if
     // something ran out (the settling of the user is over).
     bool runOut(const QString &userId, const Meter::OpenTotals &owed, qint64 pieceStart,

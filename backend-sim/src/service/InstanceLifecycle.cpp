@@ -170,8 +170,7 @@ QString InstanceLifecycle::insert(const QString &userId, const Launch &launch, q
               " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?,?,?,?)"_s,
               {id, userId, request.name, launch.gpu.id, request.gpuCount, request.image,
                launch.gpu.pricePerHour(request.interruptible) * request.gpuCount, nowMs, nowMs,
-               nowMs,
-               QVariant(QMetaType(QMetaType::QString)), launch.gpu.diskGib,
+               nowMs, QVariant(QMetaType(QMetaType::QString)), launch.gpu.diskGib,
                request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
                                             : QVariant(request.snapshotId),
                request.interruptible ? u"interruptible"_s : u"on_demand"_s,

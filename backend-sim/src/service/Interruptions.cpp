@@ -58,9 +58,9 @@ QJsonObject Interruptions::interrupt(const QString &instanceId, std::optional<in
     qint64 deadline = now + qint64(notice) * 1000;
     {
         Transaction tx(m_db);
-        QSqlQuery q = m_db.exec(
-            u"SELECT state, price_class, interruption_at FROM instances WHERE id = ?"_s,
-            {instanceId});
+        QSqlQuery q =
+            m_db.exec(u"SELECT state, price_class, interruption_at FROM instances WHERE id = ?"_s,
+                      {instanceId});
         if (!q.next())
             throw ApiError(404, ErrorCode::NotFound, u"No such instance."_s);
         const QString state = q.value(0).toString();
@@ -69,9 +69,8 @@ QJsonObject Interruptions::interrupt(const QString &instanceId, std::optional<in
                            u"Only an interruptible host can be interrupted; this one is on "
                            "demand."_s);
         if (state != u"running"_s)
-            throw ApiError(
-                409, ErrorCode::IllegalTransition,
-                u"Only a running host can be interrupted; this one is %1."_s.arg(state));
+            throw ApiError(409, ErrorCode::IllegalTransition,
+                           u"Only a running host can be interrupted; this one is %1."_s.arg(state));
         if (!q.value(2).isNull()) // a second notice never moves the deadline later
             deadline = std::min(deadline, q.value(2).toLongLong());
         m_db.exec(u"UPDATE instances SET interruption_at = ? WHERE id = ?"_s,

@@ -71,9 +71,8 @@ int TestApiInterruptible::interruptiblePercent()
 
 QString TestApiInterruptible::launch(const QJsonObject &extra, int cards)
 {
-    QJsonObject body{{u"gpu_type"_s, u"rtx4090"_s},
-                     {u"gpu_count"_s, cards},
-                     {u"image"_s, u"base"_s}};
+    QJsonObject body{
+        {u"gpu_type"_s, u"rtx4090"_s}, {u"gpu_count"_s, cards}, {u"image"_s, u"base"_s}};
     for (auto it = extra.begin(); it != extra.end(); ++it)
         body.insert(it.key(), it.value());
     return m_sim->createRunning(m_token, body);
@@ -103,13 +102,12 @@ void TestApiInterruptible::catalogOffersTheCheaperClass()
 
     const Reply bad = m_sim->authedPost(
         m_token, u"/v1/instances"_s,
-        {{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"base"_s},
-         {u"price_class"_s, u"spot"_s}});
+        {{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"base"_s}, {u"price_class"_s, u"spot"_s}});
     QCOMPARE(bad.status, 400);
-    const Reply restartOnDemand = m_sim->authedPost(
-        m_token, u"/v1/instances"_s,
-        {{u"gpu_type"_s, u"rtx4090"_s}, {u"image"_s, u"base"_s},
-         {u"restart_when_available"_s, true}});
+    const Reply restartOnDemand = m_sim->authedPost(m_token, u"/v1/instances"_s,
+                                                    {{u"gpu_type"_s, u"rtx4090"_s},
+                                                     {u"image"_s, u"base"_s},
+                                                     {u"restart_when_available"_s, true}});
     QCOMPARE(restartOnDemand.status, 400);
 }
 
@@ -137,7 +135,8 @@ void TestApiInterruptible::noticeThenStopAtTheDeadline()
     QCOMPARE(notice[u"notice_seconds"_s].toInt(), 30);
 
     // The file a job in the box polls (the in-process runtime's stand-in for the box's disk).
-    QFile file(m_sim->dataDir() + u"/inprocess/%1/disk/run/cardhour/notices/interruption"_s.arg(id));
+    QFile file(m_sim->dataDir()
+               + u"/inprocess/%1/disk/run/cardhour/notices/interruption"_s.arg(id));
     QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
     const QByteArray content = file.readAll();
     QVERIFY2(content.contains("interruption_at_epoch_ms=" + QByteArray::number(deadline) + '\n'),
@@ -154,8 +153,7 @@ void TestApiInterruptible::noticeThenStopAtTheDeadline()
     QVERIFY(stopped[u"interruption_at"_s].isNull());
     const qint64 rate = stopped[u"price_per_hour_micros"_s].toInteger();
     // Billed to the millisecond of the deadline, not to the tick that noticed it.
-    QCOMPARE(stopped[u"cost_micros"_s].toInteger(),
-             rate * (deadline - runningSince) / 3'600'000);
+    QCOMPARE(stopped[u"cost_micros"_s].toInteger(), rate * (deadline - runningSince) / 3'600'000);
     // Its disk is kept and billed as a stopped one's.
     QVERIFY(stopped[u"storage_rate_micros_per_hour"_s].toInteger() > 0);
     QTRY_VERIFY(events.hasInstanceState(id, u"stopped"_s));
@@ -227,8 +225,7 @@ void TestApiInterruptible::restartsWhenCardsReturn()
     QVERIFY(instance(spot)[u"restart_when_available"_s].toBool());
     const QString onDemand = launch({}, 8);
     QVERIFY(!onDemand.isEmpty());
-    QCOMPARE(m_sim->waitForState(m_token, spot, u"stopped"_s)[u"state"_s].toString(),
-             u"stopped"_s);
+    QCOMPARE(m_sim->waitForState(m_token, spot, u"stopped"_s)[u"state"_s].toString(), u"stopped"_s);
     // The cards are taken: it stays stopped however long the clock runs.
     QVERIFY(m_sim->advance(120));
     QCOMPARE(instance(spot)[u"state"_s].toString(), u"stopped"_s);
@@ -238,11 +235,9 @@ void TestApiInterruptible::restartsWhenCardsReturn()
     const Reply gone = m_sim->authedDelete(m_token, u"/v1/instances/"_s + onDemand);
     QVERIFY2(gone.status == 200 || gone.status == 202, gone.describe().constData());
     QVERIFY(m_sim->advance(1)); // the next tick sees the cards free
-    QCOMPARE(m_sim->waitForState(m_token, spot, u"running"_s)[u"state"_s].toString(),
-             u"running"_s);
+    QCOMPARE(m_sim->waitForState(m_token, spot, u"running"_s)[u"state"_s].toString(), u"running"_s);
     QTRY_VERIFY(!events.eventsOfType("instance.auto_restart").isEmpty());
-    QCOMPARE(events.eventsOfType("instance.auto_restart").first().json()[u"instance_id"_s],
-             spot);
+    QCOMPARE(events.eventsOfType("instance.auto_restart").first().json()[u"instance_id"_s], spot);
 }
 
 QTEST_GUILESS_MAIN(TestApiInterruptible)
