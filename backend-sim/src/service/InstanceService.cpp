@@ -32,9 +32,9 @@ InstanceService::InstanceService(Database &db, Bookkeeper &books, Meter &meter,
                                          *m_views, *m_tick, events, clock)),
       m_reports(std::make_unique<RuntimeReports>(db, meter, runtime, *m_records, *m_storage,
                                                  *m_views, *m_tick, clock)),
-      m_interruptions(std::make_unique<Interruptions>(db, meter, catalog, runtime, *m_records,
-                                                      *m_views, *m_storage, *m_stops, *m_tick,
-                                                      events, clock)),
+      m_interruptions(std::make_unique<Interruptions>(
+          db, meter, catalog, runtime, *m_records, *m_views, *m_storage, *m_stops,
+          [this] { m_tick->tick(); }, events, clock)),
       m_lifecycle(std::make_unique<InstanceLifecycle>(
           db, meter, catalog, keys, runtime, *m_records, *m_views, *m_bill, *m_guard, *m_tick,
           *m_storage, *m_stops, *m_interruptions, clock))

@@ -1,6 +1,5 @@
 #include "Interruptions.h"
 
-#include "BillingTick.h"
 #include "Catalog.h"
 #include "EventBus.h"
 #include "InstanceRecords.h"
@@ -39,11 +38,11 @@ QByteArray noticeFileContent(qint64 deadlineMs, int noticeSeconds, const QString
 Interruptions::Interruptions(Database &db, Meter &meter, const Catalog &catalog,
                              ContainerRuntime &runtime, InstanceRecords &records,
                              InstanceViews &views, StorageFees &storage, StopPolicies &stops,
-                             BillingTick &tick, EventBus &events, const Clock &clock,
-                             QObject *parent)
+                             std::function<void()> billUpToNow, EventBus &events,
+                             const Clock &clock, QObject *parent)
     : QObject(parent), m_db(db), m_meter(meter), m_catalog(catalog), m_runtime(runtime),
-      m_records(records), m_views(views), m_storage(storage), m_stops(stops), m_tick(tick),
-      m_events(events), m_clock(clock)
+      m_records(records), m_views(views), m_storage(storage), m_stops(stops),
+      m_billUpToNow(std::move(billUpToNow)), m_events(events), m_clock(clock)
 {}
 
 QJsonObject Interruptions::interrupt(const QString &instanceId, std::optional<int> noticeSeconds,
@@ -53,7 +52,7 @@ QJsonObject Interruptions::interrupt(const QString &instanceId, std::optional<in
     if (notice < 0 || notice > 3600)
         throw ApiError(400, ErrorCode::InvalidField,
                        u"Field \"notice_seconds\" must be an integer in [0, 3600]."_s);
-    m_tick.tick(); // billed up to now before the deadline is set
+    m_billUpToNow(); // billed up to now before the deadline is set
     const qint64 now = m_clock.nowMs();
     qint64 deadline = now + qint64(notice) * 1000;
     {
@@ -79,7 +78,7 @@ QJsonObject Interruptions::interrupt(const QString &instanceId, std::optional<in
     }
     announce(instanceId, deadline, int((deadline - now + 999) / 1000), reason);
     if (deadline <= now)
-        m_tick.tick(); // stopped at this very millisecond
+        m_billUpToNow(); // stopped at this very millisecond
     return m_views.instanceJson(instanceId, m_clock.nowMs());
 }
 

@@ -8,11 +8,11 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace cardhour::sim {
 
-class BillingTick;
 class Catalog;
 class Clock;
 class ContainerRuntime;
@@ -41,10 +41,11 @@ class Interruptions : public QObject
 {
     Q_OBJECT
 public:
+    // `billUpToNow`: BillingTick::tick (which, in turn, asks dueBy() for the deadlines).
     Interruptions(Database &db, Meter &meter, const Catalog &catalog, ContainerRuntime &runtime,
                   InstanceRecords &records, InstanceViews &views, StorageFees &storage,
-                  StopPolicies &stops, BillingTick &tick, EventBus &events, const Clock &clock,
-                  QObject *parent = nullptr);
+                  StopPolicies &stops, std::function<void()> billUpToNow, EventBus &events,
+                  const Clock &clock, QObject *parent = nullptr);
 
     // Gives a running interruptible host its notice: stopped `noticeSeconds` from now (the
     // catalog's notice when not given; 0: at once). 404 without such an instance, 409 unless it
@@ -84,7 +85,7 @@ private:
     InstanceViews &m_views;
     StorageFees &m_storage;
     StopPolicies &m_stops;
-    BillingTick &m_tick;
+    std::function<void()> m_billUpToNow;
     EventBus &m_events;
     const Clock &m_clock;
 };
