@@ -411,9 +411,15 @@ QString InstanceDetails::datasetsText(const Instance &instance)
 QString InstanceDetails::computeText(const Instance &instance)
 {
     const QString rate = Format::ratePerHour(instance.pricePerHourMicros);
-    if (instance.isBilled())
-        return tr("%1 while running, billed now").arg(rate);
-    return tr("%1 while running, not billed now").arg(rate);
+    QString text = instance.isBilled() ? tr("%1 while running, billed now").arg(rate)
+                                       : tr("%1 while running, not billed now").arg(rate);
+    if (instance.interruptible)
+        text += u'\n'
+            + (instance.restartWhenAvailable
+                   ? tr("Interruptible: the provider may stop it when it needs the cards; it "
+                        "starts again once cards of its type are free.")
+                   : tr("Interruptible: the provider may stop it when it needs the cards."));
+    return text;
 }
 
 QString InstanceDetails::storageText(const Retention &retention)
