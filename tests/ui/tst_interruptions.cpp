@@ -180,10 +180,10 @@ void TestInterruptions::noticeCountsDownThenTheHostStops()
     card->refreshLive();
     QVERIFY(!line->text().startsWith(u"Interrupted"_s));
 
-    // The provider gives two minutes' notice.
+XX
     ui::TrayNotifier *tray = m_window->trayNotifier();
     const auto given = m_sim.request("POST", u"/v1/_test/instances/%1/interrupt"_s.arg(m_host),
-                                     QJsonObject{{u"notice_seconds"_s, 120}});
+                                     QJsonObject{{u"notice_seconds"_s, 150}});
     QVERIFY2(given.status == 200, given.describe().constData());
     QTRY_VERIFY2(tray->lastMessage().contains(u"interrupts spot"_s),
                  qPrintable(tray->lastMessage()));
