@@ -180,7 +180,7 @@ void TestInterruptions::noticeCountsDownThenTheHostStops()
     card->refreshLive();
     QVERIFY(!line->text().startsWith(u"Interrupted"_s));
 
-XX
+    // The provider gives two and a half minutes' notice ("in 2 min" while 2 to 3 are left).
     ui::TrayNotifier *tray = m_window->trayNotifier();
     const auto given = m_sim.request("POST", u"/v1/_test/instances/%1/interrupt"_s.arg(m_host),
                                      QJsonObject{{u"notice_seconds"_s, 150}});
