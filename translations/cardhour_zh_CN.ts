@@ -3933,6 +3933,14 @@ Commands:
         <source>Stop time</source>
         <translation>停止时间</translation>
     </message>
+    <message>
+        <source>Interruptible: the provider may stop it when it needs the cards; it starts again once cards of its type are free.</source>
+        <translation>可中断：服务商需要显卡时可能停止它；该型号有空闲显卡时会自动重新启动。</translation>
+    </message>
+    <message>
+        <source>Interruptible: the provider may stop it when it needs the cards.</source>
+        <translation>可中断：服务商需要显卡时可能停止它。</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::InstanceTableModel</name>
