@@ -24,7 +24,7 @@ QString StopText::reason(const QString &reason)
     if (reason == core::StateReason::ContainerStopped || reason == core::StateReason::ContainerGone)
         return tr("its container stopped");
     if (reason == core::StateReason::Interrupted)
-        return tr("the provider interrupted it; /workspace is kept");
+        return tr("interrupted by the provider");
     return {};
 }
 

@@ -416,9 +416,8 @@ QString InstanceDetails::computeText(const Instance &instance)
     if (instance.interruptible)
         text += u'\n'
             + (instance.restartWhenAvailable
-                   ? tr("Interruptible: the provider may stop it when it needs the cards; it "
-                        "starts again once cards of its type are free.")
-                   : tr("Interruptible: the provider may stop it when it needs the cards."));
+                   ? tr("Interruptible: may be stopped; restarts when cards are free")
+                   : tr("Interruptible: the provider may stop it"));
     return text;
 }
 
