@@ -3934,12 +3934,12 @@ Commands:
         <translation>停止时间</translation>
     </message>
     <message>
-        <source>Interruptible: the provider may stop it when it needs the cards; it starts again once cards of its type are free.</source>
-        <translation>可中断：服务商需要显卡时可能停止它；该型号有空闲显卡时会自动重新启动。</translation>
+        <source>Interruptible: may be stopped; restarts when cards are free</source>
+        <translation>可中断：可能被停止；有空闲显卡时自动重启</translation>
     </message>
     <message>
-        <source>Interruptible: the provider may stop it when it needs the cards.</source>
-        <translation>可中断：服务商需要显卡时可能停止它。</translation>
+        <source>Interruptible: the provider may stop it</source>
+        <translation>可中断：服务商可能停止它</translation>
     </message>
 </context>
 <context>
@@ -5652,8 +5652,8 @@ CardHour 生成的密钥会被永久删除；导入的密钥仍保留在 ~/.ssh 
         <translation>其容器已停止</translation>
     </message>
     <message>
-        <source>the provider interrupted it; /workspace is kept</source>
-        <translation>服务商中断了它；/workspace 已保留</translation>
+        <source>interrupted by the provider</source>
+        <translation>被服务商中断</translation>
     </message>
     <message>
         <source>Interrupted at %1 (in %2): the provider needs its cards</source>
