@@ -205,9 +205,14 @@ void TestApiInterruptible::onDemandLaunchTakesTheNewestInterruptible()
                                              {u"price_class"_s, u"interruptible"_s}});
     QCOMPARE(refused.status, 409);
 
+    const qint64 newerSince = isoToMs(instance(newer)[u"running_since"_s].toString());
+    const qint64 at = m_sim->get(u"/v1/_test/clock"_s).value(u"now_ms"_s).toInteger();
     const QString onDemand = launch({}, 2);
     QVERIFY(!onDemand.isEmpty());
     const QJsonObject taken = m_sim->waitForState(m_token, newer, u"stopped"_s);
+    // Billed to the millisecond its cards were taken.
+    QCOMPARE(taken[u"cost_micros"_s].toInteger(),
+             taken[u"price_per_hour_micros"_s].toInteger() * (at - newerSince) / 3'600'000);
     QCOMPARE(taken[u"state"_s].toString(), u"stopped"_s);
     QCOMPARE(taken[u"state_reason"_s].toString(), u"interrupted"_s);
     QCOMPARE(instance(older)[u"state"_s].toString(), u"running"_s);
