@@ -71,7 +71,8 @@ QString exitCodeLines()
                    "  3  not logged in, or the provider refused the token\n"
                    "  4  not found (no such host or key)\n"
                    "  5  refused for money (HTTP 402: the balance does not cover it)\n"
-                   "  6  timed out\n");
+                   "  6  timed out\n"
+                   "  7  interrupted (the provider stopped the interruptible host waited for)\n");
 }
 
 QString commandHelp(const Command &command)

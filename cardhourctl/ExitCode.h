@@ -12,6 +12,7 @@ enum ExitCode : int {
     NotFound = 4, // no such host, key or snapshot
     RefusedForMoney = 5, // HTTP 402: the balance does not cover it
     TimedOut = 6, // a wait (or a provider call) ran out of time
+    Interrupted = 7, // the provider interrupted the interruptible host that was waited for
 };
 
 } // namespace cardhour::ctl

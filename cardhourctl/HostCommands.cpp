@@ -71,7 +71,7 @@ int gpus(Context &ctx)
     return printList<GpuType>(
         ctx, [&ctx] { return ctx.client()->gpuTypes(); },
         {Hosts::tr("ID"), Hosts::tr("NAME"), Hosts::tr("VRAM"), Hosts::tr("PRICE/CARD"),
-         Hosts::tr("FREE"), Hosts::tr("SHARE")},
+         Hosts::tr("INTERRUPTIBLE"), Hosts::tr("FREE"), Hosts::tr("SHARE")},
         [](const GpuType &gpu) {
             // A MIG slice's share of its card: SMs (compute slices) and VRAM (memory slices).
             const QString share = gpu.isSlice() ? Hosts::tr("%1/%2 SMs, %3/%4 VRAM of %5")
@@ -85,6 +85,7 @@ int gpus(Context &ctx)
                                gpu.name,
                                Hosts::tr("%1 GiB").arg(qRound(gpu.vramMib / 1024.0)),
                                perHour(gpu.pricePerHourMicros),
+                               perHour(gpu.interruptiblePricePerHourMicros),
                                Hosts::tr("%1 of %2").arg(gpu.available).arg(gpu.capacity),
                                share};
         });
@@ -152,10 +153,18 @@ void printInstance(const Instance &instance)
         {Hosts::tr("image:"), instance.image},
         {Hosts::tr("datasets:"),
          instance.datasets.isEmpty() ? u"-"_s : instance.datasets.join(u", "_s)},
-        {Hosts::tr("price:"), perHour(instance.pricePerHourMicros)},
+        {Hosts::tr("price:"),
+         instance.interruptible
+             ? Hosts::tr("%1 (interruptible)").arg(perHour(instance.pricePerHourMicros))
+             : perHour(instance.pricePerHourMicros)},
         {Hosts::tr("cost so far:"), Money::format(instance.costMicros, 4)},
         {Hosts::tr("created:"), localTime(instance.createdAt)},
     };
+    if (instance.interruptionAt.isValid())
+        rows.append({Hosts::tr("interrupted at:"), localTime(instance.interruptionAt)});
+    if (instance.restartWhenAvailable)
+        rows.append({Hosts::tr("after an interruption:"),
+                     Hosts::tr("starts again once cards of its type are free")});
     if (instance.ssh)
         rows.append(
             {Hosts::tr("ssh:"),
@@ -214,6 +223,16 @@ int waitFor(Context &ctx, const QString &id, InstanceState state, qint64 timeout
         }
         if (last->state == state)
             return Ok;
+        // Interrupted on the way to running: over, unless it starts again by itself.
+        const bool interrupted = last->stateReason == u"interrupted"_s
+            && (last->state == InstanceState::Stopping || last->state == InstanceState::Stopped);
+        if (interrupted && state == InstanceState::Running && !last->restartWhenAvailable) {
+            Output::error(Hosts::tr("cardhourctl %1: the provider interrupted %2 (an interruptible "
+                                    "host) to free its cards; /workspace is kept. Start it again "
+                                    "with `cardhourctl start %2`.")
+                              .arg(ctx.commandName, last->name));
+            return Interrupted;
+        }
         if (last->state == InstanceState::Failed || last->state == InstanceState::Terminated) {
             Output::error(Hosts::tr("cardhourctl %1: %2 is %3%4, not %5.")
                               .arg(ctx.commandName, last->name, last->stateText,
@@ -339,6 +358,12 @@ int launch(Context &ctx)
         return code;
     request.datasets = ctx.values(u"dataset"_s);
     request.models = ctx.values(u"model"_s);
+    request.interruptible = ctx.isSet(u"interruptible"_s);
+    request.restartWhenAvailable = ctx.isSet(u"restart-when-available"_s);
+    if (request.restartWhenAvailable && !request.interruptible)
+        return ctx.usage(Hosts::tr("--restart-when-available is for an --interruptible host."));
+    if (restore && request.interruptible)
+        return ctx.usage(Hosts::tr("--snapshot launches on demand: it takes no --interruptible."));
     if ((code = ctx.connect()) != Ok)
         return code;
 
@@ -539,7 +564,15 @@ QList<Command> hostCommands()
                              u"NAME"_s),
           QCommandLineOption(u"name"_s, Hosts::tr("The host's name (default: the provider's)."),
                              u"NAME"_s),
-          QCommandLineOption(u"wait"_s, Hosts::tr("Return once the host runs and SSH answered.")),
+          QCommandLineOption(u"interruptible"_s,
+                             Hosts::tr("The cheaper price class the provider may interrupt (with "
+                                       "a notice) when it needs the cards; /workspace is kept.")),
+          QCommandLineOption(u"restart-when-available"_s,
+                             Hosts::tr("With --interruptible: start it again once cards of its "
+                                       "type are free after an interruption.")),
+          QCommandLineOption(u"wait"_s,
+                             Hosts::tr("Return once the host runs and SSH answered (exit status "
+                                       "7 if it is interrupted first).")),
           timeoutOption(u"600"_s)},
          launch},
         {u"stop"_s,

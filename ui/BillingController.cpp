@@ -69,6 +69,27 @@ void BillingController::connectStopWarnings()
             m_tray->endStopWarning(i.id);
     });
     connect(m_session, &ClientSession::stopWarning, this, &BillingController::showStopWarning);
+    connect(m_session, &ClientSession::interruptionNotice, this,
+            &BillingController::showInterruptionNotice);
+    connect(m_session, &ClientSession::autoRestarted, this, [this](const QString &instanceId) {
+        const QString name = m_session->instanceNames().value(instanceId, instanceId);
+        Q_EMIT message(tr("Cards are free again: %1 is starting again.").arg(name), 10000);
+    });
+}
+
+void BillingController::showInterruptionNotice(const InterruptionNotice &notice)
+{
+    const QString name = m_session->instanceNames().value(notice.instanceId, notice.instanceId);
+    const QString at = Format::time(notice.interruptionAt, m_session->timeZone());
+    const QString text = notice.noticeSeconds > 0
+        ? tr("The provider interrupts %1 at %2 (in %3); /workspace is kept.")
+              .arg(name, at, Format::duration(qint64(notice.noticeSeconds) * 1000))
+        : tr("The provider interrupted %1 at %2 to free its cards; /workspace is kept.")
+              .arg(name, at);
+    // A desktop message (the tray's, or the status bar where there is no tray); clicking it
+    // opens the host, whose card counts down to the stop.
+    m_tray->showStopWarning(notice.instanceId, name, text, false);
+    Q_EMIT message(text, 15000);
 }
 
 void BillingController::keepRunning(const QString &instanceId)

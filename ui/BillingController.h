@@ -60,6 +60,7 @@ Q_SIGNALS:
 private:
     void connectStopWarnings();
     void showStopWarning(const core::StopWarning &warning);
+    void showInterruptionNotice(const core::InterruptionNotice &notice);
     void keepRunning(const QString &instanceId);
     void onBillMoved();
     void updateLedgerNames();

@@ -5,6 +5,7 @@
 #include "GpuCardDelegate.h"
 #include "GpuSlicePicker.h"
 #include "ModelMountPicker.h"
+#include "PriceClassChooser.h"
 #include "StateStyle.h"
 #include "StopPolicyEditor.h"
 #include "billing/BillTicker.h"
@@ -64,6 +65,10 @@ LaunchDialog::LaunchDialog(ClientSession *session, const BillTicker *ticker, Ssh
     stopLayout->addWidget(m_stopPolicy);
     m_ui->layout->insertWidget(m_ui->layout->indexOf(m_ui->costLabel), m_stopBox);
     connect(m_stopPolicy, &StopPolicyEditor::changed, this, &LaunchDialog::validate);
+    // On demand or interruptible, with both of the type's prices; above the stop policy.
+    m_priceClass = new PriceClassChooser(this);
+    m_ui->layout->insertWidget(m_ui->layout->indexOf(m_stopBox), m_priceClass);
+    connect(m_priceClass, &PriceClassChooser::changed, this, &LaunchDialog::updateCost);
     scrollChoices();
     // Models to mount, beside the datasets (built here: the form stays as it is).
     m_modelPicker = new ModelMountPicker(m_session, this);
@@ -414,8 +419,11 @@ const GpuType *LaunchDialog::selectedGpu() const
 qint64 LaunchDialog::pricePerHourMicros() const
 {
     const GpuType *gpu = selectedGpu();
-    return gpu ? CostPreview::computePerHourMicros(*gpu, m_ui->countCombo->currentData().toInt())
-               : 0;
+    if (!gpu)
+        return 0;
+    GpuType priced = *gpu;
+    priced.pricePerHourMicros = PriceClassChooser::cardPrice(*gpu, m_priceClass->interruptible());
+    return CostPreview::computePerHourMicros(priced, m_ui->countCombo->currentData().toInt());
 }
 
 NewInstance LaunchDialog::request() const
@@ -439,19 +447,25 @@ NewInstance LaunchDialog::request() const
             r.datasets << item->data(IdRole).toString();
     }
     r.models = m_modelPicker->chosen();
+    r.interruptible = m_priceClass->interruptible();
+    r.restartWhenAvailable = m_priceClass->restartWhenAvailable();
     return r;
 }
 
 void LaunchDialog::updateCost()
 {
     const GpuType *gpu = selectedGpu();
+    m_priceClass->setGpu(gpu);
     if (!gpu) {
         m_ui->costLabel->clear();
         validate();
         return;
     }
+    // The preview at the chosen class's price.
+    GpuType priced = *gpu;
+    priced.pricePerHourMicros = PriceClassChooser::cardPrice(*gpu, m_priceClass->interruptible());
     m_ui->costLabel->setText(
-        CostPreview::text(*gpu, qMax(1, m_ui->countCombo->currentData().toInt()), m_ticker));
+        CostPreview::text(priced, qMax(1, m_ui->countCombo->currentData().toInt()), m_ticker));
     validate();
 }
 

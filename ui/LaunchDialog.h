@@ -26,6 +26,7 @@ namespace cardhour::ui {
 class GpuCardDelegate;
 class GpuSlicePicker;
 class ModelMountPicker;
+class PriceClassChooser;
 class StopPolicyEditor;
 
 // Rent a host: GPU type (cards in a grid; a plain list when the dialog is narrow), the whole
@@ -97,6 +98,7 @@ private:
     GpuSlicePicker *m_slicePicker = nullptr;
     QGroupBox *m_stopBox = nullptr;
     StopPolicyEditor *m_stopPolicy = nullptr;
+    PriceClassChooser *m_priceClass = nullptr;
     ModelMountPicker *m_modelPicker = nullptr;
     core::ClientSession *m_session;
     const core::BillTicker *m_ticker;

@@ -23,6 +23,8 @@ QString StopText::reason(const QString &reason)
         return tr("the provider restarted");
     if (reason == core::StateReason::ContainerStopped || reason == core::StateReason::ContainerGone)
         return tr("its container stopped");
+    if (reason == core::StateReason::Interrupted)
+        return tr("interrupted by the provider");
     return {};
 }
 
@@ -46,6 +48,15 @@ QString StopText::planned(const std::optional<core::PlannedStop> &stop, const QT
         return tr("Stops at %1: %2").arg(at, why);
     const qint64 left = qMax<qint64>(0, now.msecsTo(stop->at));
     return tr("Stops at %1 (in %2): %3").arg(at, Format::duration(left), why);
+}
+
+QString StopText::interruption(const QDateTime &at, const QTimeZone &zone, const QDateTime &now)
+{
+    if (!at.isValid())
+        return {};
+    const qint64 left = qMax<qint64>(0, now.msecsTo(at));
+    return tr("Interrupted at %1 (in %2): the provider needs its cards")
+        .arg(at.toTimeZone(zone).toString(u"HH:mm:ss"_s), Format::duration(left));
 }
 
 } // namespace cardhour::ui

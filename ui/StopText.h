@@ -27,6 +27,9 @@ public:
     // The time is written in `zone` (the provider's).
     static QString planned(const std::optional<core::PlannedStop> &stop, const QTimeZone &zone,
                            const QDateTime &now = {});
+    // "Interrupted at 18:30 (in 25 s): the provider needs its cards": an interruptible host's
+    // notice, counting down to `at` from `now`. Empty when `at` is invalid.
+    static QString interruption(const QDateTime &at, const QTimeZone &zone, const QDateTime &now);
 };
 
 } // namespace cardhour::ui

@@ -207,7 +207,9 @@ void EventStream::dispatch(const SseEvent &event)
     Q_EMIT eventReceived(event);
     if (event.type == u"hello"_s || event.type == u"instance"_s || event.type == u"billing"_s
         || event.type == u"metrics"_s || event.type == u"snapshot"_s
-        || event.type == u"spending_limits"_s || event.type == u"instance.stop_warning"_s) {
+        || event.type == u"spending_limits"_s || event.type == u"instance.stop_warning"_s
+        || event.type == u"instance.interruption_notice"_s
+        || event.type == u"instance.auto_restart"_s) {
         const QJsonObject data = QJsonDocument::fromJson(event.data).object();
         if (event.type == u"hello"_s)
             Q_EMIT hello(data.value("user_id"_L1).toString());
@@ -221,6 +223,10 @@ void EventStream::dispatch(const SseEvent &event)
             Q_EMIT spendingLimitsChanged(SpendingLimits::fromJson(data));
         else if (event.type == u"instance.stop_warning"_s)
             Q_EMIT stopWarning(StopWarning::fromJson(data));
+        else if (event.type == u"instance.interruption_notice"_s)
+            Q_EMIT interruptionNotice(InterruptionNotice::fromJson(data));
+        else if (event.type == u"instance.auto_restart"_s)
+            Q_EMIT autoRestarted(data.value("instance_id"_L1).toString());
         else
             Q_EMIT billingChanged(BillingSummary::fromJson(data));
     }

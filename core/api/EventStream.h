@@ -88,6 +88,10 @@ Q_SIGNALS:
     void spendingLimitsChanged(const cardhour::core::SpendingLimits &limits);
     // The SSE `instance.stop_warning` event: the provider will stop an instance soon.
     void stopWarning(const cardhour::core::StopWarning &warning);
+    // The SSE `instance.interruption_notice`: an interruptible host is stopped at a deadline.
+    void interruptionNotice(const cardhour::core::InterruptionNotice &notice);
+    // The SSE `instance.auto_restart`: an interrupted host was started again.
+    void autoRestarted(const QString &instanceId);
     // The provider refused the token (401); the stream stays stopped.
     void sessionExpired();
 

@@ -152,6 +152,8 @@ GpuType GpuType::fromJson(const QJsonObject &o)
     g.description = str(o, "description"_L1);
     g.vramMib = int32(o, "vram_mib"_L1);
     g.pricePerHourMicros = int64(o, "price_per_hour_micros"_L1);
+    g.interruptiblePricePerHourMicros = int64(o, "interruptible_price_per_hour_micros"_L1);
+    g.interruptionNoticeSeconds = int32(o, "interruption_notice_seconds"_L1);
     g.capacity = int32(o, "capacity"_L1);
     g.available = int32(o, "available"_L1);
     g.simulated = o.value("simulated"_L1).toBool();
@@ -314,6 +316,16 @@ InstanceApp InstanceApp::fromJson(const QJsonObject &o)
     return a;
 }
 
+InterruptionNotice InterruptionNotice::fromJson(const QJsonObject &o)
+{
+    InterruptionNotice n;
+    n.instanceId = str(o, "instance_id"_L1);
+    n.interruptionAt = parseTime(o.value("interruption_at"_L1));
+    n.noticeSeconds = int32(o, "notice_seconds"_L1);
+    n.reason = str(o, "reason"_L1);
+    return n;
+}
+
 Instance Instance::fromJson(const QJsonObject &o)
 {
     Instance i;
@@ -349,6 +361,9 @@ Instance Instance::fromJson(const QJsonObject &o)
     i.snapshotId = str(o, "snapshot_id"_L1);
     i.datasets = strings(o.value("datasets"_L1));
     i.models = strings(o.value("models"_L1));
+    i.interruptible = str(o, "price_class"_L1) == "interruptible"_L1;
+    i.interruptionAt = parseTime(o.value("interruption_at"_L1));
+    i.restartWhenAvailable = o.value("restart_when_available"_L1).toBool();
     return i;
 }
 
@@ -477,6 +492,10 @@ QJsonObject NewInstance::toJson() const
         o.insert(u"models"_s, QJsonArray::fromStringList(models));
     if (!stopPolicy.isEmpty())
         o.insert(u"stop_policy"_s, stopPolicy.toJson());
+    if (interruptible)
+        o.insert(u"price_class"_s, u"interruptible"_s);
+    if (restartWhenAvailable)
+        o.insert(u"restart_when_available"_s, true);
     return o;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/ProviderCodes.h"
 #include "api/SpendingModels.h"
 
 // Typed views of the provider's JSON (backend-sim/api/openapi.yaml, "components/schemas").
@@ -95,6 +96,9 @@ struct GpuType
     QString description;
     int vramMib = 0;
     qint64 pricePerHourMicros = 0; // one card, one hour
+    // The cheaper class the provider may interrupt (with a notice) when it needs the cards.
+    qint64 interruptiblePricePerHourMicros = 0;
+    int interruptionNoticeSeconds = 0;
     int capacity = 0;
     int available = 0;
     bool simulated = false;
@@ -262,8 +266,28 @@ struct Instance
     StopPolicy stopPolicy; // when the provider stops it by itself
     std::optional<PlannedStop> plannedStop; // the earliest such stop, while running
 
+    bool interruptible = false; // price class `interruptible` (else on demand)
+    QDateTime interruptionAt; // the deadline of an interruption notice; invalid when none
+    bool restartWhenAvailable = false; // started again once cards return after an interruption
+    bool wasInterrupted() const
+    {
+        return state == InstanceState::Stopped && stateReason == StateReason::Interrupted;
+    }
+
     static Instance fromJson(const QJsonObject &o);
     bool isBilled() const { return state == InstanceState::Running; }
+};
+
+// The SSE `instance.interruption_notice`: the provider stops an interruptible host at
+// `interruptionAt` (reason "capacity": an on-demand launch took its cards; "operator").
+struct InterruptionNotice
+{
+    QString instanceId;
+    QDateTime interruptionAt;
+    int noticeSeconds = 0;
+    QString reason;
+
+    static InterruptionNotice fromJson(const QJsonObject &o);
 };
 
 struct BillingInstance
@@ -402,6 +426,8 @@ struct NewInstance
     QStringList datasets{}; // names of GET /v1/datasets; sent only when not empty
     QStringList models{}; // names of GET /v1/models; sent only when not empty
     StopPolicy stopPolicy{}; // sent only when not empty
+    bool interruptible = false; // price_class; sent only when true
+    bool restartWhenAvailable = false; // sent only when true (needs interruptible)
 
     QJsonObject toJson() const;
 };

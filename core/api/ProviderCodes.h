@@ -53,6 +53,7 @@ inline constexpr QLatin1StringView Idle{"idle"};
 inline constexpr QLatin1StringView ProviderRestarted{"provider_restarted"};
 inline constexpr QLatin1StringView ContainerStopped{"container_stopped"};
 inline constexpr QLatin1StringView ContainerGone{"container_gone"};
+inline constexpr QLatin1StringView Interrupted{"interrupted"};
 } // namespace StateReason
 
 // A snapshot's `state_reason` (openapi.yaml: Snapshot.state_reason's x-state-reasons).

@@ -121,6 +121,8 @@ ClientSession::ClientSession(const Options &options, QObject *parent)
             Q_EMIT providerPrompt();
         m_answersSlow = slow;
     });
+    connect(m_events, &EventStream::interruptionNotice, this, &ClientSession::interruptionNotice);
+    connect(m_events, &EventStream::autoRestarted, this, &ClientSession::autoRestarted);
     // A 401 on the stream ends the session as a 401 on any call does (Session says so once).
     connect(m_events, &EventStream::sessionExpired, m_session, &Session::expire);
 

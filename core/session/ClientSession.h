@@ -203,6 +203,10 @@ Q_SIGNALS:
     void spendingLimitsChanged(const cardhour::core::SpendingLimits &limits);
     // The provider will stop an instance soon (the SSE instance.stop_warning).
     void stopWarning(const cardhour::core::StopWarning &warning);
+    // The provider interrupts an interruptible host (SSE instance.interruption_notice), or
+    // started an interrupted one again (instance.auto_restart).
+    void interruptionNotice(const cardhour::core::InterruptionNotice &notice);
+    void autoRestarted(const QString &instanceId);
     // The provider's bill changed: a billing event, a reload, a top-up.
     void billMoved();
     void balanceExhausted();

@@ -13,6 +13,13 @@ cardhour_add_test(tst_api_podman
 add_dependencies(tst_api_podman cardhour-sim)
 cardhour_podman_test(tst_api_podman TIMEOUT 900)
 
+# An interruptible host in a real container: the notice file in the box, /workspace kept.
+cardhour_add_test(tst_api_interruptible_podman
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_interruptible_podman.cpp
+    LIBS cardhour_podman_api_test)
+add_dependencies(tst_api_interruptible_podman cardhour-sim)
+cardhour_podman_test(tst_api_interruptible_podman TIMEOUT 600)
+
 # Simulated GPUs with real containers: nvidia-smi in the box, utilisation that follows real load.
 cardhour_add_test(tst_api_gpus
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_gpus.cpp

@@ -10,7 +10,8 @@ foreach(name IN ITEMS
         tst_api_metrics
         tst_api_models
         tst_api_slices
-        tst_api_chaos)
+        tst_api_chaos
+        tst_api_interruptible)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp
         LIBS cardhour_test_support)
@@ -20,4 +21,7 @@ endforeach()
 target_compile_definitions(tst_api_storage PRIVATE
     CARDHOUR_SOURCE_CATALOG="${PROJECT_SOURCE_DIR}/backend-sim/catalog")
 target_compile_definitions(tst_api_slices PRIVATE
+    CARDHOUR_SOURCE_CATALOG="${PROJECT_SOURCE_DIR}/backend-sim/catalog")
+# The interruptible tests derive the expected prices from the catalog's discount.
+target_compile_definitions(tst_api_interruptible PRIVATE
     CARDHOUR_SOURCE_CATALOG="${PROJECT_SOURCE_DIR}/backend-sim/catalog")

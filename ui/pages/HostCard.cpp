@@ -154,14 +154,20 @@ void HostCard::refreshLive()
     m_cost->setToolTip(tr("Cost so far"));
     // The countdown moves with the cost, which ticks while the host runs.
     const Instance *instance = m_model->instance(m_id);
-    const QString stop = instance && instance->state == InstanceState::Running
-        ? StopText::planned(instance->plannedStop, m_model->timeZone(),
-                            m_clock ? m_clock->now() : QDateTime::currentDateTimeUtc())
-        : QString();
+    const QDateTime now = m_clock ? m_clock->now() : QDateTime::currentDateTimeUtc();
+    const bool running = instance && instance->state == InstanceState::Running;
+    // An interruption's notice comes before any planned stop: it is the sooner and not the
+    // user's.
+    const bool interrupting = running && instance->interruptionAt.isValid();
+    const QString stop = interrupting
+        ? StopText::interruption(instance->interruptionAt, m_model->timeZone(), now)
+        : running ? StopText::planned(instance->plannedStop, m_model->timeZone(), now)
+                  : QString();
     m_plannedStop->setText(stop);
     m_plannedStop->setVisible(!stop.isEmpty());
     QFont font = m_plannedStop->font();
-    font.setBold(instance && instance->plannedStop && instance->plannedStop->warning);
+    font.setBold(interrupting
+                 || (instance && instance->plannedStop && instance->plannedStop->warning));
     m_plannedStop->setFont(font);
     m_sparkline->setValues(m_model->index(row, InstanceTableModel::ActivityColumn)
                                .data(InstanceTableModel::SparklineRole)

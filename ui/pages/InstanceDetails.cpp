@@ -246,7 +246,12 @@ void InstanceDetails::fill(const Instance &instance)
         const QString why = StopText::reason(instance.stateReason);
         state = tr("%1 (%2)").arg(state, why.isEmpty() ? instance.stateReason : why);
     }
-    if (instance.state == InstanceState::Running && instance.plannedStop)
+    if (instance.state == InstanceState::Running && instance.interruptionAt.isValid())
+        state =
+            tr("%1 · %2").arg(state,
+                              StopText::interruption(instance.interruptionAt, m_session->timeZone(),
+                                                     m_session->providerClock()->now()));
+    else if (instance.state == InstanceState::Running && instance.plannedStop)
         state = tr("%1 · %2").arg(state,
                                   StopText::planned(instance.plannedStop, m_session->timeZone(),
                                                     m_session->providerClock()->now()));
@@ -406,9 +411,14 @@ QString InstanceDetails::datasetsText(const Instance &instance)
 QString InstanceDetails::computeText(const Instance &instance)
 {
     const QString rate = Format::ratePerHour(instance.pricePerHourMicros);
-    if (instance.isBilled())
-        return tr("%1 while running, billed now").arg(rate);
-    return tr("%1 while running, not billed now").arg(rate);
+    QString text = instance.isBilled() ? tr("%1 while running, billed now").arg(rate)
+                                       : tr("%1 while running, not billed now").arg(rate);
+    if (instance.interruptible)
+        text += u'\n'
+            + (instance.restartWhenAvailable
+                   ? tr("Interruptible: may be stopped; restarts when cards are free")
+                   : tr("Interruptible: the provider may stop it"));
+    return text;
 }
 
 QString InstanceDetails::storageText(const Retention &retention)

@@ -59,9 +59,24 @@ InstanceService::CreateRequest parseCreateInstance(const QByteArray &body)
     json::rejectUnknownFields(o,
                               {u"name"_s, u"gpu_type"_s, u"gpu_count"_s, u"image"_s,
                                u"ssh_key_ids"_s, u"datasets"_s, u"models"_s, u"snapshot_id"_s,
-                               u"stop_policy"_s});
+                               u"stop_policy"_s, u"price_class"_s, u"restart_when_available"_s});
     InstanceService::CreateRequest r;
     r.stopPolicy = StopPolicy::fromJson(o.value(u"stop_policy"_s));
+    const QString priceClass =
+        json::optionalString(o, u"price_class"_s, 32).value_or(u"on_demand"_s);
+    if (priceClass != u"on_demand"_s && priceClass != u"interruptible"_s)
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"Field \"price_class\" must be \"on_demand\" or \"interruptible\"."_s);
+    r.interruptible = priceClass == u"interruptible"_s;
+    const QJsonValue restart = o.value(u"restart_when_available"_s);
+    if (!restart.isUndefined() && !restart.isBool())
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"Field \"restart_when_available\" must be true or false."_s);
+    r.restartWhenAvailable = restart.toBool();
+    if (r.restartWhenAvailable && !r.interruptible)
+        throw ApiError(400, ErrorCode::InvalidField,
+                       u"Field \"restart_when_available\" needs \"price_class\": "
+                       "\"interruptible\" (only the provider interrupts such a host)."_s);
     r.snapshotId = json::optionalString(o, u"snapshot_id"_s, 64).value_or(QString());
     const bool restore = o.contains(u"snapshot_id"_s);
     if (restore && r.snapshotId.isEmpty())

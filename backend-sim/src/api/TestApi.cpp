@@ -1,7 +1,8 @@
-// Routes that exist only with `cardhour-sim --test-clock`: move time, steer the in-process
-// runtime, check the ledger's invariants. Without the flag these paths are 404; with it they
-// answer only a request carrying this run's secret (<data>/test-clock-secret, 0600) in
-// X-CardHour-Test-Secret, so another local user cannot move the clock or steer the runtime.
+// Routes that exist only with `cardhour-sim --test-clock`: move time, interrupt a host, steer
+// the in-process runtime, check the ledger's invariants. Without the flag these paths are 404;
+// with it they answer only a request carrying this run's secret (<data>/test-clock-secret,
+// 0600) in X-CardHour-Test-Secret, so another local user cannot move the clock or steer the
+// runtime.
 #include "ApiContext.h"
 #include "Requests.h"
 #include "auth/Tokens.h"
@@ -60,6 +61,18 @@ void registerTestRoutes(ApiContext &ctx)
         const QString problem = ctx.ledger.verify();
         return http::Response::json(
             200, QJsonObject{{u"ok"_s, problem.isEmpty()}, {u"problem"_s, problem}});
+    });
+
+    // The provider interrupts an interruptible host, as it would to free capacity.
+    testRoute(ctx, "POST", u"/v1/_test/instances/{id}/interrupt"_s, [&ctx](http::Request &request) {
+        const QJsonObject o =
+            request.body.trimmed().isEmpty() ? QJsonObject() : json::parseObject(request.body);
+        json::rejectUnknownFields(o, {u"notice_seconds"_s});
+        std::optional<int> notice;
+        if (o.contains(u"notice_seconds"_s))
+            notice = int(json::requiredInteger(o, u"notice_seconds"_s, 0, 3600));
+        return http::Response::json(
+            200, ctx.instances.interrupt(request.pathParams.value(u"id"_s), notice));
     });
 
     if (!ctx.inProcessRuntime)

@@ -16,6 +16,7 @@
 #include "InstanceOpQueue.h"
 #include "InstanceTeardown.h"
 #include "LaunchSteps.h"
+#include "NoticeFiles.h"
 #include "SshdReadiness.h"
 #include "UsageSampler.h"
 #include "WorkspaceDisk.h"
@@ -451,6 +452,18 @@ bool CliRuntime::hasPendingWork(const QString &instanceId) const
 bool CliRuntime::hasPendingWork() const
 {
     return m_queue->hasPendingWork();
+}
+
+} // namespace cardhour::sim
+
+namespace cardhour::sim {
+
+void CliRuntime::writeNotice(const QString &instanceId, const QString &name,
+                             const QByteArray &content)
+{
+    const QString dir = notices::hostDirFor(m_options.dataDir, instanceId);
+    if (!dir.isEmpty() && InstanceFiles::isSafeId(name))
+        notices::write(dir, name, content);
 }
 
 } // namespace cardhour::sim

@@ -152,6 +152,9 @@ public:
     // <dataDir>/instances/<id>/ssh), which the container mounts: sshd reads it on every log-in,
     // so the change applies at once, without a restart.
     void setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys) override;
+    // Into the folder mounted at /run/cardhour/notices (NoticeFiles::hostDirFor).
+    void writeNotice(const QString &instanceId, const QString &name,
+                     const QByteArray &content) override;
 
     // Re-reads this provider's containers (`podman ps -a` by label) into the cache, then
     // emits refreshed(). refreshNow() does the same blocking, for provider start-up only.

@@ -3,6 +3,7 @@
 #include "BoxGpuEnvironment.h"
 #include "BoxNames.h"
 #include "InstanceFiles.h"
+#include "NoticeFiles.h"
 
 #include <QDir>
 
@@ -22,6 +23,10 @@ QStringList readOnlyMounts(const InstanceSpec &spec, const ContainerRunArgs::Set
         args << u"-v"_s << folder + u":/datasets/"_s + name + u":ro"_s + relabel;
     for (const auto &[name, folder] : spec.models)
         args << u"-v"_s << folder + u":/models/"_s + name + u":ro"_s + relabel;
+    // What the provider announces to the box (an interruption's deadline), for jobs to poll.
+    const QString noticeDir = notices::hostDirFor(settings.dataDir, spec.instanceId);
+    if (!noticeDir.isEmpty() && QDir().mkpath(noticeDir))
+        args << u"-v"_s << noticeDir + u":/run/cardhour/notices:ro"_s + relabel;
     if (spec.realGpus)
         return args;
     // Simulated GPUs: the provider's live numbers for the box's nvidia-smi (Telemetry).

@@ -130,6 +130,17 @@ public:
         Q_UNUSED(publicKeys);
     }
 
+    // Writes /run/cardhour/notices/<name> inside the box (empty `content`: removes it), where a
+    // job can poll for what the provider announces (an interruption). Atomically: a reader sees
+    // the old file or the new one. Runtimes without boxes keep nothing.
+    virtual void writeNotice(const QString &instanceId, const QString &name,
+                             const QByteArray &content)
+    {
+        Q_UNUSED(instanceId);
+        Q_UNUSED(name);
+        Q_UNUSED(content);
+    }
+
     // Measures every running instance at once (one pass, not one call per instance) →
     // usageSampled. Runtimes without containers measure nothing (an empty sample).
     virtual void sampleUsage() { Q_EMIT usageSampled({}); }

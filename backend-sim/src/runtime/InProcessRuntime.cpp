@@ -1,6 +1,7 @@
 #include "InProcessRuntime.h"
 
 #include "InstanceFiles.h"
+#include "NoticeFiles.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -149,6 +150,15 @@ QString InProcessRuntime::instanceDir(const QString &instanceId) const
     if (m_dataDir.isEmpty() || !InstanceFiles::isSafeId(instanceId))
         return {};
     return QDir(m_dataDir).filePath(u"inprocess/"_s + instanceId);
+}
+
+void InProcessRuntime::writeNotice(const QString &instanceId, const QString &name,
+                                   const QByteArray &content)
+{
+    const QString dir = instanceDir(instanceId);
+    if (dir.isEmpty() || !InstanceFiles::isSafeId(name))
+        return;
+    notices::write(dir + u"/disk/run/cardhour/notices"_s, name, content);
 }
 
 QString InProcessRuntime::snapshotDir(const QString &snapshotId) const

@@ -35,6 +35,9 @@ public:
 
     void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
     QString instanceDir(const QString &instanceId) const; // empty without a data directory
+    // Under the instance's disk folder: <dir>/disk/run/cardhour/notices/<name>.
+    void writeNotice(const QString &instanceId, const QString &name,
+                     const QByteArray &content) override;
     QString snapshotsUnsupportedReason() const override;
     void snapshot(const SnapshotSpec &spec) override;
     void removeSnapshot(const QString &snapshotId) override;

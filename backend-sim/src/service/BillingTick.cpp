@@ -3,6 +3,7 @@
 #include "EventBus.h"
 #include "InstanceRecords.h"
 #include "InstanceViews.h"
+#include "Interruptions.h"
 #include "SpendingGuard.h"
 #include "StorageFees.h"
 #include "billing/Bookkeeper.h"
@@ -41,8 +42,10 @@ void BillingTick::tick()
         Transaction tx(m_db);
         const QStringList users = m_meter.usersWithOpenSegments();
         const QHash<QString, QHash<QString, StopPolicy>> policies = m_stops.byUser();
+        const QHash<QString, Deadlines> interruptions =
+            m_interruptions ? m_interruptions->dueBy(now) : QHash<QString, Deadlines>();
         for (const QString &userId : users)
-            settle(userId, from, now, policies.value(userId), settled);
+            settle(userId, from, now, policies.value(userId), interruptions.value(userId), settled);
         // A container may die while the provider is not looking: only a runtime listing
         // (reconcile) says it was alive. Without containers, a live provider is the evidence.
         m_meter.accrue(now, !m_runtime.outlivesProvider());
@@ -67,11 +70,18 @@ bool BillingTick::stopFor(const QString &instanceId, qint64 atMs, const QString 
 }
 
 QList<BillingTick::Due> BillingTick::dueStops(const QString &userId, qint64 fromMs, qint64 nowMs,
-                                              const QHash<QString, StopPolicy> &policies)
+                                              const QHash<QString, StopPolicy> &policies,
+                                              const Deadlines &interruptions)
 {
     QList<Due> due;
-    if (policies.isEmpty())
+    // An interruption's deadline is never before the tick that bills past it began.
+    for (const auto &[instanceId, atMs] : interruptions)
+        due.append({std::max(atMs, fromMs), instanceId, QString(Interruptions::kReason)});
+    if (policies.isEmpty()) {
+        std::sort(due.begin(), due.end(),
+                  [](const Due &a, const Due &b) { return a.atMs < b.atMs; });
         return due;
+    }
     const QHash<QString, Meter::Costs> posted = m_meter.postedByInstance(userId);
     for (const Meter::OpenSegment &s : m_meter.openSegmentsOf(userId)) {
         const auto policy = policies.constFind(s.instanceId);
@@ -125,9 +135,10 @@ bool BillingTick::runOut(const QString &userId, const Meter::OpenTotals &owed, q
 }
 
 void BillingTick::settle(const QString &userId, qint64 fromMs, qint64 nowMs,
-                         const QHash<QString, StopPolicy> &policies, Settlement &out)
+                         const QHash<QString, StopPolicy> &policies, const Deadlines &interruptions,
+                         Settlement &out)
 {
-    const QList<Due> due = dueStops(userId, fromMs, nowMs, policies);
+    const QList<Due> due = dueStops(userId, fromMs, nowMs, policies, interruptions);
     const QList<qint64> cuts =
         m_limits ? m_limits->boundariesBetween(fromMs, nowMs) : QList<qint64>();
     qint64 pieceStart = fromMs;
@@ -160,6 +171,8 @@ void BillingTick::settle(const QString &userId, qint64 fromMs, qint64 nowMs,
             if (stopFor(stop.instanceId, stop.atMs, stop.reason)) {
                 if (stop.reason == u"max_duration"_s)
                     m_stops.clearStopAt(stop.instanceId); // done; a later start runs on
+                if (stop.reason == Interruptions::kReason)
+                    m_interruptions->noteStopped(stop.instanceId);
                 m_storage.open(stop.instanceId, userId, stop.atMs); // the kept disk, as at a stop
                 out.changed.append(stop.instanceId);
             }

@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <QPair>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -19,6 +20,7 @@ class Database;
 class EventBus;
 class InstanceRecords;
 class InstanceViews;
+class Interruptions;
 class Meter;
 class SpendingGuard;
 class SpendingLimits;
@@ -38,6 +40,8 @@ public:
                 InstanceViews &views, SpendingGuard &guard, EventBus &events, const Clock &clock,
                 QObject *parent = nullptr);
     void setSpendingLimits(SpendingLimits *limits) { m_limits = limits; }
+    // Whose deadlines stop interruptible hosts, each at its own millisecond.
+    void setInterruptions(Interruptions *interruptions) { m_interruptions = interruptions; }
 
     // Does nothing inside a caller's transaction: a rollback would undo the tick's stops but
     // not its queued runtime calls (the API layer ticks before it opens one).
@@ -60,14 +64,17 @@ private:
         QString instanceId;
         QString reason;
     };
-    // Bills `userId` from `fromMs` to `nowMs`: each stop policy's and cap's stop at its own
-    // millisecond, the balance's as before, a checkpoint at every period boundary.
-    // `policies`: the user's stop policies (StopPolicies::byUser, read once per tick).
+    // An interruption's deadline (instance, at) of one user.
+    using Deadlines = QList<QPair<QString, qint64>>;
+    // Bills `userId` from `fromMs` to `nowMs`: each stop policy's, interruption's and cap's
+    // stop at its own millisecond, the balance's as before, a checkpoint at every period
+    // boundary. `policies`: the user's stop policies (StopPolicies::byUser, read once per tick).
     void settle(const QString &userId, qint64 fromMs, qint64 nowMs,
-                const QHash<QString, StopPolicy> &policies, Settlement &out);
-    // The policies' stops due by `nowMs`, in time order.
+                const QHash<QString, StopPolicy> &policies, const Deadlines &interruptions,
+                Settlement &out);
+    // The policies' and interruptions' stops due by `nowMs`, in time order.
     QList<Due> dueStops(const QString &userId, qint64 fromMs, qint64 nowMs,
-                        const QHash<QString, StopPolicy> &policies);
+                        const QHash<QString, StopPolicy> &policies, const Deadlines &interruptions);
     // Ends what the balance or a cap can no longer pay within [pieceStart, pieceEnd]; true if
     // something ran out (the settling of the user is over).
     bool runOut(const QString &userId, const Meter::OpenTotals &owed, qint64 pieceStart,
@@ -89,6 +96,7 @@ private:
     EventBus &m_events;
     const Clock &m_clock;
     SpendingLimits *m_limits = nullptr;
+    Interruptions *m_interruptions = nullptr;
     qint64 m_lastTickMs;
 };
 

@@ -203,6 +203,14 @@ Catalog Catalog::load(const QString &directory)
     if (gpuDocument.contains(u"real_card_price_per_hour_micros"_s))
         catalog.m_realCardPricePerHourMicros = requireInteger(
             gpuPath, gpuDocument, u"real_card_price_per_hour_micros"_s, 0, 1'000'000'000);
+    if (gpuDocument.contains(u"interruptible"_s)) {
+        // The cheaper class the provider may stop with a notice when it needs the cards back.
+        const QJsonObject interruptible = gpuDocument.value(u"interruptible"_s).toObject();
+        catalog.m_interruptiblePricePercent =
+            int(requireInteger(gpuPath, interruptible, u"price_percent"_s, 1, 100));
+        catalog.m_interruptionNoticeSeconds =
+            int(requireInteger(gpuPath, interruptible, u"notice_seconds"_s, 0, 3600));
+    }
     QSet<QString> seen;
     for (const QJsonValue &value : gpuDocument.value(u"gpus"_s).toArray()) {
         const QJsonObject o = value.toObject();
@@ -215,6 +223,9 @@ Catalog Catalog::load(const QString &directory)
         gpu.pricePerHourMicros =
             requireInteger(gpuPath, o, u"price_per_hour_micros"_s, 0, 1'000'000'000);
         gpu.capacity = static_cast<int>(requireInteger(gpuPath, o, u"capacity"_s, 0, 4096));
+        gpu.interruptiblePricePercent = o.contains(u"interruptible_price_percent"_s)
+            ? int(requireInteger(gpuPath, o, u"interruptible_price_percent"_s, 1, 100))
+            : catalog.m_interruptiblePricePercent;
         if (o.contains(u"cpus_per_card"_s))
             gpu.cpusPerCard =
                 static_cast<double>(requireInteger(gpuPath, o, u"cpus_per_card"_s, 1, 256));
@@ -298,8 +309,10 @@ void Catalog::offerHostCards(const QList<HostCard> &cards, bool keepSimulated)
             // Sized and priced like the built-in type of this model, where there is one.
             if (const std::optional<GpuType> known = gpu(card.id))
                 type = *known;
-            else
+            else {
                 type.pricePerHourMicros = m_realCardPricePerHourMicros;
+                type.interruptiblePricePercent = m_interruptiblePricePercent;
+            }
             type.id = card.id;
             type.name = card.name;
             type.description = type.description.isEmpty()

@@ -31,6 +31,9 @@ struct GpuType
     QString description;
     int vramMib = 0;
     qint64 pricePerHourMicros = 0; // per card
+    // The interruptible class's price as a share of pricePerHourMicros (gpus.json
+    // `interruptible.price_percent`, or the type's own `interruptible_price_percent`).
+    int interruptiblePricePercent = 100;
     int capacity = 0; // cards this sandbox lends at once
     double cpusPerCard = 8; // what a host of this type gives per card (before scaling
     qint64 memoryMibPerCard = 32768; // to the machine the sandbox runs on)
@@ -51,6 +54,12 @@ struct GpuType
     bool isSlice() const { return !slice.of.isEmpty(); }
     // The type whose physical cards this type lends: a slice's whole card, else itself.
     QString physicalType() const { return isSlice() ? slice.of : id; }
+    // Per card, of the price class a launch asks for (rounded to the micro-yuan).
+    qint64 pricePerHour(bool interruptible) const
+    {
+        return interruptible ? (pricePerHourMicros * interruptiblePricePercent + 50) / 100
+                             : pricePerHourMicros;
+    }
 };
 
 // A real card found on this host (from nvidia-smi), as the catalog needs it.
@@ -116,6 +125,9 @@ public:
     // The most processes one instance may have (gpus.json `pids_limit_per_instance`).
     int pidsLimitPerInstance() const { return m_pidsLimitPerInstance; }
     const UserLimits &userLimits() const { return m_userLimits; }
+    // How long before an interruption the provider warns an interruptible host by default
+    // (gpus.json `interruptible.notice_seconds`).
+    int interruptionNoticeSeconds() const { return m_interruptionNoticeSeconds; }
 
 private:
     QList<GpuType> m_gpus;
@@ -123,6 +135,8 @@ private:
     qint64 m_storagePricePerGibHourMicros = 0;
     qint64 m_realCardPricePerHourMicros = 5'000'000;
     int m_pidsLimitPerInstance = 4096;
+    int m_interruptiblePricePercent = 100;
+    int m_interruptionNoticeSeconds = 30;
     UserLimits m_userLimits;
 };
 

@@ -6,6 +6,7 @@
 #include "Datasets.h"
 #include "InstanceRecords.h"
 #include "InstanceViews.h"
+#include "Interruptions.h"
 #include "Limits.h"
 #include "PrivateModels.h"
 #include "SnapshotRules.h"
@@ -43,11 +44,13 @@ InstanceLifecycle::InstanceLifecycle(Database &db, Meter &meter, const Catalog &
                                      SshKeys &keys, ContainerRuntime &runtime,
                                      InstanceRecords &records, InstanceViews &views,
                                      AccountBill &bill, SpendingGuard &guard, BillingTick &tick,
-                                     StorageFees &storage, StopPolicies &stops, const Clock &clock,
+                                     StorageFees &storage, StopPolicies &stops,
+                                     Interruptions &interruptions, const Clock &clock,
                                      QObject *parent)
     : QObject(parent), m_db(db), m_meter(meter), m_catalog(catalog), m_keys(keys),
       m_runtime(runtime), m_records(records), m_views(views), m_bill(bill), m_guard(guard),
-      m_tick(tick), m_storage(storage), m_stops(stops), m_clock(clock)
+      m_tick(tick), m_storage(storage), m_stops(stops), m_interruptions(interruptions),
+      m_clock(clock)
 {}
 
 // ---- launch ---------------------------------------------------------------------------------
@@ -125,7 +128,7 @@ QJsonObject InstanceLifecycle::create(const QString &userId, const CreateRequest
     const CreateRequest &request = launch.request;
     m_tick.tick();
     const qint64 now = m_clock.nowMs();
-    const qint64 price = launch.gpu.pricePerHourMicros * request.gpuCount;
+    const qint64 price = launch.gpu.pricePerHour(request.interruptible) * request.gpuCount;
     Transaction tx(m_db);
     Limits(m_db, m_catalog.userLimits()).requireInstanceRoom(userId);
     const qint64 balance = m_bill.liveBalance(userId);
@@ -138,7 +141,10 @@ QJsonObject InstanceLifecycle::create(const QString &userId, const CreateRequest
                 .arg(minute));
     m_guard.requireSpendingRoom(userId, price);
     const int free = CardLending(m_db).available(launch.gpu);
-    if (free < request.gpuCount)
+    // An on-demand launch takes its cards from interruptible hosts when it must.
+    if (free < request.gpuCount
+        && (request.interruptible
+            || m_interruptions.preemptFor(launch.gpu, request.gpuCount, free, now).isEmpty()))
         throw notEnoughCards(free, launch.gpu, request.gpuCount, true);
     const QString id = insert(userId, launch, now);
     QJsonObject result = m_views.instanceJson(id, now);
@@ -164,12 +170,15 @@ QString InstanceLifecycle::insert(const QString &userId, const Launch &launch, q
     m_db.exec(u"INSERT INTO instances(id, user_id, name, state, gpu_type, gpu_count, image,"
               " price_per_hour_micros, created_at, updated_at, launch_seq, launch_requested_at, "
               "app_token, disk_gib,"
-              " snapshot_id) VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?,?)"_s,
+              " snapshot_id, price_class, restart_when_available)"
+              " VALUES (?,?,?,'creating',?,?,?,?,?,?,1,?,?,?,?,?,?)"_s,
               {id, userId, request.name, launch.gpu.id, request.gpuCount, request.image,
-               launch.gpu.pricePerHourMicros * request.gpuCount, nowMs, nowMs, nowMs,
-               QVariant(QMetaType(QMetaType::QString)), launch.gpu.diskGib,
+               launch.gpu.pricePerHour(request.interruptible) * request.gpuCount, nowMs, nowMs,
+               nowMs, QVariant(QMetaType(QMetaType::QString)), launch.gpu.diskGib,
                request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
-                                            : QVariant(request.snapshotId)});
+                                            : QVariant(request.snapshotId),
+               request.interruptible ? u"interruptible"_s : u"on_demand"_s,
+               request.restartWhenAvailable});
     const CardLending::Result lent =
         CardLending(m_db).lend(id, launch.gpu, request.gpuCount, false);
     if (lent.outcome != CardLending::Outcome::Lent)
@@ -242,11 +251,12 @@ QJsonObject InstanceLifecycle::start(const QString &userId, const QString &insta
         throw ApiError(
             409, ErrorCode::IllegalTransition,
             u"Only a stopped or failed instance can be started; this one is %1."_s.arg(state));
-    QSqlQuery q =
-        m_db.exec(u"SELECT gpu_type, gpu_count FROM instances WHERE id = ?"_s, {instanceId});
+    QSqlQuery q = m_db.exec(
+        u"SELECT gpu_type, gpu_count, price_class FROM instances WHERE id = ?"_s, {instanceId});
     q.next();
     const std::optional<GpuType> gpu = m_catalog.gpu(q.value(0).toString());
     const int count = q.value(1).toInt();
+    const bool interruptible = q.value(2).toString() == u"interruptible"_s;
     if (!gpu)
         throw ApiError(409, ErrorCode::GpuTypeRetired,
                        u"This instance's GPU type is no longer offered."_s);
@@ -254,7 +264,7 @@ QJsonObject InstanceLifecycle::start(const QString &userId, const QString &insta
     // balance below is what is left once the disk is paid for.
     m_meter.closeSegment(instanceId, now, Meter::Kind::Storage);
     // The rate of the new run is today's catalog price, fixed for the whole run.
-    const qint64 price = gpu->pricePerHourMicros * count;
+    const qint64 price = gpu->pricePerHour(interruptible) * count;
     const qint64 minute = pricing::oneMinuteCost(price + m_bill.spendRate(userId));
     if (m_bill.liveBalance(userId) < minute)
         throw ApiError(
@@ -266,8 +276,9 @@ QJsonObject InstanceLifecycle::start(const QString &userId, const QString &insta
     if (!m_records.compareAndSwap(instanceId, {state}, u"starting"_s, {}, now))
         throw ApiError(409, ErrorCode::IllegalTransition,
                        u"The instance changed state meanwhile; try again."_s);
+    // A new run: an interruption notice of an earlier one is spent.
     m_db.exec(u"UPDATE instances SET price_per_hour_micros = ?, launch_seq = launch_seq + 1,"
-              " launch_requested_at = ? WHERE id = ?"_s,
+              " launch_requested_at = ?, interruption_at = NULL WHERE id = ?"_s,
               {price, now, instanceId});
     m_records.claimHost(instanceId); // started here, it runs here
 
@@ -279,6 +290,7 @@ QJsonObject InstanceLifecycle::start(const QString &userId, const QString &insta
     QTimer::singleShot(0, this, [this, instanceId, fresh] {
         if (m_records.stateOf(instanceId) != u"starting"_s)
             return;
+        m_runtime.writeNotice(instanceId, u"interruption"_s, {}); // a new run, no notice yet
         if (fresh)
             m_runtime.create(m_records.specFor(instanceId));
         else

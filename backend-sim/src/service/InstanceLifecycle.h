@@ -20,6 +20,7 @@ class Database;
 class Datasets;
 class InstanceRecords;
 class InstanceViews;
+class Interruptions;
 class Meter;
 class PrivateModels;
 class SpendingGuard;
@@ -47,13 +48,16 @@ public:
         // gpuType / image and a gpuCount of 0 take the snapshot's source's.
         QString snapshotId;
         StopPolicy stopPolicy; // when the provider stops it by itself
+        // The cheaper class the provider may interrupt (see Interruptions).
+        bool interruptible = false;
+        bool restartWhenAvailable = false; // after an interruption, once cards are free
     };
 
     InstanceLifecycle(Database &db, Meter &meter, const Catalog &catalog, SshKeys &keys,
                       ContainerRuntime &runtime, InstanceRecords &records, InstanceViews &views,
                       AccountBill &bill, SpendingGuard &guard, BillingTick &tick,
-                      StorageFees &storage, StopPolicies &stops, const Clock &clock,
-                      QObject *parent = nullptr);
+                      StorageFees &storage, StopPolicies &stops, Interruptions &interruptions,
+                      const Clock &clock, QObject *parent = nullptr);
     // Where create() looks datasets up; without one, asking for a dataset is refused.
     void setDatasets(const Datasets *datasets) { m_datasets = datasets; }
     // Where create() looks models up; without one, asking for a model is refused.
@@ -101,6 +105,7 @@ private:
     BillingTick &m_tick;
     StorageFees &m_storage;
     StopPolicies &m_stops;
+    Interruptions &m_interruptions;
     const Clock &m_clock;
     const Datasets *m_datasets = nullptr;
     PrivateModels *m_models = nullptr;

@@ -3,12 +3,15 @@
 #include "BillingTick.h"
 #include "IdleWatch.h"
 #include "InstanceViews.h"
+#include "Interruptions.h"
 #include "RuntimeReports.h"
 #include "StopPolicies.h"
 #include "StorageFees.h"
+#include "core/ApiError.h"
 #include "core/Clock.h"
 
 #include <QTimer>
+#include <QDebug>
 
 namespace cardhour::sim {
 
@@ -30,10 +33,15 @@ InstanceService::InstanceService(Database &db, Bookkeeper &books, Meter &meter,
                                          *m_views, *m_tick, events, clock)),
       m_reports(std::make_unique<RuntimeReports>(db, meter, runtime, *m_records, *m_storage,
                                                  *m_views, *m_tick, clock)),
-      m_lifecycle(std::make_unique<InstanceLifecycle>(db, meter, catalog, keys, runtime, *m_records,
-                                                      *m_views, *m_bill, *m_guard, *m_tick,
-                                                      *m_storage, *m_stops, clock))
-{}
+      m_interruptions(std::make_unique<Interruptions>(
+          db, meter, catalog, runtime, *m_records, *m_views, *m_storage, *m_stops,
+          [this] { m_tick->tick(); }, events, clock)),
+      m_lifecycle(std::make_unique<InstanceLifecycle>(
+          db, meter, catalog, keys, runtime, *m_records, *m_views, *m_bill, *m_guard, *m_tick,
+          *m_storage, *m_stops, *m_interruptions, clock))
+{
+    m_tick->setInterruptions(m_interruptions.get());
+}
 
 InstanceService::~InstanceService() = default;
 
@@ -169,9 +177,30 @@ QJsonArray InstanceService::gpuCatalog()
     return m_views->gpuCatalog();
 }
 
+QJsonObject InstanceService::interrupt(const QString &instanceId, std::optional<int> noticeSeconds,
+                                       const QString &reason)
+{
+    return m_interruptions->interrupt(instanceId, noticeSeconds, reason);
+}
+
 void InstanceService::tick()
 {
     m_tick->tick();
+    restartInterrupted();
+}
+
+void InstanceService::restartInterrupted()
+{
+    for (const auto &[userId, instanceId] : m_interruptions->restartCandidates()) {
+        try {
+            m_lifecycle->start(userId, instanceId);
+            m_interruptions->announceRestart(userId, instanceId);
+        } catch (const ApiError &error) {
+            // No money or room under a cap: it stays stopped; the next tick asks again.
+            qDebug().noquote() << "cardhour-sim: no automatic restart of" << instanceId << ':'
+                               << error.message();
+        }
+    }
 }
 
 void InstanceService::resumeStorageBilling(const QString &userId)

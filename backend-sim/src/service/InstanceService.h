@@ -28,6 +28,7 @@ class Datasets;
 class EventBus;
 class IdleWatch;
 class InstanceViews;
+class Interruptions;
 class Meter;
 class PrivateModels;
 class RuntimeReports;
@@ -88,6 +89,14 @@ public:
     QJsonObject terminate(const QString &userId, const QString &instanceId);
     QJsonObject addKey(const QString &userId, const QString &instanceId, const QString &keyId);
     QJsonObject removeKey(const QString &userId, const QString &instanceId, const QString &keyId);
+    // The provider interrupts a running interruptible host (any user's): the notice now (the
+    // SSE event instance.interruption_notice, /run/cardhour/notices/interruption in the box),
+    // the stop `noticeSeconds` later (the catalog's interruptible.notice_seconds when not
+    // given; 0: at once), billed to that millisecond. ApiError 404 (no such instance), 409 (not
+    // a running interruptible host), 400 (notice outside [0, 3600]). `reason` is what the
+    // notice names ("operator" for an operator's or a test's, "capacity").
+    QJsonObject interrupt(const QString &instanceId, std::optional<int> noticeSeconds = {},
+                          const QString &reason = QStringLiteral("operator"));
 
     // GET /v1/spending-limits; PUT: billed under the old limits up to now, a maximum already
     // passed stops the hosts at once.
@@ -140,8 +149,11 @@ public:
     RuntimeReports &runtimeReports() { return *m_reports; }
     InstanceLifecycle &lifecycle() { return *m_lifecycle; }
     StopPolicies &stopPolicies() { return *m_stops; }
+    Interruptions &interruptions() { return *m_interruptions; }
 
 private:
+    // Starts interrupted hosts that asked for it once their type's cards are free again.
+    void restartInterrupted();
     void followOtherProvidersSoon();
 
     Database &m_db;
@@ -158,6 +170,7 @@ private:
     std::unique_ptr<BillingTick> m_tick;
     std::unique_ptr<IdleWatch> m_idle;
     std::unique_ptr<RuntimeReports> m_reports;
+    std::unique_ptr<Interruptions> m_interruptions;
     std::unique_ptr<InstanceLifecycle> m_lifecycle;
 };
 

@@ -23,7 +23,8 @@ const QString kInstanceColumns =
     u"i.price_per_hour_micros,"
     " i.created_at, i.updated_at, i.terminated_at, i.ssh_host, i.ssh_port, i.ssh_user, "
     "i.ssh_host_key_sha256,"
-    " i.launch_seq, i.launch_requested_at, i.ssh_host_key, i.app_token, i.disk_gib, i.snapshot_id"_s;
+    " i.launch_seq, i.launch_requested_at, i.ssh_host_key, i.app_token, i.disk_gib, i.snapshot_id,"
+    " i.price_class, i.interruption_at, i.restart_when_available"_s;
 
 // The instances a view shows: one user's, or just one of them (an empty or null id: all),
 // with or without the terminated ones. Every query of a view binds {userId, instanceId,
@@ -300,6 +301,11 @@ QJsonObject InstanceViews::rowJson(const QSqlQuery &q, const Details &d, qint64 
         {u"datasets"_s, d.datasets.value(id)}, // mounted read-only at /datasets/NAME
         {u"models"_s, d.models.value(id)}, // mounted read-only at /models/NAME
         {u"price_per_hour_micros"_s, q.value(8).toLongLong()},
+        {u"price_class"_s, q.value(22).toString()},
+        // The deadline of an interruption notice, while the run it was given to goes on.
+        {u"interruption_at"_s,
+         state == u"running"_s ? json::nullableTime(q.value(23)) : QJsonValue()},
+        {u"restart_when_available"_s, q.value(24).toBool()},
         // Compute only: it does not move while the instance is stopped.
         {u"cost_micros"_s, costs.computeMicros},
         {u"storage_cost_micros"_s, costs.storageMicros},
@@ -426,6 +432,9 @@ QJsonArray InstanceViews::gpuCatalog()
             {u"description"_s, gpu.description},
             {u"vram_mib"_s, gpu.vramMib},
             {u"price_per_hour_micros"_s, gpu.pricePerHourMicros},
+            // The cheaper class the provider may interrupt (with a notice) to free cards.
+            {u"interruptible_price_per_hour_micros"_s, gpu.pricePerHour(true)},
+            {u"interruption_notice_seconds"_s, m_catalog.interruptionNoticeSeconds()},
             {u"capacity"_s, gpu.capacity},
             // Whole cards and slices of one card share it: what is free counts both.
             {u"available"_s, lending.available(gpu)},

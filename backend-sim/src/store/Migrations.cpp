@@ -316,6 +316,20 @@ const QList<Migration> &all()
              // NULL: made before, by the only provider there was.
              u"ALTER TABLE instances ADD COLUMN host_provider TEXT"_s,
          }},
+        {16,
+         u"interruptible hosts: their price class, a pending interruption, the auto-restart"_s,
+         {
+             // interruption_at: the deadline an interruption notice gave (NULL: none pending).
+             // restart_when_available: started again once cards of its type are free after an
+             // interruption.
+             u"ALTER TABLE instances ADD COLUMN price_class TEXT NOT NULL DEFAULT 'on_demand'"
+             " CHECK (price_class IN ('on_demand', 'interruptible'))"_s,
+             u"ALTER TABLE instances ADD COLUMN interruption_at INTEGER"_s,
+             u"ALTER TABLE instances ADD COLUMN restart_when_available INTEGER NOT NULL DEFAULT 0"_s,
+             // Every tick looks for deadlines due: only the few pending are indexed.
+             u"CREATE INDEX instances_interruptions ON instances(interruption_at)"
+             " WHERE interruption_at IS NOT NULL"_s,
+         }},
     };
     return list;
 }

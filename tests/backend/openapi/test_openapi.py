@@ -1276,6 +1276,24 @@ def run_scenario(c, tmp, server_port):
     R.check(failed and failed["state_reason"] == "simulated failure", "fail-next: default reason")
     c.call("DELETE", f"/v1/instances/{doomed['id']}", token=alice_token, expect=200, label="terminate failed")
 
+    R.section = "interruptible"
+    spot = c.call("POST", "/v1/instances", {"gpu_type": cheap, "image": "base", "price_class": "interruptible",
+                                            "restart_when_available": False},
+                  token=alice_token, expect=202).json
+    wait_state(c, alice_token, spot["id"], {"running"})
+    c.call("POST", f"/v1/_test/instances/{spot['id']}/interrupt", {"notice_seconds": 3601}, expect=400,
+           label="notice too long")
+    noticed = c.call("POST", f"/v1/_test/instances/{spot['id']}/interrupt", {"notice_seconds": 30},
+                     expect=200).json
+    R.check(noticed and noticed["interruption_at"], "interrupt: the instance shows its deadline")
+    c.call("POST", "/v1/_test/clock/advance", {"seconds": 31}, expect=200)
+    stopped = wait_state(c, alice_token, spot["id"], {"stopped"})
+    R.check(stopped and stopped["state_reason"] == "interrupted", "interrupt: stopped, reason interrupted")
+    c.call("POST", f"/v1/_test/instances/{spot['id']}/interrupt", expect=409, label="not running")
+    c.call("POST", "/v1/_test/instances/00000000-0000-4000-8000-000000000000/interrupt", {}, expect=404,
+           label="no such instance")
+    c.call("DELETE", f"/v1/instances/{spot['id']}", token=alice_token, expect=200)
+
     R.section = "clock"
     c.call("POST", "/v1/_test/clock/advance", {"seconds": 0}, expect=200)
     c.call("POST", "/v1/_test/clock/advance", {"seconds": 0.5}, expect=200, label="fraction")

@@ -104,12 +104,15 @@ void TestContainerRunArgs::simulatedCards()
     QCOMPARE(valueOf(args, u"--network"_s), u"slirp4netns"_s);
     QCOMPARE(valuesOf(args, u"-p"_s), QStringList{u"127.0.0.1:40022:22"_s});
     const QString gpuDir = data.path() + u"/instances/i-1/gpu"_s;
+    const QString noticeDir = data.path() + u"/instances/i-1/notices"_s;
     QCOMPARE(valuesOf(args, u"-v"_s),
              (QStringList{u"cardhour-ws-i-1:/workspace"_s,
                           u"/data/instances/i-1/ssh:/etc/cardhour/ssh:ro,z"_s,
                           u"/srv/mnist:/datasets/mnist:ro,z"_s, u"/srv/llama:/models/llama:ro,z"_s,
+                          noticeDir + u":/run/cardhour/notices:ro,z"_s,
                           gpuDir + u":/run/cardhour/gpu:ro,z"_s}));
     QVERIFY(QDir(gpuDir).exists()); // made for the mount
+    QVERIFY(QDir(noticeDir).exists()); // where the provider writes an interruption's notice
     // Every capability dropped but the few sshd and apt need; no privileges gained by setuid.
     QCOMPARE(valueOf(args, u"--cap-drop"_s), u"ALL"_s);
     const QStringList kept = valueOf(args, u"--cap-add"_s).split(u',');
