@@ -1983,26 +1983,6 @@
         <translation>显示版本。</translation>
     </message>
     <message>
-        <source>Exit status:
-  0  done
-  1  failed (the provider refused, could not be reached, or the work failed)
-  2  usage (a wrong command line, or an answer needed and no terminal)
-  3  not logged in, or the provider refused the token
-  4  not found (no such host or key)
-  5  refused for money (HTTP 402: the balance does not cover it)
-  6  timed out
-</source>
-        <translation>退出状态：
-  0  完成
-  1  失败（服务商拒绝、无法连接，或工作失败）
-  2  用法错误（命令行有误，或需要回答但没有终端）
-  3  未登录，或服务商拒绝了令牌
-  4  未找到（没有这台主机或这个密钥）
-  5  因余额被拒绝（HTTP 402：余额不足）
-  6  超时
-</translation>
-    </message>
-    <message>
         <source>Usage: cardhourctl %1 [options]</source>
         <translation>用法：cardhourctl %1 [选项]</translation>
     </message>
@@ -2059,6 +2039,28 @@ Commands:
     <message>
         <source>cardhourctl: --sandbox and --provider exclude each other.</source>
         <translation>cardhourctl：--sandbox 与 --provider 不能同时使用。</translation>
+    </message>
+    <message>
+        <source>Exit status:
+  0  done
+  1  failed (the provider refused, could not be reached, or the work failed)
+  2  usage (a wrong command line, or an answer needed and no terminal)
+  3  not logged in, or the provider refused the token
+  4  not found (no such host or key)
+  5  refused for money (HTTP 402: the balance does not cover it)
+  6  timed out
+  7  interrupted (the provider stopped the interruptible host waited for)
+</source>
+        <translation>退出状态：
+  0  完成
+  1  失败（服务商拒绝、无法连接，或工作失败）
+  2  用法错误（命令行有误，或需要回答但没有终端）
+  3  未登录，或服务商拒绝了令牌
+  4  未找到（没有这台主机或这个密钥）
+  5  因余额被拒绝（HTTP 402：余额不足）
+  6  超时
+  7  被中断（服务商停止了正在等待的可中断主机）
+</translation>
     </message>
 </context>
 <context>
@@ -2422,10 +2424,6 @@ Commands:
         <translation>主机名称（默认：由服务商决定）。</translation>
     </message>
     <message>
-        <source>Return once the host runs and SSH answered.</source>
-        <translation>等主机运行且 SSH 应答后再返回。</translation>
-    </message>
-    <message>
         <source>Stop a host (its disk is kept and billed as storage).</source>
         <translation>停止主机（保留其磁盘，按存储计费）。</translation>
     </message>
@@ -2492,6 +2490,50 @@ Commands:
     <message>
         <source>The GPU type or MIG slice (`cardhourctl gpus`).</source>
         <translation>GPU 类型或 MIG 切片（`cardhourctl gpus`）。</translation>
+    </message>
+    <message>
+        <source>INTERRUPTIBLE</source>
+        <translation>可中断价</translation>
+    </message>
+    <message>
+        <source>%1 (interruptible)</source>
+        <translation>%1（可中断）</translation>
+    </message>
+    <message>
+        <source>interrupted at:</source>
+        <translation>中断时间：</translation>
+    </message>
+    <message>
+        <source>after an interruption:</source>
+        <translation>中断之后：</translation>
+    </message>
+    <message>
+        <source>starts again once cards of its type are free</source>
+        <translation>该型号有空闲显卡时自动重新启动</translation>
+    </message>
+    <message>
+        <source>cardhourctl %1: the provider interrupted %2 (an interruptible host) to free its cards; /workspace is kept. Start it again with `cardhourctl start %2`.</source>
+        <translation>cardhourctl %1：服务商为腾出显卡中断了 %2（可中断主机）；/workspace 已保留。可用 `cardhourctl start %2` 重新启动。</translation>
+    </message>
+    <message>
+        <source>--restart-when-available is for an --interruptible host.</source>
+        <translation>--restart-when-available 只用于 --interruptible 主机。</translation>
+    </message>
+    <message>
+        <source>--snapshot launches on demand: it takes no --interruptible.</source>
+        <translation>--snapshot 以按需价启动：不接受 --interruptible。</translation>
+    </message>
+    <message>
+        <source>The cheaper price class the provider may interrupt (with a notice) when it needs the cards; /workspace is kept.</source>
+        <translation>更便宜的价格类别，服务商需要显卡时可（提前通知后）中断它；/workspace 会保留。</translation>
+    </message>
+    <message>
+        <source>With --interruptible: start it again once cards of its type are free after an interruption.</source>
+        <translation>与 --interruptible 一起用：中断后该型号有空闲显卡时自动重新启动。</translation>
+    </message>
+    <message>
+        <source>Return once the host runs and SSH answered (exit status 7 if it is interrupted first).</source>
+        <translation>等主机运行且 SSH 应答后再返回（若先被中断，退出状态为 7）。</translation>
     </message>
 </context>
 <context>
@@ -3220,6 +3262,18 @@ Commands:
     <message>
         <source>Added %1 (simulated payment). Balance: %2</source>
         <translation>已充值 %1（模拟支付）。余额：%2</translation>
+    </message>
+    <message>
+        <source>Cards are free again: %1 is starting again.</source>
+        <translation>显卡已空闲：%1 正在重新启动。</translation>
+    </message>
+    <message>
+        <source>The provider interrupts %1 at %2 (in %3); /workspace is kept.</source>
+        <translation>服务商将于 %2（%3后）中断 %1；/workspace 会保留。</translation>
+    </message>
+    <message>
+        <source>The provider interrupted %1 at %2 to free its cards; /workspace is kept.</source>
+        <translation>服务商于 %2 中断了 %1 以腾出显卡；/workspace 已保留。</translation>
     </message>
 </context>
 <context>
@@ -4059,6 +4113,14 @@ Commands:
         <source>Stop time</source>
         <translation>停止时间</translation>
     </message>
+    <message>
+        <source>Interruptible: may be stopped; restarts when cards are free</source>
+        <translation>可中断：可能被停止；有空闲显卡时自动重启</translation>
+    </message>
+    <message>
+        <source>Interruptible: the provider may stop it</source>
+        <translation>可中断：服务商可能停止它</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::InstanceTableModel</name>
@@ -4803,6 +4865,37 @@ CardHour 生成的密钥会被永久删除；导入的密钥仍保留在 ~/.ssh 
     <message>
         <source>Discard</source>
         <translation>丢弃</translation>
+    </message>
+</context>
+<context>
+    <name>cardhour::ui::PriceClassChooser</name>
+    <message>
+        <source>Price class</source>
+        <translation>价格类别</translation>
+    </message>
+    <message>
+        <source>On demand: %1 per card-hour, runs until you stop it</source>
+        <translation>按需：每卡每小时 %1，一直运行到您停止</translation>
+    </message>
+    <message>
+        <source>On demand</source>
+        <translation>按需</translation>
+    </message>
+    <message>
+        <source>Interruptible: %1 per card-hour</source>
+        <translation>可中断：每卡每小时 %1</translation>
+    </message>
+    <message>
+        <source>Interruptible</source>
+        <translation>可中断</translation>
+    </message>
+    <message>
+        <source>The provider may stop an interruptible host when an on-demand launch needs its cards (at once; the most recently started goes first), or otherwise with %1 of notice. /workspace is kept; the stopped disk is billed as any stopped host&apos;s.</source>
+        <translation>按需启动需要显卡时，服务商可立即停止可中断主机（最近启动的最先停止）；其他情况下提前 %1 通知。/workspace 会保留；停止后的磁盘按停止主机的费率计费。</translation>
+    </message>
+    <message>
+        <source>Start it again when cards of its type are free</source>
+        <translation>该型号有空闲显卡时自动重新启动</translation>
     </message>
 </context>
 <context>
@@ -5741,6 +5834,14 @@ CardHour 生成的密钥会被永久删除；导入的密钥仍保留在 ~/.ssh 
     <message>
         <source>its container stopped</source>
         <translation>其容器已停止</translation>
+    </message>
+    <message>
+        <source>interrupted by the provider</source>
+        <translation>被服务商中断</translation>
+    </message>
+    <message>
+        <source>Interrupted at %1 (in %2): the provider needs its cards</source>
+        <translation>将于 %1（%2后）被中断：服务商需要它的显卡</translation>
     </message>
 </context>
 <context>
