@@ -79,12 +79,10 @@ ChaosFaults::Fault ChaosFaults::parse(const QString &userId, const QByteArray &b
 void ChaosFaults::requireRunningHost(const QString &userId, const Fault &fault)
 {
     const QString state = m_instances.requireState(userId, fault.instanceId); // 404: not theirs
-    // Wiring point for interruptible hosts: once InstanceService can interrupt a host, an
-    // interrupt fault calls it in start() (state pending → done with the notice's detail).
+    // An interruption acts through the provider, not inside the box: any runtime can do it
+    // (InstanceService::interrupt says 409 for a host that is not a running interruptible one).
     if (fault.kind == u"interrupt"_s)
-        throw ApiError(501, ErrorCode::NotImplemented,
-                       u"This provider cannot interrupt hosts yet, so an interrupt cannot be "
-                       "rehearsed."_s);
+        return;
     if (const QString why = m_runtime.boxFaultsUnsupportedReason(); !why.isEmpty())
         throw ApiError(409, ErrorCode::ChaosUnsupported,
                        u"A %1 fault acts inside the host, and %2."_s.arg(fault.kind, why));
@@ -136,6 +134,13 @@ void ChaosFaults::start(Fault &fault)
         fault.expiresMs = fault.createdMs + qint64(fault.durationS) * 1000;
         fault.realExpiry = QDateTime::currentMSecsSinceEpoch() + qint64(fault.durationS) * 1000;
         QTimer::singleShot(fault.durationS * 1000, this, [this, id = fault.id] { expire(id); });
+    } else if (fault.kind == u"interrupt"_s) {
+        // The same notice, deadline and millisecond billing as the provider's own interruption.
+        const QJsonObject host = m_instances.interrupt(fault.instanceId, std::nullopt, u"chaos"_s);
+        fault.state = u"done"_s;
+        fault.firedMs = m_clock.nowMs();
+        fault.detail =
+            u"interrupted: stopped at %1"_s.arg(host.value(u"interruption_at"_s).toString());
     } else {
         fault.state = u"pending"_s;
         if (fault.kind == u"drop_ssh"_s)

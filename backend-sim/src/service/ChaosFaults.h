@@ -27,8 +27,9 @@ class InstanceService;
 //                pending → done | failed;
 //   fill_disk    the running host's bounded /workspace is filled (ENOSPC): pending → active
 //                (full until cleared) | failed; clearing deletes the filling;
-//   interrupt    the host is interrupted as an interruptible host would be: refused (501) until
-//                the provider can interrupt hosts.
+//   interrupt    the caller's running interruptible host gets the provider's interruption
+//                notice (InstanceService::interrupt, reason "chaos") and stops at its
+//                deadline: done at once, with the deadline.
 // Every change of a fault is published as a `chaos.fault` event carrying the fault. Faults are
 // kept in memory only: a restart of the provider forgets them (and ends every slow_api).
 class ChaosFaults : public QObject

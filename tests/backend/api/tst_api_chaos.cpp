@@ -199,14 +199,29 @@ void TestApiChaos::hostFaultsActOnOwnRunningHostsOnly()
         QCOMPARE(r.status, 404); // another user's host is not found, never touched
     }
     QCOMPARE(m_sim.authedPost(m_bob, u"/v1/chaos/faults"_s, fault(u"drop_ssh"_s)).status, 400);
-    // The in-process runtime has no boxes to act in; interrupting is not there yet.
+    // The in-process runtime has no boxes to act in.
     Reply r = m_sim.authedPost(m_bob, u"/v1/chaos/faults"_s,
                                fault(u"drop_ssh"_s, {{u"instance_id"_s, bobs}}));
     QCOMPARE(r.status, 409);
     QCOMPARE(r.errorCode(), u"chaos_unsupported"_s);
+    // An on-demand host is not interrupted; an interruptible one gets the provider's notice.
     r = m_sim.authedPost(m_bob, u"/v1/chaos/faults"_s,
                          fault(u"interrupt"_s, {{u"instance_id"_s, bobs}}));
-    QCOMPARE(r.status, 501);
+    QCOMPARE(r.status, 409);
+    QCOMPARE(r.errorCode(), u"illegal_transition"_s);
+    QJsonObject spotLaunch = kLaunch;
+    spotLaunch.insert(u"price_class"_s, u"interruptible"_s);
+    const QString spot = m_sim.createRunning(m_bob, spotLaunch);
+    QVERIFY(!spot.isEmpty());
+    r = m_sim.authedPost(m_bob, u"/v1/chaos/faults"_s,
+                         fault(u"interrupt"_s, {{u"instance_id"_s, spot}}));
+    QCOMPARE(r.status, 201);
+    QCOMPARE(r.value(u"state"_s).toString(), u"done"_s);
+    const QJsonObject noticed = m_sim.authedGet(m_bob, u"/v1/instances/"_s + spot).object();
+    QVERIFY2(!noticed.value(u"interruption_at"_s).toString().isEmpty(),
+             QJsonDocument(noticed).toJson().constData());
+    QVERIFY(
+        r.value(u"detail"_s).toString().contains(noticed.value(u"interruption_at"_s).toString()));
 }
 
 void TestApiChaos::faultsAreSentAsEvents()

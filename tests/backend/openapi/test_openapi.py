@@ -1456,8 +1456,9 @@ def exercise_chaos(c, alice_token, bob_token, gpu_type):
         reply = c.call("POST", "/v1/chaos/faults", {"kind": "drop_ssh", "instance_id": host["id"]},
                        token=alice_token, expect=409, label="no box in the in-process runtime")
         R.check(reply.code == "chaos_unsupported", f"drop_ssh in-process: code {reply.code!r}")
-        c.call("POST", "/v1/chaos/faults", {"kind": "interrupt", "instance_id": host["id"]}, token=alice_token,
-               expect=501, label="interrupt not implemented")
+        reply = c.call("POST", "/v1/chaos/faults", {"kind": "interrupt", "instance_id": host["id"]},
+                       token=alice_token, expect=409, label="interrupt of an on-demand host")
+        R.check(reply.code == "illegal_transition", f"interrupt on demand: code {reply.code!r}")
     return probes
 
 
