@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/HardwareCheckModel.h"
 #include "api/SpendingModels.h"
 
 // Typed views of the provider's JSON (backend-sim/api/openapi.yaml, "components/schemas").
@@ -241,6 +242,7 @@ struct Instance
     std::optional<SshEndpoint> ssh;
     QString runtime;
     Launch launch;
+    std::optional<HardwareCheck> hardwareCheck; // the latest launch's, once it has run
     Retention retention;
     QList<InstanceApp> apps;
     double cpus = 0;

@@ -8,7 +8,8 @@ foreach(name IN ITEMS
         tst_api_durability
         tst_api_storage
         tst_api_metrics
-        tst_api_models)
+        tst_api_models
+        tst_api_hwcheck)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp
         LIBS cardhour_test_support)

@@ -196,6 +196,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerSnapshotRoutes(ctx);
     registerLimitRoutes(ctx);
     registerSpendingRoutes(ctx);
+    registerReconcilerRoutes(ctx);
     registerTestRoutes(ctx);
 }
 

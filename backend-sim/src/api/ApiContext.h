@@ -30,6 +30,9 @@ class SnapshotService;
 class HostDiskReserve;
 class SshKeys;
 class Telemetry;
+class TerminateReconciler;
+class ContainerRuntime;
+class Meter;
 
 // What route handlers share, plus the wrappers every route goes through: ApiError → error
 // response, DbError → 500, bearer authentication, Idempotency-Key handling.
@@ -52,6 +55,9 @@ struct ApiContext
     SnapshotService *snapshots = nullptr; // snapshots of instances' disks and /workspace
     Models *models = nullptr; // the public model library
     PrivateModels *privateModels = nullptr; // users' own models and their uploads
+    Meter *meter = nullptr; // for the test routes that leave billing wrong on purpose
+    ContainerRuntime *runtime = nullptr; // what runs instances (its test hooks)
+    TerminateReconciler *terminateReconciler = nullptr; // GET /v1/reconciler
     const HostDiskReserve *diskReserve = nullptr; // what writes to the host's disk must leave free
     QByteArray sandboxSecret = {}; // this run's paths/SandboxSecret (POST /v1/_sandbox/prove)
     QString runtimeName = {}; // what runs instances: podman, docker or inprocess
@@ -101,6 +107,7 @@ void registerSnapshotRoutes(ApiContext &ctx);
 void registerModelRoutes(ApiContext &ctx);
 void registerLimitRoutes(ApiContext &ctx);
 void registerSpendingRoutes(ApiContext &ctx); // spending limits, stop policies
+void registerReconcilerRoutes(ApiContext &ctx); // the terminate reconciler's report
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

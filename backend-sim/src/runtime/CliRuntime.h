@@ -12,6 +12,7 @@
 namespace cardhour::sim {
 
 class AppWatcher;
+class BoxInspector;
 class CliEngine;
 class ConnectionCounter;
 class ContainerDiskWatch;
@@ -126,6 +127,11 @@ public:
     void sampleUsage() override;
     // ConnectionCounter: ESTABLISHED sockets to the box's sshd and apps, one `exec` per box.
     void countConnections(const QStringList &instanceIds) override;
+    // The hardware check's script, run in the box with `exec` (BoxInspector).
+    bool inspectsHardware() const override { return true; }
+    void inspectHardware(const QString &instanceId) override;
+    // Containers as last listed, and this provider's volumes.
+    void findLeftovers() override;
     // loop-ext4 where this host allows it (WorkspaceDisk::probe), else none and why.
     DiskQuota diskQuota() const override { return m_diskQuota; }
 
@@ -207,6 +213,7 @@ private:
     ContainerSnapshots *m_snapshots = nullptr;
     ImageWait *m_imageWait = nullptr;
     ContainerLauncher *m_launcher = nullptr;
+    BoxInspector *m_inspector = nullptr;
     InstanceTeardown *m_teardown = nullptr;
     UsageSampler *m_usage = nullptr;
     ConnectionCounter *m_connections = nullptr;

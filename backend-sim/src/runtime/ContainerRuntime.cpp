@@ -14,4 +14,9 @@ void ContainerRuntime::countConnections(const QStringList &instanceIds)
     QTimer::singleShot(0, this, [this, none] { Q_EMIT connectionsCounted(none); });
 }
 
+void ContainerRuntime::findLeftovers()
+{
+    QTimer::singleShot(0, this, [this] { Q_EMIT leftoversFound({}, true); });
+}
+
 } // namespace cardhour::sim

@@ -1,10 +1,14 @@
 #pragma once
 
+#include "BoxHardware.h"
+
 #include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include <utility>
 
 namespace cardhour::sim {
 
@@ -16,6 +20,8 @@ struct InstanceSpec
     QString image; // catalog image id, e.g. "base"
     QString gpuType;
     int gpuCount = 1;
+    QString gpuName; // the catalog's model name ("NVIDIA GeForce RTX 4090")
+    qint64 gpuVramMib = 0; // each card's memory
     QStringList authorizedKeys; // OpenSSH public key lines
     // Filled by the provider for container runtimes:
     QString sshDir; // host directory with ssh_host_ed25519_key(.pub) and authorized_keys,
@@ -138,6 +144,19 @@ public:
             QStringLiteral("The disk is not bounded: the %1 runtime keeps no disks.").arg(name())};
     }
 
+    // Reads what the running box got, inside it (→ hardwareInspected, later); asked at power-on,
+    // before the instance is billed. Runtimes that cannot look inside a box answer false to
+    // inspectsHardware() and are never asked.
+    virtual bool inspectsHardware() const { return false; }
+    virtual void inspectHardware(const QString &instanceId) { Q_UNUSED(instanceId); }
+    // Test hook: the next box this runtime makes gets less than its spec says (for real).
+    void shortchangeNextBox(const BoxShortfall &shortfall) { m_nextShortfall = shortfall; }
+    // Test hook: the next remove() fails, leaving the box and its disk behind.
+    void failNextRemoval(const QString &reason) { m_nextRemovalFailure = reason; }
+    // Lists what this runtime holds (boxes, disks, networks), by instance id → a word for each
+    // kind held (→ leftoversFound, later; ok false when it could not list).
+    virtual void findLeftovers();
+
     // Snapshots. Empty when this runtime can take them, else why not (asked before a snapshot
     // is recorded, so an unsupported runtime refuses up front and writes nothing).
     virtual QString snapshotsUnsupportedReason() const
@@ -164,6 +183,17 @@ Q_SIGNALS:
     void snapshotRemoved(const QString &snapshotId);
     // The running instance's own disk (outside /workspace) holds more than it was given.
     void diskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes);
+    void hardwareInspected(const QString &instanceId, const cardhour::sim::BoxHardware &found);
+    void leftoversFound(const QHash<QString, QStringList> &byInstance, bool ok);
+
+protected:
+    // The shortfall asked for the next box, once (applied by create()).
+    BoxShortfall takeShortfall() { return std::exchange(m_nextShortfall, {}); }
+    QString takeRemovalFailure() { return std::exchange(m_nextRemovalFailure, {}); }
+
+private:
+    BoxShortfall m_nextShortfall;
+    QString m_nextRemovalFailure;
 };
 
 } // namespace cardhour::sim

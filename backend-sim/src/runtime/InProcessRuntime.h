@@ -29,6 +29,12 @@ public:
     void stop(const QString &instanceId) override;
     void remove(const QString &instanceId) override;
     bool isRunning(const QString &instanceId) const override;
+    // Its "box" is the spec it ran: the hardware check reads what it was given (a shortfall
+    // included), /workspace being of the size it was given.
+    bool inspectsHardware() const override { return true; }
+    void inspectHardware(const QString &instanceId) override;
+    // Instances it still knows, and those whose folders are still on disk.
+    void findLeftovers() override;
 
     void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
     QString instanceDir(const QString &instanceId) const; // empty without a data directory

@@ -147,6 +147,8 @@ InstanceSpec InstanceRecords::specFor(const QString &instanceId)
     spec.snapshotId = q.value(6).toString();
     const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
     spec.realGpus = gpu && !gpu->simulated;
+    spec.gpuName = gpu ? gpu->name : spec.gpuType;
+    spec.gpuVramMib = gpu ? gpu->vramMib : 0;
     spec.gpuCards = CardLending(m_db).cardsOf(instanceId);
     if (const std::optional<ImageEntry> image = m_catalog.image(spec.image)) {
         spec.sshUser = image->sshUser;

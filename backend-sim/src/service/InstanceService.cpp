@@ -1,6 +1,7 @@
 #include "InstanceService.h"
 
 #include "BillingTick.h"
+#include "HardwareCheck.h"
 #include "IdleWatch.h"
 #include "InstanceViews.h"
 #include "RuntimeReports.h"
@@ -26,12 +27,15 @@ InstanceService::InstanceService(Database &db, Bookkeeper &books, Meter &meter,
                                            *m_storage, *m_views, *m_guard, events, clock)),
       m_idle(std::make_unique<IdleWatch>(db, meter, runtime, *m_records, *m_stops, *m_storage,
                                          *m_views, *m_tick, events, clock)),
+      m_check(std::make_unique<HardwareCheck>(db, *m_records)),
       m_reports(std::make_unique<RuntimeReports>(db, meter, runtime, *m_records, *m_storage,
                                                  *m_views, *m_tick, clock)),
       m_lifecycle(std::make_unique<InstanceLifecycle>(db, meter, catalog, keys, runtime, *m_records,
                                                       *m_views, *m_bill, *m_guard, *m_tick,
                                                       *m_storage, *m_stops, clock))
-{}
+{
+    m_reports->setHardwareCheck(m_check.get());
+}
 
 InstanceService::~InstanceService() = default;
 

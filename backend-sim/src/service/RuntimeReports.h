@@ -11,6 +11,7 @@ namespace cardhour::sim {
 
 class BillingTick;
 class Clock;
+class HardwareCheck;
 class Database;
 class InstanceRecords;
 class InstanceViews;
@@ -34,10 +35,16 @@ public:
     // fail; containers of terminated instances are removed, ones without a row are stopped
     // and kept (quarantined: never a volume deleted without its row).
     void reconcile(bool atStartup = true);
+    // With a check, a box that is ready is billed only once the check of what it got passes;
+    // a runtime that cannot look inside its boxes is not checked. Without one: at once.
+    void setHardwareCheck(HardwareCheck *check) { m_check = check; }
 
 private:
     void onStage(const QString &instanceId, const QString &stage);
     void onReady(const QString &instanceId, const SshEndpoint &ssh);
+    void onHardwareInspected(const QString &instanceId, const BoxHardware &found);
+    // `running` and its billing segment, in one transaction (false: the row moved on).
+    void goRunning(const QString &instanceId, const SshEndpoint &ssh);
     void onFailed(const QString &instanceId, const QString &reason);
     void onStopped(const QString &instanceId);
     // The container's own disk grew past the instance's: stopped (disk_full), data kept.
@@ -66,6 +73,8 @@ private:
     InstanceViews &m_views;
     BillingTick &m_tick;
     const Clock &m_clock;
+    HardwareCheck *m_check = nullptr;
+    QHash<QString, SshEndpoint> m_awaitingCheck; // ready boxes being checked: their endpoint
 };
 
 } // namespace cardhour::sim
