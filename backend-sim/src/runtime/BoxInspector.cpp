@@ -2,7 +2,6 @@
 
 #include "BoxNames.h"
 
-#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -20,16 +19,12 @@ BoxInspector::BoxInspector(EngineCommands &engine, const ContainerCache &cache,
 
 void BoxInspector::inspect(const QString &instanceId)
 {
+    // The container as last seen, else by its name (both are this provider's box).
     const auto it = m_cache.all().constFind(instanceId);
-    if (it == m_cache.all().cend() || it->containerId.isEmpty()) {
-        QTimer::singleShot(0, this, [this, instanceId] {
-            BoxHardware none;
-            none.error = u"the box has no container to look into"_s;
-            Q_EMIT inspected(instanceId, none);
-        });
-        return;
-    }
-    m_engine.run({u"exec"_s, it->containerId, u"sh"_s, u"-c"_s, boxhardware::probeScript()},
+    const QString container = it != m_cache.all().cend() && !it->containerId.isEmpty()
+        ? it->containerId
+        : box::containerName(instanceId);
+    m_engine.run({u"exec"_s, container, u"sh"_s, u"-c"_s, boxhardware::probeScript()},
                  [this, instanceId](const ProcessResult &result) {
                      BoxHardware found = boxhardware::parse(result.out);
                      found.workspaceBounded = m_workspaceBounded;
