@@ -125,6 +125,9 @@ QJsonObject ModelJson::toJson(const Instance &instance)
         const auto optional = [](const auto &value) {
             return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
         };
+        QJsonArray cards;
+        for (const HardwareCheck::Card &card : check->foundCards)
+            cards.append(QJsonObject{{u"name"_s, card.name}, {u"vram_mib"_s, card.vramMib}});
         o.insert(u"hardware_check"_s,
                  QJsonObject{
                      {u"status"_s, check->passed ? u"passed"_s : u"failed"_s},
@@ -139,9 +142,10 @@ QJsonObject ModelJson::toJson(const Instance &instance)
                                   {u"disk_gib"_s, check->orderedDiskGib}}},
                      {u"found"_s,
                       QJsonObject{{u"gpu_count"_s, optional(check->foundGpuCount)},
-                                  {u"vram_mib"_s, check->foundVramMib},
+                                  {u"gpus"_s, cards},
                                   {u"cpus"_s, optional(check->foundCpus)},
                                   {u"memory_mib"_s, optional(check->foundMemoryMib)},
+                                  {u"memory_limited"_s, check->foundMemoryMib.has_value()},
                                   {u"workspace_bytes"_s, optional(check->foundWorkspaceBytes)},
                                   {u"workspace_bounded"_s, check->workspaceBounded}}}});
     } else {

@@ -27,9 +27,9 @@ std::optional<HardwareCheck> HardwareCheck::fromJson(const QJsonValue &v)
     const QJsonObject found = o.value("found"_L1).toObject();
     if (found.value("gpu_count"_L1).isDouble())
         c.foundGpuCount = found.value("gpu_count"_L1).toInt();
-    const QJsonArray cards = found.value("gpus"_L1).toArray();
-    if (!cards.isEmpty())
-        c.foundVramMib = cards.first().toObject().value("vram_mib"_L1).toInteger();
+    for (const QJsonValue &card : found.value("gpus"_L1).toArray())
+        c.foundCards.append({card.toObject().value("name"_L1).toString(),
+                             card.toObject().value("vram_mib"_L1).toInteger()});
     if (found.value("cpus"_L1).isDouble())
         c.foundCpus = found.value("cpus"_L1).toDouble();
     if (found.value("memory_mib"_L1).isDouble())

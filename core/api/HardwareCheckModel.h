@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QJsonValue>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -25,7 +26,12 @@ struct HardwareCheck
     qint64 orderedDiskGib = 0;
     // Found in the box (unset: it could not be read, or there is no limit)
     std::optional<int> foundGpuCount;
-    qint64 foundVramMib = 0; // of its first card
+    struct Card
+    {
+        QString name;
+        qint64 vramMib = 0;
+    };
+    QList<Card> foundCards; // as the box's nvidia-smi lists them
     std::optional<double> foundCpus;
     std::optional<qint64> foundMemoryMib;
     std::optional<qint64> foundWorkspaceBytes;

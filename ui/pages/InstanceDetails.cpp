@@ -380,7 +380,10 @@ QString InstanceDetails::hardwareCheckText(const Instance &instance)
     QStringList found{tr("%1 × %2, %3 GiB each")
                           .arg(check.foundGpuCount.value_or(0))
                           .arg(check.orderedGpuName)
-                          .arg(QLocale().toString(check.foundVramMib / 1024.0, 'f', 0))};
+                          .arg(QLocale().toString(
+                              check.foundCards.isEmpty() ? 0.0
+                                                         : check.foundCards.first().vramMib / 1024.0,
+                              'f', 0))};
     if (check.foundCpus)
         found << tr("%1 CPUs").arg(QLocale().toString(*check.foundCpus, 'g', 4));
     if (check.foundMemoryMib)
