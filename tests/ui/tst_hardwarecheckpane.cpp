@@ -24,7 +24,7 @@ using namespace cardhour;
 using cardhour::test::await;
 using cardhour::test::SimProcess;
 
-class TestHardwareCheck : public QObject
+class TestHardwareCheckPane : public QObject
 {
     Q_OBJECT
 
@@ -44,11 +44,11 @@ private:
     std::unique_ptr<ui::MainWindow> m_window;
 };
 
-void TestHardwareCheck::initTestCase()
+void TestHardwareCheckPane::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(u"CardHourTest"_s);
-    QCoreApplication::setApplicationName(u"tst_hardwarecheck"_s);
+    QCoreApplication::setApplicationName(u"tst_hardwarecheckpane"_s);
     QSettings().clear();
     QVERIFY(m_scratch.isValid());
     QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
@@ -70,14 +70,14 @@ void TestHardwareCheck::initTestCase()
     QVERIFY2(test::signUpThroughPage(*m_window, u"hwcheck@example.com"_s, &why), qPrintable(why));
 }
 
-void TestHardwareCheck::cleanupTestCase()
+void TestHardwareCheckPane::cleanupTestCase()
 {
     m_window.reset();
     m_sim.kill();
     QSettings().clear();
 }
 
-QString TestHardwareCheck::launch(const QString &name, int count, core::InstanceState state)
+QString TestHardwareCheckPane::launch(const QString &name, int count, core::InstanceState state)
 {
     core::NewInstance request{name, u"rtx4090"_s, count, u"base"_s, {}, {}, {}};
     const auto created = await(m_window->clientSession()->client()->createInstance(request));
@@ -95,7 +95,7 @@ QString TestHardwareCheck::launch(const QString &name, int count, core::Instance
     return heard ? id : QString();
 }
 
-QString TestHardwareCheck::detailsText(const QString &id, const QString &label)
+QString TestHardwareCheckPane::detailsText(const QString &id, const QString &label)
 {
     m_window->selectInstance(id);
     auto *details = m_window->findChild<ui::InstanceDetails *>(u"instanceDetails"_s);
@@ -105,7 +105,7 @@ QString TestHardwareCheck::detailsText(const QString &id, const QString &label)
     return value ? value->text() : QString();
 }
 
-void TestHardwareCheck::passedCheckInDetails()
+void TestHardwareCheckPane::passedCheckInDetails()
 {
     const QString id = launch(u"checked"_s, 2, core::InstanceState::Running);
     QVERIFY(!id.isEmpty());
@@ -119,7 +119,7 @@ void TestHardwareCheck::passedCheckInDetails()
                                  u"hardware-check-passed"_s));
 }
 
-void TestHardwareCheck::shortBoxFailsWithTheDifference()
+void TestHardwareCheckPane::shortBoxFailsWithTheDifference()
 {
     // The box really gets one card of the two ordered; the provider finds it inside the box.
     QCOMPARE(m_sim.post(u"/v1/_test/runtime/shortchange-next"_s, {{u"gpu_count"_s, 1}}).status,
@@ -138,5 +138,5 @@ void TestHardwareCheck::shortBoxFailsWithTheDifference()
                                  u"hardware-check-failed"_s));
 }
 
-QTEST_MAIN(TestHardwareCheck)
-#include "tst_hardwarecheck.moc"
+QTEST_MAIN(TestHardwareCheckPane)
+#include "tst_hardwarecheckpane.moc"
