@@ -35,13 +35,15 @@ RuntimeReports::RuntimeReports(Database &db, Meter &meter, ContainerRuntime &run
 void RuntimeReports::onStage(const QString &instanceId, const QString &stage)
 {
     const qint64 now = m_clock.nowMs();
-    // An app answers after SSH is ready: its stage belongs to the running launch (billing has
-    // started at `ready`, whatever the app does); the launch stages only to one in progress.
+    // An app answers after SSH is ready: its stage belongs to the running launch (billing
+    // starts once the hardware check passes, whatever the app does), or to the launch whose box
+    // is being checked; the launch stages only to one in progress.
     const bool appStage = stage.startsWith(u"app:"_s);
     Transaction tx(m_db);
     m_db.exec(u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
               " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN "_s
-                  + (appStage ? u"('running')"_s : u"('creating','starting')"_s),
+                  + (appStage ? u"('creating','starting','running')"_s
+                              : u"('creating','starting')"_s),
               {stage, now, instanceId});
     if (stage == u"container"_s)
         m_records.compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, now);
