@@ -110,8 +110,9 @@ void TestHardwareCheckPane::passedCheckInDetails()
     const QString id = launch(u"checked"_s, 2, core::InstanceState::Running);
     QVERIFY(!id.isEmpty());
     const QString check = detailsText(id, u"hardwareCheckLabel"_s);
-    QVERIFY2(check.startsWith(u"passed: the box has what was ordered (2 × NVIDIA GeForce RTX 4090"_s),
-             qPrintable(check));
+    QVERIFY2(
+        check.startsWith(u"passed: the box has what was ordered (2 × NVIDIA GeForce RTX 4090"_s),
+        qPrintable(check));
     QVERIFY2(check.contains(u"billed from then on"_s), qPrintable(check));
     const QString timeline = detailsText(id, u"timelineLabel"_s);
     QVERIFY2(timeline.contains(ui::Format::stage(u"hardware_check"_s)), qPrintable(timeline));

@@ -31,9 +31,9 @@ using core::Retention;
 namespace {
 
 // The rows of the pane, in order: object names of their value labels.
-const QStringList kRows = {u"timelineLabel"_s,  u"hardwareCheckLabel"_s, u"sshLabel"_s,
-                           u"fingerprintLabel"_s, u"resourcesLabel"_s,  u"cardsLabel"_s,
-                           u"datasetsLabel"_s,    u"computeLabel"_s,     u"storageLabel"_s,
+const QStringList kRows = {u"timelineLabel"_s,    u"hardwareCheckLabel"_s, u"sshLabel"_s,
+                           u"fingerprintLabel"_s, u"resourcesLabel"_s,     u"cardsLabel"_s,
+                           u"datasetsLabel"_s,    u"computeLabel"_s,       u"storageLabel"_s,
                            u"retentionLabel"_s};
 enum Row {
     TimelineRow,
@@ -369,8 +369,8 @@ QString InstanceDetails::timelineText(const Instance &instance, const QTimeZone 
 QString InstanceDetails::hardwareCheckText(const Instance &instance)
 {
     if (!instance.hardwareCheck) {
-        const bool launching = instance.state == InstanceState::Creating
-            || instance.state == InstanceState::Starting;
+        const bool launching =
+            instance.state == InstanceState::Creating || instance.state == InstanceState::Starting;
         return launching ? tr("not yet: the box is checked once it answers, before billing")
                          : tr("not checked");
     }
@@ -380,14 +380,15 @@ QString InstanceDetails::hardwareCheckText(const Instance &instance)
     QStringList found{tr("%1 × %2, %3 GiB each")
                           .arg(check.foundGpuCount.value_or(0))
                           .arg(check.orderedGpuName)
-                          .arg(QLocale().toString(
-                              check.foundCards.isEmpty() ? 0.0
-                                                         : check.foundCards.first().vramMib / 1024.0,
-                              'f', 0))};
+                          .arg(QLocale().toString(check.foundCards.isEmpty()
+                                                      ? 0.0
+                                                      : check.foundCards.first().vramMib / 1024.0,
+                                                  'f', 0))};
     if (check.foundCpus)
         found << tr("%1 CPUs").arg(QLocale().toString(*check.foundCpus, 'g', 4));
     if (check.foundMemoryMib)
-        found << tr("%1 GiB memory").arg(QLocale().toString(*check.foundMemoryMib / 1024.0, 'g', 4));
+        found
+            << tr("%1 GiB memory").arg(QLocale().toString(*check.foundMemoryMib / 1024.0, 'g', 4));
     if (check.foundWorkspaceBytes && check.workspaceBounded)
         found << tr("/workspace %1 GiB")
                      .arg(QLocale().toString(*check.foundWorkspaceBytes / double(1 << 30), 'f', 1));

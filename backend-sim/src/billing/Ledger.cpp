@@ -149,9 +149,9 @@ QString Ledger::verify()
         const BilledAfterTermination &late = unrefunded.first();
         return u"instance %1: %2 micro-yuan of %3 billed for time after its termination at %4"
                " (up to %5) are not refunded"_s.arg(late.instanceId)
-            .arg(late.unrefundedMicros)
-            .arg(kindName(late.kind), json::isoTime(late.terminatedAtMs),
-                 json::isoTime(late.billedUntilMs));
+                   .arg(late.unrefundedMicros)
+                   .arg(kindName(late.kind), json::isoTime(late.terminatedAtMs),
+                        json::isoTime(late.billedUntilMs));
     }
     return {};
 }
@@ -189,10 +189,9 @@ QList<Ledger::BilledAfterTermination> Ledger::billedAfterTermination()
         }
         // The part of the charge after the termination, in proportion to its period.
         const qint64 after = end - std::max(start, current.terminatedAtMs);
-        current.unrefundedMicros += end > start
-            ? static_cast<qint64>(
-                std::floor(static_cast<long double>(-amount) * after / (end - start)))
-            : -amount;
+        current.unrefundedMicros += end > start ? static_cast<qint64>(std::floor(
+                                        static_cast<long double>(-amount) * after / (end - start)))
+                                                : -amount;
     }
     flush();
     return found;

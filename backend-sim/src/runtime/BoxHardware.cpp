@@ -16,8 +16,8 @@ QJsonObject BoxHardware::toJson() const
 {
     QJsonArray cards;
     for (qsizetype i = 0; i < gpuNames.size(); ++i)
-        cards.append(QJsonObject{{u"name"_s, gpuNames.at(i)},
-                                 {u"vram_mib"_s, gpuVramMib.value(i, -1)}});
+        cards.append(
+            QJsonObject{{u"name"_s, gpuNames.at(i)}, {u"vram_mib"_s, gpuVramMib.value(i, -1)}});
     const auto known = [](auto value) { return value < 0 ? QJsonValue() : QJsonValue(value); };
     return {{u"gpu_count"_s, known(gpuCount)},
             {u"gpus"_s, cards},
@@ -50,14 +50,17 @@ QString probeScript()
     // (simulated ones from the status file the runtime wrote, real ones from the driver).
     return uR"(cg=/sys/fs/cgroup
 if [ -r $cg/cpu.max ]; then echo "cpu_max=$(cat $cg/cpu.max)";
-elif [ -r $cg/cpu/cpu.cfs_quota_us ]; then echo "cpu_max=$(cat $cg/cpu/cpu.cfs_quota_us) $(cat $cg/cpu/cpu.cfs_period_us)"; fi
-echo "cpus_online=$(nproc --all 2>/dev/null || getconf _NPROCESSORS_ONLN)"
-if [ -r $cg/memory.max ]; then echo "memory_max=$(cat $cg/memory.max)";
-elif [ -r $cg/memory/memory.limit_in_bytes ]; then echo "memory_max=$(cat $cg/memory/memory.limit_in_bytes)"; fi
-echo "workspace_bytes=$(df -P -B1 /workspace 2>/dev/null | awk 'NR==2 {print $2}')"
-if out=$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits 2>&1); then
-  printf '%s\n' "$out" | sed 's/^/gpu=/'; echo "gpus_listed=yes"
-else echo "gpu_error=$(printf '%s' "$out" | head -n 1)"; fi
+    elif[-r $cg / cpu / cpu.cfs_quota_us];
+    then echo "cpu_max=$(cat $cg/cpu/cpu.cfs_quota_us) $(cat $cg/cpu/cpu.cfs_period_us)";
+    fi echo "cpus_online=$(nproc --all 2>/dev/null || getconf _NPROCESSORS_ONLN)" if[-r $cg
+                                                                                     / memory.max];
+    then echo "memory_max=$(cat $cg/memory.max)";
+    elif[-r $cg / memory / memory.limit_in_bytes];
+    then echo "memory_max=$(cat $cg/memory/memory.limit_in_bytes)";
+    fi echo "workspace_bytes=$(df -P -B1 /workspace 2>/dev/null | awk 'NR==2 {print $2}')" if out =
+        $(nvidia - smi-- query - gpu = name, memory.total-- format = csv, noheader, nounits 2 > &1);
+    then printf '%s\n' "$out" | sed 's/^/gpu=/';
+    echo "gpus_listed=yes" else echo "gpu_error=$(printf '%s' " $out " | head -n 1)"; fi
 echo end
 )"_s;
 }

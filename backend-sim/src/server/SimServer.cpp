@@ -18,7 +18,6 @@
 #include "service/Accounts.h"
 #include "service/Catalog.h"
 #include "service/Datasets.h"
-#include "service/TerminateReconciler.h"
 #include "service/EventBus.h"
 #include "service/HostDiskReserve.h"
 #include "service/Idempotency.h"
@@ -28,6 +27,7 @@
 #include "service/SampleDatasets.h"
 #include "service/SnapshotService.h"
 #include "service/SshKeys.h"
+#include "service/TerminateReconciler.h"
 #include "store/Database.h"
 
 #include <QCoreApplication>
@@ -277,8 +277,8 @@ void SimServer::start()
     m_snapshots->reconcile();
     // Nothing of a terminated instance may run, hold a disk or bill: a pass at each interval
     // (ones terminated within it are left to their own removal first).
-    m_terminateReconciler = std::make_unique<TerminateReconciler>(*m_db, *m_books, *m_meter,
-                                                                  *m_runtime, *m_clock);
+    m_terminateReconciler =
+        std::make_unique<TerminateReconciler>(*m_db, *m_books, *m_meter, *m_runtime, *m_clock);
     m_terminateReconciler->start(m_options.reconcileIntervalMs, m_options.reconcileIntervalMs);
     if (containers) {
         // Periodically: containers that stopped or vanished behind our back end their instance's

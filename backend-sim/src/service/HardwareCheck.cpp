@@ -35,8 +35,8 @@ constexpr double kFileSystemShare = 0.9;
 QStringList cardDifferences(const InstanceSpec &ordered, const BoxHardware &found)
 {
     QStringList out;
-    const QString order = u"%1 × %2 %3"_s.arg(ordered.gpuCount).arg(ordered.gpuName,
-                                                                     gib(ordered.gpuVramMib));
+    const QString order =
+        u"%1 × %2 %3"_s.arg(ordered.gpuCount).arg(ordered.gpuName, gib(ordered.gpuVramMib));
     if (found.gpuCount < 0) {
         out.append(u"ordered %1, the box's cards could not be listed (%2)"_s.arg(
             order, found.gpuError.isEmpty() ? u"no nvidia-smi answer"_s : found.gpuError));
@@ -69,10 +69,11 @@ QStringList HardwareCheck::differences(const InstanceSpec &ordered, const BoxHar
     // No quota means the host's CPUs, all of them.
     const double cpus = found.cpus > 0 ? found.cpus : found.cpusOnline;
     if (ordered.cpus > 0 && cpus >= 0 && cpus + 0.01 < ordered.cpus)
-        out.append(u"ordered %1 CPUs, the box has %2"_s.arg(cpuCount(ordered.cpus), cpuCount(cpus)));
+        out.append(
+            u"ordered %1 CPUs, the box has %2"_s.arg(cpuCount(ordered.cpus), cpuCount(cpus)));
     if (ordered.memoryMib > 0 && found.memoryMib > 0 && found.memoryMib < ordered.memoryMib)
         out.append(u"ordered %1 of memory, the box has %2"_s.arg(gib(ordered.memoryMib),
-                                                                gib(found.memoryMib)));
+                                                                 gib(found.memoryMib)));
     const double workspaceMib = double(found.workspaceBytes) / (1024.0 * 1024.0);
     if (found.workspaceBounded && ordered.diskGib > 0
         && (found.workspaceBytes < 0 || workspaceMib < ordered.diskGib * 1024.0 * kFileSystemShare))
@@ -84,12 +85,9 @@ QStringList HardwareCheck::differences(const InstanceSpec &ordered, const BoxHar
 
 QJsonObject HardwareCheck::orderedJson(const InstanceSpec &ordered)
 {
-    return {{u"gpu_count"_s, ordered.gpuCount},
-            {u"gpu_name"_s, ordered.gpuName},
-            {u"vram_mib"_s, ordered.gpuVramMib},
-            {u"cpus"_s, ordered.cpus},
-            {u"memory_mib"_s, ordered.memoryMib},
-            {u"disk_gib"_s, ordered.diskGib}};
+    return {{u"gpu_count"_s, ordered.gpuCount},   {u"gpu_name"_s, ordered.gpuName},
+            {u"vram_mib"_s, ordered.gpuVramMib},  {u"cpus"_s, ordered.cpus},
+            {u"memory_mib"_s, ordered.memoryMib}, {u"disk_gib"_s, ordered.diskGib}};
 }
 
 HardwareCheck::Verdict HardwareCheck::judge(const QString &instanceId, const BoxHardware &found,

@@ -40,11 +40,11 @@ void RuntimeReports::onStage(const QString &instanceId, const QString &stage)
     // is being checked; the launch stages only to one in progress.
     const bool appStage = stage.startsWith(u"app:"_s);
     Transaction tx(m_db);
-    m_db.exec(u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
-              " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN "_s
-                  + (appStage ? u"('creating','starting','running')"_s
-                              : u"('creating','starting')"_s),
-              {stage, now, instanceId});
+    m_db.exec(
+        u"INSERT OR IGNORE INTO instance_stages(instance_id, launch_seq, stage, at)"
+        " SELECT id, launch_seq, ?, ? FROM instances WHERE id = ? AND state IN "_s
+            + (appStage ? u"('creating','starting','running')"_s : u"('creating','starting')"_s),
+        {stage, now, instanceId});
     if (stage == u"container"_s)
         m_records.compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, now);
     tx.commit();
@@ -87,8 +87,7 @@ void RuntimeReports::onHardwareInspected(const QString &instanceId, const BoxHar
     }
     // Never billed: the launch fails with what differs, and the box does not run on.
     m_records.compareAndSwap(instanceId, {state}, u"failed"_s,
-                             u"hardware check failed: "_s + verdict.differences.join(u"; "_s),
-                             now);
+                             u"hardware check failed: "_s + verdict.differences.join(u"; "_s), now);
     tx.commit();
     qWarning().noquote() << "cardhour-sim: instance" << instanceId
                          << "did not get what was ordered:" << verdict.differences.join(u"; "_s);

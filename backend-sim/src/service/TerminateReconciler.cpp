@@ -18,11 +18,9 @@ namespace cardhour::sim {
 TerminateReconciler::TerminateReconciler(Database &db, Bookkeeper &books, Meter &meter,
                                          ContainerRuntime &runtime, const Clock &clock,
                                          QObject *parent)
-    : QObject(parent), m_db(db), m_books(books), m_meter(meter), m_runtime(runtime),
-      m_clock(clock)
+    : QObject(parent), m_db(db), m_books(books), m_meter(meter), m_runtime(runtime), m_clock(clock)
 {
-    connect(&m_runtime, &ContainerRuntime::leftoversFound, this,
-            &TerminateReconciler::onLeftovers);
+    connect(&m_runtime, &ContainerRuntime::leftoversFound, this, &TerminateReconciler::onLeftovers);
 }
 
 void TerminateReconciler::start(int intervalMs, qint64 graceMs)
@@ -30,8 +28,9 @@ void TerminateReconciler::start(int intervalMs, qint64 graceMs)
     if (intervalMs <= 0)
         return;
     m_timer.setInterval(intervalMs);
-    connect(&m_timer, &QTimer::timeout, this, [this, graceMs] { runNow(graceMs); },
-            Qt::UniqueConnection);
+    connect(
+        &m_timer, &QTimer::timeout, this, [this, graceMs] { runNow(graceMs); },
+        Qt::UniqueConnection);
     m_timer.start();
 }
 
@@ -74,10 +73,10 @@ void TerminateReconciler::refundLateCharges(qint64 nowMs)
     };
     QList<Open> stillOpen;
     while (open.next())
-        stillOpen.append({open.value(0).toString(), open.value(3).toString(),
-                          open.value(1).toString() == u"storage"_s ? Meter::Kind::Storage
-                                                                   : Meter::Kind::Compute,
-                          open.value(2).toLongLong()});
+        stillOpen.append(
+            {open.value(0).toString(), open.value(3).toString(),
+             open.value(1).toString() == u"storage"_s ? Meter::Kind::Storage : Meter::Kind::Compute,
+             open.value(2).toLongLong()});
     for (const Open &segment : std::as_const(stillOpen)) {
         m_meter.closeSegment(segment.id, segment.terminatedAt, segment.kind,
                              u"terminated_earlier"_s);
@@ -138,12 +137,12 @@ void TerminateReconciler::onLeftovers(const QHash<QString, QStringList> &byInsta
         m_ownerOfFinding.insert(f.instanceId, f.userId);
         findings.append(QJsonObject{
             {u"instance_id"_s, f.instanceId},
-            {u"terminated_at"_s, f.terminatedAtMs > 0 ? QJsonValue(json::isoTime(f.terminatedAtMs))
-                                                      : QJsonValue()},
+            {u"terminated_at"_s,
+             f.terminatedAtMs > 0 ? QJsonValue(json::isoTime(f.terminatedAtMs)) : QJsonValue()},
             {u"leftovers"_s, QJsonArray::fromStringList(f.leftovers)},
             {u"refunded_micros"_s, f.refundedMicros},
-            {u"billed_until"_s, f.billedUntilMs > 0 ? QJsonValue(json::isoTime(f.billedUntilMs))
-                                                    : QJsonValue()}});
+            {u"billed_until"_s,
+             f.billedUntilMs > 0 ? QJsonValue(json::isoTime(f.billedUntilMs)) : QJsonValue()}});
     }
     m_last = {{u"pass"_s, ++m_pass},
               {u"at"_s, json::isoTime(m_passStartedMs)},

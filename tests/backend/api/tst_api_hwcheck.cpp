@@ -93,8 +93,7 @@ void TestApiHwcheck::matchingBoxIsCheckedThenBilled()
     QCOMPARE(check[u"differences"_s].toArray().size(), 0);
     QCOMPARE(check[u"ordered"_s][u"gpu_count"_s].toInt(), 2);
     QCOMPARE(check[u"found"_s][u"gpu_count"_s].toInt(), 2);
-    QCOMPARE(check[u"found"_s][u"gpus"_s][0][u"name"_s].toString(),
-             u"NVIDIA GeForce RTX 4090"_s);
+    QCOMPARE(check[u"found"_s][u"gpus"_s][0][u"name"_s].toString(), u"NVIDIA GeForce RTX 4090"_s);
     QCOMPARE(check[u"found"_s][u"gpus"_s][0][u"vram_mib"_s].toInteger(), 24564);
     // After `ready` and before billing began.
     const QStringList stages = stageNames(running);
@@ -137,8 +136,9 @@ void TestApiHwcheck::fewerCardsFailTheLaunchUnbilled()
 
 void TestApiHwcheck::smallerWorkspaceFailsTheLaunch()
 {
-    QCOMPARE(m_sim->post(u"/v1/_test/runtime/shortchange-next"_s,
-                         {{u"disk_gib"_s, 20}, {u"memory_mib"_s, 1024}})
+    QCOMPARE(m_sim
+                 ->post(u"/v1/_test/runtime/shortchange-next"_s,
+                        {{u"disk_gib"_s, 20}, {u"memory_mib"_s, 1024}})
                  .status,
              204);
     const Reply created = m_sim->authedPost(m_token, u"/v1/instances"_s, spec(1));

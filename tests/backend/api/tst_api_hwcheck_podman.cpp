@@ -61,16 +61,14 @@ void TestApiHwcheckPodman::shortBoxFailsUnbilled()
     QCOMPARE(check[u"status"_s].toString(), u"failed"_s);
     const QStringList differences = check[u"differences"_s].toVariant().toStringList();
     const QString all = differences.join(u" | "_s);
-    QVERIFY2(differences.contains(
-                 u"ordered 2 × NVIDIA GeForce RTX 4090 24 GiB, the box has 1"_s),
+    QVERIFY2(differences.contains(u"ordered 2 × NVIDIA GeForce RTX 4090 24 GiB, the box has 1"_s),
              qPrintable(all));
     QVERIFY2(differences.filter(u"CPUs, the box has 0.50"_s).size() == 1, qPrintable(all));
-    QVERIFY2(differences.filter(u"of memory, the box has 0.5 GiB"_s).size() == 1,
-             qPrintable(all));
+    QVERIFY2(differences.filter(u"of memory, the box has 0.5 GiB"_s).size() == 1, qPrintable(all));
     // What podman really gave the box, read back from the engine: the same shortfall.
-    const Cmd limits = podman({u"inspect"_s, u"--format"_s,
-                               u"{{.HostConfig.NanoCpus}} {{.HostConfig.Memory}}"_s,
-                               instanceContainer(id)});
+    const Cmd limits =
+        podman({u"inspect"_s, u"--format"_s, u"{{.HostConfig.NanoCpus}} {{.HostConfig.Memory}}"_s,
+                instanceContainer(id)});
     QVERIFY2(limits.ok(), qPrintable(limits.describe()));
     QCOMPARE(QString::fromUtf8(limits.out.trimmed()), u"500000000 536870912"_s);
     QVERIFY(failed[u"running_since"_s].isNull());
@@ -96,14 +94,14 @@ void TestApiHwcheckPodman::reconcilerDestroysLeftContainerAndVolume()
     QCOMPARE(sim->post(u"/v1/_test/reconciler/run"_s, {}).status, 202);
     QJsonObject report;
     QTRY_VERIFY_WITH_TIMEOUT(
-        (report = sim->authedGet(token, u"/v1/reconciler"_s).object())[u"pass"_s].toInt()
-            > before,
+        (report = sim->authedGet(token, u"/v1/reconciler"_s).object())[u"pass"_s].toInt() > before,
         30'000);
     const QJsonArray findings = report[u"findings"_s].toArray();
     QCOMPARE(findings.size(), 1);
     QCOMPARE(findings[0][u"instance_id"_s].toString(), id);
     const QStringList leftovers = findings[0][u"leftovers"_s].toVariant().toStringList();
-    QVERIFY2(leftovers.contains(u"volume "_s + instanceVolume(id)), qPrintable(leftovers.join(u',')));
+    QVERIFY2(leftovers.contains(u"volume "_s + instanceVolume(id)),
+             qPrintable(leftovers.join(u',')));
     QVERIFY2(leftovers.filter(u"container"_s).size() == 1, qPrintable(leftovers.join(u',')));
     QTRY_VERIFY_WITH_TIMEOUT(!containerExists(instanceContainer(id)), 60'000);
     QTRY_VERIFY_WITH_TIMEOUT(!volumeExists(instanceVolume(id)), 60'000);

@@ -89,8 +89,8 @@ void TestHardwareCheck::parsesCgroupV1AndNoLimits()
 
 void TestHardwareCheck::nvidiaSmiFailureListsNoCards()
 {
-    const BoxHardware hw =
-        boxhardware::parse("gpu_error=NVIDIA-SMI has failed because it couldn't communicate\nend\n");
+    const BoxHardware hw = boxhardware::parse(
+        "gpu_error=NVIDIA-SMI has failed because it couldn't communicate\nend\n");
     QCOMPARE(hw.gpuCount, 0);
     QVERIFY(hw.gpuError.startsWith(u"NVIDIA-SMI has failed"_s));
 }
