@@ -48,21 +48,24 @@ QString probeScript()
 {
     // cgroup v2 first, then v1; `df` of /workspace in bytes; the cards as nvidia-smi lists them
     // (simulated ones from the status file the runtime wrote, real ones from the driver).
-    return uR"(cg=/sys/fs/cgroup
-if [ -r $cg/cpu.max ]; then echo "cpu_max=$(cat $cg/cpu.max)";
-    elif[-r $cg / cpu / cpu.cfs_quota_us];
-    then echo "cpu_max=$(cat $cg/cpu/cpu.cfs_quota_us) $(cat $cg/cpu/cpu.cfs_period_us)";
-    fi echo "cpus_online=$(nproc --all 2>/dev/null || getconf _NPROCESSORS_ONLN)" if[-r $cg
-                                                                                     / memory.max];
-    then echo "memory_max=$(cat $cg/memory.max)";
-    elif[-r $cg / memory / memory.limit_in_bytes];
-    then echo "memory_max=$(cat $cg/memory/memory.limit_in_bytes)";
-    fi echo "workspace_bytes=$(df -P -B1 /workspace 2>/dev/null | awk 'NR==2 {print $2}')" if out =
-        $(nvidia - smi-- query - gpu = name, memory.total-- format = csv, noheader, nounits 2 > &1);
-    then printf '%s\n' "$out" | sed 's/^/gpu=/';
-    echo "gpus_listed=yes" else echo "gpu_error=$(printf '%s' " $out " | head -n 1)"; fi
+    // clang-format off
+    return uR"sh(cg=/sys/fs/cgroup
+if [ -r $cg/cpu.max ]; then echo "cpu_max=$(cat $cg/cpu.max)"
+elif [ -r $cg/cpu/cpu.cfs_quota_us ]; then
+  echo "cpu_max=$(cat $cg/cpu/cpu.cfs_quota_us) $(cat $cg/cpu/cpu.cfs_period_us)"
+fi
+echo "cpus_online=$(nproc --all 2>/dev/null || getconf _NPROCESSORS_ONLN)"
+if [ -r $cg/memory.max ]; then echo "memory_max=$(cat $cg/memory.max)"
+elif [ -r $cg/memory/memory.limit_in_bytes ]; then
+  echo "memory_max=$(cat $cg/memory/memory.limit_in_bytes)"
+fi
+echo "workspace_bytes=$(df -P -B1 /workspace 2>/dev/null | awk 'NR==2 {print $2}')"
+if out=$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits 2>&1); then
+  printf '%s\n' "$out" | sed 's/^/gpu=/'; echo "gpus_listed=yes"
+else echo "gpu_error=$(printf '%s' "$out" | head -n 1)"; fi
 echo end
-)"_s;
+)sh"_s;
+    // clang-format on
 }
 
 namespace {
