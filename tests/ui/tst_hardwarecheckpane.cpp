@@ -62,7 +62,7 @@ void TestHardwareCheckPane::initTestCase()
     o.reconnectMaxMs = 500;
     o.sandboxAttach = false;
     m_window = std::make_unique<ui::MainWindow>(o);
-    m_window->resize(1100, 760);
+    m_window->resize(1280, 800);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_window->connectToUrl(m_sim.baseUrl());
