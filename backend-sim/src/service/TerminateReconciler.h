@@ -60,7 +60,8 @@ private:
     ContainerRuntime &m_runtime;
     const Clock &m_clock;
     QTimer m_timer;
-    qint64 m_graceMs = 0;
+    qint64 m_periodicGraceMs = 0; // the periodic passes'
+    qint64 m_graceMs = 0; // the pass under way's
     bool m_listing = false; // a pass waits for the runtime's list
 
     int m_pass = 0;
