@@ -2,6 +2,7 @@
 
 #include "runtime/ContainerRuntime.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -13,5 +14,11 @@ namespace cardhour::sim {
 // them, CUDA_VISIBLE_DEVICES the box's own 0..n-1, and a host with several cards gets NCCL
 // settings for one machine (bootstrap over loopback, no InfiniBand in a box).
 QList<QPair<QString, QString>> boxGpuEnvironment(const InstanceSpec &spec);
+
+// A simulated card's UUID, "GPU-sim-…", the same for an instance's card `index` every time.
+QString simulatedCardUuid(const QString &instanceId, int index);
+// The first simulated-card status file (cardhour-gpu-status/1) for the cards a box is given, so
+// its nvidia-smi lists them from the first second (the live numbers follow once it runs).
+QByteArray initialGpuStatus(const InstanceSpec &spec, qint64 nowMs);
 
 } // namespace cardhour::sim

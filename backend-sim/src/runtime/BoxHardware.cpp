@@ -1,12 +1,6 @@
 #include "BoxHardware.h"
 
-#include "ContainerRuntime.h"
-#include "gpu/Telemetry.h"
-
 #include <QJsonArray>
-#include <QJsonDocument>
-
-#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -26,20 +20,6 @@ QJsonObject BoxHardware::toJson() const
             {u"memory_limited"_s, memoryMib > 0},
             {u"workspace_bytes"_s, known(workspaceBytes)},
             {u"workspace_bounded"_s, workspaceBounded}};
-}
-
-void BoxShortfall::applyTo(InstanceSpec &spec) const
-{
-    if (gpuCount > 0 && gpuCount < spec.gpuCount) {
-        spec.gpuCount = gpuCount;
-        spec.gpuCards = spec.gpuCards.mid(0, gpuCount);
-    }
-    if (cpus > 0)
-        spec.cpus = spec.cpus > 0 ? std::min(spec.cpus, cpus) : cpus;
-    if (memoryMib > 0)
-        spec.memoryMib = spec.memoryMib > 0 ? std::min(spec.memoryMib, memoryMib) : memoryMib;
-    if (diskGib > 0)
-        spec.diskGib = std::min(spec.diskGib, diskGib);
 }
 
 namespace boxhardware {
@@ -130,34 +110,6 @@ BoxHardware parse(const QByteArray &output)
     // nvidia-smi that fails for want of cards lists none.
     hw.gpuCount = listed || !hw.gpuError.isEmpty() ? int(hw.gpuNames.size()) : -1;
     return hw;
-}
-
-QByteArray initialGpuStatus(const InstanceSpec &spec, qint64 nowMs)
-{
-    QJsonArray gpus;
-    const int count = spec.gpuCards.isEmpty() ? spec.gpuCount : int(spec.gpuCards.size());
-    for (int i = 0; i < count; ++i)
-        gpus.append(QJsonObject{
-            {u"index"_s, i},
-            {u"name"_s, spec.gpuName.isEmpty() ? spec.gpuType : spec.gpuName},
-            {u"uuid"_s, Telemetry::cardUuid(spec.instanceId, i)},
-            {u"bus_id"_s, u"00000000:%1:00.0"_s.arg(i + 1, 2, 16, QChar(u'0')).toUpper()},
-            {u"memory_total_mib"_s, spec.gpuVramMib},
-            {u"memory_used_mib"_s, 0},
-            {u"utilization_gpu"_s, 0},
-            {u"utilization_memory"_s, 0},
-            {u"temperature_c"_s, 30},
-            {u"power_draw_w"_s, 20},
-            {u"power_limit_w"_s, 300},
-            {u"fan_speed_pct"_s, 30},
-            {u"pstate"_s, u"P8"_s}});
-    const QJsonObject status{{u"format"_s, u"cardhour-gpu-status/1"_s},
-                             {u"simulated"_s, true},
-                             {u"updated_at_unix"_s, double(nowMs) / 1000.0},
-                             {u"gpu_type"_s, spec.gpuType},
-                             {u"nvlinks"_s, 0},
-                             {u"gpus"_s, gpus}};
-    return QJsonDocument(status).toJson(QJsonDocument::Compact);
 }
 
 } // namespace boxhardware

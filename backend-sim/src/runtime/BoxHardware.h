@@ -8,8 +8,6 @@
 
 namespace cardhour::sim {
 
-struct InstanceSpec;
-
 // What a box got, as read inside it at power-on (before it is billed): its cards as its
 // nvidia-smi lists them, its CPU and memory limits from its own cgroup, and the size of the file
 // system under /workspace. A reading the box could not give stays at -1 (not known).
@@ -41,8 +39,6 @@ struct BoxShortfall
     qint64 memoryMib = 0;
     qint64 diskGib = 0;
     bool any() const { return gpuCount > 0 || cpus > 0 || memoryMib > 0 || diskGib > 0; }
-    // The spec as the runtime then really uses it (cards, limits, disk size).
-    void applyTo(InstanceSpec &spec) const;
 };
 
 namespace boxhardware {
@@ -50,9 +46,6 @@ namespace boxhardware {
 QString probeScript();
 // Its output read back; `error` set when the script did not finish.
 BoxHardware parse(const QByteArray &output);
-// The first simulated-card status file (cardhour-gpu-status/1) for the cards a box is given, so
-// its nvidia-smi lists them from the first second (the live numbers follow once it runs).
-QByteArray initialGpuStatus(const InstanceSpec &spec, qint64 nowMs);
 } // namespace boxhardware
 
 } // namespace cardhour::sim

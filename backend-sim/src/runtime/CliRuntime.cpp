@@ -304,7 +304,7 @@ bool CliRuntime::watchesEvents() const
 void CliRuntime::create(const InstanceSpec &given)
 {
     InstanceSpec spec = given;
-    takeShortfall().applyTo(spec);
+    applyShortfall(takeShortfall(), spec);
     m_launcher->create(spec);
 }
 

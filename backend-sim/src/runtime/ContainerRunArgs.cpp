@@ -1,7 +1,6 @@
 #include "ContainerRunArgs.h"
 
 #include "BoxGpuEnvironment.h"
-#include "BoxHardware.h"
 #include "BoxNames.h"
 #include "InstanceFiles.h"
 
@@ -36,7 +35,7 @@ QStringList readOnlyMounts(const InstanceSpec &spec, const ContainerRunArgs::Set
         // hardware check reads them before the live numbers start).
         QSaveFile status(gpuDir + u"/status.json"_s);
         if (status.open(QIODevice::WriteOnly)) {
-            status.write(boxhardware::initialGpuStatus(spec, QDateTime::currentMSecsSinceEpoch()));
+            status.write(initialGpuStatus(spec, QDateTime::currentMSecsSinceEpoch()));
             status.commit();
         }
         args << u"-v"_s << gpuDir + u":/run/cardhour/gpu:ro"_s + relabel;

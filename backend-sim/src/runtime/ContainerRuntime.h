@@ -49,6 +49,10 @@ struct InstanceSpec
     QString snapshotId;
 };
 
+// The spec as a runtime really uses it when told to give a box less (cards, limits, disk size):
+// never more than the spec says.
+void applyShortfall(const BoxShortfall &shortfall, InstanceSpec &spec);
+
 // How an instance's disk (its `disk_gib`) is bounded on this runtime, as the API and
 // `cardhour-sim doctor` report it.
 struct DiskQuota

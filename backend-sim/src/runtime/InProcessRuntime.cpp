@@ -59,7 +59,7 @@ QString InProcessRuntime::name() const
 void InProcessRuntime::create(const InstanceSpec &given)
 {
     InstanceSpec spec = given;
-    takeShortfall().applyTo(spec);
+    applyShortfall(takeShortfall(), spec);
     m_specs.insert(spec.instanceId, spec);
     launch(spec.instanceId, true, spec.snapshotId);
 }

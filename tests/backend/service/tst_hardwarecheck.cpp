@@ -148,7 +148,7 @@ void TestHardwareCheck::shortfallAppliesOnlyWhatIsLess()
     BoxShortfall shortfall;
     shortfall.gpuCount = 1;
     shortfall.diskGib = 95;
-    shortfall.applyTo(spec);
+    applyShortfall(shortfall, spec);
     QCOMPARE(spec.gpuCount, 1);
     QCOMPARE(spec.gpuCards, QList<int>({0}));
     QCOMPARE(spec.diskGib, 50); // never more than ordered
