@@ -21,16 +21,15 @@ TerminateReconciler::TerminateReconciler(Database &db, Bookkeeper &books, Meter 
     : QObject(parent), m_db(db), m_books(books), m_meter(meter), m_runtime(runtime), m_clock(clock)
 {
     connect(&m_runtime, &ContainerRuntime::leftoversFound, this, &TerminateReconciler::onLeftovers);
+    connect(&m_timer, &QTimer::timeout, this, [this] { runNow(m_periodicGraceMs); });
 }
 
 void TerminateReconciler::start(int intervalMs, qint64 graceMs)
 {
     if (intervalMs <= 0)
         return;
+    m_periodicGraceMs = graceMs;
     m_timer.setInterval(intervalMs);
-    connect(
-        &m_timer, &QTimer::timeout, this, [this, graceMs] { runNow(graceMs); },
-        Qt::UniqueConnection);
     m_timer.start();
 }
 
