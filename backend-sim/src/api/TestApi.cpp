@@ -79,8 +79,8 @@ static void registerFaultRoutes(ApiContext &ctx)
     // One pass of the terminate reconciler now (none left out for being recent): 202, its
     // report at GET /v1/reconciler once it is done.
     testRoute(ctx, "POST", u"/v1/_test/reconciler/run"_s, [&ctx](http::Request &) {
-        ctx.terminateReconciler->runNow(0);
-        return http::Response::json(202, QJsonObject{{u"started"_s, true}});
+        const int pass = ctx.terminateReconciler->runNow(0);
+        return http::Response::json(202, QJsonObject{{u"pass"_s, pass}});
     });
 }
 

@@ -11,6 +11,9 @@
 #include <QDebug>
 #include <QSqlQuery>
 
+#include <algorithm>
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
@@ -33,16 +36,20 @@ void TerminateReconciler::start(int intervalMs, qint64 graceMs)
     m_timer.start();
 }
 
-void TerminateReconciler::runNow(qint64 graceMs)
+int TerminateReconciler::runNow(qint64 graceMs)
 {
-    if (m_listing)
-        return; // the pass under way goes on; its report comes
+    if (m_listing) {
+        // The pass under way goes on; one more follows it, with the smallest grace asked for.
+        m_queuedGraceMs = std::min(m_queuedGraceMs.value_or(graceMs), graceMs);
+        return m_pass + 2;
+    }
     m_graceMs = graceMs;
     m_passStartedMs = m_clock.nowMs();
     m_findings.clear();
     refundLateCharges(m_passStartedMs);
     m_listing = true;
     m_runtime.findLeftovers();
+    return m_pass + 1;
 }
 
 TerminateReconciler::Finding &TerminateReconciler::findingFor(const QString &instanceId,
@@ -148,6 +155,8 @@ void TerminateReconciler::onLeftovers(const QHash<QString, QStringList> &byInsta
               {u"listed"_s, ok},
               {u"findings"_s, findings}};
     Q_EMIT passFinished();
+    if (const std::optional<qint64> queued = std::exchange(m_queuedGraceMs, std::nullopt))
+        runNow(*queued);
 }
 
 QJsonObject TerminateReconciler::lastReport(const QString &userId) const

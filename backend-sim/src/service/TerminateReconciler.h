@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <optional>
+
 namespace cardhour::sim {
 
 class Bookkeeper;
@@ -31,8 +33,9 @@ public:
     // A pass every `intervalMs` (0: none); ones terminated less than `graceMs` ago (provider
     // time) are left to their own removal, which may still be under way.
     void start(int intervalMs, qint64 graceMs);
-    // One pass now: the billing part at once, the runtime's part when it has listed.
-    void runNow(qint64 graceMs);
+    // One pass now: the billing part at once, the runtime's part when it has listed. Returns the
+    // number its report will have (one more after the pass under way, if one is).
+    int runNow(qint64 graceMs);
     // The last finished pass (null before the first), its findings limited to `userId`'s
     // instances when given.
     QJsonObject lastReport(const QString &userId = {}) const;
@@ -63,6 +66,7 @@ private:
     qint64 m_periodicGraceMs = 0; // the periodic passes'
     qint64 m_graceMs = 0; // the pass under way's
     bool m_listing = false; // a pass waits for the runtime's list
+    std::optional<qint64> m_queuedGraceMs; // a pass asked for while one was under way
 
     int m_pass = 0;
     qint64 m_passStartedMs = 0;
