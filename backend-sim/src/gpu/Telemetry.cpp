@@ -4,7 +4,6 @@
 #include "core/Json.h"
 #include "gpu/NvidiaGpus.h"
 #include "runtime/BoxGpuEnvironment.h"
-#include "runtime/BoxGpuEnvironment.h"
 #include "runtime/Process.h"
 #include "service/Catalog.h"
 #include "service/EventBus.h"
