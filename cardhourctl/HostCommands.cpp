@@ -171,6 +171,13 @@ void printInstance(const Instance &instance)
              u"%1@%2 -p %3"_s.arg(instance.ssh->user, instance.ssh->host).arg(instance.ssh->port)});
     if (instance.ssh && !instance.ssh->hostKeySha256.isEmpty())
         rows.append({Hosts::tr("host key:"), instance.ssh->hostKeySha256});
+    if (const std::optional<HardwareCheck> &check = instance.hardwareCheck)
+        rows.append({Hosts::tr("hardware check:"),
+                     check->passed
+                         ? Hosts::tr("passed: the box has what was ordered (%1 × %2)")
+                               .arg(check->foundGpuCount.value_or(0))
+                               .arg(check->orderedGpuName)
+                         : Hosts::tr("failed: %1").arg(check->differences.join(u"; "_s))});
     for (const InstanceApp &app : instance.apps)
         rows.append({Hosts::tr("app %1:").arg(app.name),
                      app.url.isEmpty() ? Hosts::tr("port %1").arg(app.port) : app.url});

@@ -135,6 +135,36 @@ QJsonObject ModelJson::toJson(const Instance &instance)
                          {u"ready_ms"_s,
                           instance.launch.readyMs ? QJsonValue(*instance.launch.readyMs)
                                                   : QJsonValue(QJsonValue::Null)}});
+    if (const std::optional<HardwareCheck> &check = instance.hardwareCheck) {
+        const auto optional = [](const auto &value) {
+            return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+        };
+        QJsonArray cards;
+        for (const HardwareCheck::Card &card : check->foundCards)
+            cards.append(QJsonObject{{u"name"_s, card.name}, {u"vram_mib"_s, card.vramMib}});
+        o.insert(
+            u"hardware_check"_s,
+            QJsonObject{{u"status"_s, check->passed ? u"passed"_s : u"failed"_s},
+                        {u"checked_at"_s, time(check->checkedAt)},
+                        {u"differences"_s, QJsonArray::fromStringList(check->differences)},
+                        {u"ordered"_s,
+                         QJsonObject{{u"gpu_count"_s, check->orderedGpuCount},
+                                     {u"gpu_name"_s, check->orderedGpuName},
+                                     {u"vram_mib"_s, check->orderedVramMib},
+                                     {u"cpus"_s, check->orderedCpus},
+                                     {u"memory_mib"_s, check->orderedMemoryMib},
+                                     {u"disk_gib"_s, check->orderedDiskGib}}},
+                        {u"found"_s,
+                         QJsonObject{{u"gpu_count"_s, optional(check->foundGpuCount)},
+                                     {u"gpus"_s, cards},
+                                     {u"cpus"_s, optional(check->foundCpus)},
+                                     {u"memory_mib"_s, optional(check->foundMemoryMib)},
+                                     {u"memory_limited"_s, check->foundMemoryMib.has_value()},
+                                     {u"workspace_bytes"_s, optional(check->foundWorkspaceBytes)},
+                                     {u"workspace_bounded"_s, check->workspaceBounded}}}});
+    } else {
+        o.insert(u"hardware_check"_s, QJsonValue::Null);
+    }
     QJsonArray apps;
     for (const InstanceApp &app : instance.apps) {
         apps.append(QJsonObject{{u"name"_s, app.name},

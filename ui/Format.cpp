@@ -183,6 +183,8 @@ QString Format::stage(const QString &stage)
         return tr("sshd");
     if (stage == u"ready"_s)
         return tr("SSH ready");
+    if (stage == u"hardware_check"_s) // what the box got, checked against the order
+        return tr("hardware checked");
     if (stage.startsWith(u"app:"_s)) // one of the image's apps answers
         return tr("%1 answers").arg(stage.mid(4));
     return stage;

@@ -353,6 +353,7 @@ Instance Instance::fromJson(const QJsonObject &o)
         i.ssh = SshEndpoint::fromJson(ssh.toObject());
     i.runtime = str(o, "runtime"_L1);
     i.launch = Launch::fromJson(o.value("launch"_L1).toObject());
+    i.hardwareCheck = HardwareCheck::fromJson(o.value("hardware_check"_L1));
     i.retention = Retention::fromJson(o.value("retention"_L1).toObject());
     i.apps = listOf<InstanceApp>(o.value("apps"_L1));
     const QJsonObject resources = o.value("resources"_L1).toObject();

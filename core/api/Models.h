@@ -1,6 +1,7 @@
 #pragma once
 
 #include "api/ProviderCodes.h"
+#include "api/HardwareCheckModel.h"
 #include "api/SpendingModels.h"
 
 // Typed views of the provider's JSON (backend-sim/api/openapi.yaml, "components/schemas").
@@ -254,6 +255,7 @@ struct Instance
     std::optional<SshEndpoint> ssh;
     QString runtime;
     Launch launch;
+    std::optional<HardwareCheck> hardwareCheck; // the latest launch's, once it has run
     Retention retention;
     QList<InstanceApp> apps;
     double cpus = 0;

@@ -66,3 +66,9 @@ cardhour_add_test(tst_api_chaos_podman
     LIBS cardhour_podman_api_test)
 add_dependencies(tst_api_chaos_podman cardhour-sim)
 cardhour_podman_test(tst_api_chaos_podman TIMEOUT 600)
+# The hardware check read inside real boxes, and the terminate reconciler with real containers.
+cardhour_add_test(tst_api_hwcheck_podman
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/tst_api_hwcheck_podman.cpp
+    LIBS cardhour_podman_api_test)
+add_dependencies(tst_api_hwcheck_podman cardhour-sim)
+cardhour_podman_test(tst_api_hwcheck_podman TIMEOUT 600)

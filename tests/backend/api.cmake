@@ -11,7 +11,8 @@ foreach(name IN ITEMS
         tst_api_models
         tst_api_slices
         tst_api_chaos
-        tst_api_interruptible)
+        tst_api_interruptible
+        tst_api_hwcheck)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp
         LIBS cardhour_test_support)

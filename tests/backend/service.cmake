@@ -37,6 +37,9 @@ endforeach()
 set_tests_properties(tst_spendinglimits PROPERTIES
     TIMEOUT 1200
     ENVIRONMENT "QTEST_FUNCTION_TIMEOUT=1150000")
+cardhour_add_test(tst_hardwarecheck
+    SOURCES ${_service}/tst_hardwarecheck.cpp
+    LIBS cardhour_sim_lib)
 cardhour_add_test(tst_uploaddigests
     SOURCES ${_service}/tst_uploaddigests.cpp
     LIBS cardhour_sim_lib)

@@ -367,6 +367,13 @@ void TestCardhourctl::hosts()
     r = ctl({u"show"_s, id});
     QVERIFY2(r.code == 0, r.describe());
     QVERIFY(r.out.contains(QRegularExpression(u"state: +running"_s)));
+    // What the box got, checked before billing began.
+    QVERIFY2(
+        r.out.contains(QRegularExpression(
+            u"hardware check: +passed: the box has what was ordered \\(2 × NVIDIA GeForce RTX 4090\\)"_s)),
+        qPrintable(r.out));
+    QCOMPARE(ctl({u"show"_s, id, u"--json"_s}).json()[u"hardware_check"_s][u"status"_s].toString(),
+             u"passed"_s);
     r = ctl({u"show"_s, u"nobody"_s});
     QVERIFY2(r.code == 4, r.describe());
     QVERIFY(r.err.contains(u"nobody"_s));

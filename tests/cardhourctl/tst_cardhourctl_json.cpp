@@ -235,7 +235,8 @@ void TestCardhourctlJson::exitCodes()
             Run r = ctl({u"login"_s, u"--email"_s, u"broke@example.com"_s},
                         kPassword.toUtf8() + '\n', m_service + service);
             QVERIFY2(r.code == 0, r.describe());
-            r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"4"_s}, {},
+            // Until it runs (billed once its hardware check passed): then the clock moves.
+            r = ctl({u"launch"_s, u"--gpu"_s, u"rtx4090"_s, u"--cards"_s, u"4"_s, u"--wait"_s}, {},
                     m_service + service);
             QVERIFY2(r.code == 0, r.describe());
             QVERIFY(m_sim.advance(24 * 3600.0));

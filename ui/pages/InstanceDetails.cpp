@@ -31,11 +31,13 @@ using core::Retention;
 namespace {
 
 // The rows of the pane, in order: object names of their value labels.
-const QStringList kRows = {u"timelineLabel"_s,  u"sshLabel"_s,     u"fingerprintLabel"_s,
-                           u"resourcesLabel"_s, u"cardsLabel"_s,   u"datasetsLabel"_s,
-                           u"computeLabel"_s,   u"storageLabel"_s, u"retentionLabel"_s};
+const QStringList kRows = {u"timelineLabel"_s,    u"hardwareCheckLabel"_s, u"sshLabel"_s,
+                           u"fingerprintLabel"_s, u"resourcesLabel"_s,     u"cardsLabel"_s,
+                           u"datasetsLabel"_s,    u"computeLabel"_s,       u"storageLabel"_s,
+                           u"retentionLabel"_s};
 enum Row {
     TimelineRow,
+    HardwareCheckRow,
     SshRow,
     FingerprintRow,
     ResourcesRow,
@@ -51,6 +53,8 @@ QString rowTitle(int row)
     switch (row) {
     case TimelineRow:
         return InstanceDetails::tr("Launch");
+    case HardwareCheckRow:
+        return InstanceDetails::tr("Hardware check");
     case SshRow:
         return InstanceDetails::tr("SSH");
     case FingerprintRow:
@@ -263,6 +267,7 @@ void InstanceDetails::fill(const Instance &instance)
         StateStyle::accessibleText(instance.state, instance.stateText));
 
     m_values[TimelineRow]->setText(timelineText(instance, m_session->timeZone()));
+    m_values[HardwareCheckRow]->setText(hardwareCheckText(instance));
     m_values[SshRow]->setText(sshAddressText(instance));
     m_values[FingerprintRow]->setText(instance.ssh && !instance.ssh->hostKeySha256.isEmpty()
                                           ? instance.ssh->hostKeySha256
@@ -364,6 +369,36 @@ QString InstanceDetails::timelineText(const Instance &instance, const QTimeZone 
     if (instance.state == InstanceState::Creating || instance.state == InstanceState::Starting)
         lines << tr("waiting for the next stage…");
     return lines.join(u'\n');
+}
+
+QString InstanceDetails::hardwareCheckText(const Instance &instance)
+{
+    if (!instance.hardwareCheck) {
+        const bool launching =
+            instance.state == InstanceState::Creating || instance.state == InstanceState::Starting;
+        return launching ? tr("not yet: the box is checked once it answers, before billing")
+                         : tr("not checked");
+    }
+    const core::HardwareCheck &check = *instance.hardwareCheck;
+    if (!check.passed)
+        return tr("failed, not billed:\n%1").arg(check.differences.join(u'\n'));
+    QStringList found{tr("%1 × %2, %3 GiB each")
+                          .arg(check.foundGpuCount.value_or(0))
+                          .arg(check.orderedGpuName)
+                          .arg(QLocale().toString(check.foundCards.isEmpty()
+                                                      ? 0.0
+                                                      : check.foundCards.first().vramMib / 1024.0,
+                                                  'f', 0))};
+    if (check.foundCpus)
+        found << tr("%1 CPUs").arg(QLocale().toString(*check.foundCpus, 'g', 4));
+    if (check.foundMemoryMib)
+        found
+            << tr("%1 GiB memory").arg(QLocale().toString(*check.foundMemoryMib / 1024.0, 'g', 4));
+    if (check.foundWorkspaceBytes && check.workspaceBounded)
+        found << tr("/workspace %1 GiB")
+                     .arg(QLocale().toString(*check.foundWorkspaceBytes / double(1 << 30), 'f', 1));
+    return tr("passed: the box has what was ordered (%1); billed from then on")
+        .arg(found.join(u", "_s));
 }
 
 QString InstanceDetails::sshAddressText(const Instance &instance)

@@ -42,6 +42,7 @@ public:
 
     // The sentences of the pane, from the provider's data only (also for other views).
     static QString timelineText(const core::Instance &instance, const QTimeZone &zone);
+    static QString hardwareCheckText(const core::Instance &instance);
     static QString sshAddressText(const core::Instance &instance);
     static QString resourcesText(const core::Instance &instance);
     static QString cardsText(const core::Instance &instance);

@@ -204,6 +204,7 @@ void registerAllRoutes(ApiContext &ctx)
     registerLimitRoutes(ctx);
     registerSpendingRoutes(ctx);
     registerChaosRoutes(ctx);
+    registerReconcilerRoutes(ctx);
     registerTestRoutes(ctx);
 }
 

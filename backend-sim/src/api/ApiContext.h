@@ -31,6 +31,9 @@ class SnapshotService;
 class HostDiskReserve;
 class SshKeys;
 class Telemetry;
+class TerminateReconciler;
+class ContainerRuntime;
+class Meter;
 
 // What route handlers share, plus the wrappers every route goes through: ApiError → error
 // response, DbError → 500, bearer authentication, Idempotency-Key handling.
@@ -53,6 +56,9 @@ struct ApiContext
     SnapshotService *snapshots = nullptr; // snapshots of instances' disks and /workspace
     Models *models = nullptr; // the public model library
     PrivateModels *privateModels = nullptr; // users' own models and their uploads
+    Meter *meter = nullptr; // for the test routes that leave billing wrong on purpose
+    ContainerRuntime *runtime = nullptr; // what runs instances (its test hooks)
+    TerminateReconciler *terminateReconciler = nullptr; // GET /v1/reconciler
     const HostDiskReserve *diskReserve = nullptr; // what writes to the host's disk must leave free
     // Rehearsed failures: its slow_api faults hold every answer to an account for a while.
     ChaosFaults *chaos = nullptr;
@@ -105,6 +111,7 @@ void registerModelRoutes(ApiContext &ctx);
 void registerLimitRoutes(ApiContext &ctx);
 void registerSpendingRoutes(ApiContext &ctx); // spending limits, stop policies
 void registerChaosRoutes(ApiContext &ctx); // refused (403) without --allow-chaos
+void registerReconcilerRoutes(ApiContext &ctx); // the terminate reconciler's report
 void registerTestRoutes(ApiContext &ctx); // only with --test-clock
 void registerAllRoutes(ApiContext &ctx);
 

@@ -7,11 +7,16 @@
 #include "Requests.h"
 #include "auth/Tokens.h"
 #include "billing/Ledger.h"
+#include "billing/Meter.h"
 #include "core/ApiError.h"
 #include "core/Clock.h"
 #include "core/Json.h"
 #include "runtime/InProcessRuntime.h"
 #include "service/InstanceService.h"
+#include "service/TerminateReconciler.h"
+#include "store/Database.h"
+
+#include <QSqlQuery>
 
 using namespace Qt::StringLiterals;
 
@@ -33,6 +38,52 @@ void testRoute(ApiContext &ctx, const QByteArray &method, const QString &pattern
     });
 }
 } // namespace
+
+// What the hardware check and the terminate reconciler are there for, made to happen for real:
+// a box that gets less than ordered, a teardown that fails, a billing segment left open.
+static void registerFaultRoutes(ApiContext &ctx)
+{
+    testRoute(ctx, "POST", u"/v1/_test/runtime/shortchange-next"_s, [&ctx](http::Request &request) {
+        const QJsonObject o = json::parseObject(request.body);
+        BoxShortfall shortfall;
+        shortfall.gpuCount = o.value(u"gpu_count"_s).toInt();
+        shortfall.cpus = o.value(u"cpus"_s).toDouble();
+        shortfall.memoryMib = o.value(u"memory_mib"_s).toInteger();
+        shortfall.diskGib = o.value(u"disk_gib"_s).toInteger();
+        if (!shortfall.any())
+            throw ApiError(400, ErrorCode::InvalidRequest,
+                           u"Give at least one of gpu_count, cpus, memory_mib, disk_gib."_s);
+        ctx.runtime->shortchangeNextBox(shortfall);
+        return http::Response::noContent();
+    });
+    testRoute(ctx, "POST", u"/v1/_test/runtime/fail-next-removal"_s,
+              [&ctx](http::Request &request) {
+                  const QJsonObject o = json::parseObject(request.body);
+                  ctx.runtime->failNextRemoval(
+                      o.value(u"reason"_s).toString(u"simulated teardown failure"_s));
+                  return http::Response::noContent();
+              });
+    // As a provider bug would: a terminated instance's compute billed on from now.
+    testRoute(ctx, "POST", u"/v1/_test/billing/leave-open"_s, [&ctx](http::Request &request) {
+        const QString id = json::parseObject(request.body).value(u"instance_id"_s).toString();
+        Transaction tx(ctx.db);
+        QSqlQuery q = ctx.db.exec(u"SELECT user_id, price_per_hour_micros FROM instances"
+                                  " WHERE id = ? AND state = 'terminated'"_s,
+                                  {id});
+        if (!q.next())
+            throw ApiError(404, ErrorCode::NotFound, u"No terminated instance has this id."_s);
+        ctx.meter->openSegment(id, q.value(0).toString(), q.value(1).toLongLong(),
+                               ctx.clock.nowMs());
+        tx.commit();
+        return http::Response::noContent();
+    });
+    // One pass of the terminate reconciler now (none left out for being recent): 202, its
+    // report at GET /v1/reconciler once it is done.
+    testRoute(ctx, "POST", u"/v1/_test/reconciler/run"_s, [&ctx](http::Request &) {
+        const int pass = ctx.terminateReconciler->runNow(0);
+        return http::Response::json(202, QJsonObject{{u"pass"_s, pass}});
+    });
+}
 
 void registerTestRoutes(ApiContext &ctx)
 {
@@ -75,6 +126,7 @@ void registerTestRoutes(ApiContext &ctx)
             200, ctx.instances.interrupt(request.pathParams.value(u"id"_s), notice));
     });
 
+    registerFaultRoutes(ctx);
     if (!ctx.inProcessRuntime)
         return;
     testRoute(ctx, "POST", u"/v1/_test/runtime/hold"_s, [&ctx](http::Request &request) {

@@ -5,6 +5,9 @@
 
 #include <QSqlQuery>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
@@ -140,7 +143,58 @@ QString Ledger::verify()
             return u"user %1: replayed balance %2 != cached %3"_s.arg(userId).arg(replay).arg(
                 cached);
     }
+    // No charge may follow a termination unless it is refunded.
+    if (const QList<BilledAfterTermination> unrefunded = billedAfterTermination();
+        !unrefunded.isEmpty()) {
+        const BilledAfterTermination &late = unrefunded.first();
+        return u"instance %1: %2 micro-yuan of %3 billed for time after its termination at %4"
+               " (up to %5) are not refunded"_s.arg(late.instanceId)
+                   .arg(late.unrefundedMicros)
+                   .arg(kindName(late.kind), json::isoTime(late.terminatedAtMs),
+                        json::isoTime(late.billedUntilMs));
+    }
     return {};
+}
+
+QList<Ledger::BilledAfterTermination> Ledger::billedAfterTermination()
+{
+    // Charges (< 0) and refunds (> 0) of terminated instances whose period ends after the
+    // termination: a refund's period starts at it.
+    QSqlQuery q = m_db.exec(
+        u"SELECT t.instance_id, t.user_id, t.kind, i.terminated_at, t.amount_micros,"
+        " t.period_start, t.period_end FROM instances i JOIN ledger_txns t ON t.instance_id = i.id"
+        " WHERE i.state = 'terminated' AND i.terminated_at IS NOT NULL"
+        " AND t.snapshot_id IS NULL AND t.kind IN ('compute', 'storage')"
+        " AND t.period_end > i.terminated_at ORDER BY t.instance_id, t.kind, t.id"_s);
+    QList<BilledAfterTermination> found;
+    BilledAfterTermination current;
+    const auto flush = [&] {
+        if (current.unrefundedMicros > 0)
+            found.append(current);
+    };
+    while (q.next()) {
+        const QString id = q.value(0).toString();
+        const Kind kind = q.value(2).toString() == u"storage"_s ? Kind::Storage : Kind::Compute;
+        if (id != current.instanceId || kind != current.kind) {
+            flush();
+            current = {id, q.value(1).toString(), kind, q.value(3).toLongLong(), 0, 0};
+        }
+        const qint64 amount = q.value(4).toLongLong();
+        const qint64 start = q.value(5).toLongLong();
+        const qint64 end = q.value(6).toLongLong();
+        current.billedUntilMs = std::max(current.billedUntilMs, end);
+        if (amount > 0) {
+            current.unrefundedMicros -= amount;
+            continue;
+        }
+        // The part of the charge after the termination, in proportion to its period.
+        const qint64 after = end - std::max(start, current.terminatedAtMs);
+        current.unrefundedMicros += end > start ? static_cast<qint64>(std::floor(
+                                        static_cast<long double>(-amount) * after / (end - start)))
+                                                : -amount;
+    }
+    flush();
+    return found;
 }
 
 } // namespace cardhour::sim

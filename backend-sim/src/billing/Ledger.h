@@ -60,6 +60,20 @@ public:
     // violation, or an empty string.
     QString verify();
 
+    // What an instance was charged for time after its termination and not yet refunded (charges
+    // whose period ends after `terminated_at`, their part after it, less the refunds posted for
+    // it), by kind. Snapshot fees, which rightly outlive their instance, are left out.
+    struct BilledAfterTermination
+    {
+        QString instanceId;
+        QString userId;
+        Kind kind = Kind::Compute;
+        qint64 terminatedAtMs = 0;
+        qint64 billedUntilMs = 0; // the latest period end charged
+        qint64 unrefundedMicros = 0; // > 0
+    };
+    QList<BilledAfterTermination> billedAfterTermination();
+
 private:
     Database &m_db;
 };

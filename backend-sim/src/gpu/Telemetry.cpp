@@ -4,13 +4,13 @@
 #include "core/Json.h"
 #include "gpu/MigDevice.h"
 #include "gpu/NvidiaGpus.h"
+#include "runtime/BoxGpuEnvironment.h"
 #include "runtime/Process.h"
 #include "service/Catalog.h"
 #include "service/EventBus.h"
 #include "store/Database.h"
 #include "store/RawStatement.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -129,14 +129,7 @@ void Telemetry::readRealCards()
 
 QString Telemetry::cardUuid(const QString &instanceId, int index)
 {
-    const QByteArray hash =
-        QCryptographicHash::hash((instanceId + u'/' + QString::number(index)).toUtf8(),
-                                 QCryptographicHash::Sha256)
-            .toHex();
-    return u"GPU-sim-%1-%2-%3-%4-%5"_s.arg(
-        QString::fromLatin1(hash.mid(0, 8)), QString::fromLatin1(hash.mid(8, 4)),
-        QString::fromLatin1(hash.mid(12, 4)), QString::fromLatin1(hash.mid(16, 4)),
-        QString::fromLatin1(hash.mid(20, 12)));
+    return simulatedCardUuid(instanceId, index);
 }
 
 QString Telemetry::statusDirFor(const QString &dataDir, const QString &instanceId)

@@ -1,6 +1,9 @@
 #include "BoxGpuEnvironment.h"
 
 #include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStringList>
 
 using namespace Qt::StringLiterals;
@@ -43,6 +46,46 @@ QList<QPair<QString, QString>> boxGpuEnvironment(const InstanceSpec &spec)
         env.append({u"NCCL_DEBUG"_s, u"WARN"_s});
     }
     return env;
+}
+
+QString simulatedCardUuid(const QString &instanceId, int index)
+{
+    const QByteArray hash =
+        QCryptographicHash::hash((instanceId + u'/' + QString::number(index)).toUtf8(),
+                                 QCryptographicHash::Sha256)
+            .toHex();
+    return u"GPU-sim-%1-%2-%3-%4-%5"_s.arg(
+        QString::fromLatin1(hash.mid(0, 8)), QString::fromLatin1(hash.mid(8, 4)),
+        QString::fromLatin1(hash.mid(12, 4)), QString::fromLatin1(hash.mid(16, 4)),
+        QString::fromLatin1(hash.mid(20, 12)));
+}
+
+QByteArray initialGpuStatus(const InstanceSpec &spec, qint64 nowMs)
+{
+    QJsonArray gpus;
+    const int count = spec.gpuCards.isEmpty() ? spec.gpuCount : int(spec.gpuCards.size());
+    for (int i = 0; i < count; ++i)
+        gpus.append(QJsonObject{
+            {u"index"_s, i},
+            {u"name"_s, spec.gpuName.isEmpty() ? spec.gpuType : spec.gpuName},
+            {u"uuid"_s, simulatedCardUuid(spec.instanceId, i)},
+            {u"bus_id"_s, u"00000000:%1:00.0"_s.arg(i + 1, 2, 16, QChar(u'0')).toUpper()},
+            {u"memory_total_mib"_s, spec.gpuVramMib},
+            {u"memory_used_mib"_s, 0},
+            {u"utilization_gpu"_s, 0},
+            {u"utilization_memory"_s, 0},
+            {u"temperature_c"_s, 30},
+            {u"power_draw_w"_s, 20},
+            {u"power_limit_w"_s, 300},
+            {u"fan_speed_pct"_s, 30},
+            {u"pstate"_s, u"P8"_s}});
+    const QJsonObject status{{u"format"_s, u"cardhour-gpu-status/1"_s},
+                             {u"simulated"_s, true},
+                             {u"updated_at_unix"_s, double(nowMs) / 1000.0},
+                             {u"gpu_type"_s, spec.gpuType},
+                             {u"nvlinks"_s, 0},
+                             {u"gpus"_s, gpus}};
+    return QJsonDocument(status).toJson(QJsonDocument::Compact);
 }
 
 } // namespace cardhour::sim

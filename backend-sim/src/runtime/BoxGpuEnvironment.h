@@ -2,6 +2,7 @@
 
 #include "runtime/ContainerRuntime.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QPair>
 #include <QString>
@@ -18,5 +19,10 @@ QList<QPair<QString, QString>> boxGpuEnvironment(const InstanceSpec &spec);
 // The UUID of the MIG device an instance is lent ("MIG-…", as `nvidia-smi -L` shows it): one per
 // instance, the same in the box's environment and in its status file.
 QString migDeviceUuid(const QString &instanceId);
+// A simulated card's UUID, "GPU-sim-…", the same for an instance's card `index` every time.
+QString simulatedCardUuid(const QString &instanceId, int index);
+// The first simulated-card status file (cardhour-gpu-status/1) for the cards a box is given, so
+// its nvidia-smi lists them from the first second (the live numbers follow once it runs).
+QByteArray initialGpuStatus(const InstanceSpec &spec, qint64 nowMs);
 
 } // namespace cardhour::sim

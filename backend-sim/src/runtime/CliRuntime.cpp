@@ -2,6 +2,7 @@
 
 #include "AppWatcher.h"
 #include "BoxFaults.h"
+#include "BoxInspector.h"
 #include "BoxNames.h"
 #include "CliEngine.h"
 #include "ConnectionCounter.h"
@@ -158,6 +159,7 @@ void CliRuntime::makeParts()
         launch, this);
     m_teardown = new InstanceTeardown(*m_engine, *m_queue, m_cache, *m_networks,
                                       {m_options.stopTimeoutS, m_options.dataDir}, this);
+    m_inspector = new BoxInspector(*m_engine, m_cache, m_diskQuota.workspaceBounded(), this);
     m_usage = new UsageSampler(*m_engine, m_cache, this);
     m_connections = new ConnectionCounter(*m_engine, m_cache, this);
     m_boxFaults = new BoxFaults(*m_engine, m_cache, this);
@@ -191,6 +193,8 @@ void CliRuntime::connectParts()
             &ContainerRuntime::connectionsCounted);
     connect(m_diskWatch, &ContainerDiskWatch::diskFull, this, &ContainerRuntime::diskFull);
     connect(m_boxFaults, &BoxFaults::done, this, &ContainerRuntime::boxFaultDone);
+    connect(m_inspector, &BoxInspector::inspected, this, &ContainerRuntime::hardwareInspected);
+    connect(m_inspector, &BoxInspector::leftoversFound, this, &ContainerRuntime::leftoversFound);
     // The engine's events: a launch waiting for sshd fails now rather than at its watchdog's
     // next tick, and the reconcile learns of a box that ended, or of a box of ours started by no
     // operation of ours (by hand, a restored database's box), now rather than at the periodic
@@ -319,8 +323,10 @@ bool CliRuntime::watchesEvents() const
 
 // ---- requests -------------------------------------------------------------------------------
 
-void CliRuntime::create(const InstanceSpec &spec)
+void CliRuntime::create(const InstanceSpec &given)
 {
+    InstanceSpec spec = given;
+    applyShortfall(takeShortfall(), spec);
     if (!failArmedLaunch(spec))
         m_launcher->create(spec);
 }
@@ -370,8 +376,25 @@ void CliRuntime::stop(const QString &instanceId)
 
 void CliRuntime::remove(const QString &instanceId)
 {
+    if (const QString failure = takeRemovalFailure(); !failure.isEmpty()) {
+        // As a teardown that failed leaves it: the container and its volume stay.
+        QTimer::singleShot(0, this, [this, instanceId, failure] {
+            Q_EMIT failed(instanceId, u"cannot remove: "_s + failure);
+        });
+        return;
+    }
     m_apps->stopWatching(instanceId);
     m_teardown->remove(instanceId);
+}
+
+void CliRuntime::inspectHardware(const QString &instanceId)
+{
+    m_inspector->inspect(instanceId);
+}
+
+void CliRuntime::findLeftovers()
+{
+    m_inspector->findLeftovers();
 }
 
 void CliRuntime::setAuthorizedKeys(const QString &instanceId, const QStringList &publicKeys)

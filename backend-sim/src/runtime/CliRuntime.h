@@ -12,6 +12,7 @@
 namespace cardhour::sim {
 
 class AppWatcher;
+class BoxInspector;
 class BoxFaults;
 class CliEngine;
 class ConnectionCounter;
@@ -130,6 +131,11 @@ public:
     void sampleUsage() override;
     // ConnectionCounter: ESTABLISHED sockets to the box's sshd and apps, one `exec` per box.
     void countConnections(const QStringList &instanceIds) override;
+    // The hardware check's script, run in the box with `exec` (BoxInspector).
+    bool inspectsHardware() const override { return true; }
+    void inspectHardware(const QString &instanceId) override;
+    // Containers as last listed, and this provider's volumes.
+    void findLeftovers() override;
     // loop-ext4 where this host allows it (WorkspaceDisk::probe) and the operator did not ask
     // for measured; else stop-when-full (podman) or none, and why.
     DiskQuota diskQuota() const override { return m_diskQuota; }
@@ -224,6 +230,7 @@ private:
     ContainerSnapshots *m_snapshots = nullptr;
     ImageWait *m_imageWait = nullptr;
     ContainerLauncher *m_launcher = nullptr;
+    BoxInspector *m_inspector = nullptr;
     InstanceTeardown *m_teardown = nullptr;
     UsageSampler *m_usage = nullptr;
     ConnectionCounter *m_connections = nullptr;

@@ -5,7 +5,9 @@
 #include "InstanceFiles.h"
 #include "NoticeFiles.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QSaveFile>
 
 using namespace Qt::StringLiterals;
 
@@ -33,8 +35,16 @@ QStringList readOnlyMounts(const InstanceSpec &spec, const ContainerRunArgs::Set
     const QString gpuDir = spec.gpuStatusDir.isEmpty() && !settings.dataDir.isEmpty()
         ? InstanceFiles::instanceDirFor(settings.dataDir, spec.instanceId) + u"/gpu"_s
         : spec.gpuStatusDir;
-    if (!gpuDir.isEmpty() && QDir().mkpath(gpuDir))
+    if (!gpuDir.isEmpty() && QDir().mkpath(gpuDir)) {
+        // The cards this box is given, listed by its nvidia-smi from its first second (the
+        // hardware check reads them before the live numbers start).
+        QSaveFile status(gpuDir + u"/status.json"_s);
+        if (status.open(QIODevice::WriteOnly)) {
+            status.write(initialGpuStatus(spec, QDateTime::currentMSecsSinceEpoch()));
+            status.commit();
+        }
         args << u"-v"_s << gpuDir + u":/run/cardhour/gpu:ro"_s + relabel;
+    }
     return args;
 }
 

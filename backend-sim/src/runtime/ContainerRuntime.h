@@ -1,10 +1,14 @@
 #pragma once
 
+#include "BoxHardware.h"
+
 #include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include <utility>
 
 namespace cardhour::sim {
 
@@ -16,6 +20,8 @@ struct InstanceSpec
     QString image; // catalog image id, e.g. "base"
     QString gpuType;
     int gpuCount = 1;
+    QString gpuName; // the catalog's model name ("NVIDIA GeForce RTX 4090")
+    qint64 gpuVramMib = 0; // each card's memory
     QStringList authorizedKeys; // OpenSSH public key lines
     // Filled by the provider for container runtimes:
     QString sshDir; // host directory with ssh_host_ed25519_key(.pub) and authorized_keys,
@@ -44,6 +50,10 @@ struct InstanceSpec
     // /workspace volume it makes anew is filled from the snapshot's archive. Empty: no snapshot.
     QString snapshotId;
 };
+
+// The spec as a runtime really uses it when told to give a box less (cards, limits, disk size):
+// never more than the spec says.
+void applyShortfall(const BoxShortfall &shortfall, InstanceSpec &spec);
 
 // How an instance's disk (its `disk_gib`) is bounded on this runtime, as the API and
 // `cardhour-sim doctor` report it.
@@ -156,6 +166,19 @@ public:
             QStringLiteral("The disk is not bounded: the %1 runtime keeps no disks.").arg(name())};
     }
 
+    // Reads what the running box got, inside it (→ hardwareInspected, later); asked at power-on,
+    // before the instance is billed. Runtimes that cannot look inside a box answer false to
+    // inspectsHardware() and are never asked.
+    virtual bool inspectsHardware() const { return false; }
+    virtual void inspectHardware(const QString &instanceId) { Q_UNUSED(instanceId); }
+    // Test hook: the next box this runtime makes gets less than its spec says (for real).
+    void shortchangeNextBox(const BoxShortfall &shortfall) { m_nextShortfall = shortfall; }
+    // Test hook: the next remove() fails, leaving the box and its disk behind.
+    void failNextRemoval(const QString &reason) { m_nextRemovalFailure = reason; }
+    // Lists what this runtime holds (boxes, disks, networks), by instance id → a word for each
+    // kind held (→ leftoversFound, later; ok false when it could not list).
+    virtual void findLeftovers();
+
     // Snapshots. Empty when this runtime can take them, else why not (asked before a snapshot
     // is recorded, so an unsupported runtime refuses up front and writes nothing).
     virtual QString snapshotsUnsupportedReason() const
@@ -224,6 +247,17 @@ private:
         QString tag;
     };
     QList<ArmedFailure> m_armedFailures;
+    void hardwareInspected(const QString &instanceId, const cardhour::sim::BoxHardware &found);
+    void leftoversFound(const QHash<QString, QStringList> &byInstance, bool ok);
+
+protected:
+    // The shortfall asked for the next box, once (applied by create()).
+    BoxShortfall takeShortfall() { return std::exchange(m_nextShortfall, {}); }
+    QString takeRemovalFailure() { return std::exchange(m_nextRemovalFailure, {}); }
+
+private:
+    BoxShortfall m_nextShortfall;
+    QString m_nextRemovalFailure;
 };
 
 } // namespace cardhour::sim

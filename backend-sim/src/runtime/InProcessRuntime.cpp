@@ -57,14 +57,25 @@ QString InProcessRuntime::name() const
     return u"inprocess"_s;
 }
 
-void InProcessRuntime::create(const InstanceSpec &spec)
+void InProcessRuntime::create(const InstanceSpec &given)
 {
+    InstanceSpec spec = given;
+    applyShortfall(takeShortfall(), spec);
     m_specs.insert(spec.instanceId, spec);
     launch(spec, true);
 }
 
-void InProcessRuntime::start(const InstanceSpec &spec)
+void InProcessRuntime::start(const InstanceSpec &given)
 {
+    // A kept box keeps what it was given when it was made.
+    InstanceSpec spec = given;
+    if (const auto it = m_specs.constFind(spec.instanceId); it != m_specs.cend()) {
+        spec.gpuCount = it->gpuCount;
+        spec.gpuCards = it->gpuCards;
+        spec.cpus = it->cpus;
+        spec.memoryMib = it->memoryMib;
+        spec.diskGib = it->diskGib;
+    }
     m_specs.insert(spec.instanceId, spec);
     launch(spec, false);
 }
@@ -127,6 +138,14 @@ void InProcessRuntime::stop(const QString &instanceId)
 
 void InProcessRuntime::remove(const QString &instanceId)
 {
+    if (const QString failure = takeRemovalFailure(); !failure.isEmpty()) {
+        // Everything stays: the box (stopped, as a failed teardown leaves it) and its folders.
+        QTimer::singleShot(0, this, [this, instanceId, failure] {
+            m_running.remove(instanceId);
+            Q_EMIT failed(instanceId, u"cannot remove: "_s + failure);
+        });
+        return;
+    }
     QTimer::singleShot(0, this, [this, instanceId] {
         m_running.remove(instanceId);
         m_known.remove(instanceId);
@@ -141,6 +160,43 @@ void InProcessRuntime::remove(const QString &instanceId)
 bool InProcessRuntime::isRunning(const QString &instanceId) const
 {
     return m_running.contains(instanceId);
+}
+
+void InProcessRuntime::inspectHardware(const QString &instanceId)
+{
+    QTimer::singleShot(0, this, [this, instanceId] {
+        BoxHardware found;
+        const auto it = m_specs.constFind(instanceId);
+        if (it == m_specs.cend() || !m_running.contains(instanceId)) {
+            found.error = u"the box is not running"_s;
+        } else {
+            found.gpuCount = it->gpuCards.isEmpty() ? it->gpuCount : int(it->gpuCards.size());
+            for (int i = 0; i < found.gpuCount; ++i) {
+                found.gpuNames.append(it->gpuName);
+                found.gpuVramMib.append(it->gpuVramMib);
+            }
+            found.cpus = it->cpus;
+            found.memoryMib = it->memoryMib;
+            found.workspaceBytes = it->diskGib << 30;
+            found.workspaceBounded = true;
+        }
+        Q_EMIT hardwareInspected(instanceId, found);
+    });
+}
+
+void InProcessRuntime::findLeftovers()
+{
+    QTimer::singleShot(0, this, [this] {
+        QHash<QString, QStringList> held;
+        for (const QString &id : std::as_const(m_known))
+            held[id].append(m_running.contains(id) ? u"box (running)"_s : u"box"_s);
+        if (!m_dataDir.isEmpty()) {
+            const QDir dir(QDir(m_dataDir).filePath(u"inprocess"_s));
+            for (const QString &id : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+                held[id].append(u"disk"_s);
+        }
+        Q_EMIT leftoversFound(held, true);
+    });
 }
 
 // ---- snapshots: copies of the instance's two folders ----------------------------------------

@@ -32,6 +32,12 @@ public:
     // What this process runs or keeps now. (Its inventory() stays empty: after a restart,
     // which is when reconcile() reads it, its instances died with the provider.)
     QStringList instancesHere() const override { return m_known.values(); }
+    // Its "box" is the spec it ran: the hardware check reads what it was given (a shortfall
+    // included), /workspace being of the size it was given.
+    bool inspectsHardware() const override { return true; }
+    void inspectHardware(const QString &instanceId) override;
+    // Instances it still knows, and those whose folders are still on disk.
+    void findLeftovers() override;
 
     void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
     QString instanceDir(const QString &instanceId) const; // empty without a data directory

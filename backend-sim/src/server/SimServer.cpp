@@ -28,6 +28,7 @@
 #include "service/SampleDatasets.h"
 #include "service/SnapshotService.h"
 #include "service/SshKeys.h"
+#include "service/TerminateReconciler.h"
 #include "store/Database.h"
 
 #include <QCoreApplication>
@@ -284,6 +285,11 @@ void SimServer::start()
     m_snapshots = std::make_unique<SnapshotService>(*m_db, *m_meter, *m_catalog, *m_instances,
                                                     *m_runtime, *m_events, *m_clock);
     m_snapshots->reconcile();
+    // Nothing of a terminated instance may run, hold a disk or bill: a pass at each interval
+    // (ones terminated within it are left to their own removal first).
+    m_terminateReconciler =
+        std::make_unique<TerminateReconciler>(*m_db, *m_books, *m_meter, *m_runtime, *m_clock);
+    m_terminateReconciler->start(m_options.reconcileIntervalMs, m_options.reconcileIntervalMs);
     if (containers) {
         // Periodically: containers that stopped or vanished behind our back end their instance's
         // billing at the last second they were seen; orphans are removed.
@@ -332,6 +338,9 @@ void SimServer::start()
     m_context->snapshots = m_snapshots.get();
     m_context->models = m_models.get();
     m_context->privateModels = m_privateModels.get();
+    m_context->meter = m_meter.get();
+    m_context->runtime = m_runtime.get();
+    m_context->terminateReconciler = m_terminateReconciler.get();
     m_diskReserve =
         std::make_unique<HostDiskReserve>(m_options.dataDir, m_options.diskReserveBytes);
     m_context->diskReserve = m_diskReserve.get();

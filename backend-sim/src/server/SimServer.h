@@ -36,6 +36,7 @@ class SpendingLimits;
 class SnapshotService;
 class SshKeys;
 class Telemetry;
+class TerminateReconciler;
 struct ApiContext;
 
 // The whole provider: storage, services, routes and the HTTP listener, wired together.
@@ -124,6 +125,7 @@ private:
     std::unique_ptr<Models> m_models;
     std::unique_ptr<PrivateModels> m_privateModels;
     std::unique_ptr<SnapshotService> m_snapshots;
+    std::unique_ptr<TerminateReconciler> m_terminateReconciler;
     std::unique_ptr<HostDiskReserve> m_diskReserve;
     std::unique_ptr<ChaosFaults> m_chaos;
     std::unique_ptr<http::Router> m_router;

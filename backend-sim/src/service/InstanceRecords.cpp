@@ -153,6 +153,8 @@ InstanceSpec InstanceRecords::specFor(const QString &instanceId)
     spec.snapshotId = q.value(6).toString();
     const std::optional<GpuType> gpu = m_catalog.gpu(spec.gpuType);
     spec.realGpus = gpu && !gpu->simulated;
+    spec.gpuName = gpu ? gpu->name : spec.gpuType;
+    spec.gpuVramMib = gpu ? gpu->vramMib : 0;
     spec.gpuCards = CardLending(m_db).cardsOf(instanceId);
     if (gpu && gpu->isSlice())
         spec.gpuMigProfile = gpu->slice.profile;

@@ -1,6 +1,7 @@
 #include "InstanceService.h"
 
 #include "BillingTick.h"
+#include "HardwareCheck.h"
 #include "IdleWatch.h"
 #include "InstanceViews.h"
 #include "Interruptions.h"
@@ -10,8 +11,8 @@
 #include "core/ApiError.h"
 #include "core/Clock.h"
 
-#include <QTimer>
 #include <QDebug>
+#include <QTimer>
 
 namespace cardhour::sim {
 
@@ -31,6 +32,7 @@ InstanceService::InstanceService(Database &db, Bookkeeper &books, Meter &meter,
                                            *m_storage, *m_views, *m_guard, events, clock)),
       m_idle(std::make_unique<IdleWatch>(db, meter, runtime, *m_records, *m_stops, *m_storage,
                                          *m_views, *m_tick, events, clock)),
+      m_check(std::make_unique<HardwareCheck>(db, *m_records)),
       m_reports(std::make_unique<RuntimeReports>(db, meter, runtime, *m_records, *m_storage,
                                                  *m_views, *m_tick, clock)),
       m_interruptions(std::make_unique<Interruptions>(
@@ -41,6 +43,7 @@ InstanceService::InstanceService(Database &db, Bookkeeper &books, Meter &meter,
           *m_storage, *m_stops, *m_interruptions, clock))
 {
     m_tick->setInterruptions(m_interruptions.get());
+    m_reports->setHardwareCheck(m_check.get());
 }
 
 InstanceService::~InstanceService() = default;

@@ -26,6 +26,7 @@ class Clock;
 class Database;
 class Datasets;
 class EventBus;
+class HardwareCheck;
 class IdleWatch;
 class InstanceViews;
 class Interruptions;
@@ -169,6 +170,7 @@ private:
     std::unique_ptr<SpendingGuard> m_guard;
     std::unique_ptr<BillingTick> m_tick;
     std::unique_ptr<IdleWatch> m_idle;
+    std::unique_ptr<HardwareCheck> m_check;
     std::unique_ptr<RuntimeReports> m_reports;
     std::unique_ptr<Interruptions> m_interruptions;
     std::unique_ptr<InstanceLifecycle> m_lifecycle;

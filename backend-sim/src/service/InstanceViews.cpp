@@ -189,6 +189,7 @@ struct InstanceViews::Details
     QHash<QString, QJsonArray> stages; // of each instance's latest launch, in the order reached
     QHash<QString, qint64> readyAt;
     QHash<QString, QHash<QString, qint64>> appReadyAt; // instance → app name → when it answered
+    QHash<QString, QJsonObject> hardwareChecks; // of each instance's latest launch
     QHash<QString, Meter::Costs> costs; // posted and unposted
     QHash<QString, Meter::OpenSegment> open; // each instance's own open segment
     QHash<QString, StopPolicy> policies;
@@ -231,6 +232,14 @@ InstanceViews::Details InstanceViews::detailsOf(const QString &userId, const QSt
         else if (stage.startsWith(u"app:"_s))
             d.appReadyAt[id].insert(stage.mid(4), stageRows.value(2).toLongLong());
     }
+    QSqlQuery checkRows =
+        select(u"SELECT c.instance_id, c.result FROM instance_hardware_checks c"
+               " JOIN instances i ON i.id = c.instance_id AND c.launch_seq = i.launch_seq WHERE"_s
+               + kViewFilter);
+    while (checkRows.next())
+        d.hardwareChecks.insert(
+            checkRows.value(0).toString(),
+            QJsonDocument::fromJson(checkRows.value(1).toString().toUtf8()).object());
     d.costs = m_meter.postedByInstance(userId, instanceId);
     const QList<Meter::OpenSegment> openList = instanceId.isEmpty()
         ? m_meter.openSegmentsOf(userId)
@@ -330,6 +339,10 @@ QJsonObject InstanceViews::rowJson(const QSqlQuery &q, const Details &d, qint64 
          QJsonObject{{u"requested_at"_s, json::isoTime(requestedAt)},
                      {u"stages"_s, d.stages.value(id)},
                      {u"ready_ms"_s, readyMs}}},
+        // What the box got against the order, read inside it before billing; null while the
+        // launch has not come that far (or on a runtime that cannot look inside its boxes).
+        {u"hardware_check"_s,
+         d.hardwareChecks.contains(id) ? QJsonValue(d.hardwareChecks.value(id)) : QJsonValue()},
     };
 }
 

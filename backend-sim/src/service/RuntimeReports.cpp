@@ -1,6 +1,7 @@
 #include "RuntimeReports.h"
 
 #include "BillingTick.h"
+#include "HardwareCheck.h"
 #include "InstanceRecords.h"
 #include "InstanceViews.h"
 #include "StorageFees.h"
@@ -24,6 +25,8 @@ RuntimeReports::RuntimeReports(Database &db, Meter &meter, ContainerRuntime &run
 {
     connect(&m_runtime, &ContainerRuntime::stageReached, this, &RuntimeReports::onStage);
     connect(&m_runtime, &ContainerRuntime::ready, this, &RuntimeReports::onReady);
+    connect(&m_runtime, &ContainerRuntime::hardwareInspected, this,
+            &RuntimeReports::onHardwareInspected);
     connect(&m_runtime, &ContainerRuntime::failed, this, &RuntimeReports::onFailed);
     connect(&m_runtime, &ContainerRuntime::stopped, this, &RuntimeReports::onStopped);
     connect(&m_runtime, &ContainerRuntime::diskFull, this, &RuntimeReports::onDiskFull);
@@ -32,16 +35,18 @@ RuntimeReports::RuntimeReports(Database &db, Meter &meter, ContainerRuntime &run
 void RuntimeReports::onStage(const QString &instanceId, const QString &stage)
 {
     const qint64 now = m_clock.nowMs();
-    // An app answers after SSH is ready: its stage belongs to the running launch (billing has
-    // started at `ready`, whatever the app does); the launch stages only to one in progress.
+    // An app answers after SSH is ready: its stage belongs to the running launch (billing
+    // starts once the hardware check passes, whatever the app does), or to the launch whose box
+    // is being checked; the launch stages only to one in progress.
     const bool appStage = stage.startsWith(u"app:"_s);
     Transaction tx(m_db);
-    m_db.exec(u"INSERT INTO instance_stages(instance_id, launch_seq, stage, at)"
-              " SELECT id, launch_seq, CAST(? AS TEXT), CAST(? AS BIGINT) FROM instances"
-              " WHERE id = ? AND state IN "_s
-                  + (appStage ? u"('running')"_s : u"('creating','starting')"_s)
-                  + u" ON CONFLICT DO NOTHING"_s,
-              {stage, now, instanceId});
+    m_db.exec(
+        u"INSERT INTO instance_stages(instance_id, launch_seq, stage, at)"
+        " SELECT id, launch_seq, CAST(? AS TEXT), CAST(? AS BIGINT) FROM instances"
+        " WHERE id = ? AND state IN "_s
+            + (appStage ? u"('creating','starting','running')"_s : u"('creating','starting')"_s)
+            + u" ON CONFLICT DO NOTHING"_s,
+        {stage, now, instanceId});
     if (stage == u"container"_s)
         m_records.compareAndSwap(instanceId, {u"creating"_s}, u"starting"_s, {}, now);
     tx.commit();
@@ -49,6 +54,51 @@ void RuntimeReports::onStage(const QString &instanceId, const QString &stage)
 }
 
 void RuntimeReports::onReady(const QString &instanceId, const SshEndpoint &ssh)
+{
+    if (!m_check || !m_runtime.inspectsHardware())
+        return goRunning(instanceId, ssh);
+    const QString state = m_records.stateOf(instanceId);
+    if (state != u"creating"_s && state != u"starting"_s)
+        return goRunning(instanceId, ssh); // moved on meanwhile: that path ends it
+    // Not billed yet: first what the box got, read inside it.
+    m_awaitingCheck.insert(instanceId, ssh);
+    m_runtime.inspectHardware(instanceId);
+}
+
+void RuntimeReports::onHardwareInspected(const QString &instanceId, const BoxHardware &found)
+{
+    const auto it = m_awaitingCheck.constFind(instanceId);
+    if (it == m_awaitingCheck.cend())
+        return; // not asked for by a launch (or asked for by one since superseded)
+    const SshEndpoint ssh = it.value();
+    m_awaitingCheck.erase(it);
+    const qint64 now = m_clock.nowMs();
+    Transaction tx(m_db);
+    const QString state = m_records.stateOf(instanceId);
+    if (state != u"creating"_s && state != u"starting"_s) {
+        tx.commit();
+        return goRunning(instanceId, ssh); // terminated meanwhile: removed there
+    }
+    const HardwareCheck::Verdict verdict = m_check->judge(instanceId, found, now);
+    m_db.exec(u"INSERT INTO instance_stages(instance_id, launch_seq, stage, at)"
+              " SELECT id, launch_seq, 'hardware_check', CAST(? AS BIGINT) FROM instances"
+              " WHERE id = ? ON CONFLICT DO NOTHING"_s,
+              {now, instanceId});
+    if (verdict.passed) {
+        tx.commit();
+        return goRunning(instanceId, ssh);
+    }
+    // Never billed: the launch fails with what differs, and the box does not run on.
+    m_records.compareAndSwap(instanceId, {state}, u"failed"_s,
+                             u"hardware check failed: "_s + verdict.differences.join(u"; "_s), now);
+    tx.commit();
+    qWarning().noquote() << "cardhour-sim: instance" << instanceId
+                         << "did not get what was ordered:" << verdict.differences.join(u"; "_s);
+    m_runtime.stop(instanceId);
+    m_views.notify(instanceId);
+}
+
+void RuntimeReports::goRunning(const QString &instanceId, const SshEndpoint &ssh)
 {
     m_tick.tick();
     const qint64 now = m_clock.nowMs();

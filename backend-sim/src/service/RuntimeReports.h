@@ -11,6 +11,7 @@ namespace cardhour::sim {
 
 class BillingTick;
 class Clock;
+class HardwareCheck;
 class Database;
 class InstanceRecords;
 class InstanceViews;
@@ -37,11 +38,17 @@ public:
     // After another provider process wrote to the shared database: what this process's
     // runtime runs follows the rows (stopped, terminated or started elsewhere meanwhile).
     void followOtherProviders();
+    // With a check, a box that is ready is billed only once the check of what it got passes;
+    // a runtime that cannot look inside its boxes is not checked. Without one: at once.
+    void setHardwareCheck(HardwareCheck *check) { m_check = check; }
 
 private:
     QVariant hostBinding() const;
     void onStage(const QString &instanceId, const QString &stage);
     void onReady(const QString &instanceId, const SshEndpoint &ssh);
+    void onHardwareInspected(const QString &instanceId, const BoxHardware &found);
+    // `running` and its billing segment, in one transaction (false: the row moved on).
+    void goRunning(const QString &instanceId, const SshEndpoint &ssh);
     void onFailed(const QString &instanceId, const QString &reason);
     void onStopped(const QString &instanceId);
     // The container's own disk grew past the instance's: stopped (disk_full), data kept.
@@ -70,6 +77,8 @@ private:
     InstanceViews &m_views;
     BillingTick &m_tick;
     const Clock &m_clock;
+    HardwareCheck *m_check = nullptr;
+    QHash<QString, SshEndpoint> m_awaitingCheck; // ready boxes being checked: their endpoint
 };
 
 } // namespace cardhour::sim

@@ -330,6 +330,20 @@ const QList<Migration> &all()
              u"CREATE INDEX instances_interruptions ON instances(interruption_at)"
              " WHERE interruption_at IS NOT NULL"_s,
          }},
+        {17,
+         u"the hardware check of each launch; charges of an instance by period end"_s,
+         {
+             // result: the check as the instance view shows it (JSON).
+             u"CREATE TABLE instance_hardware_checks ("
+             " instance_id TEXT NOT NULL REFERENCES instances(id),"
+             " launch_seq INTEGER NOT NULL,"
+             " checked_at INTEGER NOT NULL,"
+             " passed INTEGER NOT NULL,"
+             " result TEXT NOT NULL,"
+             " PRIMARY KEY (instance_id, launch_seq))"_s,
+             // The terminate reconciler's look for charges after an instance's termination.
+             u"CREATE INDEX ledger_txns_by_instance ON ledger_txns(instance_id, period_end)"_s,
+         }},
     };
     return list;
 }

@@ -73,7 +73,8 @@ void TestApiPodman::lifecycleOverSsh()
     QStringList stages;
     for (const QJsonValue &s : launch.value(u"stages"_s).toArray())
         stages.append(s.toObject().value(u"name"_s).toString());
-    QCOMPARE(stages, (QStringList{u"image"_s, u"container"_s, u"sshd"_s, u"ready"_s}));
+    QCOMPARE(stages,
+             (QStringList{u"image"_s, u"container"_s, u"sshd"_s, u"ready"_s, u"hardware_check"_s}));
     const qint64 readyMs = launch.value(u"ready_ms"_s).toInteger(-1);
     QVERIFY2(readyMs > 0, QJsonDocument(launch).toJson(QJsonDocument::Compact).constData());
     qInfo("podman create: ready_ms = %lld", static_cast<long long>(readyMs));

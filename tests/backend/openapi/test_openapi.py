@@ -1293,6 +1293,28 @@ def run_scenario(c, tmp, server_port):
     c.call("POST", "/v1/_test/instances/00000000-0000-4000-8000-000000000000/interrupt", {}, expect=404,
            label="no such instance")
     c.call("DELETE", f"/v1/instances/{spot['id']}", token=alice_token, expect=200)
+    R.section = "hardware check and terminate reconciler"
+    c.call("POST", "/v1/_test/runtime/shortchange-next", {}, expect=400, label="nothing short")
+    c.call("POST", "/v1/_test/runtime/shortchange-next", {"gpu_count": 1, "disk_gib": 10}, expect=204)
+    short = c.call("POST", "/v1/instances", {"gpu_type": cheap, "image": "base", "gpu_count": 2},
+                   token=alice_token, expect=202).json
+    failed = wait_state(c, alice_token, short["id"], {"failed"})
+    R.check(failed and failed["hardware_check"] and failed["hardware_check"]["status"] == "failed",
+            "a short box fails its hardware check")
+    c.call("POST", "/v1/_test/runtime/fail-next-removal", {"reason": "stuck"}, expect=204)
+    c.call("DELETE", f"/v1/instances/{short['id']}", token=alice_token, expect=200)
+    c.call("POST", "/v1/_test/billing/leave-open", {"instance_id": short["id"]}, expect=204)
+    c.call("POST", "/v1/_test/billing/leave-open", {"instance_id": "nope"}, expect=404, label="unknown")
+    c.call("POST", "/v1/_test/clock/advance", {"seconds": 120}, expect=200)
+    wanted = c.call("POST", "/v1/_test/reconciler/run", expect=202).json["pass"]
+    report = None
+    for _ in range(500):
+        report = c.call("GET", "/v1/reconciler", token=alice_token, expect=200, label="poll").json
+        if report["pass"] >= wanted:
+            break
+        time.sleep(0.02)
+    R.check(report and [f["instance_id"] for f in report["findings"]] == [short["id"]],
+            "the reconciler reports the terminated instance it cleaned and refunded")
 
     R.section = "clock"
     c.call("POST", "/v1/_test/clock/advance", {"seconds": 0}, expect=200)

@@ -279,8 +279,8 @@ private Q_SLOTS:
         QStringList names;
         for (const QJsonValue &stage : launch.value(u"stages"_s).toArray())
             names.append(stage.toObject().value(u"name"_s).toString());
-        QCOMPARE(names,
-                 (QStringList{u"image"_s, u"container"_s, u"ready"_s})); // no sshd in-process
+        // No sshd in-process; the box is checked after it is ready, before it is billed.
+        QCOMPARE(names, (QStringList{u"image"_s, u"container"_s, u"ready"_s, u"hardware_check"_s}));
         QCOMPARE(launch.value(u"ready_ms"_s).toInteger(), 1234);
         // Without containers nothing survives a stop, and the API says so.
         const QJsonObject retention = f.service->get(user, id).value(u"retention"_s).toObject();
@@ -294,7 +294,7 @@ private Q_SLOTS:
         QTRY_COMPARE(f.state(user, id), u"running"_s);
         const QJsonObject again = f.service->get(user, id).value(u"launch"_s).toObject();
         QCOMPARE(again.value(u"ready_ms"_s).toInteger(), 0);
-        QCOMPARE(again.value(u"stages"_s).toArray().size(), 2); // container, ready
+        QCOMPARE(again.value(u"stages"_s).toArray().size(), 3); // container, ready, hardware_check
     }
 
     void resourcesFollowTheCatalogScaledToTheHost()

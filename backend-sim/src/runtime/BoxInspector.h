@@ -1,0 +1,36 @@
+#pragma once
+
+#include "BoxHardware.h"
+#include "ContainerCache.h"
+#include "EngineCommands.h"
+
+#include <QHash>
+#include <QObject>
+#include <QStringList>
+
+namespace cardhour::sim {
+
+// Looks at what the engine really gave: inside a running box (the hardware check's script, run
+// with `exec`), and what this provider's boxes hold on the host (containers and volumes by
+// label, for the terminate reconciler).
+class BoxInspector final : public QObject
+{
+    Q_OBJECT
+public:
+    BoxInspector(EngineCommands &engine, const ContainerCache &cache, bool workspaceBounded,
+                 QObject *parent = nullptr);
+
+    void inspect(const QString &instanceId); // → inspected
+    void findLeftovers(); // → leftoversFound
+
+Q_SIGNALS:
+    void inspected(const QString &instanceId, const cardhour::sim::BoxHardware &found);
+    void leftoversFound(const QHash<QString, QStringList> &byInstance, bool ok);
+
+private:
+    EngineCommands &m_engine;
+    const ContainerCache &m_cache;
+    bool m_workspaceBounded = false;
+};
+
+} // namespace cardhour::sim
