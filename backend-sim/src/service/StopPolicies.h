@@ -54,9 +54,12 @@ class StopPolicies
 public:
     explicit StopPolicies(Database &db) : m_db(db) {}
 
+    // Telemetry asks for every running instance's policy each second, the tick for all of them:
+    // both are answered from a copy of the table (it has few rows) read in one statement once per
+    // change of the database (Database::writeVersion), not one statement per instance.
     StopPolicy of(const QString &instanceId) const;
     QHash<QString, StopPolicy> ofUser(const QString &userId) const;
-    // Every user's policies (user → instance → policy), in one statement for a tick.
+    // Every user's policies (user → instance → policy).
     QHash<QString, QHash<QString, StopPolicy>> byUser() const;
     // Must run inside a Transaction. An empty policy removes the row.
     void set(const QString &instanceId, const StopPolicy &policy);
@@ -99,7 +102,16 @@ private:
         std::optional<qint64> idleSinceMs;
         bool warned = false;
     };
+    struct Kept
+    {
+        QHash<QString, StopPolicy> byInstance;
+        QHash<QString, QHash<QString, StopPolicy>> byUser;
+    };
+    const Kept &kept() const;
+
     Database &m_db;
+    mutable Kept m_kept;
+    mutable std::optional<quint64> m_keptAt; // Database::writeVersion() m_kept was read at
     QHash<QString, IdleTrack> m_idle;
     QHash<QString, QString> m_warned; // instance → "reason@time" of the last warning
 };
