@@ -58,8 +58,7 @@ public:
                 QTimer::singleShot(0, this, &PromptRun::openDialog);
             }
         });
-        connect(session, &core::ClientSession::instanceChanged, this,
-                &PromptRun::instanceChanged);
+        connect(session, &core::ClientSession::instanceChanged, this, &PromptRun::instanceChanged);
         auto *input = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
         connect(input, &QSocketNotifier::activated, this, &PromptRun::readCommand);
     }
@@ -85,9 +84,9 @@ private:
     // The dialog reads the catalog and the keys first: a user clicks once it lets them.
     void clickWhenReady()
     {
-        QPushButton *ok = m_dialog ? m_dialog->findChild<QDialogButtonBox *>(u"buttonBox"_s)
-                                         ->button(QDialogButtonBox::Ok)
-                                   : nullptr;
+        QPushButton *ok = m_dialog
+            ? m_dialog->findChild<QDialogButtonBox *>(u"buttonBox"_s)->button(QDialogButtonBox::Ok)
+            : nullptr;
         if (!ok || !ok->isEnabled() || !ok->isVisible()) {
             QTimer::singleShot(10, this, &PromptRun::clickWhenReady);
             return;
