@@ -421,8 +421,10 @@ void LaunchDialog::validate()
     const int count = m_ui->countCombo->currentData().toInt();
     const QString stopProblem =
         m_stopPolicy ? m_stopPolicy->problem(QDateTime::currentDateTimeUtc()) : QString();
-    const bool ok = !m_busy && gpu && count <= gpu->available && m_ui->imageList->currentItem()
-        && stopProblem.isEmpty();
+    // Not before everything asked for in load() has answered: until the account's keys are
+    // known, Launch would start a host with no key (or make none for a user who has none).
+    const bool ok = !m_busy && m_pending == 0 && gpu && count <= gpu->available
+        && m_ui->imageList->currentItem() && stopProblem.isEmpty();
     if (m_stopBox)
         m_stopBox->setToolTip(stopProblem);
     // Said under the form, not only in a tooltip: why Launch cannot be pressed.

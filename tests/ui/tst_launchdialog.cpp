@@ -58,6 +58,7 @@ private Q_SLOTS:
     void storagePriceFollowsCatalog();
     void datasetIsSent();
     void firstLaunchMakesKey();
+    void launchAtOnceStillMakesKey();
 
 private:
     struct Client
@@ -454,6 +455,43 @@ void TestLaunchDialog::firstLaunchMakesKey()
     QTest::mouseClick(launchButton(again), Qt::LeftButton);
     QTRY_COMPARE(launchedAgain.size(), 1);
     QCOMPARE(keys.keys().size(), 1);
+}
+
+// A user who presses Launch the moment it can be pressed: the account's keys must be known by
+// then, or the host is launched with no key (and none is made for a user who has none).
+void TestLaunchDialog::launchAtOnceStillMakesKey()
+{
+    auto c = logIn(m_sim, u"quick@example.com"_s);
+    QVERIFY(c);
+    QTemporaryDir keyFolder;
+    core::SecretStore secrets(u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid()));
+    secrets.setTimeoutMs(3000);
+    core::SshKeyStore keys(&secrets, keyFolder.filePath(u"ssh"_s));
+    ui::LaunchDialog dialog(&c->session, nullptr, &keys);
+    QPushButton *launch = launchButton(dialog);
+    QVERIFY(!launch->isEnabled()); // nothing loaded yet
+    // Clicks in the very turn of the event loop that enables the button.
+    struct ClickWhenEnabled : QObject
+    {
+        bool eventFilter(QObject *watched, QEvent *event) override
+        {
+            auto *button = static_cast<QPushButton *>(watched);
+            if (event->type() == QEvent::EnabledChange && button->isEnabled() && !clicked) {
+                clicked = true;
+                QMetaObject::invokeMethod(button, &QPushButton::click, Qt::QueuedConnection);
+            }
+            return false;
+        }
+        bool clicked = false;
+    } clicker;
+    launch->installEventFilter(&clicker);
+    QSignalSpy launched(&dialog, &ui::LaunchDialog::launched);
+    dialog.load();
+    dialog.show();
+    QTRY_COMPARE_WITH_TIMEOUT(launched.size(), 1, 30000);
+    const auto instance = launched.at(0).at(0).value<core::Instance>();
+    QCOMPARE(keys.keys().size(), 1);
+    QCOMPARE(instance.sshKeyIds.size(), 1);
 }
 
 QTEST_MAIN(TestLaunchDialog)
