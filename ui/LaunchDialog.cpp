@@ -8,6 +8,7 @@
 #include "StopPolicyEditor.h"
 #include "billing/BillTicker.h"
 #include "session/ClientSession.h"
+#include "ssh/SshKeyChoice.h"
 #include "ssh/SshKeyStore.h"
 #include "theme/Design.h"
 #include "ui_LaunchDialog.h"
@@ -518,6 +519,13 @@ void LaunchDialog::launch()
             m_busy = false;
             if (reply.ok()) {
                 m_idempotencyKey.clear();
+                // The key its terminal will use is opened while the host starts, not after.
+                if (m_keyStore) {
+                    const SshKeyChoice choice =
+                        SshKeyChoice::choose(reply.value(), m_keys, m_keyStore->keys());
+                    if (choice.key.isValid())
+                        m_keyStore->unlockAhead(choice.key);
+                }
                 Q_EMIT launched(reply.value());
                 if (!m_keyNote.isEmpty())
                     Q_EMIT keyCreated(std::exchange(m_keyNote, QString()));

@@ -177,7 +177,9 @@ void TerminalTab::chooseKey(const Instance &instance, const QList<core::SshKey> 
 void TerminalTab::openShell(const Instance &instance, const SshKeyPair &key,
                             const QString &passphrase)
 {
-    const core::SshTarget target = core::SshTarget::fromInstance(instance, key, passphrase);
+    core::SshTarget target = core::SshTarget::fromInstance(instance, key, passphrase);
+    if (m_keys)
+        target.unlockedKey = m_keys->unlocked(key);
     m_shell = new core::SshShell(target);
     core::SshShell *shell = m_shell;
     connect(shell, &core::SshShell::output, m_terminal, &terminal::TerminalWidget::feed);

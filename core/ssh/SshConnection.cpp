@@ -109,10 +109,13 @@ bool SshConnection::open(int timeoutMs)
     ssh_key key = nullptr;
     const QByteArray keyPath = QFile::encodeName(m_target.privateKeyPath);
     const QByteArray passphrase = m_target.passphrase.toUtf8();
-    if (ssh_pki_import_privkey_file(keyPath.constData(),
-                                    passphrase.isEmpty() ? nullptr : passphrase.constData(),
-                                    refusePrompt, nullptr, &key)
-        != SSH_OK) {
+    const int imported = m_target.unlockedKey.isEmpty()
+        ? ssh_pki_import_privkey_file(keyPath.constData(),
+                                      passphrase.isEmpty() ? nullptr : passphrase.constData(),
+                                      refusePrompt, nullptr, &key)
+        : ssh_pki_import_privkey_base64(m_target.unlockedKey.constData(), nullptr, refusePrompt,
+                                        nullptr, &key);
+    if (imported != SSH_OK) {
         return fail(
             Failure::KeyUnreadable,
             QFile::exists(m_target.privateKeyPath)

@@ -140,6 +140,24 @@ bool SshKeyPair::fromPublicKeyFile(const QString &publicPath, SshKeyPair *out, Q
     return true;
 }
 
+QByteArray SshKeyPair::unlockedCopy(const QString &passphrase) const
+{
+    const QByteArray path = QFile::encodeName(m_privatePath);
+    const QByteArray pass = passphrase.toUtf8();
+    ssh_key raw = nullptr;
+    if (ssh_pki_import_privkey_file(path.constData(), pass.isEmpty() ? nullptr : pass.constData(),
+                                    refuseKeyPassphrasePrompt, nullptr, &raw)
+        != SSH_OK)
+        return {};
+    const KeyPtr key(raw);
+    char *b64 = nullptr;
+    if (ssh_pki_export_privkey_base64(key.get(), nullptr, nullptr, nullptr, &b64) != SSH_OK)
+        return {};
+    const QByteArray copy(b64);
+    ssh_string_free_char(b64);
+    return copy;
+}
+
 bool SshKeyPair::checkPrivateKey(const QString &passphrase, QString *error) const
 {
     const QByteArray path = QFile::encodeName(m_privatePath);

@@ -23,6 +23,9 @@ public:
     static bool fromPublicKeyFile(const QString &publicPath, SshKeyPair *out, QString *error);
     // Whether the private key opens with `passphrase` (empty: none) and belongs to this public key.
     bool checkPrivateKey(const QString &passphrase, QString *error) const;
+    // The private key opened with `passphrase` and written again without one (OpenSSH base64),
+    // for memory only; empty when it does not open. Slow: the passphrase's key derivation.
+    QByteArray unlockedCopy(const QString &passphrase) const;
 
     // "SHA256:" + unpadded base64 of SHA-256 of the key blob, as `ssh-keygen -l` prints it;
     // empty when the line is not a public key libssh can read.
