@@ -118,7 +118,7 @@ QJsonObject StopPolicy::toJson() const
 
 const StopPolicies::Kept &StopPolicies::kept() const
 {
-    if (m_keptAt == m_db.writeVersion())
+    if (m_keptValid && m_keptRollbacks == m_db.rollbackCount())
         return m_kept;
     // From the policies' side (few rows, each instance found by its key), not through every
     // user's instances.
@@ -133,7 +133,8 @@ const StopPolicies::Kept &StopPolicies::kept() const
         read.byUser[q.value(7).toString()].insert(instanceId, policy);
     });
     m_kept = std::move(read);
-    m_keptAt = m_db.writeVersion();
+    m_keptValid = true;
+    m_keptRollbacks = m_db.rollbackCount();
     return m_kept;
 }
 
@@ -154,6 +155,7 @@ QHash<QString, QHash<QString, StopPolicy>> StopPolicies::byUser() const
 
 void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
 {
+    m_keptValid = false;
     m_db.exec(u"DELETE FROM instance_stop_policies WHERE instance_id = ?"_s, {instanceId});
     if (!policy.isEmpty()) {
         const bool idle = policy.idle.has_value();
@@ -171,6 +173,7 @@ void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
 
 void StopPolicies::clearStopAt(const QString &instanceId)
 {
+    m_keptValid = false;
     m_db.exec(u"UPDATE instance_stop_policies SET stop_at = NULL WHERE instance_id = ?"_s,
               {instanceId});
 }

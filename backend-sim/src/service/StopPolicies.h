@@ -55,8 +55,9 @@ public:
     explicit StopPolicies(Database &db) : m_db(db) {}
 
     // Telemetry asks for every running instance's policy each second, the tick for all of them:
-    // both are answered from a copy of the table (it has few rows) read in one statement once per
-    // change of the database (Database::writeVersion), not one statement per instance.
+    // both are answered from a copy of the table (it has few rows), read again in one statement
+    // after set() or clearStopAt() (the only writers of the table) or a rollback, not one
+    // statement per instance.
     StopPolicy of(const QString &instanceId) const;
     QHash<QString, StopPolicy> ofUser(const QString &userId) const;
     // Every user's policies (user → instance → policy).
@@ -111,7 +112,8 @@ private:
 
     Database &m_db;
     mutable Kept m_kept;
-    mutable std::optional<quint64> m_keptAt; // Database::writeVersion() m_kept was read at
+    mutable bool m_keptValid = false;
+    mutable quint64 m_keptRollbacks = 0; // Database::rollbackCount() when m_kept was read
     QHash<QString, IdleTrack> m_idle;
     QHash<QString, QString> m_warned; // instance → "reason@time" of the last warning
 };
