@@ -126,6 +126,10 @@ CARDHOUR_LIBSSH(int, ssh_pki_export_pubkey_base64, (const ssh_key key, char **b6
                 (key, b64_key))
 CARDHOUR_LIBSSH(int, ssh_pki_generate, (enum ssh_keytypes_e type, int parameter, ssh_key *pkey),
                 (type, parameter, pkey))
+CARDHOUR_LIBSSH(int, ssh_pki_import_privkey_base64,
+                (const char *b64_key, const char *passphrase, ssh_auth_callback auth_fn,
+                 void *auth_data, ssh_key *pkey),
+                (b64_key, passphrase, auth_fn, auth_data, pkey))
 CARDHOUR_LIBSSH(int, ssh_pki_import_privkey_file,
                 (const char *filename, const char *passphrase, ssh_auth_callback auth_fn,
                  void *auth_data, ssh_key *pkey),

@@ -6,6 +6,7 @@
 #include "Translations.h"
 #ifdef CARDHOUR_BENCH_HOOKS
 #include "BenchHooks.h"
+#include "BenchPrompt.h"
 #endif
 #include "CardHourVersion.h"
 #include "DataPaths.h"
@@ -133,6 +134,7 @@ int main(int argc, char *argv[])
 #ifdef CARDHOUR_BENCH_HOOKS
     cardhour::app::installStartupProbe(&window);
     cardhour::app::installBenchLogin(&window);
+    cardhour::app::installBenchPrompt(&window);
 #endif
     window.show();
 

@@ -6,7 +6,8 @@
 // process, not timed here). The instances are written straight into SQLite as `running` with
 // their compute segment open, as InstanceService::onReady leaves them, because launching 10 000
 // through the API would tick once per launch. Everything else is the provider's own code on a
-// real SQLite file (WAL, synchronous=FULL), with a manual clock moved 1 s per tick.
+// real SQLite file (WAL, synchronous=FULL), with a manual clock moved 1 s per tick. Each sample
+// goes on to the idle-stop watch (InstanceService::noteUtilisation), as in the provider.
 //
 //   cardhour-bench-tick --instances N [--ticks T] [--users U] [--dir DIR]
 // prints one line of JSON: median, p95 and slowest tick, and the checkpoint-posting tick, in
@@ -122,6 +123,14 @@ int main(int argc, char *argv[])
                 return QPair<double, qint64>(r.cpus, r.memoryMib);
             },
             Telemetry::Options{});
+        // As SimServer wires them: every sample goes on to the idle-stop watch.
+        QObject::connect(&telemetry, &Telemetry::sampled, &service,
+                         [&service](const QString &instanceId, const Telemetry::Sample &sample) {
+                             double busiest = 0;
+                             for (const Telemetry::CardSample &card : sample.cards)
+                                 busiest = std::max(busiest, double(card.utilizationPct));
+                             service.noteUtilisation(instanceId, sample.atMs, busiest);
+                         });
 
         const GpuType gpu = catalog.gpus().value(0);
         QStringList userIds;

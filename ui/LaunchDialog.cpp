@@ -10,6 +10,7 @@
 #include "StopPolicyEditor.h"
 #include "billing/BillTicker.h"
 #include "session/ClientSession.h"
+#include "ssh/SshKeyChoice.h"
 #include "ssh/SshKeyStore.h"
 #include "theme/Design.h"
 #include "ui_LaunchDialog.h"
@@ -475,8 +476,10 @@ void LaunchDialog::validate()
     const int count = m_ui->countCombo->currentData().toInt();
     const QString stopProblem =
         m_stopPolicy ? m_stopPolicy->problem(QDateTime::currentDateTimeUtc()) : QString();
-    const bool ok = !m_busy && gpu && count <= gpu->available && m_ui->imageList->currentItem()
-        && stopProblem.isEmpty();
+    // Not before everything asked for in load() has answered: until the account's keys are
+    // known, Launch would start a host with no key (or make none for a user who has none).
+    const bool ok = !m_busy && m_pending == 0 && gpu && count <= gpu->available
+        && m_ui->imageList->currentItem() && stopProblem.isEmpty();
     if (m_stopBox)
         m_stopBox->setToolTip(stopProblem);
     // Said under the form, not only in a tooltip: why Launch cannot be pressed.
@@ -570,6 +573,13 @@ void LaunchDialog::launch()
             m_busy = false;
             if (reply.ok()) {
                 m_idempotencyKey.clear();
+                // The key its terminal will use is opened while the host starts, not after.
+                if (m_keyStore) {
+                    const SshKeyChoice choice =
+                        SshKeyChoice::choose(reply.value(), m_keys, m_keyStore->keys());
+                    if (choice.key.isValid())
+                        m_keyStore->unlockAhead(choice.key);
+                }
                 Q_EMIT launched(reply.value());
                 if (!m_keyNote.isEmpty())
                     Q_EMIT keyCreated(std::exchange(m_keyNote, QString()));

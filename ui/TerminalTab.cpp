@@ -19,6 +19,9 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <memory>
+#include <optional>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::ui {
@@ -98,65 +101,92 @@ void TerminalTab::reconnect()
     const int attempt = ++m_attempt;
     delete m_shell;
     m_shell = nullptr;
+    m_connectClock.start();
+    m_steps = {};
     showStatus(tr("Connecting to “%1”…").arg(m_instanceName), false);
-    // The address and host key as the provider says now: a restarted instance may have moved.
+    // The address and host key as the provider says now (a restarted instance may have moved),
+    // and the account's keys: both asked for at once, the key chosen once both have answered.
+    auto found = std::make_shared<std::optional<Instance>>();
+    auto accountKeys = std::make_shared<std::optional<QList<core::SshKey>>>();
+    const auto bothKnown = [this, attempt, found, accountKeys] {
+        if (attempt == m_attempt && *found && *accountKeys)
+            chooseKey(**found, **accountKeys);
+    };
+    // The first problem is the one said: the other answer of this attempt is then ignored.
+    const auto giveUp = [this](const QString &reason) {
+        ++m_attempt;
+        fail(reason);
+    };
     m_session->fetchInstance(m_instanceId)
-        ->onFinished(this, [this, attempt](const core::Reply<Instance> &r) {
+        ->onFinished(
+            this, [this, attempt, found, bothKnown, giveUp](const core::Reply<Instance> &r) {
+                if (attempt != m_attempt)
+                    return;
+                if (!r.ok())
+                    return giveUp(r.error().userMessage());
+                m_steps.instanceKnown = m_connectClock.elapsed();
+                const Instance &instance = r.value();
+                m_instanceName = instance.name.isEmpty() ? instance.id : instance.name;
+                if (instance.state != InstanceState::Running || !instance.ssh
+                    || instance.ssh->port <= 0) {
+                    return giveUp(tr("“%1” is not running (%2): start it, then reconnect.")
+                                      .arg(m_instanceName,
+                                           Format::state(instance.state, instance.stateText)));
+                }
+                *found = instance;
+                bothKnown();
+            });
+    m_session->sshKeys()->onFinished(
+        this,
+        [this, attempt, accountKeys, bothKnown, giveUp](const core::Reply<QList<core::SshKey>> &r) {
             if (attempt != m_attempt)
                 return;
             if (!r.ok())
-                return fail(r.error().userMessage());
-            const Instance &instance = r.value();
-            m_instanceName = instance.name.isEmpty() ? instance.id : instance.name;
-            if (instance.state != InstanceState::Running || !instance.ssh
-                || instance.ssh->port <= 0) {
-                return fail(
-                    tr("“%1” is not running (%2): start it, then reconnect.")
-                        .arg(m_instanceName, Format::state(instance.state, instance.stateText)));
-            }
-            chooseKey(instance);
+                return giveUp(r.error().userMessage());
+            *accountKeys = r.value();
+            bothKnown();
         });
 }
 
-void TerminalTab::chooseKey(const Instance &instance)
+void TerminalTab::chooseKey(const Instance &instance, const QList<core::SshKey> &accountKeys)
 {
+    if (!m_keys)
+        return fail(tr("There is no SSH key store."));
+    const core::SshKeyChoice choice =
+        core::SshKeyChoice::choose(instance, accountKeys, m_keys->keys());
+    if (!choice.key.isValid())
+        return fail(choice.missing);
+    m_steps.keyChosen = m_connectClock.elapsed();
+    core::SecretReply *secret = m_keys->passphrase(choice.key);
+    if (!secret) {
+        m_steps.passphraseRead = m_steps.keyChosen;
+        return openShell(instance, choice.key, {});
+    }
     const int attempt = m_attempt;
-    m_session->sshKeys()->onFinished(
-        this, [this, attempt, instance](const core::Reply<QList<core::SshKey>> &r) {
-            if (attempt != m_attempt)
-                return;
-            if (!r.ok())
-                return fail(r.error().userMessage());
-            if (!m_keys)
-                return fail(tr("There is no SSH key store."));
-            const core::SshKeyChoice choice =
-                core::SshKeyChoice::choose(instance, r.value(), m_keys->keys());
-            if (!choice.key.isValid())
-                return fail(choice.missing);
-            core::SecretReply *secret = m_keys->passphrase(choice.key);
-            if (!secret)
-                return openShell(instance, choice.key, {});
-            connect(secret, &core::SecretReply::finished, this,
-                    [this, attempt, secret, instance, key = choice.key] {
-                        if (attempt != m_attempt)
-                            return;
-                        // NotFound: the key has no passphrase. Without a keychain, an encrypted key
-                        // fails to open and the shell says so.
-                        openShell(instance, key, secret->ok() ? secret->secret() : QString());
-                    });
-        });
+    connect(secret, &core::SecretReply::finished, this,
+            [this, attempt, secret, instance, key = choice.key] {
+                if (attempt != m_attempt)
+                    return;
+                m_steps.passphraseRead = m_connectClock.elapsed();
+                // NotFound: the key has no passphrase. Without a keychain, an encrypted key
+                // fails to open and the shell says so.
+                openShell(instance, key, secret->ok() ? secret->secret() : QString());
+            });
 }
 
 void TerminalTab::openShell(const Instance &instance, const SshKeyPair &key,
                             const QString &passphrase)
 {
-    const core::SshTarget target = core::SshTarget::fromInstance(instance, key, passphrase);
+    core::SshTarget target = core::SshTarget::fromInstance(instance, key, passphrase);
+    if (m_keys)
+        target.unlockedKey = m_keys->unlocked(key);
     m_shell = new core::SshShell(target);
     core::SshShell *shell = m_shell;
     connect(shell, &core::SshShell::output, m_terminal, &terminal::TerminalWidget::feed);
     connect(shell, &core::SshShell::opened, this, [this, shell] {
         if (shell != m_shell)
             return;
+        m_steps.shellOpened = m_connectClock.elapsed();
         m_banner->hide();
         // The widget may have changed size while connecting.
         m_shell->resize(m_terminal->columns(), m_terminal->rows());

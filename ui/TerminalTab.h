@@ -4,6 +4,7 @@
 #include "ssh/SshKeyPair.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QList>
 #include <QPointer>
 #include <QString>
@@ -53,6 +54,17 @@ public:
     bool uploadFiles(const QStringList &localPaths);
     bool download(const QString &remotePath, const QString &localDir);
 
+    // When each step of the last (re)connect ended, in ms after reconnect() began (-1: not
+    // reached), for measurements (bench/run's launch-to-prompt benchmark).
+    struct ConnectSteps
+    {
+        qint64 instanceKnown = -1; // the provider's answer about the instance
+        qint64 keyChosen = -1; // the account's keys listed and one chosen
+        qint64 passphraseRead = -1; // the keychain answered
+        qint64 shellOpened = -1; // SshShell::opened: connected, authenticated, shell running
+    };
+    const ConnectSteps &connectSteps() const { return m_steps; }
+
 public Q_SLOTS:
     void reconnect(); // also the first connect
 
@@ -67,7 +79,7 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void chooseKey(const core::Instance &instance);
+    void chooseKey(const core::Instance &instance, const QList<core::SshKey> &accountKeys);
     void openShell(const core::Instance &instance, const core::SshKeyPair &key,
                    const QString &passphrase);
     void showStatus(const QString &text, bool canReconnect);
@@ -80,6 +92,8 @@ private:
     QString m_instanceName;
     QString m_remoteTitle;
     int m_attempt = 0; // replies of an earlier attempt are ignored
+    QElapsedTimer m_connectClock;
+    ConnectSteps m_steps;
     terminal::TerminalWidget *m_terminal;
     core::SshShell *m_shell = nullptr;
     QWidget *m_banner;

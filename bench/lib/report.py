@@ -3,6 +3,7 @@ import csv
 import os
 
 import launch_to_ssh
+import prompt
 from common import median, percentile
 
 FIELDS = ["benchmark", "measure", "unit", "cardhour_median", "cardhour_p95", "floor", "floor_median", "floor_p95",
@@ -67,6 +68,7 @@ def rows_of(results):
                              [r["floor_desktop_to_ssh_s"] for r in desktop], "≤ 0.45 s median",
                              note="launches of their own, alternating with the OpenSSH ones; the program is "
                                   "started before the POST, as the desktop is open when a host becomes ready"))
+    rows += _prompt_rows(results)
     start = results.get("start")
     if isinstance(start, dict):
         rows.append(_failed("2 client start", start["error"]))
@@ -183,17 +185,43 @@ def rows_of(results):
                          "same provider, no instance, same seconds", [dip["floor_cpu_pct"]]))
     up = results.get("upload")
     if up and "error" in up:
-        rows.append(_failed("9 API during an upload", up["error"]))
+        rows.append(_failed("10 API during an upload", up["error"]))
     elif up:
         during, idle = up["during"], up["idle"]
-        rows.append(_row("9 API during an upload", f"GET /v1/me while {up['size_gib']} GiB go in and are checked, "
+        rows.append(_row("10 API during an upload", f"GET /v1/me while {up['size_gib']} GiB go in and are checked, "
                                                    "slowest answer", "ms", [during["max_ms"]],
                          "the 50 ms goal", [up["goal_ms"]], goal="< 50 ms",
                          note=f"p50 {during['p50_ms']:.1f} ms, p99 {during['p99_ms']:.1f} ms over {during['count']} "
                               f"answers; idle p99 {idle['p99_ms']:.1f} ms; upload {up['upload_s']:.1f} s "
                               f"({up['mib_per_s']:.0f} MiB/s), last chunk {up['last_chunk_ms']:.1f} ms"))
-        rows.append(_row("9 API during an upload", "GET /v1/me p99 during the upload", "ms", [during["p99_ms"]],
+        rows.append(_row("10 API during an upload", "GET /v1/me p99 during the upload", "ms", [during["p99_ms"]],
                          "the same request to the idle provider (p99)", [idle["p99_ms"]]))
+    return rows
+
+
+def _launch_to_ssh_s(results):
+    """Benchmark 1's launch to a first command over the desktop's SSH path in this run, each launch."""
+    launch = results.get("launch")
+    if not isinstance(launch, list):
+        return []
+    return [r["desktop_to_ssh_s"] for r in launch if "desktop_to_ssh_s" in r]
+
+
+def _prompt_rows(results):
+    got = results.get("prompt")
+    if isinstance(got, dict) and "error" in got:
+        return [_failed("9 click to prompt", got["error"])]
+    if not got or not got.get("runs"):
+        return []
+    against = _launch_to_ssh_s(results)
+    rows = [_row("9 click to prompt", "Launch clicked in the window → shell prompt painted in its terminal tab", "s",
+                 [r["total_s"] for r in got["runs"]],
+                 "benchmark 1: POST → first command over the desktop's SSH path, this run", against,
+                 "≤ 1.0 s median, ≤ 2× launch to SSH",
+                 note="" if against else "benchmark 1 not run: no ratio")]
+    if got.get("first"):
+        rows.append(_row("9 click to prompt", "the same, first launch of a new user (the dialog makes, stores and "
+                         "uploads an SSH key)", "s", [got["first"]["total_s"]], "", [], note="one launch"))
     return rows
 
 
@@ -218,6 +246,28 @@ def launch_steps(launch, steps_key="steps_ms", total_key="cardhour_to_ssh_s"):
             steps.append((name, label, median(values), percentile(values, 95)))
     total = median([r[total_key] * 1000 for r in launch])
     return steps, total
+
+
+def _prompt_section(results):
+    got = results.get("prompt")
+    if not isinstance(got, dict) or not got.get("runs"):
+        return []
+    table, total = prompt.step_table(got["runs"])
+    md = ["", "## Click to prompt, step by step", "",
+          "Moments the client recorded (app/BenchPrompt.cpp, `TerminalTab::connectSteps`) and the provider's "
+          "launch stages:", "", "| Step | Median | p95 | Share of the median total |", "|---|---|---|---|"]
+    for label, m, p in table:
+        md.append(f"| {label} | {m:.0f} ms | {p:.0f} ms | {100 * m / total:.0f} % |")
+    connect = [r["ssh_connect_ms"] for r in got["runs"]]
+    auth = [r["ssh_auth_ms"] for r in got["runs"]]
+    md.append(f"| (of the SSH step: connect + key exchange + host key check / authentication) | "
+              f"{median(connect):.0f} / {median(auth):.0f} ms | | |")
+    md += ["", f"Median total {total:.0f} ms."]
+    against = _launch_to_ssh_s(results)
+    if against:
+        md.append(f"Benchmark 1 in this run (POST → first command over the desktop's SSH path): median "
+                  f"{median(against) * 1000:.0f} ms, so click to prompt is {total / (median(against) * 1000):.2f}× it.")
+    return md
 
 
 NOTES_BEGIN = "<!-- notes: written by hand, kept by bench/run -->"
@@ -345,6 +395,7 @@ def write(results, info, out_dir):
                       f"`true`, the successful attempt) | {median(parts['connect_ms']):.0f} / "
                       f"{median(parts['auth_ms']):.0f} / {median(parts['exec_ms']):.0f} ms | | |")
             md += ["", f"Median total {d_total:.0f} ms."]
+    md += _prompt_section(results)
     md += ["", "## What each benchmark does", "",
            f"1. **Launch to SSH-ready** ({plan['launch_runs']} launches after a warm-up, `base` image, "
            "`cardhour-sim --runtime podman`): from `POST /v1/instances` to the first `ssh … true` that succeeds "
@@ -401,6 +452,12 @@ def write(results, info, out_dir):
            "has a sample for (nearly) every second of it; the provider's RSS and CPU over the window. Floor: "
            "the same provider over the same seconds before any instance runs. No containers: what this bounds "
            "is the provider's own cost per host, not the engine's (benchmark 6).",
+           f"9. **Click to prompt** ({plan.get('prompt_runs', 3)} launches after a warm-up, `base` image, "
+           "`cardhour-sim --runtime podman`): the real client (offscreen, `CARDHOUR_BENCH_PROMPT=1`, inside a "
+           "private D-Bus session with gnome-keyring) logged in; the window's Launch action opens the launch dialog, "
+           "its Launch button is clicked once enabled, the terminal tab is opened the moment the event stream says "
+           "the host runs, and the run ends when a prompt is painted in it. Steps from moments the client and the "
+           "provider recorded. Compared with benchmark 1's launch over the desktop's SSH path in the same run.",
            "", "Benchmarks are never timed assertions in the tests: `bench/run` measures, the tests check "
            "behaviour."]
     md += _kept_notes(out_dir)

@@ -98,7 +98,9 @@ bool SshConnection::open(int timeoutMs)
     m_serverKeyLine = verified.serverKeyLine;
     m_connectMs = timer.restart();
 
-    ssh_key key = SshKeyPair::importPrivateKey(m_target.privateKeyPath, m_target.passphrase);
+    ssh_key key = m_target.unlockedKey.isEmpty()
+        ? SshKeyPair::importPrivateKey(m_target.privateKeyPath, m_target.passphrase)
+        : SshKeyPair::importUnlockedKey(m_target.unlockedKey);
     if (!key) {
         return fail(
             Failure::KeyUnreadable,

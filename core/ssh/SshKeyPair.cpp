@@ -152,6 +152,30 @@ ssh_key SshKeyPair::importPrivateKey(const QString &privatePath, const QString &
     return raw;
 }
 
+ssh_key SshKeyPair::importUnlockedKey(const QByteArray &base64)
+{
+    ssh_key raw = nullptr;
+    if (ssh_pki_import_privkey_base64(base64.constData(), nullptr, refuseKeyPassphrasePrompt,
+                                      nullptr, &raw)
+        != SSH_OK)
+        return nullptr;
+    return raw;
+}
+
+QByteArray SshKeyPair::unlockedCopy(const QString &passphrase) const
+{
+    ssh_key raw = importPrivateKey(m_privatePath, passphrase);
+    if (!raw)
+        return {};
+    const KeyPtr key(raw);
+    char *b64 = nullptr;
+    if (ssh_pki_export_privkey_base64(key.get(), nullptr, nullptr, nullptr, &b64) != SSH_OK)
+        return {};
+    const QByteArray copy(b64);
+    ssh_string_free_char(b64);
+    return copy;
+}
+
 bool SshKeyPair::checkPrivateKey(const QString &passphrase, QString *error) const
 {
     ssh_key raw = importPrivateKey(m_privatePath, passphrase);

@@ -28,6 +28,11 @@ public:
     // Reads a private key file with `passphrase` (empty: none), never asking on a terminal;
     // nullptr when it cannot. The caller frees the key (ssh_key_free).
     static ssh_key_struct *importPrivateKey(const QString &privatePath, const QString &passphrase);
+    // The same for a key held in memory without a passphrase (unlockedCopy()).
+    static ssh_key_struct *importUnlockedKey(const QByteArray &base64);
+    // The private key opened with `passphrase` and written again without one (OpenSSH base64),
+    // for memory only; empty when it does not open. Slow: the passphrase's key derivation.
+    QByteArray unlockedCopy(const QString &passphrase) const;
 
     // "SHA256:" + unpadded base64 of SHA-256 of the key blob, as `ssh-keygen -l` prints it;
     // empty when the line is not a public key libssh can read.

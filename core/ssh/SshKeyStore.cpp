@@ -14,6 +14,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSysInfo>
+#include <QThreadPool>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -241,6 +242,31 @@ SshKeyReply *SshKeyStore::finishAdding(const SshKeyPair &key, bool generated,
 SecretReply *SshKeyStore::passphrase(const SshKeyPair &key)
 {
     return m_secrets ? m_secrets->readToken(keychainKey(key)) : nullptr;
+}
+
+void SshKeyStore::unlockAhead(const SshKeyPair &key)
+{
+    SecretReply *secret = passphrase(key);
+    if (!secret || !unlocked(key).isEmpty())
+        return; // without a passphrase there is no derivation to save
+    connect(secret, &SecretReply::finished, this, [this, secret, key] {
+        if (!secret->ok() || secret->secret().isEmpty())
+            return;
+        QThreadPool::globalInstance()->start(
+            [unlocked = m_unlocked, key, passphrase = secret->secret()] {
+                const QByteArray copy = key.unlockedCopy(passphrase);
+                if (copy.isEmpty())
+                    return;
+                const QMutexLocker lock(&unlocked->mutex);
+                unlocked->byPrivatePath.insert(key.privatePath(), copy);
+            });
+    });
+}
+
+QByteArray SshKeyStore::unlocked(const SshKeyPair &key) const
+{
+    const QMutexLocker lock(&m_unlocked->mutex);
+    return m_unlocked->byPrivatePath.value(key.privatePath());
 }
 
 bool SshKeyStore::remove(const SshKeyPair &key, QString *error)

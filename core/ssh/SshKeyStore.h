@@ -4,9 +4,13 @@
 #include "api/Models.h"
 #include "ssh/SshKeyPair.h"
 
+#include <QHash>
 #include <QList>
+#include <QMutex>
 #include <QObject>
 #include <QString>
+
+#include <memory>
 
 namespace cardhour::core {
 
@@ -68,6 +72,12 @@ public:
     SshKeyReply *importPublicKey(const QString &publicPath, const QString &passphrase = {});
     // The passphrase kept for this key (NotFound: the key has none); null without a SecretStore.
     SecretReply *passphrase(const SshKeyPair &key);
+    // Reads the key's passphrase and opens the key on a worker thread, kept in memory (as an
+    // agent keeps keys) for unlocked(): a terminal to a host just launched with it then skips
+    // the passphrase's key derivation (about 0.2 s), which runs while the host starts.
+    void unlockAhead(const SshKeyPair &key);
+    // The key without its passphrase once unlockAhead() has opened it; empty before.
+    QByteArray unlocked(const SshKeyPair &key) const;
     // Forgets a key: removes its keychain entry, and its files when CardHour generated it.
     bool remove(const SshKeyPair &key, QString *error);
 
@@ -91,6 +101,14 @@ private:
 
     SecretStore *m_secrets;
     QString m_folder;
+    // Written by unlockAhead()'s worker, read here: shared, so that the worker may finish after
+    // the store is gone.
+    struct Unlocked
+    {
+        mutable QMutex mutex;
+        QHash<QString, QByteArray> byPrivatePath;
+    };
+    std::shared_ptr<Unlocked> m_unlocked = std::make_shared<Unlocked>();
 };
 
 } // namespace cardhour::core

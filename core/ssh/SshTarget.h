@@ -26,6 +26,9 @@ public:
     QString hostKeyLine; // "ssh-ed25519 AAAA..." when the provider reports it (for known_hosts)
     QString privateKeyPath;
     QString passphrase; // empty: the key has none
+    // The same private key without its passphrase (OpenSSH base64), when SshKeyStore has
+    // unlocked it ahead: connecting then skips the passphrase's key derivation.
+    QByteArray unlockedKey;
     QString keyFingerprint; // of the public key, for messages
     QString instanceName; // for messages and the ~/.ssh/config alias
 

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 
 namespace cardhour::sim {
@@ -128,6 +129,9 @@ private:
     };
     QList<PassEntry> m_lastPass;
     std::unique_ptr<RawStatement> m_runningIds; // each pass's read of the running instances
+    // Database::writeVersion() at the end of the last pass: unchanged, m_lastPass is still
+    // exactly the running instances.
+    std::optional<quint64> m_lastPassAt;
     quint64 m_passes = 0;
     bool m_hasRealCards = false;
     Process *m_nvidiaSmi = nullptr; // the reading under way, if any

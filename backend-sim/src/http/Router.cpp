@@ -4,6 +4,7 @@
 
 #include <QDebug>
 
+#include <algorithm>
 #include <exception>
 
 namespace cardhour::http {
@@ -51,15 +52,30 @@ bool moreSpecific(const QList<bool> &a, const QList<bool> &b)
     return false;
 }
 
+QString literalKey(const QByteArray &method, const QString &path)
+{
+    return QString::fromLatin1(method) + u' ' + path;
+}
+
 } // namespace
 
 void Router::add(const QByteArray &method, const QString &pattern, Handler handler)
 {
-    m_entries.append(Entry{method, pattern, pattern.split(u'/'), std::move(handler)});
+    const QStringList segments = pattern.split(u'/');
+    const QString key = literalKey(method, pattern);
+    // The first one added wins, as it does in dispatch()'s walk.
+    if (std::none_of(segments.cbegin(), segments.cend(), isPlaceholder) && !m_literal.contains(key))
+        m_literal.insert(key, m_entries.size());
+    m_entries.append(Entry{method, pattern, segments, std::move(handler)});
 }
 
 Response Router::dispatch(Request &request) const
 {
+    if (const auto literal = m_literal.constFind(literalKey(request.method, request.path));
+        literal != m_literal.cend()) {
+        request.pathParams.clear();
+        return call(m_entries.at(*literal), request);
+    }
     const QStringList segments = request.path.split(u'/');
 
     const Entry *best = nullptr;
@@ -100,13 +116,18 @@ Response Router::dispatch(Request &request) const
             request.pathParams.insert(segment.sliced(1, segment.size() - 2), segments.at(i));
     }
 
+    return call(*best, request);
+}
+
+Response Router::call(const Entry &entry, Request &request) const
+{
     try {
-        return best->handler(request);
+        return entry.handler(request);
     } catch (const std::exception &e) {
-        qWarning().noquote() << "cardhour-sim: handler for" << method << best->pattern
+        qWarning().noquote() << "cardhour-sim: handler for" << entry.method << entry.pattern
                              << "threw:" << e.what();
     } catch (...) {
-        qWarning().noquote() << "cardhour-sim: handler for" << method << best->pattern
+        qWarning().noquote() << "cardhour-sim: handler for" << entry.method << entry.pattern
                              << "threw a non-standard exception";
     }
     return Response::error(500, sim::ErrorCode::Internal, u"Internal server error"_s);

@@ -3,6 +3,7 @@
 #include "HttpMessage.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -42,7 +43,13 @@ private:
         QStringList segments;
         Handler handler;
     };
+    Response call(const Entry &entry, Request &request) const;
+
     QList<Entry> m_entries;
+    // Routes with no placeholder by "METHOD path", to their index in m_entries (the first one
+    // added): such a route is the most specific match of its very path, so a request for it
+    // needs no walk over every pattern.
+    QHash<QString, qsizetype> m_literal;
 };
 
 } // namespace cardhour::http

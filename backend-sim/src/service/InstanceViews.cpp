@@ -13,6 +13,9 @@
 #include <QJsonDocument>
 #include <QSqlQuery>
 
+#include <charconv>
+#include <cstring>
+
 using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
@@ -162,22 +165,32 @@ QByteArray InstanceViews::listJson(const QString &userId, bool includeTerminated
                 .toJson(QJsonDocument::Compact);
         m_serialisedLists.insert(key, list);
     }
-    QByteArray out;
-    // Each amount at most 20 digits: one allocation, no growing copies of a 100 KB body.
+    // Each amount at most 20 digits: one allocation, no growing copies of a 100 KB body. The
+    // pieces and digits are written straight into it (QByteArray::append and ::number were
+    // two thirds of a request's instructions between rebuilds).
     constexpr qsizetype kMaxAmountDigits = 20;
-    out.reserve(list->piecesSize + 2 * kMaxAmountDigits * list->costs.size());
+    QByteArray out(list->piecesSize + 2 * kMaxAmountDigits * list->costs.size(), Qt::Uninitialized);
+    char *at = out.data();
+    const auto put = [&at](const QByteArray &piece) {
+        std::memcpy(at, piece.constData(), size_t(piece.size()));
+        at += piece.size();
+    };
+    const auto number = [&at](qint64 value) {
+        at = std::to_chars(at, at + kMaxAmountDigits, value).ptr;
+    };
     for (qsizetype i = 0; i < list->costs.size(); ++i) {
         // As Meter::addUnposted counts them, for one instance.
         Meter::Costs live = list->costs.at(i).posted;
         for (const Meter::OpenSegment &s : list->costs.at(i).open)
             (s.kind == Meter::Kind::Storage ? live.storageMicros : live.computeMicros) +=
                 Meter::unposted(s, now);
-        out += list->pieces.at(2 * i);
-        out += QByteArray::number(live.computeMicros);
-        out += list->pieces.at(2 * i + 1);
-        out += QByteArray::number(live.storageMicros);
+        put(list->pieces.at(2 * i));
+        number(live.computeMicros);
+        put(list->pieces.at(2 * i + 1));
+        number(live.storageMicros);
     }
-    out += list->pieces.constLast();
+    put(list->pieces.constLast());
+    out.truncate(at - out.constData());
     return out;
 }
 

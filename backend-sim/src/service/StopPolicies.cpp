@@ -116,42 +116,46 @@ QJsonObject StopPolicy::toJson() const
                        {u"idle"_s, idleJson}};
 }
 
+const StopPolicies::Kept &StopPolicies::kept() const
+{
+    if (m_keptValid && m_keptRollbacks == m_db.rollbackCount())
+        return m_kept;
+    // From the policies' side (few rows, each instance found by its key), not through every
+    // user's instances.
+    static const QString sql = u"SELECT p."_s + QString(kPolicyColumns).replace(u", "_s, u", p."_s)
+        + u", i.user_id FROM instance_stop_policies p CROSS JOIN instances i"
+          " ON i.id = p.instance_id"_s;
+    Kept read;
+    m_db.forEachRow(sql, {}, [&read](const QSqlQuery &q) {
+        const StopPolicy policy = readPolicy(q);
+        const QString instanceId = q.value(0).toString();
+        read.byInstance.insert(instanceId, policy);
+        read.byUser[q.value(7).toString()].insert(instanceId, policy);
+    });
+    m_kept = std::move(read);
+    m_keptValid = true;
+    m_keptRollbacks = m_db.rollbackCount();
+    return m_kept;
+}
+
 StopPolicy StopPolicies::of(const QString &instanceId) const
 {
-    QSqlQuery q = m_db.exec(u"SELECT "_s + kPolicyColumns
-                                + u" FROM instance_stop_policies WHERE instance_id = ?"_s,
-                            {instanceId});
-    return q.next() ? readPolicy(q) : StopPolicy();
+    return kept().byInstance.value(instanceId);
 }
 
 QHash<QString, StopPolicy> StopPolicies::ofUser(const QString &userId) const
 {
-    QHash<QString, StopPolicy> result;
-    QSqlQuery q = m_db.exec(u"SELECT p."_s + QString(kPolicyColumns).replace(u", "_s, u", p."_s)
-                                + u" FROM instance_stop_policies p JOIN instances i"
-                                  " ON i.id = p.instance_id WHERE i.user_id = ?"_s,
-                            {userId});
-    while (q.next())
-        result.insert(q.value(0).toString(), readPolicy(q));
-    return result;
+    return kept().byUser.value(userId);
 }
 
 QHash<QString, QHash<QString, StopPolicy>> StopPolicies::byUser() const
 {
-    // From the policies' side (few rows, each instance found by its key), not through every
-    // user's instances: the tick asks for all of them each second.
-    static const QString sql = u"SELECT p."_s + QString(kPolicyColumns).replace(u", "_s, u", p."_s)
-        + u", i.user_id FROM instance_stop_policies p CROSS JOIN instances i"
-          " ON i.id = p.instance_id"_s;
-    QHash<QString, QHash<QString, StopPolicy>> result;
-    m_db.forEachRow(sql, {}, [&result](const QSqlQuery &q) {
-        result[q.value(7).toString()].insert(q.value(0).toString(), readPolicy(q));
-    });
-    return result;
+    return kept().byUser;
 }
 
 void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
 {
+    m_keptValid = false;
     m_db.exec(u"DELETE FROM instance_stop_policies WHERE instance_id = ?"_s, {instanceId});
     if (!policy.isEmpty()) {
         const bool idle = policy.idle.has_value();
@@ -169,6 +173,7 @@ void StopPolicies::set(const QString &instanceId, const StopPolicy &policy)
 
 void StopPolicies::clearStopAt(const QString &instanceId)
 {
+    m_keptValid = false;
     m_db.exec(u"UPDATE instance_stop_policies SET stop_at = NULL WHERE instance_id = ?"_s,
               {instanceId});
 }

@@ -54,9 +54,13 @@ class StopPolicies
 public:
     explicit StopPolicies(Database &db) : m_db(db) {}
 
+    // Telemetry asks for every running instance's policy each second, the tick for all of them:
+    // both are answered from a copy of the table (it has few rows), read again in one statement
+    // after set() or clearStopAt() (the only writers of the table) or a rollback, not one
+    // statement per instance.
     StopPolicy of(const QString &instanceId) const;
     QHash<QString, StopPolicy> ofUser(const QString &userId) const;
-    // Every user's policies (user → instance → policy), in one statement for a tick.
+    // Every user's policies (user → instance → policy).
     QHash<QString, QHash<QString, StopPolicy>> byUser() const;
     // Must run inside a Transaction. An empty policy removes the row.
     void set(const QString &instanceId, const StopPolicy &policy);
@@ -99,7 +103,17 @@ private:
         std::optional<qint64> idleSinceMs;
         bool warned = false;
     };
+    struct Kept
+    {
+        QHash<QString, StopPolicy> byInstance;
+        QHash<QString, QHash<QString, StopPolicy>> byUser;
+    };
+    const Kept &kept() const;
+
     Database &m_db;
+    mutable Kept m_kept;
+    mutable bool m_keptValid = false;
+    mutable quint64 m_keptRollbacks = 0; // Database::rollbackCount() when m_kept was read
     QHash<QString, IdleTrack> m_idle;
     QHash<QString, QString> m_warned; // instance → "reason@time" of the last warning
 };
