@@ -2535,6 +2535,18 @@ Commands:
         <source>Return once the host runs and SSH answered (exit status 7 if it is interrupted first).</source>
         <translation>等主机运行且 SSH 应答后再返回（若先被中断，退出状态为 7）。</translation>
     </message>
+    <message>
+        <source>hardware check:</source>
+        <translation>硬件检查：</translation>
+    </message>
+    <message>
+        <source>passed: the box has what was ordered (%1 × %2)</source>
+        <translation>通过：主机配置与订单一致（%1 × %2）</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>未通过：%1</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ctl::Limits</name>
@@ -3665,6 +3677,10 @@ Commands:
         <source>Times in %1 (the provider states no zone)</source>
         <translation>时间均为 %1（服务商未说明时区）</translation>
     </message>
+    <message>
+        <source>hardware checked</source>
+        <translation>硬件已检查</translation>
+    </message>
 </context>
 <context>
     <name>cardhour::ui::GpuSlicePicker</name>
@@ -4120,6 +4136,36 @@ Commands:
     <message>
         <source>Interruptible: the provider may stop it</source>
         <translation>可中断：服务商可能停止它</translation>
+    </message>
+    <message>
+        <source>Hardware check</source>
+        <translation>硬件检查</translation>
+    </message>
+    <message>
+        <source>not yet: the box is checked once it answers, before billing</source>
+        <translation>尚未进行：主机应答后、计费前检查</translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation>未检查</translation>
+    </message>
+    <message>
+        <source>failed, not billed:
+%1</source>
+        <translation>未通过，未计费：
+%1</translation>
+    </message>
+    <message>
+        <source>%1 × %2, %3 GiB each</source>
+        <translation>%1 × %2，每张 %3 GiB</translation>
+    </message>
+    <message>
+        <source>/workspace %1 GiB</source>
+        <translation>/workspace %1 GiB</translation>
+    </message>
+    <message>
+        <source>passed: the box has what was ordered (%1); billed from then on</source>
+        <translation>通过：主机配置与订单一致（%1）；自此开始计费</translation>
     </message>
 </context>
 <context>
