@@ -1,7 +1,7 @@
 #pragma once
 
-#include "api/ProviderCodes.h"
 #include "api/HardwareCheckModel.h"
+#include "api/ProviderCodes.h"
 #include "api/SpendingModels.h"
 
 // Typed views of the provider's JSON (backend-sim/api/openapi.yaml, "components/schemas").

@@ -547,45 +547,47 @@ void TestLaunchDialog::launchesAMigSlice()
     QCOMPARE(stored.value(u"gpu_type"_s).toString(), u"a100-80g-3g-40gb"_s);
     QCOMPARE(stored.value(u"gpu_count"_s).toInt(), 1);
     QCOMPARE(stored.value(u"price_per_hour_micros"_s).toInteger(), price);
-    // A user who presses Launch the moment it can be pressed: the account's keys must be known by
-    // then, or the host is launched with no key. The second launch of a session is where it shows:
-    // the catalog and images are known already, and only the key list (changed by the key the
-    // first launch made and uploaded) takes a round trip.
-    void TestLaunchDialog::launchAtOnceStillMakesKey()
-    {
-        auto c = logIn(m_sim, u"quick@example.com"_s);
-        QVERIFY(c);
-        QTemporaryDir keyFolder;
-        core::SecretStore secrets(u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid()));
-        secrets.setTimeoutMs(3000);
-        core::SshKeyStore keys(&secrets, keyFolder.filePath(u"ssh"_s));
-        // Presses Launch in the very turn of the event loop that enables it.
-        struct ClickWhenEnabled : QObject
-        {
-            bool eventFilter(QObject *watched, QEvent *event) override
-            {
-                auto *button = static_cast<QPushButton *>(watched);
-                if (event->type() == QEvent::EnabledChange && button->isEnabled() && !clicked) {
-                    clicked = true;
-                    QMetaObject::invokeMethod(button, &QPushButton::click, Qt::QueuedConnection);
-                }
-                return false;
-            }
-            bool clicked = false;
-        };
-        for (int launch = 1; launch <= 2; ++launch) {
-            ui::LaunchDialog dialog(&c->session, nullptr, &keys);
-            ClickWhenEnabled clicker;
-            launchButton(dialog)->installEventFilter(&clicker);
-            QSignalSpy launched(&dialog, &ui::LaunchDialog::launched);
-            dialog.load();
-            dialog.show();
-            QTRY_COMPARE_WITH_TIMEOUT(launched.size(), 1, 30000);
-            const auto instance = launched.at(0).at(0).value<core::Instance>();
-            QCOMPARE(keys.keys().size(), 1); // made by the first launch, used by both
-            QVERIFY2(instance.sshKeyIds.size() == 1, qPrintable(u"launch %1"_s.arg(launch)));
-        }
-    }
+}
 
-    QTEST_MAIN(TestLaunchDialog)
+// A user who presses Launch the moment it can be pressed: the account's keys must be known by
+// then, or the host is launched with no key. The second launch of a session is where it shows:
+// the catalog and images are known already, and only the key list (changed by the key the
+// first launch made and uploaded) takes a round trip.
+void TestLaunchDialog::launchAtOnceStillMakesKey()
+{
+    auto c = logIn(m_sim, u"quick@example.com"_s);
+    QVERIFY(c);
+    QTemporaryDir keyFolder;
+    core::SecretStore secrets(u"CardHourTest-%1"_s.arg(QCoreApplication::applicationPid()));
+    secrets.setTimeoutMs(3000);
+    core::SshKeyStore keys(&secrets, keyFolder.filePath(u"ssh"_s));
+    // Presses Launch in the very turn of the event loop that enables it.
+    struct ClickWhenEnabled : QObject
+    {
+        bool eventFilter(QObject *watched, QEvent *event) override
+        {
+            auto *button = static_cast<QPushButton *>(watched);
+            if (event->type() == QEvent::EnabledChange && button->isEnabled() && !clicked) {
+                clicked = true;
+                QMetaObject::invokeMethod(button, &QPushButton::click, Qt::QueuedConnection);
+            }
+            return false;
+        }
+        bool clicked = false;
+    };
+    for (int launch = 1; launch <= 2; ++launch) {
+        ui::LaunchDialog dialog(&c->session, nullptr, &keys);
+        ClickWhenEnabled clicker;
+        launchButton(dialog)->installEventFilter(&clicker);
+        QSignalSpy launched(&dialog, &ui::LaunchDialog::launched);
+        dialog.load();
+        dialog.show();
+        QTRY_COMPARE_WITH_TIMEOUT(launched.size(), 1, 30000);
+        const auto instance = launched.at(0).at(0).value<core::Instance>();
+        QCOMPARE(keys.keys().size(), 1); // made by the first launch, used by both
+        QVERIFY2(instance.sshKeyIds.size() == 1, qPrintable(u"launch %1"_s.arg(launch)));
+    }
+}
+
+QTEST_MAIN(TestLaunchDialog)
 #include "tst_launchdialog.moc"

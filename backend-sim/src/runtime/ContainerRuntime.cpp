@@ -78,9 +78,11 @@ void ContainerRuntime::fillWorkspace(const QString &instanceId)
 void ContainerRuntime::unfillWorkspace(const QString &instanceId)
 {
     refuseBoxFault(instanceId, QStringLiteral("unfill_disk"));
-    void ContainerRuntime::findLeftovers()
-    {
-        QTimer::singleShot(0, this, [this] { Q_EMIT leftoversFound({}, true); });
-    }
+}
+
+void ContainerRuntime::findLeftovers()
+{
+    QTimer::singleShot(0, this, [this] { Q_EMIT leftoversFound({}, true); });
+}
 
 } // namespace cardhour::sim

@@ -231,8 +231,15 @@ Q_SIGNALS:
     // written) or why it could not be done.
     void boxFaultDone(const QString &instanceId, const QString &fault, bool ok,
                       const QString &detail);
+    // What the hardware check read inside a box (inspectHardware()).
+    void hardwareInspected(const QString &instanceId, const cardhour::sim::BoxHardware &found);
+    // What this runtime holds, by instance (findLeftovers()).
+    void leftoversFound(const QHash<QString, QStringList> &byInstance, bool ok);
 
 protected:
+    // The shortfall asked for the next box, once (applied by create()).
+    BoxShortfall takeShortfall() { return std::exchange(m_nextShortfall, {}); }
+    QString takeRemovalFailure() { return std::exchange(m_nextRemovalFailure, {}); }
     // The failure armed for this spec's owner, if any (taken: it fires once); emits
     // launchFailureUsed. Runtimes call it first thing in create() and start().
     QString takeLaunchFailure(const InstanceSpec &spec);
@@ -247,15 +254,6 @@ private:
         QString tag;
     };
     QList<ArmedFailure> m_armedFailures;
-    void hardwareInspected(const QString &instanceId, const cardhour::sim::BoxHardware &found);
-    void leftoversFound(const QHash<QString, QStringList> &byInstance, bool ok);
-
-protected:
-    // The shortfall asked for the next box, once (applied by create()).
-    BoxShortfall takeShortfall() { return std::exchange(m_nextShortfall, {}); }
-    QString takeRemovalFailure() { return std::exchange(m_nextRemovalFailure, {}); }
-
-private:
     BoxShortfall m_nextShortfall;
     QString m_nextRemovalFailure;
 };

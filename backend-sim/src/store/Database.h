@@ -1,5 +1,6 @@
 #pragma once
 
+#include "DbError.h"
 #include "StoreDialect.h"
 
 #include <QAtomicInt>
@@ -16,13 +17,6 @@
 #include <vector>
 
 namespace cardhour::sim {
-
-// A failed SQL statement. Not an ApiError: the caller's request was fine, we were not (500).
-class DbError : public std::runtime_error
-{
-public:
-    using std::runtime_error::runtime_error;
-};
 
 // One SQLite file (WAL, synchronous=FULL, foreign keys on) or one PostgreSQL database, used
 // from one thread. On PostgreSQL every write transaction takes one advisory lock first, so

@@ -1,6 +1,6 @@
 #include "StoreDialect.h"
 
-#include "Database.h"
+#include "DbError.h"
 
 #include <QRegularExpression>
 #include <QUrl>
