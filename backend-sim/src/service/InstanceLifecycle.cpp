@@ -178,7 +178,7 @@ QString InstanceLifecycle::insert(const QString &userId, const Launch &launch, q
                request.snapshotId.isEmpty() ? QVariant(QMetaType(QMetaType::QString))
                                             : QVariant(request.snapshotId),
                request.interruptible ? u"interruptible"_s : u"on_demand"_s,
-               request.restartWhenAvailable});
+               request.restartWhenAvailable ? 1 : 0});
     const CardLending::Result lent =
         CardLending(m_db).lend(id, launch.gpu, request.gpuCount, false);
     if (lent.outcome != CardLending::Outcome::Lent)

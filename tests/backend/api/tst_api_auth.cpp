@@ -73,6 +73,7 @@ const QList<Route> kAuthedRoutes = {
     {"POST", u"/v1/chaos/faults"_s},
     {"GET", u"/v1/chaos/faults"_s},
     {"DELETE", u"/v1/chaos/faults/{id}"_s},
+    {"GET", u"/v1/reconciler"_s},
 };
 const QStringList kPublicRoutes = {
     u"GET /v1/health"_s,
@@ -88,6 +89,11 @@ const QStringList kTestRoutes = {
     u"POST /v1/_test/runtime/hold"_s,
     u"POST /v1/_test/runtime/release"_s,
     u"POST /v1/_test/runtime/fail-next"_s,
+    u"POST /v1/_test/runtime/fail-next-removal"_s,
+    u"POST /v1/_test/runtime/shortchange-next"_s,
+    u"POST /v1/_test/billing/leave-open"_s,
+    u"POST /v1/_test/reconciler/run"_s,
+    u"POST /v1/_test/instances/{id}/interrupt"_s,
 };
 
 struct Finished
