@@ -210,6 +210,11 @@ def prepare_keys(work):
                     os.path.join(ssh_dir, "ssh_host_ed25519_key")], check=True)
     shutil.copy(key + ".pub", os.path.join(ssh_dir, "authorized_keys"))
     os.chmod(os.path.join(ssh_dir, "authorized_keys"), 0o600)
+    # The box's PID 1 and sshd configuration, as the provider writes them (backend-sim/boot).
+    boot = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "backend-sim", "boot")
+    for name, mode in (("cardhour-entrypoint", 0o755), ("sshd_config", 0o644)):
+        shutil.copy(os.path.join(boot, name), os.path.join(ssh_dir, name))
+        os.chmod(os.path.join(ssh_dir, name), mode)
     return key, ssh_dir
 
 

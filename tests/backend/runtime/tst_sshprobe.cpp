@@ -126,6 +126,8 @@ QString TestSshProbe::startContainerSshd()
         return image.skip;
     m_cleanup = std::make_unique<CleanupGuard>(m_provider);
     m_port = freePort();
+    // The box's PID 1 and sshd configuration come from the provider, as for every instance.
+    InstanceFiles::writeBootFilesTo(m_files->sshDir(), {});
     const Run run =
         podman({u"run"_s, u"-d"_s, u"--pull=never"_s, u"--name"_s,
                 u"cardhour-probe-test-"_s + randomSuffix(), u"--label"_s,
