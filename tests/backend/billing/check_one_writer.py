@@ -19,8 +19,9 @@ WRITES = re.compile(r"(INSERT\s+(OR\s+\w+\s+)?INTO\s+(ledger_txns|ledger_entries
                     r"|INSERT\s+INTO\s+users\s*\([^)]*balance_micros)", re.I)
 # Calls of the posting functions: on a Bookkeeper (books.post(...), m_books.postAll(...)).
 POSTS = re.compile(r"\b(m_)?books\s*(\.|->)\s*post(All)?\s*\(")
+# (TerminateReconciler: the refund of time billed after a termination.)
 POSTERS = {WRITER, "billing/Meter.cpp", "billing/MeterPostings.cpp", "service/Accounts.cpp",
-           "service/PrivateModels.cpp", "service/AccountBill.cpp"}
+           "service/PrivateModels.cpp", "service/AccountBill.cpp", "service/TerminateReconciler.cpp"}
 # The one place that turns billMoved into the SSE event.
 BILLING_EVENT = re.compile(r'publish\w*\([^;]*u"billing"_s')
 EVENT_SOURCES = {"service/AccountBill.cpp"}
