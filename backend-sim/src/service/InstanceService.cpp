@@ -10,9 +10,12 @@
 #include "StorageFees.h"
 #include "core/ApiError.h"
 #include "core/Clock.h"
+#include "store/Database.h"
 
 #include <QDebug>
 #include <QTimer>
+
+using namespace Qt::StringLiterals;
 
 namespace cardhour::sim {
 
