@@ -8,11 +8,15 @@
 
 #include <QCoreApplication>
 #include <QDebug>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QTest>
+#include <QUrl>
+
+#include <memory>
 
 namespace cardhour::test {
 
@@ -77,6 +81,34 @@ inline bool signUpThroughPage(ui::MainWindow &window, const QString &email, QStr
         return false;
     }
     return true;
+}
+
+// A main window shown at `size`, its keychain service named per test (`tag`), known_hosts and
+// keys in `dir`, quick reconnects and no sandbox attach, connected to `url` and signed up as
+// `email` through the account page; null (with the reason in `why`) when a step fails.
+inline std::unique_ptr<ui::MainWindow> signedUpWindow(const QUrl &url, const QDir &dir,
+                                                      const QString &tag, const QString &email,
+                                                      QSize size, QString *why)
+{
+    ui::MainWindow::Options o;
+    o.keychainService = u"CardHourTest-%1-%2"_s.arg(tag).arg(QCoreApplication::applicationPid());
+    o.keychainTimeoutMs = 3000;
+    o.knownHostsFile = dir.filePath(u"known_hosts"_s);
+    o.sshKeyFolder = dir.filePath(u"ssh"_s);
+    o.reconnectMinMs = 100;
+    o.reconnectMaxMs = 500;
+    o.sandboxAttach = false;
+    auto window = std::make_unique<ui::MainWindow>(o);
+    window->resize(size);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get())) {
+        *why = u"the window was never shown"_s;
+        return {};
+    }
+    window->connectToUrl(url);
+    if (!signUpThroughPage(*window, email, why))
+        return {};
+    return window;
 }
 
 } // namespace cardhour::test

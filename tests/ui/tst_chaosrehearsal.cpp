@@ -58,21 +58,10 @@ void TestChaosRehearsal::initTestCase()
     QVERIFY(m_scratch.isValid());
     QVERIFY2(m_sim.start({u"--runtime"_s, u"inprocess"_s, u"--allow-chaos"_s}),
              qPrintable(m_sim.lastError()));
-    ui::MainWindow::Options o;
-    o.keychainService = u"CardHourTest-chaos-%1"_s.arg(QCoreApplication::applicationPid());
-    o.keychainTimeoutMs = 3000;
-    o.knownHostsFile = m_scratch.filePath(u"known_hosts"_s);
-    o.sshKeyFolder = m_scratch.filePath(u"ssh"_s);
-    o.reconnectMinMs = 100;
-    o.reconnectMaxMs = 500;
-    o.sandboxAttach = false;
-    m_window = std::make_unique<ui::MainWindow>(o);
-    m_window->resize(1100, 760);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    m_window->connectToUrl(m_sim.baseUrl());
     QString why;
-    QVERIFY2(test::signUpThroughPage(*m_window, u"chaos@example.com"_s, &why), qPrintable(why));
+    m_window = test::signedUpWindow(m_sim.baseUrl(), QDir(m_scratch.path()), u"chaos"_s,
+                                    u"chaos@example.com"_s, {1100, 760}, &why);
+    QVERIFY2(m_window, qPrintable(why));
     QVERIFY(await(m_window->clientSession()->client()->topUp(500'000'000)).ok);
 }
 

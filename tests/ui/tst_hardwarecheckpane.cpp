@@ -53,21 +53,10 @@ void TestHardwareCheckPane::initTestCase()
     QVERIFY(m_scratch.isValid());
     QDir().mkpath(QStringLiteral(CARDHOUR_SCREENSHOT_DIR));
     QVERIFY2(m_sim.start({u"--test-clock"_s}), qPrintable(m_sim.lastError()));
-    ui::MainWindow::Options o;
-    o.keychainService = u"CardHourTest-hwcheck-%1"_s.arg(QCoreApplication::applicationPid());
-    o.keychainTimeoutMs = 3000;
-    o.knownHostsFile = m_scratch.filePath(u"known_hosts"_s);
-    o.sshKeyFolder = m_scratch.filePath(u"ssh"_s);
-    o.reconnectMinMs = 100;
-    o.reconnectMaxMs = 500;
-    o.sandboxAttach = false;
-    m_window = std::make_unique<ui::MainWindow>(o);
-    m_window->resize(1280, 800);
-    m_window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-    m_window->connectToUrl(m_sim.baseUrl());
     QString why;
-    QVERIFY2(test::signUpThroughPage(*m_window, u"hwcheck@example.com"_s, &why), qPrintable(why));
+    m_window = test::signedUpWindow(m_sim.baseUrl(), QDir(m_scratch.path()), u"hwcheck"_s,
+                                    u"hwcheck@example.com"_s, {1280, 800}, &why);
+    QVERIFY2(m_window, qPrintable(why));
 }
 
 void TestHardwareCheckPane::cleanupTestCase()
