@@ -710,10 +710,11 @@ void TestCardhourctl::migSlices()
     QVERIFY(card[u"slice"_s].isNull());
     const int wholeFree = card[u"available"_s].toInt();
     r = ctl({u"gpus"_s}, {}, service);
-    QVERIFY2(r.out.contains(QRegularExpression(u"\nh100-80g-1g-10gb +NVIDIA H100 80GB HBM3 MIG "
-                                               "1g.10gb +10 GiB +¥2.14/h +¥0.85/h +56 of 56 +1/7 SMs, "
-                                               "1/8 VRAM of h100-80g\n"_s)),
-             r.describe());
+    QVERIFY2(
+        r.out.contains(QRegularExpression(u"\nh100-80g-1g-10gb +NVIDIA H100 80GB HBM3 MIG "
+                                          "1g.10gb +10 GiB +¥2.14/h +¥0.85/h +56 of 56 +1/7 SMs, "
+                                          "1/8 VRAM of h100-80g\n"_s)),
+        r.describe());
 
     r = ctl({u"launch"_s, u"--gpu"_s, u"h100-80g-1g-10gb"_s, u"--name"_s, u"m1"_s, u"--wait"_s,
              u"--json"_s},

@@ -68,9 +68,8 @@ QStringList capabilityArgs()
 {
     QStringList args{u"--cap-drop"_s, u"ALL"_s};
     // One flag each: docker's command line takes no comma list here (podman's does).
-    for (const QString &kept : {u"CHOWN"_s, u"DAC_OVERRIDE"_s, u"FOWNER"_s, u"FSETID"_s,
-                                u"KILL"_s, u"NET_BIND_SERVICE"_s, u"SETGID"_s, u"SETUID"_s,
-                                u"SYS_CHROOT"_s})
+    for (const QString &kept : {u"CHOWN"_s, u"DAC_OVERRIDE"_s, u"FOWNER"_s, u"FSETID"_s, u"KILL"_s,
+                                u"NET_BIND_SERVICE"_s, u"SETGID"_s, u"SETUID"_s, u"SYS_CHROOT"_s})
         args << u"--cap-add"_s << kept;
     return args << u"--security-opt"_s << u"no-new-privileges"_s;
 }
