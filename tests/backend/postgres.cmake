@@ -36,7 +36,12 @@ foreach(name IN ITEMS
         tst_api_durability
         tst_api_storage
         tst_api_metrics
-        tst_api_models)
+        tst_api_models
+        tst_api_slices
+        tst_api_chaos
+        tst_api_interruptible)
+# Not tst_api_hwcheck: its reconciler case leaves a segment open after a termination and expects
+# the posting tick to charge it, but on a shared store a provider bills only the hosts it runs.
     cardhour_postgres_test(${name})
 endforeach()
 
