@@ -1,18 +1,20 @@
 # HTTP integration tests for backend-sim/src/api: each starts the real cardhour-sim
 # (ctest passes its path in CARDHOUR_SIM_BIN) and talks to it over HTTP.
-foreach(name IN ITEMS
-        tst_api_auth
-        tst_api_keys
-        tst_api_instances
-        tst_api_billing
-        tst_api_durability
-        tst_api_storage
-        tst_api_metrics
-        tst_api_models
-        tst_api_slices
-        tst_api_chaos
-        tst_api_interruptible
-        tst_api_hwcheck)
+# (postgres.cmake runs the same list on the PostgreSQL store.)
+set(cardhour_api_tests
+    tst_api_auth
+    tst_api_keys
+    tst_api_instances
+    tst_api_billing
+    tst_api_durability
+    tst_api_storage
+    tst_api_metrics
+    tst_api_models
+    tst_api_slices
+    tst_api_chaos
+    tst_api_interruptible
+    tst_api_hwcheck)
+foreach(name IN LISTS cardhour_api_tests)
     cardhour_add_test(${name}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/api/${name}.cpp
         LIBS cardhour_test_support)
