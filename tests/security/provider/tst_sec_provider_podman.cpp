@@ -112,6 +112,19 @@ private Q_SLOTS:
     void boxRootHasNoDevicesOrSetuidGains();
 
 private:
+    // One user with two keys ("kept" and "removed") and an instance with both, running.
+    struct TwoKeyBox
+    {
+        QString token;
+        KeyPair kept;
+        KeyPair removed;
+        QString removedId;
+        QString id;
+        QJsonObject inst;
+        QString knownHosts;
+        QString failure; // empty when it runs
+    };
+    TwoKeyBox launchWithTwoKeys(SimProcess &sim, const QString &email);
     // Stops and starts the instance, waiting until it runs again.
     QJsonObject restart(SimProcess &sim, const QString &token, const QString &id);
 };
@@ -182,6 +195,33 @@ void TestSecProviderPodman::appTokenAndPortStayInTheBox()
     QCOMPARE(sim->authedDelete(token, u"/v1/instances/"_s + id).status, 200);
 }
 
+TestSecProviderPodman::TwoKeyBox TestSecProviderPodman::launchWithTwoKeys(SimProcess &sim,
+                                                                          const QString &email)
+{
+    TwoKeyBox box;
+    box.token = sim.signUp(email);
+    box.kept = makeKey(u"kept"_s);
+    box.removed = makeKey(u"removed"_s);
+    const QString keptId = addKey(sim, box.token, box.kept);
+    box.removedId = addKey(sim, box.token, box.removed);
+    if (box.token.isEmpty() || keptId.isEmpty() || box.removedId.isEmpty()) {
+        box.failure = u"could not sign up or add the keys"_s;
+        return box;
+    }
+    box.id = create(sim, box.token, {keptId, box.removedId});
+    if (box.id.isEmpty()) {
+        box.failure = u"the launch was refused"_s;
+        return box;
+    }
+    box.inst = waitFor(sim, box.token, box.id, u"running"_s);
+    if (box.inst.value(u"state"_s).toString() != u"running"_s) {
+        box.failure = QString::fromUtf8(QJsonDocument(box.inst).toJson(QJsonDocument::Compact));
+        return box;
+    }
+    box.knownHosts = knownHostsFor(box.inst);
+    return box;
+}
+
 QJsonObject TestSecProviderPodman::restart(SimProcess &sim, const QString &token, const QString &id)
 {
     const Reply stop = sim.authedPost(token, u"/v1/instances/%1/stop"_s.arg(id));
@@ -248,19 +288,9 @@ void TestSecProviderPodman::boxRootCannotUndoARemovedKey()
 {
     SimProcess *sim = startSim();
     QVERIFY(sim);
-    const QString token = sim->signUp(u"persist@example.com"_s);
-    QVERIFY(!token.isEmpty());
-    const KeyPair kept = makeKey(u"kept"_s);
-    const KeyPair removed = makeKey(u"removed"_s);
-    const QString keptId = addKey(*sim, token, kept);
-    const QString removedId = addKey(*sim, token, removed);
-    QVERIFY(!keptId.isEmpty() && !removedId.isEmpty());
-    const QString id = create(*sim, token, {keptId, removedId});
-    QVERIFY(!id.isEmpty());
-    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
-    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
-             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
-    const QString knownHosts = knownHostsFor(inst);
+    const TwoKeyBox box = launchWithTwoKeys(*sim, u"persist@example.com"_s);
+    QVERIFY2(box.failure.isEmpty(), qPrintable(box.failure));
+    const auto &[token, kept, removed, removedId, id, inst, knownHosts, failure] = box;
 
     // The removed key's holder, root in the box, plants a way back: its key in root's own file,
     // every sshd configuration in the image told to read that file, and every entrypoint the
@@ -323,19 +353,9 @@ void TestSecProviderPodman::removedKeyNoLongerLogsIn()
 {
     SimProcess *sim = startSim();
     QVERIFY(sim);
-    const QString token = sim->signUp(u"keys@example.com"_s);
-    QVERIFY(!token.isEmpty());
-    const KeyPair kept = makeKey(u"kept"_s);
-    const KeyPair removed = makeKey(u"removed"_s);
-    const QString keptId = addKey(*sim, token, kept);
-    const QString removedId = addKey(*sim, token, removed);
-    QVERIFY(!keptId.isEmpty() && !removedId.isEmpty());
-    const QString id = create(*sim, token, {keptId, removedId});
-    QVERIFY(!id.isEmpty());
-    const QJsonObject inst = waitFor(*sim, token, id, u"running"_s);
-    QVERIFY2(inst.value(u"state"_s).toString() == u"running"_s,
-             QJsonDocument(inst).toJson(QJsonDocument::Compact).constData());
-    const QString knownHosts = knownHostsFor(inst);
+    const TwoKeyBox box = launchWithTwoKeys(*sim, u"keys@example.com"_s);
+    QVERIFY2(box.failure.isEmpty(), qPrintable(box.failure));
+    const auto &[token, kept, removed, removedId, id, inst, knownHosts, failure] = box;
 
     // Root in the box copies every installed key into root's own authorized_keys.
     const Cmd copy = ssh(inst, knownHosts, removed,
