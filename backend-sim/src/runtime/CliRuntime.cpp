@@ -88,36 +88,43 @@ CliEngine::Settings engineSettings(const CliRuntime::Options &options)
 
 // ---- construction ---------------------------------------------------------------------------
 
+namespace {
+// loop-ext4 where the host allows it and the operator did not ask for measured disks. With
+// podman, overlay has no size limit on most hosts: the container's own disk is measured, and
+// where no loop device bounds /workspace (rootless podman, say) its volume is measured with it.
+DiskQuota diskQuotaFor(const CliRuntime::Options &options)
+{
+    const QString why = options.measuredWorkspace
+        ? u"the operator chose it (--workspace-disk measured)"_s
+        : WorkspaceDisk::unavailableReason(options.engine, options.dataDir);
+    DiskQuota quota = why.isEmpty()
+        ? WorkspaceDisk::probe(options.engine, options.dataDir)
+        : DiskQuota{u"none"_s, u"The disk is not bounded: %1."_s.arg(why)};
+    if (options.engine != cli::Engine::Podman)
+        return quota;
+    quota.containerDisk = u"stop-when-full"_s;
+    if (!why.isEmpty()) {
+        quota.mechanism = u"stop-when-full"_s;
+        quota.detail = u"/workspace is measured with the container's own disk every %1 s and the "
+                       "instance stopped once together they hold more than its disk (no "
+                       "loop-mounted disk: %2)."_s.arg(options.diskCheckIntervalMs / 1000)
+                           .arg(why);
+    }
+    return quota;
+}
+} // namespace
+
 CliRuntime::CliRuntime(QObject *parent) : CliRuntime(Options{}, parent) {}
 
 CliRuntime::CliRuntime(Options options, QObject *parent)
     : ContainerRuntime(parent), m_options(std::move(options))
 {
     m_options.program = programOf(m_options);
-    m_diskQuota = WorkspaceDisk::probe(m_options.engine, m_options.dataDir);
-    if (m_options.measuredWorkspace && m_diskQuota.workspaceBounded())
-        m_diskQuota = {u"none"_s, u"the operator chose it (--workspace-disk measured)"_s};
+    m_diskQuota = diskQuotaFor(m_options);
     if (m_options.network == u"auto"_s)
         m_options.network = m_options.engine == cli::Engine::Podman ? box::kAutoPodmanNetwork
                                                                     : box::kPerInstanceNetwork;
     m_engine = new CliEngine(engineSettings(m_options), this);
-    // overlay has no size limit on most hosts: the container's own disk is measured, and where
-    // no loop device bounds /workspace (rootless podman, say) its volume is measured with it.
-    if (m_options.engine == cli::Engine::Podman) {
-        m_diskQuota.containerDisk = u"stop-when-full"_s;
-        if (!m_diskQuota.workspaceBounded()) {
-            QString why = m_diskQuota.detail;
-            why.remove(u"The disk is not bounded: "_s);
-            if (why.endsWith(u'.'))
-                why.chop(1);
-            m_diskQuota.mechanism = u"stop-when-full"_s;
-            m_diskQuota.detail =
-                u"/workspace is measured with the container's own disk every %1 s and the "
-                "instance stopped once together they hold more than its disk (no loop-mounted "
-                "disk: %2)."_s.arg(m_options.diskCheckIntervalMs / 1000)
-                    .arg(why);
-        }
-    }
     readInfo();
     makeParts();
     connectParts();

@@ -43,17 +43,19 @@ QString WorkspaceDisk::hostUnavailableReason()
     return {};
 }
 
+QString WorkspaceDisk::unavailableReason(cli::Engine engine, const QString &dataDir)
+{
+    if (engine != cli::Engine::Podman)
+        return u"per-instance disks need the podman runtime"_s;
+    if (dataDir.isEmpty())
+        return u"per-instance disks need a data directory for their images"_s;
+    return hostUnavailableReason();
+}
+
 DiskQuota WorkspaceDisk::probe(cli::Engine engine, const QString &dataDir)
 {
     DiskQuota quota;
-    QString why;
-    if (engine != cli::Engine::Podman)
-        why = u"per-instance disks need the podman runtime"_s;
-    else if (dataDir.isEmpty())
-        why = u"per-instance disks need a data directory for their images"_s;
-    else
-        why = hostUnavailableReason();
-    if (!why.isEmpty()) {
+    if (const QString why = unavailableReason(engine, dataDir); !why.isEmpty()) {
         quota.detail = u"The disk is not bounded: %1."_s.arg(why);
         return quota;
     }

@@ -23,6 +23,8 @@ public:
     static DiskQuota probe(cli::Engine engine, const QString &dataDir);
     // Empty when this host (user, loop devices, mkfs.ext4) allows loop-ext4; else why not.
     static QString hostUnavailableReason();
+    // The same for an engine and data directory too; probe() says it in its detail.
+    static QString unavailableReason(cli::Engine engine, const QString &dataDir);
 
     static QString imagePath(const QString &dataDir, const QString &instanceId);
     // Makes the sparse, 0600 image file of `gib` GiB; false with *error (nothing left behind).
