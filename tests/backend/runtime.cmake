@@ -52,7 +52,7 @@ cardhour_add_test(tst_sparedisks
 foreach(part IN ITEMS containercache instanceopqueue containerlisting containerrunargs appwatcher
         connectioncounter usagesampler launchsteps instancenetworks workspacevolumes
         instanceteardown containersnapshots containerlauncher sshdreadiness containerdiskwatch
-        imagewait cliengine egressfilter)
+        imagewait cliengine egressfilter boxinspector)
     cardhour_add_test(tst_${part}
         SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_${part}.cpp
                 ${CMAKE_CURRENT_SOURCE_DIR}/runtime/FakeEngine.h

@@ -24,30 +24,6 @@ QJsonObject BoxHardware::toJson() const
 
 namespace boxhardware {
 
-QString probeScript()
-{
-    // cgroup v2 first, then v1; `df` of /workspace in bytes; the cards as nvidia-smi lists them
-    // (simulated ones from the status file the runtime wrote, real ones from the driver).
-    // clang-format off
-    return uR"sh(cg=/sys/fs/cgroup
-if [ -r $cg/cpu.max ]; then echo "cpu_max=$(cat $cg/cpu.max)"
-elif [ -r $cg/cpu/cpu.cfs_quota_us ]; then
-  echo "cpu_max=$(cat $cg/cpu/cpu.cfs_quota_us) $(cat $cg/cpu/cpu.cfs_period_us)"
-fi
-echo "cpus_online=$(nproc --all 2>/dev/null || getconf _NPROCESSORS_ONLN)"
-if [ -r $cg/memory.max ]; then echo "memory_max=$(cat $cg/memory.max)"
-elif [ -r $cg/memory/memory.limit_in_bytes ]; then
-  echo "memory_max=$(cat $cg/memory/memory.limit_in_bytes)"
-fi
-echo "workspace_bytes=$(df -P -B1 /workspace 2>/dev/null | awk 'NR==2 {print $2}')"
-if out=$(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader,nounits 2>&1); then
-  printf '%s\n' "$out" | sed 's/^/gpu=/'; echo "gpus_listed=yes"
-else echo "gpu_error=$(printf '%s' "$out" | head -n 1)"; fi
-echo end
-)sh"_s;
-    // clang-format on
-}
-
 namespace {
 void readGpuLine(BoxHardware &hw, const QString &value)
 {
@@ -72,11 +48,12 @@ double cpusOf(const QString &value)
 }
 } // namespace
 
-BoxHardware parse(const QByteArray &output)
+BoxHardware parse(const QByteArray &output, const QString &startId)
 {
     BoxHardware hw;
     bool ended = false;
     bool listed = false;
+    QString start;
     for (const QByteArray &raw : output.split('\n')) {
         const QString line = QString::fromUtf8(raw).trimmed();
         if (line == u"end"_s)
@@ -86,7 +63,9 @@ BoxHardware parse(const QByteArray &output)
             continue;
         const QString key = line.first(eq);
         const QString value = line.sliced(eq + 1).trimmed();
-        if (key == u"cpu_max"_s)
+        if (key == u"start"_s)
+            start = value;
+        else if (key == u"cpu_max"_s)
             hw.cpus = cpusOf(value);
         else if (key == u"cpus_online"_s)
             hw.cpusOnline = value.toInt();
@@ -107,6 +86,8 @@ BoxHardware parse(const QByteArray &output)
     }
     if (!ended)
         hw.error = u"the box did not answer the hardware check"_s;
+    else if (!startId.isEmpty() && start != startId)
+        hw.error = u"the box's hardware report is not this start's"_s;
     // nvidia-smi that fails for want of cards lists none.
     hw.gpuCount = listed || !hw.gpuError.isEmpty() ? int(hw.gpuNames.size()) : -1;
     return hw;

@@ -42,10 +42,10 @@ struct BoxShortfall
 };
 
 namespace boxhardware {
-// The shell script run in the box: one `key=value` line per reading, then `end`.
-QString probeScript();
-// Its output read back; `error` set when the script did not finish.
-BoxHardware parse(const QByteArray &output);
+// The report the box's cardhour-hardware-report wrote (one `key=value` line per reading, then
+// `end`) read back; `error` set when it did not finish, or names another start than `startId`
+// (when given).
+BoxHardware parse(const QByteArray &output, const QString &startId = {});
 } // namespace boxhardware
 
 } // namespace cardhour::sim

@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QSaveFile>
 
 #include <cerrno>
@@ -33,6 +34,8 @@ const QString kAuthorizedKeys = u"authorized_keys"_s;
 const QString kAppToken = u"app_token"_s;
 const QString kEntrypoint = u"cardhour-entrypoint"_s;
 const QString kSshdConfig = u"sshd_config"_s;
+const QString kHardwareReport = u"cardhour-hardware-report"_s;
+const QString kStartId = u"start_id"_s;
 
 [[noreturn]] void fail(const QString &message)
 {
@@ -211,7 +214,8 @@ void InstanceFiles::writeBootFilesTo(const QString &sshDir, const QString &appTo
     static const bool registered = (initBootFiles(), true);
     Q_UNUSED(registered);
     for (const auto &[name, mode] :
-         {std::pair{kEntrypoint, mode_t(0755)}, std::pair{kSshdConfig, mode_t(0644)}}) {
+         {std::pair{kEntrypoint, mode_t(0755)}, std::pair{kHardwareReport, mode_t(0755)},
+          std::pair{kSshdConfig, mode_t(0644)}}) {
         QFile source(u":/boot/"_s + name);
         if (!source.open(QIODevice::ReadOnly))
             fail(u"the built-in boot file %1 is missing"_s.arg(name));
@@ -220,6 +224,17 @@ void InstanceFiles::writeBootFilesTo(const QString &sshDir, const QString &appTo
     if (appToken.contains(u'\n') || appToken.contains(u'\r'))
         fail(u"an app token holds a line break"_s);
     writeAtomically(sshDir + u'/' + kAppToken, appToken.toUtf8() + '\n', 0600);
+    // Names this start in the box's hardware report: not a secret, only new each time.
+    writeAtomically(sshDir + u'/' + kStartId,
+                    QByteArray::number(QRandomGenerator::system()->generate64(), 16) + '\n', 0644);
+}
+
+QString InstanceFiles::startIdIn(const QString &sshDir)
+{
+    QFile file(sshDir + u'/' + kStartId);
+    if (sshDir.isEmpty() || !file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromLatin1(file.readLine(64)).trimmed();
 }
 
 bool InstanceFiles::remove(const QString &dataDir, const QString &instanceId)

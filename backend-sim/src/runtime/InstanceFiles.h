@@ -13,7 +13,9 @@ namespace cardhour::sim {
 //                                 which a directory bind mount shows at once)
 //   ssh/cardhour-entrypoint       0755, the box's PID 1; ssh/sshd_config 0644, sshd's whole
 //                                 configuration; ssh/app_token 0600, this start's app token:
-//                                 rewritten before every start (writeBootFilesTo)
+//                                 ssh/cardhour-hardware-report 0755, run by PID 1;
+//                                 ssh/start_id 0644, new for each start: all rewritten before
+//                                 every start (writeBootFilesTo)
 // Keeping the host key outside the container is what lets a restarted or re-created
 // container present the same key, and lets readiness accept only that key.
 class InstanceFiles
@@ -54,6 +56,9 @@ public:
     // Writes the box's boot files (the built-in entrypoint and sshd configuration) and this
     // start's app token into an ssh directory. Throws std::runtime_error on failure.
     static void writeBootFilesTo(const QString &sshDir, const QString &appToken);
+    // The id of the last start writeBootFilesTo prepared in an ssh directory (empty: none):
+    // the first line of the box's hardware report names it.
+    static QString startIdIn(const QString &sshDir);
     // Where the box runs its PID 1 from: the ssh directory as the box sees it.
     static QString boxEntrypoint()
     {

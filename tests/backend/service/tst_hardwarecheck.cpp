@@ -1,9 +1,14 @@
 // The hardware check's two halves on their own: reading what the box printed (cgroup v2 and v1,
-// no limits, nvidia-smi's failure, a script cut short) and naming each difference from the order.
+// no limits, nvidia-smi's failure, a script cut short, a report of another start), the box's
+// own report script run on this host, and naming each difference from the order.
 #include "runtime/BoxHardware.h"
 #include "runtime/ContainerRuntime.h"
+#include "runtime/InstanceFiles.h"
 #include "service/HardwareCheck.h"
 
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -49,6 +54,8 @@ private Q_SLOTS:
     void parsesCgroupV1AndNoLimits();
     void nvidiaSmiFailureListsNoCards();
     void cutShortIsAnError();
+    void anotherStartsReportIsAnError();
+    void bootScriptReportsThisStart();
     void asOrderedPasses();
     void eachDifferenceNamed();
     void unboundedWorkspaceIsNotCompared();
@@ -99,6 +106,55 @@ void TestHardwareCheck::cutShortIsAnError()
 {
     QVERIFY(!boxhardware::parse("cpu_max=400000 100000\n").error.isEmpty());
     QVERIFY(!HardwareCheck::differences(order(), boxhardware::parse("")).isEmpty());
+}
+
+void TestHardwareCheck::anotherStartsReportIsAnError()
+{
+    const QByteArray report = "start=1f\ncpu_max=400000 100000\ngpus_listed=yes\nend\n";
+    QVERIFY(boxhardware::parse(report, u"1f"_s).error.isEmpty());
+    // A report kept in the box's layer from its last start (or forged there) is not this one's.
+    QVERIFY(!boxhardware::parse(report, u"2e"_s).error.isEmpty());
+    QVERIFY(!boxhardware::parse("cpu_max=400000 100000\nend\n", u"2e"_s).error.isEmpty());
+}
+
+void TestHardwareCheck::bootScriptReportsThisStart()
+{
+    // The script PID 1 runs, as the provider writes it, run on this host with a stand-in
+    // nvidia-smi that lists one card: a whole report naming the start just prepared.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    InstanceFiles::writeBootFilesTo(dir.path(), u"token"_s);
+    const QString startId = InstanceFiles::startIdIn(dir.path());
+    QVERIFY(!startId.isEmpty());
+    InstanceFiles::writeBootFilesTo(dir.path(), u"token"_s);
+    QVERIFY(InstanceFiles::startIdIn(dir.path()) != startId); // new for every start
+    QFile smi(dir.filePath(u"nvidia-smi"_s));
+    QVERIFY(smi.open(QIODevice::WriteOnly));
+    smi.write("#!/bin/sh\necho 'NVIDIA GeForce RTX 4090, 24564'\n");
+    smi.close();
+    smi.setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+    // The script reads the start id from where the box sees it: point it at this folder.
+    QFile script(dir.filePath(u"cardhour-hardware-report"_s));
+    QVERIFY(script.open(QIODevice::ReadOnly));
+    const QByteArray text =
+        script.readAll().replace("/etc/cardhour/ssh/", dir.path().toUtf8() + '/');
+    QProcess sh;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"PATH"_s, dir.path() + u':' + env.value(u"PATH"_s));
+    sh.setProcessEnvironment(env);
+    const QString out = dir.filePath(u"hardware"_s);
+    sh.start(u"sh"_s, {u"-c"_s, QString::fromUtf8(text), u"report"_s, out});
+    QVERIFY(sh.waitForFinished(30'000));
+    QCOMPARE(sh.exitCode(), 0);
+    QFile report(out);
+    QVERIFY(report.open(QIODevice::ReadOnly));
+    const BoxHardware hw =
+        boxhardware::parse(report.readAll(), InstanceFiles::startIdIn(dir.path()));
+    QVERIFY2(hw.error.isEmpty(), qPrintable(hw.error));
+    QVERIFY(hw.cpusOnline > 0);
+    QCOMPARE(hw.gpuCount, 1);
+    QCOMPARE(hw.gpuVramMib.value(0), 24564);
+    QVERIFY(!QFile::exists(out + u".part"_s));
 }
 
 void TestHardwareCheck::asOrderedPasses()
