@@ -97,8 +97,7 @@ namespace {
 // loop-ext4 where the host allows it and the operator did not ask for measured disks. With
 // either engine, overlay has no size limit on most hosts: the container's own disk is measured,
 // and where no loop device bounds /workspace (rootless podman, docker) its volume is measured
-// with it.
-// `unmeasured`: why this provider cannot read the engine's folders of layers and volumes
+// with it. `unmeasured`: why this provider cannot read the engine's folders of layers and volumes
 // (empty where it can, or cannot tell): the engine's `ps --size` then measures the container's
 // own disk, and nothing measures a /workspace volume.
 DiskQuota diskQuotaFor(const CliRuntime::Options &options, const QString &unmeasured)
@@ -137,8 +136,9 @@ QString unreadableDataRoot(const QString &root)
     if (QFileInfo(root).isReadable())
         return {};
 #endif
-    return u"docker's data root (%1) cannot be read by this provider's user, so its "
-           "volumes cannot be measured (run cardhour-sim as root, or docker rootless)"_s.arg(root);
+    return u"docker's data root (%1) cannot be read here (it is root's, or on the engine's own "
+           "host), so its volumes cannot be measured (run cardhour-sim as root on the engine's "
+           "host, or docker rootless)"_s.arg(root);
 }
 } // namespace
 
