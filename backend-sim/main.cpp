@@ -214,14 +214,14 @@ int main(int argc, char *argv[])
     const QCommandLineOption diskCheckOption(
         u"disk-check-interval"_s,
         u"Seconds between measurements of the running boxes' own disks; a box whose disk is "
-        "full is stopped (podman; default 20)."_s,
+        "full is stopped (podman and docker; default 20)."_s,
         u"SECONDS"_s, u"20"_s);
     const QCommandLineOption workspaceDiskOption(
         u"workspace-disk"_s,
         u"How /workspace is bounded: auto (an ext4 image of the instance's disk on a loop device "
         "where this host allows it, else measured) or measured (measured with the box's own disk "
         "every --disk-check-interval and the instance stopped once together they hold more than "
-        "its disk; podman)."_s,
+        "its disk; podman and docker)."_s,
         u"MODE"_s, u"auto"_s);
     const QCommandLineOption privateNetworkOption(
         u"allow-private-network"_s,

@@ -43,6 +43,11 @@ cardhour_add_test(tst_workspacedisk
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_workspacedisk.cpp
     LIBS cardhour_sim_lib)
 
+# How each engine's disk bound is reported (an `info`-answering script for the engine).
+cardhour_add_test(tst_runtimediskquota
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_runtimediskquota.cpp
+    LIBS cardhour_sim_lib)
+
 cardhour_add_test(tst_sparedisks
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/tst_sparedisks.cpp
     LIBS cardhour_sim_lib)

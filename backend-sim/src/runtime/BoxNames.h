@@ -15,8 +15,7 @@ inline const QString &kInstance = cli::kInstanceLabel;
 inline const QString &kOwner = cli::kOwnerLabel;
 inline const QString &kProvider = cli::kProviderLabel;
 inline const QString kLoopback = QStringLiteral("127.0.0.1");
-// The disk an instance was given, on its container (what ContainerDiskWatch holds it to).
-inline const QString kDiskGibLabel = QStringLiteral("cardhour.disk-gib");
+inline const QString &kDiskGibLabel = cli::kDiskGibLabel;
 // Formatted /workspace images kept, one per size, for the last few sizes launched; each made
 // this long after the launch that used the last one (its own start has the CPU first).
 constexpr int kSpareDiskSizes = 3;

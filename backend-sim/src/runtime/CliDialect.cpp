@@ -40,6 +40,16 @@ QList<QJsonObject> objectsOf(const QByteArray &output)
     return objects;
 }
 
+// `ps --size`'s "Size" of a container: its writable layer's bytes, or -1.
+qint64 ownDiskBytesOf(const QJsonValue &size)
+{
+    if (size.isObject())
+        return size.toObject().value(u"rwSize"_s).toInteger(-1);
+    // docker rounds to 3 or 4 digits ("2.15GB"): within half a percent.
+    const QString text = size.toString();
+    return text.isEmpty() ? -1 : parseSize(text.section(u" ("_s, 0, 0));
+}
+
 } // namespace
 
 QString engineName(Engine engine)
@@ -128,6 +138,11 @@ QList<ContainerInfo> parseContainerList(const QByteArray &output, const QString 
         info.running = info.state == u"running"_s || info.state == u"paused"_s;
         info.ports = parsePorts(obj.value(u"Ports"_s));
         info.sshPort = info.ports.value(22);
+        info.diskGib = labels.value(kDiskGibLabel).toLongLong();
+        const QJsonValue started = obj.value(u"StartedAt"_s); // podman: Unix seconds
+        info.startedAt =
+            started.isDouble() ? QString::number(started.toInteger()) : started.toString();
+        info.ownDiskBytes = ownDiskBytesOf(obj.value(u"Size"_s));
         if (!info.instanceId.isEmpty() && !info.containerId.isEmpty())
             found.append(info);
     }

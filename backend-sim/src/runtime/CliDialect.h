@@ -25,6 +25,8 @@ inline const QString kManagedLabel = QStringLiteral("cardhour.managed");
 inline const QString kInstanceLabel = QStringLiteral("cardhour.instance");
 inline const QString kOwnerLabel = QStringLiteral("cardhour.owner");
 inline const QString kProviderLabel = QStringLiteral("cardhour.provider");
+// The disk an instance was given, in GiB, on its container (what ContainerDiskWatch holds it to).
+inline const QString kDiskGibLabel = QStringLiteral("cardhour.disk-gib");
 
 struct ContainerInfo
 {
@@ -35,6 +37,12 @@ struct ContainerInfo
     bool running = false;
     int sshPort = 0; // host port of container port 22
     QHash<int, int> ports; // container port → host port (127.0.0.1)
+    qint64 diskGib = 0; // its kDiskGibLabel
+    // When it last started, as the listing says it (podman); empty where it does not (docker).
+    QString startedAt;
+    // Bytes in its writable layer, from `ps --size` (podman's {"rwSize": N}, docker's "12.3kB
+    // (virtual 80MB)"); -1 where the listing has none. docker prints "0B" when not asked.
+    qint64 ownDiskBytes = -1;
 };
 
 struct VolumeInfo

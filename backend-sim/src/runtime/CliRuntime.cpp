@@ -23,11 +23,16 @@
 #include "WorkspaceDisk.h"
 #include "WorkspaceVolumes.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTimer>
+
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
 
 using namespace Qt::StringLiterals;
 
@@ -90,20 +95,25 @@ CliEngine::Settings engineSettings(const CliRuntime::Options &options)
 
 namespace {
 // loop-ext4 where the host allows it and the operator did not ask for measured disks. With
-// podman, overlay has no size limit on most hosts: the container's own disk is measured, and
-// where no loop device bounds /workspace (rootless podman, say) its volume is measured with it.
-DiskQuota diskQuotaFor(const CliRuntime::Options &options)
+// either engine, overlay has no size limit on most hosts: the container's own disk is measured,
+// and where no loop device bounds /workspace (rootless podman, docker) its volume is measured
+// with it. `unmeasured`: why this provider cannot read the engine's folders of layers and volumes
+// (empty where it can, or cannot tell): the engine's `ps --size` then measures the container's
+// own disk, and nothing measures a /workspace volume.
+DiskQuota diskQuotaFor(const CliRuntime::Options &options, const QString &unmeasured)
 {
     const QString why = options.measuredWorkspace
         ? u"the operator chose it (--workspace-disk measured)"_s
         : WorkspaceDisk::unavailableReason(options.engine, options.dataDir);
-    DiskQuota quota = why.isEmpty()
-        ? WorkspaceDisk::probe(options.engine, options.dataDir)
-        : DiskQuota{u"none"_s, u"The disk is not bounded: %1."_s.arg(why)};
-    if (options.engine != cli::Engine::Podman)
-        return quota;
+    DiskQuota quota =
+        why.isEmpty() ? WorkspaceDisk::probe(options.engine, options.dataDir) : DiskQuota{};
     quota.containerDisk = u"stop-when-full"_s;
-    if (!why.isEmpty()) {
+    if (!why.isEmpty() && !unmeasured.isEmpty()) {
+        quota.detail = u"/workspace is not bounded: no loop-mounted disk (%1), and %2. The "
+                       "container's own disk is measured by the engine every %3 s and the "
+                       "instance stopped once it holds more than its disk."_s.arg(why, unmeasured)
+                           .arg(options.diskCheckIntervalMs / 1000);
+    } else if (!why.isEmpty()) {
         quota.mechanism = u"stop-when-full"_s;
         quota.detail = u"/workspace is measured with the container's own disk every %1 s and the "
                        "instance stopped once together they hold more than its disk (no "
@@ -111,6 +121,24 @@ DiskQuota diskQuotaFor(const CliRuntime::Options &options)
                            .arg(why);
     }
     return quota;
+}
+
+// docker keeps its layers and volumes under its data root, root's alone unless the engine is
+// rootless; a remote engine's is not on this host at all.
+QString unreadableDataRoot(const QString &root)
+{
+    if (root.isEmpty())
+        return {};
+#ifdef Q_OS_UNIX
+    if (::access(QFile::encodeName(root).constData(), R_OK | X_OK) == 0)
+        return {};
+#else
+    if (QFileInfo(root).isReadable())
+        return {};
+#endif
+    return u"docker's data root (%1) cannot be read here (it is root's, or on the engine's own "
+           "host), so its volumes cannot be measured (run cardhour-sim as root on the engine's "
+           "host, or docker rootless)"_s.arg(root);
 }
 } // namespace
 
@@ -120,12 +148,12 @@ CliRuntime::CliRuntime(Options options, QObject *parent)
     : ContainerRuntime(parent), m_options(std::move(options))
 {
     m_options.program = programOf(m_options);
-    m_diskQuota = diskQuotaFor(m_options);
     if (m_options.network == u"auto"_s)
         m_options.network = m_options.engine == cli::Engine::Podman ? box::kAutoPodmanNetwork
                                                                     : box::kPerInstanceNetwork;
     m_engine = new CliEngine(engineSettings(m_options), this);
     readInfo();
+    m_diskQuota = diskQuotaFor(m_options, unreadableDataRoot(m_engineDataRoot));
     makeParts();
     connectParts();
     if (m_usable && m_options.engineApi)
@@ -170,12 +198,9 @@ void CliRuntime::makeParts()
     m_usage = new UsageSampler(*m_engine, m_cache, this);
     m_connections = new ConnectionCounter(*m_engine, m_cache, this);
     m_boxFaults = new BoxFaults(*m_engine, m_cache, this);
-    // The running boxes' own disks (and their /workspace where nothing else bounds it) are
-    // measured with podman only.
-    m_diskWatch = new ContainerDiskWatch(
-        *m_engine, m_cache,
-        m_options.engine == cli::Engine::Podman ? m_options.diskCheckIntervalMs : 0,
-        m_diskQuota.mechanism == u"stop-when-full"_s, this);
+    // The running boxes' own disks (and their /workspace where nothing else bounds it).
+    m_diskWatch = new ContainerDiskWatch(*m_engine, m_cache, m_options.diskCheckIntervalMs,
+                                         m_diskQuota.mechanism == u"stop-when-full"_s, this);
 }
 
 void CliRuntime::connectParts()
@@ -233,6 +258,7 @@ void CliRuntime::readInfo()
         const QJsonObject host = obj.value(u"host"_s).toObject();
         m_selinux = host.value(u"security"_s).toObject().value(u"selinuxEnabled"_s).toBool();
     } else {
+        m_engineDataRoot = obj.value(u"DockerRootDir"_s).toString();
         const QJsonArray security = obj.value(u"SecurityOptions"_s).toArray();
         for (const QJsonValue &option : security)
             m_selinux = m_selinux || option.toString().contains(u"selinux"_s);

@@ -85,7 +85,7 @@ public:
         // fingerprint from there; remove() then deletes that directory too.
         QString dataDir;
         int readyDeadlineMs = 60000; // sshd must answer with the right host key within this
-        // How often the running boxes' own disks are measured (podman; stopped when full).
+        // How often the running boxes' own disks are measured (stopped when full).
         int diskCheckIntervalMs = 20000;
         // /workspace measured with the container's own disk (stop-when-full) even where a
         // loop-mounted ext4 image could bound it (--workspace-disk measured).
@@ -136,8 +136,9 @@ public:
     void inspectHardware(const QString &instanceId) override;
     // Containers as last listed, and this provider's volumes.
     void findLeftovers() override;
-    // loop-ext4 where this host allows it (WorkspaceDisk::probe) and the operator did not ask
-    // for measured; else stop-when-full (podman) or none, and why.
+    // loop-ext4 where this host allows it (WorkspaceDisk::probe, podman) and the operator did not
+    // ask for measured; else stop-when-full, or none where the engine's volumes cannot be read
+    // here (docker's data root), and why. The container's own disk: stop-when-full.
     DiskQuota diskQuota() const override { return m_diskQuota; }
 
     // Rehearsed failures inside running boxes (BoxFaults): drop_ssh anywhere, fill_disk only
@@ -208,11 +209,13 @@ private:
     void connectParts();
     // Fails a create/start armed with failNextLaunch() (→ failed, later); false when none is.
     bool failArmedLaunch(const InstanceSpec &spec);
-    // Runs `info` (bounded): whether the engine answers, and whether bind mounts need ",z".
+    // Runs `info` (bounded): whether the engine answers, whether bind mounts need ",z", and
+    // docker's data root.
     void readInfo();
 
     Options m_options;
     bool m_selinux = false;
+    QString m_engineDataRoot; // docker's, from `info`: where its layers and volumes are
     DiskQuota m_diskQuota;
     bool m_usable = false;
     QString m_unusableReason;

@@ -1,12 +1,11 @@
 #include "ContainerDiskWatch.h"
 
-#include "BoxNames.h"
 #include "LayerSize.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSet>
 #include <QTimer>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -30,10 +29,16 @@ ContainerDiskWatch::ContainerDiskWatch(EngineCommands &engine, const ContainerCa
     m_timer->start();
 }
 
-QStringList ContainerDiskWatch::runningArgs() const
+QStringList ContainerDiskWatch::runningArgs(bool withSizes) const
 {
-    return QStringList{u"ps"_s} + m_engine.labelFilter({})
-        + QStringList{u"--filter"_s, u"status=running"_s, u"--format"_s, u"json"_s};
+    QStringList args{u"ps"_s};
+    if (withSizes)
+        args << u"--size"_s;
+    args << m_engine.labelFilter({}) << u"--filter"_s << u"status=running"_s;
+    // docker's CLI asks for the sizes (every layer walked) when a JSON listing could show them.
+    if (!withSizes && m_engine.engine() == cli::Engine::Docker)
+        args << u"--size=false"_s;
+    return args + QStringList{u"--format"_s, u"json"_s};
 }
 
 void ContainerDiskWatch::check()
@@ -44,7 +49,7 @@ void ContainerDiskWatch::check()
     // One `ps` (on the engine's API where there is one), an `inspect` of the containers not seen
     // before for the folders of their writable layers (what `--size` counts as rwSize, byte for
     // byte), measured off the event loop.
-    m_engine.run(runningArgs(), [this](const ProcessResult &r) { listed(r); });
+    m_engine.run(runningArgs(false), [this](const ProcessResult &r) { listed(r); });
 }
 
 void ContainerDiskWatch::listed(const ProcessResult &r)
@@ -54,49 +59,74 @@ void ContainerDiskWatch::listed(const ProcessResult &r)
         qCDebug(lcCli).noquote() << EngineCommands::describe(r, m_engine.what(u"ps"_s));
         return;
     }
-    const QJsonArray boxes = QJsonDocument::fromJson(r.out).array();
+    const QList<cli::ContainerInfo> boxes = cli::parseContainerList(r.out, m_engine.providerId());
     // A container's writable layer stays where it is for the container's life: only the
     // containers not seen before are inspected.
-    QHash<QString, QStringList> known;
+    QHash<QString, Inspected> known;
     QStringList unknown;
-    for (const QJsonValue &value : boxes) {
-        const QString id = value.toObject().value(u"Id"_s).toString();
-        const auto it = m_folders.constFind(id);
-        if (it != m_folders.cend())
-            known.insert(id, *it);
+    for (const cli::ContainerInfo &box : boxes) {
+        const auto it = m_inspected.constFind(box.containerId);
+        if (it != m_inspected.cend())
+            known.insert(box.containerId, *it);
         else
-            unknown << id;
+            unknown << box.containerId;
     }
-    m_folders = known; // the ones gone are forgotten
+    m_inspected = known; // the ones gone are forgotten
     if (boxes.isEmpty())
         return apply(boxes, {});
     if (unknown.isEmpty())
         return measure(boxes);
-    const QStringList inspect{u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
-                              u"{{.Id}}\t{{.GraphDriver.Data.UpperDir}}\t{{range .Mounts}}"
-                              "{{if eq .Destination \"/workspace\"}}{{.Source}}{{end}}{{end}}"_s};
+    const QStringList inspect{
+        u"inspect"_s, u"--type"_s, u"container"_s, u"--format"_s,
+        u"{{.Id}}\t{{.GraphDriver.Data.UpperDir}}\t{{range .Mounts}}"
+        "{{if eq .Destination \"/workspace\"}}{{.Source}}{{end}}{{end}}\t{{.State.StartedAt}}"_s};
     // A box gone meanwhile fails the call but not the lines of the others.
-    m_engine.run(inspect + unknown, [this, boxes](const ProcessResult &found) {
+    m_engine.run(inspect + unknown, [this, boxes, unknown](const ProcessResult &found) {
         if (m_engine.isShuttingDown())
             return;
-        for (const QByteArray &line : found.out.split('\n')) {
-            const QList<QByteArray> f = line.trimmed().split('\t');
-            if (f.size() < 2 || f.at(1).isEmpty())
-                continue;
-            QStringList folders{QString::fromUtf8(f.at(1))};
-            if (m_withWorkspace && f.size() > 2 && !f.at(2).isEmpty())
-                folders << QString::fromUtf8(f.at(2));
-            m_folders.insert(QString::fromUtf8(f.at(0)), folders);
-        }
+        inspected(found.out, unknown);
         measure(boxes);
     });
 }
 
-void ContainerDiskWatch::measure(const QJsonArray &boxes)
+// `inspect`'s lines: full id, layer folder, /workspace folder, start time. docker lists ids cut
+// to 12 characters: each line belongs to the listed id its full id starts with.
+void ContainerDiskWatch::inspected(const QByteArray &lines, const QStringList &unknown)
 {
-    if (m_folders.isEmpty())
+    // What a template prints for a field the engine does not have (no overlay: containerd's
+    // image store, say).
+    const auto value = [](const QByteArray &field) {
+        return field == "<no value>" ? QString() : QString::fromUtf8(field);
+    };
+    for (const QByteArray &line : lines.split('\n')) {
+        const QList<QByteArray> f = line.trimmed().split('\t');
+        const QString fullId = value(f.value(0));
+        const auto listed = std::find_if(unknown.cbegin(), unknown.cend(), [&](const QString &id) {
+            return !id.isEmpty() && fullId.startsWith(id);
+        });
+        if (listed == unknown.cend())
+            continue;
+        Inspected found;
+        found.startedAt = value(f.value(3));
+        if (const QString layer = value(f.value(1)); !layer.isEmpty()) {
+            found.folders << layer;
+            if (const QString workspace = value(f.value(2));
+                m_withWorkspace && !workspace.isEmpty())
+                found.folders << workspace;
+        }
+        m_inspected.insert(*listed, found);
+    }
+}
+
+void ContainerDiskWatch::measure(const QList<cli::ContainerInfo> &boxes)
+{
+    QHash<QString, QStringList> folders;
+    for (auto it = m_inspected.cbegin(); it != m_inspected.cend(); ++it)
+        if (!it->folders.isEmpty())
+            folders.insert(it.key(), it->folders);
+    if (folders.isEmpty())
         return measureByEngine();
-    LayerSize::measure(this, m_folders, [this, boxes](const QHash<QString, qint64> &used) {
+    LayerSize::measure(this, folders, [this, boxes](const QHash<QString, qint64> &used) {
         if (m_engine.isShuttingDown())
             return;
         // None readable: not this host's folders. A few: gone.
@@ -111,9 +141,8 @@ void ContainerDiskWatch::measure(const QJsonArray &boxes)
 // walks every image layer under each container (77 s of CPU at 300 `base` boxes).
 void ContainerDiskWatch::measureByEngine()
 {
-    const QStringList running = runningArgs();
     m_engine.run(
-        QStringList{running.first(), u"--size"_s} + running.mid(1),
+        runningArgs(true),
         [this](const ProcessResult &r) {
             if (!r.ok()) {
                 m_inFlight = false;
@@ -121,35 +150,31 @@ void ContainerDiskWatch::measureByEngine()
                     << EngineCommands::describe(r, m_engine.what(u"ps --size"_s));
                 return;
             }
-            const QJsonArray boxes = QJsonDocument::fromJson(r.out).array();
+            const QList<cli::ContainerInfo> boxes =
+                cli::parseContainerList(r.out, m_engine.providerId());
             QHash<QString, qint64> used;
-            for (const QJsonValue &value : boxes) {
-                const QJsonObject o = value.toObject();
-                used.insert(o.value(u"Id"_s).toString(),
-                            o.value(u"Size"_s).toObject().value(u"rwSize"_s).toInteger(-1));
-            }
+            for (const cli::ContainerInfo &box : boxes)
+                used.insert(box.containerId, box.ownDiskBytes);
             apply(boxes, used);
         },
         60000);
 }
 
-void ContainerDiskWatch::apply(const QJsonArray &boxes, const QHash<QString, qint64> &used)
+void ContainerDiskWatch::apply(const QList<cli::ContainerInfo> &boxes,
+                               const QHash<QString, qint64> &used)
 {
     m_inFlight = false;
     QSet<QString> seen;
-    for (const QJsonValue &value : boxes) {
-        const QJsonObject o = value.toObject();
-        const QJsonObject labels = o.value(u"Labels"_s).toObject();
-        const QString id = labels.value(box::kInstance).toString();
-        if (id.isEmpty() || labels.value(box::kProvider).toString() != m_engine.providerId())
-            continue;
+    for (const cli::ContainerInfo &box : boxes) {
+        const QString &id = box.instanceId;
         seen.insert(id);
-        const qint64 limit =
-            labels.value(box::kDiskGibLabel).toString().toLongLong() * kBytesPerGib;
-        const qint64 bytes = used.value(o.value(u"Id"_s).toString(), -1);
+        const qint64 limit = box.diskGib * kBytesPerGib;
+        const qint64 bytes = used.value(box.containerId, -1);
         if (limit <= 0 || bytes < 0)
             continue;
-        const qint64 startedAt = o.value(u"StartedAt"_s).toInteger();
+        // docker's listing has no start time; its inspect has.
+        const QString startedAt =
+            box.startedAt.isEmpty() ? m_inspected.value(box.containerId).startedAt : box.startedAt;
         auto baseline = m_baselines.find(id);
         // A start after a stop for a full disk may keep what it held then; any other start may
         // hold its size.
@@ -159,6 +184,9 @@ void ContainerDiskWatch::apply(const QJsonArray &boxes, const QHash<QString, qin
             qCWarning(lcCli).noquote() << "instance" << id << "holds" << bytes
                                        << "bytes on its disk, over" << limit << ": stopped";
             m_fullBytes.insert(id, bytes);
+            // Where the listing has no start time, the next start is learnt from inspect again.
+            if (box.startedAt.isEmpty())
+                m_inspected.remove(box.containerId);
             Q_EMIT diskFull(id, bytes, limit);
         }
     }

@@ -4,7 +4,7 @@
 #include "EngineCommands.h"
 
 #include <QHash>
-#include <QJsonArray>
+#include <QList>
 #include <QObject>
 
 class QTimer;
@@ -15,7 +15,9 @@ namespace cardhour::sim {
 // and then, with its /workspace volume where nothing else bounds that (`withWorkspace`), and
 // reports those over their instance's disk (label cardhour.disk-gib) → diskFull.
 // The layers' folders are read here where they can be (LayerSize, off the event loop); a
-// remote engine's are measured by `ps --size`.
+// remote engine's are measured by `ps --size`. One path for podman and docker: their listings
+// are read by cli::parseContainerList, and what differs (docker lists short ids and no start
+// time) is made up from `inspect`.
 class ContainerDiskWatch final : public QObject
 {
     Q_OBJECT
@@ -26,16 +28,17 @@ public:
 
     void check();
     // `boxes`: the running containers as `ps` lists them; `used`: bytes of each one's own disk
-    // by container id.
-    void apply(const QJsonArray &boxes, const QHash<QString, qint64> &used);
+    // by container id as listed.
+    void apply(const QList<cli::ContainerInfo> &boxes, const QHash<QString, qint64> &used);
 
 Q_SIGNALS:
     void diskFull(const QString &instanceId, qint64 usedBytes, qint64 limitBytes);
 
 private:
-    QStringList runningArgs() const;
+    QStringList runningArgs(bool withSizes) const;
     void listed(const ProcessResult &r);
-    void measure(const QJsonArray &boxes);
+    void inspected(const QByteArray &lines, const QStringList &unknown);
+    void measure(const QList<cli::ContainerInfo> &boxes);
     void measureByEngine();
 
     EngineCommands &m_engine;
@@ -46,14 +49,20 @@ private:
     // its start time): a box started again after a stop for a full disk may clean up, not grow.
     struct Baseline
     {
-        qint64 startedAt = 0;
+        QString startedAt;
         qint64 bytes = 0;
     };
     QHash<QString, Baseline> m_baselines;
     QHash<QString, qint64> m_fullBytes; // what it held when last stopped for a full disk
     const bool m_withWorkspace;
-    // container id → its writable layer's folder (and its /workspace volume's, withWorkspace)
-    QHash<QString, QStringList> m_folders;
+    // What `inspect` said of a running container, by its id as listed: its writable layer's
+    // folder (and its /workspace volume's, withWorkspace), and when it started.
+    struct Inspected
+    {
+        QStringList folders;
+        QString startedAt;
+    };
+    QHash<QString, Inspected> m_inspected;
 };
 
 } // namespace cardhour::sim

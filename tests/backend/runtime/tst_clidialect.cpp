@@ -18,6 +18,8 @@ class TestCliDialect : public QObject
 private Q_SLOTS:
     void containerList_data();
     void containerList();
+    void diskOfTheListing_data();
+    void diskOfTheListing();
     void labels_data();
     void labels();
     void ports_data();
@@ -90,6 +92,49 @@ void TestCliDialect::containerList()
     QVERIFY(cli::parseContainerList("", u"prov"_s).isEmpty());
     QVERIFY(cli::parseContainerList("[]", u"prov"_s).isEmpty());
     QVERIFY(cli::parseContainerList("not json at all\n{", u"prov"_s).isEmpty());
+}
+
+void TestCliDialect::diskOfTheListing_data()
+{
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<QString>("startedAt");
+    QTest::addColumn<qint64>("ownDiskBytes");
+    QTest::newRow("podman ps --size")
+        << R"([{"Id":"535765c5306a","StartedAt":1764515890,"State":"running",
+                "Labels":{"cardhour.instance":"i-1","cardhour.managed":"true",
+                          "cardhour.provider":"prov","cardhour.disk-gib":"50"},
+                "Size":{"rootFsSize":712345678,"rwSize":123456}}])"_ba
+        << u"1764515890"_s << qint64(123456);
+    QTest::newRow("podman ps")
+        << R"([{"Id":"535765c5306a","StartedAt":1764515890,"State":"running","Size":null,
+                "Labels":{"cardhour.instance":"i-1","cardhour.managed":"true",
+                          "cardhour.provider":"prov","cardhour.disk-gib":"50"}}])"_ba
+        << u"1764515890"_s << qint64(-1);
+    // docker: no start time; sizes in decimal units, the image's layers in brackets.
+    QTest::newRow("docker ps --size")
+        << R"j({"ID":"8990324b7523","Labels":"cardhour.disk-gib=50,cardhour.instance=i-1,cardhour.managed=true,cardhour.provider=prov","Size":"178B (virtual 555MB)","State":"running","Status":"Up 2 minutes"})j"
+           "\n"_ba
+        << QString() << qint64(178);
+    QTest::newRow("docker ps --size, kB")
+        << R"j({"ID":"8990324b7523","Labels":"cardhour.disk-gib=50,cardhour.instance=i-1,cardhour.managed=true,cardhour.provider=prov","Size":"12.3kB (virtual 80.1MB)","State":"running"})j"
+           "\n"_ba
+        << QString() << qint64(12300);
+    QTest::newRow("docker ps, no size field")
+        << R"({"ID":"8990324b7523","Labels":"cardhour.disk-gib=50,cardhour.instance=i-1,cardhour.managed=true,cardhour.provider=prov","State":"running"})"
+           "\n"_ba
+        << QString() << qint64(-1);
+}
+
+void TestCliDialect::diskOfTheListing()
+{
+    QFETCH(QByteArray, output);
+    QFETCH(QString, startedAt);
+    QFETCH(qint64, ownDiskBytes);
+    const QList<cli::ContainerInfo> found = cli::parseContainerList(output, u"prov"_s);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found.first().diskGib, 50);
+    QCOMPARE(found.first().startedAt, startedAt);
+    QCOMPARE(found.first().ownDiskBytes, ownDiskBytes);
 }
 
 void TestCliDialect::labels_data()
