@@ -22,7 +22,7 @@ cardhour_add_test(tst_stoppolicies
     SOURCES ${_service}/tst_stoppolicies.cpp ${_service}/SpendingFixture.h
     LIBS cardhour_sim_lib)
 # The parts of InstanceService, each on its own.
-foreach(_part instancerecords instanceviews instancelifecycle runtimereports storagefees
+foreach(_part instancerecords instanceviews instancelifecycle runtimereports storagefees accounts
         accountbill)
     cardhour_add_test(tst_${_part}
         SOURCES ${_service}/tst_${_part}.cpp

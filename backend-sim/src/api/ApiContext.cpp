@@ -61,6 +61,27 @@ QString hostPart(const QByteArray &authority)
     return text.section(u':', 0, 0);
 }
 
+// The Host headers a local client sends ("127.0.0.1:8787", "localhost", "[::1]:80"), told
+// apart without building strings or parsing an address: they are most requests' Host.
+bool isLoopbackAuthority(QByteArrayView authority)
+{
+    qsizetype end = authority.size();
+    for (qsizetype i = end - 1; i >= 0; --i) {
+        const char c = authority.at(i);
+        if (c == ':') {
+            if (i == end - 1)
+                return false; // a colon without a port
+            end = i;
+            break;
+        }
+        if (c < '0' || c > '9')
+            break;
+    }
+    const QByteArrayView host = authority.first(end);
+    return host == "127.0.0.1" || host == "[::1]"
+        || host.compare("localhost", Qt::CaseInsensitive) == 0;
+}
+
 bool isOwnHost(const QString &host, const QStringList &hostNames)
 {
     if (host.isEmpty())
@@ -83,7 +104,7 @@ void ApiContext::checkRequestSource(const http::Request &request, const QStringL
                                QString::fromLatin1(bodyType)));
     }
     const QByteArray host = request.header("host");
-    if (!isOwnHost(hostPart(host), hostNames))
+    if (!isLoopbackAuthority(host) && !isOwnHost(hostPart(host), hostNames))
         throw ApiError(403, ErrorCode::ForbiddenOrigin,
                        u"The request is addressed to a host (%1) that is not this provider."_s.arg(
                            QString::fromLatin1(host.left(100))));

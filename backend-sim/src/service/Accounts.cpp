@@ -183,22 +183,30 @@ std::optional<QString> Accounts::authenticate(const QByteArray &token, bool *exp
         *expired = false;
     if (token.size() != 43) // 32 bytes in unpadded base64url
         return std::nullopt;
-    const QByteArray hash = tokens::hashForStorage(token);
     forgetIfChanged();
-    auto known = m_knownTokens.constFind(hash);
-    if (known == m_knownTokens.cend()) {
-        KnownToken found;
+    // qHash is seeded per process: a caller cannot aim presented tokens at one bucket.
+    const size_t slot = qHash(QByteArrayView(token), QHashSeed::globalSeed());
+    const KnownToken *known = nullptr;
+    for (auto it = m_knownTokens.constFind(slot); it != m_knownTokens.cend() && it.key() == slot;
+         ++it) {
+        if (tokens::constantTimeEquals(it->token, token))
+            known = &*it;
+    }
+    if (!known) {
+        const QByteArray hash = tokens::hashForStorage(token);
+        KnownToken found{token, {}, 0};
         QByteArray stored;
         m_db.forEachRow(
             u"SELECT hash, user_id, created_at FROM tokens WHERE hash = ? AND revoked_at IS NULL"_s,
             {QString::fromLatin1(hash)}, [&](const QSqlQuery &q) {
                 stored = q.value(0).toString().toLatin1();
-                found = {q.value(1).toString(), q.value(2).toLongLong()};
+                found.userId = q.value(1).toString();
+                found.createdAtMs = q.value(2).toLongLong();
             });
         // The lookup is by hash, so timing says nothing about the token; compare anyway.
         if (stored.isEmpty() || !tokens::constantTimeEquals(stored, hash))
             return std::nullopt;
-        known = m_knownTokens.insert(hash, found);
+        known = &*m_knownTokens.insert(slot, std::move(found));
     }
     if (m_clock.nowMs() >= known->createdAtMs + kTokenLifetimeMs) {
         if (expired)

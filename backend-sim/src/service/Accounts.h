@@ -72,14 +72,17 @@ private:
     LoginGuard m_loginGuard;
     SignupGate m_signupGate;
     QByteArray m_dummyHash; // verified against on unknown e-mails so timing does not tell
-    // Tokens found valid, by hash, while the database is unchanged (a revocation is a write):
-    // a read that authenticates asks SQLite once per token and change, not once per request.
+    // Tokens found valid while the database is unchanged (a revocation is a write): a read
+    // that authenticates asks the store once per token and change, not once per request. They
+    // are found by a seeded hash of the presented text and then compared with it in constant
+    // time, so a request that repeats a known token costs no SHA-256.
     struct KnownToken
     {
+        QByteArray token; // as presented: only in memory, never written anywhere
         QString userId;
         qint64 createdAtMs = 0;
     };
-    QHash<QByteArray, KnownToken> m_knownTokens;
+    QMultiHash<size_t, KnownToken> m_knownTokens;
     QHash<QString, QJsonObject> m_knownUsers; // userJson() by user id, likewise
     quint64 m_knownAt = 0; // Database::writeVersion() both were read at
     void forgetIfChanged();

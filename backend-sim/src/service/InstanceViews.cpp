@@ -153,11 +153,12 @@ QByteArray InstanceViews::listJson(const QString &userId, bool includeTerminated
 {
     if (m_serialisedAt != m_db.writeVersion()) {
         m_serialisedLists.clear();
+        m_lastMade.clear();
         m_serialisedAt = m_db.writeVersion();
     }
     const QString key = (includeTerminated ? u"1:"_s : u"0:"_s) + userId;
-    std::shared_ptr<const SerialisedList> list = m_serialisedLists.value(key);
     const qint64 now = m_clock.nowMs();
+    std::shared_ptr<const SerialisedList> list = m_serialisedLists.value(key);
     if (!list) {
         list = serialise(userId, includeTerminated, now);
         if (!list)
@@ -165,32 +166,36 @@ QByteArray InstanceViews::listJson(const QString &userId, bool includeTerminated
                 .toJson(QJsonDocument::Compact);
         m_serialisedLists.insert(key, list);
     }
-    // Each amount at most 20 digits: one allocation, no growing copies of a 100 KB body. The
-    // pieces and digits are written straight into it (QByteArray::append and ::number were
-    // two thirds of a request's instructions between rebuilds).
-    constexpr qsizetype kMaxAmountDigits = 20;
-    QByteArray out(list->piecesSize + 2 * kMaxAmountDigits * list->costs.size(), Qt::Uninitialized);
-    char *at = out.data();
-    const auto put = [&at](const QByteArray &piece) {
-        std::memcpy(at, piece.constData(), size_t(piece.size()));
-        at += piece.size();
-    };
-    const auto number = [&at](qint64 value) {
-        at = std::to_chars(at, at + kMaxAmountDigits, value).ptr;
-    };
+    // The amounts first (compute, storage per instance, as Meter::addUnposted counts them):
+    // when none moved since the last answer (a cent's millionth takes a while at most
+    // prices), that answer's bytes are this one's too, shared rather than written again.
+    MadeAt &made = m_lastMade[key];
+    QList<qint64> amounts(2 * list->costs.size());
     for (qsizetype i = 0; i < list->costs.size(); ++i) {
-        // As Meter::addUnposted counts them, for one instance.
         Meter::Costs live = list->costs.at(i).posted;
         for (const Meter::OpenSegment &s : list->costs.at(i).open)
             (s.kind == Meter::Kind::Storage ? live.storageMicros : live.computeMicros) +=
                 Meter::unposted(s, now);
-        put(list->pieces.at(2 * i));
-        number(live.computeMicros);
-        put(list->pieces.at(2 * i + 1));
-        number(live.storageMicros);
+        amounts[2 * i] = live.computeMicros;
+        amounts[2 * i + 1] = live.storageMicros;
     }
-    put(list->pieces.constLast());
+    if (!made.body.isEmpty() && made.amounts == amounts)
+        return made.body;
+    // Each amount at most 20 digits: one allocation, no growing copies of a 100 KB body. The
+    // pieces and digits are written straight into it (QByteArray::append and ::number were
+    // two thirds of a request's instructions between rebuilds).
+    constexpr qsizetype kMaxAmountDigits = 20;
+    QByteArray out(list->piecesSize + kMaxAmountDigits * amounts.size(), Qt::Uninitialized);
+    char *at = out.data();
+    for (qsizetype i = 0; i < list->pieces.size(); ++i) {
+        const QByteArray &piece = list->pieces.at(i);
+        std::memcpy(at, piece.constData(), size_t(piece.size()));
+        at += piece.size();
+        if (i < amounts.size())
+            at = std::to_chars(at, at + kMaxAmountDigits, amounts.at(i)).ptr;
+    }
     out.truncate(at - out.constData());
+    made = {std::move(amounts), out};
     return out;
 }
 

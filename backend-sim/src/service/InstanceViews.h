@@ -84,6 +84,14 @@ private:
     EventBus &m_events;
     const Clock &m_clock;
     QHash<QString, std::shared_ptr<const SerialisedList>> m_serialisedLists;
+    // The last body made of each list and the amounts in it: while they have not moved, the
+    // same bytes are the answer (shared, not copied again).
+    struct MadeAt
+    {
+        QList<qint64> amounts;
+        QByteArray body;
+    };
+    QHash<QString, MadeAt> m_lastMade;
     quint64 m_serialisedAt = 0; // Database::writeVersion() they were made at
 };
 

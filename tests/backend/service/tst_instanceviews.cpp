@@ -54,6 +54,39 @@ private Q_SLOTS:
         QCOMPARE(views.list(user, true).size(), 2);
     }
 
+    void theKeptAnswerIsTheListAtEachMillisecondAndAfterAWrite()
+    {
+        // The last answer is given again while no amount moved: read at every millisecond
+        // (the cost moves every second or third at this price), and after writes made
+        // within one millisecond, it is still the list built afresh.
+        ServiceFixture f;
+        const QString user = f.signUp(u"kept@example.com"_s);
+        const QString first = f.createRunning(user);
+        const QString second = f.createRunning(user);
+        InstanceViews &views = f.service->views();
+        const auto built = [&] {
+            return QJsonDocument(views.list(user, false)).toJson(QJsonDocument::Compact);
+        };
+        QByteArray last;
+        int moved = 0;
+        for (int ms = 0; ms < 12; ++ms) {
+            const QByteArray answer = views.listJson(user, false);
+            QCOMPARE(answer, built());
+            QCOMPARE(views.listJson(user, false), answer);
+            moved += answer != last;
+            last = answer;
+            f.clock.advanceMs(1);
+        }
+        QVERIFY2(moved > 2, "the costs never moved: the reads compared nothing");
+        const QByteArray before = views.listJson(user, false);
+        f.service->stop(user, second); // the clock stands still: only the state changes
+        QVERIFY(views.listJson(user, false) != before);
+        QCOMPARE(views.listJson(user, false), built());
+        f.service->terminate(user, first);
+        QCOMPARE(views.listJson(user, false), built());
+        QCOMPARE(views.list(user, false).size(), 1);
+    }
+
     void theCatalogCountsHeldCards()
     {
         ServiceFixture f;

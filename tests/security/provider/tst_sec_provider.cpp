@@ -128,6 +128,11 @@ void TestSecProvider::crossOriginFloodDoesNotLockTheOwner_data()
                                             << "http://127.0.0.1:1"_ba;
     QTest::newRow("rebound host name") << "Host"_ba
                                        << "evil.example:8787"_ba;
+    // Names that begin like the loopback ones the provider accepts without parsing.
+    QTest::newRow("name after a loopback address") << "Host"_ba
+                                                   << "127.0.0.1.evil.example:8787"_ba;
+    QTest::newRow("name after localhost") << "Host"_ba
+                                          << "localhost.evil.example"_ba;
 }
 
 void TestSecProvider::crossOriginFloodDoesNotLockTheOwner()
