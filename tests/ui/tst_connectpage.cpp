@@ -72,6 +72,8 @@ private Q_SLOTS:
         QTRY_VERIFY(panel->isVisible());
         QTRY_VERIFY(
             page.findChild<QLabel *>(u"imagesError"_s)->text().contains(u"exit status 1"_s));
+        // Nothing is said about the images the list did not show.
+        QCOMPARE(page.findChild<QLabel *>(u"imagesSummary"_s)->text(), QString());
         QCOMPARE(panel->width(), page.findChild<QGroupBox *>(u"choiceBox"_s)->width());
     }
 };
