@@ -60,16 +60,15 @@ ConnectPage::ConnectPage(const core::SandboxLauncher *launcher, QWidget *parent)
     connect(m_ui->connectButton, &QPushButton::clicked, this, &ConnectPage::onConnect);
     if (launcher) {
         m_images = new core::SandboxImages(launcher, this);
-        m_preparation = new ImagePreparation(m_images, this);
-        m_preparation->setFixedWidth(m_ui->choiceBox->minimumWidth());
         m_ui->choiceBox->installEventFilter(this); // the panel as wide as the choice above it
         // In a row of its own (not an aligned item): its wrapped lines get the height they
-        // need for the width they have.
-        auto *row = new QHBoxLayout;
-        row->addStretch(1);
-        row->addWidget(m_preparation, 0);
-        row->addStretch(1);
-        m_ui->outerLayout->insertLayout(choiceIndex + 1, row);
+        // need for the width they have. The panel itself is built at the first look, after
+        // the first frame (it is hidden until the look finds something to say); the row,
+        // with nothing shown in it, takes no room until then.
+        m_preparationRow = new QHBoxLayout;
+        m_preparationRow->addStretch(1);
+        m_preparationRow->addStretch(1);
+        m_ui->outerLayout->insertLayout(choiceIndex + 1, m_preparationRow);
         connect(m_ui->sandboxRadio, &QRadioButton::toggled, this, &ConnectPage::updatePreparation);
         // The image check runs cardhour-sim (and podman): after the page's frame, not before.
         // The content paints (it covers the page in its scroll area), so it is the one watched.
@@ -103,12 +102,27 @@ void ConnectPage::showEvent(QShowEvent *event)
         m_afterPaint->arm();
 }
 
+ImagePreparation *ConnectPage::ensurePreparation()
+{
+    if (!m_preparation) {
+        m_preparation = new ImagePreparation(m_images, this);
+        // As wide as the choice (kept so by eventFilter once it is laid out).
+        m_preparation->setFixedWidth(m_ui->choiceBox->isVisible()
+                                         ? m_ui->choiceBox->width()
+                                         : m_ui->choiceBox->minimumWidth());
+        m_preparationRow->insertWidget(1, m_preparation, 0);
+    }
+    return m_preparation;
+}
+
 void ConnectPage::updatePreparation()
 {
-    if (!m_preparation)
+    if (!m_images)
         return;
     const bool sandbox = m_ui->sandboxRadio->isChecked() && m_images->usesContainers();
-    m_preparation->setActive(sandbox);
+    if (!sandbox && !m_preparation)
+        return; // nothing to show, nor to hide
+    ensurePreparation()->setActive(sandbox);
     if (sandbox)
         m_preparation->refresh();
 }

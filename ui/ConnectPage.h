@@ -5,6 +5,8 @@
 
 #include <memory>
 
+class QHBoxLayout;
+
 namespace Ui {
 class ConnectPage;
 }
@@ -53,10 +55,13 @@ private:
     QUrl enteredUrl(QString *problem = nullptr) const;
 
     void updatePreparation();
+    // The panel under the choice, built when first needed (after the first frame).
+    ImagePreparation *ensurePreparation();
 
     std::unique_ptr<Ui::ConnectPage> m_ui;
     core::SandboxImages *m_images = nullptr;
-    ImagePreparation *m_preparation = nullptr;
+    ImagePreparation *m_preparation = nullptr; // null until first needed
+    QHBoxLayout *m_preparationRow = nullptr; // where it goes
     AfterPaint *m_afterPaint = nullptr; // looks at the images once this page is on screen
     bool m_looked = false; // the first look was taken (after the first frame)
 };

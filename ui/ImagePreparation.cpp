@@ -114,7 +114,8 @@ void ImagePreparation::onChecked(const QList<core::SandboxImages::Image> &images
                                  const QString &error)
 {
     Q_UNUSED(images)
-    m_checked = true;
+    // Ready only when the list was read: a list that could not be read says nothing of them.
+    m_checked = error.isEmpty();
     m_error->setText(error.isEmpty() ? m_buildError : error);
     m_missing = error.isEmpty() ? m_images->missing() : QStringList();
     updateSummary();

@@ -144,9 +144,11 @@ void TestImagePreparation::preparesImagesWhileALaunchWaits()
     QVERIFY(images);
 
     // What is missing, and doctor's finding with the command to copy.
-    auto *prepare = page.findChild<QPushButton *>(u"prepareImagesButton"_s);
-    QVERIFY(prepare);
-    QTRY_VERIFY_WITH_TIMEOUT(prepare->isVisible(), 60000);
+    // The panel is built at the first look, after the page's first frame.
+    QPushButton *prepare = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT((prepare = page.findChild<QPushButton *>(u"prepareImagesButton"_s))
+                                 && prepare->isVisible(),
+                             60000);
     QCOMPARE(images->missing(),
              (QStringList{u"base"_s, u"pytorch"_s, u"jupyter"_s, u"ocr"_s, u"speech"_s}));
     QVERIFY(page.findChild<QLabel *>(u"imagesSummary"_s)->text().contains(u"base"_s));
