@@ -164,6 +164,8 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     // from the first difference on, this pass gets a list of its own.
     QList<PassEntry> thisPass;
     Sample sample;
+    // Nearly every track was sampled by the last pass: the same seconds ago, the same lag.
+    SimulatedGpu::Lag lag = SimulatedGpu::lagOver(0);
     bool sameAsLast = true; // rows so far equal m_lastPass's first `rows` entries
     qsizetype rows = 0;
     qsizetype cursor = 0;
@@ -230,6 +232,8 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
             load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
         }
         track.lastSampleNs = nowNs;
+        if (lag.seconds != seconds)
+            lag = SimulatedGpu::lagOver(seconds);
         if (real) {
             // What nvidia-smi read from the cards this instance holds, in the order the box
             // sees them.
@@ -237,7 +241,7 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
                 sample.cards.append(m_realReadings.value(card));
         }
         for (SimulatedGpu &card : track.cards) {
-            card = SimulatedGpu::step(card, spec, load, seconds);
+            card = SimulatedGpu::step(card, spec, load, lag);
             sample.cards.append(CardSample{float(card.utilizationPct), float(card.memoryUsedMib),
                                            float(rounded(card.temperatureC, 1)),
                                            float(rounded(card.powerW, 1))});
