@@ -80,11 +80,11 @@ void MinuteAverages::write()
                 insert.bind(at + 1, row.instanceId);
                 insert.bind(at + 2, row.minuteMs);
                 if (row.cpuPercent >= 0)
-                    insert.bind(at + 3, double(row.cpuPercent));
+                    insert.bindReal(at + 3, double(row.cpuPercent));
                 else
                     insert.bindNull(at + 3);
                 if (row.memoryMib >= 0)
-                    insert.bind(at + 4, double(row.memoryMib));
+                    insert.bindReal(at + 4, double(row.memoryMib));
                 else
                     insert.bindNull(at + 4);
                 insert.bind(at + 5, QString::fromLatin1(row.gpus));

@@ -99,7 +99,7 @@ void RawStatement::bind(int position, qint64 value)
         fail("bind failed", code);
 }
 
-void RawStatement::bind(int position, double value)
+void RawStatement::bindReal(int position, double value)
 {
     if (m_db.isPostgres())
         return query().bindValue(position - 1, value);
