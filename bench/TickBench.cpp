@@ -71,6 +71,40 @@ QJsonObject stats(const QList<double> &micros)
             {u"max_us"_s, percentile(micros, 100)}};
 }
 
+// `perf record --control fifo:CTL,ACK -D -1`: with CARDHOUR_TICK_PERF_CTL=CTL and
+// CARDHOUR_TICK_PERF_ACK=ACK, the profile covers only the passes of the phase named by
+// CARDHOUR_TICK_PERF_PHASE (ordinary, minute or posting), not the set-up.
+class PerfWindow
+{
+public:
+    PerfWindow()
+        : m_ctl(qEnvironmentVariable("CARDHOUR_TICK_PERF_CTL")),
+          m_ack(qEnvironmentVariable("CARDHOUR_TICK_PERF_ACK")),
+          m_phase(qEnvironmentVariable("CARDHOUR_TICK_PERF_PHASE", u"ordinary"_s))
+    {}
+    void enable(const QString &phase) { send(phase, "enable\n"); }
+    void disable(const QString &phase) { send(phase, "disable\n"); }
+
+private:
+    void send(const QString &phase, const char *command) const
+    {
+        if (m_ctl.isEmpty() || phase != m_phase)
+            return;
+        if (FILE *ctl = std::fopen(qPrintable(m_ctl), "w")) {
+            std::fputs(command, ctl);
+            std::fclose(ctl);
+        }
+        if (FILE *ack = std::fopen(qPrintable(m_ack), "r")) {
+            char line[16];
+            std::fgets(line, sizeof line, ack);
+            std::fclose(ack);
+        }
+    }
+    QString m_ctl;
+    QString m_ack;
+    QString m_phase;
+};
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -170,8 +204,14 @@ int main(int argc, char *argv[])
         QList<double> billingCpu;
         QList<double> samplingCpu;
         QElapsedTimer timer;
+        PerfWindow perf;
         for (int t = 0; t <= ticks; ++t) {
             clock.advanceMs(1000);
+            // The pass that stores every instance's minute average, or an ordinary one.
+            const QString phase = t == 0                                    ? u"warm-up"_s
+                : clock.nowMs() / 60'000 != (clock.nowMs() - 1000) / 60'000 ? u"minute"_s
+                                                                            : u"ordinary"_s;
+            perf.enable(phase);
             timer.start();
             double cpu = cpuMicros();
             service.tick();
@@ -182,6 +222,7 @@ int main(int argc, char *argv[])
             telemetry.sampleNow();
             const double sampled = double(timer.nsecsElapsed()) / 1000.0;
             const double sampledCpu = cpuMicros() - cpu;
+            perf.disable(phase);
             if (t == 0)
                 continue; // warm-up
             billing.append(billed);
@@ -191,11 +232,13 @@ int main(int argc, char *argv[])
         }
         // The tick that posts a checkpoint charge for every instance (once a minute).
         clock.advanceMs(60'000);
+        perf.enable(u"posting"_s);
         timer.start();
         const double postingCpuStart = cpuMicros();
         service.tick();
         const double posting = double(timer.nsecsElapsed()) / 1000.0;
         const double postingCpu = cpuMicros() - postingCpuStart;
+        perf.disable(u"posting"_s);
         QList<double> both;
         for (int i = 0; i < billing.size(); ++i)
             both.append(billing.at(i) + sampling.at(i));

@@ -5,6 +5,9 @@ cardhour_add_test(tst_simulatedgpu
 cardhour_add_test(tst_samplehistory
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_samplehistory.cpp
     LIBS cardhour_sim_lib)
+cardhour_add_test(tst_minuteaverages
+    SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_minuteaverages.cpp
+    LIBS cardhour_sim_lib)
 cardhour_add_test(tst_nvidiagpus
     SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/gpu/tst_nvidiagpus.cpp
     LIBS cardhour_sim_lib)

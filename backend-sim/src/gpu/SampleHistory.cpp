@@ -32,6 +32,13 @@ void SampleHistory::push(const TelemetrySample &sample, qsizetype capacity)
     if (m_size < qsizetype(m_heads.size())) {
         target = slot(m_size); // a free slot of the ring
     } else if (m_first == 0) {
+        if (m_heads.capacity() == 0) {
+            // A minute's room at once: growing from one slot reallocated both rings of every
+            // instance at its 2nd, 3rd, 5th, 9th... sample.
+            const size_t room = size_t(std::min<qsizetype>(capacity, kFirstRoom));
+            m_heads.reserve(room);
+            m_cards.reserve(room * size_t(m_stride));
+        }
         m_heads.emplace_back(); // still growing towards capacity, oldest at slot 0
         m_cards.resize(m_heads.size() * size_t(m_stride));
         target = qsizetype(m_heads.size()) - 1;

@@ -64,6 +64,7 @@ private:
     }
     const Head &head(qsizetype i) const { return m_heads[size_t(slot(i))]; }
     void widen(int stride); // more cards per sample than so far: every slot gets room for them
+    static constexpr qsizetype kFirstRoom = 64; // samples room is made for at the first push
 
     std::vector<Head> m_heads;
     std::vector<TelemetryCardSample> m_cards; // m_stride per slot of m_heads

@@ -19,12 +19,13 @@ double clamp01(double v)
     return std::isfinite(v) ? std::clamp(v, 0.0, 1.0) : 0.0;
 }
 
-// First-order lag: how far `current` moves towards `target` in `seconds`.
-double approach(double current, double target, double seconds, double tau)
+// First-order lag: where `current` is after moving towards `target` for the lag's seconds,
+// `left` being exp(-seconds / tau), the share of the distance still to go.
+double approach(double current, double target, double seconds, double left)
 {
     if (seconds <= 0)
         return current;
-    return target + (current - target) * std::exp(-seconds / tau);
+    return target + (current - target) * left;
 }
 
 } // namespace
@@ -37,8 +38,25 @@ SimulatedGpu SimulatedGpu::idle(const Spec &spec)
     return gpu;
 }
 
+SimulatedGpu::Lag SimulatedGpu::lagOver(double seconds)
+{
+    Lag lag;
+    lag.seconds = seconds;
+    if (seconds > 0) {
+        lag.temperature = std::exp(-seconds / kTemperatureTauS);
+        lag.power = std::exp(-seconds / kPowerTauS);
+    }
+    return lag;
+}
+
 SimulatedGpu SimulatedGpu::step(const SimulatedGpu &previous, const Spec &spec, const Load &load,
                                 double seconds)
+{
+    return step(previous, spec, load, lagOver(seconds));
+}
+
+SimulatedGpu SimulatedGpu::step(const SimulatedGpu &previous, const Spec &spec, const Load &load,
+                                const Lag &lag)
 {
     SimulatedGpu next = previous;
     const double busy = clamp01(load.cpuShare);
@@ -49,10 +67,10 @@ SimulatedGpu SimulatedGpu::step(const SimulatedGpu &previous, const Spec &spec, 
     const double targetTemperature =
         spec.idleTemperatureC + (spec.fullLoadTemperatureC - spec.idleTemperatureC) * busy;
     next.temperatureC =
-        approach(previous.temperatureC, targetTemperature, seconds, kTemperatureTauS);
+        approach(previous.temperatureC, targetTemperature, lag.seconds, lag.temperature);
     const double targetPower =
         spec.powerLimitW * (kIdlePowerShare + (1.0 - kIdlePowerShare) * busy);
-    next.powerW = approach(previous.powerW, targetPower, seconds, kPowerTauS);
+    next.powerW = approach(previous.powerW, targetPower, lag.seconds, lag.power);
     next.fanPct = std::round(std::clamp((next.temperatureC - kFanStartC) * 2.5, 0.0, 100.0));
     return next;
 }

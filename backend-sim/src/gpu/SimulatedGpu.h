@@ -30,10 +30,24 @@ struct SimulatedGpu
     double powerW = 0;
     double fanPct = 0;
 
+    // How far temperature and power move towards their targets in `seconds`: the same for
+    // every card sampled after the same interval, so a pass works it out once, not twice per
+    // card (the exponentials were half of the telemetry pass at 100 000 instances).
+    struct Lag
+    {
+        double seconds = 0;
+        double temperature = 1; // share of the distance left after `seconds`
+        double power = 1;
+    };
+    static Lag lagOver(double seconds);
+
     static SimulatedGpu idle(const Spec &spec);
     // The state `seconds` after `previous` under `load`.
     static SimulatedGpu step(const SimulatedGpu &previous, const Spec &spec, const Load &load,
                              double seconds);
+    // The same, with the lag of those seconds worked out already (lagOver).
+    static SimulatedGpu step(const SimulatedGpu &previous, const Spec &spec, const Load &load,
+                             const Lag &lag);
     // "P0".."P8", as nvidia-smi shows the performance state.
     QString pstate() const;
 };

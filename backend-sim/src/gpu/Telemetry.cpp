@@ -66,7 +66,8 @@ Telemetry::Telemetry(Database &db, const Catalog &catalog, ContainerRuntime &run
                      EventBus &events, Clock &clock, ResourcesFn resources, Options options,
                      QObject *parent)
     : QObject(parent), m_db(db), m_catalog(catalog), m_runtime(runtime), m_events(events),
-      m_clock(clock), m_resources(std::move(resources)), m_options(std::move(options))
+      m_clock(clock), m_resources(std::move(resources)), m_options(std::move(options)),
+      m_minutes(db)
 {
     m_monotonic.start();
     m_timer.setInterval(m_options.intervalMs);
@@ -164,6 +165,8 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
     // from the first difference on, this pass gets a list of its own.
     QList<PassEntry> thisPass;
     Sample sample;
+    // Nearly every track was sampled by the last pass: the same seconds ago, the same lag.
+    SimulatedGpu::Lag lag = SimulatedGpu::lagOver(0);
     bool sameAsLast = true; // rows so far equal m_lastPass's first `rows` entries
     qsizetype rows = 0;
     qsizetype cursor = 0;
@@ -230,6 +233,8 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
             load.memoryShare = limitMib > 0 ? sample.memoryMib / limitMib : 0;
         }
         track.lastSampleNs = nowNs;
+        if (lag.seconds != seconds)
+            lag = SimulatedGpu::lagOver(seconds);
         if (real) {
             // What nvidia-smi read from the cards this instance holds, in the order the box
             // sees them.
@@ -237,7 +242,7 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
                 sample.cards.append(m_realReadings.value(card));
         }
         for (SimulatedGpu &card : track.cards) {
-            card = SimulatedGpu::step(card, spec, load, seconds);
+            card = SimulatedGpu::step(card, spec, load, lag);
             sample.cards.append(CardSample{float(card.utilizationPct), float(card.memoryUsedMib),
                                            float(rounded(card.temperatureC, 1)),
                                            float(rounded(card.powerW, 1))});
@@ -295,16 +300,11 @@ void Telemetry::onUsage(const QHash<QString, ResourceUsage> &usage)
             sampleOne(&thisPass.constLast());
         });
     }
+    m_minutes.write();
     // Minute averages are kept for the retention period, then dropped (checked once an hour,
     // once for all instances, cheaply by index).
-    if (hourEnded >= 0) {
-        try {
-            m_db.write(u"DELETE FROM telemetry_minutes WHERE minute_ms < ?"_s,
-                       {hourEnded - qint64(m_options.retentionDays) * 86'400'000});
-        } catch (const std::exception &error) {
-            qWarning("telemetry: could not drop old minutes: %s", error.what());
-        }
-    }
+    if (hourEnded >= 0)
+        m_minutes.dropBefore(hourEnded - qint64(m_options.retentionDays) * 86'400'000);
     tx.commit();
     // This pass's own writes (minute averages) change no instance's state.
     m_lastPassAt = m_db.writeVersion();
@@ -486,51 +486,8 @@ void Telemetry::persistMinute(const QString &instanceId, const InstanceTrack &tr
     // Only the minute's own samples, found from the back: not the whole hour kept.
     const QList<Sample> minute =
         bucketed(track.history, track.history.firstAtOrAfter(minuteMs), minuteMs, 60);
-    if (minute.isEmpty() || minute.first().atMs != minuteMs)
-        return;
-    const Sample &avg = minute.first();
-    QJsonArray gpus;
-    for (const CardSample &card : avg.cards)
-        gpus.append(
-            QJsonArray{card.utilizationPct, card.memoryUsedMib, card.temperatureC, card.powerW});
-    try {
-        m_db.write(u"INSERT INTO telemetry_minutes (instance_id, minute_ms,"
-                   " cpu_percent, memory_mib, gpus) VALUES (?, ?, ?, ?, ?)"
-                   " ON CONFLICT (instance_id, minute_ms) DO UPDATE SET"
-                   " cpu_percent = excluded.cpu_percent, memory_mib = excluded.memory_mib,"
-                   " gpus = excluded.gpus"_s,
-                   {instanceId, minuteMs,
-                    avg.cpuPercent >= 0 ? QVariant(avg.cpuPercent) : QVariant(),
-                    avg.memoryMib >= 0 ? QVariant(avg.memoryMib) : QVariant(),
-                    QString::fromUtf8(QJsonDocument(gpus).toJson(QJsonDocument::Compact))});
-    } catch (const std::exception &error) {
-        qWarning("telemetry: could not keep the minute of %s: %s", qPrintable(instanceId),
-                 error.what());
-    }
-}
-
-QList<Telemetry::Sample> Telemetry::storedMinutes(const QString &instanceId, qint64 sinceMs,
-                                                  qint64 untilMs) const
-{
-    QList<Sample> out;
-    QSqlQuery q = m_db.exec(
-        u"SELECT minute_ms, cpu_percent, memory_mib, gpus FROM telemetry_minutes"
-        " WHERE instance_id = ? AND minute_ms >= ? AND minute_ms < ? ORDER BY minute_ms"_s,
-        {instanceId, sinceMs - sinceMs % 60000, untilMs});
-    while (q.next()) {
-        Sample sample;
-        sample.atMs = q.value(0).toLongLong();
-        sample.cpuPercent = q.value(1).isNull() ? -1.0f : q.value(1).toFloat();
-        sample.memoryMib = q.value(2).isNull() ? -1.0f : q.value(2).toFloat();
-        const QJsonArray gpus = QJsonDocument::fromJson(q.value(3).toString().toUtf8()).array();
-        for (const QJsonValue &g : gpus) {
-            const QJsonArray v = g.toArray();
-            sample.cards.append(CardSample{float(v.at(0).toDouble()), float(v.at(1).toDouble()),
-                                           float(v.at(2).toDouble()), float(v.at(3).toDouble())});
-        }
-        out.append(sample);
-    }
-    return out;
+    if (!minute.isEmpty() && minute.first().atMs == minuteMs)
+        m_minutes.add(instanceId, minute.first());
 }
 
 QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, int stepSeconds) const
@@ -550,7 +507,7 @@ QJsonObject Telemetry::metricsJson(const QString &instanceId, qint64 sinceMs, in
         ? it->second.history.atMs(0) - it->second.history.atMs(0) % 60000
         : std::numeric_limits<qint64>::max();
     if (sinceMs < memoryFrom) {
-        const QList<Sample> older = storedMinutes(instanceId, sinceMs, memoryFrom);
+        const QList<Sample> older = m_minutes.read(instanceId, sinceMs, memoryFrom);
         for (const Sample &s : older)
             out.append(sampleJson(s, vramMib));
     }

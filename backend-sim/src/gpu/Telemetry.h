@@ -1,5 +1,6 @@
 #pragma once
 
+#include "MinuteAverages.h"
 #include "SampleHistory.h"
 #include "SimulatedGpu.h"
 #include "runtime/ContainerRuntime.h"
@@ -99,12 +100,12 @@ private:
     void readRealCards();
     void writeStatus(const QString &instanceId, const InstanceTrack &track,
                      const SimulatedGpu::Spec &spec) const;
+    // Queues the average of the minute at `minuteMs` (written at the pass's end).
     void persistMinute(const QString &instanceId, const InstanceTrack &track, qint64 minuteMs);
     // The samples of `history` from index `from` on, those since sinceMs, averaged over
     // buckets of stepSeconds.
     static QList<Sample> bucketed(const SampleHistory &history, qsizetype from, qint64 sinceMs,
                                   int stepSeconds);
-    QList<Sample> storedMinutes(const QString &instanceId, qint64 sinceMs, qint64 untilMs) const;
 
     Database &m_db;
     const Catalog &m_catalog;
@@ -113,6 +114,7 @@ private:
     Clock &m_clock;
     ResourcesFn m_resources;
     Options m_options;
+    MinuteAverages m_minutes;
     QTimer m_timer;
     QElapsedTimer m_monotonic;
     // Kept for good (a stopped instance's chart of the last hour); node-based, so the pass

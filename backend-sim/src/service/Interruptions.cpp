@@ -122,9 +122,12 @@ QStringList Interruptions::preemptFor(const GpuType &gpu, int needed, int freeNo
 QHash<QString, QList<QPair<QString, qint64>>> Interruptions::dueBy(qint64 nowMs)
 {
     QHash<QString, QList<QPair<QString, qint64>>> due;
+    // Through the partial index of the few pending deadlines: `state || ''` keeps SQLite's
+    // planner off the indexes by state, which walked every running instance each tick
+    // (125 ms a tick at 100 000 running hosts).
     QSqlQuery q = m_db.exec(u"SELECT user_id, id, interruption_at FROM instances"
                             " WHERE interruption_at IS NOT NULL AND interruption_at <= ?"
-                            " AND state = 'running'"_s,
+                            " AND (state || '') = 'running'"_s,
                             {nowMs});
     while (q.next())
         due[q.value(0).toString()].append({q.value(1).toString(), q.value(2).toLongLong()});

@@ -99,6 +99,15 @@ void RawStatement::bind(int position, qint64 value)
         fail("bind failed", code);
 }
 
+void RawStatement::bindReal(int position, double value)
+{
+    if (m_db.isPostgres())
+        return query().bindValue(position - 1, value);
+    const int code = sqlite3_bind_double(statement(), position, value);
+    if (code != SQLITE_OK)
+        fail("bind failed", code);
+}
+
 void RawStatement::bind(int position, const QString &value)
 {
     if (m_db.isPostgres())

@@ -33,6 +33,7 @@ public:
 
     // Positions count from 1, as in SQLite. Text is copied when bound.
     void bind(int position, qint64 value);
+    void bindReal(int position, double value); // not bind(): an int literal would be ambiguous
     void bind(int position, const QString &value);
     void bindNull(int position);
     // Runs the statement to its end, then clears it for the next row. Throws DbError with
