@@ -12,7 +12,6 @@
 #include "core/Json.h"
 #include "store/Database.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -175,8 +174,9 @@ QJsonArray PrivateModels::uploads(const QString &userId)
     return out;
 }
 
-QJsonObject PrivateModels::putChunk(const QString &userId, const QString &uploadId, qint64 offset,
-                                    const QByteArray &data, const QString &chunkSha256)
+void PrivateModels::putChunk(const QString &userId, const QString &uploadId, qint64 offset,
+                             const QByteArray &data, const QString &chunkSha256,
+                             std::function<void(const ChunkOutcome &)> done)
 {
     QSqlQuery q = m_db.exec(
         u"SELECT size_bytes, received_bytes FROM model_uploads WHERE id = ? AND user_id = ?"_s,
@@ -185,6 +185,10 @@ QJsonObject PrivateModels::putChunk(const QString &userId, const QString &upload
         throw unknownUpload();
     const qint64 size = q.value(0).toLongLong();
     const qint64 received = q.value(1).toLongLong();
+    if (m_writing.contains(uploadId))
+        throw ApiError(409, ErrorCode::UploadOffsetMismatch,
+                       u"The chunk before this one is still being written: ask for the upload's "
+                       "offset once it is answered and send the chunk that starts there."_s);
     if (offset != received)
         throw ApiError(409, ErrorCode::UploadOffsetMismatch,
                        u"This upload continues at offset %1, not %2: send the chunk that starts "
@@ -195,22 +199,37 @@ QJsonObject PrivateModels::putChunk(const QString &userId, const QString &upload
                        u"A chunk holds 1 to %1 bytes and ends at most at the declared size (%2)."_s
                            .arg(kChunkMaxBytes)
                            .arg(size));
-    const QString actual =
-        QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
-    if (actual != chunkSha256.toLower())
+    m_writing.insert(uploadId);
+    const qint64 end = offset + data.size();
+    m_writer.write({uploadId, partPath(uploadId), offset, data, chunkSha256.toLower()},
+                   [this, userId, uploadId, offset, end, done](const ChunkWriter::Result &result) {
+                       done([&] { return chunkWritten(userId, uploadId, offset, end, result); });
+                   });
+}
+
+QJsonObject PrivateModels::chunkWritten(const QString &userId, const QString &uploadId,
+                                        qint64 offset, qint64 end,
+                                        const ChunkWriter::Result &result)
+{
+    m_writing.remove(uploadId);
+    const QVariant size = m_db.scalar(
+        u"SELECT size_bytes FROM model_uploads WHERE id = ? AND user_id = ?"_s, {uploadId, userId});
+    if (!size.isValid()) {
+        // Cancelled while the chunk was being written, which may have made the file again.
+        m_digests.forget(uploadId);
+        QFile::remove(partPath(uploadId));
+        throw unknownUpload();
+    }
+    if (result.outcome == ChunkWriter::Outcome::ChecksumMismatch)
         throw ApiError(422, ErrorCode::ChunkChecksumMismatch,
                        u"The chunk at offset %1 does not match its Upload-Chunk-SHA256 (it was "
                        "damaged on the way): send it again."_s.arg(offset));
-    QFile part(partPath(uploadId));
-    if (!part.open(QIODevice::ReadWrite) || !part.resize(offset) || !part.seek(offset)
-        || part.write(data) != data.size() || !part.flush())
+    if (result.outcome == ChunkWriter::Outcome::WriteFailed)
         throw ApiError(503, ErrorCode::Unavailable,
-                       u"The provider could not store the chunk: %1"_s.arg(part.errorString()));
-    part.close();
-    m_digests.written(uploadId, partPath(uploadId), offset, data);
+                       u"The provider could not store the chunk: %1"_s.arg(result.error));
     m_db.exec(u"UPDATE model_uploads SET received_bytes = ?, updated_at = ? WHERE id = ?"_s,
-              {offset + data.size(), m_clock.nowMs(), uploadId});
-    if (offset + data.size() == size)
+              {end, m_clock.nowMs(), uploadId});
+    if (end == size.toLongLong())
         return complete(userId, uploadId);
     return uploadJson(uploadId);
 }
