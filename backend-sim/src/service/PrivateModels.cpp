@@ -254,9 +254,11 @@ QJsonObject PrivateModels::chunkWritten(const QString &userId, const QString &up
                        u"The provider could not store the chunk: %1"_s.arg(result.error));
     // The chunk is on disk already: losing this row in a power cut only makes the client send
     // it again, so the event loop does not wait for the disk here (one fdatasync per MiB).
-    const Unsynced unsynced(m_db);
-    m_db.write(u"UPDATE model_uploads SET received_bytes = ?, updated_at = ? WHERE id = ?"_s,
-               {end, m_clock.nowMs(), uploadId});
+    {
+        const Unsynced unsynced(m_db); // this write only: completing commits durably
+        m_db.write(u"UPDATE model_uploads SET received_bytes = ?, updated_at = ? WHERE id = ?"_s,
+                   {end, m_clock.nowMs(), uploadId});
+    }
     if (end == size.toLongLong())
         return complete(userId, uploadId);
     return uploadJson(uploadId);
