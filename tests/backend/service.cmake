@@ -43,6 +43,9 @@ cardhour_add_test(tst_hardwarecheck
 cardhour_add_test(tst_uploaddigests
     SOURCES ${_service}/tst_uploaddigests.cpp
     LIBS cardhour_sim_lib)
+cardhour_add_test(tst_chunkwriter
+    SOURCES ${_service}/tst_chunkwriter.cpp
+    LIBS cardhour_sim_lib)
 cardhour_add_test(tst_hostdiskreserve
     SOURCES ${_service}/tst_hostdiskreserve.cpp
     LIBS cardhour_sim_lib)

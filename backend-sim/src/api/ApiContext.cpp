@@ -121,6 +121,11 @@ void ApiContext::checkRequestSource(const http::Request &request, const QStringL
     }
 }
 
+http::Response ApiContext::answerOf(const std::function<http::Response()> &body)
+{
+    return guarded(body);
+}
+
 QByteArray ApiContext::bearerToken(const http::Request &request)
 {
     const QByteArray value = request.header("authorization").trimmed();

@@ -88,6 +88,11 @@ struct ApiContext
     // a no-cors page cannot send either), e.g. a chunk of an upload.
     void binaryRoute(const QByteArray &method, const QString &pattern, AuthedHandler handler);
 
+    // What `body` returns, or the error response for the ApiError or DbError it throws (as
+    // every route's answer): for answers made after the handler returned
+    // (http::Response::deferred).
+    static http::Response answerOf(const std::function<http::Response()> &body);
+
     static QByteArray bearerToken(const http::Request &request);
     // What every route checks first, so that a web page in the user's browser cannot drive
     // the provider: a body must be `application/json` (415: a no-cors form or text/plain POST

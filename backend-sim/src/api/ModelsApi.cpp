@@ -101,11 +101,27 @@ void registerModelRoutes(ApiContext &ctx)
             requireModels(ctx);
             if (ctx.diskReserve)
                 ctx.diskReserve->requireRoom(request.body.size(), u"uploads"_s);
-            const QJsonObject upload = ctx.privateModels->putChunk(
+            // The chunk is written off the event loop; its answer is sent once it is on disk.
+            // `done` always comes after this handler has returned, and the server has
+            // handed over where the answer goes.
+            auto answer = std::make_shared<std::function<void(http::Response)>>();
+            ctx.privateModels->putChunk(
                 userId, request.pathParams.value(u"id"_s), parseOffset(request), request.body,
-                QString::fromLatin1(request.header("upload-chunk-sha256").trimmed()));
-            const bool complete = upload.value(u"state"_s).toString() == u"complete"_s;
-            return http::Response::json(complete ? 201 : 200, upload);
+                QString::fromLatin1(request.header("upload-chunk-sha256").trimmed()),
+                [answer](const PrivateModels::ChunkOutcome &outcome) {
+                    http::Response response = ApiContext::answerOf([&] {
+                        const QJsonObject upload = outcome();
+                        const bool complete = upload.value(u"state"_s).toString() == u"complete"_s;
+                        return http::Response::json(complete ? 201 : 200, upload);
+                    });
+                    if (*answer)
+                        (*answer)(std::move(response));
+                });
+            http::Response pending;
+            pending.deferred = [answer](std::function<void(http::Response)> send) {
+                *answer = std::move(send);
+            };
+            return pending;
         });
 
     ctx.authedRoute("DELETE", u"/v1/model-uploads/{id}"_s,

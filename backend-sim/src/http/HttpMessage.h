@@ -49,6 +49,10 @@ struct Response
     // Held this long before it is sent, the connection's next requests waiting behind it (a
     // rehearsed slow API); 0: sent at once.
     int delayMs = 0;
+    // Answered later (work done off the event loop): the server calls this at once with a
+    // function to call, on the server's thread, with the real answer (or never, if the peer
+    // left); the connection's next requests wait behind it, other connections do not.
+    std::function<void(std::function<void(Response)> answer)> deferred;
 
     void setHeader(const QByteArray &name, const QByteArray &value); // replaces same name
 

@@ -234,6 +234,8 @@ void closeGracefully(QTcpSocket *socket, Connection *conn)
 
 void holdAnswer(const Router &router, QTcpSocket *socket, Connection *conn, Response response,
                 bool keepAlive);
+void awaitAnswer(const Router &router, QTcpSocket *socket, Connection *conn, Response pending,
+                 bool keepAlive);
 
 // Answers every complete request in the connection's buffer, in order. Returns false when
 // the connection takes no further requests (error, close, stream, or the peer left).
@@ -298,6 +300,10 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
             return false;
         }
 
+        if (response.deferred) {
+            awaitAnswer(router, socket, conn, std::move(response), keepAlive);
+            return false;
+        }
         if (response.delayMs > 0) {
             holdAnswer(router, socket, conn, std::move(response), keepAlive);
             return false;
@@ -308,6 +314,24 @@ bool answerBuffered(const Router &router, QTcpSocket *socket, Connection *conn)
             return false;
         }
     }
+}
+
+// Sends an answer that was held back (delayed or deferred), then goes on with the requests
+// that arrived meanwhile.
+void sendHeldAnswer(const Router &router, QTcpSocket *socket, Connection *conn,
+                    const Response &response, bool keepAlive)
+{
+    conn->delayed = false;
+    if (socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    writeResponse(socket, response, keepAlive);
+    if (!keepAlive) {
+        closeGracefully(socket, conn);
+        return;
+    }
+    // The rest of the buffer, then what came meanwhile (which also restarts the idle timer).
+    if (answerBuffered(router, socket, conn))
+        Q_EMIT socket->readyRead();
 }
 
 // Sends `response` after its delay; requests that arrive meanwhile are buffered and answered
@@ -322,19 +346,30 @@ void holdAnswer(const Router &router, QTcpSocket *socket, Connection *conn, Resp
     // Precise: a coarse timer may fire up to 5 % early, and the delay asked for is a promise.
     QTimer::singleShot(delayMs, Qt::PreciseTimer, socket,
                        [&router, socket, conn, response = std::move(response), keepAlive] {
-                           conn->delayed = false;
-                           if (socket->state() != QAbstractSocket::ConnectedState)
-                               return;
-                           writeResponse(socket, response, keepAlive);
-                           if (!keepAlive) {
-                               closeGracefully(socket, conn);
-                               return;
-                           }
-                           // The rest of the buffer, then what came meanwhile (which also
-                           // restarts the idle timer).
-                           if (answerBuffered(router, socket, conn))
-                               Q_EMIT socket->readyRead();
+                           sendHeldAnswer(router, socket, conn, response, keepAlive);
                        });
+}
+
+// Waits for the answer of a handler that finishes later (Response::deferred), holding the
+// connection's next requests as holdAnswer does; the event loop serves others meanwhile.
+void awaitAnswer(const Router &router, QTcpSocket *socket, Connection *conn, Response pending,
+                 bool keepAlive)
+{
+    conn->delayed = true;
+    conn->idleTimer->stop();
+    conn->requestTimer->stop();
+    QPointer<QTcpSocket> guard(socket);
+    const int delayMs = pending.delayMs;
+    pending.deferred([&router, guard, conn, keepAlive, delayMs](Response response) {
+        if (guard.isNull())
+            return; // the peer left (and its Connection with it)
+        if (response.delayMs == 0)
+            response.delayMs = delayMs;
+        if (response.delayMs > 0)
+            holdAnswer(router, guard.data(), conn, std::move(response), keepAlive);
+        else
+            sendHeldAnswer(router, guard.data(), conn, response, keepAlive);
+    });
 }
 
 } // namespace

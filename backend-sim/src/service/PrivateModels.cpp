@@ -12,7 +12,6 @@
 #include "core/Json.h"
 #include "store/Database.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -34,6 +33,31 @@ QString humanBytes(qint64 bytes)
 {
     return u"%1 MiB"_s.arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
 }
+
+// While it lives, a commit outside a transaction on SQLite does not wait for the disk
+// (synchronous=NORMAL): it survives a crash of the process, and the next durable commit or
+// checkpoint carries it; a power cut may lose it. For progress that is redone from what is on
+// disk. Nothing changes inside a transaction (SQLite refuses there) or on PostgreSQL.
+class Unsynced
+{
+public:
+    explicit Unsynced(Database &db) : m_db(db), m_active(!db.isPostgres() && !db.inTransaction())
+    {
+        if (m_active) // should it fail, the commit is durable as any other
+            QSqlQuery(m_db.handle()).exec(u"PRAGMA synchronous=NORMAL"_s);
+    }
+    ~Unsynced()
+    {
+        if (m_active)
+            QSqlQuery(m_db.handle()).exec(u"PRAGMA synchronous=FULL"_s);
+    }
+    Unsynced(const Unsynced &) = delete;
+    Unsynced &operator=(const Unsynced &) = delete;
+
+private:
+    Database &m_db;
+    bool m_active;
+};
 
 ApiError unknownUpload()
 {
@@ -175,8 +199,9 @@ QJsonArray PrivateModels::uploads(const QString &userId)
     return out;
 }
 
-QJsonObject PrivateModels::putChunk(const QString &userId, const QString &uploadId, qint64 offset,
-                                    const QByteArray &data, const QString &chunkSha256)
+void PrivateModels::putChunk(const QString &userId, const QString &uploadId, qint64 offset,
+                             const QByteArray &data, const QString &chunkSha256,
+                             std::function<void(const ChunkOutcome &)> done)
 {
     QSqlQuery q = m_db.exec(
         u"SELECT size_bytes, received_bytes FROM model_uploads WHERE id = ? AND user_id = ?"_s,
@@ -185,6 +210,10 @@ QJsonObject PrivateModels::putChunk(const QString &userId, const QString &upload
         throw unknownUpload();
     const qint64 size = q.value(0).toLongLong();
     const qint64 received = q.value(1).toLongLong();
+    if (m_writing.contains(uploadId))
+        throw ApiError(409, ErrorCode::UploadOffsetMismatch,
+                       u"The chunk before this one is still being written: ask for the upload's "
+                       "offset once it is answered and send the chunk that starts there."_s);
     if (offset != received)
         throw ApiError(409, ErrorCode::UploadOffsetMismatch,
                        u"This upload continues at offset %1, not %2: send the chunk that starts "
@@ -195,22 +224,42 @@ QJsonObject PrivateModels::putChunk(const QString &userId, const QString &upload
                        u"A chunk holds 1 to %1 bytes and ends at most at the declared size (%2)."_s
                            .arg(kChunkMaxBytes)
                            .arg(size));
-    const QString actual =
-        QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
-    if (actual != chunkSha256.toLower())
+    m_writing.insert(uploadId);
+    const qint64 end = offset + data.size();
+    m_writer.write({uploadId, partPath(uploadId), offset, data, chunkSha256.toLower()},
+                   [this, userId, uploadId, offset, end, done](const ChunkWriter::Result &result) {
+                       done([&] { return chunkWritten(userId, uploadId, offset, end, result); });
+                   });
+}
+
+QJsonObject PrivateModels::chunkWritten(const QString &userId, const QString &uploadId,
+                                        qint64 offset, qint64 end,
+                                        const ChunkWriter::Result &result)
+{
+    m_writing.remove(uploadId);
+    const QVariant size = m_db.scalar(
+        u"SELECT size_bytes FROM model_uploads WHERE id = ? AND user_id = ?"_s, {uploadId, userId});
+    if (!size.isValid()) {
+        // Cancelled while the chunk was being written, which may have made the file again.
+        m_digests.forget(uploadId);
+        QFile::remove(partPath(uploadId));
+        throw unknownUpload();
+    }
+    if (result.outcome == ChunkWriter::Outcome::ChecksumMismatch)
         throw ApiError(422, ErrorCode::ChunkChecksumMismatch,
                        u"The chunk at offset %1 does not match its Upload-Chunk-SHA256 (it was "
                        "damaged on the way): send it again."_s.arg(offset));
-    QFile part(partPath(uploadId));
-    if (!part.open(QIODevice::ReadWrite) || !part.resize(offset) || !part.seek(offset)
-        || part.write(data) != data.size() || !part.flush())
+    if (result.outcome == ChunkWriter::Outcome::WriteFailed)
         throw ApiError(503, ErrorCode::Unavailable,
-                       u"The provider could not store the chunk: %1"_s.arg(part.errorString()));
-    part.close();
-    m_digests.written(uploadId, partPath(uploadId), offset, data);
-    m_db.exec(u"UPDATE model_uploads SET received_bytes = ?, updated_at = ? WHERE id = ?"_s,
-              {offset + data.size(), m_clock.nowMs(), uploadId});
-    if (offset + data.size() == size)
+                       u"The provider could not store the chunk: %1"_s.arg(result.error));
+    // The chunk is on disk already: losing this row in a power cut only makes the client send
+    // it again, so the event loop does not wait for the disk here (one fdatasync per MiB).
+    {
+        const Unsynced unsynced(m_db); // this write only: completing commits durably
+        m_db.write(u"UPDATE model_uploads SET received_bytes = ?, updated_at = ? WHERE id = ?"_s,
+                   {end, m_clock.nowMs(), uploadId});
+    }
+    if (end == size.toLongLong())
         return complete(userId, uploadId);
     return uploadJson(uploadId);
 }

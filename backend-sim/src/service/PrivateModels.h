@@ -1,6 +1,7 @@
 #pragma once
 
 #include "billing/Meter.h"
+#include "service/ChunkWriter.h"
 #include "service/UploadDigests.h"
 
 #include <QByteArray>
@@ -9,8 +10,11 @@
 #include <QJsonObject>
 #include <QList>
 #include <QPair>
+#include <QSet>
 #include <QString>
 #include <QStringList>
+
+#include <functional>
 
 namespace cardhour::sim {
 
@@ -25,12 +29,14 @@ class Models;
 // An upload is declared first (name, size, SHA-256), then sent in chunks, each with the offset
 // it starts at and its own SHA-256: a chunk at any other offset than what the provider holds is
 // refused (the caller asks for the offset and carries on from there, also after a restart of
-// either side), so is a chunk whose bytes do not match its digest. The partial file lives in
+// either side), so is a chunk whose bytes do not match its digest, and one sent while another
+// of the same upload is still being written. The partial file lives in
 // <dataDir>/models/uploads; the database row's offset is the truth (the file is cut back to it
-// before each write). The last chunk makes the provider hash the whole file: only a file with
-// the declared SHA-256 becomes a model, in <dataDir>/models/private/<id>/<file name>; another
-// is discarded. Declared sizes of a user's models and open uploads together stay within the
-// catalog's user_limits.model_storage_bytes.
+// before each write). Chunks are checked, written and synced to disk on a worker
+// (ChunkWriter): the offset moves on only once a chunk is on disk. The last chunk makes the
+// provider hash the whole file: only a file with the declared SHA-256 becomes a model, in
+// <dataDir>/models/private/<id>/<file name>; another is discarded. Declared sizes of a user's
+// models and open uploads together stay within the catalog's user_limits.model_storage_bytes.
 //
 // A model is billed from the moment it is listed until it is deleted, per GiB-hour at the
 // catalog's storage price (whole GiB, at least one, like snapshots), in ledger postings of kind
@@ -56,10 +62,15 @@ public:
     QJsonObject createUpload(const QString &userId, const NewUpload &upload);
     QJsonObject upload(const QString &userId, const QString &uploadId);
     QJsonArray uploads(const QString &userId);
-    // Writes one chunk at `offset`; the last one completes the upload (see the class comment).
-    // The returned object is the upload, with `model` once it is listed.
-    QJsonObject putChunk(const QString &userId, const QString &uploadId, qint64 offset,
-                         const QByteArray &data, const QString &chunkSha256);
+    // What became of a chunk: returns the upload (with `model` once the last chunk listed
+    // it) or throws the ApiError that says why not.
+    using ChunkOutcome = std::function<QJsonObject()>;
+    // Checks a chunk at `offset` against the upload now (throws ApiError), then writes it on
+    // a worker and calls `done` later on this thread; the last one completes the upload (see
+    // the class comment).
+    void putChunk(const QString &userId, const QString &uploadId, qint64 offset,
+                  const QByteArray &data, const QString &chunkSha256,
+                  std::function<void(const ChunkOutcome &)> done);
     void abortUpload(const QString &userId, const QString &uploadId);
 
     QJsonArray list(const QString &userId);
@@ -88,6 +99,9 @@ private:
     qint64 bytesReserved(const QString &userId);
     // Posts what model `modelId` owes up to `atMs`, capped at the balance. In a transaction.
     void charge(const QString &modelId, qint64 atMs);
+    // Records a chunk the worker is done with (on this thread); what putChunk hands on.
+    QJsonObject chunkWritten(const QString &userId, const QString &uploadId, qint64 offset,
+                             qint64 end, const ChunkWriter::Result &result);
     QJsonObject complete(const QString &userId, const QString &uploadId);
 
     Database &m_db;
@@ -97,6 +111,8 @@ private:
     const Models &m_public;
     QString m_dataDir;
     UploadDigests m_digests;
+    ChunkWriter m_writer{m_digests}; // after m_digests: its workers are done before it goes
+    QSet<QString> m_writing; // uploads with a chunk at the writer
     // openFeesOf per user, as of the database's write version: every GET /v1/me asks, and
     // the fees change only with a write.
     QHash<QString, QList<Meter::OpenSegment>> m_openFees;

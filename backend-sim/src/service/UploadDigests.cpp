@@ -1,6 +1,7 @@
 #include "UploadDigests.h"
 
 #include <QFile>
+#include <QThread>
 
 #include <algorithm>
 
@@ -25,6 +26,7 @@ UploadDigests::Running &UploadDigests::running(const QString &uploadId)
 void UploadDigests::written(const QString &uploadId, const QString &path, qint64 offset,
                             QByteArrayView data)
 {
+    const QMutexLocker locked(&m_lock);
     Running &r = running(uploadId);
     r.path = path;
     r.target = offset + data.size();
@@ -39,9 +41,16 @@ void UploadDigests::written(const QString &uploadId, const QString &path, qint64
         r.hashed += data.size();
         return;
     }
-    // A gap: the digest so far was lost with a restart. Rebuilt from the file, in slices.
-    if (!m_catchUp.isActive())
-        m_catchUp.start();
+    // A gap: the digest so far was lost with a restart. Rebuilt from the file, in slices, on
+    // this object's thread (the timer's).
+    const auto startCatchUp = [this] {
+        if (!m_catchUp.isActive())
+            m_catchUp.start();
+    };
+    if (QThread::currentThread() == thread())
+        startCatchUp();
+    else
+        QMetaObject::invokeMethod(this, startCatchUp, Qt::QueuedConnection);
 }
 
 bool UploadDigests::catchUp(Running &r, qint64 maxBytes)
@@ -62,6 +71,7 @@ bool UploadDigests::catchUp(Running &r, qint64 maxBytes)
 
 void UploadDigests::step()
 {
+    const QMutexLocker locked(&m_lock);
     bool more = false;
     for (auto &[id, r] : m_running) {
         if (r->hashed >= r->target)
@@ -78,6 +88,7 @@ void UploadDigests::step()
 
 QString UploadDigests::finish(const QString &uploadId, const QString &path, qint64 size)
 {
+    const QMutexLocker locked(&m_lock);
     Running &r = running(uploadId);
     r.path = path;
     r.target = size;
@@ -86,18 +97,20 @@ QString UploadDigests::finish(const QString &uploadId, const QString &path, qint
         r.hashed = 0;
     }
     const bool read = catchUp(r, size - r.hashed);
-    const QString digest = read ? QString::fromLatin1(r.sha.result().toHex()) : QString();
-    forget(uploadId);
+    const QString digest = read ? r.sha.hex() : QString();
+    m_running.erase(uploadId);
     return digest;
 }
 
 void UploadDigests::forget(const QString &uploadId)
 {
+    const QMutexLocker locked(&m_lock);
     m_running.erase(uploadId);
 }
 
 qint64 UploadDigests::hashedBytes(const QString &uploadId) const
 {
+    const QMutexLocker locked(&m_lock);
     const auto it = m_running.find(uploadId);
     return it == m_running.end() ? 0 : it->second->hashed;
 }

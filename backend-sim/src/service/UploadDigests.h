@@ -1,6 +1,8 @@
 #pragma once
 
-#include <QCryptographicHash>
+#include "service/Sha256.h"
+
+#include <QMutex>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -14,6 +16,7 @@ namespace cardhour::sim {
 // finished upload needs no read of the whole file on the provider's only thread (a 1 GiB
 // read-back froze every request for 8.7 s). After a provider restart mid-upload the digest so
 // far is rebuilt from the part file in slices between requests, never in one go.
+// written() may be called on a worker thread (ChunkWriter); the rest on the object's thread.
 class UploadDigests : public QObject
 {
 public:
@@ -22,7 +25,7 @@ public:
     explicit UploadDigests(QObject *parent = nullptr);
     ~UploadDigests() override;
 
-    // `data` was just written at `offset` of `path` (and the file ends there).
+    // `data` was just written at `offset` of `path` (and the file ends there). Any thread.
     void written(const QString &uploadId, const QString &path, qint64 offset, QByteArrayView data);
     // The digest (lower-case hex) of the first `size` bytes of `path`; what is not hashed yet
     // is read now. Forgets the upload. Empty when the file cannot be read.
@@ -34,7 +37,7 @@ public:
 private:
     struct Running
     {
-        QCryptographicHash sha{QCryptographicHash::Sha256};
+        Sha256 sha;
         qint64 hashed = 0;
         qint64 target = 0; // where the part file ends
         QString path;
@@ -44,6 +47,7 @@ private:
     static bool catchUp(Running &r, qint64 maxBytes);
     void step();
 
+    mutable QMutex m_lock; // m_running and each Running
     std::map<QString, std::unique_ptr<Running>> m_running;
     QTimer m_catchUp;
 };

@@ -174,12 +174,15 @@ private Q_SLOTS:
     void eventStreamClosedFromServer();
     void eventStreamDroppedClosesConnection();
     void eventStreamSurvivesServerDestruction();
+    void deferredAnswerHoldsOnlyItsConnection();
+    void deferredAnswerToAPeerThatLeftIsDropped();
 
 private:
     Router m_router;
     std::unique_ptr<HttpServer> m_server;
     QList<std::shared_ptr<EventStream>> m_streams;
     bool m_holdStreams = true;
+    std::function<void(Response)> m_later; // where /later's answer goes
 };
 
 void TestHttpServer::init()
@@ -221,6 +224,14 @@ void TestHttpServer::init()
         return response;
     });
 
+    m_router.add("GET"_ba, u"/later"_s, [this](Request &) {
+        Response response;
+        response.deferred = [this](std::function<void(Response)> answer) {
+            m_later = std::move(answer);
+        };
+        return response;
+    });
+
     m_server = std::make_unique<HttpServer>(m_router);
     QVERIFY2(m_server->listen(QHostAddress::LocalHost, 0), qPrintable(m_server->errorString()));
     QVERIFY(m_server->serverPort() != 0);
@@ -228,6 +239,7 @@ void TestHttpServer::init()
 
 void TestHttpServer::cleanup()
 {
+    m_later = nullptr;
     m_streams.clear();
     m_server.reset();
 }
@@ -694,6 +706,52 @@ void TestHttpServer::eventStreamSurvivesServerDestruction()
     QVERIFY(!stream->isOpen());
     stream->send("after", "server gone"); // no-op
     QVERIFY(client.waitForDisconnect());
+}
+
+// A handler that answers later (work on another thread, say) holds its own connection's next
+// requests, in order, and nobody else's.
+void TestHttpServer::deferredAnswerHoldsOnlyItsConnection()
+{
+    Client waiting;
+    QVERIFY(waiting.connectTo(m_server->serverPort()));
+    waiting.send(get("/later") + get("/path/after"));
+    QTRY_VERIFY_WITH_TIMEOUT(m_later != nullptr, Timeout);
+
+    Client other;
+    QVERIFY(other.connectTo(m_server->serverPort()));
+    other.send(get("/hello"));
+    const std::optional<Reply> hello = other.next();
+    QVERIFY(hello);
+    QCOMPARE(hello->status, 200);
+    QVERIFY(waiting.buffer().isEmpty()); // neither the held answer nor the one behind it
+
+    m_later(Response::json(201, QJsonObject{{u"later"_s, true}}));
+    std::optional<Reply> reply = waiting.next();
+    QVERIFY(reply);
+    QCOMPARE(reply->status, 201);
+    QCOMPARE(reply->json().value(u"later"_s).toBool(), true);
+    reply = waiting.next();
+    QVERIFY(reply);
+    QCOMPARE(reply->json().value(u"name"_s).toString(), u"after"_s);
+    QVERIFY(waiting.isConnected());
+}
+
+void TestHttpServer::deferredAnswerToAPeerThatLeftIsDropped()
+{
+    {
+        Client leaving;
+        QVERIFY(leaving.connectTo(m_server->serverPort()));
+        leaving.send(get("/later"));
+        QTRY_VERIFY_WITH_TIMEOUT(m_later != nullptr, Timeout);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnectionCount(), 0, Timeout);
+    m_later(Response::json(200, QJsonObject{})); // nothing to send it to: no crash
+    Client next;
+    QVERIFY(next.connectTo(m_server->serverPort()));
+    next.send(get("/hello"));
+    const std::optional<Reply> hello = next.next();
+    QVERIFY(hello);
+    QCOMPARE(hello->status, 200);
 }
 
 QTEST_GUILESS_MAIN(TestHttpServer)
