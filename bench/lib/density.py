@@ -320,8 +320,13 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
         result["launch_s"] = time.monotonic() - t0
         result["stopped_by"] = launcher.stopped_by
         result["ready_s_median"] = median(launcher.ready_s)
+        # How the launch time grows with the count: the median of each tenth, in launch order.
+        tenth = max(1, len(launcher.ready_s) // 10)
+        result["ready_s_by_tenth"] = [round(median(launcher.ready_s[i:i + tenth]), 2)
+                                      for i in range(0, len(launcher.ready_s), tenth)][:10]
         log(f"  {launcher.running} running after {result['launch_s']:.0f} s ({parallel} at a time, median "
-            f"{result['ready_s_median']:.1f} s each to running); stopped by: {launcher.stopped_by}")
+            f"{result['ready_s_median']:.1f} s each to running, by tenth of the launches "
+            + " / ".join(f"{t:.1f}" for t in result["ready_s_by_tenth"]) + f" s); stopped by: {launcher.stopped_by}")
 
         # Every one at once, not only each as it came up.
         everyone = api.call("GET", "/v1/instances")
