@@ -427,8 +427,9 @@ def write(results, info, out_dir):
            "segment open (launching 10 000 through the API would tick once per launch), no client subscribed to "
            "events, and a manual clock moved 1 s per tick. Floor: the smallest count's tick scaled linearly.",
            f"6. **Density** (up to {plan['density_limit']} instances, `rtx3090` type with capacity and the "
-           "per-user instance limit raised in a catalog of the benchmark's own, stops early when a launch fails or "
-           "less than 2 GiB of memory is left): instances launched through the API, "
+           "per-user instance limit raised in a catalog of the benchmark's own, stops early when a launch fails, "
+           f"less than 2 GiB of memory is left or after {plan.get('density_launch_minutes', 40)} minutes of "
+           "launching, and says which): instances launched through the API, "
            f"{plan.get('density_parallel', 1)} at a time, each waited for until running; then every one checked "
            "over SSH at once (one handshake each, 12 at a time) and its telemetry read back over a "
            f"{plan.get('density_seconds', 10)} s window (it counts when it has a sample for nearly every second). "
