@@ -127,10 +127,12 @@ def _floor(podman, env, work, key, ssh_dir, count, prefix, log):
 class _Launcher:
     """Launches through the API, `parallel` at a time (what a user with a few terminals or a
     script does), each waited for until running; stops at the first refusal or failure, or when
-    less than `min_free_mib` of memory is left."""
+    less than `min_free_mib` of memory is left, or after `max_launch_s` of launching."""
 
-    def __init__(self, api, key_id, limit, parallel, min_free_mib):
+    def __init__(self, api, key_id, limit, parallel, min_free_mib, max_launch_s=None):
         self.api, self.key_id, self.limit, self.parallel, self.min_free_mib = api, key_id, limit, parallel, min_free_mib
+        self.deadline = time.monotonic() + max_launch_s if max_launch_s else None
+        self.max_launch_s = max_launch_s
         self.lock = threading.Lock()
         self.ids, self.running, self.started = [], 0, 0
         self.stopped_by = "limit"
@@ -144,6 +146,9 @@ class _Launcher:
                     return
                 if mem_available_kib() / 1024 < self.min_free_mib:
                     self._halt(f"less than {self.min_free_mib} MiB of memory available")
+                    return
+                if self.deadline and time.monotonic() > self.deadline:
+                    self._halt(f"time: launches stopped after {self.max_launch_s / 60:.0f} min")
                     return
                 n = self.started
                 self.started += 1
@@ -281,7 +286,7 @@ def _delete_all(sim, podman, env, provider_id):
 
 
 def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_free_mib=2048, podman="podman",
-        log=print):
+        log=print, max_launch_s=None):
     env = dict(os.environ)
     work = tempfile.mkdtemp(prefix="cardhour-bench-density-")
     key, ssh_dir = launch_to_ssh.prepare_keys(work)
@@ -314,14 +319,19 @@ def run(sim_exe, catalog_src, limit, floor_count, parallel=4, seconds=30, min_fr
             key_id = api.call("POST", "/v1/ssh-keys", {"name": "bench", "public_key": f.read().strip()})["id"]
         base_rss = proc_status(sim.proc.pid, "VmRSS")
         tcp_before = _tcp_counters()
-        launcher = _Launcher(api, key_id, limit, parallel, min_free_mib)
+        launcher = _Launcher(api, key_id, limit, parallel, min_free_mib, max_launch_s)
         t0 = time.monotonic()
         launcher.run(log)
         result["launch_s"] = time.monotonic() - t0
         result["stopped_by"] = launcher.stopped_by
         result["ready_s_median"] = median(launcher.ready_s)
+        # How the launch time grows with the count: the median of each tenth, in launch order.
+        tenth = max(1, len(launcher.ready_s) // 10)
+        result["ready_s_by_tenth"] = [round(median(launcher.ready_s[i:i + tenth]), 2)
+                                      for i in range(0, len(launcher.ready_s), tenth)][:10]
         log(f"  {launcher.running} running after {result['launch_s']:.0f} s ({parallel} at a time, median "
-            f"{result['ready_s_median']:.1f} s each to running); stopped by: {launcher.stopped_by}")
+            f"{result['ready_s_median']:.1f} s each to running, by tenth of the launches "
+            + " / ".join(f"{t:.1f}" for t in result["ready_s_by_tenth"]) + f" s); stopped by: {launcher.stopped_by}")
 
         # Every one at once, not only each as it came up.
         everyone = api.call("GET", "/v1/instances")

@@ -82,21 +82,42 @@ std::optional<CgroupStats::Paths> CgroupStats::locate(const QString &containerId
     return std::nullopt;
 }
 
-std::optional<CgroupStats::Reading> CgroupStats::read(const QString &containerId)
+const CgroupStats::Paths *CgroupStats::paths(const QString &containerId)
 {
     auto it = m_paths.find(containerId);
     if (it == m_paths.end()) {
         const std::optional<Paths> found = locate(containerId);
         if (!found)
-            return std::nullopt;
+            return nullptr;
         it = m_paths.insert(containerId, *found);
     }
-    const Paths &paths = *it;
+    return &*it;
+}
+
+qint64 CgroupStats::anyPid(const QString &containerId)
+{
+    const Paths *found = paths(containerId);
+    if (!found)
+        return 0;
+    const QString folder = found->memory.isEmpty() ? found->cpu : found->memory;
+    const QByteArray procs = readSmall(folder + u"/cgroup.procs"_s);
+    const qint64 pid = procs.left(procs.indexOf('\n')).trimmed().toLongLong();
+    if (pid <= 0)
+        m_paths.remove(containerId); // stopped: found again when it runs
+    return pid;
+}
+
+std::optional<CgroupStats::Reading> CgroupStats::read(const QString &containerId)
+{
+    const Paths *found = this->paths(containerId);
+    if (!found)
+        return std::nullopt;
+    const Paths paths = *found;
     Reading reading;
     if (paths.v2) {
         const QByteArray cpuStat = readSmall(paths.cpu + u"/cpu.stat"_s);
         if (cpuStat.isEmpty()) {
-            m_paths.erase(it); // gone (stopped): found again when it runs
+            m_paths.remove(containerId); // gone (stopped): found again when it runs
             return std::nullopt;
         }
         reading.cpuNanos = statValue(cpuStat, "usage_usec") * 1000;
@@ -110,7 +131,7 @@ std::optional<CgroupStats::Reading> CgroupStats::read(const QString &containerId
     }
     const std::optional<qint64> usage = readNumber(paths.cpu + u"/cpuacct.usage"_s);
     if (!usage) {
-        m_paths.erase(it);
+        m_paths.remove(containerId);
         return std::nullopt;
     }
     reading.cpuNanos = *usage;

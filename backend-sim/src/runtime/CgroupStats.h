@@ -27,6 +27,9 @@ public:
     // without delegation, or gone).
     std::optional<Reading> read(const QString &containerId);
     void forget(const QString &containerId) { m_paths.remove(containerId); }
+    // One process of the container (from its cgroup.procs), to read what it shares with the
+    // rest of the box (its network namespace's /proc/PID/net/tcp); 0 when none is found.
+    qint64 anyPid(const QString &containerId);
 
 private:
     struct Paths
@@ -36,6 +39,7 @@ private:
         bool v2 = false;
     };
     std::optional<Paths> locate(const QString &containerId) const;
+    const Paths *paths(const QString &containerId); // located once, then remembered
     QString findFolder(const QString &hierarchy, const QString &containerId) const;
 
     QString m_root;

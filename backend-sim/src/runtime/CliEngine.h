@@ -77,6 +77,8 @@ private:
     // `run -d` over the API: the container is made; now its start.
     void startCreated(const cli::ApiCall &create, const QByteArray &body, const Callback &done,
                       int timeoutMs);
+    // `exec` over the API: the session is made; now its start (output attached) and exit code.
+    void startExec(const QByteArray &created, const Callback &done, int timeoutMs);
     // A start the engine's service failed by losing a helper's exit, tried once more as
     // `start <id>` on the command line.
     // `fresh`: the start of a container made for this launch (see cli::lostStartOutcome).

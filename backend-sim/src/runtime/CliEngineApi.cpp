@@ -1,6 +1,7 @@
 #include "CliEngine.h"
 #include "EngineApi.h"
 #include "EngineCalls.h"
+#include "EngineExec.h"
 #include "WorkspaceDisk.h"
 
 #include <QCoreApplication>
@@ -143,6 +144,8 @@ void CliEngine::runOverApi(const cli::ApiCall &call, const QStringList &args, Ca
             }
             if (cli::startLostHelperExit(call, reply))
                 return startAsCommand(call, reply, done, timeout, false);
+            if (call.execAfterCreate && reply.ok())
+                return startExec(reply.body, done, timeout);
             if (!call.startAfterCreate || !reply.ok())
                 return done(cli::resultOf(call, reply));
             startCreated(call, reply.body, done, timeout);
@@ -168,6 +171,25 @@ void CliEngine::startCreated(const cli::ApiCall &create, const QByteArray &body,
                        if (cli::startLostHelperExit(start, started))
                            return startAsCommand(start, started, done, timeoutMs, true);
                        done(cli::resultOf(start, started));
+                   });
+}
+
+void CliEngine::startExec(const QByteArray &created, const Callback &done, int timeoutMs)
+{
+    const QString execId = QJsonDocument::fromJson(created).object().value(u"Id"_s).toString();
+    const cli::ApiCall start = cli::execStartCall(execId);
+    m_api->request(start.method, start.path, start.body, timeoutMs,
+                   [this, execId, done, timeoutMs](const EngineReply &started) {
+                       if (isShuttingDown())
+                           return;
+                       if (!started.ok())
+                           return done(cli::execResult(started, {}));
+                       const cli::ApiCall inspect = cli::execInspectCall(execId);
+                       m_api->request(inspect.method, inspect.path, {}, timeoutMs,
+                                      [this, started, done](const EngineReply &inspected) {
+                                          if (!isShuttingDown())
+                                              done(cli::execResult(started, inspected));
+                                      });
                    });
 }
 

@@ -39,8 +39,11 @@ Doctor::Doctor(Options options) : m_options(std::move(options))
 
 QString Doctor::recommendedContainersConf()
 {
+    // exit_command_delay: an exec over the API keeps its conmon that long after it ends (300 s
+    // by default, two processes per box launched in the last five minutes).
     return u"[engine]\n"
            "runtime = \"runc\"\n"
+           "exit_command_delay = 30\n"
            "\n"
            "[containers]\n"
            "default_ulimits = [\"nofile=4096:4096\", \"nproc=4096:4096\"]\n"_s;

@@ -30,6 +30,7 @@ struct ApiCall
     QString path; // after the API's prefix, query encoded
     QByteArray body; // JSON; null for none
     bool startAfterCreate = false; // `run -d`: create, then start what was made
+    bool execAfterCreate = false; // `exec`: the session made, then started (EngineExec.h)
     Output output = Output::None;
     QString id; // what Output::Id prints
 };

@@ -87,6 +87,12 @@ void InstanceTeardown::failRemoval(const QString &instanceId, const QString &rea
 
 void InstanceTeardown::doRemove(const QString &instanceId)
 {
+    // Known from the last listing or from its launch (this provider's by label either way):
+    // removed by id, without a `ps`, which reads the state of every container the engine holds
+    // (hundreds of removals at once each asking for one made podman's calls time out).
+    const QString known = m_cache.info(instanceId).containerId;
+    if (!known.isEmpty())
+        return removeContainers(instanceId, {known}, true);
     m_engine.findContainer(
         instanceId,
         [this, instanceId](bool ok, const QString &error, const QList<cli::ContainerInfo> &found) {
@@ -97,15 +103,24 @@ void InstanceTeardown::doRemove(const QString &instanceId)
             QStringList ids;
             for (const cli::ContainerInfo &info : found)
                 ids.append(info.containerId);
-            m_engine.run(cli::forceRemoveArgs(m_engine.engine(), ids),
-                         [this, instanceId](const ProcessResult &r) {
-                             if (!r.ok())
-                                 return failRemoval(
-                                     instanceId,
-                                     EngineCommands::describe(r, m_engine.what(u"rm"_s)));
-                             m_cache.setRunning(instanceId, false);
-                             removeVolumes(instanceId);
-                         });
+            removeContainers(instanceId, ids, false);
+        });
+}
+
+void InstanceTeardown::removeContainers(const QString &instanceId, const QStringList &ids,
+                                        bool goneIsDone)
+{
+    m_engine.run(
+        cli::forceRemoveArgs(m_engine.engine(), ids),
+        [this, instanceId, goneIsDone](const ProcessResult &r) {
+            // A container the cache knew may have been removed since (by hand, by an
+            // earlier removal): nothing of it left to remove.
+            const bool gone = goneIsDone && r.started && !r.timedOut
+                && cli::classify(QString::fromUtf8(r.err)) == cli::Failure::NoSuchContainer;
+            if (!r.ok() && !gone)
+                return failRemoval(instanceId, EngineCommands::describe(r, m_engine.what(u"rm"_s)));
+            m_cache.setRunning(instanceId, false);
+            removeVolumes(instanceId);
         });
 }
 

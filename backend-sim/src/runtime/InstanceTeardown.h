@@ -40,6 +40,8 @@ private:
     void stopFailed(const QString &instanceId, const ProcessResult &result);
     void markStopped(const QString &instanceId);
     void doRemove(const QString &instanceId);
+    // `goneIsDone`: ids from the cache, where "no such container" means removed already.
+    void removeContainers(const QString &instanceId, const QStringList &ids, bool goneIsDone);
     void removeVolumes(const QString &instanceId);
     void removeNamedVolumes(const QString &instanceId, const QStringList &names);
     void finishRemoval(const QString &instanceId);

@@ -3,7 +3,13 @@
 #include "FakeEngine.h"
 #include "runtime/ConnectionCounter.h"
 
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -18,6 +24,7 @@ class TestConnectionCounter : public QObject
 private Q_SLOTS:
     void countsRunningBoxes();
     void nothingToCount();
+    void readsTheBoxsTablesWithoutTheEngine();
 };
 
 namespace {
@@ -63,6 +70,44 @@ void TestConnectionCounter::nothingToCount()
     QTRY_COMPARE(counted.size(), 1);
     QVERIFY((counted.at(0).at(0).value<QHash<QString, int>>().isEmpty()));
     QVERIFY(engine.calls.isEmpty());
+}
+
+void TestConnectionCounter::readsTheBoxsTablesWithoutTheEngine()
+{
+    // A box whose cgroup (v2 layout) holds this test's own process: its tables are this
+    // process's network namespace's, where one connection to an "app" port is open.
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    const QString id(64, u'a');
+    const QString folder = root.filePath(u"machine.slice/libpod-"_s + id + u".scope"_s);
+    QVERIFY(QDir().mkpath(folder));
+    QFile stat(folder + u"/cpu.stat"_s);
+    QVERIFY(stat.open(QIODevice::WriteOnly));
+    stat.write("usage_usec 1\n");
+    stat.close();
+    QFile procs(folder + u"/cgroup.procs"_s);
+    QVERIFY(procs.open(QIODevice::WriteOnly));
+    procs.write(QByteArray::number(QCoreApplication::applicationPid()) + '\n');
+    procs.close();
+    QTcpServer app;
+    QVERIFY(app.listen(QHostAddress::LocalHost));
+    QTcpSocket client;
+    client.connectToHost(QHostAddress::LocalHost, app.serverPort());
+    QVERIFY(client.waitForConnected(5000));
+    QTRY_VERIFY(app.hasPendingConnections());
+
+    FakeEngine engine; // answers nothing: an `exec` would count nothing
+    ContainerCache cache;
+    cache.remember(container(id, u"i-1"_s, true));
+    cache.setAppPorts(u"i-1"_s, {app.serverPort()});
+    ConnectionCounter counter(engine, cache, nullptr, root.path());
+    QSignalSpy counted(&counter, &ConnectionCounter::counted);
+    counter.count({u"i-1"_s});
+    QCOMPARE(counted.size(), 0); // later, as always
+    QTRY_COMPARE(counted.size(), 1);
+    QCOMPARE((counted.at(0).at(0).value<QHash<QString, int>>()),
+             (QHash<QString, int>{{u"i-1"_s, 1}})); // the app's side; the client's is not its port
+    QCOMPARE(engine.count(u"exec"_s), 0);
 }
 
 QTEST_GUILESS_MAIN(TestConnectionCounter)

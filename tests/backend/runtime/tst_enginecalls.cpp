@@ -1,6 +1,7 @@
 // EngineCalls without an engine: which command lines become which API requests (and which stay
 // command lines), and how replies read as the command line's results.
 #include "runtime/EngineCalls.h"
+#include "runtime/EngineExec.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -21,6 +22,7 @@ private Q_SLOTS:
     void unknownFlagsStayCommandLines();
     void verbs();
     void replies();
+    void execBecomesASessionStartedAndInspected();
     void startsThatLostAHelpersExit();
     void events();
 };
@@ -153,7 +155,8 @@ void TestEngineCalls::unknownFlagsStayCommandLines()
     withSecurity.insert(withSecurity.size() - 2, u"seccomp=unconfined"_s);
     QVERIFY(!apiCallFor(Engine::Podman, withSecurity, {}));
     QVERIFY(!apiCallFor(Engine::Podman, {u"logs"_s, u"--tail"_s, u"15"_s, u"c1"_s}, {}));
-    QVERIFY(!apiCallFor(Engine::Podman, {u"exec"_s, u"c1"_s, u"cat"_s}, {}));
+    QVERIFY(!apiCallFor(Engine::Podman, {u"exec"_s, u"-i"_s, u"c1"_s, u"cat"_s}, {}));
+    QVERIFY(!apiCallFor(Engine::Docker, {u"exec"_s, u"c1"_s, u"cat"_s}, {}));
     QVERIFY(!apiCallFor(Engine::Podman, {u"stop"_s, u"-t"_s, u"10"_s, u"c1"_s, u"c2"_s}, {}));
     QVERIFY(!apiCallFor(
         Engine::Podman,
@@ -218,6 +221,52 @@ void TestEngineCalls::verbs()
     QVERIFY(!apiCallFor(Engine::Podman, {u"volume"_s, u"rm"_s, u"-f"_s}, {}));
     QCOMPARE(apiPrefix(Engine::Podman), u"/v4.0.0/libpod"_s);
     QCOMPARE(apiPrefix(Engine::Docker), u"/v1.41"_s);
+}
+
+void TestEngineCalls::execBecomesASessionStartedAndInspected()
+{
+    const std::optional<ApiCall> call =
+        apiCallFor(Engine::Podman, {u"exec"_s, u"c1"_s, u"sh"_s, u"-c"_s, u"echo hi"_s}, {});
+    QVERIFY(call);
+    QVERIFY(call->execAfterCreate);
+    QCOMPARE(call->method, QByteArray("POST"));
+    QCOMPARE(call->path, u"/containers/c1/exec"_s);
+    const QJsonObject body = QJsonDocument::fromJson(call->body).object();
+    QCOMPARE(body.value(u"Cmd"_s).toVariant().toStringList(),
+             (QStringList{u"sh"_s, u"-c"_s, u"echo hi"_s}));
+    QVERIFY(body.value(u"AttachStdout"_s).toBool());
+    QVERIFY(body.value(u"AttachStderr"_s).toBool());
+    QCOMPARE(execStartCall(u"e1"_s).path, u"/exec/e1/start"_s);
+    QCOMPARE(execInspectCall(u"e1"_s).path, u"/exec/e1/json"_s);
+
+    // What podman 4.3 sent for `sh -c 'echo hi; echo err >&2; exit 3'`, the last frame cut short.
+    const QByteArray stream = QByteArray::fromHex("0100000000000003"
+                                                  "68690a"
+                                                  "0200000000000004"
+                                                  "6572720a"
+                                                  "0100000000000009"
+                                                  "6375");
+    const ProcessResult r = execResult(EngineReply{true, false, 200, stream, {}},
+                                       EngineReply{true, false, 200, R"({"ExitCode":3})", {}});
+    QVERIFY(r.started);
+    QCOMPARE(r.exitCode, 3);
+    QCOMPARE(r.out, QByteArray("hi\ncu"));
+    QCOMPARE(r.err, QByteArray("err\n"));
+    QVERIFY(execResult(EngineReply{true, false, 200, {}, {}},
+                       EngineReply{true, false, 200, R"({"ExitCode":0})", {}})
+                .ok());
+    // No exit code to be had: a failure, as the command line's 125, with what was printed.
+    const ProcessResult lost =
+        execResult(EngineReply{true, false, 200, stream, {}},
+                   EngineReply{true, false, 404, R"({"message":"gone"})", {}});
+    QCOMPARE(lost.exitCode, 125);
+    QCOMPARE(lost.out, QByteArray("hi\ncu"));
+    // The start refused (the container stopped meanwhile): the engine's message, as `exec` says.
+    const ProcessResult refused = execResult(
+        EngineReply{true, false, 409, R"({"message":"container is not running"})", {}}, {});
+    QCOMPARE(refused.exitCode, 125);
+    QVERIFY(refused.err.contains("container is not running"));
+    QVERIFY(execResult(EngineReply{true, true, 0, {}, u"timed out"_s}, {}).timedOut);
 }
 
 void TestEngineCalls::replies()

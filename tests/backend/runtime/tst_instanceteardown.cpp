@@ -28,6 +28,8 @@ private Q_SLOTS:
     void failedStopOfARunningContainer();
     void removeTakesEverything();
     void removeFailure();
+    void removeLooksUpWhatTheCacheDoesNotKnow();
+    void removeOfAContainerGoneMeanwhile();
 };
 
 namespace {
@@ -138,13 +140,13 @@ void TestInstanceTeardown::removeTakesEverything()
     QSignalSpy removed(t.teardown.get(), &InstanceTeardown::removed);
     t.teardown->remove(u"i-1"_s);
     QTRY_COMPARE(removed.size(), 1);
+    // The container the cache knows is removed by its id: no `ps` of every container first.
     const QStringList lines = t.engine.lines();
-    QCOMPARE(lines.size(), 5);
-    QVERIFY(lines.at(0).startsWith(u"ps -a"_s));
-    QCOMPARE(lines.at(1), cli::forceRemoveArgs(cli::Engine::Podman, {u"c1"_s}).join(u' '));
-    QCOMPARE(lines.at(2), u"volume ls --filter label=cardhour.instance=i-1 --format json"_s);
-    QCOMPARE(lines.at(3), u"volume rm -f cardhour-ws-i-1"_s);
-    QCOMPARE(lines.at(4), u"network rm cardhour-net-i-1"_s);
+    QCOMPARE(lines.size(), 4);
+    QCOMPARE(lines.at(0), cli::forceRemoveArgs(cli::Engine::Podman, {u"c1"_s}).join(u' '));
+    QCOMPARE(lines.at(1), u"volume ls --filter label=cardhour.instance=i-1 --format json"_s);
+    QCOMPARE(lines.at(2), u"volume rm -f cardhour-ws-i-1"_s);
+    QCOMPARE(lines.at(3), u"network rm cardhour-net-i-1"_s);
     QVERIFY(!t.cache.contains(u"i-1"_s));
     QVERIFY(t.cache.sshDir(u"i-1"_s).isEmpty());
     QVERIFY(!QDir(InstanceFiles::instanceDirFor(data.path(), u"i-1"_s)).exists());
@@ -164,6 +166,38 @@ void TestInstanceTeardown::removeFailure()
              u"cannot remove: podman volume rm failed (exit 1): volume is being used"_s);
     QCOMPARE(removed.size(), 0);
     QCOMPARE(t.engine.count(u"rm"_s), 0); // no container: none removed
+}
+
+void TestInstanceTeardown::removeLooksUpWhatTheCacheDoesNotKnow()
+{
+    Teardown t;
+    t.engine.answer(u"ps -a"_s,
+                    FakeEngine::ok(test::podmanPs({container(u"c1"_s, u"i-1"_s, false),
+                                                   container(u"c2"_s, u"i-1"_s, false)})));
+    t.engine.answer(u"volume ls"_s, FakeEngine::ok("[]"));
+    QSignalSpy removed(t.teardown.get(), &InstanceTeardown::removed);
+    t.teardown->remove(u"i-1"_s);
+    QTRY_COMPARE(removed.size(), 1);
+    const QStringList lines = t.engine.lines();
+    QVERIFY(lines.at(0).startsWith(u"ps -a"_s));
+    QCOMPARE(lines.at(1), cli::forceRemoveArgs(cli::Engine::Podman, {u"c1"_s, u"c2"_s}).join(u' '));
+}
+
+void TestInstanceTeardown::removeOfAContainerGoneMeanwhile()
+{
+    Teardown t;
+    t.engine.answer(u"rm"_s,
+                    FakeEngine::failed("Error: no container with name or ID \"c1\" "
+                                       "found: no such container"));
+    t.engine.answer(u"volume ls"_s, FakeEngine::ok(volumesOf(u"i-1"_s, u"prov"_s)));
+    t.cache.remember(container(u"c1"_s, u"i-1"_s, false));
+    QSignalSpy removed(t.teardown.get(), &InstanceTeardown::removed);
+    QSignalSpy failed(t.teardown.get(), &InstanceTeardown::failed);
+    t.teardown->remove(u"i-1"_s);
+    QTRY_COMPARE(removed.size(), 1);
+    QCOMPARE(failed.size(), 0);
+    QCOMPARE(t.engine.count(u"volume rm"_s), 1); // its disk goes all the same
+    QCOMPARE(t.engine.count(u"ps"_s), 0);
 }
 
 QTEST_GUILESS_MAIN(TestInstanceTeardown)
