@@ -14,6 +14,8 @@ namespace cardhour::sim {
 //   ssh/cardhour-entrypoint       0755, the box's PID 1; ssh/sshd_config 0644, sshd's whole
 //                                 configuration; ssh/app_token 0600, this start's app token:
 //                                 rewritten before every start (writeBootFilesTo)
+// The directory and its files belong to box root's host user where boxes run in a user
+// namespace (giveSshDirTo), so that box root can read them.
 // Keeping the host key outside the container is what lets a restarted or re-created
 // container present the same key, and lets readiness accept only that key.
 class InstanceFiles
@@ -54,6 +56,11 @@ public:
     // Writes the box's boot files (the built-in entrypoint and sshd configuration) and this
     // start's app token into an ssh directory. Throws std::runtime_error on failure.
     static void writeBootFilesTo(const QString &sshDir, const QString &appToken);
+    // Gives the ssh directory and everything in it to `uid`:`gid` (box root's host ids where
+    // boxes run in a user namespace, else the provider's own): sshd in the box then finds its
+    // keys owned by its root and private (StrictModes), and files written into the directory
+    // later (keys, boot files) follow its owner. Throws std::runtime_error on failure.
+    static void giveSshDirTo(const QString &sshDir, unsigned uid, unsigned gid);
     // Where the box runs its PID 1 from: the ssh directory as the box sees it.
     static QString boxEntrypoint()
     {
