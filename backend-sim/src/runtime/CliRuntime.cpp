@@ -4,7 +4,6 @@
 #include "BoxFaults.h"
 #include "BoxInspector.h"
 #include "BoxNames.h"
-#include "BoxUserNamespace.h"
 #include "CliEngine.h"
 #include "ConnectionCounter.h"
 #include "ContainerDiskWatch.h"
@@ -189,8 +188,6 @@ void CliRuntime::makeParts()
     launch.run.dataDir = m_options.dataDir;
     launch.run.stopTimeoutS = m_options.stopTimeoutS;
     launch.run.selinux = m_selinux;
-    if (userns::mapsBoxes(m_options.engine))
-        launch.run.boxRoot = userns::kHostRoot;
     launch.dataDir = m_options.dataDir;
     m_launcher = new ContainerLauncher(
         {*m_steps, *m_networks, *m_volumes, *m_snapshots, *m_imageWait, *m_readiness, *m_egress},

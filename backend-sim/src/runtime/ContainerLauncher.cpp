@@ -73,7 +73,7 @@ std::shared_ptr<Launch> ContainerLauncher::begin(InstanceSpec spec, quint64 toke
     return launch;
 }
 
-bool ContainerLauncher::resolveSsh(InstanceSpec &spec, bool fresh, QString *error) const
+bool ContainerLauncher::resolveSsh(InstanceSpec &spec, QString *error) const
 {
     try {
         if (spec.sshDir.isEmpty()) {
@@ -101,11 +101,6 @@ bool ContainerLauncher::resolveSsh(InstanceSpec &spec, bool fresh, QString *erro
         }
         InstanceFiles::writeAuthorizedKeysTo(spec.sshDir, spec.authorizedKeys);
         InstanceFiles::writeBootFilesTo(spec.sshDir, spec.appToken);
-        // A new container's root is box root's host user; one made before keeps the owner its
-        // own root reads them as.
-        const qint64 boxRoot = m_settings.run.boxRoot;
-        if (fresh && boxRoot >= 0)
-            InstanceFiles::giveSshDirTo(spec.sshDir, unsigned(boxRoot), unsigned(boxRoot));
     } catch (const std::exception &e) {
         *error = u"instance files: %1"_s.arg(QString::fromUtf8(e.what()));
         return false;
@@ -123,7 +118,7 @@ void ContainerLauncher::doCreate(InstanceSpec spec, quint64 token)
     if (!InstanceFiles::isSafeId(id))
         return m_steps.fail(launch, u"invalid instance id"_s, false);
     QString error;
-    if (!resolveSsh(launch->spec, true, &error))
+    if (!resolveSsh(launch->spec, &error))
         return m_steps.fail(launch, error, false);
     m_cache.setSshDir(id, launch->spec.sshDir);
     if (!launch->spec.snapshotId.isEmpty()) {
@@ -311,7 +306,7 @@ void ContainerLauncher::doStart(InstanceSpec spec, quint64 token)
     QString error;
     if (!InstanceFiles::isSafeId(id))
         return m_steps.fail(launch, u"invalid instance id"_s, false);
-    if (!resolveSsh(launch->spec, false, &error))
+    if (!resolveSsh(launch->spec, &error))
         return m_steps.fail(launch, error, false);
     m_cache.setSshDir(id, launch->spec.sshDir);
     // Known from the last listing (ids and port bindings do not change while a container

@@ -54,9 +54,8 @@ Q_SIGNALS:
 private:
     std::shared_ptr<Launch> begin(InstanceSpec spec, quint64 token, bool fresh);
     // The instance's ssh dir (made under dataDir when the spec has none), its host key's
-    // fingerprint and authorized_keys, given to box root for a `fresh` container: false with
-    // *error when they cannot be had.
-    bool resolveSsh(InstanceSpec &spec, bool fresh, QString *error) const;
+    // fingerprint and authorized_keys: false with *error when they cannot be had.
+    bool resolveSsh(InstanceSpec &spec, QString *error) const;
     void doCreate(InstanceSpec spec, quint64 token);
     void clearLeftovers(const std::shared_ptr<Launch> &launch);
     void createVolume(const std::shared_ptr<Launch> &launch);

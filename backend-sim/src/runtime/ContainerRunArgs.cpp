@@ -2,7 +2,6 @@
 
 #include "BoxGpuEnvironment.h"
 #include "BoxNames.h"
-#include "BoxUserNamespace.h"
 #include "InstanceFiles.h"
 #include "NoticeFiles.h"
 
@@ -16,16 +15,6 @@ namespace cardhour::sim {
 
 namespace {
 
-// A folder the provider writes and the box only reads: made if missing, 0755, since box root
-// may be an unprivileged host user (userns); the instance's own 0700 folder above it keeps
-// other host users out.
-bool makeBoxReadableDir(const QString &path)
-{
-    constexpr QFile::Permissions kMode = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner
-        | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther | QFile::ExeOther;
-    return QDir().mkpath(path) && QFile::setPermissions(path, kMode);
-}
-
 // -v arguments of the host folders mounted read-only: the ssh dir, datasets, models, and the
 // simulated cards' status (real cards come in through the engine instead).
 QStringList readOnlyMounts(const InstanceSpec &spec, const ContainerRunArgs::Settings &settings)
@@ -38,7 +27,7 @@ QStringList readOnlyMounts(const InstanceSpec &spec, const ContainerRunArgs::Set
         args << u"-v"_s << folder + u":/models/"_s + name + u":ro"_s + relabel;
     // What the provider announces to the box (an interruption's deadline), for jobs to poll.
     const QString noticeDir = notices::hostDirFor(settings.dataDir, spec.instanceId);
-    if (!noticeDir.isEmpty() && makeBoxReadableDir(noticeDir))
+    if (!noticeDir.isEmpty() && QDir().mkpath(noticeDir))
         args << u"-v"_s << noticeDir + u":/run/cardhour/notices:ro"_s + relabel;
     if (spec.realGpus)
         return args;
@@ -46,13 +35,11 @@ QStringList readOnlyMounts(const InstanceSpec &spec, const ContainerRunArgs::Set
     const QString gpuDir = spec.gpuStatusDir.isEmpty() && !settings.dataDir.isEmpty()
         ? InstanceFiles::instanceDirFor(settings.dataDir, spec.instanceId) + u"/gpu"_s
         : spec.gpuStatusDir;
-    if (!gpuDir.isEmpty() && makeBoxReadableDir(gpuDir)) {
+    if (!gpuDir.isEmpty() && QDir().mkpath(gpuDir)) {
         // The cards this box is given, listed by its nvidia-smi from its first second (the
         // hardware check reads them before the live numbers start).
         QSaveFile status(gpuDir + u"/status.json"_s);
         if (status.open(QIODevice::WriteOnly)) {
-            status.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup
-                                  | QFile::ReadOther);
             status.write(initialGpuStatus(spec, QDateTime::currentMSecsSinceEpoch()));
             status.commit();
         }
@@ -100,8 +87,6 @@ ContainerRunArgs ContainerRunArgs::forSpec(const InstanceSpec &spec, int sshPort
     args << box::ownerLabels(id, spec.ownerId, settings.providerId) << u"--label"_s
          << box::kDiskGibLabel + u'=' + QString::number(spec.diskGib);
     args << u"--hostname"_s << box::hostnameFor(id) << u"--pull=never"_s;
-    if (settings.boxRoot >= 0)
-        args << userns::runArgs(unsigned(settings.boxRoot));
     if (!settings.network.isEmpty())
         args << u"--network"_s << settings.network;
     // Only sshd is published. One-click apps listen on the box's own loopback and are reached

@@ -21,8 +21,6 @@ struct ContainerRunArgs
         bool selinux = false; // bind mounts get ",z"
         QString dataDir; // where the simulated cards' status folder is, unless the spec says
         int stopTimeoutS = 10;
-        // The host id box root runs as (userns::runArgs); -1: the engine's own mapping.
-        qint64 boxRoot = -1;
     };
 
     QStringList args;

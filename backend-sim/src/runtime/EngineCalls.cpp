@@ -62,7 +62,6 @@ private:
     bool addVolume(const QString &value);
     bool addLimit(const QString &flag, const QString &value);
     bool addEnv(const QString &value);
-    bool addIdMap(QJsonArray &maps, const QString &value);
 
     const QProcessEnvironment &m_environment;
     QJsonObject m_spec;
@@ -74,8 +73,6 @@ private:
     QJsonArray m_mounts;
     QJsonArray m_capDrop;
     QJsonArray m_capAdd;
-    QJsonArray m_uidMap;
-    QJsonArray m_gidMap;
 };
 
 bool RunSpec::add(const QString &flag, const QString &value)
@@ -108,8 +105,6 @@ bool RunSpec::add(const QString &flag, const QString &value)
         m_spec.insert(u"no_new_privileges"_s, true);
     } else if (flag == u"-e"_s) {
         return addEnv(value);
-    } else if (flag == u"--uidmap"_s || flag == u"--gidmap"_s) {
-        return addIdMap(flag == u"--uidmap"_s ? m_uidMap : m_gidMap, value);
     } else if (flag == u"--stop-timeout"_s) {
         bool ok = false;
         const int seconds = value.toInt(&ok);
@@ -225,24 +220,6 @@ bool RunSpec::addEnv(const QString &v)
     return true;
 }
 
-// "container:host:size", as the command line takes it.
-bool RunSpec::addIdMap(QJsonArray &maps, const QString &v)
-{
-    const QStringList parts = v.split(u':');
-    if (parts.size() != 3)
-        return false;
-    qint64 numbers[3] = {};
-    for (int i = 0; i < 3; ++i) {
-        bool ok = false;
-        numbers[i] = parts.at(i).toLongLong(&ok);
-        if (!ok || numbers[i] < 0 || numbers[i] > 0xFFFFFFFFLL)
-            return false;
-    }
-    maps.append(QJsonObject{
-        {u"container_id"_s, numbers[0]}, {u"host_id"_s, numbers[1]}, {u"size"_s, numbers[2]}});
-    return true;
-}
-
 std::optional<QJsonObject> RunSpec::finish()
 {
     if (!m_spec.contains(u"image"_s) || !m_spec.contains(u"name"_s))
@@ -261,15 +238,6 @@ std::optional<QJsonObject> RunSpec::finish()
         m_spec.insert(u"cap_add"_s, m_capAdd);
     if (!m_limits.isEmpty())
         m_spec.insert(u"resource_limits"_s, m_limits);
-    if (!m_uidMap.isEmpty() || !m_gidMap.isEmpty()) {
-        // As the command line does with mappings: a private user namespace with them.
-        m_spec.insert(u"userns"_s, QJsonObject{{u"nsmode"_s, u"private"_s}});
-        m_spec.insert(u"idmappings"_s,
-                      QJsonObject{{u"HostUIDMapping"_s, m_uidMap.isEmpty()},
-                                  {u"HostGIDMapping"_s, m_gidMap.isEmpty()},
-                                  {u"UIDMap"_s, m_uidMap},
-                                  {u"GIDMap"_s, m_gidMap}});
-    }
     return m_spec;
 }
 

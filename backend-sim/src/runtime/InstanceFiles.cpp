@@ -1,6 +1,5 @@
 #include "InstanceFiles.h"
 
-#include "BoxUserNamespace.h"
 #include "SshHandles.h"
 
 #include <QCryptographicHash>
@@ -16,9 +15,6 @@
 #include <memory>
 #include <stdexcept>
 #include <sys/stat.h>
-#ifdef Q_OS_UNIX
-#include <unistd.h>
-#endif
 
 using namespace Qt::StringLiterals;
 
@@ -53,36 +49,12 @@ void setMode(const QString &path, mode_t mode)
             path, QString::fromLocal8Bit(std::strerror(errno))));
 }
 
-// Gives the temporary file of `path` to the owner of its folder: box root reads the ssh folder
-// as the host user it is (giveSshDirTo).
-void followFolderOwner(QSaveFile &file, const QString &path)
-{
-#ifdef Q_OS_UNIX
-    struct stat folder = {};
-    const QByteArray folderName = QFile::encodeName(QFileInfo(path).absolutePath());
-    if (::stat(folderName.constData(), &folder) != 0)
-        fail(u"cannot read the folder of %1: %2"_s.arg(
-            path, QString::fromLocal8Bit(std::strerror(errno))));
-    if ((folder.st_uid != ::geteuid() || folder.st_gid != ::getegid())
-        && ::fchown(file.handle(), folder.st_uid, folder.st_gid) != 0)
-        fail(u"cannot give %1 to %2:%3: %4"_s.arg(path)
-                 .arg(folder.st_uid)
-                 .arg(folder.st_gid)
-                 .arg(QString::fromLocal8Bit(std::strerror(errno))));
-#else
-    Q_UNUSED(file);
-    Q_UNUSED(path);
-#endif
-}
-
-// Writes `data` to `path` atomically (temporary file + rename) and leaves it with `mode`, owned
-// by the owner of its folder.
+// Writes `data` to `path` atomically (temporary file + rename) and leaves it with `mode`.
 void writeAtomically(const QString &path, const QByteArray &data, mode_t mode)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         fail(u"cannot write %1: %2"_s.arg(path, file.errorString()));
-    followFolderOwner(file, path);
     // On the temporary file, before anything is written into it.
     file.setPermissions(mode == 0600 ? (QFileDevice::ReadOwner | QFileDevice::WriteOwner)
                                      : (QFileDevice::ReadOwner | QFileDevice::WriteOwner
@@ -263,20 +235,6 @@ QString InstanceFiles::startIdIn(const QString &sshDir)
     if (sshDir.isEmpty() || !file.open(QIODevice::ReadOnly))
         return {};
     return QString::fromLatin1(file.readLine(64)).trimmed();
-}
-
-void InstanceFiles::giveSshDirTo(const QString &sshDir, unsigned uid, unsigned gid)
-{
-    QString error;
-    const QStringList entries = QDir(sshDir).entryList(QDir::AllEntries | QDir::Hidden
-                                                       | QDir::System | QDir::NoDotAndDotDot);
-    // The folder first: what is written into it from now on follows it (writeAtomically).
-    if (!userns::giveTo(sshDir, uid, gid, &error))
-        fail(error);
-    for (const QString &entry : entries) {
-        if (!userns::giveTo(sshDir + u'/' + entry, uid, gid, &error))
-            fail(error);
-    }
 }
 
 bool InstanceFiles::remove(const QString &dataDir, const QString &instanceId)

@@ -16,8 +16,6 @@ namespace cardhour::sim {
 //                                 ssh/cardhour-hardware-report 0755, run by PID 1;
 //                                 ssh/start_id 0644, new for each start: all rewritten before
 //                                 every start (writeBootFilesTo)
-// The directory and its files belong to box root's host user where boxes run in a user
-// namespace (giveSshDirTo), so that box root can read them.
 // Keeping the host key outside the container is what lets a restarted or re-created
 // container present the same key, and lets readiness accept only that key.
 class InstanceFiles
@@ -61,11 +59,6 @@ public:
     // The id of the last start writeBootFilesTo prepared in an ssh directory (empty: none):
     // the first line of the box's hardware report names it.
     static QString startIdIn(const QString &sshDir);
-    // Gives the ssh directory and everything in it to `uid`:`gid` (box root's host ids where
-    // boxes run in a user namespace, else the provider's own): sshd in the box then finds its
-    // keys owned by its root and private (StrictModes), and files written into the directory
-    // later (keys, boot files) follow its owner. Throws std::runtime_error on failure.
-    static void giveSshDirTo(const QString &sshDir, unsigned uid, unsigned gid);
     // Where the box runs its PID 1 from: the ssh directory as the box sees it.
     static QString boxEntrypoint()
     {

@@ -1,6 +1,5 @@
 #include "WorkspaceDisk.h"
 
-#include "BoxUserNamespace.h"
 #include "InstanceFiles.h"
 #include "Process.h"
 
@@ -116,11 +115,9 @@ QString WorkspaceDisk::mkfsProgram()
 QStringList WorkspaceDisk::mkfsArgs(const QString &path)
 {
     // No blocks reserved for root (the box's user is root anyway); lazy init keeps a 50 GiB
-    // image at a few MiB until written. Its top folder belongs to box root as the host sees it:
-    // loop-ext4 is podman as root, whose boxes run in a user namespace (userns::mapsBoxes).
-    const QString owner = u"%1:%1"_s.arg(userns::kHostRoot);
+    // image at a few MiB until written.
     return {u"-q"_s, u"-F"_s, u"-m"_s,
-            u"0"_s,  u"-E"_s, u"root_owner=%1,lazy_itable_init=1,lazy_journal_init=1"_s.arg(owner),
+            u"0"_s,  u"-E"_s, u"root_owner=0:0,lazy_itable_init=1,lazy_journal_init=1"_s,
             path};
 }
 

@@ -1,7 +1,5 @@
 #include "Models.h"
 
-#include "runtime/BoxUserNamespace.h"
-
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
@@ -231,7 +229,6 @@ bool Models::refreshInstalled(QString *error)
                 *error = u"cannot make %1"_s.arg(m.path);
                 return false;
             }
-            userns::shareWithBoxes(m.path);
             for (const QString &f : files) {
                 const QString target = m.path + u'/' + QFileInfo(f).fileName();
                 if (!stageFile(f, target)) {

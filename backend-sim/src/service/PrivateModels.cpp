@@ -10,7 +10,6 @@
 #include "core/Clock.h"
 #include "core/Ids.h"
 #include "core/Json.h"
-#include "runtime/BoxUserNamespace.h"
 #include "store/Database.h"
 
 #include <QDir>
@@ -295,8 +294,6 @@ QJsonObject PrivateModels::complete(const QString &userId, const QString &upload
     const QString dir = modelDir(id);
     if (!QDir().mkpath(dir) || !QFile::rename(partPath(uploadId), dir + u'/' + fileName))
         throw ApiError(503, ErrorCode::Unavailable, u"The provider could not keep the model."_s);
-    userns::shareWithBoxes(dir);
-    userns::shareWithBoxes(dir + u'/' + fileName);
     const qint64 now = m_clock.nowMs();
     const qint64 rate = m_catalog.storageRatePerHourMicros(snapshots::billableGib(size));
     Transaction tx(m_db);

@@ -2,7 +2,6 @@
 
 #include "Catalog.h"
 #include "Datasets.h"
-#include "runtime/BoxUserNamespace.h"
 #include "runtime/Process.h"
 
 #include <QDir>
@@ -84,7 +83,6 @@ QStringList SampleDatasets::ensure(const QList<Wanted> &wanted, bool force, bool
         stampFile.close();
         const std::optional<Datasets::Dataset> registered = m_datasets.find(w.dataset);
         if (!force && registered && QFileInfo(registered->path).isDir() && madeFrom == image) {
-            userns::shareWithBoxes(registered->path); // made before boxes ran mapped
             report << u"dataset %1: current (made from %2)"_s.arg(w.dataset, tag);
             continue;
         }
@@ -149,7 +147,6 @@ bool SampleDatasets::make(const Wanted &wanted, const QString &image, QString *e
         fresh.removeRecursively();
         return false;
     }
-    userns::shareWithBoxes(target);
     return m_datasets.add(wanted.dataset, target, error);
 }
 

@@ -19,7 +19,6 @@ class TestEngineCalls : public QObject
 private Q_SLOTS:
     void runBecomesCreateAndStart();
     void slirpOptionsBecomeNetworkOptions();
-    void idMapsBecomeAPrivateUserNamespace();
     void unknownFlagsStayCommandLines();
     void verbs();
     void replies();
@@ -143,34 +142,6 @@ void TestEngineCalls::slirpOptionsBecomeNetworkOptions()
     const QJsonObject plain =
         QJsonDocument::fromJson(apiCallFor(Engine::Podman, kRun, {})->body).object();
     QVERIFY(!plain.contains(u"network_options"_s));
-}
-
-// Box root as an unprivileged host user (userns::runArgs): the same mapping as the command line.
-void TestEngineCalls::idMapsBecomeAPrivateUserNamespace()
-{
-    QStringList mapped = kRun;
-    const qsizetype at = mapped.indexOf(u"--pull=never"_s);
-    mapped.insert(at, u"0:1073741824:65536"_s);
-    mapped.insert(at, u"--gidmap"_s);
-    mapped.insert(at, u"0:1073741824:65536"_s);
-    mapped.insert(at, u"--uidmap"_s);
-    const std::optional<ApiCall> call = apiCallFor(Engine::Podman, mapped, {});
-    QVERIFY(call);
-    const QJsonObject spec = QJsonDocument::fromJson(call->body).object();
-    QCOMPARE(spec.value(u"userns"_s).toObject().value(u"nsmode"_s).toString(), u"private"_s);
-    const QJsonObject maps = spec.value(u"idmappings"_s).toObject();
-    const QJsonObject range{{u"container_id"_s, 0}, {u"host_id"_s, 1073741824}, {u"size"_s, 65536}};
-    QCOMPARE(maps.value(u"UIDMap"_s).toArray(), QJsonArray{range});
-    QCOMPARE(maps.value(u"GIDMap"_s).toArray(), QJsonArray{range});
-    QCOMPARE(maps.value(u"HostUIDMapping"_s).toBool(), false);
-    QCOMPARE(maps.value(u"HostGIDMapping"_s).toBool(), false);
-    // Without mappings the engine's own user namespace stays.
-    const QJsonObject plain =
-        QJsonDocument::fromJson(apiCallFor(Engine::Podman, kRun, {})->body).object();
-    QVERIFY(!plain.contains(u"userns"_s) && !plain.contains(u"idmappings"_s));
-    // A mapping the command line would refuse is not translated.
-    mapped[mapped.indexOf(u"--uidmap"_s) + 1] = u"0:1073741824"_s;
-    QVERIFY(!apiCallFor(Engine::Podman, mapped, {}));
 }
 
 void TestEngineCalls::unknownFlagsStayCommandLines()

@@ -10,7 +10,6 @@
 
 #include <stdexcept>
 #include <sys/stat.h>
-#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::sim;
@@ -72,7 +71,6 @@ private Q_SLOTS:
     void fingerprintMatchesSshKeygen();
     void permissions();
     void authorizedKeysRewrittenWhole();
-    void filesFollowTheFolderOwner();
     void regeneratesMissingPublicKey();
     void removeDeletesTheDirectory();
     void rejectsUnsafeIds_data();
@@ -169,39 +167,6 @@ void TestInstanceFiles::authorizedKeysRewrittenWhole()
     files.writeAuthorizedKeys({u"ssh-ed25519 AAAA6 six"_s});
     InstanceFiles::prepare(data.path(), u"ak"_s);
     QCOMPARE(readAll(files.authorizedKeysPath()), "ssh-ed25519 AAAA6 six\n"_ba);
-}
-
-// Box root as an unprivileged host user reads its ssh folder: given to it whole, and every file
-// written there later (keys revoked, boot files of a restart) is its too, still private.
-void TestInstanceFiles::filesFollowTheFolderOwner()
-{
-    if (::geteuid() != 0)
-        QSKIP("giving files to another user needs root");
-    QTemporaryDir data;
-    const InstanceFiles files = InstanceFiles::prepare(data.path(), u"owned"_s);
-    constexpr unsigned kBoxRoot = 0x40000000;
-    InstanceFiles::giveSshDirTo(files.sshDir(), kBoxRoot, kBoxRoot);
-    const auto ownedByBoxRoot = [](const QString &path) {
-        struct stat st
-        {};
-        return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && st.st_uid == kBoxRoot
-            && st.st_gid == kBoxRoot;
-    };
-    QVERIFY(ownedByBoxRoot(files.sshDir()));
-    QVERIFY(ownedByBoxRoot(files.hostKeyPath()));
-    QVERIFY(ownedByBoxRoot(files.hostPublicKeyPath()));
-    files.writeAuthorizedKeys({u"ssh-ed25519 AAAA1 one"_s});
-    InstanceFiles::writeBootFilesTo(files.sshDir(), u"token"_s);
-    const QStringList written = QDir(files.sshDir()).entryList(QDir::Files | QDir::Hidden);
-    QCOMPARE(written.size(), 6);
-    for (const QString &name : written)
-        QVERIFY2(ownedByBoxRoot(files.sshDir() + u'/' + name), qPrintable(name));
-    QCOMPARE(modeOf(files.authorizedKeysPath()), 0600);
-    QCOMPARE(modeOf(files.sshDir() + u"/app_token"_s), 0600);
-    // A restart's prepare() keeps the owner and the modes.
-    InstanceFiles::prepare(data.path(), u"owned"_s);
-    QVERIFY(ownedByBoxRoot(files.hostKeyPath()));
-    QCOMPARE(modeOf(files.hostKeyPath()), 0600);
 }
 
 void TestInstanceFiles::regeneratesMissingPublicKey()
