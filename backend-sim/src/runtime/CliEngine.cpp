@@ -2,6 +2,7 @@
 
 #include "EngineApi.h"
 #include "EngineCalls.h"
+#include "EngineExec.h"
 
 #include <QFile>
 
@@ -52,7 +53,10 @@ void CliEngine::run(const QStringList &args, Callback done, int timeoutMs,
         const QStringList keys = extraEnv.keys();
         for (const QString &key : keys)
             environment.insert(key, extraEnv.value(key));
-        if (const std::optional<cli::ApiCall> call = cli::apiCallFor(engine(), args, environment))
+        std::optional<cli::ApiCall> call = args.value(0) == u"exec"_s
+            ? cli::execCallFor(engine(), args)
+            : cli::apiCallFor(engine(), args, environment);
+        if (call)
             return runOverApi(*call, args, std::move(done), timeoutMs, extraEnv);
     }
     runProcess(args, std::move(done), timeoutMs, extraEnv);

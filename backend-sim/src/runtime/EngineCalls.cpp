@@ -1,6 +1,5 @@
 #include "EngineCalls.h"
 
-#include "EngineExec.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -431,8 +430,6 @@ std::optional<ApiCall> apiCallFor(Engine engine, const QStringList &args,
         return volumeRemove(args);
     if (verb == u"ps"_s)
         return containerList(engine, args);
-    if (verb == u"exec"_s)
-        return execCallFor(engine, args);
     return std::nullopt;
 }
 

@@ -155,8 +155,8 @@ void TestEngineCalls::unknownFlagsStayCommandLines()
     withSecurity.insert(withSecurity.size() - 2, u"seccomp=unconfined"_s);
     QVERIFY(!apiCallFor(Engine::Podman, withSecurity, {}));
     QVERIFY(!apiCallFor(Engine::Podman, {u"logs"_s, u"--tail"_s, u"15"_s, u"c1"_s}, {}));
-    QVERIFY(!apiCallFor(Engine::Podman, {u"exec"_s, u"-i"_s, u"c1"_s, u"cat"_s}, {}));
-    QVERIFY(!apiCallFor(Engine::Docker, {u"exec"_s, u"c1"_s, u"cat"_s}, {}));
+    QVERIFY(!execCallFor(Engine::Podman, {u"exec"_s, u"-i"_s, u"c1"_s, u"cat"_s}));
+    QVERIFY(!execCallFor(Engine::Docker, {u"exec"_s, u"c1"_s, u"cat"_s}));
     QVERIFY(!apiCallFor(Engine::Podman, {u"stop"_s, u"-t"_s, u"10"_s, u"c1"_s, u"c2"_s}, {}));
     QVERIFY(!apiCallFor(
         Engine::Podman,
@@ -226,7 +226,7 @@ void TestEngineCalls::verbs()
 void TestEngineCalls::execBecomesASessionStartedAndInspected()
 {
     const std::optional<ApiCall> call =
-        apiCallFor(Engine::Podman, {u"exec"_s, u"c1"_s, u"sh"_s, u"-c"_s, u"echo hi"_s}, {});
+        execCallFor(Engine::Podman, {u"exec"_s, u"c1"_s, u"sh"_s, u"-c"_s, u"echo hi"_s});
     QVERIFY(call);
     QVERIFY(call->execAfterCreate);
     QCOMPARE(call->method, QByteArray("POST"));
