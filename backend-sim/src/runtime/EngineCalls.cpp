@@ -1,6 +1,5 @@
 #include "EngineCalls.h"
 
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

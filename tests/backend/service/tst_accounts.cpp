@@ -29,7 +29,8 @@ private Q_SLOTS:
     {
         // As another process sharing the store, or an operator, would revoke it.
         ServiceFixture f;
-        const Accounts::Session session = f.accounts->signUp(u"row@example.com"_s, u"password123"_s);
+        const Accounts::Session session =
+            f.accounts->signUp(u"row@example.com"_s, u"password123"_s);
         const QByteArray token = session.token.toLatin1();
         QCOMPARE(f.accounts->authenticate(token), session.userId);
         f.db.exec(u"UPDATE tokens SET revoked_at = ? WHERE hash = ?"_s,
@@ -56,7 +57,8 @@ private Q_SLOTS:
     void aKnownTokenExpiresWithoutAWrite()
     {
         ServiceFixture f;
-        const Accounts::Session session = f.accounts->signUp(u"old@example.com"_s, u"password123"_s);
+        const Accounts::Session session =
+            f.accounts->signUp(u"old@example.com"_s, u"password123"_s);
         const QByteArray token = session.token.toLatin1();
         f.clock.setMs(session.expiresAtMs - 1);
         bool expired = true;
