@@ -1,3 +1,4 @@
+#include "UploadTestData.h"
 #include "service/ChunkWriter.h"
 #include "service/Sha256.h"
 #include "service/UploadDigests.h"
@@ -13,19 +14,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::sim;
+using cardhour::sim::test::noise;
+using cardhour::sim::test::sha256Hex;
 
 namespace {
-QByteArray noise(qint64 size, quint32 seed)
-{
-    QByteArray data(size, Qt::Uninitialized);
-    QRandomGenerator(seed).fillRange(reinterpret_cast<quint32 *>(data.data()), size / 4);
-    return data;
-}
-
-QString sha256Hex(QByteArrayView data)
-{
-    return QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
-}
 
 QByteArray contents(const QString &path)
 {

@@ -1,3 +1,4 @@
+#include "UploadTestData.h"
 #include "service/UploadDigests.h"
 
 #include <QCryptographicHash>
@@ -8,19 +9,10 @@
 
 using namespace Qt::StringLiterals;
 using namespace cardhour::sim;
+using cardhour::sim::test::noise;
+using cardhour::sim::test::sha256Hex;
 
 namespace {
-QByteArray noise(qint64 size, quint32 seed)
-{
-    QByteArray data(size, Qt::Uninitialized);
-    QRandomGenerator(seed).fillRange(reinterpret_cast<quint32 *>(data.data()), size / 4);
-    return data;
-}
-
-QString sha256Hex(QByteArrayView data)
-{
-    return QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
-}
 
 // Appends `data` at `offset` of `path`, as the provider writes a chunk.
 void writeAt(const QString &path, qint64 offset, QByteArrayView data)
