@@ -83,7 +83,9 @@ QByteArray initialGpuStatus(const InstanceSpec &spec, qint64 nowMs)
                              {u"simulated"_s, true},
                              {u"updated_at_unix"_s, double(nowMs) / 1000.0},
                              {u"gpu_type"_s, spec.gpuType},
-                             {u"nvlinks"_s, 0},
+                             // The box's topology from its first second (telemetry's first
+                             // pass may come after the user's first nvidia-smi).
+                             {u"nvlinks"_s, spec.gpuNvlinks},
                              {u"gpus"_s, gpus}};
     return QJsonDocument(status).toJson(QJsonDocument::Compact);
 }

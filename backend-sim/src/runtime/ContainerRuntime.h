@@ -22,6 +22,7 @@ struct InstanceSpec
     int gpuCount = 1;
     QString gpuName; // the catalog's model name ("NVIDIA GeForce RTX 4090")
     qint64 gpuVramMib = 0; // each card's memory
+    int gpuNvlinks = 0; // NVLinks bonded between every two cards; 0: PCIe only (and MIG slices)
     QStringList authorizedKeys; // OpenSSH public key lines
     // Filled by the provider for container runtimes:
     QString sshDir; // host directory with ssh_host_ed25519_key(.pub) and authorized_keys,

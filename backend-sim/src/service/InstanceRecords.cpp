@@ -155,6 +155,7 @@ InstanceSpec InstanceRecords::specFor(const QString &instanceId)
     spec.realGpus = gpu && !gpu->simulated;
     spec.gpuName = gpu ? gpu->name : spec.gpuType;
     spec.gpuVramMib = gpu ? gpu->vramMib : 0;
+    spec.gpuNvlinks = gpu ? gpu->nvlinks : 0;
     spec.gpuCards = CardLending(m_db).cardsOf(instanceId);
     if (gpu && gpu->isSlice())
         spec.gpuMigProfile = gpu->slice.profile;
